@@ -1,0 +1,1 @@
+//! gencl's OpenCL runtime.

@@ -1,0 +1,8 @@
+//! gencl's compiler. Data flows through the modules in this order:
+//! `frontend` (OpenCL C → SPIR-V → validated module) → `ir` (scalar SSA Gen IR)
+//! → `passes` → `isel` (instruction selection to Gen instructions)
+//! → `regalloc` → `emit` (encoding) → `kernel` (the binary and its descriptor).
+//! `isa` is the Gen instruction-set model shared with the GPU model.
+
+pub mod isa;
+pub mod kernel;
