@@ -13,6 +13,7 @@
 //! - regions hold the real strides/widths (not their log2 encodings);
 //! - immediates keep their raw bits (`Imm::bits`), typed by `ty`.
 
+pub mod gen9;
 pub mod types;
 
 pub use types::*;
