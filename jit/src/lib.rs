@@ -6,3 +6,6 @@
 
 pub mod isa;
 pub mod kernel;
+pub mod compile;
+
+pub use compile::{compile, BuildError, CompileInput};
