@@ -4,6 +4,8 @@
 //! → `regalloc` → `emit` (encoding) → `kernel` (the binary and its descriptor).
 //! `isa` is the Gen instruction-set model shared with the GPU model.
 
+pub mod frontend;
+pub mod ir;
 pub mod isa;
 pub mod kernel;
 pub mod compile;

@@ -1,0 +1,154 @@
+//! OpenCL C → SPIR-V through clang-15 and llvm-spirv-15, run as child
+//! processes (TOOLCHAIN.md: the only pair here that makes SPIR-V 1.0–1.2).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use super::FrontendError;
+
+/// Options of clBuildProgram that are forwarded to clang, after validation.
+/// Anything not understood is CL_INVALID_BUILD_OPTIONS, as the spec asks.
+#[derive(Debug, Default, Clone)]
+pub struct ClcOptions {
+    pub clang_args: Vec<String>,
+    pub cl_std: String,
+}
+
+/// Parse a clBuildProgram options string (OpenCL 3.0 §5.8.6).
+pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
+    let mut out = ClcOptions { clang_args: Vec::new(), cl_std: "CL2.0".into() };
+    let mut words = options.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        match w {
+            // Preprocessor options: -D name[=def], -I dir (attached or separate).
+            "-D" | "-I" => {
+                let v = words.next().ok_or_else(|| format!("option {w} needs an argument"))?;
+                out.clang_args.push(w.into());
+                out.clang_args.push(v.into());
+            }
+            _ if w.starts_with("-D") || w.starts_with("-I") => out.clang_args.push(w.into()),
+            _ if w.starts_with("-cl-std=") => {
+                let std = &w["-cl-std=".len()..];
+                match std {
+                    "CL1.0" | "CL1.1" | "CL1.2" | "CL2.0" | "CL3.0" => out.cl_std = std.into(),
+                    _ => return Err(format!("unsupported OpenCL C version in {w}")),
+                }
+            }
+            // Math intrinsics and optimization options clang understands as such.
+            "-cl-single-precision-constant"
+            | "-cl-denorms-are-zero"
+            | "-cl-fp32-correctly-rounded-divide-sqrt"
+            | "-cl-opt-disable"
+            | "-cl-mad-enable"
+            | "-cl-no-signed-zeros"
+            | "-cl-unsafe-math-optimizations"
+            | "-cl-finite-math-only"
+            | "-cl-fast-relaxed-math"
+            | "-cl-uniform-work-group-size"
+            | "-cl-no-subgroup-ifp" => out.clang_args.push(w.into()),
+            // Options that only affect what the runtime reports or warnings.
+            "-cl-kernel-arg-info" | "-w" | "-Werror" => out.clang_args.push(w.into()),
+            "-g" | "-cl-strict-aliasing" => {}
+            _ => return Err(format!("unknown build option '{w}'")),
+        }
+    }
+    Ok(out)
+}
+
+/// A scratch directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, FrontendError> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "gencl-clc-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| FrontendError::Tool(format!("cannot create {}: {e}", dir.display())))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tool(name: &str, env: &str) -> String {
+    std::env::var(env).unwrap_or_else(|_| name.to_string())
+}
+
+/// Compile OpenCL C to SPIR-V words. Errors carry the compiler's own
+/// diagnostics: they become the build log.
+pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, FrontendError> {
+    let dir = TempDir::new()?;
+    let src = dir.0.join("program.cl");
+    let bc = dir.0.join("program.bc");
+    let spv = dir.0.join("program.spv");
+    std::fs::write(&src, source)
+        .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", src.display())))?;
+
+    let clang = tool("clang-15", "GENCL_CLANG");
+    let mut cmd = Command::new(&clang);
+    cmd.args(["-cc1", "-triple", "spir64-unknown-unknown"])
+        .arg(format!("-cl-std={}", opts.cl_std))
+        .args(["-finclude-default-header", "-fdeclare-opencl-builtins", "-emit-llvm-bc"])
+        .arg(if opts.clang_args.iter().any(|a| a == "-cl-opt-disable") { "-O0" } else { "-O2" })
+        .args(&opts.clang_args)
+        .arg(&src)
+        .arg("-o")
+        .arg(&bc);
+    run(cmd, &clang, "clang-15 (Debian package clang-15)")?;
+
+    let spirv_tool = tool("llvm-spirv-15", "GENCL_LLVM_SPIRV");
+    let mut cmd = Command::new(&spirv_tool);
+    cmd.arg("--spirv-max-version=1.2").arg(&bc).arg("-o").arg(&spv);
+    run(cmd, &spirv_tool, "llvm-spirv-15 (Debian package llvm-spirv-15)")?;
+
+    std::fs::read(&spv).map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
+}
+
+fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {
+    let out = match cmd.output() {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(FrontendError::Tool(format!(
+                "the OpenCL C compiler '{name}' was not found: install {package}, \
+                 or build from SPIR-V with clCreateProgramWithIL"
+            )))
+        }
+        Err(e) => return Err(FrontendError::Tool(format!("cannot run '{name}': {e}"))),
+    };
+    if out.status.success() {
+        return Ok(());
+    }
+    let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+    // clang names the temporary file; the log reads better with the spec's name for it.
+    if let Some(pos) = log.find("program.cl") {
+        let prefix_end = log[..pos].rfind(|c: char| c == '\n' || c == ' ').map(|p| p + 1).unwrap_or(0);
+        if log[prefix_end..pos].contains('/') {
+            log = log.replace(&log[prefix_end..pos].to_string(), "");
+        }
+    }
+    Err(FrontendError::Compile(log))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_validated() {
+        let o = parse_options("-D N=4 -DFOO -cl-std=CL1.2 -cl-mad-enable").unwrap();
+        assert_eq!(o.cl_std, "CL1.2");
+        assert_eq!(o.clang_args, ["-D", "N=4", "-DFOO", "-cl-mad-enable"]);
+        assert!(parse_options("-cl-std=CL9.9").is_err());
+        assert!(parse_options("--bogus").is_err());
+        assert!(parse_options("-D").is_err());
+    }
+}

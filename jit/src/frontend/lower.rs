@@ -1,0 +1,1015 @@
+//! SPIR-V (OpenCL kernel flavour) → scalar Gen IR.
+//!
+//! Each kernel entry point becomes one IR function. Calls are inlined (the
+//! translator wraps every kernel body in a call, TOOLCHAIN.md); vectors are
+//! split into one IR value per component; built-in variables become
+//! `Op::Builtin`; constants are materialised once in the entry block.
+
+use std::collections::HashMap;
+
+use rspirv::dr::{self, Operand};
+use rspirv::spirv::{self, Op as SOp};
+
+use super::FrontendError;
+use crate::ir::{self, BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
+use crate::kernel::AddressQualifier;
+
+/// A SPIR-V type, as far as lowering cares.
+#[derive(Clone, Debug, PartialEq)]
+enum SType {
+    Void,
+    Bool,
+    Int(u32),
+    Float(u32),
+    Vector(u32, u32),
+    Pointer(Space, u32),
+    Array(u32, u64),
+    Struct(Vec<u32>),
+    Function,
+    Opaque(String),
+}
+
+/// What a SPIR-V id stands for during lowering.
+#[derive(Clone, Debug)]
+enum Sym {
+    /// Scalar or vector: one IR value per component.
+    Vals(Vec<Value>),
+    /// An undefined value of a type (components made on demand as zero).
+    Undef,
+}
+
+/// A kernel's argument as the source declares it.
+#[derive(Clone, Debug)]
+pub struct ArgInfo {
+    pub name: String,
+    pub type_name: String,
+    pub ty: Ty,
+    pub address: AddressQualifier,
+    pub size: u32,
+    pub is_const: bool,
+}
+
+/// One lowered kernel.
+pub struct LoweredKernel {
+    pub func: Function,
+    pub args: Vec<ArgInfo>,
+    pub required_wg_size: Option<[u32; 3]>,
+}
+
+fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
+    Err(FrontendError::Unsupported(what.into()))
+}
+
+fn invalid<T>(what: impl Into<String>) -> Result<T, FrontendError> {
+    Err(FrontendError::InvalidIl(what.into()))
+}
+
+/// Module-wide tables.
+struct ModuleInfo<'m> {
+    types: HashMap<u32, SType>,
+    /// Result type of every id that has one.
+    type_of: HashMap<u32, u32>,
+    /// Global constants: (type id, raw words) or composite members.
+    constants: HashMap<u32, &'m dr::Instruction>,
+    builtins: HashMap<u32, Builtin>,
+    functions: HashMap<u32, &'m dr::Function>,
+    names: HashMap<u32, String>,
+    opencl_std: Option<u32>,
+    /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
+    no_write: std::collections::HashSet<u32>,
+}
+
+fn id_op(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
+    match i.operands.get(n) {
+        Some(Operand::IdRef(id)) => Ok(*id),
+        other => invalid(format!("{:?}: operand {n} should be an id, is {other:?}", i.class.opcode)),
+    }
+}
+
+fn lit_op(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
+    match i.operands.get(n) {
+        Some(Operand::LiteralBit32(v)) => Ok(*v),
+        Some(Operand::LiteralExtInstInteger(v)) => Ok(*v),
+        other => invalid(format!("{:?}: operand {n} should be a literal, is {other:?}", i.class.opcode)),
+    }
+}
+
+fn result_id(i: &dr::Instruction) -> Result<u32, FrontendError> {
+    i.result_id.ok_or_else(|| FrontendError::InvalidIl(format!("{:?} without a result id", i.class.opcode)))
+}
+
+fn space_of(sc: spirv::StorageClass) -> Space {
+    use spirv::StorageClass as S;
+    match sc {
+        S::CrossWorkgroup => Space::Global,
+        S::UniformConstant => Space::Constant,
+        S::Workgroup => Space::Local,
+        S::Function => Space::Private,
+        S::Generic => Space::Generic,
+        _ => Space::Private,
+    }
+}
+
+impl<'m> ModuleInfo<'m> {
+    fn new(m: &'m dr::Module) -> Result<Self, FrontendError> {
+        let mut info = ModuleInfo {
+            types: HashMap::new(),
+            type_of: HashMap::new(),
+            constants: HashMap::new(),
+            builtins: HashMap::new(),
+            functions: HashMap::new(),
+            names: HashMap::new(),
+            opencl_std: None,
+            no_write: Default::default(),
+        };
+        for i in &m.ext_inst_imports {
+            if let Some(Operand::LiteralString(s)) = i.operands.first() {
+                if s == "OpenCL.std" {
+                    info.opencl_std = i.result_id;
+                }
+            }
+        }
+        for i in &m.debug_names {
+            if i.class.opcode == SOp::Name {
+                if let (Some(Operand::IdRef(id)), Some(Operand::LiteralString(s))) =
+                    (i.operands.first(), i.operands.get(1))
+                {
+                    info.names.insert(*id, s.clone());
+                }
+            }
+        }
+        let mut builtin_of: HashMap<u32, spirv::BuiltIn> = HashMap::new();
+        for i in &m.annotations {
+            if i.class.opcode != SOp::Decorate {
+                continue;
+            }
+            match (i.operands.first(), i.operands.get(1), i.operands.get(2)) {
+                (Some(Operand::IdRef(id)), Some(Operand::Decoration(spirv::Decoration::BuiltIn)), Some(Operand::BuiltIn(b))) => {
+                    builtin_of.insert(*id, *b);
+                }
+                (
+                    Some(Operand::IdRef(id)),
+                    Some(Operand::Decoration(spirv::Decoration::FuncParamAttr)),
+                    Some(Operand::FunctionParameterAttribute(spirv::FunctionParameterAttribute::NoWrite)),
+                ) => {
+                    info.no_write.insert(*id);
+                }
+                _ => {}
+            }
+        }
+        for i in &m.types_global_values {
+            let Some(id) = i.result_id else { continue };
+            if let Some(t) = i.result_type {
+                info.type_of.insert(id, t);
+            }
+            let t = match i.class.opcode {
+                SOp::TypeVoid => SType::Void,
+                SOp::TypeBool => SType::Bool,
+                SOp::TypeInt => SType::Int(lit_op(i, 0)?),
+                SOp::TypeFloat => SType::Float(lit_op(i, 0)?),
+                SOp::TypeVector => SType::Vector(id_op(i, 0)?, lit_op(i, 1)?),
+                SOp::TypePointer => match i.operands.first() {
+                    Some(Operand::StorageClass(sc)) => SType::Pointer(space_of(*sc), id_op(i, 1)?),
+                    _ => return invalid("OpTypePointer without a storage class"),
+                },
+                SOp::TypeArray => {
+                    let len_id = id_op(i, 1)?;
+                    let len = info
+                        .constants
+                        .get(&len_id)
+                        .and_then(|c| match c.operands.first() {
+                            Some(Operand::LiteralBit32(v)) => Some(*v as u64),
+                            Some(Operand::LiteralBit64(v)) => Some(*v),
+                            _ => None,
+                        })
+                        .ok_or_else(|| FrontendError::InvalidIl("array length is not a constant".into()))?;
+                    SType::Array(id_op(i, 0)?, len)
+                }
+                SOp::TypeStruct => {
+                    SType::Struct(i.operands.iter().filter_map(|o| if let Operand::IdRef(x) = o { Some(*x) } else { None }).collect())
+                }
+                SOp::TypeFunction => SType::Function,
+                SOp::TypeOpaque | SOp::TypeEvent | SOp::TypeImage | SOp::TypeSampler | SOp::TypeSampledImage => {
+                    SType::Opaque(format!("{:?}", i.class.opcode))
+                }
+                SOp::Constant
+                | SOp::ConstantTrue
+                | SOp::ConstantFalse
+                | SOp::ConstantNull
+                | SOp::ConstantComposite
+                | SOp::Undef => {
+                    info.constants.insert(id, i);
+                    continue;
+                }
+                SOp::Variable => {
+                    if let Some(b) = builtin_of.get(&id) {
+                        let b = match b {
+                            spirv::BuiltIn::GlobalInvocationId => Builtin::GlobalId,
+                            spirv::BuiltIn::LocalInvocationId => Builtin::LocalId,
+                            spirv::BuiltIn::WorkgroupId => Builtin::GroupId,
+                            spirv::BuiltIn::GlobalSize => Builtin::GlobalSize,
+                            spirv::BuiltIn::WorkgroupSize | spirv::BuiltIn::EnqueuedWorkgroupSize => Builtin::LocalSize,
+                            spirv::BuiltIn::NumWorkgroups => Builtin::NumGroups,
+                            spirv::BuiltIn::GlobalOffset => Builtin::GlobalOffset,
+                            spirv::BuiltIn::WorkDim => Builtin::WorkDim,
+                            other => return unsupported(format!("built-in variable {other:?}")),
+                        };
+                        info.builtins.insert(id, b);
+                        continue;
+                    }
+                    return unsupported(format!(
+                        "program-scope variable '{}'",
+                        info.names.get(&id).cloned().unwrap_or_else(|| format!("%{id}"))
+                    ));
+                }
+                _ => continue,
+            };
+            info.types.insert(id, t);
+        }
+        for f in &m.functions {
+            let Some(def) = &f.def else { continue };
+            let id = result_id(def)?;
+            info.functions.insert(id, f);
+            for p in &f.parameters {
+                if let (Some(r), Some(t)) = (p.result_id, p.result_type) {
+                    info.type_of.insert(r, t);
+                }
+            }
+            for b in &f.blocks {
+                for i in &b.instructions {
+                    if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
+                        info.type_of.insert(r, t);
+                    }
+                }
+            }
+        }
+        Ok(info)
+    }
+
+    fn ty(&self, id: u32) -> Result<&SType, FrontendError> {
+        self.types.get(&id).ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not a type")))
+    }
+
+    /// IR scalar type of a SPIR-V scalar (or the element of a vector).
+    fn scalar(&self, tid: u32) -> Result<Ty, FrontendError> {
+        Ok(match self.ty(tid)? {
+            SType::Bool => Ty::Bool,
+            SType::Int(8) => Ty::I8,
+            SType::Int(16) => Ty::I16,
+            SType::Int(32) => Ty::I32,
+            SType::Int(64) => Ty::I64,
+            SType::Float(16) => Ty::F16,
+            SType::Float(32) => Ty::F32,
+            SType::Float(64) => Ty::F64,
+            SType::Vector(e, _) => return self.scalar(*e),
+            SType::Pointer(s, _) => Ty::Ptr(*s),
+            SType::Void => Ty::Void,
+            other => return unsupported(format!("type {other:?} as a value")),
+        })
+    }
+
+    fn components(&self, tid: u32) -> Result<u32, FrontendError> {
+        Ok(match self.ty(tid)? {
+            SType::Vector(_, n) => *n,
+            SType::Void => 0,
+            _ => 1,
+        })
+    }
+
+    /// Size in bytes (OpenCL C layout: vec3 occupies 4 elements).
+    fn size_of(&self, tid: u32) -> Result<u64, FrontendError> {
+        Ok(match self.ty(tid)? {
+            SType::Bool => 1,
+            SType::Int(w) | SType::Float(w) => (*w as u64) / 8,
+            SType::Vector(e, n) => self.size_of(*e)? * if *n == 3 { 4 } else { *n as u64 },
+            SType::Pointer(..) => 8,
+            SType::Array(e, n) => self.size_of(*e)? * n,
+            SType::Struct(ms) => {
+                let mut off: u64 = 0;
+                let mut align: u64 = 1;
+                for m in ms {
+                    let a = self.align_of(*m)?;
+                    align = align.max(a);
+                    off = off.div_ceil(a) * a + self.size_of(*m)?;
+                }
+                off.div_ceil(align) * align
+            }
+            other => return unsupported(format!("size of {other:?}")),
+        })
+    }
+
+    fn align_of(&self, tid: u32) -> Result<u64, FrontendError> {
+        Ok(match self.ty(tid)? {
+            SType::Array(e, _) => self.align_of(*e)?,
+            SType::Struct(ms) => {
+                let mut a = 1;
+                for m in ms {
+                    a = a.max(self.align_of(*m)?);
+                }
+                a
+            }
+            _ => self.size_of(tid)?,
+        })
+    }
+
+    fn type_name(&self, tid: u32) -> String {
+        match self.types.get(&tid) {
+            Some(SType::Bool) => "bool".into(),
+            Some(SType::Int(8)) => "char".into(),
+            Some(SType::Int(16)) => "short".into(),
+            Some(SType::Int(32)) => "int".into(),
+            Some(SType::Int(64)) => "long".into(),
+            Some(SType::Float(16)) => "half".into(),
+            Some(SType::Float(32)) => "float".into(),
+            Some(SType::Float(64)) => "double".into(),
+            Some(SType::Vector(e, n)) => format!("{}{n}", self.type_name(*e)),
+            Some(SType::Pointer(_, p)) => format!("{}*", self.type_name(*p)),
+            Some(SType::Struct(_)) => self.names.get(&tid).cloned().unwrap_or_else(|| "struct".into()),
+            _ => "void".into(),
+        }
+    }
+}
+
+/// Lower every kernel entry point of a module.
+pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError> {
+    match &m.memory_model {
+        Some(mm) => match mm.operands.first() {
+            Some(Operand::AddressingModel(spirv::AddressingModel::Physical64)) => {}
+            other => return unsupported(format!("addressing model {other:?} (gencl needs Physical64)")),
+        },
+        None => return invalid("module without OpMemoryModel"),
+    }
+    let info = ModuleInfo::new(m)?;
+    let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::new();
+    for e in &m.execution_modes {
+        if let (Some(Operand::IdRef(f)), Some(Operand::ExecutionMode(spirv::ExecutionMode::LocalSize))) =
+            (e.operands.first(), e.operands.get(1))
+        {
+            let x = lit_op(e, 2)?;
+            let y = lit_op(e, 3)?;
+            let z = lit_op(e, 4)?;
+            req_wg.insert(*f, [x, y, z]);
+        }
+    }
+    let mut out = Vec::new();
+    for ep in &m.entry_points {
+        if !matches!(ep.operands.first(), Some(Operand::ExecutionModel(spirv::ExecutionModel::Kernel))) {
+            continue;
+        }
+        let fid = id_op(ep, 1)?;
+        let name = match ep.operands.get(2) {
+            Some(Operand::LiteralString(s)) => s.clone(),
+            _ => return invalid("OpEntryPoint without a name"),
+        };
+        let f = *info.functions.get(&fid).ok_or_else(|| FrontendError::InvalidIl(format!("entry point %{fid} has no function")))?;
+        let mut args = Vec::new();
+        for (n, p) in f.parameters.iter().enumerate() {
+            let pid = result_id(p)?;
+            let tid = p.result_type.ok_or_else(|| FrontendError::InvalidIl("parameter without a type".into()))?;
+            let (ty, address, size) = match info.ty(tid)? {
+                SType::Pointer(space, pointee) => {
+                    let aq = match space {
+                        Space::Global => AddressQualifier::Global,
+                        Space::Constant => AddressQualifier::Constant,
+                        Space::Local => AddressQualifier::Local,
+                        _ => return unsupported(format!("kernel argument {n} in the {space:?} address space")),
+                    };
+                    if matches!(info.ty(*pointee)?, SType::Struct(_)) && *space == Space::Private {
+                        return unsupported("struct kernel arguments passed by value");
+                    }
+                    (Ty::Ptr(*space), aq, 8)
+                }
+                SType::Vector(..) => return unsupported(format!("vector kernel argument {n}")),
+                SType::Opaque(what) => return unsupported(format!("kernel argument of type {what}")),
+                _ => {
+                    let ty = info.scalar(tid)?;
+                    (ty, AddressQualifier::Private, info.size_of(tid)? as u32)
+                }
+            };
+            let is_const = info.no_write.contains(&pid)
+                || matches!(info.ty(tid)?, SType::Pointer(Space::Constant, _));
+            let mut type_name = info.type_name(tid);
+            if type_name == "bool" {
+                type_name = "bool".into();
+            }
+            args.push(ArgInfo {
+                name: info.names.get(&pid).cloned().unwrap_or_default(),
+                type_name,
+                ty,
+                address,
+                size,
+                is_const,
+            });
+        }
+        let mut func = Function::new(&name, args.iter().map(|a| a.ty).collect());
+        let entry = func.add_block();
+        let mut lw = Lowerer { info: &info, f: &mut func, consts: HashMap::new(), depth: 0 };
+        let params: Vec<Sym> = (0..args.len()).map(|i| Sym::Vals(vec![lw.arg(entry, i as u32)])).collect();
+        let (exit, _) = lw.lower_call(fid, params, entry)?;
+        func.blocks[exit.0 as usize].term = Term::Ret;
+        out.push(LoweredKernel { func, args, required_wg_size: req_wg.get(&fid).copied() });
+    }
+    if out.is_empty() {
+        return invalid("no kernel entry points in the module");
+    }
+    Ok(out)
+}
+
+struct Lowerer<'a, 'm> {
+    info: &'a ModuleInfo<'m>,
+    f: &'a mut Function,
+    /// Materialised global constants (in block 0).
+    consts: HashMap<u32, Vec<Value>>,
+    depth: u32,
+}
+
+/// Per inlined call: SPIR-V ids → symbols.
+struct Frame {
+    syms: HashMap<u32, Sym>,
+    labels: HashMap<u32, Block>,
+    /// The IR block where each SPIR-V block ends (phi predecessors).
+    ends: HashMap<u32, Block>,
+}
+
+impl Lowerer<'_, '_> {
+    fn arg(&mut self, b: Block, i: u32) -> Value {
+        let ty = self.f.args[i as usize];
+        self.f.push(b, Op::Arg(i), ty)
+    }
+
+    fn konst(&mut self, ty: Ty, bits: u64) -> Value {
+        self.f.push(Block(0), Op::Const(bits), ty)
+    }
+
+    fn global_const(&mut self, id: u32) -> Result<Vec<Value>, FrontendError> {
+        if let Some(v) = self.consts.get(&id) {
+            return Ok(v.clone());
+        }
+        let i = *self.info.constants.get(&id).ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not defined")))?;
+        let tid = i.result_type.ok_or_else(|| FrontendError::InvalidIl("constant without a type".into()))?;
+        let ty = self.info.scalar(tid)?;
+        let n = self.info.components(tid)?;
+        let vals = match i.class.opcode {
+            SOp::Constant => {
+                let bits = match i.operands.first() {
+                    Some(Operand::LiteralBit32(v)) => *v as u64,
+                    Some(Operand::LiteralBit64(v)) => *v,
+                    _ => return invalid("OpConstant without a literal"),
+                };
+                vec![self.konst(ty, bits)]
+            }
+            SOp::ConstantTrue => vec![self.konst(Ty::Bool, 1)],
+            SOp::ConstantFalse => vec![self.konst(Ty::Bool, 0)],
+            SOp::ConstantNull | SOp::Undef => (0..n.max(1)).map(|_| self.konst(ty, 0)).collect(),
+            SOp::ConstantComposite => {
+                let mut v = Vec::new();
+                for o in &i.operands {
+                    if let Operand::IdRef(c) = o {
+                        v.extend(self.global_const(*c)?);
+                    }
+                }
+                v
+            }
+            other => return unsupported(format!("constant {other:?}")),
+        };
+        self.consts.insert(id, vals.clone());
+        Ok(vals)
+    }
+
+    fn vals(&mut self, fr: &Frame, id: u32) -> Result<Vec<Value>, FrontendError> {
+        match fr.syms.get(&id) {
+            Some(Sym::Vals(v)) => Ok(v.clone()),
+            Some(Sym::Undef) => {
+                let tid = *self.info.type_of.get(&id).ok_or_else(|| FrontendError::InvalidIl(format!("%{id} has no type")))?;
+                let ty = self.info.scalar(tid)?;
+                let n = self.info.components(tid)?.max(1);
+                Ok((0..n).map(|_| self.konst(ty, 0)).collect())
+            }
+            None => self.global_const(id),
+        }
+    }
+
+    fn val(&mut self, fr: &Frame, id: u32) -> Result<Value, FrontendError> {
+        let v = self.vals(fr, id)?;
+        match v.as_slice() {
+            [x] => Ok(*x),
+            _ => invalid(format!("%{id} used as a scalar but has {} components", v.len())),
+        }
+    }
+
+    /// Inline function `fid` starting in IR block `entry`; returns the block
+    /// control reaches after it returns, and the returned value's components.
+    fn lower_call(&mut self, fid: u32, args: Vec<Sym>, entry: Block) -> Result<(Block, Vec<Value>), FrontendError> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return unsupported("recursion (call depth over 64)");
+        }
+        let f = *self.info.functions.get(&fid).ok_or_else(|| FrontendError::InvalidIl(format!("call of %{fid}, not a function")))?;
+        if f.blocks.is_empty() {
+            let name = self.info.names.get(&fid).cloned().unwrap_or_else(|| format!("%{fid}"));
+            return unsupported(format!("call of the undefined function '{name}' (library functions are not linked yet)"));
+        }
+        if f.parameters.len() != args.len() {
+            return invalid("call with the wrong number of arguments");
+        }
+        let mut fr = Frame { syms: HashMap::new(), labels: HashMap::new(), ends: HashMap::new() };
+        for (p, a) in f.parameters.iter().zip(args) {
+            fr.syms.insert(result_id(p)?, a);
+        }
+        for (n, b) in f.blocks.iter().enumerate() {
+            let label = b.label.as_ref().and_then(|l| l.result_id).ok_or_else(|| FrontendError::InvalidIl("block without a label".into()))?;
+            let ir = if n == 0 { entry } else { self.f.add_block() };
+            fr.labels.insert(label, ir);
+        }
+        let exit = self.f.add_block();
+        let mut returns: Vec<(Block, Vec<Value>)> = Vec::new();
+        let mut phis: Vec<(Value, Vec<(u32, u32)>, usize)> = Vec::new();
+        for b in &f.blocks {
+            let label = b.label.as_ref().and_then(|l| l.result_id).unwrap_or_default();
+            let mut cur = fr.labels[&label];
+            for i in &b.instructions {
+                cur = self.lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)?;
+            }
+            fr.ends.insert(label, cur);
+        }
+        // Phis: every incoming value is lowered by now.
+        for (phi, incoming, comp) in phis {
+            let mut ins = Vec::new();
+            for (val, label) in incoming {
+                let pred = *fr.ends.get(&label).ok_or_else(|| FrontendError::InvalidIl(format!("phi names unknown block %{label}")))?;
+                let v = self.vals(&fr, val)?;
+                let c = *v.get(comp).ok_or_else(|| FrontendError::InvalidIl("phi operand of the wrong width".into()))?;
+                ins.push((pred, c));
+            }
+            self.f.insts[phi.0 as usize].op = Op::Phi(ins);
+        }
+        let ret_ty = f.def.as_ref().and_then(|d| d.result_type).unwrap_or(0);
+        let n = if ret_ty == 0 { 0 } else { self.info.components(ret_ty)? };
+        let mut result = Vec::new();
+        if n > 0 {
+            let ty = self.info.scalar(ret_ty)?;
+            for c in 0..n as usize {
+                let ins: Vec<(Block, Value)> = returns.iter().map(|(b, v)| (*b, v[c])).collect();
+                if ins.len() == 1 {
+                    result.push(ins[0].1);
+                } else {
+                    result.push(self.f.push(exit, Op::Phi(ins), ty));
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok((exit, result))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lower_inst(
+        &mut self,
+        fr: &mut Frame,
+        i: &dr::Instruction,
+        cur: Block,
+        exit: Block,
+        returns: &mut Vec<(Block, Vec<Value>)>,
+        phis: &mut Vec<(Value, Vec<(u32, u32)>, usize)>,
+    ) -> Result<Block, FrontendError> {
+        let op = i.class.opcode;
+        let rty = i.result_type;
+        macro_rules! define {
+            ($v:expr) => {{
+                let id = result_id(i)?;
+                fr.syms.insert(id, Sym::Vals($v));
+            }};
+        }
+        match op {
+            SOp::Nop | SOp::Line | SOp::NoLine | SOp::LifetimeStart | SOp::LifetimeStop | SOp::SelectionMerge | SOp::LoopMerge => {}
+            SOp::Undef => {
+                fr.syms.insert(result_id(i)?, Sym::Undef);
+            }
+            SOp::Phi => {
+                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("phi without a type".into()))?;
+                let ty = self.info.scalar(tid)?;
+                let n = self.info.components(tid)?;
+                let mut incoming = Vec::new();
+                for pair in i.operands.chunks(2) {
+                    match pair {
+                        [Operand::IdRef(v), Operand::IdRef(l)] => incoming.push((*v, *l)),
+                        _ => return invalid("malformed OpPhi"),
+                    }
+                }
+                let mut comps = Vec::new();
+                for c in 0..n as usize {
+                    // Phis stay at the head of their block: the block is new and has no instructions before them.
+                    let v = self.f.push(cur, Op::Phi(Vec::new()), ty);
+                    phis.push((v, incoming.clone(), c));
+                    comps.push(v);
+                }
+                define!(comps);
+            }
+            SOp::Branch => {
+                let t = self.label(fr, id_op(i, 0)?)?;
+                self.f.blocks[cur.0 as usize].term = Term::Br(t);
+            }
+            SOp::BranchConditional => {
+                let c = self.val(fr, id_op(i, 0)?)?;
+                let t = self.label(fr, id_op(i, 1)?)?;
+                let e = self.label(fr, id_op(i, 2)?)?;
+                self.f.blocks[cur.0 as usize].term = if t == e { Term::Br(t) } else { Term::CondBr(c, t, e) };
+            }
+            SOp::Switch => {
+                // Lower to a chain of compares.
+                let sel = self.val(fr, id_op(i, 0)?)?;
+                let default = self.label(fr, id_op(i, 1)?)?;
+                let ty = self.f.ty(sel);
+                let mut b = cur;
+                let cases: Vec<&[Operand]> = i.operands[2..].chunks(2).collect();
+                for case in cases {
+                    let (lit, target) = match case {
+                        [Operand::LiteralBit32(l), Operand::IdRef(t)] => (*l as u64, *t),
+                        [Operand::LiteralBit64(l), Operand::IdRef(t)] => (*l, *t),
+                        _ => return invalid("malformed OpSwitch"),
+                    };
+                    let target = self.label(fr, target)?;
+                    let k = self.konst(ty, lit);
+                    let c = self.f.push(b, Op::Cmp(CmpOp::Eq, sel, k), Ty::Bool);
+                    let next = self.f.add_block();
+                    self.f.blocks[b.0 as usize].term = Term::CondBr(c, target, next);
+                    b = next;
+                }
+                self.f.blocks[b.0 as usize].term = Term::Br(default);
+                // Phis in the targets name the SPIR-V block; the chain's blocks all branch from it.
+                // Targets reached from intermediate blocks would need those as predecessors: refuse that case.
+                if i.operands.len() > 4 {
+                    return unsupported("OpSwitch with more than one case (phi predecessors)");
+                }
+            }
+            SOp::Return => {
+                self.f.blocks[cur.0 as usize].term = Term::Br(exit);
+                returns.push((cur, vec![]));
+            }
+            SOp::ReturnValue => {
+                let v = self.vals(fr, id_op(i, 0)?)?;
+                self.f.blocks[cur.0 as usize].term = Term::Br(exit);
+                returns.push((cur, v));
+            }
+            SOp::Unreachable => {
+                self.f.blocks[cur.0 as usize].term = Term::Br(exit);
+            }
+            SOp::FunctionCall => {
+                let callee = id_op(i, 0)?;
+                let mut args = Vec::new();
+                for n in 1..i.operands.len() {
+                    let a = id_op(i, n)?;
+                    args.push(match fr.syms.get(&a) {
+                        Some(s) => s.clone(),
+                        None => Sym::Vals(self.global_const(a)?),
+                    });
+                }
+                let (next, ret) = self.lower_call(callee, args, cur)?;
+                if let Some(id) = i.result_id {
+                    fr.syms.insert(id, Sym::Vals(ret));
+                }
+                return Ok(next);
+            }
+            SOp::Load => {
+                let ptr = id_op(i, 0)?;
+                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("load without a type".into()))?;
+                if let Some(b) = self.info.builtins.get(&ptr).copied() {
+                    let n = self.info.components(tid)?;
+                    let ty = self.info.scalar(tid)?;
+                    let mut comps = Vec::new();
+                    for d in 0..n {
+                        let v = self.f.push(cur, Op::Builtin(b, d as u8), Ty::I32);
+                        comps.push(if ty == Ty::I32 { v } else { self.f.push(cur, Op::Conv(ConvOp::ZExt, v), ty) });
+                    }
+                    define!(comps);
+                } else {
+                    let addr = self.val(fr, ptr)?;
+                    let align = mem_align(i, 1);
+                    let comps = self.load(cur, addr, tid, align)?;
+                    define!(comps);
+                }
+            }
+            SOp::Store => {
+                let addr = self.val(fr, id_op(i, 0)?)?;
+                let vals = self.vals(fr, id_op(i, 1)?)?;
+                let vt = *self.info.type_of.get(&id_op(i, 1)?).ok_or_else(|| FrontendError::InvalidIl("stored value has no type".into()))?;
+                let esize = self.info.size_of(vt)? / self.info.components(vt)?.max(1) as u64;
+                let esize = if let SType::Vector(e, _) = self.info.ty(vt)? { self.info.size_of(*e)? } else { esize };
+                let align = mem_align(i, 2);
+                for (n, v) in vals.iter().enumerate() {
+                    let a = self.offset(cur, addr, n as u64 * esize);
+                    self.f.push(cur, Op::Store { addr: a, value: *v, align: align.min(esize as u32).max(1) }, Ty::Void);
+                }
+            }
+            SOp::InBoundsPtrAccessChain | SOp::PtrAccessChain | SOp::AccessChain | SOp::InBoundsAccessChain => {
+                let base_id = id_op(i, 0)?;
+                let base = self.val(fr, base_id)?;
+                let bt = *self.info.type_of.get(&base_id).ok_or_else(|| FrontendError::InvalidIl("base pointer without a type".into()))?;
+                let SType::Pointer(_, mut cur_ty) = self.info.ty(bt)?.clone() else {
+                    return invalid("access chain base is not a pointer");
+                };
+                let mut addr = base;
+                let mut first = matches!(op, SOp::InBoundsPtrAccessChain | SOp::PtrAccessChain);
+                for n in 1..i.operands.len() {
+                    let idx_id = id_op(i, n)?;
+                    if first {
+                        // Element index over the pointee type itself.
+                        let size = self.info.size_of(cur_ty)?;
+                        addr = self.index(cur, addr, fr, idx_id, size)?;
+                        first = false;
+                        continue;
+                    }
+                    match self.info.ty(cur_ty)?.clone() {
+                        SType::Struct(members) => {
+                            let k = self.const_index(idx_id)? as usize;
+                            let mut off: u64 = 0;
+                            for (m, mt) in members.iter().enumerate() {
+                                let a = self.info.align_of(*mt)?;
+                                off = off.div_ceil(a) * a;
+                                if m == k {
+                                    break;
+                                }
+                                off += self.info.size_of(*mt)?;
+                            }
+                            cur_ty = *members.get(k).ok_or_else(|| FrontendError::InvalidIl("struct member index out of range".into()))?;
+                            addr = self.offset(cur, addr, off);
+                        }
+                        SType::Array(e, _) | SType::Vector(e, _) => {
+                            let size = self.info.size_of(e)?;
+                            addr = self.index(cur, addr, fr, idx_id, size)?;
+                            cur_ty = e;
+                        }
+                        other => return invalid(format!("access chain into {other:?}")),
+                    }
+                }
+                let rt = rty.ok_or_else(|| FrontendError::InvalidIl("access chain without a type".into()))?;
+                let want = self.info.scalar(rt)?;
+                if self.f.ty(addr) != want {
+                    addr = self.f.push(cur, Op::Conv(ConvOp::Bitcast, addr), want);
+                }
+                define!(vec![addr]);
+            }
+            SOp::CompositeExtract => {
+                let v = self.vals(fr, id_op(i, 0)?)?;
+                let k = lit_op(i, 1)? as usize;
+                if i.operands.len() > 2 {
+                    return unsupported("nested composite extract");
+                }
+                let c = *v.get(k).ok_or_else(|| FrontendError::InvalidIl("composite index out of range".into()))?;
+                define!(vec![c]);
+            }
+            SOp::CompositeInsert => {
+                let obj = self.val(fr, id_op(i, 0)?)?;
+                let mut v = self.vals(fr, id_op(i, 1)?)?;
+                let k = lit_op(i, 2)? as usize;
+                *v.get_mut(k).ok_or_else(|| FrontendError::InvalidIl("composite index out of range".into()))? = obj;
+                define!(v);
+            }
+            SOp::CompositeConstruct => {
+                let mut v = Vec::new();
+                for n in 0..i.operands.len() {
+                    v.extend(self.vals(fr, id_op(i, n)?)?);
+                }
+                define!(v);
+            }
+            SOp::VectorShuffle => {
+                let a = self.vals(fr, id_op(i, 0)?)?;
+                let b = self.vals(fr, id_op(i, 1)?)?;
+                let mut v = Vec::new();
+                for n in 2..i.operands.len() {
+                    let k = lit_op(i, n)? as usize;
+                    let c = if k == 0xffff_ffff { a[0] } else if k < a.len() { a[k] } else { *b.get(k - a.len()).ok_or_else(|| FrontendError::InvalidIl("shuffle index out of range".into()))? };
+                    v.push(c);
+                }
+                define!(v);
+            }
+            SOp::VectorExtractDynamic | SOp::VectorInsertDynamic => return unsupported(format!("{op:?}")),
+            SOp::ExtInst => {
+                let set = id_op(i, 0)?;
+                if Some(set) != self.info.opencl_std {
+                    return unsupported("extended instruction set other than OpenCL.std");
+                }
+                let which = lit_op(i, 1)?;
+                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("ext inst without a type".into()))?;
+                let ty = self.info.scalar(tid)?;
+                let mut ops = Vec::new();
+                for n in 2..i.operands.len() {
+                    ops.push(self.vals(fr, id_op(i, n)?)?);
+                }
+                let n = ops.first().map(|o| o.len()).unwrap_or(1);
+                let mut out = Vec::new();
+                for c in 0..n {
+                    let a = |k: usize| ops.get(k).and_then(|o| o.get(c)).copied().ok_or_else(|| FrontendError::InvalidIl("ext inst operand missing".into()));
+                    let opv = match which {
+                        26 | 42 => Op::Mad(a(0)?, a(1)?, a(2)?),          // fma, mad
+                        23 => Op::Un(UnOp::FAbs, a(0)?),                 // fabs
+                        61 | 93 => Op::Un(UnOp::Sqrt, a(0)?),            // sqrt, native_sqrt
+                        56 | 91 => Op::Un(UnOp::Rsqrt, a(0)?),           // rsqrt, native_rsqrt
+                        27 | 97 => Op::Bin(BinOp::FMax, a(0)?, a(1)?),  // fmax, fmax_common
+                        28 | 98 => Op::Bin(BinOp::FMin, a(0)?, a(1)?),
+                        25 => Op::Un(UnOp::Floor, a(0)?),
+                        12 => Op::Un(UnOp::Ceil, a(0)?),
+                        66 => Op::Un(UnOp::Trunc, a(0)?),
+                        53 => Op::Un(UnOp::Rint, a(0)?),
+                        85 => Op::Un(UnOp::Exp2, a(0)?),                 // native_exp2
+                        88 => Op::Un(UnOp::Log2, a(0)?),                 // native_log2
+                        92 => Op::Un(UnOp::Sin, a(0)?),                  // native_sin
+                        81 => Op::Un(UnOp::Cos, a(0)?),                  // native_cos
+                        156 => Op::Bin(BinOp::Max { signed: true }, a(0)?, a(1)?),
+                        157 => Op::Bin(BinOp::Max { signed: false }, a(0)?, a(1)?),
+                        158 => Op::Bin(BinOp::Min { signed: true }, a(0)?, a(1)?),
+                        159 => Op::Bin(BinOp::Min { signed: false }, a(0)?, a(1)?),
+                        160 => Op::Bin(BinOp::MulHi { signed: true }, a(0)?, a(1)?),
+                        203 => Op::Bin(BinOp::MulHi { signed: false }, a(0)?, a(1)?),
+                        _ => return unsupported(format!("OpenCL.std built-in #{which}")),
+                    };
+                    out.push(self.f.push(cur, opv, ty));
+                }
+                define!(out);
+            }
+            SOp::ControlBarrier => {
+                self.f.push(cur, Op::Barrier, Ty::Void);
+            }
+            _ => {
+                let tid = rty.unwrap_or(0);
+                let comps = self.simple(fr, i, cur, tid)?;
+                define!(comps);
+            }
+        }
+        Ok(cur)
+    }
+
+    fn label(&self, fr: &Frame, l: u32) -> Result<Block, FrontendError> {
+        fr.labels.get(&l).copied().ok_or_else(|| FrontendError::InvalidIl(format!("branch to unknown block %{l}")))
+    }
+
+    fn const_index(&mut self, id: u32) -> Result<u64, FrontendError> {
+        let i = self.info.constants.get(&id).ok_or_else(|| FrontendError::InvalidIl("struct index is not a constant".into()))?;
+        match i.operands.first() {
+            Some(Operand::LiteralBit32(v)) => Ok(*v as u64),
+            Some(Operand::LiteralBit64(v)) => Ok(*v),
+            _ if i.class.opcode == SOp::ConstantNull => Ok(0),
+            _ => invalid("struct index is not an integer constant"),
+        }
+    }
+
+    /// addr + idx * size (idx sign-extended to 64 bits).
+    fn index(&mut self, b: Block, addr: Value, fr: &Frame, idx_id: u32, size: u64) -> Result<Value, FrontendError> {
+        if let Some(c) = self.info.constants.get(&idx_id) {
+            let k = match c.operands.first() {
+                Some(Operand::LiteralBit32(v)) => *v as i32 as i64,
+                Some(Operand::LiteralBit64(v)) => *v as i64,
+                _ => 0,
+            };
+            return Ok(self.offset(b, addr, (k as u64).wrapping_mul(size)));
+        }
+        let mut idx = self.val(fr, idx_id)?;
+        if self.f.ty(idx) != Ty::I64 {
+            idx = self.f.push(b, Op::Conv(ConvOp::SExt, idx), Ty::I64);
+        }
+        let scaled = if size == 1 {
+            idx
+        } else if size.is_power_of_two() {
+            let k = self.konst(Ty::I64, size.trailing_zeros() as u64);
+            self.f.push(b, Op::Bin(BinOp::Shl, idx, k), Ty::I64)
+        } else {
+            let k = self.konst(Ty::I64, size);
+            self.f.push(b, Op::Bin(BinOp::Mul, idx, k), Ty::I64)
+        };
+        let ty = self.f.ty(addr);
+        Ok(self.f.push(b, Op::PtrAdd(addr, scaled), ty))
+    }
+
+    fn offset(&mut self, b: Block, addr: Value, off: u64) -> Value {
+        if off == 0 {
+            return addr;
+        }
+        let k = self.konst(Ty::I64, off);
+        let ty = self.f.ty(addr);
+        self.f.push(b, Op::PtrAdd(addr, k), ty)
+    }
+
+    fn load(&mut self, b: Block, addr: Value, tid: u32, align: u32) -> Result<Vec<Value>, FrontendError> {
+        let n = self.info.components(tid)?;
+        let ty = self.info.scalar(tid)?;
+        let esize = ty.bytes() as u64;
+        let mut out = Vec::new();
+        for c in 0..n.max(1) {
+            let a = self.offset(b, addr, c as u64 * esize);
+            out.push(self.f.push(b, Op::Load { addr: a, align: align.min(esize as u32).max(1) }, ty));
+        }
+        Ok(out)
+    }
+
+    /// Component-wise arithmetic, logic, compare and conversion instructions.
+    fn simple(&mut self, fr: &Frame, i: &dr::Instruction, b: Block, tid: u32) -> Result<Vec<Value>, FrontendError> {
+        use SOp::*;
+        let op = i.class.opcode;
+        let ty = if tid == 0 { Ty::Void } else { self.info.scalar(tid)? };
+        let mut srcs = Vec::new();
+        for n in 0..i.operands.len() {
+            if let Operand::IdRef(id) = i.operands[n] {
+                srcs.push(self.vals(fr, id)?);
+            }
+        }
+        let n = srcs.first().map(|s| s.len()).unwrap_or(1);
+        let mut out = Vec::new();
+        for c in 0..n {
+            let s = |k: usize| -> Result<Value, FrontendError> {
+                let v = srcs.get(k).ok_or_else(|| FrontendError::InvalidIl(format!("{op:?}: missing operand")))?;
+                // A scalar operand broadcasts (OpVectorTimesScalar).
+                Ok(if v.len() == 1 { v[0] } else { *v.get(c).ok_or_else(|| FrontendError::InvalidIl(format!("{op:?}: operand widths differ")))? })
+            };
+            let bin = |o: BinOp| -> Result<Op, FrontendError> { Ok(Op::Bin(o, s(0)?, s(1)?)) };
+            let cmp = |o: CmpOp| -> Result<Op, FrontendError> { Ok(Op::Cmp(o, s(0)?, s(1)?)) };
+            let conv = |o: ConvOp| -> Result<Op, FrontendError> { Ok(Op::Conv(o, s(0)?)) };
+            let irop = match op {
+                IAdd => bin(BinOp::Add)?,
+                ISub => bin(BinOp::Sub)?,
+                IMul => bin(BinOp::Mul)?,
+                UDiv => bin(BinOp::Div { signed: false })?,
+                SDiv => bin(BinOp::Div { signed: true })?,
+                UMod => bin(BinOp::Rem { signed: false })?,
+                SRem => bin(BinOp::Rem { signed: true })?,
+                FAdd => bin(BinOp::FAdd)?,
+                FSub => bin(BinOp::FSub)?,
+                FMul | VectorTimesScalar => bin(BinOp::FMul)?,
+                FDiv => bin(BinOp::FDiv)?,
+                BitwiseAnd | LogicalAnd => bin(BinOp::And)?,
+                BitwiseOr | LogicalOr => bin(BinOp::Or)?,
+                BitwiseXor | LogicalNotEqual => bin(BinOp::Xor)?,
+                ShiftLeftLogical => bin(BinOp::Shl)?,
+                ShiftRightLogical => bin(BinOp::LShr)?,
+                ShiftRightArithmetic => bin(BinOp::AShr)?,
+                SNegate => Op::Un(UnOp::Neg, s(0)?),
+                FNegate => Op::Un(UnOp::FNeg, s(0)?),
+                Not | LogicalNot => Op::Un(UnOp::Not, s(0)?),
+                IEqual | LogicalEqual => cmp(CmpOp::Eq)?,
+                INotEqual => cmp(CmpOp::Ne)?,
+                ULessThan => cmp(CmpOp::Lt { signed: false })?,
+                SLessThan => cmp(CmpOp::Lt { signed: true })?,
+                ULessThanEqual => cmp(CmpOp::Le { signed: false })?,
+                SLessThanEqual => cmp(CmpOp::Le { signed: true })?,
+                UGreaterThan => cmp(CmpOp::Gt { signed: false })?,
+                SGreaterThan => cmp(CmpOp::Gt { signed: true })?,
+                UGreaterThanEqual => cmp(CmpOp::Ge { signed: false })?,
+                SGreaterThanEqual => cmp(CmpOp::Ge { signed: true })?,
+                FOrdEqual => cmp(CmpOp::FOEq)?,
+                FOrdNotEqual => cmp(CmpOp::FOne)?,
+                FOrdLessThan => cmp(CmpOp::FOLt)?,
+                FOrdLessThanEqual => cmp(CmpOp::FOLe)?,
+                FOrdGreaterThan => cmp(CmpOp::FOGt)?,
+                FOrdGreaterThanEqual => cmp(CmpOp::FOGe)?,
+                FUnordEqual => cmp(CmpOp::FUEq)?,
+                FUnordNotEqual => cmp(CmpOp::FUNe)?,
+                FUnordLessThan => cmp(CmpOp::FULt)?,
+                FUnordLessThanEqual => cmp(CmpOp::FULe)?,
+                FUnordGreaterThan => cmp(CmpOp::FUGt)?,
+                FUnordGreaterThanEqual => cmp(CmpOp::FUGe)?,
+                Ordered => cmp(CmpOp::FOrd)?,
+                Unordered => cmp(CmpOp::FUnord)?,
+                IsNan => Op::Cmp(CmpOp::FUnord, s(0)?, s(0)?),
+                Select => Op::Select(s(0)?, s(1)?, s(2)?),
+                UConvert => {
+                    let from = self.f.ty(s(0)?);
+                    if from.bytes() < ty.bytes() || from == Ty::Bool { conv(ConvOp::ZExt)? } else { conv(ConvOp::Trunc)? }
+                }
+                SConvert => {
+                    let from = self.f.ty(s(0)?);
+                    if from.bytes() < ty.bytes() { conv(ConvOp::SExt)? } else { conv(ConvOp::Trunc)? }
+                }
+                FConvert => conv(ConvOp::FConv)?,
+                ConvertFToU => conv(ConvOp::FToU)?,
+                ConvertFToS => conv(ConvOp::FToS)?,
+                ConvertSToF => conv(ConvOp::SToF)?,
+                ConvertUToF => conv(ConvOp::UToF)?,
+                Bitcast | ConvertPtrToU | ConvertUToPtr | PtrCastToGeneric | GenericCastToPtr => conv(ConvOp::Bitcast)?,
+                CopyObject => {
+                    out.push(s(0)?);
+                    continue;
+                }
+                other => return unsupported(format!("SPIR-V instruction {other:?}")),
+            };
+            out.push(self.f.push(b, irop, ty));
+        }
+        Ok(out)
+    }
+}
+
+/// The Aligned memory operand of OpLoad/OpStore, if any.
+fn mem_align(i: &dr::Instruction, n: usize) -> u32 {
+    match (i.operands.get(n), i.operands.get(n + 1)) {
+        (Some(Operand::MemoryAccess(ma)), Some(Operand::LiteralBit32(a))) if ma.contains(spirv::MemoryAccess::ALIGNED) => *a,
+        _ => 1,
+    }
+}
+
+/// A check used by tests: the lowered function is well formed.
+pub fn verify(f: &Function) -> Result<(), String> {
+    for (n, b) in f.blocks.iter().enumerate() {
+        if b.term == Term::None {
+            return Err(format!("bb{n} has no terminator"));
+        }
+    }
+    let _ = ir::print::print(f);
+    Ok(())
+}

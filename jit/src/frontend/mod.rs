@@ -1,0 +1,24 @@
+//! Front end: OpenCL C → SPIR-V (`clc`), SPIR-V checked and loaded
+//! (`spirv`), and lowered to the scalar Gen IR (`lower`).
+
+pub mod clc;
+pub mod lower;
+pub mod spirv;
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, Error)]
+pub enum FrontendError {
+    /// A compiler tool could not run (missing, or I/O).
+    #[error("{0}")]
+    Tool(String),
+    /// The OpenCL C compiler rejected the source: its diagnostics.
+    #[error("{0}")]
+    Compile(String),
+    /// The IL is not valid SPIR-V.
+    #[error("invalid SPIR-V: {0}")]
+    InvalidIl(String),
+    /// Valid input that this JIT does not compile yet.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}

@@ -1,0 +1,272 @@
+//! The Gen IR: scalar SSA over compact arrays (ARCHITECTURE.md, seed 001).
+//!
+//! Vectors of the source language become several scalar values; real
+//! vectors appear only at sends, in instruction selection. Every value is
+//! one `Inst` in `Function::insts`, referred to by index (`Value`); blocks
+//! list their instructions in order and end in a terminator.
+
+pub mod print;
+
+use std::fmt;
+
+/// Address spaces of pointers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Global,
+    Constant,
+    Local,
+    Private,
+    Generic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    F16,
+    F32,
+    F64,
+    /// A 64-bit pointer into `Space`.
+    Ptr(Space),
+    Void,
+}
+
+impl Ty {
+    pub fn bytes(self) -> u32 {
+        match self {
+            Ty::Bool | Ty::I8 => 1,
+            Ty::I16 | Ty::F16 => 2,
+            Ty::I32 | Ty::F32 => 4,
+            Ty::I64 | Ty::F64 | Ty::Ptr(_) => 8,
+            Ty::Void => 0,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+    }
+    pub fn is_int(self) -> bool {
+        matches!(self, Ty::I8 | Ty::I16 | Ty::I32 | Ty::I64)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block(pub u32);
+
+/// Work-item built-ins, per dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    GlobalId,
+    LocalId,
+    GroupId,
+    GlobalSize,
+    LocalSize,
+    NumGroups,
+    GlobalOffset,
+    WorkDim,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// High half of the product (mul_hi), signedness from `signed`.
+    MulHi { signed: bool },
+    Div { signed: bool },
+    Rem { signed: bool },
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr,
+    Min { signed: bool },
+    Max { signed: bool },
+    FMin,
+    FMax,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    FNeg,
+    Not,
+    FAbs,
+    Sqrt,
+    Rsqrt,
+    Exp2,
+    Log2,
+    Sin,
+    Cos,
+    Floor,
+    Ceil,
+    Trunc,
+    /// Round to nearest even.
+    Rint,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt { signed: bool },
+    Le { signed: bool },
+    Gt { signed: bool },
+    Ge { signed: bool },
+    /// Ordered float compares (false if either is NaN).
+    FOEq,
+    FOLt,
+    FOLe,
+    FOGt,
+    FOGe,
+    /// `!=` that is true on NaN (unordered-or-not-equal), as C's `!=`.
+    FUNe,
+    FOne,
+    FUEq,
+    FULt,
+    FULe,
+    FUGt,
+    FUGe,
+    FOrd,
+    FUnord,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConvOp {
+    /// Integer to wider or narrower integer: sign- or zero-extension, truncation.
+    SExt,
+    ZExt,
+    Trunc,
+    FToS,
+    FToU,
+    SToF,
+    UToF,
+    FConv,
+    /// Reinterpret the same bits (pointer ↔ integer, int ↔ float of one size).
+    Bitcast,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Constant, raw bits of `ty`.
+    Const(u64),
+    /// Kernel argument `index` (a pushed constant; by-value and pointers alike).
+    Arg(u32),
+    Builtin(Builtin, u8),
+    Bin(BinOp, Value, Value),
+    Un(UnOp, Value),
+    /// a * b + c (fused for floats).
+    Mad(Value, Value, Value),
+    Cmp(CmpOp, Value, Value),
+    Select(Value, Value, Value),
+    Conv(ConvOp, Value),
+    /// Pointer plus a byte offset (i64).
+    PtrAdd(Value, Value),
+    Load { addr: Value, align: u32 },
+    Store { addr: Value, value: Value, align: u32 },
+    Phi(Vec<(Block, Value)>),
+    Barrier,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    pub op: Op,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    Br(Block),
+    CondBr(Value, Block, Block),
+    Ret,
+    /// Unreachable: not yet terminated (builder state) or unreachable code.
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockData {
+    pub insts: Vec<Value>,
+    pub term: Term,
+}
+
+/// One kernel in IR: its blocks (entry = block 0) and its arguments' types.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    pub name: String,
+    pub insts: Vec<Inst>,
+    pub blocks: Vec<BlockData>,
+    pub args: Vec<Ty>,
+}
+
+impl Function {
+    pub fn new(name: &str, args: Vec<Ty>) -> Function {
+        Function { name: name.into(), insts: Vec::new(), blocks: Vec::new(), args }
+    }
+    pub fn add_block(&mut self) -> Block {
+        self.blocks.push(BlockData { insts: Vec::new(), term: Term::None });
+        Block(self.blocks.len() as u32 - 1)
+    }
+    /// Append an instruction to `b` and return its value.
+    pub fn push(&mut self, b: Block, op: Op, ty: Ty) -> Value {
+        self.insts.push(Inst { op, ty });
+        let v = Value(self.insts.len() as u32 - 1);
+        self.blocks[b.0 as usize].insts.push(v);
+        v
+    }
+    pub fn inst(&self, v: Value) -> &Inst {
+        &self.insts[v.0 as usize]
+    }
+    pub fn ty(&self, v: Value) -> Ty {
+        self.insts[v.0 as usize].ty
+    }
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.0 as usize]
+    }
+    pub fn successors(&self, b: Block) -> Vec<Block> {
+        match &self.blocks[b.0 as usize].term {
+            Term::Br(t) => vec![*t],
+            Term::CondBr(_, t, f) => vec![*t, *f],
+            Term::Ret | Term::None => vec![],
+        }
+    }
+}
+
+impl Op {
+    /// The values this operation reads.
+    pub fn operands(&self) -> Vec<Value> {
+        match self {
+            Op::Const(_) | Op::Arg(_) | Op::Builtin(..) | Op::Barrier => vec![],
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],
+            Op::Un(_, a) | Op::Conv(_, a) => vec![*a],
+            Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],
+            Op::Load { addr, .. } => vec![*addr],
+            Op::Store { addr, value, .. } => vec![*addr, *value],
+            Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
+        }
+    }
+    pub fn has_side_effects(&self) -> bool {
+        matches!(self, Op::Store { .. } | Op::Barrier)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+impl fmt::Display for Block {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bb{}", self.0)
+    }
+}
