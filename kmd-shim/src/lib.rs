@@ -1,4 +1,5 @@
 //! Everything at and below the kernel boundary: the i915 uAPI, the real and
 //! emulated backends, and the Gen9 GPU model behind the emulated one.
+pub mod genx;
 pub mod gpu;
 pub mod uapi;

@@ -1,0 +1,272 @@
+//! Holds `gencl_kmd::genx::gen9` against Mesa's genxml description of Gen9
+//! (`shared/reference/genxml/gen9.xml`, read here only, never by product
+//! code). Packed dwords are decoded with the XML's own field positions,
+//! widths, types and defaults; gencl's tables are used only to name the
+//! fields to set.
+
+use gencl_kmd::genx::gen9::*;
+use gencl_kmd::genx::Packet;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone)]
+struct XmlField {
+    name: String,
+    start: u32,
+    end: u32,
+    ty: String,
+    default: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+struct XmlPacket {
+    length: usize,
+    bias: u32,
+    fields: Vec<XmlField>,
+}
+
+impl XmlField {
+    fn width(&self) -> u32 {
+        self.end - self.start + 1
+    }
+    /// genxml's address/offset fields hold the address bits in place.
+    fn shift(&self) -> u32 {
+        if self.ty == "address" || self.ty == "offset" {
+            self.start % 32
+        } else {
+            0
+        }
+    }
+    fn get(&self, dw: &[u32]) -> u64 {
+        let mut v = 0u64;
+        for (i, bit) in (self.start..=self.end).enumerate() {
+            let w = dw.get((bit / 32) as usize).copied().unwrap_or(0);
+            v |= u64::from((w >> (bit % 32)) & 1) << i;
+        }
+        v
+    }
+    fn put(&self, dw: &mut [u32], v: u64) {
+        for (i, bit) in (self.start..=self.end).enumerate() {
+            let w = &mut dw[(bit / 32) as usize];
+            *w = (*w & !(1 << (bit % 32))) | ((((v >> i) & 1) as u32) << (bit % 32));
+        }
+    }
+}
+
+fn xml_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/genxml/gen9.xml")
+}
+
+fn load() -> HashMap<String, XmlPacket> {
+    let path = xml_path();
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let doc = roxmltree::Document::parse(&text).expect("gen9.xml parses");
+    let mut out = HashMap::new();
+    for n in doc.root_element().children().filter(|n| n.is_element()) {
+        let tag = n.tag_name().name();
+        if tag != "instruction" && tag != "struct" {
+            continue;
+        }
+        let fields = n
+            .children()
+            .filter(|c| c.has_tag_name("field"))
+            .map(|c| XmlField {
+                name: c.attribute("name").unwrap().to_string(),
+                start: c.attribute("start").unwrap().parse().unwrap(),
+                end: c.attribute("end").unwrap().parse().unwrap(),
+                ty: c.attribute("type").unwrap_or("uint").to_string(),
+                default: c.attribute("default").map(|d| d.parse().unwrap()),
+            })
+            .collect();
+        out.insert(
+            n.attribute("name").unwrap().to_string(),
+            XmlPacket {
+                length: n.attribute("length").map_or(0, |l| l.parse().unwrap()),
+                bias: n.attribute("bias").map_or(0, |b| b.parse().unwrap()),
+                fields,
+            },
+        );
+    }
+    out
+}
+
+fn xml_field<'a>(x: &'a XmlPacket, pname: &str, fname: &str) -> &'a XmlField {
+    x.fields
+        .iter()
+        .find(|f| f.name == fname)
+        .unwrap_or_else(|| panic!("{pname}: gen9.xml has no field {fname:?}"))
+}
+
+/// The dwords the XML says a packet with these field bits encodes to.
+fn xml_encode(x: &XmlPacket, dwords: usize, set: &[(&XmlField, u64)]) -> Vec<u32> {
+    let mut dw = vec![0u32; dwords];
+    for f in x.fields.iter() {
+        if let Some(d) = f.default {
+            f.put(&mut dw, d);
+        }
+    }
+    for (f, bits) in set {
+        f.put(&mut dw, *bits);
+    }
+    dw
+}
+
+/// A value for field `i` of width `w`: top and bottom bits set, distinct middle.
+fn pattern(i: usize, w: u32) -> u64 {
+    let m = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let mid = (0x9e37_79b9_7f4a_7c15u64.rotate_left(i as u32 * 7) ^ i as u64) << 1;
+    (mid | 1 | (1u64 << (w - 1))) & m
+}
+
+fn check<P: Packet + std::fmt::Debug + PartialEq>(xml: &HashMap<String, XmlPacket>) {
+    let name = P::NAME;
+    let x = xml
+        .get(name)
+        .unwrap_or_else(|| panic!("gen9.xml has no {name}"));
+    let max_end = x.fields.iter().map(|f| f.end).max().unwrap_or(0);
+    let xml_dwords = x.length.max((max_end / 32 + 1) as usize);
+    assert_eq!(P::DWORDS, xml_dwords, "{name}: dword count");
+    assert_eq!(P::BIAS, x.bias, "{name}: bias");
+    assert!(!P::FIELDS.is_empty() || name == "MI_BATCH_BUFFER_END");
+
+    // Every field at once, each with a distinct value.
+    let mut p = P::default();
+    let mut set = Vec::new();
+    for (i, fd) in P::FIELDS.iter().enumerate() {
+        let f = xml_field(x, name, fd.doc_name);
+        let bits = pattern(i, f.width());
+        assert!(
+            p.set(fd.doc_name, bits << f.shift()),
+            "{name}: set {}",
+            f.name
+        );
+        set.push((f, bits));
+    }
+    let packed = p.pack_vec();
+    for f in &x.fields {
+        let want = set
+            .iter()
+            .find(|(g, _)| g.name == f.name)
+            .map(|s| s.1)
+            .or(f.default);
+        if let Some(want) = want {
+            assert_eq!(
+                f.get(&packed),
+                want,
+                "{name}: field {:?} decoded by gen9.xml",
+                f.name
+            );
+        }
+    }
+    let expected = xml_encode(x, P::DWORDS, &set);
+    assert_eq!(
+        packed, expected,
+        "{name}: packed dwords vs gen9.xml encoding"
+    );
+    assert!(
+        P::matches(expected[0]) || P::OPCODE.is_empty(),
+        "{name}: header"
+    );
+    if let Some(lf) = x.fields.iter().find(|f| f.name == "DWord Length") {
+        assert_eq!(
+            P::length_from_header(expected[0]),
+            lf.default.unwrap() as usize + x.bias as usize,
+            "{name}: length from header"
+        );
+    }
+
+    // Unpacking the XML's encoding gives each value back.
+    let u = P::unpack(&expected);
+    for (f, bits) in &set {
+        assert_eq!(
+            u.get(&f.name),
+            Some(bits << f.shift()),
+            "{name}: unpack {:?}",
+            f.name
+        );
+    }
+    assert_eq!(u, p, "{name}: unpack(pack(x)) == x");
+
+    // Each field alone with every bit set covers exactly the XML's bits.
+    for fd in P::FIELDS {
+        let f = xml_field(x, name, fd.doc_name);
+        let mut p = P::default();
+        p.set(fd.doc_name, u64::MAX);
+        let ones = if f.width() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << f.width()) - 1
+        };
+        assert_eq!(
+            p.pack_vec(),
+            xml_encode(x, P::DWORDS, &[(f, ones)]),
+            "{name}: extent of field {:?}",
+            f.name
+        );
+    }
+}
+
+macro_rules! all_packets {
+    ($m:ident) => {
+        $m!(
+            MiBatchBufferEnd,
+            MiNoop,
+            MiStoreDataImm,
+            MiLoadRegisterImm,
+            PipelineSelect,
+            StateBaseAddress,
+            MediaVfeState,
+            MediaCurbeLoad,
+            MediaInterfaceDescriptorLoad,
+            InterfaceDescriptorData,
+            GpgpuWalker,
+            MediaStateFlush,
+            PipeControl,
+            RenderSurfaceState,
+            BindingTableState
+        )
+    };
+}
+
+#[test]
+fn packets_match_genxml() {
+    let xml = load();
+    macro_rules! run { ($($p:ty),*) => { $( check::<$p>(&xml); )* }; }
+    all_packets!(run);
+}
+
+#[test]
+fn commands_are_told_apart_by_their_headers() {
+    let xml = load();
+    macro_rules! headers {
+        ($($p:ty),*) => { vec![ $( (<$p>::NAME, <$p as Packet>::OPCODE.is_empty(),
+            <$p>::default().pack_vec()[0], <$p as Packet>::matches as fn(u32) -> bool) ),* ] };
+    }
+    let hs: Vec<(&str, bool, u32, fn(u32) -> bool)> = all_packets!(headers);
+    for (a, a_struct, _, a_matches) in &hs {
+        for (b, b_struct, b_dw0, _) in &hs {
+            if *a_struct || *b_struct || a == b {
+                continue;
+            }
+            assert!(!a_matches(*b_dw0), "{a} claims {b}'s header");
+        }
+        assert!(xml.contains_key(*a));
+    }
+}
+
+#[test]
+fn buffer_surface_size_encoding_matches_genxml() {
+    let xml = load();
+    let x = &xml["RENDER_SURFACE_STATE"];
+    let size = 0x1234_5678u64;
+    let s = RenderSurfaceState::buffer(0x7fff_1234_0000, size, 1, SURFACE_FORMAT_RAW, 2).unwrap();
+    let dw = s.pack();
+    let get = |n: &str| xml_field(x, "RENDER_SURFACE_STATE", n).get(&dw);
+    let entries = (get("Width") | get("Height") << 7 | get("Depth") << 21) + 1;
+    assert_eq!(entries * (get("Surface Pitch") + 1), size);
+    assert_eq!(get("Surface Type"), 4, "SURFTYPE_BUFFER");
+    assert_eq!(get("Surface Format"), 0x1ff, "RAW");
+    assert_eq!(get("Surface Base Address"), 0x7fff_1234_0000);
+    assert_eq!(RenderSurfaceState::unpack(&dw).buffer_size(), size);
+}
