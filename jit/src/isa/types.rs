@@ -137,9 +137,19 @@ pub struct Region {
 }
 
 impl Region {
-    pub const SCALAR: Region = Region { vstride: 0, width: 1, hstride: 0 };
+    /// `vstride` value marking a VxH region (`<W,H>`, indirect sources only).
+    pub const VXH: u8 = 0xFF;
+    pub const SCALAR: Region = Region {
+        vstride: 0,
+        width: 1,
+        hstride: 0,
+    };
     pub fn contiguous(width: u8) -> Region {
-        Region { vstride: width, width, hstride: 1 }
+        Region {
+            vstride: width,
+            width,
+            hstride: 1,
+        }
     }
 }
 
@@ -223,6 +233,11 @@ pub enum PredCtrl {
     All16h,
     Any32h,
     All32h,
+    /// Align16 single-channel predicates (`.x` .. `.w`).
+    X,
+    Y,
+    Z,
+    W,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
