@@ -9,6 +9,8 @@
 //! [`ThreadGroup`]: everything the hardware's thread dispatcher would hand
 //! the EUs for one group.
 
+pub mod cs;
+
 use thiserror::Error;
 
 /// Access to the GPU virtual address space of one context (its page tables).

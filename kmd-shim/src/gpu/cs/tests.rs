@@ -1,0 +1,332 @@
+//! Command streamer tests on hand-built batches (built with the genx packers;
+//! tests/genxml.rs decodes the same batch with genxml).
+
+use super::launch::Launch;
+use super::*;
+use crate::gpu::MemFault;
+use std::cell::RefCell;
+
+/// A sparse GPU address space: mapped pages read/write, others fault.
+#[derive(Default)]
+struct TestMem {
+    pages: RefCell<HashMap<u64, Vec<u8>>>,
+}
+
+impl TestMem {
+    fn map(&self, addr: u64, len: u64) {
+        let mut p = self.pages.borrow_mut();
+        for page in (addr >> 12)..=((addr + len - 1) >> 12) {
+            p.entry(page).or_insert_with(|| vec![0xee; 4096]);
+        }
+    }
+    fn put(&self, addr: u64, bytes: &[u8]) {
+        self.map(addr, bytes.len() as u64);
+        self.write(addr, bytes).unwrap();
+    }
+    fn put_dw(&self, addr: u64, dw: &[u32]) {
+        let b: Vec<u8> = dw.iter().flat_map(|d| d.to_le_bytes()).collect();
+        self.put(addr, &b);
+    }
+    fn get_u64(&self, addr: u64) -> u64 {
+        let mut b = [0u8; 8];
+        self.read(addr, &mut b).unwrap();
+        u64::from_le_bytes(b)
+    }
+}
+
+impl GpuMemory for TestMem {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let p = self.pages.borrow();
+        for (i, o) in out.iter_mut().enumerate() {
+            let a = addr + i as u64;
+            let page = p.get(&(a >> 12)).ok_or(MemFault {
+                addr: a,
+                kind: "read",
+            })?;
+            *o = page[(a & 0xfff) as usize];
+        }
+        Ok(())
+    }
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let mut p = self.pages.borrow_mut();
+        for (i, d) in data.iter().enumerate() {
+            let a = addr + i as u64;
+            let page = p.get_mut(&(a >> 12)).ok_or(MemFault {
+                addr: a,
+                kind: "write",
+            })?;
+            page[(a & 0xfff) as usize] = *d;
+        }
+        Ok(())
+    }
+}
+
+const GENERAL: u64 = 0x4_0000_0000;
+const SURFACE: u64 = 0x3_0000_0000;
+const DYNAMIC: u64 = 0x2_0000_0000;
+const INSTR: u64 = 0x1_0000_0000;
+const BATCH: u64 = 0x7_0000_0000;
+const TS: u64 = 0x6_0000_0000;
+const BUF: u64 = 0x5_0000_1000;
+
+fn launch() -> Launch {
+    Launch {
+        general_state_base: GENERAL,
+        surface_state_base: SURFACE,
+        dynamic_state_base: DYNAMIC,
+        instruction_base: INSTR,
+        vfe: MediaVfeState {
+            scratch_space_base_pointer: 0x400,
+            per_thread_scratch_space: 1,
+            maximum_number_of_threads: 55,
+            number_of_urb_entries: 2,
+            curbe_allocation_size: 16,
+            urb_entry_allocation_size: 2,
+            ..Default::default()
+        },
+        curbe_offset: 0x1000,
+        curbe_length: 32 + 3 * 64,
+        idd_offset: 0x100,
+        idd_length: 32,
+        walker: GpgpuWalker {
+            simd_size: SIMD16,
+            thread_width_counter_maximum: 2,
+            thread_group_id_starting_x: 1,
+            thread_group_id_x_dimension: 3,
+            thread_group_id_y_dimension: 2,
+            thread_group_id_z_dimension: 1,
+            right_execution_mask: 0x00ff,
+            bottom_execution_mask: 0xffff_ffff,
+            ..Default::default()
+        },
+        post_sync: Some((TS, POST_SYNC_WRITE_TIMESTAMP, 0)),
+    }
+}
+
+/// Memory holding the launch's state: IDD, CURBE, binding table, surfaces.
+fn setup(batch: &[u32]) -> TestMem {
+    let m = TestMem::default();
+    m.put_dw(
+        DYNAMIC + 0x100,
+        &InterfaceDescriptorData {
+            kernel_start_pointer: 0x40,
+            number_of_threads_in_gpgpu_thread_group: 3,
+            binding_table_entry_count: 2,
+            binding_table_pointer: 0x40,
+            sampler_state_pointer: 0x60,
+            cross_thread_constant_data_read_length: 1,
+            constant_urb_entry_read_length: 2,
+            barrier_enable: true,
+            shared_local_memory_size: 2,
+            ..Default::default()
+        }
+        .pack(),
+    );
+    let mut curbe: Vec<u8> = (0..32).map(|i| 0xc0 + i as u8).collect();
+    for t in 0..3u8 {
+        curbe.extend((0..64).map(|i| t * 0x40 + i as u8));
+    }
+    m.put(DYNAMIC + 0x1000, &curbe);
+    m.put_dw(
+        SURFACE + 0x40,
+        &[
+            BindingTableState {
+                surface_state_pointer: 0x100,
+                ..Default::default()
+            }
+            .pack()[0],
+            BindingTableState {
+                surface_state_pointer: 0x140,
+                ..Default::default()
+            }
+            .pack()[0],
+        ],
+    );
+    m.put_dw(
+        SURFACE + 0x100,
+        &RenderSurfaceState::buffer(BUF, 1000, 1, SURFACE_FORMAT_RAW, 0)
+            .unwrap()
+            .pack(),
+    );
+    m.put_dw(
+        SURFACE + 0x140,
+        &RenderSurfaceState {
+            surface_type: SURFTYPE_NULL,
+            ..Default::default()
+        }
+        .pack(),
+    );
+    m.map(TS, 8);
+    m.put_dw(BATCH, batch);
+    m
+}
+
+fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>) {
+    let mut groups = Vec::new();
+    let mut counters = Counters::default();
+    let r = execute_batch_with(m, BATCH, budget, &mut counters, &mut |_, tg, c| {
+        c.instructions += 10;
+        groups.push(tg.clone());
+        Ok(())
+    });
+    (r, groups)
+}
+
+#[test]
+fn walker_dispatches_groups_with_payload() {
+    let m = setup(&launch().batch());
+    let (r, groups) = run(&m, &Budget::default());
+    r.unwrap();
+    let ids: Vec<[u32; 3]> = groups
+        .iter()
+        .map(|g| R0::from_grf(&g.threads[0].grfs[0]).group)
+        .collect();
+    assert_eq!(ids, [[1, 0, 0], [2, 0, 0], [1, 1, 0], [2, 1, 0]]);
+    for (seq, g) in groups.iter().enumerate() {
+        assert_eq!(g.kernel_addr, INSTR + 0x40);
+        assert_eq!(g.simd, 16);
+        assert_eq!(g.slm_bytes, 2048);
+        assert!(g.barrier_enabled);
+        assert_eq!(g.scratch_base, GENERAL + 0x400);
+        assert_eq!(g.scratch_per_thread, 2048);
+        assert_eq!(
+            g.surfaces,
+            vec![
+                Some(BufferSurface {
+                    base: BUF,
+                    size: 1000
+                }),
+                None
+            ]
+        );
+        assert_eq!(g.threads.len(), 3);
+        for (t, th) in g.threads.iter().enumerate() {
+            let r0 = R0::from_grf(&th.grfs[0]);
+            assert_eq!(r0.fftid, t as u32);
+            assert_eq!(r0.barrier_id, seq as u32);
+            assert_eq!(r0.binding_table_pointer, 0x40);
+            assert_eq!(r0.sampler_state_pointer, 0x60);
+            assert_eq!(r0.per_thread_scratch_space, 1);
+            assert_eq!(r0.scratch_space_pointer, 0x400 + 2048 * t as u64);
+            // r0.1 / r0.6 / r0.7 raw dwords carry the group id.
+            let dw =
+                |i: usize| u32::from_le_bytes(th.grfs[0][4 * i..4 * i + 4].try_into().unwrap());
+            assert_eq!([dw(1), dw(6), dw(7)], ids[seq]);
+            assert_eq!(th.grfs.len(), 4, "r0 + 2 per-thread + 1 cross-thread");
+            let own: Vec<u8> = (0..64).map(|i| t as u8 * 0x40 + i as u8).collect();
+            assert_eq!(th.grfs[1][..], own[..32]);
+            assert_eq!(th.grfs[2][..], own[32..]);
+            let cross: Vec<u8> = (0..32).map(|i| 0xc0 + i as u8).collect();
+            assert_eq!(th.grfs[3][..], cross[..]);
+            assert_eq!(th.exec_mask, if t == 2 { 0x00ff } else { 0xffff });
+        }
+    }
+    assert_ne!(m.get_u64(TS), 0xeeee_eeee_eeee_eeee, "timestamp written");
+}
+
+#[test]
+fn timestamps_advance_and_immediates_land() {
+    let mut l = launch();
+    let m = setup(&l.batch());
+    run(&m, &Budget::default()).0.unwrap();
+    let t0 = m.get_u64(TS);
+    l.post_sync = Some((TS, POST_SYNC_WRITE_IMMEDIATE, 0x1122_3344_5566_7788));
+    let sdi = MiStoreDataImm {
+        address: TS + 0x10,
+        immediate_data: 0xdead_beef_0bad_cafe,
+        ..Default::default()
+    };
+    let mut b = sdi.pack()[..4].to_vec();
+    b.extend(
+        MiStoreDataImm {
+            store_qword: true,
+            dword_length: 3,
+            address: TS + 0x20,
+            immediate_data: 0x0123_4567_89ab_cdef,
+            ..sdi
+        }
+        .pack(),
+    );
+    b.extend(l.batch());
+    m.map(TS, 0x40);
+    m.put_dw(BATCH, &b);
+    run(&m, &Budget::default()).0.unwrap();
+    assert_eq!(m.get_u64(TS), 0x1122_3344_5566_7788);
+    assert_eq!(m.get_u64(TS + 0x10) & 0xffff_ffff, 0x0bad_cafe);
+    assert_eq!(
+        m.get_u64(TS + 0x10) >> 32,
+        0xeeee_eeee,
+        "a dword store writes 4 bytes"
+    );
+    assert_eq!(m.get_u64(TS + 0x20), 0x0123_4567_89ab_cdef);
+    l.post_sync = Some((TS + 0x30, POST_SYNC_WRITE_TIMESTAMP, 0));
+    m.put_dw(BATCH, &l.batch());
+    run(&m, &Budget::default()).0.unwrap();
+    assert!(
+        m.get_u64(TS + 0x30) >= t0,
+        "the timestamp does not run backwards"
+    );
+}
+
+#[test]
+fn bad_batches_are_errors_not_panics() {
+    // An unknown command.
+    let m = setup(&[0x1234_5678, 0]);
+    assert!(matches!(
+        run(&m, &Budget::default()).0,
+        Err(GpuError::BadCommand { addr: BATCH, .. })
+    ));
+    // A walker without PIPELINE_SELECT(GPGPU).
+    let mut b = GpgpuWalker::default().pack().to_vec();
+    b.extend(MiBatchBufferEnd::default().pack());
+    let m = setup(&b);
+    assert!(matches!(
+        run(&m, &Budget::default()).0,
+        Err(GpuError::BadCommand { .. })
+    ));
+    // A batch that never ends: NOOPs to the end of the page, then a fault.
+    let m = setup(&[0; 1024]);
+    assert!(
+        matches!(run(&m, &Budget::default()).0, Err(GpuError::Fault(MemFault { addr, .. })) if addr == BATCH + 4096)
+    );
+    // The same under a small command budget: a hang.
+    let small = Budget {
+        max_commands: 100,
+        ..Budget::default()
+    };
+    assert_eq!(run(&m, &small).0, Err(GpuError::Hang));
+    // A work budget smaller than the launch: a hang.
+    let m = setup(&launch().batch());
+    let tiny = Budget {
+        max_work: 20,
+        ..Budget::default()
+    };
+    assert_eq!(run(&m, &tiny).0, Err(GpuError::Hang));
+    // A truncated packet length.
+    let mut b = launch().batch();
+    b[1] = (b[1] & !0xff) | 3; // STATE_BASE_ADDRESS claiming 5 dwords
+    let m = setup(&b);
+    assert!(matches!(
+        run(&m, &Budget::default()).0,
+        Err(GpuError::BadCommand { .. })
+    ));
+    // A CURBE shorter than the dispatch reads.
+    let mut l = launch();
+    l.curbe_length = 64;
+    let m = setup(&l.batch());
+    assert!(matches!(
+        run(&m, &Budget::default()).0,
+        Err(GpuError::BadCommand { .. })
+    ));
+    // A fault in the EU propagates.
+    let m = setup(&launch().batch());
+    let mut c = Counters::default();
+    let e = GpuError::Fault(MemFault {
+        addr: 0x42,
+        kind: "read",
+    });
+    let r = execute_batch_with(&m, BATCH, &Budget::default(), &mut c, &mut |_, _, _| {
+        Err(e.clone())
+    });
+    assert_eq!(r, Err(e));
+}
