@@ -1,14 +1,20 @@
-//! The JIT's entry point: source or IL in, a `ProgramBinary` out.
+//! The JIT's entry point: source or IL in, a `ProgramBinary` out. Runs the
+//! stages in order: front end, IR passes, instruction selection, register
+//! allocation, emission.
 
-use crate::kernel::ProgramBinary;
 use thiserror::Error;
+
+use crate::frontend::{self, clc, lower::LoweredKernel, FrontendError};
+use crate::isel::{self, Layout, SIMD};
+use crate::kernel::{AddressQualifier, ArgKind, ImplicitArg, ImplicitKind, KernelArg, KernelBinary, ProgramBinary};
+use crate::{emit, passes, regalloc};
 
 /// What `clCreateProgramWith*` handed in.
 #[derive(Debug, Clone, Copy)]
 pub enum CompileInput<'a> {
     /// OpenCL C source text.
     OpenClC(&'a str),
-    /// A SPIR-V module (bytes, any endianness the spec allows).
+    /// A SPIR-V module (bytes, either endianness).
     SpirV(&'a [u8]),
 }
 
@@ -21,8 +27,139 @@ pub struct BuildError {
     pub invalid_options: bool,
 }
 
+impl BuildError {
+    fn log(log: impl Into<String>) -> BuildError {
+        BuildError { log: log.into(), invalid_options: false }
+    }
+}
+
+impl From<FrontendError> for BuildError {
+    fn from(e: FrontendError) -> Self {
+        BuildError::log(e.to_string())
+    }
+}
+
+/// Cross-thread data layout: implicit values first, then the arguments.
+const GLOBAL_OFFSET: u32 = 0;
+const WORK_DIM: u32 = 12;
+const LOCAL_SIZE: u32 = 16;
+const GLOBAL_SIZE: u32 = 32;
+const NUM_GROUPS: u32 = 48;
+const ARGS: u32 = 64;
+
 /// Compile every kernel of a program for Gen9.
 pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, BuildError> {
-    let _ = (input, options);
-    Err(BuildError { log: "the JIT is not wired up yet".into(), invalid_options: false })
+    let opts = clc::parse_options(options).map_err(|log| BuildError { log, invalid_options: true })?;
+    let spirv_bytes;
+    let spirv: &[u8] = match input {
+        CompileInput::OpenClC(src) => {
+            spirv_bytes = clc::compile_to_spirv(src, &opts)?;
+            &spirv_bytes
+        }
+        CompileInput::SpirV(b) => b,
+    };
+    let module = frontend::spirv::load(spirv)?;
+    let kernels = frontend::lower::lower_module(&module)?;
+    let mut out = Vec::new();
+    let mut log = String::new();
+    for k in kernels {
+        let name = k.func.name.clone();
+        match compile_kernel(k) {
+            Ok(bin) => out.push(bin),
+            Err(e) => log.push_str(&format!("kernel '{name}': {e}\n")),
+        }
+    }
+    if !log.is_empty() {
+        return Err(BuildError::log(log));
+    }
+    Ok(ProgramBinary { kernels: out, build_log: String::new() })
+}
+
+#[derive(Debug, Error)]
+enum KernelError {
+    #[error(transparent)]
+    Isel(#[from] isel::IselError),
+    #[error(transparent)]
+    Regalloc(#[from] regalloc::RegallocError),
+    #[error(transparent)]
+    Emit(#[from] emit::EmitError),
+}
+
+fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
+    let LoweredKernel { mut func, args, required_wg_size } = k;
+    passes::dce::run(&mut func);
+    let uniform = passes::uniform::analyse(&func);
+
+    // Arguments after the implicit values, each aligned to its size.
+    let mut off = ARGS;
+    let mut kargs = Vec::new();
+    let mut arg_offsets = Vec::new();
+    for a in &args {
+        let size = a.size.max(1);
+        let align = size.next_power_of_two().min(8);
+        off = off.div_ceil(align) * align;
+        arg_offsets.push(off);
+        let kind = match a.address {
+            AddressQualifier::Global | AddressQualifier::Constant => ArgKind::Buffer { bti: None },
+            AddressQualifier::Local => ArgKind::Local,
+            AddressQualifier::Private => ArgKind::Value,
+        };
+        kargs.push(KernelArg {
+            name: a.name.clone(),
+            type_name: a.type_name.clone(),
+            kind,
+            address: a.address,
+            size: a.size,
+            curbe_offset: off,
+            type_qualifier: if a.is_const && a.address != AddressQualifier::Private { 1 } else { 0 },
+        });
+        off += size;
+    }
+    let cross_thread_bytes = off.div_ceil(32) * 32;
+    let per_thread_grfs = 3 * (SIMD as u32 * 2).div_ceil(32);
+    let cross_thread_grf = 1 + per_thread_grfs;
+    let layout = Layout {
+        cross_thread_grf: cross_thread_grf as u8,
+        arg_offsets,
+        global_offset: GLOBAL_OFFSET,
+        local_size: LOCAL_SIZE,
+        global_size: GLOBAL_SIZE,
+        num_groups: NUM_GROUPS,
+        work_dim: WORK_DIM,
+        payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
+    };
+    let (mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
+    let assignment = regalloc::allocate(&mfunc)?;
+    let (_insts, isa) = emit::emit(&mfunc, &assignment)?;
+    let mut implicit = Vec::new();
+    for d in 0..3u8 {
+        for (kind, base) in [
+            (ImplicitKind::GlobalOffset, GLOBAL_OFFSET),
+            (ImplicitKind::LocalSize, LOCAL_SIZE),
+            (ImplicitKind::GlobalSize, GLOBAL_SIZE),
+            (ImplicitKind::NumGroups, NUM_GROUPS),
+        ] {
+            implicit.push(ImplicitArg { kind, dim: d, offset: base + 4 * d as u32 });
+        }
+    }
+    implicit.push(ImplicitArg { kind: ImplicitKind::WorkDim, dim: 0, offset: WORK_DIM });
+    let attributes = match required_wg_size {
+        Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
+        None => String::new(),
+    };
+    Ok(KernelBinary {
+        name: func.name.clone(),
+        isa,
+        simd: SIMD as u32,
+        grf_count: assignment.grf_count,
+        args: kargs,
+        cross_thread_bytes,
+        implicit,
+        uses_local_ids,
+        slm_bytes: 0,
+        scratch_bytes: 0,
+        barriers: false,
+        required_wg_size,
+        attributes,
+    })
 }

@@ -69,7 +69,9 @@ pub enum AddressQualifier {
 pub enum ArgKind {
     /// A pointer to global or constant memory: the 64-bit GPU address is pushed at `curbe_offset`.
     /// `bti`: the binding-table index the kernel also uses for it, if promoted to a surface.
-    Buffer { bti: Option<u8> },
+    Buffer {
+        bti: Option<u8>,
+    },
     /// A `__local` pointer: the runtime allocates `size` bytes of SLM from clSetKernelArg and
     /// pushes the 32-bit SLM offset at `curbe_offset`.
     Local,

@@ -4,10 +4,14 @@
 //! → `regalloc` → `emit` (encoding) → `kernel` (the binary and its descriptor).
 //! `isa` is the Gen instruction-set model shared with the GPU model.
 
+pub mod compile;
+pub mod emit;
+pub mod regalloc;
 pub mod frontend;
 pub mod ir;
 pub mod isa;
+pub mod isel;
+pub mod passes;
 pub mod kernel;
-pub mod compile;
 
 pub use compile::{compile, BuildError, CompileInput};

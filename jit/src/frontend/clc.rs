@@ -16,13 +16,18 @@ pub struct ClcOptions {
 
 /// Parse a clBuildProgram options string (OpenCL 3.0 §5.8.6).
 pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
-    let mut out = ClcOptions { clang_args: Vec::new(), cl_std: "CL2.0".into() };
+    let mut out = ClcOptions {
+        clang_args: Vec::new(),
+        cl_std: "CL2.0".into(),
+    };
     let mut words = options.split_whitespace().peekable();
     while let Some(w) = words.next() {
         match w {
             // Preprocessor options: -D name[=def], -I dir (attached or separate).
             "-D" | "-I" => {
-                let v = words.next().ok_or_else(|| format!("option {w} needs an argument"))?;
+                let v = words
+                    .next()
+                    .ok_or_else(|| format!("option {w} needs an argument"))?;
                 out.clang_args.push(w.into());
                 out.clang_args.push(v.into());
             }
@@ -97,8 +102,16 @@ pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, Fron
     let mut cmd = Command::new(&clang);
     cmd.args(["-cc1", "-triple", "spir64-unknown-unknown"])
         .arg(format!("-cl-std={}", opts.cl_std))
-        .args(["-finclude-default-header", "-fdeclare-opencl-builtins", "-emit-llvm-bc"])
-        .arg(if opts.clang_args.iter().any(|a| a == "-cl-opt-disable") { "-O0" } else { "-O2" })
+        .args([
+            "-finclude-default-header",
+            "-fdeclare-opencl-builtins",
+            "-emit-llvm-bc",
+        ])
+        .arg(if opts.clang_args.iter().any(|a| a == "-cl-opt-disable") {
+            "-O0"
+        } else {
+            "-O2"
+        })
         .args(&opts.clang_args)
         .arg(&src)
         .arg("-o")
@@ -107,10 +120,18 @@ pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, Fron
 
     let spirv_tool = tool("llvm-spirv-15", "GENCL_LLVM_SPIRV");
     let mut cmd = Command::new(&spirv_tool);
-    cmd.arg("--spirv-max-version=1.2").arg(&bc).arg("-o").arg(&spv);
-    run(cmd, &spirv_tool, "llvm-spirv-15 (Debian package llvm-spirv-15)")?;
+    cmd.arg("--spirv-max-version=1.2")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&spv);
+    run(
+        cmd,
+        &spirv_tool,
+        "llvm-spirv-15 (Debian package llvm-spirv-15)",
+    )?;
 
-    std::fs::read(&spv).map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
+    std::fs::read(&spv)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
 }
 
 fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {
@@ -130,7 +151,10 @@ fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError>
     let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
     // clang names the temporary file; the log reads better with the spec's name for it.
     if let Some(pos) = log.find("program.cl") {
-        let prefix_end = log[..pos].rfind(|c: char| c == '\n' || c == ' ').map(|p| p + 1).unwrap_or(0);
+        let prefix_end = log[..pos]
+            .rfind(|c: char| c == '\n' || c == ' ')
+            .map(|p| p + 1)
+            .unwrap_or(0);
         if log[prefix_end..pos].contains('/') {
             log = log.replace(&log[prefix_end..pos].to_string(), "");
         }

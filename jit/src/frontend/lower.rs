@@ -11,7 +11,9 @@ use rspirv::dr::{self, Operand};
 use rspirv::spirv::{self, Op as SOp};
 
 use super::FrontendError;
-use crate::ir::{self, BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
+use crate::ir::{
+    self, BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value,
+};
 use crate::kernel::AddressQualifier;
 
 /// A SPIR-V type, as far as lowering cares.
@@ -82,7 +84,10 @@ struct ModuleInfo<'m> {
 fn id_op(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
     match i.operands.get(n) {
         Some(Operand::IdRef(id)) => Ok(*id),
-        other => invalid(format!("{:?}: operand {n} should be an id, is {other:?}", i.class.opcode)),
+        other => invalid(format!(
+            "{:?}: operand {n} should be an id, is {other:?}",
+            i.class.opcode
+        )),
     }
 }
 
@@ -90,12 +95,17 @@ fn lit_op(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
     match i.operands.get(n) {
         Some(Operand::LiteralBit32(v)) => Ok(*v),
         Some(Operand::LiteralExtInstInteger(v)) => Ok(*v),
-        other => invalid(format!("{:?}: operand {n} should be a literal, is {other:?}", i.class.opcode)),
+        other => invalid(format!(
+            "{:?}: operand {n} should be a literal, is {other:?}",
+            i.class.opcode
+        )),
     }
 }
 
 fn result_id(i: &dr::Instruction) -> Result<u32, FrontendError> {
-    i.result_id.ok_or_else(|| FrontendError::InvalidIl(format!("{:?} without a result id", i.class.opcode)))
+    i.result_id.ok_or_else(|| {
+        FrontendError::InvalidIl(format!("{:?} without a result id", i.class.opcode))
+    })
 }
 
 fn space_of(sc: spirv::StorageClass) -> Space {
@@ -144,13 +154,19 @@ impl<'m> ModuleInfo<'m> {
                 continue;
             }
             match (i.operands.first(), i.operands.get(1), i.operands.get(2)) {
-                (Some(Operand::IdRef(id)), Some(Operand::Decoration(spirv::Decoration::BuiltIn)), Some(Operand::BuiltIn(b))) => {
+                (
+                    Some(Operand::IdRef(id)),
+                    Some(Operand::Decoration(spirv::Decoration::BuiltIn)),
+                    Some(Operand::BuiltIn(b)),
+                ) => {
                     builtin_of.insert(*id, *b);
                 }
                 (
                     Some(Operand::IdRef(id)),
                     Some(Operand::Decoration(spirv::Decoration::FuncParamAttr)),
-                    Some(Operand::FunctionParameterAttribute(spirv::FunctionParameterAttribute::NoWrite)),
+                    Some(Operand::FunctionParameterAttribute(
+                        spirv::FunctionParameterAttribute::NoWrite,
+                    )),
                 ) => {
                     info.no_write.insert(*id);
                 }
@@ -182,16 +198,29 @@ impl<'m> ModuleInfo<'m> {
                             Some(Operand::LiteralBit64(v)) => Some(*v),
                             _ => None,
                         })
-                        .ok_or_else(|| FrontendError::InvalidIl("array length is not a constant".into()))?;
+                        .ok_or_else(|| {
+                            FrontendError::InvalidIl("array length is not a constant".into())
+                        })?;
                     SType::Array(id_op(i, 0)?, len)
                 }
-                SOp::TypeStruct => {
-                    SType::Struct(i.operands.iter().filter_map(|o| if let Operand::IdRef(x) = o { Some(*x) } else { None }).collect())
-                }
+                SOp::TypeStruct => SType::Struct(
+                    i.operands
+                        .iter()
+                        .filter_map(|o| {
+                            if let Operand::IdRef(x) = o {
+                                Some(*x)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect(),
+                ),
                 SOp::TypeFunction => SType::Function,
-                SOp::TypeOpaque | SOp::TypeEvent | SOp::TypeImage | SOp::TypeSampler | SOp::TypeSampledImage => {
-                    SType::Opaque(format!("{:?}", i.class.opcode))
-                }
+                SOp::TypeOpaque
+                | SOp::TypeEvent
+                | SOp::TypeImage
+                | SOp::TypeSampler
+                | SOp::TypeSampledImage => SType::Opaque(format!("{:?}", i.class.opcode)),
                 SOp::Constant
                 | SOp::ConstantTrue
                 | SOp::ConstantFalse
@@ -208,7 +237,8 @@ impl<'m> ModuleInfo<'m> {
                             spirv::BuiltIn::LocalInvocationId => Builtin::LocalId,
                             spirv::BuiltIn::WorkgroupId => Builtin::GroupId,
                             spirv::BuiltIn::GlobalSize => Builtin::GlobalSize,
-                            spirv::BuiltIn::WorkgroupSize | spirv::BuiltIn::EnqueuedWorkgroupSize => Builtin::LocalSize,
+                            spirv::BuiltIn::WorkgroupSize
+                            | spirv::BuiltIn::EnqueuedWorkgroupSize => Builtin::LocalSize,
                             spirv::BuiltIn::NumWorkgroups => Builtin::NumGroups,
                             spirv::BuiltIn::GlobalOffset => Builtin::GlobalOffset,
                             spirv::BuiltIn::WorkDim => Builtin::WorkDim,
@@ -219,7 +249,10 @@ impl<'m> ModuleInfo<'m> {
                     }
                     return unsupported(format!(
                         "program-scope variable '{}'",
-                        info.names.get(&id).cloned().unwrap_or_else(|| format!("%{id}"))
+                        info.names
+                            .get(&id)
+                            .cloned()
+                            .unwrap_or_else(|| format!("%{id}"))
                     ));
                 }
                 _ => continue,
@@ -247,7 +280,9 @@ impl<'m> ModuleInfo<'m> {
     }
 
     fn ty(&self, id: u32) -> Result<&SType, FrontendError> {
-        self.types.get(&id).ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not a type")))
+        self.types
+            .get(&id)
+            .ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not a type")))
     }
 
     /// IR scalar type of a SPIR-V scalar (or the element of a vector).
@@ -324,7 +359,11 @@ impl<'m> ModuleInfo<'m> {
             Some(SType::Float(64)) => "double".into(),
             Some(SType::Vector(e, n)) => format!("{}{n}", self.type_name(*e)),
             Some(SType::Pointer(_, p)) => format!("{}*", self.type_name(*p)),
-            Some(SType::Struct(_)) => self.names.get(&tid).cloned().unwrap_or_else(|| "struct".into()),
+            Some(SType::Struct(_)) => self
+                .names
+                .get(&tid)
+                .cloned()
+                .unwrap_or_else(|| "struct".into()),
             _ => "void".into(),
         }
     }
@@ -335,15 +374,21 @@ pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError>
     match &m.memory_model {
         Some(mm) => match mm.operands.first() {
             Some(Operand::AddressingModel(spirv::AddressingModel::Physical64)) => {}
-            other => return unsupported(format!("addressing model {other:?} (gencl needs Physical64)")),
+            other => {
+                return unsupported(format!(
+                    "addressing model {other:?} (gencl needs Physical64)"
+                ))
+            }
         },
         None => return invalid("module without OpMemoryModel"),
     }
     let info = ModuleInfo::new(m)?;
     let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::new();
     for e in &m.execution_modes {
-        if let (Some(Operand::IdRef(f)), Some(Operand::ExecutionMode(spirv::ExecutionMode::LocalSize))) =
-            (e.operands.first(), e.operands.get(1))
+        if let (
+            Some(Operand::IdRef(f)),
+            Some(Operand::ExecutionMode(spirv::ExecutionMode::LocalSize)),
+        ) = (e.operands.first(), e.operands.get(1))
         {
             let x = lit_op(e, 2)?;
             let y = lit_op(e, 3)?;
@@ -353,7 +398,10 @@ pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError>
     }
     let mut out = Vec::new();
     for ep in &m.entry_points {
-        if !matches!(ep.operands.first(), Some(Operand::ExecutionModel(spirv::ExecutionModel::Kernel))) {
+        if !matches!(
+            ep.operands.first(),
+            Some(Operand::ExecutionModel(spirv::ExecutionModel::Kernel))
+        ) {
             continue;
         }
         let fid = id_op(ep, 1)?;
@@ -361,18 +409,26 @@ pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError>
             Some(Operand::LiteralString(s)) => s.clone(),
             _ => return invalid("OpEntryPoint without a name"),
         };
-        let f = *info.functions.get(&fid).ok_or_else(|| FrontendError::InvalidIl(format!("entry point %{fid} has no function")))?;
+        let f = *info.functions.get(&fid).ok_or_else(|| {
+            FrontendError::InvalidIl(format!("entry point %{fid} has no function"))
+        })?;
         let mut args = Vec::new();
         for (n, p) in f.parameters.iter().enumerate() {
             let pid = result_id(p)?;
-            let tid = p.result_type.ok_or_else(|| FrontendError::InvalidIl("parameter without a type".into()))?;
+            let tid = p
+                .result_type
+                .ok_or_else(|| FrontendError::InvalidIl("parameter without a type".into()))?;
             let (ty, address, size) = match info.ty(tid)? {
                 SType::Pointer(space, pointee) => {
                     let aq = match space {
                         Space::Global => AddressQualifier::Global,
                         Space::Constant => AddressQualifier::Constant,
                         Space::Local => AddressQualifier::Local,
-                        _ => return unsupported(format!("kernel argument {n} in the {space:?} address space")),
+                        _ => {
+                            return unsupported(format!(
+                                "kernel argument {n} in the {space:?} address space"
+                            ))
+                        }
                     };
                     if matches!(info.ty(*pointee)?, SType::Struct(_)) && *space == Space::Private {
                         return unsupported("struct kernel arguments passed by value");
@@ -380,7 +436,9 @@ pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError>
                     (Ty::Ptr(*space), aq, 8)
                 }
                 SType::Vector(..) => return unsupported(format!("vector kernel argument {n}")),
-                SType::Opaque(what) => return unsupported(format!("kernel argument of type {what}")),
+                SType::Opaque(what) => {
+                    return unsupported(format!("kernel argument of type {what}"))
+                }
                 _ => {
                     let ty = info.scalar(tid)?;
                     (ty, AddressQualifier::Private, info.size_of(tid)? as u32)
@@ -403,11 +461,22 @@ pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError>
         }
         let mut func = Function::new(&name, args.iter().map(|a| a.ty).collect());
         let entry = func.add_block();
-        let mut lw = Lowerer { info: &info, f: &mut func, consts: HashMap::new(), depth: 0 };
-        let params: Vec<Sym> = (0..args.len()).map(|i| Sym::Vals(vec![lw.arg(entry, i as u32)])).collect();
+        let mut lw = Lowerer {
+            info: &info,
+            f: &mut func,
+            consts: HashMap::new(),
+            depth: 0,
+        };
+        let params: Vec<Sym> = (0..args.len())
+            .map(|i| Sym::Vals(vec![lw.arg(entry, i as u32)]))
+            .collect();
         let (exit, _) = lw.lower_call(fid, params, entry)?;
         func.blocks[exit.0 as usize].term = Term::Ret;
-        out.push(LoweredKernel { func, args, required_wg_size: req_wg.get(&fid).copied() });
+        out.push(LoweredKernel {
+            func,
+            args,
+            required_wg_size: req_wg.get(&fid).copied(),
+        });
     }
     if out.is_empty() {
         return invalid("no kernel entry points in the module");
@@ -445,8 +514,14 @@ impl Lowerer<'_, '_> {
         if let Some(v) = self.consts.get(&id) {
             return Ok(v.clone());
         }
-        let i = *self.info.constants.get(&id).ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not defined")))?;
-        let tid = i.result_type.ok_or_else(|| FrontendError::InvalidIl("constant without a type".into()))?;
+        let i = *self
+            .info
+            .constants
+            .get(&id)
+            .ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not defined")))?;
+        let tid = i
+            .result_type
+            .ok_or_else(|| FrontendError::InvalidIl("constant without a type".into()))?;
         let ty = self.info.scalar(tid)?;
         let n = self.info.components(tid)?;
         let vals = match i.class.opcode {
@@ -480,7 +555,11 @@ impl Lowerer<'_, '_> {
         match fr.syms.get(&id) {
             Some(Sym::Vals(v)) => Ok(v.clone()),
             Some(Sym::Undef) => {
-                let tid = *self.info.type_of.get(&id).ok_or_else(|| FrontendError::InvalidIl(format!("%{id} has no type")))?;
+                let tid = *self
+                    .info
+                    .type_of
+                    .get(&id)
+                    .ok_or_else(|| FrontendError::InvalidIl(format!("%{id} has no type")))?;
                 let ty = self.info.scalar(tid)?;
                 let n = self.info.components(tid)?.max(1);
                 Ok((0..n).map(|_| self.konst(ty, 0)).collect())
@@ -493,31 +572,57 @@ impl Lowerer<'_, '_> {
         let v = self.vals(fr, id)?;
         match v.as_slice() {
             [x] => Ok(*x),
-            _ => invalid(format!("%{id} used as a scalar but has {} components", v.len())),
+            _ => invalid(format!(
+                "%{id} used as a scalar but has {} components",
+                v.len()
+            )),
         }
     }
 
     /// Inline function `fid` starting in IR block `entry`; returns the block
     /// control reaches after it returns, and the returned value's components.
-    fn lower_call(&mut self, fid: u32, args: Vec<Sym>, entry: Block) -> Result<(Block, Vec<Value>), FrontendError> {
+    fn lower_call(
+        &mut self,
+        fid: u32,
+        args: Vec<Sym>,
+        entry: Block,
+    ) -> Result<(Block, Vec<Value>), FrontendError> {
         self.depth += 1;
         if self.depth > 64 {
             return unsupported("recursion (call depth over 64)");
         }
-        let f = *self.info.functions.get(&fid).ok_or_else(|| FrontendError::InvalidIl(format!("call of %{fid}, not a function")))?;
+        let f =
+            *self.info.functions.get(&fid).ok_or_else(|| {
+                FrontendError::InvalidIl(format!("call of %{fid}, not a function"))
+            })?;
         if f.blocks.is_empty() {
-            let name = self.info.names.get(&fid).cloned().unwrap_or_else(|| format!("%{fid}"));
-            return unsupported(format!("call of the undefined function '{name}' (library functions are not linked yet)"));
+            let name = self
+                .info
+                .names
+                .get(&fid)
+                .cloned()
+                .unwrap_or_else(|| format!("%{fid}"));
+            return unsupported(format!(
+                "call of the undefined function '{name}' (library functions are not linked yet)"
+            ));
         }
         if f.parameters.len() != args.len() {
             return invalid("call with the wrong number of arguments");
         }
-        let mut fr = Frame { syms: HashMap::new(), labels: HashMap::new(), ends: HashMap::new() };
+        let mut fr = Frame {
+            syms: HashMap::new(),
+            labels: HashMap::new(),
+            ends: HashMap::new(),
+        };
         for (p, a) in f.parameters.iter().zip(args) {
             fr.syms.insert(result_id(p)?, a);
         }
         for (n, b) in f.blocks.iter().enumerate() {
-            let label = b.label.as_ref().and_then(|l| l.result_id).ok_or_else(|| FrontendError::InvalidIl("block without a label".into()))?;
+            let label = b
+                .label
+                .as_ref()
+                .and_then(|l| l.result_id)
+                .ok_or_else(|| FrontendError::InvalidIl("block without a label".into()))?;
             let ir = if n == 0 { entry } else { self.f.add_block() };
             fr.labels.insert(label, ir);
         }
@@ -525,7 +630,11 @@ impl Lowerer<'_, '_> {
         let mut returns: Vec<(Block, Vec<Value>)> = Vec::new();
         let mut phis: Vec<(Value, Vec<(u32, u32)>, usize)> = Vec::new();
         for b in &f.blocks {
-            let label = b.label.as_ref().and_then(|l| l.result_id).unwrap_or_default();
+            let label = b
+                .label
+                .as_ref()
+                .and_then(|l| l.result_id)
+                .unwrap_or_default();
             let mut cur = fr.labels[&label];
             for i in &b.instructions {
                 cur = self.lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)?;
@@ -536,15 +645,23 @@ impl Lowerer<'_, '_> {
         for (phi, incoming, comp) in phis {
             let mut ins = Vec::new();
             for (val, label) in incoming {
-                let pred = *fr.ends.get(&label).ok_or_else(|| FrontendError::InvalidIl(format!("phi names unknown block %{label}")))?;
+                let pred = *fr.ends.get(&label).ok_or_else(|| {
+                    FrontendError::InvalidIl(format!("phi names unknown block %{label}"))
+                })?;
                 let v = self.vals(&fr, val)?;
-                let c = *v.get(comp).ok_or_else(|| FrontendError::InvalidIl("phi operand of the wrong width".into()))?;
+                let c = *v.get(comp).ok_or_else(|| {
+                    FrontendError::InvalidIl("phi operand of the wrong width".into())
+                })?;
                 ins.push((pred, c));
             }
             self.f.insts[phi.0 as usize].op = Op::Phi(ins);
         }
         let ret_ty = f.def.as_ref().and_then(|d| d.result_type).unwrap_or(0);
-        let n = if ret_ty == 0 { 0 } else { self.info.components(ret_ty)? };
+        let n = if ret_ty == 0 {
+            0
+        } else {
+            self.info.components(ret_ty)?
+        };
         let mut result = Vec::new();
         if n > 0 {
             let ty = self.info.scalar(ret_ty)?;
@@ -580,12 +697,19 @@ impl Lowerer<'_, '_> {
             }};
         }
         match op {
-            SOp::Nop | SOp::Line | SOp::NoLine | SOp::LifetimeStart | SOp::LifetimeStop | SOp::SelectionMerge | SOp::LoopMerge => {}
+            SOp::Nop
+            | SOp::Line
+            | SOp::NoLine
+            | SOp::LifetimeStart
+            | SOp::LifetimeStop
+            | SOp::SelectionMerge
+            | SOp::LoopMerge => {}
             SOp::Undef => {
                 fr.syms.insert(result_id(i)?, Sym::Undef);
             }
             SOp::Phi => {
-                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("phi without a type".into()))?;
+                let tid =
+                    rty.ok_or_else(|| FrontendError::InvalidIl("phi without a type".into()))?;
                 let ty = self.info.scalar(tid)?;
                 let n = self.info.components(tid)?;
                 let mut incoming = Vec::new();
@@ -612,7 +736,11 @@ impl Lowerer<'_, '_> {
                 let c = self.val(fr, id_op(i, 0)?)?;
                 let t = self.label(fr, id_op(i, 1)?)?;
                 let e = self.label(fr, id_op(i, 2)?)?;
-                self.f.blocks[cur.0 as usize].term = if t == e { Term::Br(t) } else { Term::CondBr(c, t, e) };
+                self.f.blocks[cur.0 as usize].term = if t == e {
+                    Term::Br(t)
+                } else {
+                    Term::CondBr(c, t, e)
+                };
             }
             SOp::Switch => {
                 // Lower to a chain of compares.
@@ -671,14 +799,19 @@ impl Lowerer<'_, '_> {
             }
             SOp::Load => {
                 let ptr = id_op(i, 0)?;
-                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("load without a type".into()))?;
+                let tid =
+                    rty.ok_or_else(|| FrontendError::InvalidIl("load without a type".into()))?;
                 if let Some(b) = self.info.builtins.get(&ptr).copied() {
                     let n = self.info.components(tid)?;
                     let ty = self.info.scalar(tid)?;
                     let mut comps = Vec::new();
                     for d in 0..n {
                         let v = self.f.push(cur, Op::Builtin(b, d as u8), Ty::I32);
-                        comps.push(if ty == Ty::I32 { v } else { self.f.push(cur, Op::Conv(ConvOp::ZExt, v), ty) });
+                        comps.push(if ty == Ty::I32 {
+                            v
+                        } else {
+                            self.f.push(cur, Op::Conv(ConvOp::ZExt, v), ty)
+                        });
                     }
                     define!(comps);
                 } else {
@@ -691,19 +824,39 @@ impl Lowerer<'_, '_> {
             SOp::Store => {
                 let addr = self.val(fr, id_op(i, 0)?)?;
                 let vals = self.vals(fr, id_op(i, 1)?)?;
-                let vt = *self.info.type_of.get(&id_op(i, 1)?).ok_or_else(|| FrontendError::InvalidIl("stored value has no type".into()))?;
+                let vt =
+                    *self.info.type_of.get(&id_op(i, 1)?).ok_or_else(|| {
+                        FrontendError::InvalidIl("stored value has no type".into())
+                    })?;
                 let esize = self.info.size_of(vt)? / self.info.components(vt)?.max(1) as u64;
-                let esize = if let SType::Vector(e, _) = self.info.ty(vt)? { self.info.size_of(*e)? } else { esize };
+                let esize = if let SType::Vector(e, _) = self.info.ty(vt)? {
+                    self.info.size_of(*e)?
+                } else {
+                    esize
+                };
                 let align = mem_align(i, 2);
                 for (n, v) in vals.iter().enumerate() {
                     let a = self.offset(cur, addr, n as u64 * esize);
-                    self.f.push(cur, Op::Store { addr: a, value: *v, align: align.min(esize as u32).max(1) }, Ty::Void);
+                    self.f.push(
+                        cur,
+                        Op::Store {
+                            addr: a,
+                            value: *v,
+                            align: align.min(esize as u32).max(1),
+                        },
+                        Ty::Void,
+                    );
                 }
             }
-            SOp::InBoundsPtrAccessChain | SOp::PtrAccessChain | SOp::AccessChain | SOp::InBoundsAccessChain => {
+            SOp::InBoundsPtrAccessChain
+            | SOp::PtrAccessChain
+            | SOp::AccessChain
+            | SOp::InBoundsAccessChain => {
                 let base_id = id_op(i, 0)?;
                 let base = self.val(fr, base_id)?;
-                let bt = *self.info.type_of.get(&base_id).ok_or_else(|| FrontendError::InvalidIl("base pointer without a type".into()))?;
+                let bt = *self.info.type_of.get(&base_id).ok_or_else(|| {
+                    FrontendError::InvalidIl("base pointer without a type".into())
+                })?;
                 let SType::Pointer(_, mut cur_ty) = self.info.ty(bt)?.clone() else {
                     return invalid("access chain base is not a pointer");
                 };
@@ -730,7 +883,9 @@ impl Lowerer<'_, '_> {
                                 }
                                 off += self.info.size_of(*mt)?;
                             }
-                            cur_ty = *members.get(k).ok_or_else(|| FrontendError::InvalidIl("struct member index out of range".into()))?;
+                            cur_ty = *members.get(k).ok_or_else(|| {
+                                FrontendError::InvalidIl("struct member index out of range".into())
+                            })?;
                             addr = self.offset(cur, addr, off);
                         }
                         SType::Array(e, _) | SType::Vector(e, _) => {
@@ -741,7 +896,9 @@ impl Lowerer<'_, '_> {
                         other => return invalid(format!("access chain into {other:?}")),
                     }
                 }
-                let rt = rty.ok_or_else(|| FrontendError::InvalidIl("access chain without a type".into()))?;
+                let rt = rty.ok_or_else(|| {
+                    FrontendError::InvalidIl("access chain without a type".into())
+                })?;
                 let want = self.info.scalar(rt)?;
                 if self.f.ty(addr) != want {
                     addr = self.f.push(cur, Op::Conv(ConvOp::Bitcast, addr), want);
@@ -754,14 +911,18 @@ impl Lowerer<'_, '_> {
                 if i.operands.len() > 2 {
                     return unsupported("nested composite extract");
                 }
-                let c = *v.get(k).ok_or_else(|| FrontendError::InvalidIl("composite index out of range".into()))?;
+                let c = *v.get(k).ok_or_else(|| {
+                    FrontendError::InvalidIl("composite index out of range".into())
+                })?;
                 define!(vec![c]);
             }
             SOp::CompositeInsert => {
                 let obj = self.val(fr, id_op(i, 0)?)?;
                 let mut v = self.vals(fr, id_op(i, 1)?)?;
                 let k = lit_op(i, 2)? as usize;
-                *v.get_mut(k).ok_or_else(|| FrontendError::InvalidIl("composite index out of range".into()))? = obj;
+                *v.get_mut(k).ok_or_else(|| {
+                    FrontendError::InvalidIl("composite index out of range".into())
+                })? = obj;
                 define!(v);
             }
             SOp::CompositeConstruct => {
@@ -777,19 +938,30 @@ impl Lowerer<'_, '_> {
                 let mut v = Vec::new();
                 for n in 2..i.operands.len() {
                     let k = lit_op(i, n)? as usize;
-                    let c = if k == 0xffff_ffff { a[0] } else if k < a.len() { a[k] } else { *b.get(k - a.len()).ok_or_else(|| FrontendError::InvalidIl("shuffle index out of range".into()))? };
+                    let c = if k == 0xffff_ffff {
+                        a[0]
+                    } else if k < a.len() {
+                        a[k]
+                    } else {
+                        *b.get(k - a.len()).ok_or_else(|| {
+                            FrontendError::InvalidIl("shuffle index out of range".into())
+                        })?
+                    };
                     v.push(c);
                 }
                 define!(v);
             }
-            SOp::VectorExtractDynamic | SOp::VectorInsertDynamic => return unsupported(format!("{op:?}")),
+            SOp::VectorExtractDynamic | SOp::VectorInsertDynamic => {
+                return unsupported(format!("{op:?}"))
+            }
             SOp::ExtInst => {
                 let set = id_op(i, 0)?;
                 if Some(set) != self.info.opencl_std {
                     return unsupported("extended instruction set other than OpenCL.std");
                 }
                 let which = lit_op(i, 1)?;
-                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("ext inst without a type".into()))?;
+                let tid =
+                    rty.ok_or_else(|| FrontendError::InvalidIl("ext inst without a type".into()))?;
                 let ty = self.info.scalar(tid)?;
                 let mut ops = Vec::new();
                 for n in 2..i.operands.len() {
@@ -798,22 +970,26 @@ impl Lowerer<'_, '_> {
                 let n = ops.first().map(|o| o.len()).unwrap_or(1);
                 let mut out = Vec::new();
                 for c in 0..n {
-                    let a = |k: usize| ops.get(k).and_then(|o| o.get(c)).copied().ok_or_else(|| FrontendError::InvalidIl("ext inst operand missing".into()));
+                    let a = |k: usize| {
+                        ops.get(k).and_then(|o| o.get(c)).copied().ok_or_else(|| {
+                            FrontendError::InvalidIl("ext inst operand missing".into())
+                        })
+                    };
                     let opv = match which {
-                        26 | 42 => Op::Mad(a(0)?, a(1)?, a(2)?),          // fma, mad
-                        23 => Op::Un(UnOp::FAbs, a(0)?),                 // fabs
-                        61 | 93 => Op::Un(UnOp::Sqrt, a(0)?),            // sqrt, native_sqrt
-                        56 | 91 => Op::Un(UnOp::Rsqrt, a(0)?),           // rsqrt, native_rsqrt
-                        27 | 97 => Op::Bin(BinOp::FMax, a(0)?, a(1)?),  // fmax, fmax_common
+                        26 | 42 => Op::Mad(a(0)?, a(1)?, a(2)?),       // fma, mad
+                        23 => Op::Un(UnOp::FAbs, a(0)?),               // fabs
+                        61 | 93 => Op::Un(UnOp::Sqrt, a(0)?),          // sqrt, native_sqrt
+                        56 | 91 => Op::Un(UnOp::Rsqrt, a(0)?),         // rsqrt, native_rsqrt
+                        27 | 97 => Op::Bin(BinOp::FMax, a(0)?, a(1)?), // fmax, fmax_common
                         28 | 98 => Op::Bin(BinOp::FMin, a(0)?, a(1)?),
                         25 => Op::Un(UnOp::Floor, a(0)?),
                         12 => Op::Un(UnOp::Ceil, a(0)?),
                         66 => Op::Un(UnOp::Trunc, a(0)?),
                         53 => Op::Un(UnOp::Rint, a(0)?),
-                        85 => Op::Un(UnOp::Exp2, a(0)?),                 // native_exp2
-                        88 => Op::Un(UnOp::Log2, a(0)?),                 // native_log2
-                        92 => Op::Un(UnOp::Sin, a(0)?),                  // native_sin
-                        81 => Op::Un(UnOp::Cos, a(0)?),                  // native_cos
+                        85 => Op::Un(UnOp::Exp2, a(0)?), // native_exp2
+                        88 => Op::Un(UnOp::Log2, a(0)?), // native_log2
+                        92 => Op::Un(UnOp::Sin, a(0)?),  // native_sin
+                        81 => Op::Un(UnOp::Cos, a(0)?),  // native_cos
                         156 => Op::Bin(BinOp::Max { signed: true }, a(0)?, a(1)?),
                         157 => Op::Bin(BinOp::Max { signed: false }, a(0)?, a(1)?),
                         158 => Op::Bin(BinOp::Min { signed: true }, a(0)?, a(1)?),
@@ -839,11 +1015,18 @@ impl Lowerer<'_, '_> {
     }
 
     fn label(&self, fr: &Frame, l: u32) -> Result<Block, FrontendError> {
-        fr.labels.get(&l).copied().ok_or_else(|| FrontendError::InvalidIl(format!("branch to unknown block %{l}")))
+        fr.labels
+            .get(&l)
+            .copied()
+            .ok_or_else(|| FrontendError::InvalidIl(format!("branch to unknown block %{l}")))
     }
 
     fn const_index(&mut self, id: u32) -> Result<u64, FrontendError> {
-        let i = self.info.constants.get(&id).ok_or_else(|| FrontendError::InvalidIl("struct index is not a constant".into()))?;
+        let i = self
+            .info
+            .constants
+            .get(&id)
+            .ok_or_else(|| FrontendError::InvalidIl("struct index is not a constant".into()))?;
         match i.operands.first() {
             Some(Operand::LiteralBit32(v)) => Ok(*v as u64),
             Some(Operand::LiteralBit64(v)) => Ok(*v),
@@ -853,7 +1036,14 @@ impl Lowerer<'_, '_> {
     }
 
     /// addr + idx * size (idx sign-extended to 64 bits).
-    fn index(&mut self, b: Block, addr: Value, fr: &Frame, idx_id: u32, size: u64) -> Result<Value, FrontendError> {
+    fn index(
+        &mut self,
+        b: Block,
+        addr: Value,
+        fr: &Frame,
+        idx_id: u32,
+        size: u64,
+    ) -> Result<Value, FrontendError> {
         if let Some(c) = self.info.constants.get(&idx_id) {
             let k = match c.operands.first() {
                 Some(Operand::LiteralBit32(v)) => *v as i32 as i64,
@@ -888,23 +1078,46 @@ impl Lowerer<'_, '_> {
         self.f.push(b, Op::PtrAdd(addr, k), ty)
     }
 
-    fn load(&mut self, b: Block, addr: Value, tid: u32, align: u32) -> Result<Vec<Value>, FrontendError> {
+    fn load(
+        &mut self,
+        b: Block,
+        addr: Value,
+        tid: u32,
+        align: u32,
+    ) -> Result<Vec<Value>, FrontendError> {
         let n = self.info.components(tid)?;
         let ty = self.info.scalar(tid)?;
         let esize = ty.bytes() as u64;
         let mut out = Vec::new();
         for c in 0..n.max(1) {
             let a = self.offset(b, addr, c as u64 * esize);
-            out.push(self.f.push(b, Op::Load { addr: a, align: align.min(esize as u32).max(1) }, ty));
+            out.push(self.f.push(
+                b,
+                Op::Load {
+                    addr: a,
+                    align: align.min(esize as u32).max(1),
+                },
+                ty,
+            ));
         }
         Ok(out)
     }
 
     /// Component-wise arithmetic, logic, compare and conversion instructions.
-    fn simple(&mut self, fr: &Frame, i: &dr::Instruction, b: Block, tid: u32) -> Result<Vec<Value>, FrontendError> {
+    fn simple(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        b: Block,
+        tid: u32,
+    ) -> Result<Vec<Value>, FrontendError> {
         use SOp::*;
         let op = i.class.opcode;
-        let ty = if tid == 0 { Ty::Void } else { self.info.scalar(tid)? };
+        let ty = if tid == 0 {
+            Ty::Void
+        } else {
+            self.info.scalar(tid)?
+        };
         let mut srcs = Vec::new();
         for n in 0..i.operands.len() {
             if let Operand::IdRef(id) = i.operands[n] {
@@ -915,9 +1128,17 @@ impl Lowerer<'_, '_> {
         let mut out = Vec::new();
         for c in 0..n {
             let s = |k: usize| -> Result<Value, FrontendError> {
-                let v = srcs.get(k).ok_or_else(|| FrontendError::InvalidIl(format!("{op:?}: missing operand")))?;
+                let v = srcs
+                    .get(k)
+                    .ok_or_else(|| FrontendError::InvalidIl(format!("{op:?}: missing operand")))?;
                 // A scalar operand broadcasts (OpVectorTimesScalar).
-                Ok(if v.len() == 1 { v[0] } else { *v.get(c).ok_or_else(|| FrontendError::InvalidIl(format!("{op:?}: operand widths differ")))? })
+                Ok(if v.len() == 1 {
+                    v[0]
+                } else {
+                    *v.get(c).ok_or_else(|| {
+                        FrontendError::InvalidIl(format!("{op:?}: operand widths differ"))
+                    })?
+                })
             };
             let bin = |o: BinOp| -> Result<Op, FrontendError> { Ok(Op::Bin(o, s(0)?, s(1)?)) };
             let cmp = |o: CmpOp| -> Result<Op, FrontendError> { Ok(Op::Cmp(o, s(0)?, s(1)?)) };
@@ -971,18 +1192,28 @@ impl Lowerer<'_, '_> {
                 Select => Op::Select(s(0)?, s(1)?, s(2)?),
                 UConvert => {
                     let from = self.f.ty(s(0)?);
-                    if from.bytes() < ty.bytes() || from == Ty::Bool { conv(ConvOp::ZExt)? } else { conv(ConvOp::Trunc)? }
+                    if from.bytes() < ty.bytes() || from == Ty::Bool {
+                        conv(ConvOp::ZExt)?
+                    } else {
+                        conv(ConvOp::Trunc)?
+                    }
                 }
                 SConvert => {
                     let from = self.f.ty(s(0)?);
-                    if from.bytes() < ty.bytes() { conv(ConvOp::SExt)? } else { conv(ConvOp::Trunc)? }
+                    if from.bytes() < ty.bytes() {
+                        conv(ConvOp::SExt)?
+                    } else {
+                        conv(ConvOp::Trunc)?
+                    }
                 }
                 FConvert => conv(ConvOp::FConv)?,
                 ConvertFToU => conv(ConvOp::FToU)?,
                 ConvertFToS => conv(ConvOp::FToS)?,
                 ConvertSToF => conv(ConvOp::SToF)?,
                 ConvertUToF => conv(ConvOp::UToF)?,
-                Bitcast | ConvertPtrToU | ConvertUToPtr | PtrCastToGeneric | GenericCastToPtr => conv(ConvOp::Bitcast)?,
+                Bitcast | ConvertPtrToU | ConvertUToPtr | PtrCastToGeneric | GenericCastToPtr => {
+                    conv(ConvOp::Bitcast)?
+                }
                 CopyObject => {
                     out.push(s(0)?);
                     continue;
@@ -998,7 +1229,11 @@ impl Lowerer<'_, '_> {
 /// The Aligned memory operand of OpLoad/OpStore, if any.
 fn mem_align(i: &dr::Instruction, n: usize) -> u32 {
     match (i.operands.get(n), i.operands.get(n + 1)) {
-        (Some(Operand::MemoryAccess(ma)), Some(Operand::LiteralBit32(a))) if ma.contains(spirv::MemoryAccess::ALIGNED) => *a,
+        (Some(Operand::MemoryAccess(ma)), Some(Operand::LiteralBit32(a)))
+            if ma.contains(spirv::MemoryAccess::ALIGNED) =>
+        {
+            *a
+        }
         _ => 1,
     }
 }

@@ -13,7 +13,10 @@ const MAGIC: u32 = 0x0723_0203;
 pub fn words_of(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
     let bad = |why: String| Err(FrontendError::InvalidIl(why));
     if bytes.len() % 4 != 0 {
-        return bad(format!("SPIR-V size {} is not a multiple of 4", bytes.len()));
+        return bad(format!(
+            "SPIR-V size {} is not a multiple of 4",
+            bytes.len()
+        ));
     }
     if bytes.len() < 20 {
         return bad("SPIR-V module shorter than its 5-word header".into());
@@ -50,7 +53,9 @@ pub fn words_of(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
             return bad(format!("instruction at word {i} has a word count of 0"));
         }
         if i + count > words.len() {
-            return bad(format!("instruction at word {i} runs past the end of the module"));
+            return bad(format!(
+                "instruction at word {i} runs past the end of the module"
+            ));
         }
         i += count;
     }
@@ -64,7 +69,9 @@ pub fn load(bytes: &[u8]) -> Result<dr::Module, FrontendError> {
     match result {
         Ok(Ok(m)) => Ok(m),
         Ok(Err(e)) => Err(FrontendError::InvalidIl(format!("SPIR-V parse error: {e}"))),
-        Err(_) => Err(FrontendError::InvalidIl("malformed SPIR-V (rejected by the parser)".into())),
+        Err(_) => Err(FrontendError::InvalidIl(
+            "malformed SPIR-V (rejected by the parser)".into(),
+        )),
     }
 }
 
@@ -74,8 +81,14 @@ mod tests {
 
     #[test]
     fn rejects_malformed_headers() {
-        assert!(matches!(words_of(&[1, 2, 3]), Err(FrontendError::InvalidIl(_))));
-        assert!(matches!(words_of(&[0u8; 20]), Err(FrontendError::InvalidIl(_))));
+        assert!(matches!(
+            words_of(&[1, 2, 3]),
+            Err(FrontendError::InvalidIl(_))
+        ));
+        assert!(matches!(
+            words_of(&[0u8; 20]),
+            Err(FrontendError::InvalidIl(_))
+        ));
         let mut m = Vec::new();
         for w in [MAGIC, 0x0001_0000, 0, 10, 0, 0x0005_0011] {
             m.extend_from_slice(&w.to_le_bytes());

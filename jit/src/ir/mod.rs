@@ -77,9 +77,15 @@ pub enum BinOp {
     Sub,
     Mul,
     /// High half of the product (mul_hi), signedness from `signed`.
-    MulHi { signed: bool },
-    Div { signed: bool },
-    Rem { signed: bool },
+    MulHi {
+        signed: bool,
+    },
+    Div {
+        signed: bool,
+    },
+    Rem {
+        signed: bool,
+    },
     FAdd,
     FSub,
     FMul,
@@ -90,8 +96,12 @@ pub enum BinOp {
     Shl,
     LShr,
     AShr,
-    Min { signed: bool },
-    Max { signed: bool },
+    Min {
+        signed: bool,
+    },
+    Max {
+        signed: bool,
+    },
     FMin,
     FMax,
 }
@@ -119,10 +129,18 @@ pub enum UnOp {
 pub enum CmpOp {
     Eq,
     Ne,
-    Lt { signed: bool },
-    Le { signed: bool },
-    Gt { signed: bool },
-    Ge { signed: bool },
+    Lt {
+        signed: bool,
+    },
+    Le {
+        signed: bool,
+    },
+    Gt {
+        signed: bool,
+    },
+    Ge {
+        signed: bool,
+    },
     /// Ordered float compares (false if either is NaN).
     FOEq,
     FOLt,
@@ -172,8 +190,15 @@ pub enum Op {
     Conv(ConvOp, Value),
     /// Pointer plus a byte offset (i64).
     PtrAdd(Value, Value),
-    Load { addr: Value, align: u32 },
-    Store { addr: Value, value: Value, align: u32 },
+    Load {
+        addr: Value,
+        align: u32,
+    },
+    Store {
+        addr: Value,
+        value: Value,
+        align: u32,
+    },
     Phi(Vec<(Block, Value)>),
     Barrier,
 }
@@ -210,10 +235,18 @@ pub struct Function {
 
 impl Function {
     pub fn new(name: &str, args: Vec<Ty>) -> Function {
-        Function { name: name.into(), insts: Vec::new(), blocks: Vec::new(), args }
+        Function {
+            name: name.into(),
+            insts: Vec::new(),
+            blocks: Vec::new(),
+            args,
+        }
     }
     pub fn add_block(&mut self) -> Block {
-        self.blocks.push(BlockData { insts: Vec::new(), term: Term::None });
+        self.blocks.push(BlockData {
+            insts: Vec::new(),
+            term: Term::None,
+        });
         Block(self.blocks.len() as u32 - 1)
     }
     /// Append an instruction to `b` and return its value.

@@ -1,0 +1,1007 @@
+//! Instruction selection: scalar SSA Gen IR → Gen instructions over virtual
+//! registers, in SIMD8, with structured SIMD control flow.
+//!
+//! Each IR value gets a location: a payload register (arguments, r0
+//! fields, local IDs), an immediate, or a virtual register, scalar (one
+//! element, read with <0;1,0>) when the value is uniform, else one element
+//! per lane. Memory accesses become data-port messages: A64 untyped surface
+//! reads and writes for global and constant pointers.
+
+pub mod mfunc;
+pub mod structure;
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use crate::ir::{BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
+use crate::isa::{
+    AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, Region, RegFile, SendInfo, Sfid, Src,
+    SrcMod, SrcReg, Type,
+};
+use mfunc::{Item, Label, MFunction, MInst, VReg, VRef};
+use structure::Cfg;
+
+/// SIMD width the selector compiles for.
+pub const SIMD: u8 = 8;
+
+#[derive(Debug, Clone, Error)]
+pub enum IselError {
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+fn unsupported<T>(what: impl Into<String>) -> Result<T, IselError> {
+    Err(IselError::Unsupported(what.into()))
+}
+
+/// Where the thread payload puts things (kernel::KernelBinary documents the layout).
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// First GRF of cross-thread data.
+    pub cross_thread_grf: u8,
+    /// Cross-thread byte offset of each kernel argument.
+    pub arg_offsets: Vec<u32>,
+    /// Cross-thread byte offsets of the implicit values.
+    pub global_offset: u32,
+    pub local_size: u32,
+    pub global_size: u32,
+    pub num_groups: u32,
+    pub work_dim: u32,
+    /// GRFs of thread payload in all (r0 + per-thread + cross-thread).
+    pub payload_grfs: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Loc {
+    /// A virtual register; `scalar` when it holds one element.
+    V(VReg, bool),
+    /// A payload register location (always scalar), byte address in the GRF file.
+    Payload(u32),
+    /// A per-lane payload register of u16 elements (local IDs).
+    PayloadLanesUw(u8),
+    Imm(u64),
+}
+
+pub fn isa_type(ty: Ty, signed: bool) -> Result<Type, IselError> {
+    Ok(match ty {
+        Ty::I32 | Ty::Bool => {
+            if signed {
+                Type::D
+            } else {
+                Type::UD
+            }
+        }
+        Ty::I64 => {
+            if signed {
+                Type::Q
+            } else {
+                Type::UQ
+            }
+        }
+        Ty::Ptr(_) => Type::UQ,
+        Ty::F32 => Type::F,
+        Ty::F64 => Type::DF,
+        other => return unsupported(format!("values of type {other:?}")),
+    })
+}
+
+fn region_for(scalar: bool, ty: Type) -> Region {
+    if scalar {
+        Region::SCALAR
+    } else if ty.size() == 8 {
+        Region { vstride: 4, width: 4, hstride: 1 }
+    } else {
+        Region { vstride: 8, width: 8, hstride: 1 }
+    }
+}
+
+fn reg_src(nr: u8, subreg: u8, region: Region, ty: Type) -> Src {
+    Src::Reg(SrcReg {
+        file: RegFile::Grf,
+        nr,
+        subreg,
+        region,
+        ty,
+        modifier: SrcMod::default(),
+        indirect: None,
+        swizzle: [0, 1, 2, 3],
+    })
+}
+
+fn grf_dst(nr: u8, subreg: u8, ty: Type) -> Dst {
+    Dst { file: RegFile::Grf, nr, subreg, hstride: 1, ty, indirect: None, writemask: 0xF }
+}
+
+fn null_dst(ty: Type) -> Dst {
+    Dst { file: RegFile::Arf, nr: 0, subreg: 0, hstride: 1, ty, indirect: None, writemask: 0xF }
+}
+
+fn imm(ty: Type, bits: u64) -> Src {
+    Src::Imm(Imm { ty, bits })
+}
+
+/// An operand ready for an instruction: the source and its virtual register, if any.
+#[derive(Clone, Copy)]
+struct Opnd {
+    src: Src,
+    vref: Option<VRef>,
+    scalar: bool,
+}
+
+impl Opnd {
+    fn with_mod(mut self, negate: bool, abs: bool) -> Opnd {
+        if let Src::Reg(r) = &mut self.src {
+            r.modifier = SrcMod { negate, abs };
+        }
+        self
+    }
+}
+
+struct Sel<'a> {
+    f: &'a Function,
+    uni: Vec<bool>,
+    layout: &'a Layout,
+    cfg: Cfg,
+    m: MFunction,
+    locs: HashMap<Value, Loc>,
+    /// Virtual register of each phi (written on every incoming edge).
+    phis: HashMap<Value, VReg>,
+    emitted: Vec<bool>,
+    uses_local_ids: bool,
+}
+
+/// Select a whole kernel.
+pub fn select(f: &Function, uniform: Vec<bool>, layout: &Layout) -> Result<(MFunction, bool), IselError> {
+    let mut s = Sel {
+        f,
+        uni: uniform,
+        layout,
+        cfg: Cfg::new(f),
+        m: MFunction { first_free_grf: layout.payload_grfs, ..Default::default() },
+        locs: HashMap::new(),
+        phis: HashMap::new(),
+        emitted: vec![false; f.blocks.len()],
+        uses_local_ids: false,
+    };
+    // Every phi gets its register up front: edges write it before its block runs.
+    for b in &f.blocks {
+        for v in &b.insts {
+            if let Op::Phi(_) = f.inst(*v).op {
+                let bytes = f.ty(*v).bytes().max(4) * SIMD as u32;
+                let r = s.m.new_vreg(bytes);
+                s.phis.insert(*v, r);
+                s.locs.insert(*v, Loc::V(r, false));
+            }
+        }
+    }
+    s.region(Block(0), None)?;
+    s.eot();
+    Ok((s.m, s.uses_local_ids))
+}
+
+impl Sel<'_> {
+    fn push(&mut self, inst: Inst, dst: Option<VRef>, srcs: [Option<VRef>; 3]) {
+        self.m.items.push(Item::Inst(MInst { inst, dst, srcs, jip: None, uip: None }));
+    }
+
+    fn label(&mut self, l: Label) {
+        self.m.items.push(Item::Label(l));
+    }
+
+    /// Emit blocks from `b` until `stop` (the reconvergence point of the enclosing region).
+    fn region(&mut self, mut b: Block, stop: Option<Block>) -> Result<(), IselError> {
+        loop {
+            if Some(b) == stop {
+                return Ok(());
+            }
+            if self.emitted[b.0 as usize] {
+                return unsupported("control flow that is not structured (a block reached twice)");
+            }
+            let back = self.cfg.back_edges(b);
+            if !back.is_empty() {
+                b = self.lp(b, back)?;
+                continue;
+            }
+            self.emitted[b.0 as usize] = true;
+            self.block_body(b)?;
+            match self.f.block(b).term.clone() {
+                Term::Ret => {
+                    if stop.is_some() {
+                        return unsupported("return from inside divergent control flow");
+                    }
+                    return Ok(());
+                }
+                Term::None => return unsupported("a block without a terminator"),
+                Term::Br(t) => {
+                    self.edge_copies(b, t)?;
+                    b = t;
+                }
+                Term::CondBr(c, t, e) => {
+                    let j = match self.cfg.ipdom[b.0 as usize] {
+                        Some(j) => Block(j),
+                        None => return unsupported("a branch whose paths never meet again"),
+                    };
+                    self.flag_from_bool(c)?;
+                    let endif = self.m.new_label();
+                    let els = self.m.new_label();
+                    // if: JIP to the else body (or endif), UIP to endif.
+                    let mut i = Inst::new(Opcode::If, SIMD);
+                    i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: false });
+                    self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(els), uip: Some(endif) }));
+                    self.arm(b, t, j)?;
+                    let mut i = Inst::new(Opcode::Else, SIMD);
+                    i.branch = Some(Branch::default());
+                    self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(endif), uip: Some(endif) }));
+                    self.label(els);
+                    self.arm(b, e, j)?;
+                    self.label(endif);
+                    let i = Inst::new(Opcode::Endif, SIMD);
+                    self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: None, uip: None }));
+                    b = j;
+                }
+            }
+        }
+    }
+
+    /// One arm of an if: the edge's phi copies, then the region up to the join.
+    fn arm(&mut self, from: Block, to: Block, join: Block) -> Result<(), IselError> {
+        self.edge_copies(from, to)?;
+        if to != join {
+            self.region(to, Some(join))?;
+        }
+        Ok(())
+    }
+
+    /// A loop headed by `h` whose single back edge comes from a latch that
+    /// ends in the loop's only exit test (the rotated shape clang makes).
+    fn lp(&mut self, h: Block, back: Vec<Block>) -> Result<Block, IselError> {
+        let [latch] = back.as_slice() else {
+            return unsupported("a loop with several back edges (continue)");
+        };
+        let latch = *latch;
+        let (c, cont_if_true, exit) = match self.f.block(latch).term {
+            Term::CondBr(c, t, e) if t == h => (c, true, e),
+            Term::CondBr(c, t, e) if e == h => (c, false, t),
+            _ => return unsupported("a loop whose exit test is not at its end (break, or a while loop at -O0)"),
+        };
+        let start = self.m.new_label();
+        self.m.items.push(Item::LoopStart(start));
+        self.label(start);
+        if latch != h {
+            // The body up to the latch; exits from inside are breaks, not supported yet.
+            self.emitted_guard_region(h, latch)?;
+        }
+        if self.emitted[latch.0 as usize] {
+            return unsupported("loop latch reached twice");
+        }
+        self.emitted[latch.0 as usize] = true;
+        self.block_body(latch)?;
+        self.edge_copies(latch, exit)?;
+        self.edge_copies(latch, h)?;
+        self.flag_from_bool(c)?;
+        let mut i = Inst::new(Opcode::While, SIMD);
+        i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: !cont_if_true });
+        self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(start), uip: None }));
+        self.m.items.push(Item::LoopEnd(start));
+        Ok(exit)
+    }
+
+    fn emitted_guard_region(&mut self, h: Block, latch: Block) -> Result<(), IselError> {
+        // Emit h and everything up to the latch as a region ending at the latch.
+        self.emitted[h.0 as usize] = true;
+        self.block_body(h)?;
+        match self.f.block(h).term.clone() {
+            Term::Br(t) => {
+                self.edge_copies(h, t)?;
+                if t != latch {
+                    self.region(t, Some(latch))?;
+                }
+                Ok(())
+            }
+            Term::CondBr(c, t, e) => {
+                let j = match self.cfg.ipdom[h.0 as usize] {
+                    Some(j) => Block(j),
+                    None => return unsupported("loop body branch without a join"),
+                };
+                if !(self.cfg.dominates(h.0, j.0)) {
+                    return unsupported("a loop with an exit in its body (break)");
+                }
+                self.flag_from_bool(c)?;
+                let endif = self.m.new_label();
+                let els = self.m.new_label();
+                let mut i = Inst::new(Opcode::If, SIMD);
+                i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: false });
+                self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(els), uip: Some(endif) }));
+                self.arm(h, t, j)?;
+                let i = Inst::new(Opcode::Else, SIMD);
+                self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(endif), uip: Some(endif) }));
+                self.label(els);
+                self.arm(h, e, j)?;
+                self.label(endif);
+                self.m.items.push(Item::Inst(MInst { inst: Inst::new(Opcode::Endif, SIMD), dst: None, srcs: [None; 3], jip: None, uip: None }));
+                if j != latch {
+                    self.region(j, Some(latch))?;
+                }
+                Ok(())
+            }
+            _ => unsupported("loop header without a successor"),
+        }
+    }
+
+    /// Copies into the phis of `to` for the edge from `from` (parallel: through temporaries).
+    fn edge_copies(&mut self, from: Block, to: Block) -> Result<(), IselError> {
+        let mut moves = Vec::new();
+        for v in &self.f.block(to).insts {
+            if let Op::Phi(ins) = &self.f.inst(*v).op {
+                if let Some((_, src)) = ins.iter().find(|(p, _)| *p == from) {
+                    moves.push((*v, *src));
+                }
+            }
+        }
+        let mut temps = Vec::new();
+        for (phi, src) in &moves {
+            let ty = self.f.ty(*phi);
+            let t = isa_type(ty, false)?;
+            let o = self.opnd(*src, t)?;
+            let tmp = if moves.len() > 1 { self.m.new_vreg(ty.bytes().max(4) * SIMD as u32) } else { self.phis[phi] };
+            self.mov_to(tmp, t, o);
+            temps.push((tmp, t));
+        }
+        if moves.len() > 1 {
+            for ((phi, _), (tmp, t)) in moves.iter().zip(temps) {
+                let o = Opnd { src: reg_src(0, 0, region_for(false, t), t), vref: Some(VRef { v: tmp, off: 0 }), scalar: false };
+                let dst = self.phis[phi];
+                self.mov_to(dst, t, o);
+            }
+        }
+        Ok(())
+    }
+
+    fn mov_to(&mut self, dst: VReg, t: Type, o: Opnd) {
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: dst, off: 0 }), [o.vref, None, None]);
+    }
+
+    /// f0.0 = (bool value != 0), per lane.
+    fn flag_from_bool(&mut self, c: Value) -> Result<(), IselError> {
+        let o = self.opnd(c, Type::D)?;
+        let mut i = Inst::new(Opcode::Cmp, SIMD);
+        i.cond_mod = Some(CondMod::Nz);
+        i.dst = Some(null_dst(Type::D));
+        i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
+        self.push(i, None, [o.vref, None, None]);
+        Ok(())
+    }
+
+    fn eot(&mut self) {
+        // The thread ends with a message to the thread spawner carrying r0;
+        // the payload must sit in r112-r127 (PRM, EOT restriction): r127.
+        let mut i = Inst::new(Opcode::Mov, 8);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(127, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        self.push(i, None, [None; 3]);
+        let mut i = Inst::new(Opcode::Send, 8);
+        i.no_mask = true;
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(reg_src(127, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo { sfid: Sfid::ThreadSpawner, desc: Some(0x0200_0010), ex_desc: 0x27, eot: true });
+        self.push(i, None, [None; 3]);
+    }
+
+    fn block_body(&mut self, b: Block) -> Result<(), IselError> {
+        for v in self.f.block(b).insts.clone() {
+            self.inst(v)?;
+        }
+        Ok(())
+    }
+
+    fn is_uniform(&self, v: Value) -> bool {
+        self.uni[v.0 as usize]
+    }
+
+    /// A fresh register for IR value `v` (scalar if uniform).
+    fn def(&mut self, v: Value) -> (VReg, bool) {
+        let scalar = self.is_uniform(v);
+        let size = self.f.ty(v).bytes().max(4);
+        let r = self.m.new_vreg(if scalar { size } else { size * SIMD as u32 });
+        self.locs.insert(v, Loc::V(r, scalar));
+        (r, scalar)
+    }
+
+    /// Read IR value `v` as an operand of type `t`.
+    fn opnd(&mut self, v: Value, t: Type) -> Result<Opnd, IselError> {
+        let loc = match self.locs.get(&v) {
+            Some(l) => *l,
+            None => match self.f.inst(v).op {
+                Op::Const(bits) => Loc::Imm(bits),
+                _ => return unsupported(format!("use of {v} before its definition")),
+            },
+        };
+        Ok(match loc {
+            Loc::V(r, scalar) => Opnd { src: reg_src(0, 0, region_for(scalar, t), t), vref: Some(VRef { v: r, off: 0 }), scalar },
+            Loc::Payload(byte) => {
+                Opnd { src: reg_src((byte / 32) as u8, (byte % 32) as u8, Region::SCALAR, t), vref: None, scalar: true }
+            }
+            Loc::PayloadLanesUw(grf) => {
+                Opnd { src: reg_src(grf, 0, Region::contiguous(8), Type::UW), vref: None, scalar: false }
+            }
+            Loc::Imm(bits) => {
+                if t.size() == 8 {
+                    let r = self.wide_const(bits, t);
+                    Opnd { src: reg_src(0, 0, Region::SCALAR, t), vref: Some(VRef { v: r, off: 0 }), scalar: true }
+                } else {
+                    let bits = match t {
+                        Type::F => {
+                            // A double constant read as float (the IR keeps the source type's bits).
+                            if self.f.ty(v) == Ty::F64 {
+                                (f64::from_bits(bits) as f32).to_bits() as u64
+                            } else {
+                                bits & 0xffff_ffff
+                            }
+                        }
+                        _ => bits & 0xffff_ffff,
+                    };
+                    Opnd { src: imm(t, bits), vref: None, scalar: true }
+                }
+            }
+        })
+    }
+
+    fn wide_const(&mut self, bits: u64, t: Type) -> VReg {
+        let r = self.m.new_vreg(8);
+        // Materialised where first used; kept in a scalar register live from there on.
+        let mut i = Inst::new(Opcode::Mov, 1);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(imm(t, bits));
+        self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+        // Not shared between uses: a later use in another arm of an if
+        // would not be dominated by this definition.
+        r
+    }
+
+    /// Emit `op dst, a, b` for value `v` with exec size by uniformity.
+    fn alu(&mut self, v: Value, op: Opcode, t: Type, srcs: &[Opnd], cond: Option<CondMod>) -> (VReg, bool) {
+        let (r, scalar) = self.def(v);
+        let exec = if scalar { 1 } else { SIMD };
+        let mut i = Inst::new(op, exec);
+        i.no_mask = scalar;
+        i.cond_mod = cond;
+        i.dst = Some(grf_dst(0, 0, t));
+        let mut vrefs = [None; 3];
+        for (n, s) in srcs.iter().enumerate() {
+            i.srcs[n] = Some(s.src);
+            vrefs[n] = s.vref;
+        }
+        self.push(i, Some(VRef { v: r, off: 0 }), vrefs);
+        (r, scalar)
+    }
+
+    fn inst(&mut self, v: Value) -> Result<(), IselError> {
+        let inst = self.f.inst(v).clone();
+        let ty = inst.ty;
+        match inst.op {
+            Op::Const(bits) => {
+                self.locs.insert(v, Loc::Imm(bits));
+            }
+            Op::Arg(n) => {
+                let off = self.layout.arg_offsets[n as usize];
+                self.locs.insert(v, Loc::Payload(self.layout.cross_thread_grf as u32 * 32 + off));
+            }
+            Op::Builtin(b, d) => self.builtin(v, b, d)?,
+            Op::Phi(_) => {}
+            Op::Bin(op, a, b) => self.bin(v, op, a, b, ty)?,
+            Op::Un(op, a) => self.un(v, op, a, ty)?,
+            Op::Mad(a, b, c) => {
+                if ty.is_float() {
+                    let t = isa_type(ty, true)?;
+                    let (oa, ob, oc) = (self.reg_opnd(a, t)?, self.reg_opnd(b, t)?, self.reg_opnd(c, t)?);
+                    // Gen9's three-source instructions are Align16; mad's src0 is the addend.
+                    let (r, scalar) = self.def(v);
+                    let exec = if scalar { 1 } else { SIMD };
+                    let mut i = Inst::new(Opcode::Mad, exec);
+                    i.no_mask = scalar;
+                    i.access_mode = AccessMode::Align16;
+                    i.dst = Some(grf_dst(0, 0, t));
+                    let a16 = |o: Opnd| -> Src {
+                        let mut s = o.src;
+                        if let Src::Reg(r) = &mut s {
+                            r.region = if o.scalar { Region::SCALAR } else { Region { vstride: 4, width: 4, hstride: 1 } };
+                        }
+                        s
+                    };
+                    i.srcs = [Some(a16(oc)), Some(a16(oa)), Some(a16(ob))];
+                    self.push(i, Some(VRef { v: r, off: 0 }), [oc.vref, oa.vref, ob.vref]);
+                } else {
+                    let t = isa_type(ty, true)?;
+                    let (oa, ob) = (self.opnd(a, t)?, self.opnd(b, t)?);
+                    let tmp = self.m.new_vreg(ty.bytes() * SIMD as u32);
+                    let mut i = Inst::new(Opcode::Mul, SIMD);
+                    i.dst = Some(grf_dst(0, 0, t));
+                    i.srcs = [Some(oa.src), Some(ob.src), None];
+                    self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, ob.vref, None]);
+                    let oc = self.opnd(c, t)?;
+                    let ot = Opnd { src: reg_src(0, 0, region_for(false, t), t), vref: Some(VRef { v: tmp, off: 0 }), scalar: false };
+                    self.locs.remove(&v);
+                    self.alu(v, Opcode::Add, t, &[ot, oc], None);
+                }
+            }
+            Op::Cmp(op, a, b) => self.cmp(v, op, a, b)?,
+            Op::Select(c, a, b) => {
+                let t = isa_type(ty, false)?;
+                self.flag_from_bool(c)?;
+                let oa = self.reg_opnd(a, t)?;
+                let ob = self.opnd(b, t)?;
+                let (r, _) = self.def_varying(v);
+                let mut i = Inst::new(Opcode::Sel, SIMD);
+                i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: false });
+                i.dst = Some(grf_dst(0, 0, t));
+                i.srcs = [Some(oa.src), Some(ob.src), None];
+                self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, ob.vref, None]);
+            }
+            Op::Conv(op, a) => self.conv(v, op, a, ty)?,
+            Op::PtrAdd(p, off) => {
+                let op_ = self.opnd(p, Type::UQ)?;
+                let oo = self.opnd(off, Type::Q)?;
+                let (op_, oo) = if op_.vref.is_none() && matches!(op_.src, Src::Imm(_)) { (oo, op_) } else { (op_, oo) };
+                self.alu(v, Opcode::Add, Type::UQ, &[op_, oo], None);
+            }
+            Op::Load { addr, .. } => self.load(v, addr, ty)?,
+            Op::Store { addr, value, .. } => self.store(addr, value)?,
+            Op::Barrier => return unsupported("barrier()"),
+        }
+        Ok(())
+    }
+
+    /// A register-only operand (constants moved to a register first).
+    fn reg_opnd(&mut self, v: Value, t: Type) -> Result<Opnd, IselError> {
+        let o = self.opnd(v, t)?;
+        if let Src::Imm(_) = o.src {
+            let r = self.m.new_vreg(t.size().max(4));
+            let mut i = Inst::new(Opcode::Mov, 1);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+            return Ok(Opnd { src: reg_src(0, 0, Region::SCALAR, t), vref: Some(VRef { v: r, off: 0 }), scalar: true });
+        }
+        Ok(o)
+    }
+
+    fn def_varying(&mut self, v: Value) -> (VReg, bool) {
+        let size = self.f.ty(v).bytes().max(4);
+        let r = self.m.new_vreg(size * SIMD as u32);
+        self.locs.insert(v, Loc::V(r, false));
+        (r, false)
+    }
+
+    fn builtin(&mut self, v: Value, b: Builtin, d: u8) -> Result<(), IselError> {
+        if d > 2 {
+            self.locs.insert(v, Loc::Imm(if matches!(b, Builtin::GlobalSize | Builtin::LocalSize | Builtin::NumGroups) { 1 } else { 0 }));
+            return Ok(());
+        }
+        let ct = self.layout.cross_thread_grf as u32 * 32;
+        let l = self.layout;
+        let payload = |base: u32| Loc::Payload(ct + base + 4 * d as u32);
+        let loc = match b {
+            // r0.1, r0.6, r0.7: thread group id X, Y, Z.
+            Builtin::GroupId => Loc::Payload([4, 24, 28][d as usize]),
+            Builtin::LocalSize => payload(l.local_size),
+            Builtin::GlobalSize => payload(l.global_size),
+            Builtin::NumGroups => payload(l.num_groups),
+            Builtin::GlobalOffset => payload(l.global_offset),
+            Builtin::WorkDim => Loc::Payload(ct + l.work_dim),
+            Builtin::LocalId => {
+                self.uses_local_ids = true;
+                Loc::PayloadLanesUw(1 + d)
+            }
+            Builtin::GlobalId => {
+                self.uses_local_ids = true;
+                // group * enqueued local size + local id + global offset
+                let grp = Opnd { src: reg_src(0, [4, 24, 28][d as usize], Region::SCALAR, Type::UD), vref: None, scalar: true };
+                let ls = Opnd {
+                    src: reg_src(((ct + l.local_size) / 32) as u8, ((ct + l.local_size) % 32 + 4 * d as u32) as u8, Region::SCALAR, Type::UD),
+                    vref: None,
+                    scalar: true,
+                };
+                let base = self.m.new_vreg(4);
+                let mut i = Inst::new(Opcode::Mul, 1);
+                i.no_mask = true;
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs = [Some(grp.src), Some(ls.src), None];
+                self.push(i, Some(VRef { v: base, off: 0 }), [None; 3]);
+                let go = ct + l.global_offset + 4 * d as u32;
+                let mut i = Inst::new(Opcode::Add, 1);
+                i.no_mask = true;
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs = [Some(reg_src(0, 0, Region::SCALAR, Type::UD)), Some(reg_src((go / 32) as u8, (go % 32) as u8, Region::SCALAR, Type::UD)), None];
+                self.push(i, Some(VRef { v: base, off: 0 }), [Some(VRef { v: base, off: 0 }), None, None]);
+                let (r, _) = self.def_varying(v);
+                let mut i = Inst::new(Opcode::Add, SIMD);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs = [Some(reg_src(0, 0, Region::SCALAR, Type::UD)), Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW)), None];
+                self.push(i, Some(VRef { v: r, off: 0 }), [Some(VRef { v: base, off: 0 }), None, None]);
+                return Ok(());
+            }
+        };
+        if let Loc::PayloadLanesUw(_) = loc {
+            // Widen to 32 bits once; every use then reads a dword register.
+            let src = Opnd { src: reg_src(1 + d, 0, Region::contiguous(8), Type::UW), vref: None, scalar: false };
+            let (r, _) = self.def_varying(v);
+            let mut i = Inst::new(Opcode::Mov, SIMD);
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            i.srcs[0] = Some(src.src);
+            self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+            return Ok(());
+        }
+        self.locs.insert(v, loc);
+        Ok(())
+    }
+
+    fn bin(&mut self, v: Value, op: BinOp, a: Value, b: Value, ty: Ty) -> Result<(), IselError> {
+        let signed = matches!(op, BinOp::AShr | BinOp::Div { signed: true } | BinOp::Rem { signed: true } | BinOp::Min { signed: true } | BinOp::Max { signed: true } | BinOp::MulHi { signed: true });
+        let t = isa_type(ty, signed)?;
+        let wide = t.size() == 8;
+        let (code, cond, neg_b) = match op {
+            BinOp::Add | BinOp::FAdd => (Opcode::Add, None, false),
+            BinOp::Sub | BinOp::FSub => (Opcode::Add, None, true),
+            BinOp::Mul if !wide => (Opcode::Mul, None, false),
+            BinOp::FMul => (Opcode::Mul, None, false),
+            BinOp::And => (Opcode::And, None, false),
+            BinOp::Or => (Opcode::Or, None, false),
+            BinOp::Xor => (Opcode::Xor, None, false),
+            BinOp::Shl => (Opcode::Shl, None, false),
+            BinOp::LShr => (Opcode::Shr, None, false),
+            BinOp::AShr => (Opcode::Asr, None, false),
+            BinOp::Min { .. } | BinOp::FMin => (Opcode::Sel, Some(CondMod::L), false),
+            BinOp::Max { .. } | BinOp::FMax => (Opcode::Sel, Some(CondMod::Ge), false),
+            BinOp::FDiv if ty == Ty::F32 => {
+                return self.math(v, MathFn::Fdiv, &[a, b], t);
+            }
+            BinOp::Div { .. } if ty == Ty::I32 => return self.math(v, MathFn::IntDivQuotient, &[a, b], t),
+            BinOp::Rem { .. } if ty == Ty::I32 => return self.math(v, MathFn::IntDivRemainder, &[a, b], t),
+            other => return unsupported(format!("{other:?} on {ty:?}")),
+        };
+        let oa = self.reg_opnd(a, t)?;
+        let mut ob = if matches!(code, Opcode::Shl | Opcode::Shr | Opcode::Asr) {
+            // The shift count: a 32-bit operand is enough (the hardware masks it).
+            match self.locs.get(&b).copied() {
+                None | Some(Loc::Imm(_)) => {
+                    let bits = match self.f.inst(b).op {
+                        Op::Const(k) => k,
+                        _ => 0,
+                    };
+                    Opnd { src: imm(Type::UD, bits & 63), vref: None, scalar: true }
+                }
+                _ => self.opnd(b, t)?,
+            }
+        } else {
+            self.opnd(b, t)?
+        };
+        if neg_b {
+            match &mut ob.src {
+                Src::Reg(r) => r.modifier.negate = true,
+                Src::Imm(i) => {
+                    i.bits = match t {
+                        Type::F => (f32::from_bits(i.bits as u32) * -1.0).to_bits() as u64,
+                        _ => (i.bits as u32).wrapping_neg() as u64,
+                    }
+                }
+            }
+        }
+        self.alu(v, code, t, &[oa, ob], cond);
+        Ok(())
+    }
+
+    fn math(&mut self, v: Value, f: MathFn, args: &[Value], t: Type) -> Result<(), IselError> {
+        let mut ops = Vec::new();
+        for a in args {
+            ops.push(self.reg_opnd(*a, t)?);
+        }
+        let (r, scalar) = self.def(v);
+        let exec = if scalar { 1 } else { SIMD };
+        let mut i = Inst::new(Opcode::Math, exec);
+        i.no_mask = scalar;
+        i.math_fn = Some(f);
+        i.dst = Some(grf_dst(0, 0, t));
+        let mut vrefs = [None; 3];
+        for (n, o) in ops.iter().enumerate() {
+            i.srcs[n] = Some(o.src);
+            vrefs[n] = o.vref;
+        }
+        self.push(i, Some(VRef { v: r, off: 0 }), vrefs);
+        Ok(())
+    }
+
+    fn un(&mut self, v: Value, op: UnOp, a: Value, ty: Ty) -> Result<(), IselError> {
+        let t = isa_type(ty, true)?;
+        let oa = self.reg_opnd(a, t)?;
+        match op {
+            UnOp::Neg | UnOp::FNeg => {
+                self.alu(v, Opcode::Mov, t, &[oa.with_mod(true, false)], None);
+            }
+            UnOp::FAbs => {
+                self.alu(v, Opcode::Mov, t, &[oa.with_mod(false, true)], None);
+            }
+            UnOp::Not => {
+                self.alu(v, Opcode::Not, t, &[oa], None);
+            }
+            UnOp::Floor => {
+                self.alu(v, Opcode::Rndd, t, &[oa], None);
+            }
+            UnOp::Ceil => {
+                self.alu(v, Opcode::Rndu, t, &[oa], None);
+            }
+            UnOp::Trunc => {
+                self.alu(v, Opcode::Rndz, t, &[oa], None);
+            }
+            UnOp::Rint => {
+                self.alu(v, Opcode::Rnde, t, &[oa], None);
+            }
+            UnOp::Sqrt | UnOp::Rsqrt | UnOp::Exp2 | UnOp::Log2 | UnOp::Sin | UnOp::Cos if ty == Ty::F32 => {
+                let f = match op {
+                    UnOp::Sqrt => MathFn::Sqrt,
+                    UnOp::Rsqrt => MathFn::Rsq,
+                    UnOp::Exp2 => MathFn::Exp,
+                    UnOp::Log2 => MathFn::Log,
+                    UnOp::Sin => MathFn::Sin,
+                    _ => MathFn::Cos,
+                };
+                return self.math(v, f, &[a], t);
+            }
+            other => return unsupported(format!("{other:?} on {ty:?}")),
+        }
+        Ok(())
+    }
+
+    fn cmp(&mut self, v: Value, op: CmpOp, a: Value, b: Value) -> Result<(), IselError> {
+        let aty = self.f.ty(a);
+        let signed = matches!(op, CmpOp::Lt { signed: true } | CmpOp::Le { signed: true } | CmpOp::Gt { signed: true } | CmpOp::Ge { signed: true });
+        let t = isa_type(aty, signed)?;
+        // (condition, invert result): unordered forms are the negation of the opposite ordered test.
+        let (cond, invert) = match op {
+            CmpOp::Eq | CmpOp::FOEq => (CondMod::Z, false),
+            CmpOp::Ne | CmpOp::FUNe => (CondMod::Nz, false),
+            CmpOp::Lt { .. } | CmpOp::FOLt => (CondMod::L, false),
+            CmpOp::Le { .. } | CmpOp::FOLe => (CondMod::Le, false),
+            CmpOp::Gt { .. } | CmpOp::FOGt => (CondMod::G, false),
+            CmpOp::Ge { .. } | CmpOp::FOGe => (CondMod::Ge, false),
+            CmpOp::FUEq => return unsupported("unordered-or-equal compare"),
+            CmpOp::FOne => return unsupported("ordered-not-equal compare"),
+            CmpOp::FULt => (CondMod::Ge, true),
+            CmpOp::FULe => (CondMod::G, true),
+            CmpOp::FUGt => (CondMod::Le, true),
+            CmpOp::FUGe => (CondMod::L, true),
+            CmpOp::FOrd => (CondMod::U, true),
+            CmpOp::FUnord => (CondMod::U, false),
+        };
+        let oa = self.reg_opnd(a, t)?;
+        let ob = self.opnd(b, t)?;
+        let scalar = self.is_uniform(v);
+        let (r, _) = self.def(v);
+        let exec = if scalar { 1 } else { SIMD };
+        // cmp writes all ones or zero per channel in a dword destination; for
+        // 64-bit sources the flag is set and then turned into a dword.
+        if t.size() == 8 {
+            let mut i = Inst::new(Opcode::Cmp, exec);
+            i.no_mask = scalar;
+            i.cond_mod = Some(cond);
+            i.dst = Some(null_dst(t));
+            i.srcs = [Some(oa.src), Some(ob.src), None];
+            self.push(i, None, [oa.vref, ob.vref, None]);
+            let mut i = Inst::new(Opcode::Mov, exec);
+            i.no_mask = scalar;
+            i.dst = Some(grf_dst(0, 0, Type::D));
+            i.srcs[0] = Some(imm(Type::D, 0));
+            self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+            let mut i = Inst::new(Opcode::Mov, exec);
+            i.no_mask = scalar;
+            i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: invert });
+            i.dst = Some(grf_dst(0, 0, Type::D));
+            i.srcs[0] = Some(imm(Type::D, 0xffff_ffff));
+            self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+        } else {
+            let mut i = Inst::new(Opcode::Cmp, exec);
+            i.no_mask = scalar;
+            i.cond_mod = Some(cond);
+            i.dst = Some(grf_dst(0, 0, if t == Type::F { Type::F } else { Type::D }));
+            i.srcs = [Some(oa.src), Some(ob.src), None];
+            self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, ob.vref, None]);
+            if invert {
+                let mut i = Inst::new(Opcode::Not, exec);
+                i.no_mask = scalar;
+                i.dst = Some(grf_dst(0, 0, Type::D));
+                i.srcs[0] = Some(reg_src(0, 0, region_for(scalar, Type::D), Type::D));
+                self.push(i, Some(VRef { v: r, off: 0 }), [Some(VRef { v: r, off: 0 }), None, None]);
+            }
+        }
+        Ok(())
+    }
+
+    fn conv(&mut self, v: Value, op: ConvOp, a: Value, ty: Ty) -> Result<(), IselError> {
+        let from = self.f.ty(a);
+        if op == ConvOp::Bitcast && from.bytes() == ty.bytes() {
+            // Same bits, another type: share the location.
+            let loc = match self.locs.get(&a) {
+                Some(l) => *l,
+                None => Loc::Imm(match self.f.inst(a).op {
+                    Op::Const(k) => k,
+                    _ => return unsupported("bitcast of an undefined value"),
+                }),
+            };
+            self.locs.insert(v, loc);
+            return Ok(());
+        }
+        let (st, dt) = match op {
+            ConvOp::SExt => (isa_type(from, true)?, isa_type(ty, true)?),
+            ConvOp::ZExt => {
+                if from == Ty::Bool {
+                    // Booleans are 0 / all ones: true becomes 1.
+                    let t = isa_type(ty, false)?;
+                    let oa = self.opnd(a, Type::UD)?;
+                    if t.size() == 8 {
+                        let tmp = self.m.new_vreg(4 * SIMD as u32);
+                        let mut i = Inst::new(Opcode::And, if oa.scalar { 1 } else { SIMD });
+                        i.no_mask = oa.scalar;
+                        i.dst = Some(grf_dst(0, 0, Type::UD));
+                        i.srcs = [Some(oa.src), Some(imm(Type::UD, 1)), None];
+                        self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
+                        let o = Opnd { src: reg_src(0, 0, region_for(oa.scalar, Type::UD), Type::UD), vref: Some(VRef { v: tmp, off: 0 }), scalar: oa.scalar };
+                        self.alu(v, Opcode::Mov, t, &[o], None);
+                    } else {
+                        self.alu(v, Opcode::And, t, &[oa, Opnd { src: imm(Type::UD, 1), vref: None, scalar: true }], None);
+                    }
+                    return Ok(());
+                }
+                (isa_type(from, false)?, isa_type(ty, false)?)
+            }
+            ConvOp::Trunc => {
+                if ty == Ty::Bool {
+                    return unsupported("truncation to bool");
+                }
+                // The low dword of each qword: read the source as dwords with stride 2.
+                if from.bytes() == 8 && ty.bytes() == 4 {
+                    let oa = self.reg_opnd(a, Type::UQ)?;
+                    let mut src = oa.src;
+                    if let Src::Reg(r) = &mut src {
+                        r.ty = Type::UD;
+                        r.region = if oa.scalar { Region::SCALAR } else { Region { vstride: 8, width: 4, hstride: 2 } };
+                    }
+                    self.alu(v, Opcode::Mov, Type::UD, &[Opnd { src, ..oa }], None);
+                    return Ok(());
+                }
+                return unsupported(format!("truncation from {from:?} to {ty:?}"));
+            }
+            ConvOp::FToS => (isa_type(from, true)?, isa_type(ty, true)?),
+            ConvOp::FToU => (isa_type(from, true)?, isa_type(ty, false)?),
+            ConvOp::SToF => (isa_type(from, true)?, isa_type(ty, true)?),
+            ConvOp::UToF => (isa_type(from, false)?, isa_type(ty, true)?),
+            ConvOp::FConv => (isa_type(from, true)?, isa_type(ty, true)?),
+            ConvOp::Bitcast => return unsupported(format!("bitcast from {from:?} to {ty:?}")),
+        };
+        let oa = self.reg_opnd(a, st)?;
+        self.alu(v, Opcode::Mov, dt, &[oa], None);
+        Ok(())
+    }
+
+    /// 64-bit per-lane addresses for a message (the A64 address payload).
+    fn address_payload(&mut self, addr: Value) -> Result<VRef, IselError> {
+        let o = self.opnd(addr, Type::UQ)?;
+        if !o.scalar {
+            if let Some(r) = o.vref {
+                return Ok(r);
+            }
+        }
+        let r = self.m.new_vreg(8 * SIMD as u32);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UQ));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(VRef { v: r, off: 0 })
+    }
+
+    fn space_of(&self, addr: Value) -> Space {
+        match self.f.ty(addr) {
+            Ty::Ptr(s) => s,
+            _ => Space::Global,
+        }
+    }
+
+    fn check_space(&self, addr: Value) -> Result<(), IselError> {
+        match self.space_of(addr) {
+            Space::Global | Space::Constant => Ok(()),
+            s => unsupported(format!("memory access in the {s:?} address space")),
+        }
+    }
+
+    fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let size = ty.bytes();
+        if size != 4 && size != 8 {
+            return unsupported(format!("loads of {ty:?}"));
+        }
+        let payload = self.address_payload(addr)?;
+        let channels = size / 4;
+        let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
+        let (desc, ex_desc) = a64_untyped_desc(false, channels);
+        let mut i = Inst::new(Opcode::Sends, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(Src::Reg(SrcReg { file: RegFile::Arf, nr: 0, subreg: 0, region: Region::contiguous(8), ty: Type::UD, modifier: SrcMod::default(), indirect: None, swizzle: [0, 1, 2, 3] }));
+        i.send = Some(SendInfo { sfid: Sfid::Dc1, desc: Some(desc), ex_desc, eot: false });
+        self.push(i, Some(VRef { v: resp, off: 0 }), [Some(payload), None, None]);
+        if channels == 1 {
+            self.locs.insert(v, Loc::V(resp, false));
+        } else {
+            // The response holds all low dwords, then all high dwords: interleave into qwords.
+            let (r, _) = self.def_varying(v);
+            for half in 0..2u32 {
+                let mut i = Inst::new(Opcode::Mov, SIMD);
+                let mut d = grf_dst(0, 0, Type::UD);
+                d.hstride = 2;
+                i.dst = Some(d);
+                i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+                self.push(i, Some(VRef { v: r, off: 4 * half }), [Some(VRef { v: resp, off: 32 * half }), None, None]);
+            }
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, addr: Value, value: Value) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let ty = self.f.ty(value);
+        let size = ty.bytes();
+        if size != 4 && size != 8 {
+            return unsupported(format!("stores of {ty:?}"));
+        }
+        let payload = self.address_payload(addr)?;
+        let channels = size / 4;
+        let data = self.m.new_vreg(4 * SIMD as u32 * channels);
+        let t = isa_type(ty, false)?;
+        let o = self.opnd(value, t)?;
+        if channels == 1 {
+            let mut i = Inst::new(Opcode::Mov, SIMD);
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
+        } else {
+            // Split qwords into the low-dword and high-dword planes the message wants.
+            let v64 = self.reg_opnd(value, Type::UQ)?;
+            for half in 0..2u32 {
+                let mut i = Inst::new(Opcode::Mov, SIMD);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                let region = if v64.scalar { Region::SCALAR } else { Region { vstride: 8, width: 4, hstride: 2 } };
+                i.srcs[0] = Some(reg_src(0, 0, region, Type::UD));
+                let src_ref = v64.vref.map(|r| VRef { v: r.v, off: r.off + 4 * half });
+                self.push(i, Some(VRef { v: data, off: 32 * half }), [src_ref, None, None]);
+            }
+        }
+        let (desc, ex_desc) = a64_untyped_desc(true, channels);
+        let mut i = Inst::new(Opcode::Sends, SIMD);
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo { sfid: Sfid::Dc1, desc: Some(desc), ex_desc, eot: false });
+        self.push(i, None, [Some(payload), Some(VRef { v: data, off: 0 }), None]);
+        Ok(())
+    }
+}
+
+/// Descriptor and extended descriptor of a SIMD8 A64 untyped surface read or
+/// write of `channels` dwords per lane (data port 1, message types 0x11 and
+/// 0x19; checked against iga64's decoding in the tests).
+pub fn a64_untyped_desc(write: bool, channels: u32) -> (u32, u32) {
+    let mask = 0xF & !((1u32 << channels) - 1);
+    let simd8 = 2u32 << 12;
+    let msg_type: u32 = if write { 0x19 } else { 0x11 };
+    let mlen = 2u32; // SIMD8: eight 64-bit addresses
+    let rlen = if write { 0 } else { channels };
+    let desc = (mlen << 25) | (rlen << 20) | (msg_type << 14) | simd8 | (mask << 8) | 0xFF;
+    // ex_desc: SFID in [3:0], the second payload's length in [10:6].
+    let ex_desc = 0xC | if write { channels << 6 } else { 0 };
+    (desc, ex_desc)
+}

@@ -1,0 +1,167 @@
+//! Control-flow analysis for structured emission: dominators (loop headers
+//! and back edges) and immediate post-dominators (where divergent branches
+//! reconverge). Gen's SIMD control flow (if/else/endif, while) is
+//! structured, and SPIR-V from the OpenCL translator carries no merge
+//! information, so the structure is recovered here.
+
+use crate::ir::{Block, Function};
+
+pub struct Cfg {
+    pub preds: Vec<Vec<Block>>,
+    pub succs: Vec<Vec<Block>>,
+    /// Immediate dominator (entry: itself).
+    pub idom: Vec<u32>,
+    /// Immediate post-dominator; `None` for blocks that reach only the exit.
+    pub ipdom: Vec<Option<u32>>,
+    /// Reverse post-order index (unreachable blocks: u32::MAX).
+    pub rpo: Vec<u32>,
+}
+
+impl Cfg {
+    pub fn new(f: &Function) -> Cfg {
+        let n = f.blocks.len();
+        let succs: Vec<Vec<Block>> = (0..n).map(|b| f.successors(Block(b as u32))).collect();
+        let mut preds = vec![Vec::new(); n];
+        for (b, ss) in succs.iter().enumerate() {
+            for s in ss {
+                preds[s.0 as usize].push(Block(b as u32));
+            }
+        }
+        // Reverse post-order from the entry.
+        let mut order = Vec::new();
+        let mut seen = vec![false; n];
+        let mut stack = vec![(0u32, 0usize)];
+        seen[0] = true;
+        while let Some((b, i)) = stack.pop() {
+            if i < succs[b as usize].len() {
+                stack.push((b, i + 1));
+                let s = succs[b as usize][i].0;
+                if !seen[s as usize] {
+                    seen[s as usize] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                order.push(b);
+            }
+        }
+        order.reverse();
+        let mut rpo = vec![u32::MAX; n];
+        for (i, b) in order.iter().enumerate() {
+            rpo[*b as usize] = i as u32;
+        }
+        let idom = dominators(&order, &rpo, &preds, |b| b.0, 0);
+        // Post-dominators: the same algorithm on the reversed graph from a virtual exit.
+        let exit = n as u32;
+        let mut rpreds: Vec<Vec<Block>> = succs.clone();
+        rpreds.push(Vec::new());
+        let exits: Vec<u32> = (0..n as u32).filter(|b| succs[*b as usize].is_empty() && rpo[*b as usize] != u32::MAX).collect();
+        for e in &exits {
+            rpreds[*e as usize].push(Block(exit));
+        }
+        let mut rsuccs = vec![Vec::new(); n + 1];
+        for (b, ps) in rpreds.iter().enumerate() {
+            for p in ps {
+                rsuccs[p.0 as usize].push(b as u32);
+            }
+        }
+        // Post-order of the reversed graph from the virtual exit.
+        let mut porder = Vec::new();
+        let mut seen = vec![false; n + 1];
+        let mut stack = vec![(exit, 0usize)];
+        seen[exit as usize] = true;
+        while let Some((b, i)) = stack.pop() {
+            if i < rsuccs[b as usize].len() {
+                stack.push((b, i + 1));
+                let s = rsuccs[b as usize][i];
+                if !seen[s as usize] {
+                    seen[s as usize] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                porder.push(b);
+            }
+        }
+        porder.reverse();
+        let mut prpo = vec![u32::MAX; n + 1];
+        for (i, b) in porder.iter().enumerate() {
+            prpo[*b as usize] = i as u32;
+        }
+        // In the reversed graph, a node's predecessors are its CFG successors.
+        let mut rev_preds: Vec<Vec<Block>> = succs.iter().map(|s| s.clone()).collect();
+        rev_preds.push(Vec::new());
+        for e in &exits {
+            rev_preds[*e as usize].push(Block(exit));
+        }
+        let pidom = dominators(&porder, &prpo, &rev_preds, |b| b.0, exit);
+        let ipdom = (0..n)
+            .map(|b| {
+                let p = pidom[b];
+                if p == u32::MAX || p == exit {
+                    None
+                } else {
+                    Some(p)
+                }
+            })
+            .collect();
+        Cfg { preds, succs, idom, ipdom, rpo }
+    }
+
+    pub fn dominates(&self, a: u32, mut b: u32) -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            let d = self.idom[b as usize];
+            if d == b || d == u32::MAX {
+                return false;
+            }
+            b = d;
+        }
+    }
+
+    /// Predecessors of `h` that it dominates: the sources of back edges.
+    pub fn back_edges(&self, h: Block) -> Vec<Block> {
+        self.preds[h.0 as usize].iter().copied().filter(|p| self.rpo[p.0 as usize] != u32::MAX && self.dominates(h.0, p.0)).collect()
+    }
+}
+
+/// Cooper, Harvey and Kennedy's iterative dominator algorithm over a
+/// reverse post-order.
+fn dominators(order: &[u32], rpo: &[u32], preds: &[Vec<Block>], id: impl Fn(&Block) -> u32, root: u32) -> Vec<u32> {
+    let mut idom = vec![u32::MAX; rpo.len()];
+    idom[root as usize] = root;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order.iter() {
+            if b == root {
+                continue;
+            }
+            let mut new = u32::MAX;
+            for p in &preds[b as usize] {
+                let p = id(p);
+                if idom[p as usize] == u32::MAX {
+                    continue;
+                }
+                new = if new == u32::MAX { p } else { intersect(&idom, rpo, p, new) };
+            }
+            if new != u32::MAX && idom[b as usize] != new {
+                idom[b as usize] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}
+
+fn intersect(idom: &[u32], rpo: &[u32], mut a: u32, mut b: u32) -> u32 {
+    while a != b {
+        while rpo[a as usize] > rpo[b as usize] {
+            a = idom[a as usize];
+        }
+        while rpo[b as usize] > rpo[a as usize] {
+            b = idom[b as usize];
+        }
+    }
+    a
+}

@@ -1,0 +1,5 @@
+//! IR passes, in the order `compile` runs them: dead-code elimination, then
+//! the uniformity analysis that instruction selection reads.
+
+pub mod dce;
+pub mod uniform;
