@@ -22,7 +22,8 @@ pub struct ProgramBinary {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct KernelBinary {
     pub name: String,
-    /// Gen machine code, starting at the kernel entry; padded to 64 bytes.
+    /// Gen machine code, starting at the kernel entry (the runtime places it in the
+    /// instruction heap with the read-ahead padding the fetcher needs).
     pub isa: Vec<u8>,
     /// SIMD width the kernel was compiled for: 8, 16 or 32.
     pub simd: u32,

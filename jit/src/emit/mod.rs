@@ -72,10 +72,6 @@ pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec
     for i in &insts {
         bytes.extend_from_slice(&encode(i)?);
     }
-    // Pad to 64 bytes: the instruction fetcher may read ahead.
-    while bytes.len() % 64 != 0 {
-        bytes.push(0);
-    }
     Ok((insts, bytes))
 }
 

@@ -963,12 +963,18 @@ impl Sel<'_> {
         let data = self.m.new_vreg(4 * SIMD as u32 * channels);
         let t = isa_type(ty, false)?;
         let o = self.opnd(value, t)?;
-        if channels == 1 {
+        let data = if channels == 1 && !o.scalar && o.vref.is_some() && matches!(o.src, Src::Reg(r) if r.modifier == SrcMod::default()) {
+            // Already one dword per lane in a register of its own: send it as it is.
+            o.vref.map(|r| r.v).unwrap_or(data)
+        } else {
+            data
+        };
+        if channels == 1 && data != o.vref.map(|r| r.v).unwrap_or(VReg(u32::MAX)) {
             let mut i = Inst::new(Opcode::Mov, SIMD);
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
             self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
-        } else {
+        } else if channels == 2 {
             // Split qwords into the low-dword and high-dword planes the message wants.
             let v64 = self.reg_opnd(value, Type::UQ)?;
             for half in 0..2u32 {

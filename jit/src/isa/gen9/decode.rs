@@ -216,9 +216,10 @@ fn ternary(w: u128, i: &mut Inst) -> Result<(), DecodeError> {
         let f = &fl::T_SRC[s];
         let rep = f.rep_ctrl.get(w) != 0;
         let swz = f.swizzle.get(w);
+        let float_mode = matches!(sty, Type::F | Type::HF);
         let ty = match s {
-            1 if fl::T_SRC1_TYPE_HF.get(w) != 0 => Type::HF,
-            2 if fl::T_SRC2_TYPE_HF.get(w) != 0 => Type::HF,
+            1 if float_mode => if fl::T_SRC1_TYPE_HF.get(w) != 0 { Type::HF } else { Type::F },
+            2 if float_mode => if fl::T_SRC2_TYPE_HF.get(w) != 0 { Type::HF } else { Type::F },
             _ => sty,
         };
         let (abs, neg) = fl::T_SRC_MODS[s];

@@ -425,7 +425,8 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
 
 fn inst_opts(inst: &Inst) -> Option<String> {
     let mut v: Vec<&str> = Vec::new();
-    if inst.acc_wr_en {
+    // On flow control bit 28 is BranchCtrl, which IGA's Gen9 model does not print.
+    if inst.acc_wr_en && !opcodes::is_branch(inst.op) {
         v.push("AccWrEn");
     }
     if inst.thread_ctrl == ThreadCtrl::Atomic {

@@ -381,17 +381,14 @@ fn ternary(w: &mut W) -> Result<(), EncodeError> {
                 src_ty = Some(r.ty);
             }
             _ => {
-                if Some(r.ty) != src_ty {
-                    // Mixed mode: only HF may differ from src0's type (bits 36/35).
-                    if r.ty != Type::HF {
-                        return Err(w.err("src type", "src1/src2 differ from src0 only as HF"));
-                    }
-                    let fld = if s == 1 {
-                        fl::T_SRC1_TYPE_HF
-                    } else {
-                        fl::T_SRC2_TYPE_HF
-                    };
-                    w.put(fld, 1, "src type")?;
+                // src1/src2 carry their own type bit (36/35) in float mode:
+                // 1 = HF, 0 = F. Integer ternaries share src0's type.
+                let float_mode = matches!(src_ty, Some(Type::F) | Some(Type::HF));
+                let fld = if s == 1 { fl::T_SRC1_TYPE_HF } else { fl::T_SRC2_TYPE_HF };
+                if float_mode && matches!(r.ty, Type::F | Type::HF) {
+                    w.put(fld, (r.ty == Type::HF) as u64, "src type")?;
+                } else if Some(r.ty) != src_ty {
+                    return Err(w.err("src type", "src1/src2 must match src0 (or be F/HF in float mode)"));
                 }
             }
         }
