@@ -10,6 +10,8 @@
 //! the EUs for one group.
 
 pub mod cs;
+pub mod dataport;
+pub mod eu;
 
 use thiserror::Error;
 

@@ -1,0 +1,252 @@
+//! The Gen9 execution units: the threads of one thread group, resident
+//! together, executing decoded Gen ISA round-robin so that barriers work.
+//!
+//! - `program`: decode once per kernel, pre-resolve operands;
+//! - `thread`: one thread's registers and typed operand access;
+//! - `alu`: ALU and math instructions;
+//! - `flow`: SIMD control flow on per-channel instruction pointers;
+//! - `float`: IEEE helpers (half, denormals, rounding);
+//! - the data port (`super::dataport`) executes sends.
+//!
+//! See docs/gpu-model.md for the execution and timing model.
+
+pub mod alu;
+pub mod float;
+pub mod flow;
+pub mod program;
+pub mod thread;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use gencl_jit::isa::Opcode;
+
+use self::program::{ExecInst, Program};
+use self::thread::{RunState, Thread};
+use super::dataport::{Dataport, SendOutcome};
+use super::{Counters, GpuError, GpuMemory, ThreadGroup};
+
+/// Launch-wide facts the thread group itself does not carry.
+#[derive(Debug, Clone, Copy)]
+pub struct LaunchEnv {
+    /// General State Base Address: the base of stateless (BTI 255/253) 32-bit offsets.
+    pub general_state_base: u64,
+    /// Instructions one group may issue before it is declared hung.
+    pub max_instructions: u64,
+}
+
+impl Default for LaunchEnv {
+    fn default() -> Self {
+        LaunchEnv {
+            general_state_base: 0,
+            max_instructions: 1 << 32,
+        }
+    }
+}
+
+/// Instructions a thread runs before the next thread of the group gets a turn.
+const QUANTUM: u32 = 64;
+
+/// EU threads per EU on Gen9: the timing model divides message latency by it.
+pub const THREADS_PER_EU: u64 = 7;
+
+/// Run one thread group to completion (every thread ended), with a
+/// per-host-thread program cache keyed by kernel address.
+pub fn run_thread_group(
+    mem: &dyn GpuMemory,
+    tg: &ThreadGroup,
+    counters: &mut Counters,
+) -> Result<(), GpuError> {
+    run_thread_group_with(mem, tg, &LaunchEnv::default(), counters)
+}
+
+thread_local! {
+    static CACHE: RefCell<HashMap<u64, Program>> = RefCell::new(HashMap::new());
+}
+
+/// As [`run_thread_group`], with launch-wide state (general state base, time budget).
+pub fn run_thread_group_with(
+    mem: &dyn GpuMemory,
+    tg: &ThreadGroup,
+    env: &LaunchEnv,
+    counters: &mut Counters,
+) -> Result<(), GpuError> {
+    CACHE.with(|c| {
+        let mut cache = c.borrow_mut();
+        if cache.len() > 256 {
+            cache.clear();
+        }
+        let prog = cache
+            .entry(tg.kernel_addr)
+            .or_insert_with(|| Program::new(tg.kernel_addr));
+        prog.new_generation();
+        run_program(prog, mem, tg, env, counters)
+    })
+}
+
+/// Per-thread accounting for the timing model.
+#[derive(Default, Clone, Copy)]
+struct Timing {
+    issue: u64,
+    latency: u64,
+}
+
+/// Run `tg` on an explicit program (tests and callers holding decoded instructions).
+pub fn run_program(
+    prog: &mut Program,
+    mem: &dyn GpuMemory,
+    tg: &ThreadGroup,
+    env: &LaunchEnv,
+    counters: &mut Counters,
+) -> Result<(), GpuError> {
+    let mut threads: Vec<Thread> = tg
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(k, p)| Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr))
+        .collect();
+    let mut dp = Dataport::new(mem, tg, env.general_state_base);
+    let mut timing = Timing::default();
+    let mut arrived = 0usize;
+    let mut issued: u64 = 0;
+    counters.threads += threads.len() as u64;
+    loop {
+        let mut progress = false;
+        let mut live = 0;
+        for k in 0..threads.len() {
+            if threads[k].state == RunState::Done {
+                continue;
+            }
+            live += 1;
+            for _ in 0..QUANTUM {
+                let t = &mut threads[k];
+                if t.state != RunState::Ready {
+                    break;
+                }
+                flow::wake(t);
+                let inst = prog.fetch(mem, t.ip)?;
+                let step = step(t, inst, &mut dp, counters, &mut timing)?;
+                issued += 1;
+                progress = true;
+                match step {
+                    Step::Next => {}
+                    Step::Barrier => {
+                        arrived += 1;
+                        if arrived >= threads.len() {
+                            // Everyone arrived: the gateway notifies every thread (n0.0 += 1).
+                            arrived = 0;
+                            for th in threads.iter_mut() {
+                                let n0 = th.arf_u32(program::arf::N0, 0);
+                                th.set_arf_u32(program::arf::N0, 0, n0.wrapping_add(1));
+                                if th.state == RunState::WaitNotify {
+                                    th.state = RunState::Ready;
+                                }
+                            }
+                        }
+                    }
+                    Step::Blocked => break,
+                }
+                if issued > env.max_instructions {
+                    return Err(GpuError::Hang);
+                }
+            }
+        }
+        if live == 0 {
+            break;
+        }
+        if !progress {
+            // Every live thread waits for a notification nobody will send:
+            // a barrier some threads never reach.
+            tracing::warn!(
+                kernel = tg.kernel_addr,
+                "thread group deadlocked on a barrier"
+            );
+            return Err(GpuError::Hang);
+        }
+    }
+    let threads_n = (tg.threads.len() as u64).clamp(1, THREADS_PER_EU);
+    counters.modelled_cycles += timing.issue.max(timing.latency / threads_n);
+    Ok(())
+}
+
+enum Step {
+    Next,
+    Barrier,
+    Blocked,
+}
+
+/// Issue cycles of an instruction (docs/gpu-model.md "Timing").
+fn issue_cycles(inst: &ExecInst) -> u64 {
+    let n = inst.n as u64;
+    let lanes8 = n.div_ceil(8).max(1);
+    match inst.op {
+        Opcode::Math => 4 * lanes8,
+        _ if inst.dom == program::Dom::F64 => 4 * lanes8,
+        _ if inst.dst.is_some_and(|d| d.ty.size() == 8) => 2 * lanes8,
+        _ => lanes8,
+    }
+}
+
+fn step(
+    t: &mut Thread,
+    inst: &ExecInst,
+    dp: &mut Dataport,
+    counters: &mut Counters,
+    timing: &mut Timing,
+) -> Result<Step, GpuError> {
+    use Opcode::*;
+    match inst.op {
+        Send | Sendc | Sends | Sendsc => {
+            let emask = t.enabled(inst) & t.pred_mask(inst);
+            counters.instructions += 1;
+            counters.sends += 1;
+            counters.lane_instructions += u64::from(emask.count_ones());
+            timing.issue += 1;
+            let out = dp.send(t, inst, emask)?;
+            t.ip = t.ip.wrapping_add(u64::from(inst.len));
+            match out {
+                SendOutcome::Continue { latency } => {
+                    timing.latency += u64::from(latency);
+                    Ok(Step::Next)
+                }
+                SendOutcome::Barrier => Ok(Step::Barrier),
+                SendOutcome::Eot => {
+                    t.state = RunState::Done;
+                    Ok(Step::Blocked)
+                }
+            }
+        }
+        Wait => {
+            // `wait n0.0`: consume one notification or sleep until one arrives.
+            let n0 = t.arf_u32(program::arf::N0, 0);
+            if n0 == 0 {
+                t.state = RunState::WaitNotify;
+                return Ok(Step::Blocked);
+            }
+            t.set_arf_u32(program::arf::N0, 0, n0 - 1);
+            counters.instructions += 1;
+            timing.issue += 1;
+            t.ip = t.ip.wrapping_add(u64::from(inst.len));
+            Ok(Step::Next)
+        }
+        If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Jmpi | Call | Ret
+        | Calla | Brd | Brc | Nop | Illegal => {
+            counters.instructions += 1;
+            timing.issue += 1;
+            let lanes = flow::exec(t, inst)?;
+            counters.lane_instructions += u64::from(lanes.count_ones());
+            Ok(Step::Next)
+        }
+        _ => {
+            let lanes = alu::exec(t, inst)?;
+            counters.instructions += 1;
+            counters.lane_instructions += u64::from(lanes.count_ones());
+            timing.issue += issue_cycles(inst);
+            t.ip = t.ip.wrapping_add(u64::from(inst.len));
+            Ok(Step::Next)
+        }
+    }
+}
