@@ -90,8 +90,7 @@ fn alu(w: u128, i: &mut Inst, form: Form) -> Result<(), DecodeError> {
         _ => math_nsrc(i.math_fn.unwrap_or(MathFn::Inv)),
     };
     i.dst = Some(dst_op(w, a16)?);
-    for s in 0..nsrc {
-        let f = &SRC_FIELDS[s];
+    for (s, f) in SRC_FIELDS.iter().enumerate().take(nsrc) {
         if f.file.get(w) == FILE_IMM {
             let ty = imm_type_from_code(f.ty.get(w)).ok_or_else(|| bad("imm type"))?;
             let bits = match ty.size() {
@@ -218,8 +217,20 @@ fn ternary(w: u128, i: &mut Inst) -> Result<(), DecodeError> {
         let swz = f.swizzle.get(w);
         let float_mode = matches!(sty, Type::F | Type::HF);
         let ty = match s {
-            1 if float_mode => if fl::T_SRC1_TYPE_HF.get(w) != 0 { Type::HF } else { Type::F },
-            2 if float_mode => if fl::T_SRC2_TYPE_HF.get(w) != 0 { Type::HF } else { Type::F },
+            1 if float_mode => {
+                if fl::T_SRC1_TYPE_HF.get(w) != 0 {
+                    Type::HF
+                } else {
+                    Type::F
+                }
+            }
+            2 if float_mode => {
+                if fl::T_SRC2_TYPE_HF.get(w) != 0 {
+                    Type::HF
+                } else {
+                    Type::F
+                }
+            }
             _ => sty,
         };
         let (abs, neg) = fl::T_SRC_MODS[s];

@@ -23,7 +23,12 @@ struct Out {
 
 impl Out {
     fn new() -> Out {
-        Out { s: String::new(), cap: None, size: 0, debt: 0 }
+        Out {
+            s: String::new(),
+            cap: None,
+            size: 0,
+            debt: 0,
+        }
     }
     /// Text counted towards the current column.
     fn emit(&mut self, t: &str) {
@@ -143,7 +148,11 @@ fn hex_w(v: u64, w: usize) -> String {
 /// C's `%g` with the default precision 6 (what `ostream << double` prints).
 fn fmt_g(x: f64) -> String {
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if x.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     let e = format!("{:.5e}", x);
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
@@ -152,7 +161,12 @@ fn fmt_g(x: f64) -> String {
         let s = format!("{:.*}", (5 - exp) as usize, x);
         strip_zeros(&s)
     } else {
-        format!("{}e{}{:02}", strip_zeros(mant), if exp < 0 { '-' } else { '+' }, exp.abs())
+        format!(
+            "{}e{}{:02}",
+            strip_zeros(mant),
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        )
     }
 }
 
@@ -169,7 +183,12 @@ fn fmt_e(x: f64) -> String {
     let e = format!("{:.6e}", x);
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    format!("{}e{}{:02}", mant, if exp < 0 { '-' } else { '+' }, exp.abs())
+    format!(
+        "{}e{}{:02}",
+        mant,
+        if exp < 0 { '-' } else { '+' },
+        exp.abs()
+    )
 }
 
 /// IGA's float formatting: shortest of %g / %e that reparses exactly, else hex.
@@ -245,7 +264,7 @@ fn imm_text(imm: &Imm) -> String {
             let h = (b & 0xFFFF) as u16;
             let f = half_to_f32(h);
             if f.is_nan() {
-                fmt_float(f64::NAN, false, h as u64, 10).replace("nan", "nan")
+                fmt_float(f64::NAN, false, h as u64, 10)
             } else {
                 fmt_float(f as f64, true, f.to_bits() as u64, 23)
             }
@@ -359,7 +378,11 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
     // Flag modifier.
     o.start(COL_FLAG);
     if let (Some(c), false) = (inst.cond_mod, is_send) {
-        o.emit(&format!("({}){}", cond_mod_name(c), format_args!("f{}.{}", inst.flag.0, inst.flag.1)));
+        o.emit(&format!(
+            "({}){}",
+            cond_mod_name(c),
+            format_args!("f{}.{}", inst.flag.0, inst.flag.1)
+        ));
     }
     o.finish();
 
@@ -370,7 +393,13 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
     let has_opts = inst_opts(inst).is_some();
     let has_dst = matches!(
         form,
-        Form::Unary | Form::Binary | Form::Math | Form::Ternary | Form::Send | Form::Sends | Form::Call
+        Form::Unary
+            | Form::Binary
+            | Form::Math
+            | Form::Ternary
+            | Form::Send
+            | Form::Sends
+            | Form::Call
     );
     if has_dst {
         o.emit("  ");
@@ -416,7 +445,10 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
     }
 
     if let (true, Some(si)) = (is_send, inst.send) {
-        let dst_null = inst.dst.map(|d| d.file == RegFile::Arf && d.nr == 0).unwrap_or(true);
+        let dst_null = inst
+            .dst
+            .map(|d| d.file == RegFile::Arf && d.nr == 0)
+            .unwrap_or(true);
         o.emit(" // ");
         o.emit(&send::comment(inst.op, inst.exec_size, &si, dst_null));
     }

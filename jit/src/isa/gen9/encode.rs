@@ -88,7 +88,7 @@ fn header(w: &mut W) -> Result<(), EncodeError> {
     w.put(fl::ACCESS_MODE, a16 as u64, "access mode")?;
     w.put(fl::NO_DD_CLR, i.no_dd_clr as u64, "NoDDClr")?;
     w.put(fl::NO_DD_CHK, i.no_dd_chk as u64, "NoDDChk")?;
-    if i.chan_offset % 4 != 0 || i.chan_offset >= 32 {
+    if !i.chan_offset.is_multiple_of(4) || i.chan_offset >= 32 {
         return Err(w.err("channel offset", "must be a multiple of 4 below 32"));
     }
     w.put(fl::QTR_CTRL, (i.chan_offset / 8) as u64, "qtr")?;
@@ -187,7 +187,7 @@ fn dst_op(w: &mut W, d: &Dst, a16: bool) -> Result<(), EncodeError> {
         None => {
             w.put(fl::DST_REG_NR, d.nr as u64, "dst reg")?;
             if a16 {
-                if d.subreg % 16 != 0 {
+                if !d.subreg.is_multiple_of(16) {
                     return Err(w.err("dst subreg", "Align16 subregisters are 16-byte aligned"));
                 }
                 w.put(fl::DST_DA16_SUBREG, (d.subreg / 16) as u64, "dst subreg")?;
@@ -261,7 +261,7 @@ fn src_reg(w: &mut W, s: usize, r: &SrcReg, a16: bool) -> Result<(), EncodeError
             }
             w.put(f.reg_nr, r.nr as u64, "src reg")?;
             if a16 {
-                if r.subreg % 16 != 0 {
+                if !r.subreg.is_multiple_of(16) {
                     return Err(w.err("src subreg", "Align16 subregisters are 16-byte aligned"));
                 }
                 w.put(f.da16_subreg, (r.subreg / 16) as u64, "src subreg")?;
@@ -336,7 +336,7 @@ fn ternary(w: &mut W) -> Result<(), EncodeError> {
     )?;
     w.put(fl::T_DST_TYPE, dt, "dst type")?;
     w.put(fl::T_DST_REG_NR, d.nr as u64, "dst reg")?;
-    if d.subreg % 4 != 0 {
+    if !d.subreg.is_multiple_of(4) {
         return Err(w.err("dst subreg", "three-source dst is dword aligned"));
     }
     w.put(fl::T_DST_SUBREG, (d.subreg / 4) as u64, "dst subreg")?;
@@ -361,7 +361,7 @@ fn ternary(w: &mut W) -> Result<(), EncodeError> {
             swz |= (r.swizzle[k] as u64) << (2 * k);
         }
         w.put(f.swizzle, swz, "swizzle")?;
-        if r.subreg % 2 != 0 {
+        if !r.subreg.is_multiple_of(2) {
             return Err(w.err("subreg", "three-source subregisters are word aligned"));
         }
         w.put(f.subreg, (r.subreg / 4) as u64, "subreg")?;
@@ -384,11 +384,18 @@ fn ternary(w: &mut W) -> Result<(), EncodeError> {
                 // src1/src2 carry their own type bit (36/35) in float mode:
                 // 1 = HF, 0 = F. Integer ternaries share src0's type.
                 let float_mode = matches!(src_ty, Some(Type::F) | Some(Type::HF));
-                let fld = if s == 1 { fl::T_SRC1_TYPE_HF } else { fl::T_SRC2_TYPE_HF };
+                let fld = if s == 1 {
+                    fl::T_SRC1_TYPE_HF
+                } else {
+                    fl::T_SRC2_TYPE_HF
+                };
                 if float_mode && matches!(r.ty, Type::F | Type::HF) {
                     w.put(fld, (r.ty == Type::HF) as u64, "src type")?;
                 } else if Some(r.ty) != src_ty {
-                    return Err(w.err("src type", "src1/src2 must match src0 (or be F/HF in float mode)"));
+                    return Err(w.err(
+                        "src type",
+                        "src1/src2 must match src0 (or be F/HF in float mode)",
+                    ));
                 }
             }
         }

@@ -41,7 +41,10 @@ pub enum AtomicOp {
 impl AtomicOp {
     fn from_int(c: u32) -> AtomicOp {
         use AtomicOp::*;
-        [Cmpwr8b, And, Or, Xor, Mov, Inc, Dec, Add, Sub, RevSub, Imax, Imin, Umax, Umin, Cmpwr, Predec][(c & 0xF) as usize]
+        [
+            Cmpwr8b, And, Or, Xor, Mov, Inc, Dec, Add, Sub, RevSub, Imax, Imin, Umax, Umin, Cmpwr,
+            Predec,
+        ][(c & 0xF) as usize]
     }
     fn int_code(self) -> u32 {
         use AtomicOp::*;
@@ -228,7 +231,11 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     }
                 }
                 0x02 | 0x12 => {
-                    m.kind = if ty == 0x02 { MsgKind::UntypedAtomic } else { MsgKind::A64UntypedAtomic };
+                    m.kind = if ty == 0x02 {
+                        MsgKind::UntypedAtomic
+                    } else {
+                        MsgKind::A64UntypedAtomic
+                    };
                     m.atomic = Some(AtomicOp::from_int(ctl));
                     m.returns = bits(ctl, 5, 5) != 0;
                     if ty == 0x02 {
@@ -241,17 +248,29 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     m.data_size = if m.data64 { 8 } else { 4 };
                 }
                 0x1B | 0x1D => {
-                    m.kind = if ty == 0x1B { MsgKind::UntypedAtomicFloat } else { MsgKind::A64UntypedAtomicFloat };
+                    m.kind = if ty == 0x1B {
+                        MsgKind::UntypedAtomicFloat
+                    } else {
+                        MsgKind::A64UntypedAtomicFloat
+                    };
                     m.atomic = AtomicOp::from_float(ctl);
                     m.returns = bits(ctl, 5, 5) != 0;
-                    m.simd = if ty == 0x1B && bits(ctl, 4, 4) == 0 { 16 } else { 8 };
+                    m.simd = if ty == 0x1B && bits(ctl, 4, 4) == 0 {
+                        16
+                    } else {
+                        8
+                    };
                     m.data_size = 4;
                     if ty == 0x1D {
                         m.bti = None;
                     }
                 }
                 0x10 | 0x1A => {
-                    m.kind = if ty == 0x10 { MsgKind::A64ScatteredRead } else { MsgKind::A64ScatteredWrite };
+                    m.kind = if ty == 0x10 {
+                        MsgKind::A64ScatteredRead
+                    } else {
+                        MsgKind::A64ScatteredWrite
+                    };
                     m.data_size = match bits(ctl, 0, 1) {
                         0 => 1,
                         1 => 4,
@@ -261,7 +280,11 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     m.bti = None;
                 }
                 0x14 | 0x15 => {
-                    m.kind = if ty == 0x14 { MsgKind::A64BlockRead } else { MsgKind::A64BlockWrite };
+                    m.kind = if ty == 0x14 {
+                        MsgKind::A64BlockRead
+                    } else {
+                        MsgKind::A64BlockWrite
+                    };
                     m.simd = 1;
                     m.data_size = 16 * [1, 2, 4, 8, 16][(bits(ctl, 0, 2) as usize).min(4)];
                     m.bti = None;
@@ -276,7 +299,11 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
             m.bti = Some(bti);
             if bits(desc, 18, 18) != 0 {
                 // Scratch block messages: bit 17 write, 13:12 blocks, 11:0 offset (HWords).
-                m.kind = if bits(desc, 17, 17) != 0 { MsgKind::ScratchBlockWrite } else { MsgKind::ScratchBlockRead };
+                m.kind = if bits(desc, 17, 17) != 0 {
+                    MsgKind::ScratchBlockWrite
+                } else {
+                    MsgKind::ScratchBlockRead
+                };
                 m.simd = 1;
                 m.data_size = 32 * [1, 2, 4, 8][bits(desc, 12, 13) as usize];
                 m.scratch_offset = bits(desc, 0, 11);
@@ -299,12 +326,20 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     };
                 }
                 0x3 | 0xB => {
-                    m.kind = if ty & 0xF == 3 { MsgKind::DwordScatteredRead } else { MsgKind::DwordScatteredWrite };
+                    m.kind = if ty & 0xF == 3 {
+                        MsgKind::DwordScatteredRead
+                    } else {
+                        MsgKind::DwordScatteredWrite
+                    };
                     m.data_size = 4;
                     m.simd = if bits(ctl, 0, 1) == 3 { 16 } else { 8 };
                 }
                 0x4 | 0xC => {
-                    m.kind = if ty & 0xF == 4 { MsgKind::ByteScatteredRead } else { MsgKind::ByteScatteredWrite };
+                    m.kind = if ty & 0xF == 4 {
+                        MsgKind::ByteScatteredRead
+                    } else {
+                        MsgKind::ByteScatteredWrite
+                    };
                     m.data_size = 1 << bits(ctl, 2, 3);
                     m.simd = if bits(ctl, 0, 0) != 0 { 16 } else { 8 };
                 }
@@ -312,16 +347,8 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                 _ => {}
             }
         }
-        Sfid::Gateway => {
-            if bits(desc, 0, 2) == 4 {
-                m.kind = MsgKind::Barrier;
-            }
-        }
-        Sfid::ThreadSpawner => {
-            if m.eot {
-                m.kind = MsgKind::EndOfThread;
-            }
-        }
+        Sfid::Gateway if bits(desc, 0, 2) == 4 => m.kind = MsgKind::Barrier,
+        Sfid::ThreadSpawner if m.eot => m.kind = MsgKind::EndOfThread,
         Sfid::Sampler => m.kind = MsgKind::Sampler,
         Sfid::RenderCache => m.kind = MsgKind::RenderTargetWrite,
         _ => {}
@@ -332,7 +359,13 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
 /// Decode the message of a decoded send instruction (None: register descriptor).
 pub fn message_of(inst: &crate::isa::Inst) -> Option<Message> {
     let s = inst.send?;
-    Some(decode_message(inst.op, inst.exec_size, s.sfid, s.desc?, s.ex_desc))
+    Some(decode_message(
+        inst.op,
+        inst.exec_size,
+        s.sfid,
+        s.desc?,
+        s.ex_desc,
+    ))
 }
 
 fn sfid_name(s: Sfid) -> &'static str {
@@ -356,7 +389,12 @@ fn sfid_name(s: Sfid) -> &'static str {
 
 /// IGA's description of a message, where gencl names it the same way.
 fn describe(m: &Message) -> Option<String> {
-    let chans = |mask: u8| -> String { (0..4).filter(|k| mask & (1 << k) != 0).map(|k| b"xyzw"[k] as char).collect() };
+    let chans = |mask: u8| -> String {
+        (0..4)
+            .filter(|k| mask & (1 << k) != 0)
+            .map(|k| b"xyzw"[k] as char)
+            .collect()
+    };
     Some(match m.kind {
         MsgKind::UntypedRead => format!("untyped surface read with {}", chans(m.channel_mask)),
         MsgKind::UntypedWrite => format!("untyped surface write with {}", chans(m.channel_mask)),
@@ -383,7 +421,13 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
     let ext = if split { (si.ex_desc >> 6) & 0xF } else { 0 };
     match si.desc {
         Some(d) => {
-            let mut s = format!("wr:{}+{}, rd:{}; {}", bits(d, 25, 28), ext, bits(d, 20, 24), sfid_name(si.sfid));
+            let mut s = format!(
+                "wr:{}+{}, rd:{}; {}",
+                bits(d, 25, 28),
+                ext,
+                bits(d, 20, 24),
+                sfid_name(si.sfid)
+            );
             let m = decode_message(op, exec_size, si.sfid, d, si.ex_desc);
             if let Some(t) = describe(&m) {
                 s.push_str("; ");
@@ -391,7 +435,10 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
             }
             s
         }
-        None => format!("wr:a0.0[28:25]+{ext}, rd:a0.0[24:20]; {}", sfid_name(si.sfid)),
+        None => format!(
+            "wr:a0.0[28:25]+{ext}, rd:a0.0[24:20]; {}",
+            sfid_name(si.sfid)
+        ),
     }
 }
 
@@ -423,7 +470,19 @@ pub type DescParts = (u32, u32, u32, u32);
 pub fn a64_untyped_read_desc(simd: u32, num_channels: u32) -> DescParts {
     let regs = simd / 8;
     let (mlen, rlen) = (2 * regs, regs * num_channels);
-    (desc(mlen, rlen, false, 0x11, chan_ctl(simd, num_channels), BTI_STATELESS as u32), 0xC, mlen, rlen)
+    (
+        desc(
+            mlen,
+            rlen,
+            false,
+            0x11,
+            chan_ctl(simd, num_channels),
+            BTI_STATELESS as u32,
+        ),
+        0xC,
+        mlen,
+        rlen,
+    )
 }
 
 /// A64 untyped surface write (sends: src0 addresses, src1 data of
@@ -432,45 +491,110 @@ pub fn a64_untyped_write_desc(simd: u32, num_channels: u32) -> DescParts {
     let regs = simd / 8;
     let mlen = 2 * regs;
     let ex = 0xC | ((regs * num_channels) << 6);
-    (desc(mlen, 0, false, 0x19, chan_ctl(simd, num_channels), BTI_STATELESS as u32), ex, mlen, 0)
+    (
+        desc(
+            mlen,
+            0,
+            false,
+            0x19,
+            chan_ctl(simd, num_channels),
+            BTI_STATELESS as u32,
+        ),
+        ex,
+        mlen,
+        0,
+    )
 }
 
 /// Untyped surface read through a binding-table index (254 = SLM).
 pub fn untyped_read_desc(bti: u8, simd: u32, num_channels: u32) -> DescParts {
     let regs = simd / 8;
     let (mlen, rlen) = (regs, regs * num_channels);
-    (desc(mlen, rlen, false, 0x01, chan_ctl(simd, num_channels), bti as u32), 0xC, mlen, rlen)
+    (
+        desc(
+            mlen,
+            rlen,
+            false,
+            0x01,
+            chan_ctl(simd, num_channels),
+            bti as u32,
+        ),
+        0xC,
+        mlen,
+        rlen,
+    )
 }
 
 /// Untyped surface write (sends form; data length in ex_desc[9:6]).
 pub fn untyped_write_desc(bti: u8, simd: u32, num_channels: u32) -> DescParts {
     let regs = simd / 8;
     let ex = 0xC | ((regs * num_channels) << 6);
-    (desc(regs, 0, false, 0x09, chan_ctl(simd, num_channels), bti as u32), ex, regs, 0)
+    (
+        desc(
+            regs,
+            0,
+            false,
+            0x09,
+            chan_ctl(simd, num_channels),
+            bti as u32,
+        ),
+        ex,
+        regs,
+        0,
+    )
 }
 
 /// Untyped 32-bit integer atomic through a BTI; `src_args` 0, 1 or 2 data operands.
-pub fn untyped_atomic_desc(bti: u8, simd: u32, op: AtomicOp, returns: bool, src_args: u32) -> DescParts {
+pub fn untyped_atomic_desc(
+    bti: u8,
+    simd: u32,
+    op: AtomicOp,
+    returns: bool,
+    src_args: u32,
+) -> DescParts {
     let regs = simd / 8;
     let ctl = op.int_code() | (((simd == 8) as u32) << 4) | ((returns as u32) << 5);
     let rlen = if returns { regs } else { 0 };
     let ex = 0xC | ((regs * src_args) << 6);
-    (desc(regs, rlen, false, 0x02, ctl, bti as u32), ex, regs, rlen)
+    (
+        desc(regs, rlen, false, 0x02, ctl, bti as u32),
+        ex,
+        regs,
+        rlen,
+    )
 }
 
 /// A64 untyped integer atomic, SIMD8 (the only width Gen9 has).
 pub fn a64_atomic_desc(op: AtomicOp, data64: bool, returns: bool, src_args: u32) -> DescParts {
     let ctl = op.int_code() | ((data64 as u32) << 4) | ((returns as u32) << 5);
-    let rlen = if returns { if data64 { 2 } else { 1 } } else { 0 };
+    let rlen = if returns {
+        if data64 {
+            2
+        } else {
+            1
+        }
+    } else {
+        0
+    };
     let ex = 0xC | ((src_args * if data64 { 2 } else { 1 }) << 6);
-    (desc(2, rlen, false, 0x12, ctl, BTI_STATELESS as u32), ex, 2, rlen)
+    (
+        desc(2, rlen, false, 0x12, ctl, BTI_STATELESS as u32),
+        ex,
+        2,
+        rlen,
+    )
 }
 
 /// A64 float atomic (fmax, fmin, fcmpwr, fadd), SIMD8.
 pub fn a64_float_atomic_desc(op: AtomicOp, returns: bool, src_args: u32) -> DescParts {
     let ctl = op.int_code() | ((returns as u32) << 5);
     let rlen = returns as u32;
-    (desc(2, rlen, false, 0x1D, ctl, BTI_STATELESS as u32), 0xC | (src_args << 6), 2, rlen)
+    (
+        desc(2, rlen, false, 0x1D, ctl, BTI_STATELESS as u32),
+        0xC | (src_args << 6),
+        2,
+        rlen,
+    )
 }
 
 /// Memory fence through DC0 (commit enable: returns one GRF to wait on).
@@ -496,7 +620,10 @@ mod tests {
         let (d, ex, _, _) = untyped_read_desc(0, 16, 1);
         assert_eq!(d, 0x04205E00, "the descriptor IGC emits for this message");
         let m = decode_message(Opcode::Send, 16, Sfid::Dc1, d, ex);
-        assert_eq!((m.kind, m.simd, m.channel_mask, m.bti), (MsgKind::UntypedRead, 16, 1, Some(0)));
+        assert_eq!(
+            (m.kind, m.simd, m.channel_mask, m.bti),
+            (MsgKind::UntypedRead, 16, 1, Some(0))
+        );
         let (d, ex, _, _) = untyped_write_desc(BTI_SLM, 16, 1);
         assert_eq!((d, ex), (0x04025EFE, 0x8C));
         let (d, ex, _, _) = a64_atomic_desc(AtomicOp::Add, false, false, 1);
