@@ -1,0 +1,644 @@
+//! The emulated i915: a Gen9 GT2 (Skylake, PCI id 0x1912) answering the same
+//! ioctl structs as the kernel, with the kernel's errnos, and running batches
+//! on the GPU model (`crate::gpu`). Execution is synchronous: a batch has
+//! finished when EXECBUFFER2 returns, so GEM_WAIT never times out.
+
+pub mod object;
+pub mod vm;
+
+use std::collections::{HashMap, HashSet};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use nix::errno::Errno;
+use parking_lot::Mutex;
+use tracing::{debug, warn};
+
+use super::{KmdError, I915};
+use crate::gpu::cs::{self, Budget};
+use crate::gpu::Counters;
+use crate::uapi::*;
+use object::GemObject;
+use vm::{Vm, PAGE};
+
+/// What the device reports.
+pub const CHIPSET_ID: i32 = 0x1912;
+pub const REVISION: i32 = 0x7;
+pub const SLICES: u16 = 1;
+pub const SUBSLICES: u16 = 3;
+pub const EUS_PER_SUBSLICE: u16 = 8;
+/// Largest object GEM_CREATE accepts (the model keeps objects in memfds).
+const MAX_OBJECT: u64 = 1 << 36;
+/// Longest user-extension chain followed (the kernel's bound is similar).
+const MAX_EXTENSIONS: usize = 512;
+
+#[derive(Debug)]
+struct Context {
+    vm: Arc<Vm>,
+    recoverable: bool,
+    bannable: bool,
+    banned: bool,
+    batch_active: u32,
+    batch_pending: u32,
+}
+
+impl Context {
+    fn new(vm: Arc<Vm>) -> Self {
+        Self {
+            vm,
+            recoverable: true,
+            bannable: true,
+            banned: false,
+            batch_active: 0,
+            batch_pending: 0,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    next_handle: u32,
+    objects: HashMap<u32, Arc<GemObject>>,
+    mmap_offsets: HashSet<u32>,
+    next_vm: u32,
+    vms: HashMap<u32, Arc<Vm>>,
+    next_ctx: u32,
+    contexts: HashMap<u32, Context>,
+    reset_count: u32,
+    seqno: u64,
+}
+
+pub struct EmulatedI915 {
+    state: Mutex<State>,
+    budget: Budget,
+    counters: Mutex<Counters>,
+}
+
+impl Default for EmulatedI915 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn err(ioctl: &'static str, errno: Errno) -> KmdError {
+    KmdError::Errno { ioctl, errno }
+}
+
+// The ioctl boundary: the structs carry user pointers. As for the kernel's
+// copy_from_user, a null pointer is EFAULT; any other pointer is trusted per
+// the `I915` contract (0 or live memory of the stated type and size).
+fn read_user<T: Copy>(ioctl: &'static str, ptr: u64) -> Result<T, KmdError> {
+    if ptr == 0 {
+        return Err(err(ioctl, Errno::EFAULT));
+    }
+    // SAFETY: non-null, and by the I915 contract points to a live `T`;
+    // read_unaligned because user pointers need not be aligned.
+    Ok(unsafe { std::ptr::read_unaligned(ptr as *const T) })
+}
+
+fn write_user<T: Copy>(ioctl: &'static str, ptr: u64, v: T) -> Result<(), KmdError> {
+    if ptr == 0 {
+        return Err(err(ioctl, Errno::EFAULT));
+    }
+    // SAFETY: as in read_user, for a writable `T`.
+    unsafe { std::ptr::write_unaligned(ptr as *mut T, v) };
+    Ok(())
+}
+
+fn write_user_bytes(ioctl: &'static str, ptr: u64, bytes: &[u8]) -> Result<(), KmdError> {
+    if ptr == 0 {
+        return Err(err(ioctl, Errno::EFAULT));
+    }
+    // SAFETY: non-null, and by the I915 contract `ptr` has room for the
+    // length the caller announced, which the caller checked is >= bytes.len().
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr as *mut u8, bytes.len()) };
+    Ok(())
+}
+
+/// Whether a softpin address is in canonical 48-bit form (bits 63:48 = bit 47).
+fn is_canonical(a: u64) -> bool {
+    ((((a << 16) as i64) >> 16) as u64) == a
+}
+
+/// The DRM_I915_QUERY_TOPOLOGY_INFO answer: header, slice mask, subslice
+/// masks, EU masks, laid out with the kernel's offsets and strides.
+fn topology_blob() -> Vec<u8> {
+    let ss_stride = SUBSLICES.div_ceil(8);
+    let eu_stride = EUS_PER_SUBSLICE.div_ceil(8);
+    let ss_offset = SLICES.div_ceil(8);
+    let eu_offset = ss_offset + SLICES * ss_stride;
+    let hdr = drm_i915_query_topology_info {
+        flags: 0,
+        max_slices: SLICES,
+        max_subslices: SUBSLICES,
+        max_eus_per_subslice: EUS_PER_SUBSLICE,
+        subslice_offset: ss_offset,
+        subslice_stride: ss_stride,
+        eu_offset,
+        eu_stride,
+        data: [],
+    };
+    let mut b: Vec<u8> = [
+        hdr.flags,
+        hdr.max_slices,
+        hdr.max_subslices,
+        hdr.max_eus_per_subslice,
+        hdr.subslice_offset,
+        hdr.subslice_stride,
+        hdr.eu_offset,
+        hdr.eu_stride,
+    ]
+    .iter()
+    .flat_map(|v| v.to_le_bytes())
+    .collect();
+    let mut data = vec![0u8; usize::from(eu_offset + SLICES * SUBSLICES * eu_stride)];
+    for s in 0..SLICES {
+        data[usize::from(s / 8)] |= 1 << (s % 8);
+        for ss in 0..SUBSLICES {
+            data[usize::from(ss_offset + s * ss_stride + ss / 8)] |= 1 << (ss % 8);
+            for eu in 0..EUS_PER_SUBSLICE {
+                let at = eu_offset + (s * SUBSLICES + ss) * eu_stride + eu / 8;
+                data[usize::from(at)] |= 1 << (eu % 8);
+            }
+        }
+    }
+    b.extend(data);
+    b
+}
+
+impl EmulatedI915 {
+    pub fn new() -> Self {
+        Self::with_budget(Budget::default())
+    }
+
+    /// A device whose batches hang past `budget`.
+    pub fn with_budget(budget: Budget) -> Self {
+        let mut st = State {
+            next_handle: 1,
+            next_vm: 1,
+            next_ctx: 1,
+            ..Default::default()
+        };
+        // Context 0: the default context, with its own private VM.
+        st.contexts.insert(0, Context::new(Arc::new(Vm::default())));
+        Self {
+            state: Mutex::new(st),
+            budget,
+            counters: Mutex::new(Counters::default()),
+        }
+    }
+
+    /// Totals of the GPU model's counters over every batch run so far.
+    pub fn counters(&self) -> Counters {
+        self.counters.lock().clone()
+    }
+
+    fn setparam(
+        ctx: &mut Context,
+        st: &State,
+        p: &drm_i915_gem_context_param,
+    ) -> Result<(), Errno> {
+        if p.ctx_id != 0 || p.size != 0 {
+            return Err(Errno::EINVAL);
+        }
+        match p.param {
+            I915_CONTEXT_PARAM_VM => {
+                let id = u32::try_from(p.value).map_err(|_| Errno::ENOENT)?;
+                ctx.vm = st.vms.get(&id).cloned().ok_or(Errno::ENOENT)?;
+            }
+            I915_CONTEXT_PARAM_RECOVERABLE => match p.value {
+                0 | 1 => ctx.recoverable = p.value == 1,
+                _ => return Err(Errno::EINVAL),
+            },
+            I915_CONTEXT_PARAM_BANNABLE => match p.value {
+                0 | 1 => ctx.bannable = p.value == 1,
+                _ => return Err(Errno::EINVAL),
+            },
+            // Non-persistent contexts are what compute runtimes ask for; the
+            // model has nothing left running when a context goes away.
+            I915_CONTEXT_PARAM_PERSISTENCE => {}
+            _ => return Err(Errno::EINVAL),
+        }
+        Ok(())
+    }
+}
+
+impl I915 for EmulatedI915 {
+    fn getparam(&self, p: &mut drm_i915_getparam) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GETPARAM";
+        let v = match p.param {
+            I915_PARAM_CHIPSET_ID => CHIPSET_ID,
+            I915_PARAM_REVISION => REVISION,
+            I915_PARAM_EU_TOTAL => i32::from(SLICES * SUBSLICES * EUS_PER_SUBSLICE),
+            I915_PARAM_SUBSLICE_TOTAL => i32::from(SLICES * SUBSLICES),
+            I915_PARAM_HAS_EXEC_SOFTPIN => 1,
+            I915_PARAM_CS_TIMESTAMP_FREQUENCY => cs::CS_TIMESTAMP_HZ as i32,
+            _ => return Err(err(IOCTL, Errno::EINVAL)),
+        };
+        write_user(IOCTL, p.value as u64, v)
+    }
+
+    fn query(&self, q: &mut drm_i915_query) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_QUERY";
+        if q.flags != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let item_size = std::mem::size_of::<drm_i915_query_item>() as u64;
+        for i in 0..u64::from(q.num_items) {
+            let at = q.items_ptr.wrapping_add(i * item_size);
+            let mut item: drm_i915_query_item = read_user(IOCTL, at)?;
+            // Per-item errors go in the item's length; the ioctl succeeds.
+            item.length = match item.query_id {
+                DRM_I915_QUERY_TOPOLOGY_INFO if item.flags != 0 => -(Errno::EINVAL as i32),
+                DRM_I915_QUERY_TOPOLOGY_INFO => {
+                    let blob = topology_blob();
+                    let total = blob.len() as i32;
+                    if item.length == 0 {
+                        total
+                    } else if item.length < total {
+                        -(Errno::EINVAL as i32)
+                    } else {
+                        write_user_bytes(IOCTL, item.data_ptr, &blob)?;
+                        total
+                    }
+                }
+                _ => -(Errno::EINVAL as i32),
+            };
+            write_user(IOCTL, at, item)?;
+        }
+        Ok(())
+    }
+
+    fn gem_create(&self, c: &mut drm_i915_gem_create) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_CREATE";
+        if c.size == 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        if c.size > MAX_OBJECT {
+            return Err(err(IOCTL, Errno::E2BIG));
+        }
+        let size = c.size.div_ceil(PAGE) * PAGE;
+        let obj = Arc::new(GemObject::new(size).map_err(|e| err(IOCTL, e))?);
+        let mut st = self.state.lock();
+        let handle = st.next_handle;
+        st.next_handle = st
+            .next_handle
+            .checked_add(1)
+            .ok_or(err(IOCTL, Errno::ENOSPC))?;
+        st.objects.insert(handle, obj);
+        c.size = size;
+        c.handle = handle;
+        Ok(())
+    }
+
+    fn gem_close(&self, c: &drm_gem_close) -> Result<(), KmdError> {
+        const IOCTL: &str = "GEM_CLOSE";
+        let mut st = self.state.lock();
+        // drm_gem_handle_delete: an unknown handle is EINVAL.
+        if st.objects.remove(&c.handle).is_none() {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        st.mmap_offsets.remove(&c.handle);
+        // Closing the last handle unbinds the object from every address space.
+        for vm in st.vms.values() {
+            vm.lock_mut().unbind(c.handle);
+        }
+        for ctx in st.contexts.values() {
+            ctx.vm.lock_mut().unbind(c.handle);
+        }
+        Ok(())
+    }
+
+    fn gem_mmap_offset(&self, m: &mut drm_i915_gem_mmap_offset) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_MMAP_OFFSET";
+        if m.extensions != 0 || m.pad != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        match m.flags {
+            I915_MMAP_OFFSET_WB
+            | I915_MMAP_OFFSET_WC
+            | I915_MMAP_OFFSET_UC
+            | I915_MMAP_OFFSET_FIXED => {}
+            // Integrated Gen9 has an aperture, but the model has no GGTT.
+            I915_MMAP_OFFSET_GTT => return Err(err(IOCTL, Errno::ENODEV)),
+            _ => return Err(err(IOCTL, Errno::EINVAL)),
+        }
+        let mut st = self.state.lock();
+        if !st.objects.contains_key(&m.handle) {
+            return Err(err(IOCTL, Errno::ENOENT));
+        }
+        st.mmap_offsets.insert(m.handle);
+        // A fake offset in the DRM fd's address space, unique per object.
+        m.offset = u64::from(m.handle) << 32;
+        Ok(())
+    }
+
+    fn mmap(&self, offset: u64, size: usize) -> Result<memmap2::MmapMut, KmdError> {
+        const IOCTL: &str = "mmap";
+        let handle = (offset >> 32) as u32;
+        let st = self.state.lock();
+        let obj = st
+            .objects
+            .get(&handle)
+            .filter(|_| offset & 0xffff_ffff == 0 && st.mmap_offsets.contains(&handle))
+            .ok_or(err(IOCTL, Errno::EACCES))?;
+        obj.map(size).map_err(|e| err(IOCTL, e))
+    }
+
+    fn prime_handle_to_fd(&self, p: &mut drm_prime_handle) -> Result<(), KmdError> {
+        const IOCTL: &str = "PRIME_HANDLE_TO_FD";
+        if p.flags & !(DRM_CLOEXEC | DRM_RDWR) != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let st = self.state.lock();
+        let obj = st.objects.get(&p.handle).ok_or(err(IOCTL, Errno::ENOENT))?;
+        let cmd = if p.flags & DRM_CLOEXEC != 0 {
+            libc::F_DUPFD_CLOEXEC
+        } else {
+            libc::F_DUPFD
+        };
+        // SAFETY: fcntl(F_DUPFD*) on an fd the object owns; the new fd is
+        // handed to the caller, who owns it (as with a dma-buf fd).
+        let fd = unsafe { libc::fcntl(obj.fd().as_raw_fd(), cmd, 0) };
+        if fd < 0 {
+            return Err(err(IOCTL, Errno::last()));
+        }
+        p.fd = fd;
+        Ok(())
+    }
+
+    fn vm_create(&self, v: &mut drm_i915_gem_vm_control) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_VM_CREATE";
+        if v.flags != 0 || v.extensions != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let mut st = self.state.lock();
+        let id = st.next_vm;
+        st.next_vm = st.next_vm.checked_add(1).ok_or(err(IOCTL, Errno::ENOSPC))?;
+        st.vms.insert(id, Arc::new(Vm::default()));
+        v.vm_id = id;
+        Ok(())
+    }
+
+    fn vm_destroy(&self, v: &drm_i915_gem_vm_control) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_VM_DESTROY";
+        if v.flags != 0 || v.extensions != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        // Contexts using it keep it alive; only the id goes.
+        match self.state.lock().vms.remove(&v.vm_id) {
+            Some(_) => Ok(()),
+            None => Err(err(IOCTL, Errno::ENOENT)),
+        }
+    }
+
+    fn context_create_ext(&self, c: &mut drm_i915_gem_context_create_ext) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_CONTEXT_CREATE_EXT";
+        let known =
+            I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS | I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE;
+        if c.flags & !known != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let mut st = self.state.lock();
+        let mut ctx = Context::new(Arc::new(Vm::default()));
+        if c.flags & I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS != 0 {
+            let mut next = c.extensions;
+            let mut n = 0;
+            while next != 0 {
+                n += 1;
+                if n > MAX_EXTENSIONS {
+                    return Err(err(IOCTL, Errno::E2BIG));
+                }
+                let ext: i915_user_extension = read_user(IOCTL, next)?;
+                if ext.flags != 0 || ext.rsvd != [0; 4] {
+                    return Err(err(IOCTL, Errno::EINVAL));
+                }
+                match ext.name {
+                    I915_CONTEXT_CREATE_EXT_SETPARAM => {
+                        let sp: drm_i915_gem_context_create_ext_setparam = read_user(IOCTL, next)?;
+                        Self::setparam(&mut ctx, &st, &sp.param).map_err(|e| err(IOCTL, e))?;
+                    }
+                    _ => return Err(err(IOCTL, Errno::EINVAL)),
+                }
+                next = ext.next_extension;
+            }
+        }
+        let id = st.next_ctx;
+        st.next_ctx = st
+            .next_ctx
+            .checked_add(1)
+            .ok_or(err(IOCTL, Errno::ENOSPC))?;
+        st.contexts.insert(id, ctx);
+        c.ctx_id = id;
+        Ok(())
+    }
+
+    fn context_destroy(&self, c: &drm_i915_gem_context_destroy) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_CONTEXT_DESTROY";
+        if c.pad != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        if c.ctx_id == 0 {
+            return Err(err(IOCTL, Errno::ENOENT));
+        }
+        match self.state.lock().contexts.remove(&c.ctx_id) {
+            Some(_) => Ok(()),
+            None => Err(err(IOCTL, Errno::ENOENT)),
+        }
+    }
+
+    fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_EXECBUFFER2";
+        let einval = || err(IOCTL, Errno::EINVAL);
+        if e.flags & I915_EXEC_UNKNOWN_FLAGS != 0 {
+            return Err(einval());
+        }
+        // Only the render engine; no fences or extensions in the model.
+        let ring = e.flags & I915_EXEC_RING_MASK;
+        if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+            return Err(einval());
+        }
+        let unsupported = I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | I915_EXEC_USE_EXTENSIONS;
+        if e.flags & unsupported != 0 || e.rsvd2 != 0 {
+            return Err(einval());
+        }
+        if e.num_cliprects != 0 || e.cliprects_ptr != 0 || e.DR1 != 0 || e.DR4 != 0 {
+            return Err(einval());
+        }
+        if (e.batch_start_offset | e.batch_len) & 7 != 0 {
+            return Err(einval());
+        }
+        if e.buffer_count == 0 || e.buffer_count > 1 << 16 {
+            return Err(einval());
+        }
+        if e.rsvd1 >> 32 != 0 {
+            return Err(einval());
+        }
+        let ctx_id = execbuffer2_context_id(e);
+        let entry = std::mem::size_of::<drm_i915_gem_exec_object2>() as u64;
+        let mut list = Vec::with_capacity(e.buffer_count as usize);
+        for i in 0..u64::from(e.buffer_count) {
+            let o: drm_i915_gem_exec_object2 =
+                read_user(IOCTL, e.buffers_ptr.wrapping_add(i * entry))?;
+            list.push(o);
+        }
+
+        let mut st = self.state.lock();
+        let ctx = st.contexts.get(&ctx_id).ok_or(err(IOCTL, Errno::ENOENT))?;
+        if ctx.banned {
+            return Err(err(IOCTL, Errno::EIO));
+        }
+        let vm = Arc::clone(&ctx.vm);
+        let mut placed = Vec::with_capacity(list.len());
+        let mut seen = HashSet::new();
+        for o in &list {
+            let obj = st
+                .objects
+                .get(&o.handle)
+                .cloned()
+                .ok_or(err(IOCTL, Errno::ENOENT))?;
+            if !seen.insert(o.handle) {
+                return Err(einval());
+            }
+            if o.flags & EXEC_OBJECT_UNKNOWN_FLAGS != 0 || o.rsvd2 != 0 {
+                return Err(einval());
+            }
+            // Softpin only: the model has no relocation or placement.
+            if o.relocation_count != 0 || o.flags & EXEC_OBJECT_PINNED == 0 {
+                return Err(einval());
+            }
+            if !is_canonical(o.offset) || o.offset % PAGE != 0 {
+                return Err(einval());
+            }
+            let addr = o.offset & ((1 << vm::VA_BITS) - 1);
+            let limit = if o.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS != 0 {
+                1u64 << vm::VA_BITS
+            } else {
+                1u64 << 32
+            };
+            if addr + obj.size > limit {
+                return Err(einval());
+            }
+            placed.push((o.handle, obj, addr));
+        }
+        let mut sorted: Vec<_> = placed.iter().map(|(_, o, a)| (*a, o.size)).collect();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
+            // Two objects of one execbuf pinned over each other.
+            return Err(err(IOCTL, Errno::ENOSPC));
+        }
+        let batch_index = if e.flags & I915_EXEC_BATCH_FIRST != 0 {
+            0
+        } else {
+            placed.len() - 1
+        };
+        let (_, batch_obj, batch_addr) = &placed[batch_index];
+        let start = u64::from(e.batch_start_offset);
+        let len = if e.batch_len == 0 {
+            batch_obj.size.checked_sub(start).ok_or_else(einval)?
+        } else {
+            u64::from(e.batch_len)
+        };
+        if start + len > batch_obj.size || len == 0 {
+            return Err(einval());
+        }
+        let batch_gpu = batch_addr + start;
+        {
+            let mut pt = vm.lock_mut();
+            for (handle, obj, addr) in &placed {
+                if pt.address_of(*handle) == Some(*addr) {
+                    continue;
+                }
+                pt.unbind(*handle);
+                // Whatever else sits there is evicted, as i915 does for softpin.
+                for other in pt.overlapping(*addr, obj.size) {
+                    pt.unbind(other);
+                }
+                pt.bind(*handle, obj, *addr);
+            }
+        }
+        st.seqno += 1;
+        let seqno = st.seqno;
+        for (_, obj, _) in &placed {
+            obj.mark_used(seqno);
+        }
+        drop(st);
+
+        debug!(
+            ctx_id,
+            batch = format_args!("{batch_gpu:#x}"),
+            objects = placed.len(),
+            "execbuffer2"
+        );
+        let mut counters = Counters::default();
+        let result = cs::execute_batch(&vm.view(), batch_gpu, &self.budget, &mut counters);
+        {
+            let mut total = self.counters.lock();
+            total.threads += counters.threads;
+            total.instructions += counters.instructions;
+            total.lane_instructions += counters.lane_instructions;
+            total.sends += counters.sends;
+            total.modelled_cycles += counters.modelled_cycles;
+        }
+        if let Err(gpu_err) = result {
+            // A hang or fault resets the engine and marks the guilty context;
+            // like i915, later submissions on it fail with EIO (a recoverable,
+            // unbannable context would be replayed instead, which the model
+            // does not do: it is banned too).
+            warn!(ctx_id, "GPU error: {gpu_err}; context banned");
+            let mut st = self.state.lock();
+            st.reset_count += 1;
+            if let Some(ctx) = st.contexts.get_mut(&ctx_id) {
+                ctx.banned = true;
+                ctx.batch_active += 1;
+                let _ = (ctx.recoverable, ctx.bannable, ctx.batch_pending);
+            }
+        }
+        Ok(())
+    }
+
+    fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_WAIT";
+        if w.flags != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let st = self.state.lock();
+        let obj = st
+            .objects
+            .get(&w.bo_handle)
+            .ok_or(err(IOCTL, Errno::ENOENT))?;
+        // Batches complete inside EXECBUFFER2: every use up to seqno is done.
+        if obj.last_use.load(Ordering::Relaxed) > st.seqno {
+            return Err(err(IOCTL, Errno::ETIME));
+        }
+        if w.timeout_ns < 0 {
+            w.timeout_ns = 0;
+        }
+        Ok(())
+    }
+
+    fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GET_RESET_STATS";
+        if r.flags != 0 || r.pad != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let st = self.state.lock();
+        let ctx = st
+            .contexts
+            .get(&r.ctx_id)
+            .ok_or(err(IOCTL, Errno::ENOENT))?;
+        // The global count is what a privileged caller sees.
+        r.reset_count = st.reset_count;
+        r.batch_active = ctx.batch_active;
+        r.batch_pending = ctx.batch_pending;
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("emulated Gen9 GT2 (Skylake, {CHIPSET_ID:#06x})")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,123 @@
+//! A GPU virtual address space (a ppGTT): 4 KiB page-table entries mapping
+//! GPU pages to (object, page of the object), plus the bindings they came from.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use parking_lot::{RwLock, RwLockReadGuard};
+
+use super::object::GemObject;
+use crate::gpu::{GpuMemory, MemFault};
+
+pub const PAGE: u64 = 4096;
+/// Gen9 full ppGTT: 48-bit addresses.
+pub const VA_BITS: u32 = 48;
+const VA_MASK: u64 = (1 << VA_BITS) - 1;
+
+#[derive(Debug, Default)]
+pub struct Vm {
+    inner: RwLock<VmInner>,
+}
+
+#[derive(Debug, Default)]
+pub struct VmInner {
+    /// Virtual page number → (object, object page).
+    ptes: HashMap<u64, (Arc<GemObject>, u64)>,
+    /// Binding start → (handle, size).
+    bindings: BTreeMap<u64, (u32, u64)>,
+    /// Handle → binding start.
+    by_handle: HashMap<u32, u64>,
+}
+
+impl VmInner {
+    /// Where `handle` is bound, if it is.
+    pub fn address_of(&self, handle: u32) -> Option<u64> {
+        self.by_handle.get(&handle).copied()
+    }
+
+    pub fn unbind(&mut self, handle: u32) {
+        if let Some(start) = self.by_handle.remove(&handle) {
+            if let Some((_, size)) = self.bindings.remove(&start) {
+                for vpn in (start / PAGE)..((start + size) / PAGE) {
+                    self.ptes.remove(&vpn);
+                }
+            }
+        }
+    }
+
+    /// Handles of bindings overlapping `[addr, addr + size)`.
+    pub fn overlapping(&self, addr: u64, size: u64) -> Vec<u32> {
+        // Bindings never overlap each other, so walking down from `end`
+        // stops at the first one that ends at or before `addr`.
+        self.bindings
+            .range(..addr + size)
+            .rev()
+            .take_while(|(&s, &(_, sz))| s + sz > addr)
+            .map(|(_, &(h, _))| h)
+            .collect()
+    }
+
+    /// Binds the whole object at `addr` (page-aligned, free range).
+    pub fn bind(&mut self, handle: u32, obj: &Arc<GemObject>, addr: u64) {
+        for i in 0..obj.size / PAGE {
+            self.ptes.insert(addr / PAGE + i, (Arc::clone(obj), i));
+        }
+        self.bindings.insert(addr, (handle, obj.size));
+        self.by_handle.insert(handle, addr);
+    }
+}
+
+impl Vm {
+    pub fn lock_mut(&self) -> parking_lot::RwLockWriteGuard<'_, VmInner> {
+        self.inner.write()
+    }
+
+    /// The address space as the GPU sees it while a batch runs.
+    pub fn view(&self) -> VmView<'_> {
+        VmView(self.inner.read())
+    }
+}
+
+pub struct VmView<'a>(RwLockReadGuard<'a, VmInner>);
+
+impl VmView<'_> {
+    fn each_page(
+        &self,
+        addr: u64,
+        len: usize,
+        kind: &'static str,
+        mut f: impl FnMut(&GemObject, u64, std::ops::Range<usize>),
+    ) -> Result<(), MemFault> {
+        let mut done = 0usize;
+        while done < len {
+            let a = (addr.wrapping_add(done as u64)) & VA_MASK;
+            let (obj, opage) = self
+                .0
+                .ptes
+                .get(&(a / PAGE))
+                .ok_or(MemFault { addr: a, kind })?;
+            let in_page = a % PAGE;
+            let n = ((PAGE - in_page) as usize).min(len - done);
+            f(obj, opage * PAGE + in_page, done..done + n);
+            done += n;
+        }
+        Ok(())
+    }
+}
+
+impl GpuMemory for VmView<'_> {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let len = out.len();
+        self.each_page(addr, len, "read of an unmapped page", |o, off, r| {
+            o.read_at(off, &mut out[r])
+        })
+    }
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.each_page(
+            addr,
+            data.len(),
+            "write to an unmapped page",
+            |o, off, r| o.write_at(off, &data[r]),
+        )
+    }
+}

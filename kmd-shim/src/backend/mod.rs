@@ -1,0 +1,90 @@
+//! The boundary the driver calls: the i915 ioctls gencl uses, answered by
+//! the kernel (`real`) or by the emulated device (`emulated`), with the same
+//! structs and errnos. `device` is a small safe layer over it.
+//!
+//! Contract of every method (as for the kernel): pointers inside the structs
+//! (`drm_i915_getparam::value`, `items_ptr`, `data_ptr`, `buffers_ptr`,
+//! `extensions`) are either 0 or point to live memory of the stated type and
+//! size owned by the caller for the duration of the call.
+
+pub mod device;
+pub mod emulated;
+pub mod real;
+
+use nix::errno::Errno;
+use thiserror::Error;
+
+use crate::uapi::*;
+
+pub use device::{Device, Topology};
+
+#[derive(Debug, Error)]
+pub enum KmdError {
+    /// An ioctl failed with the errno the kernel (or the emulated device) gave.
+    #[error("{ioctl} failed: {errno}")]
+    Errno { ioctl: &'static str, errno: Errno },
+    #[error("no i915 render node: {0}")]
+    NoDevice(String),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("GENCL_DEVICE={0:?}: expected emulated, real or auto")]
+    BadSelection(String),
+    #[error("{what}: unexpected answer from the device")]
+    Protocol { what: &'static str },
+}
+
+impl KmdError {
+    /// The errno, if this is a failed ioctl.
+    pub fn errno(&self) -> Option<Errno> {
+        match self {
+            KmdError::Errno { errno, .. } => Some(*errno),
+            _ => None,
+        }
+    }
+}
+
+pub trait I915: Send + Sync {
+    fn getparam(&self, p: &mut drm_i915_getparam) -> Result<(), KmdError>;
+    fn query(&self, q: &mut drm_i915_query) -> Result<(), KmdError>;
+    fn gem_create(&self, c: &mut drm_i915_gem_create) -> Result<(), KmdError>;
+    fn gem_close(&self, c: &drm_gem_close) -> Result<(), KmdError>;
+    fn gem_mmap_offset(&self, m: &mut drm_i915_gem_mmap_offset) -> Result<(), KmdError>;
+    /// mmap what gem_mmap_offset returned (real: mmap of the DRM fd at that offset).
+    fn mmap(&self, offset: u64, size: usize) -> Result<memmap2::MmapMut, KmdError>;
+    fn prime_handle_to_fd(&self, p: &mut drm_prime_handle) -> Result<(), KmdError>;
+    fn vm_create(&self, v: &mut drm_i915_gem_vm_control) -> Result<(), KmdError>;
+    fn vm_destroy(&self, v: &drm_i915_gem_vm_control) -> Result<(), KmdError>;
+    fn context_create_ext(&self, c: &mut drm_i915_gem_context_create_ext) -> Result<(), KmdError>;
+    fn context_destroy(&self, c: &drm_i915_gem_context_destroy) -> Result<(), KmdError>;
+    fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError>;
+    fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError>;
+    fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError>;
+    /// "emulated Gen9 GT2" or the render node path, for logs and clinfo.
+    fn describe(&self) -> String;
+}
+
+/// The device `GENCL_DEVICE` selects: `emulated`, `real`, or `auto` (the
+/// default: an i915 render node if there is one, else the emulated device).
+pub fn open_default() -> Result<Box<dyn I915>, KmdError> {
+    let sel = std::env::var("GENCL_DEVICE").unwrap_or_else(|_| "auto".into());
+    match sel.as_str() {
+        "emulated" => Ok(open_emulated()),
+        "real" => Ok(Box::new(real::RealI915::open()?)),
+        "auto" | "" => match real::RealI915::open() {
+            Ok(r) => Ok(Box::new(r)),
+            Err(e) => {
+                tracing::info!("{e}; using the emulated device");
+                Ok(open_emulated())
+            }
+        },
+        other => Err(KmdError::BadSelection(other.to_string())),
+    }
+}
+
+pub fn open_emulated() -> Box<dyn I915> {
+    Box::new(emulated::EmulatedI915::new())
+}
