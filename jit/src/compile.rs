@@ -6,7 +6,9 @@ use thiserror::Error;
 
 use crate::frontend::{self, clc, lower::LoweredKernel, FrontendError};
 use crate::isel::{self, Layout, SIMD};
-use crate::kernel::{AddressQualifier, ArgKind, ImplicitArg, ImplicitKind, KernelArg, KernelBinary, ProgramBinary};
+use crate::kernel::{
+    AddressQualifier, ArgKind, ImplicitArg, ImplicitKind, KernelArg, KernelBinary, ProgramBinary,
+};
 use crate::{emit, passes, regalloc};
 
 /// What `clCreateProgramWith*` handed in.
@@ -29,7 +31,10 @@ pub struct BuildError {
 
 impl BuildError {
     fn log(log: impl Into<String>) -> BuildError {
-        BuildError { log: log.into(), invalid_options: false }
+        BuildError {
+            log: log.into(),
+            invalid_options: false,
+        }
     }
 }
 
@@ -49,7 +54,10 @@ const ARGS: u32 = 64;
 
 /// Compile every kernel of a program for Gen9.
 pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, BuildError> {
-    let opts = clc::parse_options(options).map_err(|log| BuildError { log, invalid_options: true })?;
+    let opts = clc::parse_options(options).map_err(|log| BuildError {
+        log,
+        invalid_options: true,
+    })?;
     let spirv_bytes;
     let spirv: &[u8] = match input {
         CompileInput::OpenClC(src) => {
@@ -72,7 +80,10 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
     if !log.is_empty() {
         return Err(BuildError::log(log));
     }
-    Ok(ProgramBinary { kernels: out, build_log: String::new() })
+    Ok(ProgramBinary {
+        kernels: out,
+        build_log: String::new(),
+    })
 }
 
 #[derive(Debug, Error)]
@@ -86,7 +97,11 @@ enum KernelError {
 }
 
 fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
-    let LoweredKernel { mut func, args, required_wg_size } = k;
+    let LoweredKernel {
+        mut func,
+        args,
+        required_wg_size,
+    } = k;
     passes::dce::run(&mut func);
     let uniform = passes::uniform::analyse(&func);
 
@@ -111,7 +126,11 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
             address: a.address,
             size: a.size,
             curbe_offset: off,
-            type_qualifier: if a.is_const && a.address != AddressQualifier::Private { 1 } else { 0 },
+            type_qualifier: if a.is_const && a.address != AddressQualifier::Private {
+                1
+            } else {
+                0
+            },
         });
         off += size;
     }
@@ -139,10 +158,18 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
             (ImplicitKind::GlobalSize, GLOBAL_SIZE),
             (ImplicitKind::NumGroups, NUM_GROUPS),
         ] {
-            implicit.push(ImplicitArg { kind, dim: d, offset: base + 4 * d as u32 });
+            implicit.push(ImplicitArg {
+                kind,
+                dim: d,
+                offset: base + 4 * d as u32,
+            });
         }
     }
-    implicit.push(ImplicitArg { kind: ImplicitKind::WorkDim, dim: 0, offset: WORK_DIM });
+    implicit.push(ImplicitArg {
+        kind: ImplicitKind::WorkDim,
+        dim: 0,
+        offset: WORK_DIM,
+    });
     let attributes = match required_wg_size {
         Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
         None => String::new(),

@@ -6,12 +6,12 @@
 
 pub mod compile;
 pub mod emit;
-pub mod regalloc;
 pub mod frontend;
 pub mod ir;
 pub mod isa;
 pub mod isel;
-pub mod passes;
 pub mod kernel;
+pub mod passes;
+pub mod regalloc;
 
 pub use compile::{compile, BuildError, CompileInput};

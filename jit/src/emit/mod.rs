@@ -32,7 +32,12 @@ pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec
             Item::LoopEnd(_) => {}
         }
     }
-    let target = |l: Label| at.get(l.0 as usize).copied().flatten().ok_or(EmitError::Label(l.0));
+    let target = |l: Label| {
+        at.get(l.0 as usize)
+            .copied()
+            .flatten()
+            .ok_or(EmitError::Label(l.0))
+    };
     let mut insts = Vec::with_capacity(n);
     let mut ip = 0usize;
     for (pos, item) in m.items.iter().enumerate() {
@@ -61,7 +66,10 @@ pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec
                 // JIP: where to go when no channel is left enabled after this
                 // endif: the end of the enclosing block, else the next instruction.
                 let t = enclosing_block_end(m, pos).unwrap_or(ip + 1);
-                inst.branch = Some(Branch { jip: rel(t), uip: 0 });
+                inst.branch = Some(Branch {
+                    jip: rel(t),
+                    uip: 0,
+                });
             }
             _ => {}
         }
@@ -78,7 +86,10 @@ pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec
 /// Instruction index of the next else/endif/while that closes the block
 /// enclosing item `pos` (nesting counted by if/endif and loop markers).
 fn enclosing_block_end(m: &MFunction, pos: usize) -> Option<usize> {
-    let mut ip = m.items[..=pos].iter().filter(|i| matches!(i, Item::Inst(_))).count();
+    let mut ip = m.items[..=pos]
+        .iter()
+        .filter(|i| matches!(i, Item::Inst(_)))
+        .count();
     let mut depth = 0i32;
     for item in &m.items[pos + 1..] {
         match item {

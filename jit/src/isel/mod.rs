@@ -15,11 +15,12 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use crate::ir::{BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
+use crate::isa::gen9::send;
 use crate::isa::{
-    AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, Region, RegFile, SendInfo, Sfid, Src,
-    SrcMod, SrcReg, Type,
+    AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile,
+    Region, SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
 };
-use mfunc::{Item, Label, MFunction, MInst, VReg, VRef};
+use mfunc::{Item, Label, MFunction, MInst, VRef, VReg};
 use structure::Cfg;
 
 /// SIMD width the selector compiles for.
@@ -90,9 +91,17 @@ fn region_for(scalar: bool, ty: Type) -> Region {
     if scalar {
         Region::SCALAR
     } else if ty.size() == 8 {
-        Region { vstride: 4, width: 4, hstride: 1 }
+        Region {
+            vstride: 4,
+            width: 4,
+            hstride: 1,
+        }
     } else {
-        Region { vstride: 8, width: 8, hstride: 1 }
+        Region {
+            vstride: 8,
+            width: 8,
+            hstride: 1,
+        }
     }
 }
 
@@ -110,11 +119,27 @@ fn reg_src(nr: u8, subreg: u8, region: Region, ty: Type) -> Src {
 }
 
 fn grf_dst(nr: u8, subreg: u8, ty: Type) -> Dst {
-    Dst { file: RegFile::Grf, nr, subreg, hstride: 1, ty, indirect: None, writemask: 0xF }
+    Dst {
+        file: RegFile::Grf,
+        nr,
+        subreg,
+        hstride: 1,
+        ty,
+        indirect: None,
+        writemask: 0xF,
+    }
 }
 
 fn null_dst(ty: Type) -> Dst {
-    Dst { file: RegFile::Arf, nr: 0, subreg: 0, hstride: 1, ty, indirect: None, writemask: 0xF }
+    Dst {
+        file: RegFile::Arf,
+        nr: 0,
+        subreg: 0,
+        hstride: 1,
+        ty,
+        indirect: None,
+        writemask: 0xF,
+    }
 }
 
 fn imm(ty: Type, bits: u64) -> Src {
@@ -152,13 +177,20 @@ struct Sel<'a> {
 }
 
 /// Select a whole kernel.
-pub fn select(f: &Function, uniform: Vec<bool>, layout: &Layout) -> Result<(MFunction, bool), IselError> {
+pub fn select(
+    f: &Function,
+    uniform: Vec<bool>,
+    layout: &Layout,
+) -> Result<(MFunction, bool), IselError> {
     let mut s = Sel {
         f,
         uni: uniform,
         layout,
         cfg: Cfg::new(f),
-        m: MFunction { first_free_grf: layout.payload_grfs, ..Default::default() },
+        m: MFunction {
+            first_free_grf: layout.payload_grfs,
+            ..Default::default()
+        },
         locs: HashMap::new(),
         phis: HashMap::new(),
         emitted: vec![false; f.blocks.len()],
@@ -182,7 +214,13 @@ pub fn select(f: &Function, uniform: Vec<bool>, layout: &Layout) -> Result<(MFun
 
 impl Sel<'_> {
     fn push(&mut self, inst: Inst, dst: Option<VRef>, srcs: [Option<VRef>; 3]) {
-        self.m.items.push(Item::Inst(MInst { inst, dst, srcs, jip: None, uip: None }));
+        self.m.items.push(Item::Inst(MInst {
+            inst,
+            dst,
+            srcs,
+            jip: None,
+            uip: None,
+        }));
     }
 
     fn label(&mut self, l: Label) {
@@ -227,17 +265,38 @@ impl Sel<'_> {
                     let els = self.m.new_label();
                     // if: JIP to the else body (or endif), UIP to endif.
                     let mut i = Inst::new(Opcode::If, SIMD);
-                    i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: false });
-                    self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(els), uip: Some(endif) }));
+                    i.predicate = Some(Predicate {
+                        ctrl: PredCtrl::Normal,
+                        inverse: false,
+                    });
+                    self.m.items.push(Item::Inst(MInst {
+                        inst: i,
+                        dst: None,
+                        srcs: [None; 3],
+                        jip: Some(els),
+                        uip: Some(endif),
+                    }));
                     self.arm(b, t, j)?;
                     let mut i = Inst::new(Opcode::Else, SIMD);
                     i.branch = Some(Branch::default());
-                    self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(endif), uip: Some(endif) }));
+                    self.m.items.push(Item::Inst(MInst {
+                        inst: i,
+                        dst: None,
+                        srcs: [None; 3],
+                        jip: Some(endif),
+                        uip: Some(endif),
+                    }));
                     self.label(els);
                     self.arm(b, e, j)?;
                     self.label(endif);
                     let i = Inst::new(Opcode::Endif, SIMD);
-                    self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: None, uip: None }));
+                    self.m.items.push(Item::Inst(MInst {
+                        inst: i,
+                        dst: None,
+                        srcs: [None; 3],
+                        jip: None,
+                        uip: None,
+                    }));
                     b = j;
                 }
             }
@@ -263,7 +322,11 @@ impl Sel<'_> {
         let (c, cont_if_true, exit) = match self.f.block(latch).term {
             Term::CondBr(c, t, e) if t == h => (c, true, e),
             Term::CondBr(c, t, e) if e == h => (c, false, t),
-            _ => return unsupported("a loop whose exit test is not at its end (break, or a while loop at -O0)"),
+            _ => {
+                return unsupported(
+                    "a loop whose exit test is not at its end (break, or a while loop at -O0)",
+                )
+            }
         };
         let start = self.m.new_label();
         self.m.items.push(Item::LoopStart(start));
@@ -281,8 +344,17 @@ impl Sel<'_> {
         self.edge_copies(latch, h)?;
         self.flag_from_bool(c)?;
         let mut i = Inst::new(Opcode::While, SIMD);
-        i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: !cont_if_true });
-        self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(start), uip: None }));
+        i.predicate = Some(Predicate {
+            ctrl: PredCtrl::Normal,
+            inverse: !cont_if_true,
+        });
+        self.m.items.push(Item::Inst(MInst {
+            inst: i,
+            dst: None,
+            srcs: [None; 3],
+            jip: Some(start),
+            uip: None,
+        }));
         self.m.items.push(Item::LoopEnd(start));
         Ok(exit)
     }
@@ -311,15 +383,36 @@ impl Sel<'_> {
                 let endif = self.m.new_label();
                 let els = self.m.new_label();
                 let mut i = Inst::new(Opcode::If, SIMD);
-                i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: false });
-                self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(els), uip: Some(endif) }));
+                i.predicate = Some(Predicate {
+                    ctrl: PredCtrl::Normal,
+                    inverse: false,
+                });
+                self.m.items.push(Item::Inst(MInst {
+                    inst: i,
+                    dst: None,
+                    srcs: [None; 3],
+                    jip: Some(els),
+                    uip: Some(endif),
+                }));
                 self.arm(h, t, j)?;
                 let i = Inst::new(Opcode::Else, SIMD);
-                self.m.items.push(Item::Inst(MInst { inst: i, dst: None, srcs: [None; 3], jip: Some(endif), uip: Some(endif) }));
+                self.m.items.push(Item::Inst(MInst {
+                    inst: i,
+                    dst: None,
+                    srcs: [None; 3],
+                    jip: Some(endif),
+                    uip: Some(endif),
+                }));
                 self.label(els);
                 self.arm(h, e, j)?;
                 self.label(endif);
-                self.m.items.push(Item::Inst(MInst { inst: Inst::new(Opcode::Endif, SIMD), dst: None, srcs: [None; 3], jip: None, uip: None }));
+                self.m.items.push(Item::Inst(MInst {
+                    inst: Inst::new(Opcode::Endif, SIMD),
+                    dst: None,
+                    srcs: [None; 3],
+                    jip: None,
+                    uip: None,
+                }));
                 if j != latch {
                     self.region(j, Some(latch))?;
                 }
@@ -344,13 +437,21 @@ impl Sel<'_> {
             let ty = self.f.ty(*phi);
             let t = isa_type(ty, false)?;
             let o = self.opnd(*src, t)?;
-            let tmp = if moves.len() > 1 { self.m.new_vreg(ty.bytes().max(4) * SIMD as u32) } else { self.phis[phi] };
+            let tmp = if moves.len() > 1 {
+                self.m.new_vreg(ty.bytes().max(4) * SIMD as u32)
+            } else {
+                self.phis[phi]
+            };
             self.mov_to(tmp, t, o);
             temps.push((tmp, t));
         }
         if moves.len() > 1 {
             for ((phi, _), (tmp, t)) in moves.iter().zip(temps) {
-                let o = Opnd { src: reg_src(0, 0, region_for(false, t), t), vref: Some(VRef { v: tmp, off: 0 }), scalar: false };
+                let o = Opnd {
+                    src: reg_src(0, 0, region_for(false, t), t),
+                    vref: Some(VRef { v: tmp, off: 0 }),
+                    scalar: false,
+                };
                 let dst = self.phis[phi];
                 self.mov_to(dst, t, o);
             }
@@ -388,7 +489,12 @@ impl Sel<'_> {
         i.no_mask = true;
         i.dst = Some(null_dst(Type::UD));
         i.srcs[0] = Some(reg_src(127, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo { sfid: Sfid::ThreadSpawner, desc: Some(0x0200_0010), ex_desc: 0x27, eot: true });
+        i.send = Some(SendInfo {
+            sfid: Sfid::ThreadSpawner,
+            desc: Some(0x0200_0010),
+            ex_desc: 0x27,
+            eot: true,
+        });
         self.push(i, None, [None; 3]);
     }
 
@@ -407,7 +513,9 @@ impl Sel<'_> {
     fn def(&mut self, v: Value) -> (VReg, bool) {
         let scalar = self.is_uniform(v);
         let size = self.f.ty(v).bytes().max(4);
-        let r = self.m.new_vreg(if scalar { size } else { size * SIMD as u32 });
+        let r = self
+            .m
+            .new_vreg(if scalar { size } else { size * SIMD as u32 });
         self.locs.insert(v, Loc::V(r, scalar));
         (r, scalar)
     }
@@ -422,17 +530,29 @@ impl Sel<'_> {
             },
         };
         Ok(match loc {
-            Loc::V(r, scalar) => Opnd { src: reg_src(0, 0, region_for(scalar, t), t), vref: Some(VRef { v: r, off: 0 }), scalar },
-            Loc::Payload(byte) => {
-                Opnd { src: reg_src((byte / 32) as u8, (byte % 32) as u8, Region::SCALAR, t), vref: None, scalar: true }
-            }
-            Loc::PayloadLanesUw(grf) => {
-                Opnd { src: reg_src(grf, 0, Region::contiguous(8), Type::UW), vref: None, scalar: false }
-            }
+            Loc::V(r, scalar) => Opnd {
+                src: reg_src(0, 0, region_for(scalar, t), t),
+                vref: Some(VRef { v: r, off: 0 }),
+                scalar,
+            },
+            Loc::Payload(byte) => Opnd {
+                src: reg_src((byte / 32) as u8, (byte % 32) as u8, Region::SCALAR, t),
+                vref: None,
+                scalar: true,
+            },
+            Loc::PayloadLanesUw(grf) => Opnd {
+                src: reg_src(grf, 0, Region::contiguous(8), Type::UW),
+                vref: None,
+                scalar: false,
+            },
             Loc::Imm(bits) => {
                 if t.size() == 8 {
                     let r = self.wide_const(bits, t);
-                    Opnd { src: reg_src(0, 0, Region::SCALAR, t), vref: Some(VRef { v: r, off: 0 }), scalar: true }
+                    Opnd {
+                        src: reg_src(0, 0, Region::SCALAR, t),
+                        vref: Some(VRef { v: r, off: 0 }),
+                        scalar: true,
+                    }
                 } else {
                     let bits = match t {
                         Type::F => {
@@ -445,7 +565,11 @@ impl Sel<'_> {
                         }
                         _ => bits & 0xffff_ffff,
                     };
-                    Opnd { src: imm(t, bits), vref: None, scalar: true }
+                    Opnd {
+                        src: imm(t, bits),
+                        vref: None,
+                        scalar: true,
+                    }
                 }
             }
         })
@@ -465,7 +589,14 @@ impl Sel<'_> {
     }
 
     /// Emit `op dst, a, b` for value `v` with exec size by uniformity.
-    fn alu(&mut self, v: Value, op: Opcode, t: Type, srcs: &[Opnd], cond: Option<CondMod>) -> (VReg, bool) {
+    fn alu(
+        &mut self,
+        v: Value,
+        op: Opcode,
+        t: Type,
+        srcs: &[Opnd],
+        cond: Option<CondMod>,
+    ) -> (VReg, bool) {
         let (r, scalar) = self.def(v);
         let exec = if scalar { 1 } else { SIMD };
         let mut i = Inst::new(op, exec);
@@ -490,7 +621,10 @@ impl Sel<'_> {
             }
             Op::Arg(n) => {
                 let off = self.layout.arg_offsets[n as usize];
-                self.locs.insert(v, Loc::Payload(self.layout.cross_thread_grf as u32 * 32 + off));
+                self.locs.insert(
+                    v,
+                    Loc::Payload(self.layout.cross_thread_grf as u32 * 32 + off),
+                );
             }
             Op::Builtin(b, d) => self.builtin(v, b, d)?,
             Op::Phi(_) => {}
@@ -499,7 +633,11 @@ impl Sel<'_> {
             Op::Mad(a, b, c) => {
                 if ty.is_float() {
                     let t = isa_type(ty, true)?;
-                    let (oa, ob, oc) = (self.reg_opnd(a, t)?, self.reg_opnd(b, t)?, self.reg_opnd(c, t)?);
+                    let (oa, ob, oc) = (
+                        self.reg_opnd(a, t)?,
+                        self.reg_opnd(b, t)?,
+                        self.reg_opnd(c, t)?,
+                    );
                     // Gen9's three-source instructions are Align16; mad's src0 is the addend.
                     let (r, scalar) = self.def(v);
                     let exec = if scalar { 1 } else { SIMD };
@@ -510,7 +648,15 @@ impl Sel<'_> {
                     let a16 = |o: Opnd| -> Src {
                         let mut s = o.src;
                         if let Src::Reg(r) = &mut s {
-                            r.region = if o.scalar { Region::SCALAR } else { Region { vstride: 4, width: 4, hstride: 1 } };
+                            r.region = if o.scalar {
+                                Region::SCALAR
+                            } else {
+                                Region {
+                                    vstride: 4,
+                                    width: 4,
+                                    hstride: 1,
+                                }
+                            };
                         }
                         s
                     };
@@ -525,7 +671,11 @@ impl Sel<'_> {
                     i.srcs = [Some(oa.src), Some(ob.src), None];
                     self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, ob.vref, None]);
                     let oc = self.opnd(c, t)?;
-                    let ot = Opnd { src: reg_src(0, 0, region_for(false, t), t), vref: Some(VRef { v: tmp, off: 0 }), scalar: false };
+                    let ot = Opnd {
+                        src: reg_src(0, 0, region_for(false, t), t),
+                        vref: Some(VRef { v: tmp, off: 0 }),
+                        scalar: false,
+                    };
                     self.locs.remove(&v);
                     self.alu(v, Opcode::Add, t, &[ot, oc], None);
                 }
@@ -538,7 +688,10 @@ impl Sel<'_> {
                 let ob = self.opnd(b, t)?;
                 let (r, _) = self.def_varying(v);
                 let mut i = Inst::new(Opcode::Sel, SIMD);
-                i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: false });
+                i.predicate = Some(Predicate {
+                    ctrl: PredCtrl::Normal,
+                    inverse: false,
+                });
                 i.dst = Some(grf_dst(0, 0, t));
                 i.srcs = [Some(oa.src), Some(ob.src), None];
                 self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, ob.vref, None]);
@@ -547,7 +700,11 @@ impl Sel<'_> {
             Op::PtrAdd(p, off) => {
                 let op_ = self.opnd(p, Type::UQ)?;
                 let oo = self.opnd(off, Type::Q)?;
-                let (op_, oo) = if op_.vref.is_none() && matches!(op_.src, Src::Imm(_)) { (oo, op_) } else { (op_, oo) };
+                let (op_, oo) = if op_.vref.is_none() && matches!(op_.src, Src::Imm(_)) {
+                    (oo, op_)
+                } else {
+                    (op_, oo)
+                };
                 self.alu(v, Opcode::Add, Type::UQ, &[op_, oo], None);
             }
             Op::Load { addr, .. } => self.load(v, addr, ty)?,
@@ -567,7 +724,11 @@ impl Sel<'_> {
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
             self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
-            return Ok(Opnd { src: reg_src(0, 0, Region::SCALAR, t), vref: Some(VRef { v: r, off: 0 }), scalar: true });
+            return Ok(Opnd {
+                src: reg_src(0, 0, Region::SCALAR, t),
+                vref: Some(VRef { v: r, off: 0 }),
+                scalar: true,
+            });
         }
         Ok(o)
     }
@@ -581,7 +742,19 @@ impl Sel<'_> {
 
     fn builtin(&mut self, v: Value, b: Builtin, d: u8) -> Result<(), IselError> {
         if d > 2 {
-            self.locs.insert(v, Loc::Imm(if matches!(b, Builtin::GlobalSize | Builtin::LocalSize | Builtin::NumGroups) { 1 } else { 0 }));
+            self.locs.insert(
+                v,
+                Loc::Imm(
+                    if matches!(
+                        b,
+                        Builtin::GlobalSize | Builtin::LocalSize | Builtin::NumGroups
+                    ) {
+                        1
+                    } else {
+                        0
+                    },
+                ),
+            );
             return Ok(());
         }
         let ct = self.layout.cross_thread_grf as u32 * 32;
@@ -602,9 +775,18 @@ impl Sel<'_> {
             Builtin::GlobalId => {
                 self.uses_local_ids = true;
                 // group * enqueued local size + local id + global offset
-                let grp = Opnd { src: reg_src(0, [4, 24, 28][d as usize], Region::SCALAR, Type::UD), vref: None, scalar: true };
+                let grp = Opnd {
+                    src: reg_src(0, [4, 24, 28][d as usize], Region::SCALAR, Type::UD),
+                    vref: None,
+                    scalar: true,
+                };
                 let ls = Opnd {
-                    src: reg_src(((ct + l.local_size) / 32) as u8, ((ct + l.local_size) % 32 + 4 * d as u32) as u8, Region::SCALAR, Type::UD),
+                    src: reg_src(
+                        ((ct + l.local_size) / 32) as u8,
+                        ((ct + l.local_size) % 32 + 4 * d as u32) as u8,
+                        Region::SCALAR,
+                        Type::UD,
+                    ),
                     vref: None,
                     scalar: true,
                 };
@@ -618,19 +800,44 @@ impl Sel<'_> {
                 let mut i = Inst::new(Opcode::Add, 1);
                 i.no_mask = true;
                 i.dst = Some(grf_dst(0, 0, Type::UD));
-                i.srcs = [Some(reg_src(0, 0, Region::SCALAR, Type::UD)), Some(reg_src((go / 32) as u8, (go % 32) as u8, Region::SCALAR, Type::UD)), None];
-                self.push(i, Some(VRef { v: base, off: 0 }), [Some(VRef { v: base, off: 0 }), None, None]);
+                i.srcs = [
+                    Some(reg_src(0, 0, Region::SCALAR, Type::UD)),
+                    Some(reg_src(
+                        (go / 32) as u8,
+                        (go % 32) as u8,
+                        Region::SCALAR,
+                        Type::UD,
+                    )),
+                    None,
+                ];
+                self.push(
+                    i,
+                    Some(VRef { v: base, off: 0 }),
+                    [Some(VRef { v: base, off: 0 }), None, None],
+                );
                 let (r, _) = self.def_varying(v);
                 let mut i = Inst::new(Opcode::Add, SIMD);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
-                i.srcs = [Some(reg_src(0, 0, Region::SCALAR, Type::UD)), Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW)), None];
-                self.push(i, Some(VRef { v: r, off: 0 }), [Some(VRef { v: base, off: 0 }), None, None]);
+                i.srcs = [
+                    Some(reg_src(0, 0, Region::SCALAR, Type::UD)),
+                    Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW)),
+                    None,
+                ];
+                self.push(
+                    i,
+                    Some(VRef { v: r, off: 0 }),
+                    [Some(VRef { v: base, off: 0 }), None, None],
+                );
                 return Ok(());
             }
         };
         if let Loc::PayloadLanesUw(_) = loc {
             // Widen to 32 bits once; every use then reads a dword register.
-            let src = Opnd { src: reg_src(1 + d, 0, Region::contiguous(8), Type::UW), vref: None, scalar: false };
+            let src = Opnd {
+                src: reg_src(1 + d, 0, Region::contiguous(8), Type::UW),
+                vref: None,
+                scalar: false,
+            };
             let (r, _) = self.def_varying(v);
             let mut i = Inst::new(Opcode::Mov, SIMD);
             i.dst = Some(grf_dst(0, 0, Type::UD));
@@ -643,7 +850,15 @@ impl Sel<'_> {
     }
 
     fn bin(&mut self, v: Value, op: BinOp, a: Value, b: Value, ty: Ty) -> Result<(), IselError> {
-        let signed = matches!(op, BinOp::AShr | BinOp::Div { signed: true } | BinOp::Rem { signed: true } | BinOp::Min { signed: true } | BinOp::Max { signed: true } | BinOp::MulHi { signed: true });
+        let signed = matches!(
+            op,
+            BinOp::AShr
+                | BinOp::Div { signed: true }
+                | BinOp::Rem { signed: true }
+                | BinOp::Min { signed: true }
+                | BinOp::Max { signed: true }
+                | BinOp::MulHi { signed: true }
+        );
         let t = isa_type(ty, signed)?;
         let wide = t.size() == 8;
         let (code, cond, neg_b) = match op {
@@ -662,8 +877,13 @@ impl Sel<'_> {
             BinOp::FDiv if ty == Ty::F32 => {
                 return self.math(v, MathFn::Fdiv, &[a, b], t);
             }
-            BinOp::Div { .. } if ty == Ty::I32 => return self.math(v, MathFn::IntDivQuotient, &[a, b], t),
-            BinOp::Rem { .. } if ty == Ty::I32 => return self.math(v, MathFn::IntDivRemainder, &[a, b], t),
+            BinOp::Div { .. } if ty == Ty::I32 => {
+                return self.math(v, MathFn::IntDivQuotient, &[a, b], t)
+            }
+            BinOp::Rem { .. } if ty == Ty::I32 => {
+                return self.math(v, MathFn::IntDivRemainder, &[a, b], t)
+            }
+            BinOp::Mul => return self.mul64(v, a, b),
             other => return unsupported(format!("{other:?} on {ty:?}")),
         };
         let oa = self.reg_opnd(a, t)?;
@@ -675,7 +895,11 @@ impl Sel<'_> {
                         Op::Const(k) => k,
                         _ => 0,
                     };
-                    Opnd { src: imm(Type::UD, bits & 63), vref: None, scalar: true }
+                    Opnd {
+                        src: imm(Type::UD, bits & 63),
+                        vref: None,
+                        scalar: true,
+                    }
                 }
                 _ => self.opnd(b, t)?,
             }
@@ -694,6 +918,106 @@ impl Sel<'_> {
             }
         }
         self.alu(v, code, t, &[oa, ob], cond);
+        Ok(())
+    }
+
+    /// One dword half (0: low, 1: high) of a 64-bit operand, as a UD source.
+    fn half(&mut self, x: Value, h: u32) -> Result<Opnd, IselError> {
+        if let (None | Some(Loc::Imm(_)), Op::Const(k)) =
+            (self.locs.get(&x).copied(), &self.f.inst(x).op)
+        {
+            let bits = if h == 0 { *k & 0xffff_ffff } else { *k >> 32 };
+            return Ok(Opnd {
+                src: imm(Type::UD, bits),
+                vref: None,
+                scalar: true,
+            });
+        }
+        let o = self.reg_opnd(x, Type::UQ)?;
+        let mut src = o.src;
+        if let Src::Reg(r) = &mut src {
+            r.ty = Type::UD;
+            r.region = if o.scalar {
+                Region::SCALAR
+            } else {
+                Region {
+                    vstride: 8,
+                    width: 4,
+                    hstride: 2,
+                }
+            };
+            if o.vref.is_none() {
+                r.subreg += 4 * h as u8;
+            }
+        }
+        Ok(Opnd {
+            src,
+            vref: o.vref.map(|r| VRef {
+                v: r.v,
+                off: r.off + 4 * h,
+            }),
+            scalar: o.scalar,
+        })
+    }
+
+    /// 64-bit multiply from 32-bit pieces (Gen9 has no qword × qword):
+    /// lo(a)·lo(b) as a full 64-bit product, plus (lo(a)·hi(b) + hi(a)·lo(b)) << 32.
+    fn mul64(&mut self, v: Value, a: Value, b: Value) -> Result<(), IselError> {
+        let (a, b) = if matches!(self.f.inst(a).op, Op::Const(_)) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let (r, scalar) = self.def(v);
+        let exec = if scalar { 1 } else { SIMD };
+        let al = self.half(a, 0)?;
+        let ah = self.half(a, 1)?;
+        let bl = self.half(b, 0)?;
+        let bh = self.half(b, 1)?;
+        let mut i = Inst::new(Opcode::Mul, exec);
+        i.no_mask = scalar;
+        i.dst = Some(grf_dst(0, 0, Type::UQ));
+        i.srcs = [Some(al.src), Some(bl.src), None];
+        self.push(i, Some(VRef { v: r, off: 0 }), [al.vref, bl.vref, None]);
+        let is_zero = |o: &Opnd| matches!(o.src, Src::Imm(Imm { bits: 0, .. }));
+        for (x, y) in [(al, bh), (ah, bl)] {
+            if is_zero(&x) || is_zero(&y) {
+                continue;
+            }
+            let (x, y) = if matches!(x.src, Src::Imm(_)) {
+                (y, x)
+            } else {
+                (x, y)
+            };
+            let t = self.m.new_vreg(if scalar { 4 } else { 4 * SIMD as u32 });
+            let mut i = Inst::new(Opcode::Mul, exec);
+            i.no_mask = scalar;
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            i.srcs = [Some(x.src), Some(y.src), None];
+            self.push(i, Some(VRef { v: t, off: 0 }), [x.vref, y.vref, None]);
+            // hi(result) += t
+            let mut i = Inst::new(Opcode::Add, exec);
+            i.no_mask = scalar;
+            let mut d = grf_dst(0, 0, Type::UD);
+            d.hstride = if scalar { 1 } else { 2 };
+            i.dst = Some(d);
+            let hi_region = if scalar {
+                Region::SCALAR
+            } else {
+                Region {
+                    vstride: 8,
+                    width: 4,
+                    hstride: 2,
+                }
+            };
+            i.srcs = [
+                Some(reg_src(0, 0, hi_region, Type::UD)),
+                Some(reg_src(0, 0, region_for(scalar, Type::UD), Type::UD)),
+                None,
+            ];
+            let hi = VRef { v: r, off: 4 };
+            self.push(i, Some(hi), [Some(hi), Some(VRef { v: t, off: 0 }), None]);
+        }
         Ok(())
     }
 
@@ -742,7 +1066,9 @@ impl Sel<'_> {
             UnOp::Rint => {
                 self.alu(v, Opcode::Rnde, t, &[oa], None);
             }
-            UnOp::Sqrt | UnOp::Rsqrt | UnOp::Exp2 | UnOp::Log2 | UnOp::Sin | UnOp::Cos if ty == Ty::F32 => {
+            UnOp::Sqrt | UnOp::Rsqrt | UnOp::Exp2 | UnOp::Log2 | UnOp::Sin | UnOp::Cos
+                if ty == Ty::F32 =>
+            {
                 let f = match op {
                     UnOp::Sqrt => MathFn::Sqrt,
                     UnOp::Rsqrt => MathFn::Rsq,
@@ -760,7 +1086,13 @@ impl Sel<'_> {
 
     fn cmp(&mut self, v: Value, op: CmpOp, a: Value, b: Value) -> Result<(), IselError> {
         let aty = self.f.ty(a);
-        let signed = matches!(op, CmpOp::Lt { signed: true } | CmpOp::Le { signed: true } | CmpOp::Gt { signed: true } | CmpOp::Ge { signed: true });
+        let signed = matches!(
+            op,
+            CmpOp::Lt { signed: true }
+                | CmpOp::Le { signed: true }
+                | CmpOp::Gt { signed: true }
+                | CmpOp::Ge { signed: true }
+        );
         let t = isa_type(aty, signed)?;
         // (condition, invert result): unordered forms are the negation of the opposite ordered test.
         let (cond, invert) = match op {
@@ -800,7 +1132,10 @@ impl Sel<'_> {
             self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
             let mut i = Inst::new(Opcode::Mov, exec);
             i.no_mask = scalar;
-            i.predicate = Some(Predicate { ctrl: PredCtrl::Normal, inverse: invert });
+            i.predicate = Some(Predicate {
+                ctrl: PredCtrl::Normal,
+                inverse: invert,
+            });
             i.dst = Some(grf_dst(0, 0, Type::D));
             i.srcs[0] = Some(imm(Type::D, 0xffff_ffff));
             self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
@@ -816,7 +1151,11 @@ impl Sel<'_> {
                 i.no_mask = scalar;
                 i.dst = Some(grf_dst(0, 0, Type::D));
                 i.srcs[0] = Some(reg_src(0, 0, region_for(scalar, Type::D), Type::D));
-                self.push(i, Some(VRef { v: r, off: 0 }), [Some(VRef { v: r, off: 0 }), None, None]);
+                self.push(
+                    i,
+                    Some(VRef { v: r, off: 0 }),
+                    [Some(VRef { v: r, off: 0 }), None, None],
+                );
             }
         }
         Ok(())
@@ -850,10 +1189,27 @@ impl Sel<'_> {
                         i.dst = Some(grf_dst(0, 0, Type::UD));
                         i.srcs = [Some(oa.src), Some(imm(Type::UD, 1)), None];
                         self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
-                        let o = Opnd { src: reg_src(0, 0, region_for(oa.scalar, Type::UD), Type::UD), vref: Some(VRef { v: tmp, off: 0 }), scalar: oa.scalar };
+                        let o = Opnd {
+                            src: reg_src(0, 0, region_for(oa.scalar, Type::UD), Type::UD),
+                            vref: Some(VRef { v: tmp, off: 0 }),
+                            scalar: oa.scalar,
+                        };
                         self.alu(v, Opcode::Mov, t, &[o], None);
                     } else {
-                        self.alu(v, Opcode::And, t, &[oa, Opnd { src: imm(Type::UD, 1), vref: None, scalar: true }], None);
+                        self.alu(
+                            v,
+                            Opcode::And,
+                            t,
+                            &[
+                                oa,
+                                Opnd {
+                                    src: imm(Type::UD, 1),
+                                    vref: None,
+                                    scalar: true,
+                                },
+                            ],
+                            None,
+                        );
                     }
                     return Ok(());
                 }
@@ -869,7 +1225,15 @@ impl Sel<'_> {
                     let mut src = oa.src;
                     if let Src::Reg(r) = &mut src {
                         r.ty = Type::UD;
-                        r.region = if oa.scalar { Region::SCALAR } else { Region { vstride: 8, width: 4, hstride: 2 } };
+                        r.region = if oa.scalar {
+                            Region::SCALAR
+                        } else {
+                            Region {
+                                vstride: 8,
+                                width: 4,
+                                hstride: 2,
+                            }
+                        };
                     }
                     self.alu(v, Opcode::Mov, Type::UD, &[Opnd { src, ..oa }], None);
                     return Ok(());
@@ -927,13 +1291,31 @@ impl Sel<'_> {
         let payload = self.address_payload(addr)?;
         let channels = size / 4;
         let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
-        let (desc, ex_desc) = a64_untyped_desc(false, channels);
+        let (desc, ex_desc, _, _) = send::a64_untyped_read_desc(SIMD as u32, channels);
         let mut i = Inst::new(Opcode::Sends, SIMD);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.srcs[1] = Some(Src::Reg(SrcReg { file: RegFile::Arf, nr: 0, subreg: 0, region: Region::contiguous(8), ty: Type::UD, modifier: SrcMod::default(), indirect: None, swizzle: [0, 1, 2, 3] }));
-        i.send = Some(SendInfo { sfid: Sfid::Dc1, desc: Some(desc), ex_desc, eot: false });
-        self.push(i, Some(VRef { v: resp, off: 0 }), [Some(payload), None, None]);
+        i.srcs[1] = Some(Src::Reg(SrcReg {
+            file: RegFile::Arf,
+            nr: 0,
+            subreg: 0,
+            region: Region::contiguous(8),
+            ty: Type::UD,
+            modifier: SrcMod::default(),
+            indirect: None,
+            swizzle: [0, 1, 2, 3],
+        }));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(payload), None, None],
+        );
         if channels == 1 {
             self.locs.insert(v, Loc::V(resp, false));
         } else {
@@ -945,7 +1327,21 @@ impl Sel<'_> {
                 d.hstride = 2;
                 i.dst = Some(d);
                 i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-                self.push(i, Some(VRef { v: r, off: 4 * half }), [Some(VRef { v: resp, off: 32 * half }), None, None]);
+                self.push(
+                    i,
+                    Some(VRef {
+                        v: r,
+                        off: 4 * half,
+                    }),
+                    [
+                        Some(VRef {
+                            v: resp,
+                            off: 32 * half,
+                        }),
+                        None,
+                        None,
+                    ],
+                );
             }
         }
         Ok(())
@@ -963,7 +1359,11 @@ impl Sel<'_> {
         let data = self.m.new_vreg(4 * SIMD as u32 * channels);
         let t = isa_type(ty, false)?;
         let o = self.opnd(value, t)?;
-        let data = if channels == 1 && !o.scalar && o.vref.is_some() && matches!(o.src, Src::Reg(r) if r.modifier == SrcMod::default()) {
+        let data = if channels == 1
+            && !o.scalar
+            && o.vref.is_some()
+            && matches!(o.src, Src::Reg(r) if r.modifier == SrcMod::default())
+        {
             // Already one dword per lane in a register of its own: send it as it is.
             o.vref.map(|r| r.v).unwrap_or(data)
         } else {
@@ -980,34 +1380,46 @@ impl Sel<'_> {
             for half in 0..2u32 {
                 let mut i = Inst::new(Opcode::Mov, SIMD);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
-                let region = if v64.scalar { Region::SCALAR } else { Region { vstride: 8, width: 4, hstride: 2 } };
+                let region = if v64.scalar {
+                    Region::SCALAR
+                } else {
+                    Region {
+                        vstride: 8,
+                        width: 4,
+                        hstride: 2,
+                    }
+                };
                 i.srcs[0] = Some(reg_src(0, 0, region, Type::UD));
-                let src_ref = v64.vref.map(|r| VRef { v: r.v, off: r.off + 4 * half });
-                self.push(i, Some(VRef { v: data, off: 32 * half }), [src_ref, None, None]);
+                let src_ref = v64.vref.map(|r| VRef {
+                    v: r.v,
+                    off: r.off + 4 * half,
+                });
+                self.push(
+                    i,
+                    Some(VRef {
+                        v: data,
+                        off: 32 * half,
+                    }),
+                    [src_ref, None, None],
+                );
             }
         }
-        let (desc, ex_desc) = a64_untyped_desc(true, channels);
+        let (desc, ex_desc, _, _) = send::a64_untyped_write_desc(SIMD as u32, channels);
         let mut i = Inst::new(Opcode::Sends, SIMD);
         i.dst = Some(null_dst(Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo { sfid: Sfid::Dc1, desc: Some(desc), ex_desc, eot: false });
-        self.push(i, None, [Some(payload), Some(VRef { v: data, off: 0 }), None]);
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            None,
+            [Some(payload), Some(VRef { v: data, off: 0 }), None],
+        );
         Ok(())
     }
-}
-
-/// Descriptor and extended descriptor of a SIMD8 A64 untyped surface read or
-/// write of `channels` dwords per lane (data port 1, message types 0x11 and
-/// 0x19; checked against iga64's decoding in the tests).
-pub fn a64_untyped_desc(write: bool, channels: u32) -> (u32, u32) {
-    let mask = 0xF & !((1u32 << channels) - 1);
-    let simd8 = 2u32 << 12;
-    let msg_type: u32 = if write { 0x19 } else { 0x11 };
-    let mlen = 2u32; // SIMD8: eight 64-bit addresses
-    let rlen = if write { 0 } else { channels };
-    let desc = (mlen << 25) | (rlen << 20) | (msg_type << 14) | simd8 | (mask << 8) | 0xFF;
-    // ex_desc: SFID in [3:0], the second payload's length in [10:6].
-    let ex_desc = 0xC | if write { channels << 6 } else { 0 };
-    (desc, ex_desc)
 }

@@ -54,7 +54,9 @@ impl Cfg {
         let exit = n as u32;
         let mut rpreds: Vec<Vec<Block>> = succs.clone();
         rpreds.push(Vec::new());
-        let exits: Vec<u32> = (0..n as u32).filter(|b| succs[*b as usize].is_empty() && rpo[*b as usize] != u32::MAX).collect();
+        let exits: Vec<u32> = (0..n as u32)
+            .filter(|b| succs[*b as usize].is_empty() && rpo[*b as usize] != u32::MAX)
+            .collect();
         for e in &exits {
             rpreds[*e as usize].push(Block(exit));
         }
@@ -103,7 +105,13 @@ impl Cfg {
                 }
             })
             .collect();
-        Cfg { preds, succs, idom, ipdom, rpo }
+        Cfg {
+            preds,
+            succs,
+            idom,
+            ipdom,
+            rpo,
+        }
     }
 
     pub fn dominates(&self, a: u32, mut b: u32) -> bool {
@@ -121,13 +129,23 @@ impl Cfg {
 
     /// Predecessors of `h` that it dominates: the sources of back edges.
     pub fn back_edges(&self, h: Block) -> Vec<Block> {
-        self.preds[h.0 as usize].iter().copied().filter(|p| self.rpo[p.0 as usize] != u32::MAX && self.dominates(h.0, p.0)).collect()
+        self.preds[h.0 as usize]
+            .iter()
+            .copied()
+            .filter(|p| self.rpo[p.0 as usize] != u32::MAX && self.dominates(h.0, p.0))
+            .collect()
     }
 }
 
 /// Cooper, Harvey and Kennedy's iterative dominator algorithm over a
 /// reverse post-order.
-fn dominators(order: &[u32], rpo: &[u32], preds: &[Vec<Block>], id: impl Fn(&Block) -> u32, root: u32) -> Vec<u32> {
+fn dominators(
+    order: &[u32],
+    rpo: &[u32],
+    preds: &[Vec<Block>],
+    id: impl Fn(&Block) -> u32,
+    root: u32,
+) -> Vec<u32> {
     let mut idom = vec![u32::MAX; rpo.len()];
     idom[root as usize] = root;
     let mut changed = true;
@@ -143,7 +161,11 @@ fn dominators(order: &[u32], rpo: &[u32], preds: &[Vec<Block>], id: impl Fn(&Blo
                 if idom[p as usize] == u32::MAX {
                     continue;
                 }
-                new = if new == u32::MAX { p } else { intersect(&idom, rpo, p, new) };
+                new = if new == u32::MAX {
+                    p
+                } else {
+                    intersect(&idom, rpo, p, new)
+                };
             }
             if new != u32::MAX && idom[b as usize] != new {
                 idom[b as usize] = new;

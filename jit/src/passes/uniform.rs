@@ -18,7 +18,10 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             Op::Const(_) | Op::Arg(_) => true,
             Op::Builtin(b, _) => !matches!(b, Builtin::GlobalId | Builtin::LocalId),
             Op::Load { .. } | Op::Store { .. } | Op::Phi(_) | Op::Barrier => false,
-            op => op.operands().iter().all(|o| (o.0 as usize) < i && uniform[o.0 as usize]),
+            op => op
+                .operands()
+                .iter()
+                .all(|o| (o.0 as usize) < i && uniform[o.0 as usize]),
         };
     }
     uniform

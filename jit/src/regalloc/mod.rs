@@ -81,7 +81,11 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
     let mut max_grf = m.first_free_grf as u32;
     for v in order {
         let info = m.vregs[v];
-        let (count, align) = if info.is_scalar() { (1, 1) } else { (info.grfs() as usize * SLOTS_PER_GRF, SLOTS_PER_GRF) };
+        let (count, align) = if info.is_scalar() {
+            (1, 1)
+        } else {
+            (info.grfs() as usize * SLOTS_PER_GRF, SLOTS_PER_GRF)
+        };
         let free = |s: usize, busy: &[Option<usize>]| busy[s].is_none_or(|e| e < start[v]);
         let mut found = None;
         let mut s = first_slot;
@@ -99,7 +103,10 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
         base[v] = (s * 8) as u32;
         max_grf = max_grf.max(((s + count).div_ceil(SLOTS_PER_GRF)) as u32);
     }
-    Ok(Assignment { base, grf_count: max_grf.max(128) })
+    Ok(Assignment {
+        base,
+        grf_count: max_grf.max(128),
+    })
 }
 
 fn first_ref_in_is_read(m: &MFunction, v: u32, ls: usize, le: usize) -> bool {
