@@ -62,13 +62,7 @@ pub fn run_on_eus(
     tg: &ThreadGroup,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    // Switch to `crate::gpu::eu::run_thread_group(mem, tg, counters)` once
-    // gpu/mod.rs declares the EU model; until then a launch fails loudly.
-    let _ = (mem, counters);
-    Err(GpuError::IllegalInstruction {
-        addr: tg.kernel_addr,
-        why: "the EU model is not linked into the command streamer yet".into(),
-    })
+    crate::gpu::eu::run_thread_group(mem, tg, counters)
 }
 
 /// Executes the batch at `batch_addr` to MI_BATCH_BUFFER_END.
