@@ -270,3 +270,149 @@ fn buffer_surface_size_encoding_matches_genxml() {
     assert_eq!(get("Surface Base Address"), 0x7fff_1234_0000);
     assert_eq!(RenderSurfaceState::unpack(&dw).buffer_size(), size);
 }
+
+/// Which XML instruction a header dword is: every field with a default
+/// (opcodes; DWord Length excepted) must match. Returns (name, dwords).
+fn xml_identify<'a>(xml: &'a HashMap<String, XmlPacket>, dw: &[u32]) -> Option<(&'a str, usize)> {
+    let mut found = None;
+    for (name, x) in xml {
+        let heads: Vec<&XmlField> = x
+            .fields
+            .iter()
+            .filter(|f| f.default.is_some() && f.end < 32 && f.name != "DWord Length")
+            .collect();
+        // Structs have no header; a command has at least its Command Type.
+        if !heads.iter().any(|f| f.name == "Command Type") {
+            continue;
+        }
+        if heads.iter().all(|f| f.get(dw) == f.default.unwrap()) {
+            let len = match x.fields.iter().find(|f| f.name == "DWord Length") {
+                Some(l) => l.get(dw) as usize + x.bias as usize,
+                None => x.length,
+            };
+            // Several XML commands may share a header (e.g. by engine); the
+            // ones gencl emits must be unambiguous among those it knows.
+            if found.is_none() || xml_known(name) {
+                found = Some((name.as_str(), len));
+            }
+        }
+    }
+    found
+}
+
+fn xml_known(name: &str) -> bool {
+    [
+        "MI_BATCH_BUFFER_END",
+        "MI_NOOP",
+        "PIPELINE_SELECT",
+        "STATE_BASE_ADDRESS",
+        "MEDIA_VFE_STATE",
+        "MEDIA_CURBE_LOAD",
+        "MEDIA_INTERFACE_DESCRIPTOR_LOAD",
+        "GPGPU_WALKER",
+        "MEDIA_STATE_FLUSH",
+        "PIPE_CONTROL",
+    ]
+    .contains(&name)
+}
+
+#[test]
+fn launch_batch_decodes_by_genxml() {
+    use gencl_kmd::gpu::cs::launch::Launch;
+    let xml = load();
+    let launch = Launch {
+        general_state_base: 0x1_0000_0000,
+        surface_state_base: 0x2_0000_0000,
+        dynamic_state_base: 0x3_0000_0000,
+        instruction_base: 0x4_0000_0000,
+        vfe: MediaVfeState {
+            maximum_number_of_threads: 55,
+            number_of_urb_entries: 2,
+            curbe_allocation_size: 20,
+            ..Default::default()
+        },
+        curbe_offset: 0x440,
+        curbe_length: 0x120,
+        idd_offset: 0x400,
+        idd_length: 32,
+        walker: GpgpuWalker {
+            simd_size: SIMD16,
+            thread_width_counter_maximum: 3,
+            thread_group_id_x_dimension: 7,
+            thread_group_id_y_dimension: 5,
+            thread_group_id_z_dimension: 2,
+            right_execution_mask: 0xfff,
+            bottom_execution_mask: 0xffff_ffff,
+            ..Default::default()
+        },
+        post_sync: Some((0x5_0000_0040, POST_SYNC_WRITE_TIMESTAMP, 0)),
+    };
+    let b = launch.batch();
+    let mut at = 0;
+    let mut seen = Vec::new();
+    while at < b.len() {
+        let (name, len) = xml_identify(&xml, &b[at..])
+            .unwrap_or_else(|| panic!("dword {at} ({:#010x}) is no gen9.xml command", b[at]));
+        let dw = &b[at..at + len];
+        let x = &xml[name];
+        let f = |n: &str| xml_field(x, name, n).get(dw) << xml_field(x, name, n).shift();
+        match name {
+            "PIPELINE_SELECT" => {
+                assert_eq!(f("Pipeline Selection"), 2, "GPGPU");
+                assert_eq!(f("Mask Bits") & 3, 3);
+            }
+            "STATE_BASE_ADDRESS" => {
+                assert_eq!(f("General State Base Address"), 0x1_0000_0000);
+                assert_eq!(f("Surface State Base Address"), 0x2_0000_0000);
+                assert_eq!(f("Dynamic State Base Address"), 0x3_0000_0000);
+                assert_eq!(f("Instruction Base Address"), 0x4_0000_0000);
+                assert_eq!(f("Instruction Base Address Modify Enable"), 1);
+            }
+            "MEDIA_VFE_STATE" => {
+                assert_eq!(f("Maximum Number of Threads"), 55);
+                assert_eq!(f("CURBE Allocation Size"), 20);
+            }
+            "MEDIA_CURBE_LOAD" => {
+                assert_eq!(f("CURBE Total Data Length"), 0x120);
+                assert_eq!(f("CURBE Data Start Address"), 0x440);
+            }
+            "MEDIA_INTERFACE_DESCRIPTOR_LOAD" => {
+                assert_eq!(f("Interface Descriptor Total Length"), 32);
+                assert_eq!(f("Interface Descriptor Data Start Address"), 0x400);
+            }
+            "GPGPU_WALKER" => {
+                assert_eq!(f("SIMD Size"), 1);
+                assert_eq!(f("Thread Width Counter Maximum"), 3);
+                assert_eq!(f("Thread Group ID X Dimension"), 7);
+                assert_eq!(f("Thread Group ID Y Dimension"), 5);
+                assert_eq!(f("Thread Group ID Z Dimension"), 2);
+                assert_eq!(f("Right Execution Mask"), 0xfff);
+                assert_eq!(f("Bottom Execution Mask"), 0xffff_ffff);
+            }
+            "PIPE_CONTROL" => {
+                assert_eq!(f("Post Sync Operation"), 3, "write timestamp");
+                assert_eq!(f("Address"), 0x5_0000_0040);
+                assert_eq!(f("Command Streamer Stall Enable"), 1);
+            }
+            _ => {}
+        }
+        seen.push(name);
+        at += len;
+    }
+    assert_eq!(at, b.len(), "the last command ends at the batch end");
+    assert_eq!(
+        seen,
+        [
+            "PIPELINE_SELECT",
+            "STATE_BASE_ADDRESS",
+            "MEDIA_VFE_STATE",
+            "MEDIA_CURBE_LOAD",
+            "MEDIA_INTERFACE_DESCRIPTOR_LOAD",
+            "GPGPU_WALKER",
+            "MEDIA_STATE_FLUSH",
+            "PIPE_CONTROL",
+            "MI_BATCH_BUFFER_END",
+            "MI_NOOP",
+        ]
+    );
+}
