@@ -1,0 +1,319 @@
+//! One kernel launch on the GPU: the instruction heap, surface states and
+//! binding table, interface descriptors and CURBE, and the batch
+//!
+//!   PIPELINE_SELECT(GPGPU), STATE_BASE_ADDRESS, MEDIA_VFE_STATE,
+//!   PIPE_CONTROL(timestamp), then per walker region: MEDIA_CURBE_LOAD,
+//!   MEDIA_INTERFACE_DESCRIPTOR_LOAD, GPGPU_WALKER, MEDIA_STATE_FLUSH;
+//!   PIPE_CONTROL(stall, flush, timestamp), MI_BATCH_BUFFER_END
+//!
+//! submitted with execbuffer2, every object softpinned in the client's VM.
+//! Every packet is built by naming its fields (`gencl_kmd::genx::gen9`).
+
+pub mod curbe;
+pub mod regions;
+
+use std::collections::HashMap;
+
+use gencl_jit::kernel::KernelBinary;
+use gencl_kmd::genx::gen9::{
+    GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad, MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState,
+    MiBatchBufferEnd, PipeControl, PipelineSelect, RenderSurfaceState, StateBaseAddress, BindingTableState,
+    POST_SYNC_WRITE_TIMESTAMP, SURFACE_FORMAT_RAW, SIMD16, SIMD32, SIMD8,
+};
+use gencl_kmd::genx::Packet;
+use thiserror::Error;
+
+use crate::service::gpu::{Bo, ClientGpu};
+
+pub struct NdRange {
+    pub work_dim: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u32; 3],
+}
+
+pub enum ArgValue {
+    Buffer { gpu_addr: u64, handle: u32, size: u64 },
+    NullBuffer,
+    Local { size: u32 },
+    Bytes(Vec<u8>),
+}
+
+#[derive(Debug, Error)]
+pub enum SubmitError {
+    #[error("GPU memory for the launch: {0}")]
+    Memory(String),
+    #[error("kernel descriptor: {0}")]
+    Descriptor(&'static str),
+    #[error("not supported yet: {0}")]
+    Unsupported(&'static str),
+    #[error("too large: {0}")]
+    TooLarge(&'static str),
+    #[error("execbuffer2: {0}")]
+    Exec(String),
+    #[error("the GPU faulted or hung running the kernel; the context was reset")]
+    GpuReset,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LaunchStats {
+    pub counters: gencl_kmd::gpu::Counters,
+    pub start_ns: u64,
+    pub end_ns: u64,
+}
+
+/// State buffer layout: the batch, then surface state (binding table and
+/// surface states must sit within the 64 KiB the binding-table pointer
+/// reaches), then dynamic state (interface descriptors, CURBEs, timestamps).
+const BATCH: usize = 0;
+const BATCH_SIZE: usize = 4096;
+const SURFACE: usize = 4096;
+const SURFACE_SIZE: usize = 16 * 1024;
+const DYNAMIC: usize = SURFACE + SURFACE_SIZE;
+const STATE_SIZE: u64 = 256 * 1024;
+const ISH_SIZE: u64 = 4 << 20;
+/// Bytes after each kernel the instruction fetcher may read ahead.
+const ISH_PAD: usize = 128;
+/// Wait for a launch at most this long before calling the GPU hung.
+const WAIT_NS: i64 = 120_000_000_000;
+/// Gen9 GT2: 24 EUs × 7 threads.
+const MAX_THREADS: u32 = 24 * 7;
+/// CS timestamp frequency of Gen9 (12 MHz: 83.333 ns per tick).
+const TIMESTAMP_NS_NUM: u64 = 250;
+const TIMESTAMP_NS_DEN: u64 = 3;
+
+pub struct Submitter {
+    state: Bo,
+    ish: Bo,
+    ish_used: usize,
+    /// Kernel (name, code hash) → offset in the instruction heap.
+    kernels: HashMap<(String, u64), usize>,
+}
+
+fn mem_err(e: impl std::fmt::Display) -> SubmitError {
+    SubmitError::Memory(e.to_string())
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    // FNV-1a: a cache key, not a security boundary.
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Appends packets to a dword stream.
+struct Batch(Vec<u32>);
+
+impl Batch {
+    fn emit<P: Packet>(&mut self, p: &P) {
+        self.0.extend(p.pack_vec());
+    }
+}
+
+impl Submitter {
+    pub fn new(gpu: &ClientGpu) -> Result<Submitter, SubmitError> {
+        let state = gpu.create_bo(STATE_SIZE).map_err(mem_err)?;
+        let ish = match gpu.create_bo(ISH_SIZE) {
+            Ok(b) => b,
+            Err(e) => {
+                gpu.free_bo(state);
+                return Err(mem_err(e));
+            }
+        };
+        Ok(Submitter { state, ish, ish_used: 0, kernels: HashMap::new() })
+    }
+
+    /// Free the heaps (the service calls this when the client goes away).
+    pub fn destroy(self, gpu: &ClientGpu) {
+        gpu.free_bo(self.state);
+        gpu.free_bo(self.ish);
+    }
+
+    /// The kernel's offset in the instruction heap, uploading it once.
+    fn upload(&mut self, kernel: &KernelBinary) -> Result<usize, SubmitError> {
+        let key = (kernel.name.clone(), hash(&kernel.isa));
+        if let Some(off) = self.kernels.get(&key) {
+            return Ok(*off);
+        }
+        let off = self.ish_used.next_multiple_of(64);
+        let end = off + kernel.isa.len() + ISH_PAD;
+        if end > self.ish.map.len() {
+            return Err(SubmitError::TooLarge("kernels of this client exceed the 4 MiB instruction heap"));
+        }
+        self.ish.map[off..off + kernel.isa.len()].copy_from_slice(&kernel.isa);
+        self.ish.map[off + kernel.isa.len()..end].fill(0);
+        self.ish_used = end;
+        self.kernels.insert(key, off);
+        Ok(off)
+    }
+
+    /// Build state + batch for one launch, execbuffer2 it, wait for completion.
+    pub fn launch(
+        &mut self,
+        gpu: &ClientGpu,
+        kernel: &KernelBinary,
+        args: &[ArgValue],
+        nd: &NdRange,
+        buffers: &[(u32, u64, bool)],
+    ) -> Result<LaunchStats, SubmitError> {
+        let ksp = self.upload(kernel)?;
+        let simd_size = match kernel.simd {
+            8 => SIMD8,
+            16 => SIMD16,
+            32 => SIMD32,
+            _ => return Err(SubmitError::Descriptor("SIMD width")),
+        };
+        let state_addr = self.state.gpu_addr;
+        let map = &mut self.state.map;
+
+        // Surface state: one raw buffer surface per buffer argument, in argument order.
+        let mut bt: Vec<u32> = Vec::new();
+        let surfaces_at = SURFACE + 256;
+        for a in args {
+            if let ArgValue::Buffer { gpu_addr, size, .. } = a {
+                let at = surfaces_at + bt.len() * 64;
+                if at + 64 > SURFACE + SURFACE_SIZE || bt.len() >= 240 {
+                    return Err(SubmitError::TooLarge("more buffer arguments than the binding table holds"));
+                }
+                let ss = RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
+                    .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
+                write_dwords(map, at, &ss.pack_vec());
+                bt.push(BindingTableState { surface_state_pointer: (at - SURFACE) as u32, ..Default::default() }.pack_vec()[0]);
+            }
+        }
+        write_dwords(map, SURFACE, &bt);
+
+        // Dynamic state: per region an interface descriptor and a CURBE.
+        let cross = curbe::cross_thread(kernel, args, nd)?;
+        let regions = regions::split(nd.global_size, nd.local_size);
+        let ts_at = DYNAMIC;
+        map[ts_at..ts_at + 16].fill(0);
+        let mut dyn_used = DYNAMIC + 64;
+        let mut b = Batch(Vec::with_capacity(256));
+        b.emit(&PipelineSelect { pipeline_selection: 2, mask_bits: 3, ..Default::default() });
+        b.emit(&StateBaseAddress {
+            general_state_base_address_modify_enable: true,
+            surface_state_base_address_modify_enable: true,
+            surface_state_base_address: state_addr + SURFACE as u64,
+            dynamic_state_base_address_modify_enable: true,
+            dynamic_state_base_address: state_addr,
+            indirect_object_base_address_modify_enable: true,
+            instruction_base_address_modify_enable: true,
+            instruction_base_address: self.ish.gpu_addr,
+            general_state_buffer_size_modify_enable: true,
+            general_state_buffer_size: 0xfffff,
+            dynamic_state_buffer_size_modify_enable: true,
+            dynamic_state_buffer_size: (STATE_SIZE / 4096) as u32,
+            indirect_object_buffer_size_modify_enable: true,
+            indirect_object_buffer_size: 0xfffff,
+            instruction_buffer_size_modify_enable: true,
+            instruction_buffer_size: (ISH_SIZE / 4096) as u32,
+            ..Default::default()
+        });
+        let max_curbe_grfs = regions
+            .iter()
+            .map(|r| kernel.cross_thread_grfs() + kernel.per_thread_grfs() * curbe::threads_per_group(kernel, r.local))
+            .max()
+            .unwrap_or(0);
+        b.emit(&MediaVfeState {
+            maximum_number_of_threads: (MAX_THREADS - 1) as u16,
+            number_of_urb_entries: 2,
+            urb_entry_allocation_size: 2,
+            curbe_allocation_size: max_curbe_grfs as u16,
+            ..Default::default()
+        });
+        b.emit(&PipeControl {
+            command_streamer_stall_enable: true,
+            post_sync_operation: POST_SYNC_WRITE_TIMESTAMP,
+            address: state_addr + ts_at as u64,
+            ..Default::default()
+        });
+        for r in &regions {
+            let threads = curbe::threads_per_group(kernel, r.local);
+            if threads > 64 {
+                return Err(SubmitError::TooLarge("work-group needs more than 64 hardware threads"));
+            }
+            let per = curbe::per_thread(kernel, r.local);
+            let curbe_at = dyn_used.next_multiple_of(64);
+            let curbe_len = cross.len() + per.len();
+            let idd_at = (curbe_at + curbe_len).next_multiple_of(64);
+            dyn_used = idd_at + 64;
+            if dyn_used > map.len() {
+                return Err(SubmitError::TooLarge("launch state exceeds the dynamic state heap"));
+            }
+            map[curbe_at..curbe_at + cross.len()].copy_from_slice(&cross);
+            map[curbe_at + cross.len()..curbe_at + curbe_len].copy_from_slice(&per);
+            let idd = InterfaceDescriptorData {
+                kernel_start_pointer: ksp as u64,
+                binding_table_entry_count: bt.len().min(31) as u8,
+                binding_table_pointer: 0,
+                constant_urb_entry_read_length: kernel.per_thread_grfs() as u16,
+                number_of_threads_in_gpgpu_thread_group: threads as u16,
+                barrier_enable: kernel.barriers,
+                cross_thread_constant_data_read_length: kernel.cross_thread_grfs() as u8,
+                ..Default::default()
+            };
+            write_dwords(map, idd_at, &idd.pack_vec());
+            b.emit(&MediaCurbeLoad { curbe_total_data_length: curbe_len as u32, curbe_data_start_address: curbe_at as u32, ..Default::default() });
+            b.emit(&MediaInterfaceDescriptorLoad {
+                interface_descriptor_total_length: 32,
+                interface_descriptor_data_start_address: idd_at as u32,
+                ..Default::default()
+            });
+            let lanes = r.local[0] * r.local[1] * r.local[2];
+            let rem = lanes % kernel.simd;
+            let right = if rem == 0 { u32::MAX >> (32 - kernel.simd) } else { (1u32 << rem) - 1 };
+            b.emit(&GpgpuWalker {
+                simd_size,
+                thread_width_counter_maximum: (threads - 1) as u8,
+                thread_group_id_starting_x: r.group_start[0],
+                thread_group_id_x_dimension: r.group_end[0],
+                thread_group_id_starting_y: r.group_start[1],
+                thread_group_id_y_dimension: r.group_end[1],
+                thread_group_id_starting_resume_z: r.group_start[2],
+                thread_group_id_z_dimension: r.group_end[2],
+                right_execution_mask: right,
+                bottom_execution_mask: u32::MAX,
+                ..Default::default()
+            });
+            b.emit(&MediaStateFlush::default());
+        }
+        b.emit(&PipeControl {
+            command_streamer_stall_enable: true,
+            dc_flush_enable: true,
+            post_sync_operation: POST_SYNC_WRITE_TIMESTAMP,
+            address: state_addr + ts_at as u64 + 8,
+            ..Default::default()
+        });
+        b.emit(&MiBatchBufferEnd::default());
+        if b.0.len() % 2 == 1 {
+            b.0.push(0); // MI_NOOP: the batch length is a multiple of 8 bytes
+        }
+        if b.0.len() * 4 > BATCH_SIZE {
+            return Err(SubmitError::TooLarge("batch buffer"));
+        }
+        write_dwords(map, BATCH, &b.0);
+
+        let mut objects: Vec<(u32, u64, bool)> = buffers.to_vec();
+        objects.push((self.ish.handle, self.ish.gpu_addr, false));
+        objects.push((self.state.handle, self.state.gpu_addr, true));
+        let before = gpu.dev.reset_stats(gpu.ctx).map_err(|e| SubmitError::Exec(e.to_string()))?;
+        let exec = gpu.dev.exec(gpu.ctx, &objects, self.state.handle, (b.0.len() * 4) as u32);
+        let idle = gpu.dev.wait(self.state.handle, WAIT_NS).map_err(|e| SubmitError::Exec(e.to_string()))?;
+        let after = gpu.dev.reset_stats(gpu.ctx).map_err(|e| SubmitError::Exec(e.to_string()))?;
+        if after.batch_active != before.batch_active || after.batch_pending != before.batch_pending {
+            return Err(SubmitError::GpuReset);
+        }
+        exec.map_err(|e| SubmitError::Exec(e.to_string()))?;
+        if !idle {
+            return Err(SubmitError::GpuReset);
+        }
+        let ts = |at: usize| u64::from_le_bytes(self.state.map[at..at + 8].try_into().unwrap_or_default());
+        let to_ns = |t: u64| t.wrapping_mul(TIMESTAMP_NS_NUM) / TIMESTAMP_NS_DEN;
+        Ok(LaunchStats { counters: Default::default(), start_ns: to_ns(ts(ts_at)), end_ns: to_ns(ts(ts_at + 8)) })
+    }
+}
+
+fn write_dwords(map: &mut [u8], at: usize, dw: &[u32]) {
+    for (i, d) in dw.iter().enumerate() {
+        map[at + 4 * i..at + 4 * i + 4].copy_from_slice(&d.to_le_bytes());
+    }
+}
