@@ -102,6 +102,17 @@ pub fn run_program(
     env: &LaunchEnv,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
+    run_threads(prog, mem, tg, env, counters).map(|_| ())
+}
+
+/// Run `tg` and hand back the threads' final state (tests inspect registers).
+pub(crate) fn run_threads(
+    prog: &mut Program,
+    mem: &dyn GpuMemory,
+    tg: &ThreadGroup,
+    env: &LaunchEnv,
+    counters: &mut Counters,
+) -> Result<Vec<Thread>, GpuError> {
     let mut threads: Vec<Thread> = tg
         .threads
         .iter()
@@ -169,7 +180,7 @@ pub fn run_program(
     }
     let threads_n = (tg.threads.len() as u64).clamp(1, THREADS_PER_EU);
     counters.modelled_cycles += timing.issue.max(timing.latency / threads_n);
-    Ok(())
+    Ok(threads)
 }
 
 enum Step {

@@ -1,1 +1,1403 @@
+//! EU tests: hand-built programs, results held against CPU references
+//! computed here by independent Rust code.
 
+use std::cell::RefCell;
+
+use gencl_jit::isa::{
+    AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile,
+    Region, SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
+};
+
+use super::program::Program;
+use super::thread::Thread;
+use super::{run_program, run_threads, LaunchEnv};
+use crate::gpu::{
+    BufferSurface, Counters, GpuError, GpuMemory, MemFault, ThreadGroup, ThreadPayload,
+};
+
+const KBASE: u64 = 0x1_0000;
+const MEM_BASE: u64 = 0x10_0000;
+const MEM_SIZE: usize = 0x1_0000;
+
+/// One mapped window of memory; everything else faults.
+struct FlatMem {
+    base: u64,
+    data: RefCell<Vec<u8>>,
+}
+
+impl FlatMem {
+    fn new() -> FlatMem {
+        FlatMem {
+            base: MEM_BASE,
+            data: RefCell::new(vec![0; MEM_SIZE]),
+        }
+    }
+    fn range(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
+        let off = addr.checked_sub(self.base).ok_or(MemFault {
+            addr,
+            kind: "unmapped",
+        })? as usize;
+        if off + len > MEM_SIZE {
+            return Err(MemFault {
+                addr,
+                kind: "unmapped",
+            });
+        }
+        Ok(off)
+    }
+    fn put_u32s(&self, addr: u64, v: &[u32]) {
+        for (k, x) in v.iter().enumerate() {
+            self.write(addr + 4 * k as u64, &x.to_le_bytes()).unwrap();
+        }
+    }
+    fn get_u32s(&self, addr: u64, n: usize) -> Vec<u32> {
+        (0..n)
+            .map(|k| {
+                let mut b = [0u8; 4];
+                self.read(addr + 4 * k as u64, &mut b).unwrap();
+                u32::from_le_bytes(b)
+            })
+            .collect()
+    }
+}
+
+impl GpuMemory for FlatMem {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let o = self.range(addr, out.len())?;
+        out.copy_from_slice(&self.data.borrow()[o..o + out.len()]);
+        Ok(())
+    }
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let o = self.range(addr, data.len())?;
+        self.data.borrow_mut()[o..o + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+}
+
+// ---- instruction builders -------------------------------------------------
+
+fn reg(nr: u8, sub: u8, ty: Type, region: Region) -> Src {
+    Src::Reg(SrcReg {
+        file: RegFile::Grf,
+        nr,
+        subreg: sub,
+        region,
+        ty,
+        modifier: SrcMod::default(),
+        indirect: None,
+        swizzle: [0, 1, 2, 3],
+    })
+}
+fn r8(nr: u8, ty: Type) -> Src {
+    reg(
+        nr,
+        0,
+        ty,
+        Region {
+            vstride: 8,
+            width: 8,
+            hstride: 1,
+        },
+    )
+}
+fn scalar(nr: u8, sub: u8, ty: Type) -> Src {
+    reg(nr, sub, ty, Region::SCALAR)
+}
+fn imm(ty: Type, bits: u64) -> Src {
+    Src::Imm(Imm { ty, bits })
+}
+fn neg(s: Src) -> Src {
+    match s {
+        Src::Reg(mut r) => {
+            r.modifier.negate = true;
+            Src::Reg(r)
+        }
+        s => s,
+    }
+}
+fn dst(nr: u8, ty: Type) -> Dst {
+    Dst {
+        file: RegFile::Grf,
+        nr,
+        subreg: 0,
+        hstride: 1,
+        ty,
+        indirect: None,
+        writemask: 0xF,
+    }
+}
+fn null_dst(ty: Type) -> Dst {
+    Dst {
+        file: RegFile::Arf,
+        nr: 0,
+        subreg: 0,
+        hstride: 1,
+        ty,
+        indirect: None,
+        writemask: 0xF,
+    }
+}
+fn alu(op: Opcode, n: u8, d: Dst, srcs: &[Src]) -> Inst {
+    let mut i = Inst::new(op, n);
+    i.dst = Some(d);
+    for (k, s) in srcs.iter().enumerate() {
+        i.srcs[k] = Some(*s);
+    }
+    i
+}
+fn with_cmod(mut i: Inst, c: CondMod, flag: (u8, u8)) -> Inst {
+    i.cond_mod = Some(c);
+    i.flag = flag;
+    i
+}
+fn with_pred(mut i: Inst, flag: (u8, u8), inverse: bool) -> Inst {
+    i.predicate = Some(Predicate {
+        ctrl: PredCtrl::Normal,
+        inverse,
+    });
+    i.flag = flag;
+    i
+}
+fn send(n: u8, sfid: Sfid, dst_nr: Option<u8>, src: u8, desc: u32, eot: bool) -> Inst {
+    let mut i = Inst::new(Opcode::Send, n);
+    i.dst = Some(match dst_nr {
+        Some(r) => dst(r, Type::UD),
+        None => null_dst(Type::UD),
+    });
+    i.srcs[0] = Some(r8(src, Type::UD));
+    i.send = Some(SendInfo {
+        sfid,
+        desc: Some(desc),
+        ex_desc: 0,
+        eot,
+    });
+    i
+}
+fn desc(mlen: u32, rlen: u32, msg_type: u32, ctrl: u32, bti: u32) -> u32 {
+    (mlen << 25) | (rlen << 20) | (msg_type << 14) | (ctrl << 8) | bti
+}
+/// SIMD8 A64 untyped read/write of one channel (cmask 0xE, SIMD mode 2 = SIMD8).
+fn a64_read(d: u8, addr: u8) -> Inst {
+    send(
+        8,
+        Sfid::Dc1,
+        Some(d),
+        addr,
+        desc(2, 1, 0x11, 0x2E, 253),
+        false,
+    )
+}
+fn a64_write(payload: u8) -> Inst {
+    send(
+        8,
+        Sfid::Dc1,
+        None,
+        payload,
+        desc(3, 0, 0x19, 0x2E, 253),
+        false,
+    )
+}
+fn eot() -> Inst {
+    let mut i = send(8, Sfid::ThreadSpawner, None, 127, (1 << 25) | 0x10, true);
+    i.no_mask = true;
+    i
+}
+fn flow(op: Opcode, n: u8, jip: i32, uip: i32) -> Inst {
+    let mut i = Inst::new(op, n);
+    i.branch = Some(Branch { jip, uip });
+    i
+}
+
+fn program(insts: Vec<Inst>) -> Program {
+    Program::from_insts(
+        insts
+            .into_iter()
+            .enumerate()
+            .map(|(k, i)| (KBASE + 16 * k as u64, i))
+            .collect(),
+    )
+    .unwrap()
+}
+
+fn group(nthreads: usize, mask: u32, init: impl Fn(usize, &mut Vec<[u8; 32]>)) -> ThreadGroup {
+    ThreadGroup {
+        kernel_addr: KBASE,
+        simd: 8,
+        threads: (0..nthreads)
+            .map(|t| {
+                let mut g = vec![[0u8; 32]; 128];
+                init(t, &mut g);
+                ThreadPayload {
+                    grfs: g,
+                    exec_mask: mask,
+                }
+            })
+            .collect(),
+        surfaces: vec![Some(BufferSurface {
+            base: MEM_BASE + 0x8000,
+            size: 64,
+        })],
+        slm_bytes: 1024,
+        scratch_base: MEM_BASE + 0xC000,
+        scratch_per_thread: 1024,
+        barrier_enabled: true,
+    }
+}
+
+fn put_u64s(g: &mut [[u8; 32]], first_reg: usize, vals: &[u64]) {
+    for (k, v) in vals.iter().enumerate() {
+        let b = k * 8;
+        g[first_reg + b / 32][b % 32..b % 32 + 8].copy_from_slice(&v.to_le_bytes());
+    }
+}
+fn put_u32s(g: &mut [[u8; 32]], first_reg: usize, vals: &[u32]) {
+    for (k, v) in vals.iter().enumerate() {
+        let b = k * 4;
+        g[first_reg + b / 32][b % 32..b % 32 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+fn grf_u32s(t: &Thread, reg: usize, n: usize) -> Vec<u32> {
+    (0..n).map(|k| t.grf_u32(reg + k / 8, k % 8)).collect()
+}
+
+fn run(
+    insts: Vec<Inst>,
+    tg: &ThreadGroup,
+    mem: &FlatMem,
+) -> Result<(Vec<Thread>, Counters), GpuError> {
+    let mut p = program(insts);
+    let mut c = Counters::default();
+    let t = run_threads(
+        &mut p,
+        mem,
+        tg,
+        &LaunchEnv {
+            general_state_base: MEM_BASE,
+            max_instructions: 100_000,
+        },
+        &mut c,
+    )?;
+    Ok((t, c))
+}
+
+/// Run a SIMD8 ALU sequence on one thread whose r1..r3 hold `a`, `b`, `c`; returns the thread.
+fn alu_run(insts: Vec<Inst>, a: &[u32], b: &[u32], c: &[u32]) -> Thread {
+    let mut all = insts;
+    all.push(eot());
+    let tg = group(1, 0xFF, |_, g| {
+        put_u32s(g, 1, a);
+        put_u32s(g, 2, b);
+        put_u32s(g, 3, c);
+    });
+    let mem = FlatMem::new();
+    run(all, &tg, &mem).unwrap().0.remove(0)
+}
+
+// ---- tests -----------------------------------------------------------------
+
+/// c[i] = a[i] + b[i] over f32 with A64 untyped reads and writes; lane addresses
+/// computed on the EU from a base in r0 and a :v immediate; 6 of 8 lanes enabled.
+fn vector_add_program() -> Vec<Inst> {
+    vec![
+        // r20 = lane * 4
+        alu(
+            Opcode::Mov,
+            8,
+            dst(20, Type::UD),
+            &[imm(Type::V, 0x7654_3210)],
+        ),
+        alu(
+            Opcode::Shl,
+            8,
+            dst(20, Type::UD),
+            &[r8(20, Type::UD), imm(Type::UD, 2)],
+        ),
+        // r1-2 = &a[i], r3-4 = &b[i], r5-6 = &c[i] (bases in r0.0/r0.1/r0.2 as UQ... r0.0, r0.8, r0.16 bytes)
+        alu(
+            Opcode::Add,
+            8,
+            dst(1, Type::UQ),
+            &[r8(20, Type::UD), scalar(0, 0, Type::UQ)],
+        ),
+        alu(
+            Opcode::Add,
+            8,
+            dst(3, Type::UQ),
+            &[r8(20, Type::UD), scalar(0, 8, Type::UQ)],
+        ),
+        alu(
+            Opcode::Add,
+            8,
+            dst(5, Type::UQ),
+            &[r8(20, Type::UD), scalar(0, 16, Type::UQ)],
+        ),
+        a64_read(10, 1),
+        a64_read(11, 3),
+        alu(
+            Opcode::Add,
+            8,
+            dst(7, Type::F),
+            &[r8(10, Type::F), r8(11, Type::F)],
+        ),
+        a64_write(5),
+        eot(),
+    ]
+}
+
+fn vector_add_setup(mem: &FlatMem) -> (Vec<f32>, Vec<f32>, ThreadGroup) {
+    let a: Vec<f32> = (0..8).map(|i| 1.5 * i as f32 + 0.1).collect();
+    let b: Vec<f32> = (0..8).map(|i| 1.0e7 / (i as f32 + 3.0)).collect();
+    mem.put_u32s(MEM_BASE, &a.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    mem.put_u32s(
+        MEM_BASE + 0x100,
+        &b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+    );
+    mem.put_u32s(MEM_BASE + 0x200, &[0xDEAD_BEEF; 8]);
+    let tg = group(1, 0x3F, |_, g| {
+        put_u64s(g, 0, &[MEM_BASE, MEM_BASE + 0x100, MEM_BASE + 0x200])
+    });
+    (a, b, tg)
+}
+
+fn check_vector_add(mem: &FlatMem, a: &[f32], b: &[f32]) {
+    let out = mem.get_u32s(MEM_BASE + 0x200, 8);
+    for i in 0..6 {
+        assert_eq!(out[i], (a[i] + b[i]).to_bits(), "lane {i}");
+    }
+    assert_eq!(
+        &out[6..],
+        &[0xDEAD_BEEF; 2],
+        "disabled lanes must not be written"
+    );
+}
+
+#[test]
+fn simd8_vector_add_via_a64_untyped() {
+    let mem = FlatMem::new();
+    let (a, b, tg) = vector_add_setup(&mem);
+    let (_, c) = run(vector_add_program(), &tg, &mem).unwrap();
+    check_vector_add(&mem, &a, &b);
+    assert_eq!(c.threads, 1);
+    assert_eq!(c.instructions, 10);
+    assert_eq!(c.sends, 4);
+    // 9 instructions on 6 lanes, the EOT is NoMask on 8.
+    assert_eq!(c.lane_instructions, 9 * 6 + 8);
+    assert!(c.modelled_cycles >= 3 * 200);
+}
+
+#[test]
+fn vector_add_from_encoded_bytes() {
+    let mem = FlatMem::new();
+    let (a, b, mut tg) = vector_add_setup(&mem);
+    // Kernel bytes in GPU memory: encoded, then decoded by the model.
+    let code: Vec<u8> = vector_add_program()
+        .iter()
+        .flat_map(|i| {
+            gencl_jit::isa::gen9::encode(i).unwrap_or_else(|e| panic!("encode {i:?}: {e}"))
+        })
+        .collect();
+    mem.write(MEM_BASE + 0x4000, &code).unwrap();
+    tg.kernel_addr = MEM_BASE + 0x4000;
+    let mut c = Counters::default();
+    super::run_thread_group_with(
+        &mem,
+        &tg,
+        &LaunchEnv {
+            general_state_base: 0,
+            max_instructions: 1000,
+        },
+        &mut c,
+    )
+    .unwrap();
+    check_vector_add(&mem, &a, &b);
+    assert_eq!(c.instructions, 10);
+}
+
+#[test]
+fn integer_alu_matches_cpu_reference() {
+    let a: Vec<u32> = vec![
+        0,
+        1,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+        12345,
+        0xDEAD_BEEF,
+        77,
+    ];
+    let b: Vec<u32> = vec![3, 33, 2, 0xFFFF_FFFF, 31, 0x1234_5678, 65, 0xFFFF_FFF0];
+    let t = alu_run(
+        vec![
+            alu(
+                Opcode::Mul,
+                8,
+                dst(10, Type::D),
+                &[r8(1, Type::D), r8(2, Type::D)],
+            ),
+            alu(
+                Opcode::Shr,
+                8,
+                dst(11, Type::UD),
+                &[r8(1, Type::UD), r8(2, Type::UD)],
+            ),
+            alu(
+                Opcode::Asr,
+                8,
+                dst(12, Type::D),
+                &[r8(1, Type::D), r8(2, Type::UD)],
+            ),
+            alu(
+                Opcode::Shl,
+                8,
+                dst(13, Type::UD),
+                &[r8(1, Type::UD), r8(2, Type::UD)],
+            ),
+            alu(
+                Opcode::Add,
+                8,
+                dst(14, Type::D),
+                &[r8(1, Type::D), neg(r8(2, Type::D))],
+            ),
+            alu(Opcode::Not, 8, dst(15, Type::UD), &[r8(1, Type::UD)]),
+            alu(
+                Opcode::And,
+                8,
+                dst(16, Type::UD),
+                &[r8(1, Type::UD), neg(r8(2, Type::UD))],
+            ),
+            alu(
+                Opcode::Mach,
+                8,
+                dst(17, Type::UD),
+                &[r8(1, Type::UD), r8(2, Type::UD)],
+            ),
+            alu(
+                Opcode::Mach,
+                8,
+                dst(18, Type::D),
+                &[r8(1, Type::D), r8(2, Type::D)],
+            ),
+            alu(
+                Opcode::Addc,
+                8,
+                dst(19, Type::UD),
+                &[r8(1, Type::UD), r8(2, Type::UD)],
+            ),
+            alu(
+                Opcode::Mov,
+                8,
+                dst(20, Type::UD),
+                &[Src::Reg(acc0(Type::UD))],
+            ),
+            alu(
+                Opcode::Avg,
+                8,
+                dst(21, Type::D),
+                &[r8(1, Type::D), r8(2, Type::D)],
+            ),
+            alu(Opcode::Cbit, 8, dst(22, Type::UD), &[r8(1, Type::UD)]),
+            alu(Opcode::Fbh, 8, dst(23, Type::UD), &[r8(1, Type::D)]),
+            alu(Opcode::Fbl, 8, dst(24, Type::UD), &[r8(1, Type::UD)]),
+            alu(Opcode::Lzd, 8, dst(25, Type::UD), &[r8(1, Type::UD)]),
+            alu(Opcode::Bfrev, 8, dst(26, Type::UD), &[r8(1, Type::UD)]),
+            sat(alu(
+                Opcode::Add,
+                8,
+                dst(27, Type::D),
+                &[r8(1, Type::D), r8(1, Type::D)],
+            )),
+            alu(Opcode::Mov, 8, dst(28, Type::UW), &[r8(1, Type::UD)]),
+            sat(alu(Opcode::Mov, 8, dst(29, Type::UW), &[r8(1, Type::D)])),
+        ],
+        &a,
+        &b,
+        &[0; 8],
+    );
+    let col = |r| grf_u32s(&t, r, 8);
+    let ai = |i: usize| a[i] as i32;
+    let bi = |i: usize| b[i] as i32;
+    let reference: Vec<(usize, Box<dyn Fn(usize) -> u32>)> = vec![
+        (10, Box::new(|i| ai(i).wrapping_mul(bi(i)) as u32)),
+        (11, Box::new(|i| a[i] >> (b[i] & 31))),
+        (12, Box::new(|i| (ai(i) >> (b[i] & 31)) as u32)),
+        (13, Box::new(|i| a[i] << (b[i] & 31))),
+        (14, Box::new(|i| ai(i).wrapping_sub(bi(i)) as u32)),
+        (15, Box::new(|i| !a[i])),
+        (16, Box::new(|i| a[i] & !b[i])),
+        (17, Box::new(|i| ((a[i] as u64 * b[i] as u64) >> 32) as u32)),
+        (
+            18,
+            Box::new(|i| ((ai(i) as i64 * bi(i) as i64) >> 32) as u32),
+        ),
+        (19, Box::new(|i| a[i].wrapping_add(b[i]))),
+        (20, Box::new(|i| a[i].overflowing_add(b[i]).1 as u32)),
+        (
+            21,
+            Box::new(|i| ((ai(i) as i64 + bi(i) as i64 + 1) >> 1) as u32),
+        ),
+        (22, Box::new(|i| a[i].count_ones())),
+        (
+            23,
+            Box::new(|i| {
+                let v = if ai(i) < 0 { !a[i] } else { a[i] };
+                if v == 0 {
+                    u32::MAX
+                } else {
+                    v.leading_zeros()
+                }
+            }),
+        ),
+        (
+            24,
+            Box::new(|i| {
+                if a[i] == 0 {
+                    u32::MAX
+                } else {
+                    a[i].trailing_zeros()
+                }
+            }),
+        ),
+        (25, Box::new(|i| a[i].leading_zeros())),
+        (26, Box::new(|i| a[i].reverse_bits())),
+        (27, Box::new(|i| ai(i).saturating_add(ai(i)) as u32)),
+        (28, Box::new(|i| a[i] & 0xFFFF)),
+        (29, Box::new(|i| ai(i).clamp(0, 0xFFFF) as u32)),
+    ];
+    for (r, f) in reference {
+        let got = col(r);
+        // 16-bit destinations pack two lanes per dword.
+        let got: Vec<u32> = if r >= 28 {
+            (0..8)
+                .map(|i| (got[i / 2] >> (16 * (i % 2))) & 0xFFFF)
+                .collect()
+        } else {
+            got
+        };
+        for i in 0..8 {
+            assert_eq!(got[i], f(i), "r{r} lane {i} (a={:#x} b={:#x})", a[i], b[i]);
+        }
+    }
+}
+
+fn sat(mut i: Inst) -> Inst {
+    i.saturate = true;
+    i
+}
+
+fn acc0(ty: Type) -> SrcReg {
+    SrcReg {
+        file: RegFile::Arf,
+        nr: 0x20,
+        subreg: 0,
+        region: Region {
+            vstride: 8,
+            width: 8,
+            hstride: 1,
+        },
+        ty,
+        modifier: SrcMod::default(),
+        indirect: None,
+        swizzle: [0, 1, 2, 3],
+    }
+}
+
+#[test]
+fn float_alu_and_conversions_match_cpu_reference() {
+    let a: Vec<f32> = vec![1.5, -2.5, 3.0e9, f32::NAN, -0.0, 2.5, 1.0e-40, -7.75];
+    let b: Vec<f32> = vec![0.25, 4.0, -1.0, 2.0, f32::NAN, 1.0e30, 0.5, 3.0];
+    let c: Vec<f32> = vec![1.0, 1.0, 0.5, 0.0, 2.0, -1.0, 1.0, 1.0e-8];
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let denorm_keep = alu(
+        Opcode::Or,
+        1,
+        arf_dst(0x80),
+        &[arf_scalar(0x80), imm(Type::UW, 0x4C0)],
+    );
+    let mut denorm_keep = denorm_keep;
+    denorm_keep.no_mask = true;
+    let insts = vec![
+        alu(
+            Opcode::Mul,
+            8,
+            dst(40, Type::F),
+            &[r8(1, Type::F), r8(2, Type::F)],
+        ), // flushed (cr0 = 0)
+        denorm_keep,
+        alu(
+            Opcode::Add,
+            8,
+            dst(10, Type::F),
+            &[r8(1, Type::F), r8(2, Type::F)],
+        ),
+        alu(
+            Opcode::Mad,
+            8,
+            dst(11, Type::F),
+            &[r8(3, Type::F), r8(1, Type::F), r8(2, Type::F)],
+        ),
+        alu(Opcode::Mov, 8, dst(12, Type::D), &[r8(1, Type::F)]),
+        alu(Opcode::Mov, 8, dst(13, Type::UD), &[r8(1, Type::F)]),
+        with_cmod(
+            alu(
+                Opcode::Sel,
+                8,
+                dst(14, Type::F),
+                &[r8(1, Type::F), r8(2, Type::F)],
+            ),
+            CondMod::L,
+            (0, 0),
+        ),
+        with_cmod(
+            alu(
+                Opcode::Sel,
+                8,
+                dst(15, Type::F),
+                &[r8(1, Type::F), r8(2, Type::F)],
+            ),
+            CondMod::Ge,
+            (0, 0),
+        ),
+        sat(alu(Opcode::Mov, 8, dst(16, Type::F), &[r8(1, Type::F)])),
+        alu(Opcode::Rnde, 8, dst(17, Type::F), &[r8(1, Type::F)]),
+        alu(Opcode::Rndd, 8, dst(18, Type::F), &[r8(1, Type::F)]),
+        alu(Opcode::Frc, 8, dst(19, Type::F), &[r8(1, Type::F)]),
+        alu(Opcode::Mov, 8, dst(20, Type::F), &[r8(4, Type::D)]),
+        alu(
+            Opcode::Mul,
+            8,
+            dst(21, Type::F),
+            &[r8(1, Type::F), r8(2, Type::F)],
+        ), // denormals kept
+        math(MathFn::Sqrt, dst(22, Type::F), &[r8(2, Type::F)]),
+        math(
+            MathFn::Fdiv,
+            dst(23, Type::F),
+            &[r8(1, Type::F), r8(2, Type::F)],
+        ),
+        alu(Opcode::Mov, 8, dst(24, Type::HF), &[r8(1, Type::F)]),
+        alu(Opcode::Mov, 8, dst(25, Type::DF), &[r8(1, Type::F)]),
+    ];
+    let ints: Vec<u32> = vec![
+        16_777_217,
+        -16_777_219i32 as u32,
+        0x7FFF_FFFF,
+        3,
+        0,
+        1,
+        2,
+        0x8000_0000,
+    ];
+    let mut all = insts;
+    all.push(eot());
+    let tg = group(1, 0xFF, |_, g| {
+        put_u32s(g, 1, &bits(&a));
+        put_u32s(g, 2, &bits(&b));
+        put_u32s(g, 3, &bits(&c));
+        put_u32s(g, 4, &ints);
+    });
+    let mem = FlatMem::new();
+    let t = run(all, &tg, &mem).unwrap().0.remove(0);
+    let f = |r: usize| -> Vec<u32> { grf_u32s(&t, r, 8) };
+    let ftz = |v: f32| {
+        if v.is_subnormal() {
+            0.0f32.copysign(v)
+        } else {
+            v
+        }
+    };
+    for i in 0..8 {
+        let (x, y, z) = (a[i], b[i], c[i]);
+        let same = |got: u32, want: f32, what: &str| {
+            assert!(
+                got == want.to_bits() || (want.is_nan() && f32::from_bits(got).is_nan()),
+                "{what} lane {i}: got {:?} want {want:?}",
+                f32::from_bits(got)
+            );
+        };
+        same(f(40)[i], ftz(ftz(x) * ftz(y)), "mul (flush)");
+        same(f(10)[i], x + y, "add");
+        same(f(11)[i], x.mul_add(y, z), "mad");
+        assert_eq!(f(12)[i] as i32, x as i32, "f->d lane {i}");
+        assert_eq!(f(13)[i], x as u32, "f->ud lane {i}");
+        same(f(14)[i], x.min(y), "sel.l (minNum)");
+        same(f(15)[i], x.max(y), "sel.ge (maxNum)");
+        same(
+            f(16)[i],
+            if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) },
+            "sat",
+        );
+        same(f(17)[i], x.round_ties_even(), "rnde");
+        same(f(18)[i], x.floor(), "rndd");
+        same(f(19)[i], x - x.floor(), "frc");
+        same(f(20)[i], ints[i] as i32 as f32, "d->f");
+        same(f(21)[i], x * y, "mul (denormals kept)");
+        same(f(22)[i], y.sqrt(), "sqrt");
+        same(f(23)[i], x / y, "fdiv");
+    }
+    // f32 → f64 and → f16 conversions of lane 0 and 1 (1.5, -2.5).
+    assert_eq!(t.grf_u32(24, 0), 0xC100_3E00, "hf lanes 0-1");
+    let lo = t.grf_u32(25, 0) as u64 | (t.grf_u32(25, 1) as u64) << 32;
+    assert_eq!(f64::from_bits(lo), 1.5);
+}
+
+fn math(f: MathFn, d: Dst, srcs: &[Src]) -> Inst {
+    let mut i = alu(Opcode::Math, 8, d, srcs);
+    i.math_fn = Some(f);
+    i
+}
+fn arf_dst(nr: u8) -> Dst {
+    Dst {
+        file: RegFile::Arf,
+        nr,
+        subreg: 0,
+        hstride: 1,
+        ty: Type::UD,
+        indirect: None,
+        writemask: 0xF,
+    }
+}
+fn arf_scalar(nr: u8) -> Src {
+    Src::Reg(SrcReg {
+        file: RegFile::Arf,
+        nr,
+        subreg: 0,
+        region: Region::SCALAR,
+        ty: Type::UD,
+        modifier: SrcMod::default(),
+        indirect: None,
+        swizzle: [0, 1, 2, 3],
+    })
+}
+
+#[test]
+fn cmp_predication_and_flags() {
+    let a: Vec<u32> = vec![5, 1, 9, 3, 7, 7, 0, 2];
+    let b: Vec<u32> = vec![4; 8];
+    let t = alu_run(
+        vec![
+            alu(Opcode::Mov, 8, dst(10, Type::UD), &[imm(Type::UD, 100)]),
+            with_cmod(
+                alu(
+                    Opcode::Cmp,
+                    8,
+                    dst(11, Type::D),
+                    &[r8(1, Type::D), r8(2, Type::D)],
+                ),
+                CondMod::G,
+                (0, 1),
+            ),
+            with_pred(
+                alu(Opcode::Mov, 8, dst(10, Type::UD), &[r8(1, Type::UD)]),
+                (0, 1),
+                false,
+            ),
+            // inverse predicate on f0.1, chan offset: only lanes 4-7 of the (4|M4) group.
+            {
+                let mut i = with_pred(
+                    alu(
+                        Opcode::Add,
+                        4,
+                        dst(12, Type::UD),
+                        &[r8(1, Type::UD), imm(Type::UD, 1)],
+                    ),
+                    (0, 1),
+                    true,
+                );
+                i.chan_offset = 4;
+                i
+            },
+        ],
+        &a,
+        &b,
+        &[0; 8],
+    );
+    let gt: Vec<bool> = a.iter().map(|&x| x > 4).collect();
+    let flags = gt
+        .iter()
+        .enumerate()
+        .fold(0u32, |m, (i, &g)| m | (g as u32) << i);
+    assert_eq!(t.flag(0) >> 16, flags, "f0.1 holds the comparison");
+    assert_eq!(t.flag(0) & 0xFFFF, 0, "f0.0 untouched");
+    for i in 0..8 {
+        assert_eq!(t.grf_u32(11, i), if gt[i] { u32::MAX } else { 0 });
+        assert_eq!(t.grf_u32(10, i), if gt[i] { a[i] } else { 100 });
+    }
+    // (4|M4) add writes r12 lanes 0..3 (dst is relative) for channels 4..7 where !gt.
+    // The destination region is relative to the instruction: lane k = channel 4+k reads r1 lane k.
+    for k in 0..4 {
+        let want = if !gt[4 + k] { a[k] + 1 } else { 0 };
+        assert_eq!(t.grf_u32(12, k), want, "M4 lane {k}");
+    }
+}
+
+/// Divergent if/else/endif and a while loop with break, against a CPU model of the same program.
+#[test]
+fn divergent_control_flow() {
+    use Opcode::*;
+    // r1 = x (lane id), r2 = y, r3 = count, r4 = i
+    let insts = vec![
+        /* 0 */ alu(Mov, 8, dst(1, Type::UD), &[imm(Type::UV, 0x7654_3210)]),
+        /* 1 */
+        with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::UD),
+                &[r8(1, Type::UD), imm(Type::UD, 3)],
+            ),
+            CondMod::L,
+            (0, 0),
+        ),
+        /* 2 */
+        with_pred(flow(If, 8, 16 * 3, 16 * 5), (0, 0), false), // jip → 5 (after else), uip → 7 (endif)
+        /* 3 */
+        alu(
+            Mul,
+            8,
+            dst(2, Type::UD),
+            &[r8(1, Type::UD), imm(Type::UD, 10)],
+        ),
+        /* 4 */ flow(Else, 8, 16 * 3, 16 * 3), // → endif at 7
+        /* 5 */
+        alu(
+            Add,
+            8,
+            dst(2, Type::UD),
+            &[r8(1, Type::UD), imm(Type::UD, 100)],
+        ),
+        /* 6 */
+        alu(
+            Add,
+            8,
+            dst(2, Type::UD),
+            &[r8(2, Type::UD), imm(Type::UD, 1)],
+        ),
+        /* 7 */ flow(Endif, 8, 16, 0),
+        /* 8 */ alu(Mov, 8, dst(3, Type::UD), &[imm(Type::UD, 0)]),
+        /* 9 */ alu(Mov, 8, dst(4, Type::UD), &[r8(1, Type::UD)]),
+        // loop: do { count++; if (count >= 4) break; i--; } while (i > 0)
+        /* 10 */
+        alu(
+            Add,
+            8,
+            dst(3, Type::UD),
+            &[r8(3, Type::UD), imm(Type::UD, 1)],
+        ),
+        /* 11 */
+        with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::UD),
+                &[r8(3, Type::UD), imm(Type::UD, 4)],
+            ),
+            CondMod::Ge,
+            (0, 1),
+        ),
+        /* 12 */
+        with_pred(flow(Break, 8, 16 * 3, 16 * 4), (0, 1), false), // jip → while (15), uip → 16
+        /* 13 */
+        alu(
+            Add,
+            8,
+            dst(4, Type::D),
+            &[r8(4, Type::D), imm(Type::D, (-1i32) as u32 as u64)],
+        ),
+        /* 14 */
+        with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::D),
+                &[r8(4, Type::D), imm(Type::D, 0)],
+            ),
+            CondMod::G,
+            (0, 0),
+        ),
+        /* 15 */ with_pred(flow(While, 8, -16 * 5, 0), (0, 0), false),
+        /* 16 */
+        alu(
+            Add,
+            8,
+            dst(5, Type::UD),
+            &[r8(3, Type::UD), r8(2, Type::UD)],
+        ),
+        /* 17 */ eot(),
+    ];
+    let mem = FlatMem::new();
+    let tg = group(1, 0x7F, |_, _| {});
+    let (t, c) = run(insts, &tg, &mem).unwrap();
+    let t = &t[0];
+    for x in 0..7u32 {
+        // CPU reference of the same program.
+        let y = if x < 3 { x * 10 } else { x + 101 };
+        let mut count = 0u32;
+        let mut i = x as i32;
+        loop {
+            count += 1;
+            if count >= 4 {
+                break;
+            }
+            i -= 1;
+            if i <= 0 {
+                break;
+            }
+        }
+        assert_eq!(t.grf_u32(2, x as usize), y, "y lane {x}");
+        assert_eq!(t.grf_u32(3, x as usize), count, "count lane {x}");
+        assert_eq!(
+            t.grf_u32(5, x as usize),
+            count + y,
+            "after the loop, lane {x}"
+        );
+    }
+    // Lane 7 was never dispatched: untouched.
+    assert_eq!(t.grf_u32(5, 7), 0);
+    assert!(
+        t.active == 0x7F && t.waiting == 0,
+        "all channels rejoined: {:#x}",
+        t.active
+    );
+    assert!(c.lane_instructions < c.instructions * 8);
+}
+
+/// Uniform branches: when no channel takes a path, the thread jumps over it (JIP).
+#[test]
+fn if_with_no_active_channel_jumps_to_jip() {
+    use Opcode::*;
+    let insts = vec![
+        with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::UD),
+                &[r8(1, Type::UD), imm(Type::UD, 0)],
+            ),
+            CondMod::Nz,
+            (0, 0),
+        ),
+        with_pred(flow(If, 8, 16 * 3, 16 * 3), (0, 0), false),
+        alu(Mov, 8, dst(2, Type::UD), &[imm(Type::UD, 1)]),
+        // a NoMask write inside the skipped block must not happen when the block is jumped over
+        {
+            let mut i = alu(Mov, 8, dst(3, Type::UD), &[imm(Type::UD, 1)]);
+            i.no_mask = true;
+            i
+        },
+        flow(Endif, 8, 16, 0),
+        eot(),
+    ];
+    let mem = FlatMem::new();
+    let tg = group(1, 0xFF, |_, _| {});
+    let (t, c) = run(insts, &tg, &mem).unwrap();
+    assert_eq!(grf_u32s(&t[0], 2, 8), vec![0; 8]);
+    assert_eq!(grf_u32s(&t[0], 3, 8), vec![0; 8]);
+    assert_eq!(c.instructions, 4);
+}
+
+fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
+    use Opcode::*;
+    let mut v = vec![
+        // gid = thread*8 + lane: thread id in r1.0 (payload), lanes from :uv
+        alu(Mov, 8, dst(2, Type::UD), &[imm(Type::UV, 0x7654_3210)]),
+        alu(
+            Add,
+            8,
+            dst(2, Type::UD),
+            &[r8(2, Type::UD), scalar(1, 0, Type::UD)],
+        ),
+        // r10 = gid*4 (SLM address), r11 = gid*3 (data)
+        alu(
+            Shl,
+            8,
+            dst(10, Type::UD),
+            &[r8(2, Type::UD), imm(Type::UD, 2)],
+        ),
+        alu(
+            Mul,
+            8,
+            dst(11, Type::UD),
+            &[r8(2, Type::UD), imm(Type::UD, 3)],
+        ),
+        send(8, Sfid::Dc1, None, 10, desc(2, 0, 9, 0x2E, 254), false),
+    ];
+    if barrier {
+        let mut b = send(8, Sfid::Gateway, None, 0, (1 << 25) | 4, false);
+        b.no_mask = true;
+        v.push(b);
+        let mut w = Inst::new(Wait, 1);
+        w.no_mask = true;
+        w.srcs[0] = Some(arf_scalar(0x90));
+        w.dst = Some(arf_dst(0x90));
+        v.push(w);
+    }
+    v.extend([
+        // read SLM[(31 - gid)]
+        alu(
+            Add,
+            8,
+            dst(12, Type::D),
+            &[neg(r8(2, Type::D)), imm(Type::D, 31)],
+        ),
+        alu(
+            Shl,
+            8,
+            dst(12, Type::UD),
+            &[r8(12, Type::UD), imm(Type::UD, 2)],
+        ),
+        send(8, Sfid::Dc1, Some(13), 12, desc(1, 1, 1, 0x2E, 254), false),
+        // store to global out[gid] through a bounded surface? use stateless BTI 255 at offset 0x400 + gid*4
+        alu(
+            Add,
+            8,
+            dst(14, Type::UD),
+            &[r8(10, Type::UD), imm(Type::UD, 0x400)],
+        ),
+        alu(Mov, 8, dst(15, Type::UD), &[r8(13, Type::UD)]),
+        send(8, Sfid::Dc1, None, 14, desc(2, 0, 9, 0x2E, 255), false),
+        eot(),
+    ]);
+    v
+}
+
+#[test]
+fn barrier_orders_slm_writes_before_reads() {
+    for barrier in [true, false] {
+        let mem = FlatMem::new();
+        let tg = group(4, 0xFF, |t, g| put_u32s(g, 1, &[8 * t as u32]));
+        let res = run(slm_barrier_program(barrier), &tg, &mem);
+        let out = mem.get_u32s(MEM_BASE + 0x400, 32);
+        let want: Vec<u32> = (0..32).map(|g| (31 - g) * 3).collect();
+        if barrier {
+            res.unwrap();
+            assert_eq!(out, want);
+        } else {
+            // Without the barrier, early threads read slots nobody has written yet.
+            res.unwrap();
+            assert_ne!(out, want, "the test must be able to see a missing barrier");
+        }
+    }
+}
+
+#[test]
+fn barrier_not_reached_by_all_threads_is_a_hang() {
+    use Opcode::*;
+    // Thread 3 skips the barrier (jmpi over it, predicated on thread id == 24).
+    let mut b = send(8, Sfid::Gateway, None, 0, (1 << 25) | 4, false);
+    b.no_mask = true;
+    let mut w = Inst::new(Wait, 1);
+    w.no_mask = true;
+    w.srcs[0] = Some(arf_scalar(0x90));
+    w.dst = Some(arf_dst(0x90));
+    let mut cmp = with_cmod(
+        alu(
+            Cmp,
+            1,
+            null_dst(Type::UD),
+            &[scalar(1, 0, Type::UD), imm(Type::UD, 24)],
+        ),
+        CondMod::Z,
+        (0, 0),
+    );
+    cmp.no_mask = true;
+    let mut j = with_pred(flow(Jmpi, 1, 16, 0), (0, 0), false); // skip 1 instruction past the next
+    j.no_mask = true;
+    let insts = vec![cmp, j, b, w, eot()];
+    let mem = FlatMem::new();
+    let tg = group(4, 0xFF, |t, g| put_u32s(g, 1, &[8 * t as u32]));
+    let r = run(insts.clone(), &tg, &mem);
+    assert_eq!(r.err(), Some(GpuError::Hang));
+    // And with every thread taking the barrier path, it completes.
+    let tg = group(4, 0xFF, |t, g| put_u32s(g, 1, &[8 * t as u32 + 1]));
+    run(insts, &tg, &mem).unwrap();
+}
+
+#[test]
+fn atomics_are_atomic_across_threads() {
+    use Opcode::*;
+    let insts = vec![
+        // A64 atomic add of 1 to a counter at r0.0 (uq), returning the old values into r20.
+        alu(Mov, 8, dst(2, Type::UQ), &[scalar(0, 0, Type::UQ)]),
+        alu(Mov, 8, dst(4, Type::UD), &[imm(Type::UD, 1)]),
+        send(
+            8,
+            Sfid::Dc1,
+            Some(20),
+            2,
+            desc(3, 1, 0x12, 0x27, 253),
+            false,
+        ),
+        // BTI 0 untyped atomic (SIMD8): umax of lane value into surface dword 1; cmpxchg into dword 2.
+        alu(Mov, 8, dst(6, Type::UD), &[imm(Type::UD, 4)]),
+        alu(
+            Add,
+            8,
+            dst(7, Type::UD),
+            &[r8(20, Type::UD), imm(Type::UD, 1000)],
+        ),
+        send(8, Sfid::Dc1, None, 6, desc(2, 0, 2, 0x1C, 0), false),
+        // store the returned values to out[old] so a permutation check is possible
+        alu(
+            Shl,
+            8,
+            dst(9, Type::UD),
+            &[r8(20, Type::UD), imm(Type::UD, 2)],
+        ),
+        alu(
+            Add,
+            8,
+            dst(9, Type::UD),
+            &[r8(9, Type::UD), imm(Type::UD, 0x800)],
+        ),
+        alu(Mov, 8, dst(10, Type::UD), &[r8(20, Type::UD)]),
+        send(8, Sfid::Dc1, None, 9, desc(2, 0, 9, 0x2E, 255), false),
+        eot(),
+    ];
+    let mem = FlatMem::new();
+    let tg = group(4, 0xFF, |_, g| put_u64s(g, 0, &[MEM_BASE + 0x10]));
+    let (_, c) = run(insts, &tg, &mem).unwrap();
+    assert_eq!(mem.get_u32s(MEM_BASE + 0x10, 1)[0], 32, "32 increments");
+    assert_eq!(
+        mem.get_u32s(MEM_BASE + 0x8004, 1)[0],
+        1031,
+        "umax over old values + 1000"
+    );
+    let out = mem.get_u32s(MEM_BASE + 0x800, 32);
+    assert_eq!(
+        out,
+        (0..32).collect::<Vec<u32>>(),
+        "every old value returned exactly once"
+    );
+    assert_eq!(c.threads, 4);
+}
+
+#[test]
+fn surface_bounds_and_faults() {
+    use Opcode::*;
+    // BTI 0 is 64 bytes: lanes 0-7 read offsets 0,16,..112: lanes 4-7 are out of bounds → 0.
+    let mem = FlatMem::new();
+    mem.put_u32s(MEM_BASE + 0x8000, &(100..116).collect::<Vec<u32>>());
+    let insts = vec![
+        alu(Mov, 8, dst(2, Type::UD), &[imm(Type::UV, 0x7654_3210)]),
+        alu(
+            Shl,
+            8,
+            dst(2, Type::UD),
+            &[r8(2, Type::UD), imm(Type::UD, 4)],
+        ),
+        alu(Mov, 8, dst(3, Type::UD), &[imm(Type::UD, 7)]),
+        send(8, Sfid::Dc1, None, 2, desc(2, 0, 9, 0x2E, 0), false), // writes: OOB dropped
+        send(8, Sfid::Dc1, Some(5), 2, desc(1, 1, 1, 0x2E, 0), false),
+        eot(),
+    ];
+    let tg = group(1, 0xFF, |_, _| {});
+    let (t, _) = run(insts, &tg, &mem).unwrap();
+    assert_eq!(grf_u32s(&t[0], 5, 8), vec![7, 7, 7, 7, 0, 0, 0, 0]);
+    // Out-of-bounds writes were dropped: the words past the surface are untouched.
+    assert_eq!(mem.get_u32s(MEM_BASE + 0x8040, 4), vec![0; 4]);
+    assert_eq!(mem.get_u32s(MEM_BASE + 0x8004, 3), vec![101, 102, 103]);
+
+    // An A64 read of an unmapped page faults.
+    let insts = vec![
+        alu(Mov, 8, dst(2, Type::UQ), &[imm(Type::UQ, 0x4000_0000)]),
+        a64_read(10, 2),
+        eot(),
+    ];
+    let r = run(insts, &tg, &FlatMem::new());
+    assert!(
+        matches!(
+            r,
+            Err(GpuError::Fault(MemFault {
+                addr: 0x4000_0000,
+                ..
+            }))
+        ),
+        "{:?}",
+        r.err()
+    );
+
+    // An operand past r127 is an illegal instruction, not a panic.
+    let insts = vec![alu(Mov, 16, dst(127, Type::UD), &[r8(1, Type::UD)]), eot()];
+    let r = run(insts, &tg, &FlatMem::new());
+    assert!(
+        matches!(r, Err(GpuError::IllegalInstruction { .. })),
+        "{:?}",
+        r.err()
+    );
+}
+
+#[test]
+fn infinite_loop_is_a_hang() {
+    let insts = vec![
+        alu(
+            Opcode::Add,
+            8,
+            dst(2, Type::UD),
+            &[r8(2, Type::UD), imm(Type::UD, 1)],
+        ),
+        flow(Opcode::While, 8, -16, 0),
+    ];
+    let r = run(insts, &group(1, 0xFF, |_, _| {}), &FlatMem::new());
+    assert_eq!(r.err(), Some(GpuError::Hang));
+}
+
+#[test]
+fn scratch_and_oword_block() {
+    use Opcode::*;
+    // Each thread writes 2 registers of scratch at offset 64 and reads them back;
+    // then an aligned OWord block read of 2 OWords from BTI 0 at OWord offset 1.
+    let mem = FlatMem::new();
+    mem.put_u32s(
+        MEM_BASE + 0x8000,
+        &(0..16).map(|k| k * 11).collect::<Vec<u32>>(),
+    );
+    let mut hdr = alu(Mov, 8, dst(30, Type::UD), &[r8(0, Type::UD)]);
+    hdr.no_mask = true;
+    let scratch_w = (3 << 25) | (1 << 19) | (1 << 18) | (1 << 17) | (1 << 12) | 2;
+    let scratch_r = (1 << 25) | (2 << 20) | (1 << 19) | (1 << 18) | (1 << 12) | 2;
+    let insts = vec![
+        hdr,
+        alu(
+            Add,
+            8,
+            dst(31, Type::UD),
+            &[imm(Type::UV, 0x7654_3210), scalar(1, 0, Type::UD)],
+        ),
+        alu(
+            Add,
+            8,
+            dst(32, Type::UD),
+            &[r8(31, Type::UD), imm(Type::UD, 50)],
+        ),
+        send(8, Sfid::Dc0, None, 30, scratch_w, false),
+        send(8, Sfid::Dc0, Some(40), 30, scratch_r, false),
+        // OWord block read header: r50.2 = 1 (OWords)
+        {
+            let mut i = alu(Mov, 8, dst(50, Type::UD), &[imm(Type::UD, 0)]);
+            i.no_mask = true;
+            i
+        },
+        {
+            let mut i = alu(
+                Mov,
+                1,
+                Dst {
+                    subreg: 8,
+                    ..dst(50, Type::UD)
+                },
+                &[imm(Type::UD, 1)],
+            );
+            i.no_mask = true;
+            i
+        },
+        send(
+            8,
+            Sfid::Dc0,
+            Some(51),
+            50,
+            desc(1, 1, 0, 2, 0) | (1 << 19),
+            false,
+        ),
+        eot(),
+    ];
+    let tg = group(2, 0xFF, |t, g| put_u32s(g, 1, &[100 * t as u32]));
+    let (t, _) = run(insts, &tg, &mem).unwrap();
+    for (k, th) in t.iter().enumerate() {
+        let want: Vec<u32> = (0..8).map(|i| 100 * k as u32 + i).collect();
+        assert_eq!(grf_u32s(th, 40, 8), want);
+        assert_eq!(
+            grf_u32s(th, 41, 8),
+            want.iter().map(|v| v + 50).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            grf_u32s(th, 51, 8),
+            (4..12).map(|k| k * 11).collect::<Vec<u32>>()
+        );
+    }
+    // The scratch really lives at scratch_base + thread * per_thread + 64.
+    assert_eq!(mem.get_u32s(MEM_BASE + 0xC000 + 1024 + 64, 1)[0], 100);
+}
+
+#[test]
+fn align16_mad_with_swizzle_and_writemask() {
+    // mad (8) r10.xyz:f r1.wzyx:f r2.xxxx:f r3:f  (Align16, vstride 4)
+    let s16 = |nr: u8, swz: [u8; 4]| {
+        Src::Reg(SrcReg {
+            file: RegFile::Grf,
+            nr,
+            subreg: 0,
+            region: Region {
+                vstride: 4,
+                width: 4,
+                hstride: 1,
+            },
+            ty: Type::F,
+            modifier: SrcMod::default(),
+            indirect: None,
+            swizzle: swz,
+        })
+    };
+    let mut i = alu(
+        Opcode::Mad,
+        8,
+        Dst {
+            writemask: 0x7,
+            ..dst(10, Type::F)
+        },
+        &[
+            s16(1, [3, 2, 1, 0]),
+            s16(2, [0, 0, 0, 0]),
+            s16(3, [0, 1, 2, 3]),
+        ],
+    );
+    i.access_mode = AccessMode::Align16;
+    let a: Vec<f32> = (0..8).map(|k| k as f32 + 0.5).collect();
+    let b: Vec<f32> = (0..8).map(|k| 2.0 + k as f32).collect();
+    let c: Vec<f32> = (0..8).map(|k| -(k as f32)).collect();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let t = alu_run(vec![i], &bits(&a), &bits(&b), &bits(&c));
+    for ch in 0..8 {
+        let g = ch / 4 * 4;
+        let want = if ch % 4 == 3 {
+            0.0
+        } else {
+            b[g].mul_add(c[g + ch % 4], a[g + 3 - ch % 4])
+        };
+        assert_eq!(f32::from_bits(t.grf_u32(10, ch)), want, "channel {ch}");
+    }
+}
+
+#[test]
+fn decoded_program_is_cached_and_rechecked() {
+    let mem = FlatMem::new();
+    let (a, b, mut tg) = vector_add_setup(&mem);
+    let code: Vec<u8> = vector_add_program()
+        .iter()
+        .flat_map(|i| gencl_jit::isa::gen9::encode(i).unwrap())
+        .collect();
+    mem.write(MEM_BASE + 0x4000, &code).unwrap();
+    tg.kernel_addr = MEM_BASE + 0x4000;
+    let mut p = Program::new(tg.kernel_addr);
+    let env = LaunchEnv::default();
+    p.new_generation();
+    run_program(&mut p, &mem, &tg, &env, &mut Counters::default()).unwrap();
+    check_vector_add(&mem, &a, &b);
+    // Rewrite the add into a mul: the next launch must notice.
+    let mul = alu(
+        Opcode::Mul,
+        8,
+        dst(7, Type::F),
+        &[r8(10, Type::F), r8(11, Type::F)],
+    );
+    mem.write(
+        MEM_BASE + 0x4000 + 7 * 16,
+        &gencl_jit::isa::gen9::encode(&mul).unwrap(),
+    )
+    .unwrap();
+    p.new_generation();
+    run_program(&mut p, &mem, &tg, &env, &mut Counters::default()).unwrap();
+    let out = mem.get_u32s(MEM_BASE + 0x200, 6);
+    for i in 0..6 {
+        assert_eq!(out[i], (a[i] * b[i]).to_bits());
+    }
+}
