@@ -1,0 +1,248 @@
+//! clGetDeviceIDs, clGetDeviceInfo, clRetainDevice, clReleaseDevice (OpenCL 3.0 §4.2).
+//!
+//! gencl reports an OpenCL 3.0 device with none of 3.0's optional features (no images, SVM,
+//! pipes, device-side enqueue, generic address space, sub-groups, program-scope globals),
+//! OpenCL C 1.2, SPIR-V 1.0-1.2 as IL, and non-uniform work-groups. docs/api.md lists what of
+//! the mandatory core is still missing.
+
+use super::info::{self, make_version, name_version, val, Info};
+use super::runtime::{check_device, check_platform, device_desc, device_id, platform_id};
+use super::types::*;
+use super::util::{entry, write_opt, ClResult};
+use std::ffi::c_void;
+
+pub const DEVICE_VERSION: &str = "OpenCL 3.0 gencl";
+pub const OPENCL_C_VERSION: &str = "OpenCL C 1.2";
+/// Only what works end to end (docs/api.md says how an extension earns its place here).
+pub const DEVICE_EXTENSIONS: &str = "cl_khr_icd";
+pub const IL_VERSION: &str = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2";
+pub const MAX_WORK_ITEM_SIZE: usize = 256;
+/// Gen9 GT2 L3 cache that backs global memory (KiB): 768 KiB total, 512 KiB usable by data.
+const GLOBAL_CACHE_BYTES: u64 = 512 << 10;
+const CACHELINE: u32 = 64;
+/// Peak EU clock of the GT2 parts in MHz (the emulated device reports the same).
+const MAX_CLOCK_MHZ: u32 = 1150;
+
+pub(crate) fn get_device_ids(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> ClResult<()> {
+    // "CL_INVALID_PLATFORM if platform is not a valid platform."
+    if !platform.is_null() {
+        check_platform(platform)?;
+    }
+    // "CL_INVALID_DEVICE_TYPE if device_type is not a valid value."
+    let known = CL_DEVICE_TYPE_DEFAULT
+        | CL_DEVICE_TYPE_CPU
+        | CL_DEVICE_TYPE_GPU
+        | CL_DEVICE_TYPE_ACCELERATOR
+        | CL_DEVICE_TYPE_CUSTOM;
+    if device_type != CL_DEVICE_TYPE_ALL && (device_type & !known != 0 || device_type == 0) {
+        return Err(CL_INVALID_DEVICE_TYPE);
+    }
+    // "CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL or if both
+    // num_devices and devices are NULL."
+    if (num_entries == 0 && !devices.is_null()) || (num_devices.is_null() && devices.is_null()) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were found."
+    let wanted = device_type == CL_DEVICE_TYPE_ALL
+        || device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) != 0;
+    if !wanted || device_desc().is_err() {
+        write_opt(num_devices, 0);
+        return Err(CL_DEVICE_NOT_FOUND);
+    }
+    if !devices.is_null() {
+        // SAFETY: devices holds num_entries >= 1 entries (checked above).
+        unsafe { *devices = device_id() };
+    }
+    write_opt(num_devices, 1);
+    Ok(())
+}
+
+pub unsafe extern "C" fn clGetDeviceIDs(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    entry(|| get_device_ids(platform, device_type, num_entries, devices, num_devices))
+}
+
+fn b(v: bool) -> cl_bool {
+    v as cl_bool
+}
+
+fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
+    // "CL_INVALID_DEVICE if device is not a valid device."
+    check_device(device)?;
+    let d = device_desc().map_err(|_| CL_INVALID_DEVICE)?;
+    let ui = |v: u32| val(&v);
+    let ul = |v: u64| val(&v);
+    let sz = |v: usize| val(&v);
+    match param {
+        CL_DEVICE_TYPE => ul(CL_DEVICE_TYPE_GPU),
+        CL_DEVICE_VENDOR_ID => ui(0x8086),
+        CL_DEVICE_MAX_COMPUTE_UNITS => ui(d.eu_count),
+        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => ui(3),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => val(&[MAX_WORK_ITEM_SIZE; 3]),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => sz(d.max_work_group_size as usize),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => ui(1),
+        // No cl_khr_fp64 / cl_khr_fp16: "If double precision is not supported, must return 0."
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => ui(0),
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => ui(MAX_CLOCK_MHZ),
+        CL_DEVICE_ADDRESS_BITS => ui(64),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE => ul(d.max_alloc_bytes),
+        CL_DEVICE_IMAGE_SUPPORT => ui(b(false)),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS
+        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_SAMPLERS
+        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => ui(0),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH
+        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH
+        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => sz(0),
+        // The full profile's minimum.
+        CL_DEVICE_MAX_PARAMETER_SIZE => sz(1024),
+        // In bits: the size of the largest built-in type, long16 (128 bytes).
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => ui(1024),
+        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => ui(128),
+        // The full profile's minimum for single precision.
+        CL_DEVICE_SINGLE_FP_CONFIG => ul(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN),
+        CL_DEVICE_DOUBLE_FP_CONFIG | CL_DEVICE_HALF_FP_CONFIG => ul(0),
+        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => ui(CL_READ_WRITE_CACHE),
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => ui(CACHELINE),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => ul(GLOBAL_CACHE_BYTES),
+        CL_DEVICE_GLOBAL_MEM_SIZE => ul(d.global_mem_bytes),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => ul(64 << 10),
+        CL_DEVICE_MAX_CONSTANT_ARGS => ui(8),
+        CL_DEVICE_LOCAL_MEM_TYPE => ui(CL_LOCAL),
+        CL_DEVICE_LOCAL_MEM_SIZE => ul(d.local_mem_bytes),
+        CL_DEVICE_ERROR_CORRECTION_SUPPORT => ui(b(false)),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => ui(b(true)),
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => sz(d.timer_resolution_ns as usize),
+        CL_DEVICE_ENDIAN_LITTLE => ui(b(true)),
+        CL_DEVICE_AVAILABLE => ui(b(true)),
+        CL_DEVICE_COMPILER_AVAILABLE => ui(b(true)),
+        // clLinkProgram is not implemented (docs/api.md).
+        CL_DEVICE_LINKER_AVAILABLE => ui(b(false)),
+        CL_DEVICE_EXECUTION_CAPABILITIES => ul(CL_EXEC_KERNEL),
+        // Also CL_DEVICE_QUEUE_ON_HOST_PROPERTIES (same value).
+        CL_DEVICE_QUEUE_PROPERTIES => ul(CL_QUEUE_PROFILING_ENABLE),
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => ul(0),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS
+        | CL_DEVICE_MAX_PIPE_ARGS
+        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE
+        | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_MAX_NUM_SUB_GROUPS => ui(0),
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            sz(0)
+        }
+        CL_DEVICE_SVM_CAPABILITIES => ul(0),
+        CL_DEVICE_PLATFORM => val(&platform_id()),
+        CL_DEVICE_NAME => val(&d.name),
+        CL_DEVICE_VENDOR => val("Intel(R) Corporation"),
+        CL_DRIVER_VERSION => val(env!("CARGO_PKG_VERSION")),
+        CL_DEVICE_PROFILE => val("FULL_PROFILE"),
+        CL_DEVICE_VERSION => val(DEVICE_VERSION),
+        CL_DEVICE_NUMERIC_VERSION => ui(make_version(3, 0, 0)),
+        CL_DEVICE_OPENCL_C_VERSION => val(OPENCL_C_VERSION),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => val(&[
+            name_version("OpenCL C", 1, 0, 0),
+            name_version("OpenCL C", 1, 1, 0),
+            name_version("OpenCL C", 1, 2, 0),
+            name_version("OpenCL C", 3, 0, 0),
+        ]),
+        CL_DEVICE_OPENCL_C_FEATURES => val(&Vec::<cl_name_version>::new()),
+        CL_DEVICE_EXTENSIONS => val(DEVICE_EXTENSIONS),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => val(&[name_version("cl_khr_icd", 1, 0, 0)]),
+        CL_DEVICE_IL_VERSION => val(IL_VERSION),
+        CL_DEVICE_ILS_WITH_VERSION => val(&[
+            name_version("SPIR-V", 1, 0, 0),
+            name_version("SPIR-V", 1, 1, 0),
+            name_version("SPIR-V", 1, 2, 0),
+        ]),
+        CL_DEVICE_BUILT_IN_KERNELS => val(""),
+        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => val(&Vec::<cl_name_version>::new()),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => sz(1 << 20),
+        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => ui(b(true)),
+        CL_DEVICE_PARENT_DEVICE => val(&std::ptr::null_mut::<_cl_device_id>()),
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => ui(0),
+        CL_DEVICE_PARTITION_PROPERTIES => val(&[0isize]),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => ul(0),
+        // "If device is a root-level device, a param_value_size_ret of 0 can be returned."
+        CL_DEVICE_PARTITION_TYPE => val(&Vec::<isize>::new()),
+        CL_DEVICE_REFERENCE_COUNT => ui(1),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => ui(b(false)),
+        // The minimum 3.0 asks: relaxed, work-group scope.
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
+            ul(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
+        }
+        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => ul(CL_DEVICE_ATOMIC_ORDER_RELAXED
+            | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+            | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => ui(b(true)),
+        // SIMD8 is the narrowest dispatch; kernels report their own multiple.
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => sz(8),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
+        | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
+        | CL_DEVICE_PIPE_SUPPORT => ui(b(false)),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => ul(0),
+        // Not conformant: the spec's format with no date.
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => val("v0000-00-00-00"),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetDeviceInfo(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || device_info(device, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+/// "clRetainDevice: increments the reference count if device is a valid sub-device created by a
+/// call to clCreateSubDevices. If device is a root level device ... the reference count remains
+/// unchanged." Same for clReleaseDevice.
+pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
+    entry(|| check_device(device))
+}
+
+pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
+    entry(|| check_device(device))
+}

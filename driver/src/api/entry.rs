@@ -1,0 +1,35 @@
+//! Every implemented entry point in one namespace (the dispatch table and tests use these).
+pub use super::context::{
+    clCreateContext, clCreateContextFromType, clGetContextInfo, clReleaseContext, clRetainContext,
+};
+pub use super::device::{clGetDeviceIDs, clGetDeviceInfo, clReleaseDevice, clRetainDevice};
+/// The stubs, for completeness of this namespace.
+pub use super::dispatch::unsupported;
+pub use super::enqueue::{
+    clEnqueueBarrier, clEnqueueBarrierWithWaitList, clEnqueueCopyBuffer, clEnqueueFillBuffer,
+    clEnqueueMapBuffer, clEnqueueMarker, clEnqueueMarkerWithWaitList, clEnqueueNDRangeKernel,
+    clEnqueueReadBuffer, clEnqueueUnmapMemObject, clEnqueueWaitForEvents, clEnqueueWriteBuffer,
+};
+pub use super::event::{
+    clGetEventInfo, clGetEventProfilingInfo, clReleaseEvent, clRetainEvent, clWaitForEvents,
+};
+pub use super::icd::{
+    clGetExtensionFunctionAddress, clGetExtensionFunctionAddressForPlatform, clIcdGetPlatformIDsKHR,
+};
+pub use super::kernel::{
+    clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
+    clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel, clSetKernelArg,
+};
+pub use super::memory::{
+    clCreateBuffer, clGetMemObjectInfo, clReleaseMemObject, clRetainMemObject,
+};
+pub use super::platform::{clGetPlatformIDs, clGetPlatformInfo};
+pub use super::program::{
+    clBuildProgram, clCreateProgramWithIL, clCreateProgramWithSource, clGetProgramBuildInfo,
+    clGetProgramInfo, clReleaseProgram, clRetainProgram, clUnloadCompiler,
+    clUnloadPlatformCompiler,
+};
+pub use super::queue::{
+    clCreateCommandQueue, clCreateCommandQueueWithProperties, clFinish, clFlush,
+    clGetCommandQueueInfo, clReleaseCommandQueue, clRetainCommandQueue,
+};

@@ -1,0 +1,340 @@
+//! Kernel objects (OpenCL 3.0 §5.9). Argument values are recorded here, checked against the
+//! kernel's descriptor from the build; every query is answered from the descriptor.
+
+use super::info::{self, val, Info};
+use super::memory::Mem;
+use super::object::{get, ClObject, Ref};
+use super::program::Program;
+use super::runtime::{check_device, device_desc};
+use super::types::*;
+use super::util::{c_str, entry, entry_ptr, write_opt, ClResult};
+use crate::protocol::{AddressDesc, ArgKindDesc, KernelDesc, ProgramId};
+use parking_lot::Mutex;
+use std::ffi::{c_char, c_void};
+use std::sync::atomic::Ordering;
+
+pub enum ArgVal {
+    Mem(Option<Ref<Mem>>),
+    Local(u32),
+    Bytes(Vec<u8>),
+}
+
+pub struct Kernel {
+    pub program: Ref<Program>,
+    pub index: u32,
+    pub desc: KernelDesc,
+    pub service_program: ProgramId,
+    pub non_uniform: bool,
+    pub args: Mutex<Vec<Option<ArgVal>>>,
+}
+
+impl ClObject for Kernel {
+    type Raw = _cl_kernel;
+    const TAG: u32 = 0x676b_726e; // "gkrn"
+    const INVALID: cl_int = CL_INVALID_KERNEL;
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.kernels_attached.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+fn make_kernel(p: &Ref<Program>, index: usize) -> ClResult<cl_kernel> {
+    let b = p.build.lock();
+    let desc = b
+        .kernels
+        .get(index)
+        .cloned()
+        .ok_or(CL_INVALID_KERNEL_NAME)?;
+    let service_program = b.service_id.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    p.kernels_attached.fetch_add(1, Ordering::AcqRel);
+    let args = (0..desc.args.len()).map(|_| None).collect();
+    Ok(Ref::new_handle(Kernel {
+        program: p.clone(),
+        index: index as u32,
+        desc,
+        service_program,
+        non_uniform: b.non_uniform,
+        args: Mutex::new(args),
+    }))
+}
+
+fn built(p: &Program) -> ClResult<()> {
+    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for program."
+    if p.build.lock().status == CL_BUILD_SUCCESS {
+        Ok(())
+    } else {
+        Err(CL_INVALID_PROGRAM_EXECUTABLE)
+    }
+}
+
+pub unsafe extern "C" fn clCreateKernel(
+    program: cl_program,
+    kernel_name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_PROGRAM if program is not a valid program object."
+        let p = get::<Program>(program)?;
+        built(&p)?;
+        // "CL_INVALID_VALUE if kernel_name is NULL."
+        // SAFETY: NULL or NUL-terminated per the spec.
+        let name = unsafe { c_str(kernel_name) }.ok_or(CL_INVALID_VALUE)?;
+        // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
+        let index = p
+            .build
+            .lock()
+            .kernels
+            .iter()
+            .position(|k| k.name == name)
+            .ok_or(CL_INVALID_KERNEL_NAME)?;
+        make_kernel(&p, index)
+    })
+}
+
+pub unsafe extern "C" fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    entry(|| {
+        let p = get::<Program>(program)?;
+        built(&p)?;
+        let n = p.build.lock().kernels.len();
+        // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the number of
+        // kernels in program."
+        if !kernels.is_null() && (num_kernels as usize) < n {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !kernels.is_null() {
+            for i in 0..n {
+                let k = make_kernel(&p, i)?;
+                // SAFETY: kernels has room for num_kernels >= n handles.
+                unsafe { *kernels.add(i) = k };
+            }
+        }
+        write_opt(num_kernels_ret, n as cl_uint);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clRetainKernel(k: cl_kernel) -> cl_int {
+    entry(|| Ref::<Kernel>::retain(k))
+}
+
+pub unsafe extern "C" fn clReleaseKernel(k: cl_kernel) -> cl_int {
+    entry(|| Ref::<Kernel>::release(k))
+}
+
+fn set_arg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void) -> ClResult<()> {
+    // "CL_INVALID_KERNEL if kernel is not a valid kernel object."
+    let k = get::<Kernel>(kernel)?;
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    let decl = k
+        .desc
+        .args
+        .get(index as usize)
+        .ok_or(CL_INVALID_ARG_INDEX)?;
+    let v = match decl.kind {
+        ArgKindDesc::Buffer => {
+            // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+            // sizeof(cl_mem)"
+            if size != std::mem::size_of::<cl_mem>() {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            // "If the argument is a buffer object, the arg_value pointer can be NULL or point to
+            // a NULL value in which case a NULL value will be used as the value for the argument"
+            // SAFETY: value is NULL or points to a cl_mem (arg_size checked).
+            let m = unsafe { value.cast::<cl_mem>().as_ref() }
+                .copied()
+                .unwrap_or(std::ptr::null_mut());
+            if m.is_null() {
+                ArgVal::Mem(None)
+            } else {
+                // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+                // specified arg_value is not a valid memory object"
+                ArgVal::Mem(Some(get::<Mem>(m)?))
+            }
+        }
+        ArgKindDesc::Local => {
+            // "CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier and
+            // arg_value is not NULL" (the local qualifier's arg_value "must be NULL")
+            if !value.is_null() {
+                return Err(CL_INVALID_ARG_VALUE);
+            }
+            // "CL_INVALID_ARG_SIZE if arg_size is zero and the argument is declared with the
+            // local qualifier"
+            if size == 0 {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            let max = device_desc()?.local_mem_bytes as usize;
+            ArgVal::Local(size.min(max + 1) as u32)
+        }
+        ArgKindDesc::Value => {
+            // "CL_INVALID_ARG_VALUE if arg_value specified is NULL for an argument that is not
+            // declared with the __local qualifier or a memory object."
+            if value.is_null() {
+                return Err(CL_INVALID_ARG_VALUE);
+            }
+            // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type for an
+            // argument that is not a memory object"
+            if size != decl.size as usize {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            // SAFETY: value points to arg_size bytes per the spec.
+            ArgVal::Bytes(unsafe { std::slice::from_raw_parts(value.cast::<u8>(), size) }.to_vec())
+        }
+        // Images and samplers: the device reports no image support, so a kernel cannot
+        // declare them; refuse rather than guess.
+        ArgKindDesc::Sampler => return Err(CL_INVALID_SAMPLER),
+        ArgKindDesc::Image => return Err(CL_INVALID_MEM_OBJECT),
+    };
+    k.args.lock()[index as usize] = Some(v);
+    Ok(())
+}
+
+pub unsafe extern "C" fn clSetKernelArg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> cl_int {
+    entry(|| set_arg(kernel, arg_index, arg_size, arg_value))
+}
+
+fn kernel_info(kernel: cl_kernel, param: cl_kernel_info) -> ClResult<Info> {
+    let k = get::<Kernel>(kernel)?;
+    match param {
+        CL_KERNEL_FUNCTION_NAME => val(&k.desc.name),
+        CL_KERNEL_NUM_ARGS => val(&(k.desc.args.len() as cl_uint)),
+        CL_KERNEL_REFERENCE_COUNT => val(&k.ref_count()),
+        CL_KERNEL_CONTEXT => val(&k.program.context.handle()),
+        CL_KERNEL_PROGRAM => val(&k.program.handle()),
+        CL_KERNEL_ATTRIBUTES => val(&k.desc.attributes),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetKernelInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || kernel_info(kernel, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+fn arg_info(kernel: cl_kernel, index: cl_uint, param: cl_kernel_arg_info) -> ClResult<Info> {
+    let k = get::<Kernel>(kernel)?;
+    // "CL_INVALID_ARG_INDEX if arg_indx is not a valid argument index."
+    let a = k
+        .desc
+        .args
+        .get(index as usize)
+        .ok_or(CL_INVALID_ARG_INDEX)?;
+    // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel."
+    if a.name.is_empty() && a.type_name.is_empty() {
+        return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    }
+    match param {
+        CL_KERNEL_ARG_ADDRESS_QUALIFIER => val(&match (a.kind, a.address) {
+            (ArgKindDesc::Local, _) | (_, AddressDesc::Local) => CL_KERNEL_ARG_ADDRESS_LOCAL,
+            (_, AddressDesc::Global) if a.kind == ArgKindDesc::Buffer => {
+                CL_KERNEL_ARG_ADDRESS_GLOBAL
+            }
+            (_, AddressDesc::Constant) => CL_KERNEL_ARG_ADDRESS_CONSTANT,
+            _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+        }),
+        CL_KERNEL_ARG_ACCESS_QUALIFIER => val(&CL_KERNEL_ARG_ACCESS_NONE),
+        CL_KERNEL_ARG_TYPE_NAME => val(&a.type_name),
+        CL_KERNEL_ARG_TYPE_QUALIFIER => val(&a.type_qualifier),
+        CL_KERNEL_ARG_NAME => val(&a.name),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetKernelArgInfo(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    param_name: cl_kernel_arg_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || arg_info(kernel, arg_index, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+impl Kernel {
+    /// Largest work-group this kernel can run with.
+    pub fn max_work_group_size(&self) -> ClResult<usize> {
+        Ok(device_desc()?.max_work_group_size as usize)
+    }
+    /// SLM: the kernel's own plus every __local argument set so far.
+    pub fn local_mem_size(&self) -> u64 {
+        let args: u64 = self
+            .args
+            .lock()
+            .iter()
+            .map(|a| match a {
+                Some(ArgVal::Local(n)) => *n as u64,
+                _ => 0,
+            })
+            .sum();
+        self.desc.slm_bytes as u64 + args
+    }
+}
+
+fn wg_info(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param: cl_kernel_work_group_info,
+) -> ClResult<Info> {
+    let k = get::<Kernel>(kernel)?;
+    // "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel or if
+    // device is NULL but there is more than one device associated with kernel."
+    if !device.is_null() {
+        check_device(device)?;
+    }
+    match param {
+        CL_KERNEL_WORK_GROUP_SIZE => val(&k.max_work_group_size()?),
+        CL_KERNEL_COMPILE_WORK_GROUP_SIZE => val(&k
+            .desc
+            .required_wg_size
+            .map_or([0usize; 3], |r| r.map(|x| x as usize))),
+        CL_KERNEL_LOCAL_MEM_SIZE => val(&k.local_mem_size()),
+        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => val(&(k.desc.simd as usize)),
+        CL_KERNEL_PRIVATE_MEM_SIZE => val(&(k.desc.scratch_bytes as u64)),
+        // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a
+        // custom device and kernel is not a built-in kernel."
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || wg_info(kernel, device, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}

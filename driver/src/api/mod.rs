@@ -1,0 +1,24 @@
+//! The OpenCL API: the ICD entry points and the objects behind the handles.
+//!
+//! Style (after Mesa's rusticl): every entry point validates in the order its spec section lists
+//! the errors, quoting the sentence above each check; clGet*Info queries go through `info`.
+//! All entry points catch panics (`util::entry`), so a bug is an error code, not an abort.
+#![allow(non_snake_case)]
+
+pub mod context;
+pub mod device;
+pub mod dispatch;
+pub mod enqueue;
+pub mod entry;
+pub mod event;
+pub mod icd;
+pub mod info;
+pub mod kernel;
+pub mod memory;
+pub mod object;
+pub mod platform;
+pub mod program;
+pub mod queue;
+pub mod runtime;
+pub mod types;
+pub mod util;

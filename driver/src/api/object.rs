@@ -1,0 +1,147 @@
+//! CL objects: heap allocations whose first field is the ICD dispatch pointer (the loader reads
+//! it), with a type tag and a reference count. Every live object is in a registry, so a handle
+//! is checked (known address, right tag) before it is dereferenced: wrong-type, foreign and
+//! freed handles give the type's CL_INVALID_* instead of undefined behaviour (unless the
+//! allocator has reused the address for an object of the same type).
+
+use super::dispatch::{IcdDispatch, DISPATCH};
+use super::types::*;
+use super::util::ClResult;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::LazyLock;
+
+/// A CL object type: its tag, its handle type and the error for a bad handle.
+pub trait ClObject: Send + Sync + Sized + 'static {
+    /// The C handle type (`cl_mem` = `*mut _cl_mem`, ...).
+    type Raw;
+    const TAG: u32;
+    const INVALID: cl_int;
+}
+
+#[repr(C)]
+pub struct Object<T: ClObject> {
+    /// Must stay first: `struct _cl_icd_dispatch *` is what the ICD loader dereferences.
+    dispatch: &'static IcdDispatch,
+    tag: u32,
+    refs: AtomicU32,
+    inner: T,
+}
+
+/// Live objects: address → tag.
+static LIVE: LazyLock<Mutex<HashMap<usize, u32>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// One counted reference to an object (the application's or an internal one, e.g. a kernel's
+/// reference to its program: "implicit retain" in the spec's reference-count queries).
+pub struct Ref<T: ClObject>(NonNull<Object<T>>);
+
+// SAFETY: the pointee is Send + Sync (ClObject bound) and the count is atomic.
+unsafe impl<T: ClObject> Send for Ref<T> {}
+// SAFETY: as above.
+unsafe impl<T: ClObject> Sync for Ref<T> {}
+
+impl<T: ClObject> Ref<T> {
+    /// A new object with reference count 1; returns the application's handle.
+    pub fn new_handle(inner: T) -> *mut T::Raw {
+        let b = Box::new(Object {
+            dispatch: &DISPATCH,
+            tag: T::TAG,
+            refs: AtomicU32::new(1),
+            inner,
+        });
+        let p = Box::into_raw(b);
+        LIVE.lock().insert(p as usize, T::TAG);
+        p.cast()
+    }
+
+    /// A counted reference from an application handle, after checking it.
+    pub fn from_handle(h: *mut T::Raw) -> ClResult<Ref<T>> {
+        let addr = h as usize;
+        let live = LIVE.lock();
+        if live.get(&addr) != Some(&T::TAG) {
+            return Err(T::INVALID);
+        }
+        let p = NonNull::new(h.cast::<Object<T>>()).ok_or(T::INVALID)?;
+        // SAFETY: the registry says a live Object<T> is at this address; it cannot be freed while
+        // we hold the registry lock (the 1 → 0 transition removes it under the same lock).
+        unsafe { p.as_ref() }.refs.fetch_add(1, Ordering::Relaxed);
+        Ok(Ref(p))
+    }
+
+    /// Whether `h` is a live object of this type.
+    pub fn is_valid(h: *mut T::Raw) -> bool {
+        LIVE.lock().get(&(h as usize)) == Some(&T::TAG)
+    }
+
+    /// The handle (does not transfer the reference).
+    pub fn handle(&self) -> *mut T::Raw {
+        self.0.as_ptr().cast()
+    }
+
+    /// A new reference for the application (clRetain*, or handing out a handle).
+    pub fn leak_handle(&self) -> *mut T::Raw {
+        self.obj().refs.fetch_add(1, Ordering::Relaxed);
+        self.handle()
+    }
+
+    pub fn ref_count(&self) -> u32 {
+        // Minus the reference `self` holds.
+        self.obj().refs.load(Ordering::Relaxed).saturating_sub(1)
+    }
+
+    fn obj(&self) -> &Object<T> {
+        // SAFETY: a Ref keeps the object alive.
+        unsafe { self.0.as_ref() }
+    }
+
+    /// clRetain*: check and add one application reference.
+    pub fn retain(h: *mut T::Raw) -> ClResult<()> {
+        let r = Self::from_handle(h)?;
+        r.leak_handle();
+        Ok(())
+    }
+
+    /// clRelease*: check and drop one application reference.
+    pub fn release(h: *mut T::Raw) -> ClResult<()> {
+        let r = Self::from_handle(h)?;
+        // The application's reference: drop it as a Ref of its own (ours goes with `r`).
+        drop(Ref::<T>(r.0));
+        drop(r);
+        Ok(())
+    }
+}
+
+impl<T: ClObject> Clone for Ref<T> {
+    fn clone(&self) -> Self {
+        self.obj().refs.fetch_add(1, Ordering::Relaxed);
+        Ref(self.0)
+    }
+}
+
+impl<T: ClObject> Drop for Ref<T> {
+    fn drop(&mut self) {
+        let mut live = LIVE.lock();
+        if self.obj().refs.fetch_sub(1, Ordering::AcqRel) == 1 {
+            live.remove(&(self.0.as_ptr() as usize));
+            drop(live);
+            // SAFETY: the count reached zero and the registry no longer lists the object, so no
+            // other reference exists or can be made; it came from Box::into_raw in new_handle.
+            drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+        }
+    }
+}
+
+impl<T: ClObject> Deref for Ref<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.obj().inner
+    }
+}
+
+/// A checked, counted reference from a handle.
+pub fn get<T: ClObject>(h: *mut T::Raw) -> ClResult<Ref<T>> {
+    Ref::from_handle(h)
+}

@@ -1,0 +1,378 @@
+//! Program objects (OpenCL 3.0 §5.8). Building happens in the service (the JIT); the client
+//! keeps the kernel descriptors the build returned and answers every query from them.
+
+use super::context::Context;
+use super::info::{self, val, Info};
+use super::object::{get, ClObject, Ref};
+use super::runtime::{check_device, connection, device_id};
+use super::types::*;
+use super::util::{c_str, entry, entry_ptr, slice, write_opt, ClResult};
+use crate::client::ClientError;
+use crate::protocol::{ErrorCode, KernelDesc, ProgramId, ProgramSource, Request, Response};
+use parking_lot::Mutex;
+use std::ffi::{c_char, c_void};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub struct Program {
+    pub context: Ref<Context>,
+    pub source: ProgramSource,
+    pub build: Mutex<Build>,
+    /// Kernel objects made from this program ("CL_INVALID_OPERATION if there are kernel objects
+    /// attached to program").
+    pub kernels_attached: AtomicU32,
+}
+
+#[derive(Default)]
+pub struct Build {
+    pub status: cl_build_status,
+    pub options: String,
+    pub log: String,
+    /// The service's program, once built.
+    pub service_id: Option<ProgramId>,
+    pub kernels: Vec<KernelDesc>,
+    /// OpenCL 2.0+ language (-cl-std=CL2.0/CL3.0) without -cl-uniform-work-group-size: the
+    /// global size need not be a multiple of the local size.
+    pub non_uniform: bool,
+}
+
+impl ClObject for Program {
+    type Raw = _cl_program;
+    const TAG: u32 = 0x6770_7267; // "gprg"
+    const INVALID: cl_int = CL_INVALID_PROGRAM;
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        if let (Some(id), Ok(c)) = (self.build.get_mut().service_id, connection()) {
+            let _ = c.call(Request::FreeProgram { id });
+        }
+    }
+}
+
+fn new_program(context: cl_context, source: ProgramSource) -> ClResult<cl_program> {
+    let ctx = get::<Context>(context)?;
+    Ok(Ref::new_handle(Program {
+        context: ctx,
+        source,
+        build: Mutex::new(Build {
+            status: CL_BUILD_NONE,
+            ..Build::default()
+        }),
+        kernels_attached: AtomicU32::new(0),
+    }))
+}
+
+pub unsafe extern "C" fn clCreateProgramWithSource(
+    context: cl_context,
+    count: cl_uint,
+    strings: *mut *const c_char,
+    lengths: *const usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        get::<Context>(context)?;
+        // "CL_INVALID_VALUE if count is zero or if strings or any entry in strings is NULL."
+        if count == 0 || strings.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: strings has `count` entries; lengths is NULL or has `count` entries.
+        let strs = unsafe { slice(strings.cast_const(), count as usize) };
+        // SAFETY: as above.
+        let lens = unsafe { slice(lengths, count as usize) };
+        let mut src = String::new();
+        for (i, &s) in strs.iter().enumerate() {
+            if s.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            // "If an element in lengths is zero, its accompanying string is null-terminated. If
+            // lengths is NULL, all strings in the strings argument are considered null-terminated."
+            match lens.get(i).copied().filter(|&l| l != 0) {
+                Some(l) => {
+                    // SAFETY: the application says this string has l bytes.
+                    let b = unsafe { std::slice::from_raw_parts(s.cast::<u8>(), l) };
+                    src.push_str(&String::from_utf8_lossy(b));
+                }
+                // SAFETY: NUL-terminated per the rule quoted above.
+                None => src.push_str(&unsafe { c_str(s) }.unwrap_or_default()),
+            }
+        }
+        new_program(context, ProgramSource::OpenClC(src))
+    })
+}
+
+const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+pub unsafe extern "C" fn clCreateProgramWithIL(
+    context: cl_context,
+    il: *const c_void,
+    length: usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        get::<Context>(context)?;
+        // "CL_INVALID_VALUE if il is NULL or if length is zero."
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: il points to `length` bytes per the spec.
+        let bytes = unsafe { std::slice::from_raw_parts(il.cast::<u8>(), length) }.to_vec();
+        // "CL_INVALID_VALUE if the length-byte memory pointed to by il does not contain
+        // well-formed intermediate language input": a SPIR-V header is 5 words, magic first
+        // (in either byte order).
+        let magic = bytes.get(..4).map(|m| {
+            [
+                u32::from_le_bytes(m.try_into().unwrap_or_default()),
+                u32::from_be_bytes(m.try_into().unwrap_or_default()),
+            ]
+        });
+        if length % 4 != 0 || length < 20 || !magic.is_some_and(|m| m.contains(&SPIRV_MAGIC)) {
+            return Err(CL_INVALID_VALUE);
+        }
+        new_program(context, ProgramSource::SpirV(bytes))
+    })
+}
+
+pub unsafe extern "C" fn clRetainProgram(p: cl_program) -> cl_int {
+    entry(|| Ref::<Program>::retain(p))
+}
+
+pub unsafe extern "C" fn clReleaseProgram(p: cl_program) -> cl_int {
+    entry(|| Ref::<Program>::release(p))
+}
+
+fn non_uniform(options: &str) -> bool {
+    let words: Vec<&str> = options.split_whitespace().collect();
+    let std20 = words
+        .iter()
+        .any(|w| matches!(*w, "-cl-std=CL2.0" | "-cl-std=CL3.0"));
+    std20 && !words.contains(&"-cl-uniform-work-group-size")
+}
+
+fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
+    let mut b = program.build.lock();
+    // "CL_INVALID_OPERATION if there are kernel objects attached to program."
+    if program.kernels_attached.load(Ordering::Acquire) != 0 {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let conn = connection()?;
+    let req = Request::BuildProgram {
+        source: program.source.clone(),
+        options: options.clone(),
+    };
+    let result = conn.call(req);
+    if let Some(old) = b.service_id.take() {
+        let _ = conn.call(Request::FreeProgram { id: old });
+    }
+    b.kernels.clear();
+    b.non_uniform = non_uniform(&options);
+    b.options = options;
+    match result {
+        Ok((Response::Built { id, kernels, log }, _)) => {
+            b.status = CL_BUILD_SUCCESS;
+            b.log = log;
+            b.service_id = Some(id);
+            b.kernels = kernels;
+            Ok(())
+        }
+        Ok((
+            Response::BuildFailed {
+                log,
+                invalid_options,
+            },
+            _,
+        )) => {
+            b.status = CL_BUILD_ERROR;
+            b.log = log;
+            // "CL_INVALID_BUILD_OPTIONS if the build options specified by options are invalid."
+            // "CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program executable."
+            Err(if invalid_options {
+                CL_INVALID_BUILD_OPTIONS
+            } else {
+                CL_BUILD_PROGRAM_FAILURE
+            })
+        }
+        Ok((other, _)) => {
+            b.status = CL_BUILD_ERROR;
+            b.log = format!("internal error: unexpected answer from the service: {other:?}");
+            Err(CL_OUT_OF_RESOURCES)
+        }
+        Err(e) => {
+            b.status = CL_BUILD_ERROR;
+            b.log = format!("internal error: {e}");
+            Err(match e {
+                ClientError::Service {
+                    code: ErrorCode::OutOfResources,
+                    ..
+                } => CL_OUT_OF_RESOURCES,
+                _ => CL_OUT_OF_HOST_MEMORY,
+            })
+        }
+    }
+}
+
+pub unsafe extern "C" fn clBuildProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+) -> cl_int {
+    let r = entry(|| {
+        // "CL_INVALID_PROGRAM if program is not a valid program object."
+        let p = get::<Program>(program)?;
+        // "CL_INVALID_VALUE if device_list is NULL and num_devices is greater than zero, or if
+        // device_list is not NULL and num_devices is zero."
+        if device_list.is_null() != (num_devices == 0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
+        // associated with program."
+        // SAFETY: device_list has num_devices entries per the spec.
+        for &d in unsafe { slice(device_list, num_devices as usize) } {
+            check_device(d)?;
+        }
+        // SAFETY: options is NULL or NUL-terminated.
+        let opts = unsafe { c_str(options) }.unwrap_or_default();
+        build(&p, opts)
+    });
+    // "If pfn_notify is not NULL, clBuildProgram does not need to wait for the build to complete
+    // and can return immediately": gencl builds synchronously and then notifies.
+    if let Some(f) = pfn_notify {
+        if Ref::<Program>::is_valid(program) {
+            // SAFETY: calling the application's callback with its own program and user data.
+            unsafe { f(program, user_data) };
+        }
+    }
+    r
+}
+
+fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
+    let p = get::<Program>(program)?;
+    let b = p.build.lock();
+    let built = || {
+        if b.status == CL_BUILD_SUCCESS {
+            Ok(())
+        } else {
+            Err(CL_INVALID_PROGRAM_EXECUTABLE)
+        }
+    };
+    match param {
+        CL_PROGRAM_REFERENCE_COUNT => val(&p.ref_count()),
+        CL_PROGRAM_CONTEXT => val(&p.context.handle()),
+        CL_PROGRAM_NUM_DEVICES => val(&1u32),
+        CL_PROGRAM_DEVICES => val(&[device_id()]),
+        CL_PROGRAM_SOURCE => match &p.source {
+            ProgramSource::OpenClC(s) => val(s),
+            ProgramSource::SpirV(_) => val(""),
+        },
+        CL_PROGRAM_IL => match &p.source {
+            ProgramSource::SpirV(il) => val(il),
+            ProgramSource::OpenClC(_) => val(&Vec::<u8>::new()),
+        },
+        // gencl has no program binary format yet: binaries are reported empty.
+        CL_PROGRAM_BINARY_SIZES => val(&[0usize]),
+        CL_PROGRAM_NUM_KERNELS => {
+            built()?;
+            val(&b.kernels.len())
+        }
+        CL_PROGRAM_KERNEL_NAMES => {
+            built()?;
+            val(&b
+                .kernels
+                .iter()
+                .map(|k| k.name.as_str())
+                .collect::<Vec<_>>()
+                .join(";"))
+        }
+        CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+            val(&CL_FALSE)
+        }
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetProgramInfo(
+    program: cl_program,
+    param_name: cl_program_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    if param_name == CL_PROGRAM_BINARIES {
+        // An array of one pointer the application owns; with a binary size of 0 nothing is
+        // written through it, and the array itself must not be overwritten.
+        return entry(|| {
+            get::<Program>(program)?;
+            let n = std::mem::size_of::<*mut u8>();
+            if !param_value.is_null() && param_value_size < n {
+                return Err(CL_INVALID_VALUE);
+            }
+            write_opt(param_value_size_ret, n);
+            Ok(())
+        });
+    }
+    info::answer(
+        || program_info(program, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+fn build_info(
+    program: cl_program,
+    device: cl_device_id,
+    param: cl_program_build_info,
+) -> ClResult<Info> {
+    // "CL_INVALID_DEVICE if device is not in the list of devices associated with program."
+    let p = get::<Program>(program)?;
+    check_device(device)?;
+    let b = p.build.lock();
+    match param {
+        CL_PROGRAM_BUILD_STATUS => val(&b.status),
+        CL_PROGRAM_BUILD_OPTIONS => val(&b.options),
+        CL_PROGRAM_BUILD_LOG => val(&b.log),
+        CL_PROGRAM_BINARY_TYPE => val(&if b.status == CL_BUILD_SUCCESS {
+            CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+        } else {
+            CL_PROGRAM_BINARY_TYPE_NONE
+        }),
+        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => val(&0usize),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetProgramBuildInfo(
+    program: cl_program,
+    device: cl_device_id,
+    param_name: cl_program_build_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || build_info(program, device, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+/// "This function allows the implementation to release the resources allocated by the OpenCL
+/// compiler. This is a hint from the application and does not guarantee that the compiler will
+/// not be used in the future".
+pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
+    CL_SUCCESS
+}
+
+pub unsafe extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
+    // "CL_INVALID_PLATFORM if platform is not a valid platform."
+    entry(|| super::runtime::check_platform(platform))
+}

@@ -1,0 +1,148 @@
+//! Command queues (OpenCL 3.0 §5.1). Commands execute when enqueued, in order (the service
+//! runs a client's launches synchronously), so a queue holds no pending work: clFlush and
+//! clFinish only check the queue.
+
+use super::context::Context;
+use super::info::{self, val, Info};
+use super::object::{get, ClObject, Ref};
+use super::runtime::{check_device, device_id};
+use super::types::*;
+use super::util::{entry, entry_ptr, flatten, has_other_bits, properties, ClResult};
+use std::ffi::c_void;
+
+pub struct Queue {
+    pub context: Ref<Context>,
+    pub properties: cl_command_queue_properties,
+    /// The list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
+    pub props_array: Option<Vec<(cl_queue_properties, cl_queue_properties)>>,
+}
+
+impl ClObject for Queue {
+    type Raw = _cl_command_queue;
+    const TAG: u32 = 0x6771_7565; // "gque"
+    const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
+}
+
+impl Queue {
+    pub fn profiling(&self) -> bool {
+        self.properties & CL_QUEUE_PROFILING_ENABLE != 0
+    }
+}
+
+fn create(
+    context: cl_context,
+    device: cl_device_id,
+    props: cl_command_queue_properties,
+    props_array: Option<Vec<(cl_queue_properties, cl_queue_properties)>>,
+) -> ClResult<cl_command_queue> {
+    // "CL_INVALID_CONTEXT if context is not a valid context."
+    let ctx = get::<Context>(context)?;
+    // "CL_INVALID_DEVICE if device is not a valid device or is not associated with context."
+    check_device(device)?;
+    // "CL_INVALID_VALUE if values specified in properties are not valid."
+    let all = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+        | CL_QUEUE_PROFILING_ENABLE
+        | CL_QUEUE_ON_DEVICE
+        | CL_QUEUE_ON_DEVICE_DEFAULT;
+    if has_other_bits(props, all) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not
+    // supported by the device."
+    if has_other_bits(props, CL_QUEUE_PROFILING_ENABLE) {
+        return Err(CL_INVALID_QUEUE_PROPERTIES);
+    }
+    Ok(Ref::new_handle(Queue {
+        context: ctx,
+        properties: props,
+        props_array,
+    }))
+}
+
+pub unsafe extern "C" fn clCreateCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    properties: cl_command_queue_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_command_queue {
+    entry_ptr(errcode_ret, || create(context, device, properties, None))
+}
+
+pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
+    context: cl_context,
+    device: cl_device_id,
+    properties: *const cl_queue_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_command_queue {
+    entry_ptr(errcode_ret, || {
+        // SAFETY: a 0-terminated list or NULL, per the spec.
+        let list = unsafe { self::properties(properties) };
+        let mut bits = 0;
+        for &(k, v) in list.iter().flatten() {
+            match k as cl_uint {
+                CL_QUEUE_PROPERTIES => bits = v,
+                // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but
+                // are not supported by the device": a size only means something on device queues.
+                CL_QUEUE_SIZE => {
+                    get::<Context>(context)?;
+                    return Err(CL_INVALID_QUEUE_PROPERTIES);
+                }
+                _ => {
+                    get::<Context>(context)?;
+                    check_device(device)?;
+                    return Err(CL_INVALID_VALUE);
+                }
+            }
+        }
+        create(context, device, bits, list)
+    })
+}
+
+pub unsafe extern "C" fn clRetainCommandQueue(q: cl_command_queue) -> cl_int {
+    entry(|| Ref::<Queue>::retain(q))
+}
+
+pub unsafe extern "C" fn clReleaseCommandQueue(q: cl_command_queue) -> cl_int {
+    entry(|| Ref::<Queue>::release(q))
+}
+
+fn queue_info(q: cl_command_queue, param: cl_command_queue_info) -> ClResult<Info> {
+    let q = get::<Queue>(q)?;
+    match param {
+        CL_QUEUE_CONTEXT => val(&q.context.handle()),
+        CL_QUEUE_DEVICE => val(&device_id()),
+        CL_QUEUE_REFERENCE_COUNT => val(&q.ref_count()),
+        CL_QUEUE_PROPERTIES => val(&q.properties),
+        CL_QUEUE_PROPERTIES_ARRAY => match &q.props_array {
+            Some(p) => val(&flatten(p)),
+            None => val(&Vec::<u64>::new()),
+        },
+        CL_QUEUE_SIZE => Err(CL_INVALID_COMMAND_QUEUE),
+        CL_QUEUE_DEVICE_DEFAULT => val(&std::ptr::null_mut::<_cl_command_queue>()),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetCommandQueueInfo(
+    q: cl_command_queue,
+    param_name: cl_command_queue_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || queue_info(q, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+/// Everything enqueued has executed by the time the enqueue returned.
+pub unsafe extern "C" fn clFlush(q: cl_command_queue) -> cl_int {
+    entry(|| get::<Queue>(q).map(drop))
+}
+
+pub unsafe extern "C" fn clFinish(q: cl_command_queue) -> cl_int {
+    entry(|| get::<Queue>(q).map(drop))
+}

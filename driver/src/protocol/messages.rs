@@ -1,0 +1,210 @@
+//! Request and response messages. Every request gets exactly one response, in order.
+//!
+//! Object ids (`BufferId`, `ProgramId`) are chosen by the service from one global counter, so an
+//! id is never valid in two clients: a client naming another client's object gets
+//! `ErrorCode::UnknownObject`, the same as for an id that never existed.
+
+use gencl_jit::kernel::KernelArg;
+use serde::{Deserialize, Serialize};
+
+/// Bumped on every incompatible change of these types.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+pub type BufferId = u64;
+pub type ProgramId = u64;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// First message of a connection: the service answers with `Welcome` (or `Error`).
+    Hello {
+        version: u32,
+    },
+    /// A buffer object of `size` bytes in the client's VM; the answer carries one fd to map.
+    CreateBuffer {
+        size: u64,
+    },
+    FreeBuffer {
+        id: BufferId,
+    },
+    BuildProgram {
+        source: ProgramSource,
+        options: String,
+    },
+    FreeProgram {
+        id: ProgramId,
+    },
+    /// Run one kernel to completion (the service executes a client's launches in order).
+    Launch(Launch),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ProgramSource {
+    OpenClC(String),
+    SpirV(Vec<u8>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Launch {
+    pub program: ProgramId,
+    /// Index into the `kernels` the build returned.
+    pub kernel: u32,
+    /// One value per kernel argument, in order.
+    pub args: Vec<WireArg>,
+    pub work_dim: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u32; 3],
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum WireArg {
+    Buffer { id: BufferId },
+    NullBuffer,
+    Local { size: u32 },
+    Bytes(Vec<u8>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    Welcome {
+        version: u32,
+        device: DeviceDesc,
+    },
+    /// Followed by one fd (SCM_RIGHTS): the buffer's pages, `size` bytes, to map shared.
+    Buffer {
+        id: BufferId,
+        size: u64,
+        gpu_addr: u64,
+    },
+    Done,
+    Built {
+        id: ProgramId,
+        kernels: Vec<KernelDesc>,
+        log: String,
+    },
+    BuildFailed {
+        log: String,
+        invalid_options: bool,
+    },
+    Launched {
+        start_ns: u64,
+        end_ns: u64,
+    },
+    Error {
+        code: ErrorCode,
+        message: String,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// The bytes did not decode as a `Request`, or the frame was too large.
+    Malformed,
+    /// `Hello` missing, repeated, or with another protocol version.
+    BadHandshake,
+    /// An id this client does not own.
+    UnknownObject,
+    /// Arguments that do not fit the kernel or the device (count, kind, size, ND-range).
+    InvalidArgs,
+    OutOfResources,
+    /// The GPU faulted, hung or could not be submitted to.
+    LaunchFailed,
+}
+
+/// What the service reports about its device; the client answers clGetDeviceInfo from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeviceDesc {
+    /// e.g. "Intel(R) Gen9 HD Graphics GT2 (emulated)".
+    pub name: String,
+    /// PCI device id (I915_PARAM_CHIPSET_ID).
+    pub chipset_id: u32,
+    pub emulated: bool,
+    pub eu_count: u32,
+    pub subslices: u32,
+    pub threads_per_eu: u32,
+    pub global_mem_bytes: u64,
+    pub max_alloc_bytes: u64,
+    pub local_mem_bytes: u64,
+    pub max_work_group_size: u32,
+    /// Nanoseconds per GPU timestamp tick (profiling resolution).
+    pub timer_resolution_ns: u64,
+}
+
+/// The part of a kernel's descriptor the client needs for clGetKernel*Info and clSetKernelArg.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelDesc {
+    pub name: String,
+    pub args: Vec<KernelArgDesc>,
+    pub simd: u32,
+    pub slm_bytes: u32,
+    pub scratch_bytes: u32,
+    pub required_wg_size: Option<[u32; 3]>,
+    pub attributes: String,
+}
+
+/// `gencl_jit::kernel::KernelArg` without the CURBE layout, which only the service needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelArgDesc {
+    pub name: String,
+    pub type_name: String,
+    pub kind: ArgKindDesc,
+    pub address: AddressDesc,
+    pub size: u32,
+    pub type_qualifier: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArgKindDesc {
+    Buffer,
+    Local,
+    Value,
+    Sampler,
+    Image,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AddressDesc {
+    Global,
+    Constant,
+    Local,
+    Private,
+}
+
+impl From<&KernelArg> for KernelArgDesc {
+    fn from(a: &KernelArg) -> Self {
+        use gencl_jit::kernel::{AddressQualifier as Q, ArgKind as K};
+        KernelArgDesc {
+            name: a.name.clone(),
+            type_name: a.type_name.clone(),
+            kind: match a.kind {
+                K::Buffer { .. } => ArgKindDesc::Buffer,
+                K::Local => ArgKindDesc::Local,
+                K::Value => ArgKindDesc::Value,
+                K::Sampler => ArgKindDesc::Sampler,
+                K::Image => ArgKindDesc::Image,
+            },
+            address: match a.address {
+                Q::Global => AddressDesc::Global,
+                Q::Constant => AddressDesc::Constant,
+                Q::Local => AddressDesc::Local,
+                Q::Private => AddressDesc::Private,
+            },
+            size: a.size,
+            type_qualifier: a.type_qualifier,
+        }
+    }
+}
+
+impl From<&gencl_jit::kernel::KernelBinary> for KernelDesc {
+    fn from(k: &gencl_jit::kernel::KernelBinary) -> Self {
+        KernelDesc {
+            name: k.name.clone(),
+            args: k.args.iter().map(KernelArgDesc::from).collect(),
+            simd: k.simd,
+            slm_bytes: k.slm_bytes,
+            scratch_bytes: k.scratch_bytes,
+            required_wg_size: k.required_wg_size,
+            attributes: k.attributes.clone(),
+        }
+    }
+}

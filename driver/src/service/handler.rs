@@ -1,0 +1,307 @@
+//! The request handler: one `Client` per connection, holding everything that client created.
+//! Untrusted input never panics here: every id is looked up in this client's own tables, every
+//! size and count is checked before use, and failures become `Response::Error`.
+
+use std::collections::HashMap;
+use std::os::fd::OwnedFd;
+use std::sync::Arc;
+
+use gencl_jit::kernel::{ArgKind, ProgramBinary};
+
+use super::gpu::{Bo, ClientGpu};
+use super::{Service, ServiceError};
+use crate::protocol::{
+    ErrorCode, KernelDesc, Launch, ProgramSource, Request, Response, WireArg, PROTOCOL_VERSION,
+};
+use crate::submit::{ArgValue, NdRange, Submitter};
+
+/// A response and the fds that travel with it.
+#[derive(Debug)]
+pub struct Reply {
+    pub response: Response,
+    pub fds: Vec<OwnedFd>,
+}
+
+impl From<Response> for Reply {
+    fn from(response: Response) -> Self {
+        Reply {
+            response,
+            fds: Vec::new(),
+        }
+    }
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> Reply {
+    Reply::from(Response::Error {
+        code,
+        message: message.into(),
+    })
+}
+
+/// One client's state in the service. Dropping it frees every object the client created.
+pub struct Client {
+    svc: Arc<Service>,
+    gpu: ClientGpu,
+    greeted: bool,
+    buffers: HashMap<u64, Bo>,
+    programs: HashMap<u64, ProgramBinary>,
+    submitter: Option<Submitter>,
+}
+
+impl Client {
+    pub fn new(svc: Arc<Service>) -> Result<Client, ServiceError> {
+        let gpu = ClientGpu::new(svc.dev.clone())?;
+        Ok(Client {
+            svc,
+            gpu,
+            greeted: false,
+            buffers: HashMap::new(),
+            programs: HashMap::new(),
+            submitter: None,
+        })
+    }
+
+    pub fn handle(&mut self, req: Request) -> Reply {
+        match req {
+            Request::Hello { version } => {
+                if self.greeted {
+                    return error(ErrorCode::BadHandshake, "Hello sent twice");
+                }
+                if version != PROTOCOL_VERSION {
+                    return error(
+                        ErrorCode::BadHandshake,
+                        format!("protocol version {version}, service speaks {PROTOCOL_VERSION}"),
+                    );
+                }
+                self.greeted = true;
+                Response::Welcome {
+                    version: PROTOCOL_VERSION,
+                    device: self.svc.desc.clone(),
+                }
+                .into()
+            }
+            _ if !self.greeted => error(ErrorCode::BadHandshake, "the first request must be Hello"),
+            Request::CreateBuffer { size } => self.create_buffer(size),
+            Request::FreeBuffer { id } => match self.buffers.remove(&id) {
+                Some(bo) => {
+                    self.gpu.free_bo(bo);
+                    Response::Done.into()
+                }
+                None => error(ErrorCode::UnknownObject, format!("no buffer {id}")),
+            },
+            Request::BuildProgram { source, options } => self.build(source, &options),
+            Request::FreeProgram { id } => match self.programs.remove(&id) {
+                Some(_) => Response::Done.into(),
+                None => error(ErrorCode::UnknownObject, format!("no program {id}")),
+            },
+            Request::Launch(l) => self.launch(&l),
+        }
+    }
+
+    fn create_buffer(&mut self, size: u64) -> Reply {
+        if size == 0 || size > self.svc.desc.max_alloc_bytes {
+            return error(
+                ErrorCode::InvalidArgs,
+                format!(
+                    "buffer size {size} outside 1..={}",
+                    self.svc.desc.max_alloc_bytes
+                ),
+            );
+        }
+        let bo = match self.gpu.create_bo(size) {
+            Ok(bo) => bo,
+            Err(e) => return error(ErrorCode::OutOfResources, e.to_string()),
+        };
+        let fd = match self.gpu.export_bo(&bo) {
+            Ok(fd) => fd,
+            Err(e) => {
+                self.gpu.free_bo(bo);
+                return error(ErrorCode::OutOfResources, e.to_string());
+            }
+        };
+        let id = self.svc.next_id();
+        let response = Response::Buffer {
+            id,
+            size,
+            gpu_addr: bo.gpu_addr,
+        };
+        tracing::debug!(id, ?bo, "buffer created");
+        self.buffers.insert(id, bo);
+        Reply {
+            response,
+            fds: vec![fd],
+        }
+    }
+
+    fn build(&mut self, source: ProgramSource, options: &str) -> Reply {
+        let input = match &source {
+            ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
+            ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
+        };
+        // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
+        // a panic there must cost this build, not the service.
+        let result = std::panic::catch_unwind(|| gencl_jit::compile(input, options));
+        match result {
+            Ok(Ok(bin)) => {
+                let id = self.svc.next_id();
+                let kernels = bin.kernels.iter().map(KernelDesc::from).collect();
+                let log = bin.build_log.clone();
+                self.programs.insert(id, bin);
+                Response::Built { id, kernels, log }.into()
+            }
+            Ok(Err(e)) => Response::BuildFailed {
+                log: e.log,
+                invalid_options: e.invalid_options,
+            }
+            .into(),
+            Err(_) => Response::BuildFailed {
+                log: "internal compiler error: the compiler panicked on this input".into(),
+                invalid_options: false,
+            }
+            .into(),
+        }
+    }
+
+    fn launch(&mut self, l: &Launch) -> Reply {
+        let Some(program) = self.programs.get(&l.program) else {
+            return error(
+                ErrorCode::UnknownObject,
+                format!("no program {}", l.program),
+            );
+        };
+        let Some(kernel) = program.kernels.get(l.kernel as usize) else {
+            return error(
+                ErrorCode::InvalidArgs,
+                format!("program has no kernel #{}", l.kernel),
+            );
+        };
+        if l.args.len() != kernel.args.len() {
+            return error(
+                ErrorCode::InvalidArgs,
+                format!(
+                    "{} takes {} arguments, got {}",
+                    kernel.name,
+                    kernel.args.len(),
+                    l.args.len()
+                ),
+            );
+        }
+        if let Err(msg) = check_nd(l, self.svc.desc.max_work_group_size) {
+            return error(ErrorCode::InvalidArgs, msg);
+        }
+        let mut args = Vec::with_capacity(l.args.len());
+        let mut buffers = Vec::new();
+        for (i, (decl, val)) in kernel.args.iter().zip(&l.args).enumerate() {
+            let v = match (&decl.kind, val) {
+                (ArgKind::Buffer { .. }, WireArg::Buffer { id }) => {
+                    let Some(bo) = self.buffers.get(id) else {
+                        return error(
+                            ErrorCode::UnknownObject,
+                            format!("argument {i}: no buffer {id}"),
+                        );
+                    };
+                    // Written unless declared __constant (the JIT does not report writes yet).
+                    let written = decl.address != gencl_jit::kernel::AddressQualifier::Constant;
+                    buffers.push((bo.handle, bo.gpu_addr, written));
+                    ArgValue::Buffer {
+                        gpu_addr: bo.gpu_addr,
+                        handle: bo.handle,
+                        size: bo.size,
+                    }
+                }
+                (ArgKind::Buffer { .. }, WireArg::NullBuffer) => ArgValue::NullBuffer,
+                (ArgKind::Local, WireArg::Local { size }) if *size > 0 => {
+                    ArgValue::Local { size: *size }
+                }
+                (ArgKind::Value, WireArg::Bytes(b)) if b.len() == decl.size as usize => {
+                    ArgValue::Bytes(b.clone())
+                }
+                _ => {
+                    return error(
+                        ErrorCode::InvalidArgs,
+                        format!(
+                            "argument {i} ({}) does not match its declaration {:?}",
+                            decl.name, decl.kind
+                        ),
+                    )
+                }
+            };
+            args.push(v);
+        }
+        let nd = NdRange {
+            work_dim: l.work_dim,
+            global_offset: l.global_offset,
+            global_size: l.global_size,
+            local_size: l.local_size,
+        };
+        if self.submitter.is_none() {
+            match Submitter::new(&self.gpu) {
+                Ok(s) => self.submitter = Some(s),
+                Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
+            }
+        }
+        let Some(submitter) = self.submitter.as_mut() else {
+            return error(ErrorCode::LaunchFailed, "no submitter");
+        };
+        match submitter.launch(&self.gpu, kernel, &args, &nd, &buffers) {
+            Ok(stats) => Response::Launched {
+                start_ns: stats.start_ns,
+                end_ns: stats.end_ns,
+            }
+            .into(),
+            Err(e) => error(ErrorCode::LaunchFailed, e.to_string()),
+        }
+    }
+
+    /// Buffers and programs this client holds (tests).
+    pub fn object_counts(&self) -> (usize, usize) {
+        (self.buffers.len(), self.programs.len())
+    }
+}
+
+/// The ND-range must be one the submitter can walk: 1-3 dims, non-empty, a work-group within
+/// the device limit. The client validated the same rules; this repeats them for hostile peers.
+fn check_nd(l: &Launch, max_wg: u32) -> Result<(), String> {
+    if !(1..=3).contains(&l.work_dim) {
+        return Err(format!("work_dim {} not in 1..=3", l.work_dim));
+    }
+    let dims = l.work_dim as usize;
+    let mut wg: u64 = 1;
+    for d in 0..3 {
+        let (g, loc) = (l.global_size[d], l.local_size[d]);
+        if d >= dims {
+            if g != 1 || loc != 1 || l.global_offset[d] != 0 {
+                return Err(format!("dimension {d} beyond work_dim must be 1"));
+            }
+            continue;
+        }
+        if g == 0 || loc == 0 {
+            return Err(format!("dimension {d}: empty size"));
+        }
+        if l.global_offset[d].checked_add(g).is_none() {
+            return Err(format!("dimension {d}: offset + size overflows"));
+        }
+        wg *= loc as u64;
+    }
+    if wg > max_wg as u64 {
+        return Err(format!("work-group of {wg} items exceeds {max_wg}"));
+    }
+    Ok(())
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Some(s) = self.submitter.take() {
+            s.destroy(&self.gpu);
+        }
+        let n = self.buffers.len();
+        for (_, bo) in self.buffers.drain() {
+            self.gpu.free_bo(bo);
+        }
+        tracing::debug!(
+            buffers = n,
+            programs = self.programs.len(),
+            "client gone, objects freed"
+        );
+    }
+}

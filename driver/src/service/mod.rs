@@ -1,0 +1,117 @@
+//! The service core: one `Service` per device, one `Client` per connection (or per embedded
+//! ICD instance). `handler` turns a `Request` into a `Response`; `server` runs it on a socket.
+//!
+//! Launches run synchronously inside the handler: a client's requests are handled in order on
+//! its connection's thread, so its queue is in order by construction and `Launched` means the
+//! kernel has completed.
+
+pub mod device;
+pub mod gpu;
+pub mod handler;
+pub mod server;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use thiserror::Error;
+
+use crate::protocol::DeviceDesc;
+use device::{Device, DeviceError};
+use gencl_kmd::uapi::{I915_PARAM_CHIPSET_ID, I915_PARAM_EU_TOTAL, I915_PARAM_SUBSLICE_TOTAL};
+
+pub use handler::{Client, Reply};
+
+#[derive(Debug, Error)]
+pub enum ServiceError {
+    #[error("GPU: {op}: {source}")]
+    Gpu {
+        op: &'static str,
+        source: DeviceError,
+    },
+    #[error("no GPU address space left for {size} bytes")]
+    OutOfAddressSpace { size: u64 },
+    #[error("socket {path}: {source}")]
+    Socket {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// The device and what every client shares.
+pub struct Service {
+    pub dev: Arc<Device>,
+    pub desc: DeviceDesc,
+    /// Object ids are unique across clients (see protocol::messages).
+    next_id: AtomicU64,
+}
+
+/// Gen9 hardware threads per EU.
+const GEN9_THREADS_PER_EU: u32 = 7;
+/// Shared local memory per subslice that one work-group may use.
+const GEN9_SLM_BYTES: u64 = 64 << 10;
+const MAX_WORK_GROUP_SIZE: u32 = 256;
+/// Memory the emulated device offers (host memory behind memfds).
+const EMULATED_GLOBAL_MEM: u64 = 2 << 30;
+/// Gen9's command-streamer timestamp runs at 12 MHz: 83.333 ns per tick.
+const GEN9_TIMESTAMP_NS: u64 = 83;
+
+impl Service {
+    pub fn open() -> Result<Arc<Service>, ServiceError> {
+        let dev = device::open().map_err(|e| ServiceError::Gpu {
+            op: "open device",
+            source: e,
+        })?;
+        let desc = describe(&dev)?;
+        tracing::info!(device = %desc.name, chipset = format_args!("{:#06x}", desc.chipset_id), "service ready");
+        Ok(Arc::new(Service {
+            dev: Arc::new(dev),
+            desc,
+            next_id: AtomicU64::new(1),
+        }))
+    }
+
+    pub(crate) fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// The device, described from what the kernel driver reports.
+fn describe(dev: &Device) -> Result<DeviceDesc, ServiceError> {
+    let param = |p, what| {
+        dev.getparam(p).map_err(|e| ServiceError::Gpu {
+            op: what,
+            source: e,
+        })
+    };
+    let chipset_id = param(I915_PARAM_CHIPSET_ID, "GETPARAM chipset id")? as u32;
+    let eu_count = param(I915_PARAM_EU_TOTAL, "GETPARAM EU total")? as u32;
+    let subslices = param(I915_PARAM_SUBSLICE_TOTAL, "GETPARAM subslice total")? as u32;
+    let emulated = device::is_emulated(dev);
+    let mut name = format!("Intel(R) {}", gen9_name(chipset_id));
+    if emulated {
+        name.push_str(" (emulated)");
+    }
+    Ok(DeviceDesc {
+        name,
+        chipset_id,
+        emulated,
+        eu_count,
+        subslices,
+        threads_per_eu: GEN9_THREADS_PER_EU,
+        global_mem_bytes: EMULATED_GLOBAL_MEM,
+        max_alloc_bytes: EMULATED_GLOBAL_MEM / 2,
+        local_mem_bytes: GEN9_SLM_BYTES,
+        max_work_group_size: MAX_WORK_GROUP_SIZE,
+        timer_resolution_ns: GEN9_TIMESTAMP_NS,
+    })
+}
+
+/// Marketing-neutral names for the Gen9 parts by PCI id (GT level from the id's middle digit).
+fn gen9_name(chipset_id: u32) -> String {
+    let gt = match chipset_id & 0xf0 {
+        0x00 => "GT1",
+        0x10 => "GT2",
+        0x20 | 0x30 => "GT3",
+        _ => "GT?",
+    };
+    format!("Gen9 HD Graphics {gt}")
+}
