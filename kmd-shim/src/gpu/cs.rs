@@ -244,7 +244,7 @@ impl CommandStreamer<'_> {
                 _ => return Err(bad(addr, format!("MI_STORE_DATA_IMM with {len} dwords"))),
             }
         } else if MiLoadRegisterImm::matches(dw0) {
-            if len < 3 || len % 2 == 0 {
+            if len < 3 || len.is_multiple_of(2) {
                 return Err(bad(addr, format!("MI_LOAD_REGISTER_IMM with {len} dwords")));
             }
             for pair in dw[1..].chunks_exact(2) {
@@ -293,7 +293,7 @@ impl CommandStreamer<'_> {
             let p = MediaInterfaceDescriptorLoad::unpack(dw);
             let total = p.interface_descriptor_total_length as usize;
             // 32-byte descriptors; the walker's offset field (6 bits) reaches 64 of them.
-            if total % 32 != 0 || total > 64 * 32 {
+            if !total.is_multiple_of(32) || total > 64 * 32 {
                 return Err(bad(addr, format!("interface descriptor length {total}")));
             }
             let at = self.state.dynamic_base + u64::from(p.interface_descriptor_data_start_address);

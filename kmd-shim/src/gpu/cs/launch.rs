@@ -6,7 +6,6 @@
 //! MEDIA_STATE_FLUSH, PIPE_CONTROL (post-sync), MI_BATCH_BUFFER_END.
 
 use crate::genx::gen9::*;
-use crate::genx::Packet;
 
 /// Where the launch's state lives and what it dispatches.
 #[derive(Debug, Clone, Default)]
@@ -101,7 +100,6 @@ impl Launch {
         if b.len() % 2 == 1 {
             b.extend(MiNoop::default().pack());
         }
-        debug_assert!(MiBatchBufferEnd::DWORDS == 1);
         b
     }
 }
