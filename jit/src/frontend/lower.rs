@@ -77,6 +77,8 @@ struct ModuleInfo<'m> {
     functions: HashMap<u32, &'m dr::Function>,
     names: HashMap<u32, String>,
     opencl_std: Option<u32>,
+    /// Program-scope variables (not supported yet where used), by id.
+    globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
     no_write: std::collections::HashSet<u32>,
 }
@@ -130,6 +132,7 @@ impl<'m> ModuleInfo<'m> {
             functions: HashMap::new(),
             names: HashMap::new(),
             opencl_std: None,
+            globals: HashMap::new(),
             no_write: Default::default(),
         };
         for i in &m.ext_inst_imports {
@@ -247,13 +250,11 @@ impl<'m> ModuleInfo<'m> {
                         info.builtins.insert(id, b);
                         continue;
                     }
-                    return unsupported(format!(
-                        "program-scope variable '{}'",
-                        info.names
-                            .get(&id)
-                            .cloned()
-                            .unwrap_or_else(|| format!("%{id}"))
-                    ));
+                    // Program-scope variables are an error only where a kernel uses one
+                    // (pyopencl, for one, declares an unused constant in every program).
+                    let name = info.names.get(&id).cloned().unwrap_or_else(|| format!("%{id}"));
+                    info.globals.insert(id, name);
+                    continue;
                 }
                 _ => continue,
             };
@@ -513,6 +514,9 @@ impl Lowerer<'_, '_> {
     fn global_const(&mut self, id: u32) -> Result<Vec<Value>, FrontendError> {
         if let Some(v) = self.consts.get(&id) {
             return Ok(v.clone());
+        }
+        if let Some(name) = self.info.globals.get(&id) {
+            return unsupported(format!("program-scope variable '{name}'"));
         }
         let i = *self
             .info

@@ -1,0 +1,148 @@
+//! End to end through the ICD loader, as users run gencl: clinfo, a C
+//! program built against the Khronos headers and -lOpenCL, and pyopencl
+//! (from PyPI, set up by scripts/setup.sh) cross-checked against NumPy and
+//! PoCL — each with the service embedded in the application and through
+//! `gencld` on its socket.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// target/<profile>, where the build put libgencl.so and gencl.icd.
+fn out_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().and_then(|d| d.parent()).unwrap().to_path_buf()
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gencl-e2e-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A vendors folder holding gencl's .icd (and PoCL's, when asked).
+fn vendors(tag: &str, with_pocl: bool) -> PathBuf {
+    let icd = out_dir().join("gencl.icd");
+    assert!(icd.exists(), "{} missing: build the cdylib first (cargo build -p gencl)", icd.display());
+    let lib = out_dir().join("libgencl.so");
+    assert!(lib.exists(), "{} missing", lib.display());
+    let d = scratch(tag);
+    std::fs::write(d.join("gencl.icd"), format!("{}\n", lib.display())).unwrap();
+    if with_pocl {
+        let pocl = Path::new("/etc/OpenCL/vendors/pocl.icd");
+        assert!(pocl.exists(), "PoCL is not installed (Debian package pocl-opencl-icd)");
+        std::fs::copy(pocl, d.join("pocl.icd")).unwrap();
+    }
+    d
+}
+
+fn check(out: Output, what: &str) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// gencld on a socket of its own, stopped on drop.
+struct Service {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Service {
+    fn start(tag: &str) -> Service {
+        let socket = scratch(tag).join("gencld.sock");
+        let child = Command::new(env!("CARGO_BIN_EXE_gencld")).arg("--socket").arg(&socket).spawn().expect("start gencld");
+        let t = Instant::now();
+        while !socket.exists() {
+            assert!(t.elapsed() < Duration::from_secs(20), "gencld did not create {}", socket.display());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Service { child, socket }
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn mode(cmd: &mut Command, svc: Option<&Service>) {
+    match svc {
+        Some(s) => cmd.env("GENCL_MODE", "service").env("GENCL_SOCKET", &s.socket),
+        None => cmd.env("GENCL_MODE", "embedded"),
+    };
+}
+
+#[test]
+fn clinfo_lists_the_gencl_platform_and_device() {
+    let v = vendors("clinfo", false);
+    let out = check(Command::new("clinfo").arg("-l").env("OCL_ICD_VENDORS", &v).output().expect("clinfo (Debian package clinfo)"), "clinfo -l");
+    assert!(out.contains("Platform #0: gencl"), "{out}");
+    assert!(out.contains("Intel(R) Gen9 HD Graphics GT2"), "{out}");
+    // The full listing answers every query clinfo makes without the loader or clinfo failing.
+    let full = check(Command::new("clinfo").env("OCL_ICD_VENDORS", &v).output().unwrap(), "clinfo");
+    assert!(full.contains("cl_khr_icd"), "{full}");
+    assert!(full.contains("0x8086"), "vendor id: {full}");
+}
+
+fn build_c_vadd() -> PathBuf {
+    let exe = scratch("cbuild").join("vadd");
+    check(
+        Command::new("gcc").args(["-O2", "-o"]).arg(&exe).arg(repo().join("examples/vadd.c")).arg("-lOpenCL").output().expect("gcc"),
+        "gcc examples/vadd.c -lOpenCL",
+    );
+    exe
+}
+
+fn c_vadd(svc: Option<&Service>) {
+    let exe = build_c_vadd();
+    let mut cmd = Command::new(&exe);
+    cmd.env("OCL_ICD_VENDORS", vendors("cvadd", false));
+    mode(&mut cmd, svc);
+    let out = check(cmd.output().unwrap(), "examples/vadd.c");
+    assert!(out.contains("vadd: 1048576 floats exact"), "{out}");
+}
+
+#[test]
+fn c_program_vector_add_embedded() {
+    c_vadd(None);
+}
+
+#[test]
+fn c_program_vector_add_through_gencld() {
+    let s = Service::start("csvc");
+    c_vadd(Some(&s));
+}
+
+fn crosscheck(svc: Option<&Service>) {
+    let py = repo().join("target/venv/bin/python");
+    assert!(py.exists(), "{} missing: run scripts/setup.sh (pyopencl from PyPI)", py.display());
+    let mut cmd = Command::new(py);
+    cmd.arg(repo().join("tests/e2e/crosscheck.py")).env("OCL_ICD_VENDORS", vendors("py", true));
+    mode(&mut cmd, svc);
+    let out = check(cmd.output().unwrap(), "tests/e2e/crosscheck.py");
+    assert!(out.contains("ok  gencl vadd[0] vs PoCL"), "{out}");
+    assert!(!out.contains("BAD"), "{out}");
+}
+
+#[test]
+fn pyopencl_corpus_matches_numpy_and_pocl_embedded() {
+    crosscheck(None);
+}
+
+#[test]
+fn pyopencl_corpus_matches_numpy_and_pocl_through_gencld() {
+    let s = Service::start("pysvc");
+    crosscheck(Some(&s));
+}
