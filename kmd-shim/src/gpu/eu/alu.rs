@@ -3,6 +3,9 @@
 //! opcode outside each lane loop, convert to the destination type (saturate,
 //! rounding), write enabled lanes, and set flags for a conditional modifier.
 
+// Lane loops index several parallel lane arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use gencl_jit::isa::{CondMod, MathFn, Opcode, Type};
 
 use super::float::{f32_to_f16, flush_f32, flush_f64, round_even_f32, round_even_f64};
@@ -283,7 +286,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                             // The remainder goes to the register after the quotient's.
                             if let Some(d) = inst.dst {
                                 let mut d2 = d;
-                                d2.base += 32 * (((n as u32 * d.ty.size()) + 31) / 32).max(1);
+                                d2.base += 32 * (n as u32 * d.ty.size()).div_ceil(32).max(1);
                                 let bits = int_to_bits(&inst_for_dst(inst, d2), &rem, n);
                                 t.scatter_bits(&d2, n, wmask, &bits, a)?;
                             }

@@ -376,7 +376,7 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
     if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) {
         return Err(illegal(addr, format!("execution size {n}")));
     }
-    if inst.chan_offset as usize + n > 32 || inst.chan_offset % 4 != 0 {
+    if inst.chan_offset as usize + n > 32 || !inst.chan_offset.is_multiple_of(4) {
         return Err(illegal(addr, "channel offset past 32 channels"));
     }
     let align16 = inst.access_mode == AccessMode::Align16;

@@ -516,7 +516,7 @@ fn integer_alu_matches_cpu_reference() {
     let col = |r| grf_u32s(&t, r, 8);
     let ai = |i: usize| a[i] as i32;
     let bi = |i: usize| b[i] as i32;
-    let reference: Vec<(usize, Box<dyn Fn(usize) -> u32>)> = vec![
+    let reference: Vec<(usize, LaneRef)> = vec![
         (10, Box::new(|i| ai(i).wrapping_mul(bi(i)) as u32)),
         (11, Box::new(|i| a[i] >> (b[i] & 31))),
         (12, Box::new(|i| (ai(i) >> (b[i] & 31)) as u32)),
@@ -578,6 +578,9 @@ fn integer_alu_matches_cpu_reference() {
         }
     }
 }
+
+/// A CPU reference for one lane.
+type LaneRef<'a> = Box<dyn Fn(usize) -> u32 + 'a>;
 
 fn sat(mut i: Inst) -> Inst {
     i.saturate = true;
@@ -1400,4 +1403,86 @@ fn decoded_program_is_cached_and_rechecked() {
     for i in 0..6 {
         assert_eq!(out[i], (a[i] * b[i]).to_bits());
     }
+}
+
+/// Throughput of an ALU-bound SIMD16 loop (run with `--ignored --nocapture`;
+/// the number is only meaningful in an optimised build).
+#[test]
+#[ignore]
+fn alu_throughput() {
+    use Opcode::*;
+    let r16 = |nr: u8, ty: Type| {
+        reg(
+            nr,
+            0,
+            ty,
+            Region {
+                vstride: 8,
+                width: 8,
+                hstride: 1,
+            },
+        )
+    };
+    let body = vec![
+        alu(
+            Add,
+            16,
+            dst(10, Type::F),
+            &[r16(10, Type::F), r16(12, Type::F)],
+        ),
+        alu(
+            Mul,
+            16,
+            dst(14, Type::F),
+            &[r16(10, Type::F), r16(12, Type::F)],
+        ),
+        alu(
+            Add,
+            16,
+            dst(16, Type::D),
+            &[r16(16, Type::D), r16(18, Type::D)],
+        ),
+        alu(
+            Xor,
+            16,
+            dst(18, Type::D),
+            &[r16(16, Type::D), r16(18, Type::D)],
+        ),
+        alu(
+            Add,
+            16,
+            dst(20, Type::D),
+            &[r16(20, Type::D), imm(Type::D, 1)],
+        ),
+        with_cmod(
+            alu(
+                Cmp,
+                16,
+                null_dst(Type::D),
+                &[r16(20, Type::D), imm(Type::D, 100_000)],
+            ),
+            CondMod::L,
+            (0, 0),
+        ),
+        with_pred(flow(While, 16, -16 * 6, 0), (0, 0), false),
+        eot(),
+    ];
+    let tg = group(4, 0xFFFF, |_, _| {});
+    let start = std::time::Instant::now();
+    let (_, c) = run_big(body, &tg);
+    let s = start.elapsed().as_secs_f64();
+    println!(
+        "{} instructions, {} lane-instructions in {s:.3}s: {:.1} M lane-instructions/s",
+        c.instructions,
+        c.lane_instructions,
+        c.lane_instructions as f64 / s / 1e6
+    );
+}
+
+fn run_big(insts: Vec<Inst>, tg: &ThreadGroup) -> (Vec<Thread>, Counters) {
+    let mut p = program(insts);
+    let mut c = Counters::default();
+    let mem = FlatMem::new();
+    let t = run_threads(&mut p, &mem, tg, &LaunchEnv::default(), &mut c).unwrap();
+    (t, c)
 }

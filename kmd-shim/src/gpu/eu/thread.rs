@@ -3,6 +3,9 @@
 //! Gathers and scatters are specialised per type outside the lane loops: one
 //! `match` on the type per operand per instruction, then a straight loop.
 
+// Lane loops index several parallel lane arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use gencl_jit::isa::{PredCtrl, Type};
 
 use super::float::{f16_to_f32, f32_to_f16, flush_f32, flush_f64};
