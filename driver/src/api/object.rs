@@ -3,6 +3,12 @@
 //! is checked (known address, right tag) before it is dereferenced: wrong-type, foreign and
 //! freed handles give the type's CL_INVALID_* instead of undefined behaviour (unless the
 //! allocator has reused the address for an object of the same type).
+//!
+//! A freed object leaves its header behind (dispatch pointer, tag, count: 24 bytes) and frees
+//! only its contents: the ICD loader dereferences a handle's dispatch pointer before gencl sees
+//! the call, so a freed handle must still point at a dispatch table for the call to reach us and
+//! get its CL_INVALID_* instead of a crash. Headers are never reused, so a freed handle is never
+//! mistaken for a live one.
 
 use super::dispatch::{IcdDispatch, DISPATCH};
 use super::types::*;
@@ -28,7 +34,8 @@ pub struct Object<T: ClObject> {
     dispatch: &'static IcdDispatch,
     tag: u32,
     refs: AtomicU32,
-    inner: T,
+    /// Dropped when the count reaches zero; the header stays (see the module comment).
+    inner: std::mem::ManuallyDrop<Box<T>>,
 }
 
 /// Live objects: address → tag.
@@ -50,7 +57,7 @@ impl<T: ClObject> Ref<T> {
             dispatch: &DISPATCH,
             tag: T::TAG,
             refs: AtomicU32::new(1),
-            inner,
+            inner: std::mem::ManuallyDrop::new(Box::new(inner)),
         });
         let p = Box::into_raw(b);
         LIVE.lock().insert(p as usize, T::TAG);
@@ -128,8 +135,9 @@ impl<T: ClObject> Drop for Ref<T> {
             live.remove(&(self.0.as_ptr() as usize));
             drop(live);
             // SAFETY: the count reached zero and the registry no longer lists the object, so no
-            // other reference exists or can be made; it came from Box::into_raw in new_handle.
-            drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+            // other reference exists or can be made: nothing reads `inner` again. The header
+            // allocation is deliberately kept (see the module comment).
+            unsafe { std::mem::ManuallyDrop::drop(&mut (*self.0.as_ptr()).inner) };
         }
     }
 }

@@ -52,6 +52,7 @@ static CONNECTION: OnceLock<Result<Connection, String>> = OnceLock::new();
 /// The connection to the service, opened on first use.
 pub fn connection() -> ClResult<&'static Connection> {
     let c = CONNECTION.get_or_init(|| {
+        init_logging();
         Connection::open().map_err(|e| {
             tracing::error!("gencl: no device: {e}");
             e.to_string()
@@ -62,4 +63,15 @@ pub fn connection() -> ClResult<&'static Connection> {
 
 pub fn device_desc() -> ClResult<&'static DeviceDesc> {
     connection().map(|c| &c.device)
+}
+
+/// Logs of the ICD go to stderr when `GENCL_LOG` is set (e.g. `GENCL_LOG=debug`); an application
+/// that installed its own tracing subscriber keeps it.
+fn init_logging() {
+    if let Ok(f) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(f)
+            .with_writer(std::io::stderr)
+            .try_init();
+    }
 }
