@@ -129,7 +129,8 @@ fn crosscheck(svc: Option<&Service>) {
     let py = repo().join("target/venv/bin/python");
     assert!(py.exists(), "{} missing: run scripts/setup.sh (pyopencl from PyPI)", py.display());
     let mut cmd = Command::new(py);
-    cmd.arg(repo().join("tests/e2e/crosscheck.py")).env("OCL_ICD_VENDORS", vendors("py", true));
+    // No pyopencl binary cache: every build goes through gencl, and parallel tests do not race on it.
+    cmd.arg(repo().join("tests/e2e/crosscheck.py")).env("OCL_ICD_VENDORS", vendors("py", true)).env("PYOPENCL_NO_CACHE", "1");
     mode(&mut cmd, svc);
     let out = check(cmd.output().unwrap(), "tests/e2e/crosscheck.py");
     assert!(out.contains("ok  gencl vadd[0] vs PoCL"), "{out}");
