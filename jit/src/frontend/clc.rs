@@ -151,10 +151,7 @@ fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError>
     let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
     // clang names the temporary file; the log reads better with the spec's name for it.
     if let Some(pos) = log.find("program.cl") {
-        let prefix_end = log[..pos]
-            .rfind(|c: char| c == '\n' || c == ' ')
-            .map(|p| p + 1)
-            .unwrap_or(0);
+        let prefix_end = log[..pos].rfind(['\n', ' ']).map(|p| p + 1).unwrap_or(0);
         if log[prefix_end..pos].contains('/') {
             log = log.replace(&log[prefix_end..pos].to_string(), "");
         }

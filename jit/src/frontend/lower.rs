@@ -252,7 +252,11 @@ impl<'m> ModuleInfo<'m> {
                     }
                     // Program-scope variables are an error only where a kernel uses one
                     // (pyopencl, for one, declares an unused constant in every program).
-                    let name = info.names.get(&id).cloned().unwrap_or_else(|| format!("%{id}"));
+                    let name = info
+                        .names
+                        .get(&id)
+                        .cloned()
+                        .unwrap_or_else(|| format!("%{id}"));
                     info.globals.insert(id, name);
                     continue;
                 }
@@ -493,6 +497,9 @@ struct Lowerer<'a, 'm> {
     depth: u32,
 }
 
+/// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
+type PendingPhi = (Value, Vec<(u32, u32)>, usize);
+
 /// Per inlined call: SPIR-V ids → symbols.
 struct Frame {
     syms: HashMap<u32, Sym>,
@@ -632,7 +639,7 @@ impl Lowerer<'_, '_> {
         }
         let exit = self.f.add_block();
         let mut returns: Vec<(Block, Vec<Value>)> = Vec::new();
-        let mut phis: Vec<(Value, Vec<(u32, u32)>, usize)> = Vec::new();
+        let mut phis: Vec<PendingPhi> = Vec::new();
         for b in &f.blocks {
             let label = b
                 .label
@@ -690,7 +697,7 @@ impl Lowerer<'_, '_> {
         cur: Block,
         exit: Block,
         returns: &mut Vec<(Block, Vec<Value>)>,
-        phis: &mut Vec<(Value, Vec<(u32, u32)>, usize)>,
+        phis: &mut Vec<PendingPhi>,
     ) -> Result<Block, FrontendError> {
         let op = i.class.opcode;
         let rty = i.result_type;

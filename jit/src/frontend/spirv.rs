@@ -12,7 +12,7 @@ const MAGIC: u32 = 0x0723_0203;
 /// physical layout: header, and that every instruction's word count fits.
 pub fn words_of(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
     let bad = |why: String| Err(FrontendError::InvalidIl(why));
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return bad(format!(
             "SPIR-V size {} is not a multiple of 4",
             bytes.len()

@@ -911,7 +911,7 @@ impl Sel<'_> {
                 Src::Reg(r) => r.modifier.negate = true,
                 Src::Imm(i) => {
                     i.bits = match t {
-                        Type::F => (f32::from_bits(i.bits as u32) * -1.0).to_bits() as u64,
+                        Type::F => (-f32::from_bits(i.bits as u32)).to_bits() as u64,
                         _ => (i.bits as u32).wrapping_neg() as u64,
                     }
                 }

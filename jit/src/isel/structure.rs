@@ -52,6 +52,7 @@ impl Cfg {
         let idom = dominators(&order, &rpo, &preds, |b| b.0, 0);
         // Post-dominators: the same algorithm on the reversed graph from a virtual exit.
         let exit = n as u32;
+        // Reversed graph plus a virtual exit node `n` after every exit block.
         let mut rpreds: Vec<Vec<Block>> = succs.clone();
         rpreds.push(Vec::new());
         let exits: Vec<u32> = (0..n as u32)
@@ -88,13 +89,8 @@ impl Cfg {
         for (i, b) in porder.iter().enumerate() {
             prpo[*b as usize] = i as u32;
         }
-        // In the reversed graph, a node's predecessors are its CFG successors.
-        let mut rev_preds: Vec<Vec<Block>> = succs.iter().map(|s| s.clone()).collect();
-        rev_preds.push(Vec::new());
-        for e in &exits {
-            rev_preds[*e as usize].push(Block(exit));
-        }
-        let pidom = dominators(&porder, &prpo, &rev_preds, |b| b.0, exit);
+        // In the reversed graph a node's predecessors are its CFG successors: `rpreds`.
+        let pidom = dominators(&porder, &prpo, &rpreds, |b| b.0, exit);
         let ipdom = (0..n)
             .map(|b| {
                 let p = pidom[b];

@@ -97,9 +97,7 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
             s += align;
         }
         let s = found.ok_or(RegallocError::OutOfRegisters)?;
-        for x in s..s + count {
-            busy_until[x] = Some(end[v]);
-        }
+        busy_until[s..s + count].fill(Some(end[v]));
         base[v] = (s * 8) as u32;
         max_grf = max_grf.max(((s + count).div_ceil(SLOTS_PER_GRF)) as u32);
     }
