@@ -53,6 +53,25 @@ def cases(rng):
         grid = np.zeros(w * h, np.uint32)
         xs, ys = np.meshgrid(np.arange(w, dtype=np.uint32), np.arange(h, dtype=np.uint32))
         yield ("vector_ops.cl", "ids2d", (w, h), [grid, np.uint32(w)], [0], [(xs * 1000 + ys).ravel()], 0)
+        lo, hi = np.int32(-(1 << 29)), np.int32(1 << 29)
+        x = ia.copy()
+        want = np.where(x < lo, lo * 2, np.where(x > hi, hi - 1, x ^ 1)).astype(np.int32)
+        yield ("control_flow.cl", "clamp_odd", (N,), [ia, np.zeros(N, np.int32), lo, hi], [1], [want], 0)
+        rows, cols = 97, 13
+        m = rng.standard_normal(rows * cols).astype(np.float32)
+        want = np.zeros(rows, np.float32)
+        for c in range(cols):  # the kernel's order of additions, in float32
+            want = (want + m.reshape(rows, cols)[:, c]).astype(np.float32)
+        yield ("control_flow.cl", "row_sum", (rows,), [m, np.zeros(rows, np.float32), np.uint32(cols)], [1], [want], 0)
+        start = rng.integers(1, 100000, N, dtype=np.uint32)
+        steps = np.zeros(N, np.uint32)
+        for j, n0 in enumerate(start):
+            n, k = int(n0), 0
+            while n > 1 and k < 1000:
+                n = (3 * n + 1) & 0xFFFFFFFF if n & 1 else n // 2
+                k += 1
+            steps[j] = k
+        yield ("control_flow.cl", "collatz", (N,), [start, np.zeros(N, np.uint32)], [1], [steps], 0)
 
 
 def run(platform, rng_seed=1):
