@@ -1,0 +1,304 @@
+//! gencld on a temporary socket: two clients, each in its own VM with its own objects; handles
+//! of one client are unknown to the other; garbage on the socket gets an error or a closed
+//! connection and the service keeps serving everyone else.
+
+use gencl::client::{ClientError, Connection};
+use gencl::protocol::{self, ErrorCode, Launch, Request, Response, WireArg, PROTOCOL_VERSION};
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+struct Daemon(Child);
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_gencld(tag: &str) -> (Daemon, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("gencl-svc-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sock = dir.join("gencld.sock");
+    let child = Command::new(env!("CARGO_BIN_EXE_gencld"))
+        .arg("--socket")
+        .arg(&sock)
+        .env("GENCL_DEVICE", "emulated")
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gencld");
+    let mut d = Daemon(child);
+    for _ in 0..200 {
+        if UnixStream::connect(&sock).is_ok() {
+            return (d, sock);
+        }
+        assert!(d.0.try_wait().unwrap().is_none(), "gencld exited early");
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("gencld did not listen");
+}
+
+fn alive(d: &mut Daemon, sock: &Path) {
+    assert!(d.0.try_wait().unwrap().is_none(), "gencld died");
+    let c = Connection::connect_to(sock).expect("a new client is still served");
+    assert!(c.device.name.contains("Gen9"));
+}
+
+const ADD: &str = "kernel void add(global int *a, int b) { a[get_global_id(0)] += b; }";
+
+fn build(c: &Connection) -> u64 {
+    let req = Request::BuildProgram {
+        source: protocol::ProgramSource::OpenClC(ADD.into()),
+        options: String::new(),
+    };
+    match c.call(req).expect("build").0 {
+        Response::Built { id, kernels, .. } => {
+            assert_eq!(kernels[0].name, "add");
+            id
+        }
+        other => panic!("build answered {other:?}"),
+    }
+}
+
+fn launch(c: &Connection, program: u64, buffer: u64, n: u64) -> Result<Response, ClientError> {
+    c.call(Request::Launch(Launch {
+        program,
+        kernel: 0,
+        args: vec![
+            WireArg::Buffer { id: buffer },
+            WireArg::Bytes(7i32.to_ne_bytes().to_vec()),
+        ],
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [n, 1, 1],
+        local_size: [16, 1, 1],
+    }))
+    .map(|r| r.0)
+}
+
+fn unknown(r: Result<impl std::fmt::Debug, ClientError>) {
+    match r {
+        Err(ClientError::Service {
+            code: ErrorCode::UnknownObject,
+            ..
+        }) => {}
+        other => panic!("expected UnknownObject, got {other:?}"),
+    }
+}
+
+#[test]
+fn two_clients_share_memory_with_the_service_but_not_with_each_other() {
+    let (mut d, sock) = start_gencld("iso");
+    let a = Connection::connect_to(&sock).expect("client A");
+    let b = Connection::connect_to(&sock).expect("client B");
+    assert_eq!(a.device, b.device);
+    assert_eq!(a.device.eu_count, 24);
+
+    let buf_a = a.create_buffer(64 * 4).expect("A's buffer");
+    let buf_b = b.create_buffer(64 * 4).expect("B's buffer");
+    assert_ne!(buf_a.id, buf_b.id, "ids are unique across clients");
+    assert_eq!(buf_a.gpu_addr % 4096, 0);
+    {
+        let mut m = buf_a.map.lock();
+        assert!(m.iter().all(|&x| x == 0), "new buffers are zeroed");
+        for (i, w) in m.chunks_mut(4).enumerate() {
+            w.copy_from_slice(&(i as i32).to_ne_bytes());
+        }
+    }
+    let prog_a = build(&a);
+
+    // The kernel runs in the service on A's pages: A sees the result in its own mapping, which
+    // proves the memory is shared (nothing is copied back over the socket).
+    let r = launch(&a, prog_a, buf_a.id, 64).expect("A's launch");
+    assert!(matches!(r, Response::Launched { .. }), "{r:?}");
+    let got: Vec<i32> = buf_a
+        .map
+        .lock()
+        .chunks(4)
+        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, (0..64).map(|i| i + 7).collect::<Vec<_>>());
+
+    // B cannot name A's objects: not A's program, not A's buffer, not to free them either.
+    unknown(launch(&b, prog_a, buf_b.id, 64));
+    let prog_b = build(&b);
+    unknown(launch(&b, prog_b, buf_a.id, 64));
+    unknown(b.free_buffer(buf_a.id));
+    unknown(b.call(Request::FreeProgram { id: prog_a }));
+    // B's own launch works and did not touch A's data.
+    assert!(matches!(
+        launch(&b, prog_b, buf_b.id, 64),
+        Ok(Response::Launched { .. })
+    ));
+    assert_eq!(
+        i32::from_ne_bytes(buf_a.map.lock()[..4].try_into().unwrap()),
+        7
+    );
+    assert_eq!(
+        i32::from_ne_bytes(buf_b.map.lock()[..4].try_into().unwrap()),
+        7
+    );
+
+    // Freed means gone.
+    a.free_buffer(buf_a.id).expect("free");
+    unknown(a.free_buffer(buf_a.id));
+    unknown(launch(&a, prog_a, buf_a.id, 64));
+    alive(&mut d, &sock);
+}
+
+#[test]
+fn bad_requests_get_errors_not_crashes() {
+    let (mut d, sock) = start_gencld("bad");
+    let c = Connection::connect_to(&sock).unwrap();
+    let buf = c.create_buffer(256).unwrap();
+    let prog = build(&c);
+    let invalid = |r: Result<Response, ClientError>| match r {
+        Err(ClientError::Service {
+            code: ErrorCode::InvalidArgs,
+            ..
+        }) => {}
+        other => panic!("expected InvalidArgs, got {other:?}"),
+    };
+    invalid(c.call(Request::CreateBuffer { size: 0 }).map(|r| r.0));
+    invalid(
+        c.call(Request::CreateBuffer { size: u64::MAX })
+            .map(|r| r.0),
+    );
+    let base = Launch {
+        program: prog,
+        kernel: 0,
+        args: vec![WireArg::Buffer { id: buf.id }, WireArg::Bytes(vec![0; 4])],
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [64, 1, 1],
+        local_size: [16, 1, 1],
+    };
+    let mut l = base.clone();
+    l.kernel = 5;
+    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    let mut l = base.clone();
+    l.args.pop();
+    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    let mut l = base.clone();
+    l.args[1] = WireArg::Bytes(vec![0; 3]);
+    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    let mut l = base.clone();
+    l.work_dim = 9;
+    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    let mut l = base.clone();
+    l.local_size = [1024, 1, 1];
+    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    let mut l = base.clone();
+    l.global_offset = [u64::MAX, 0, 0];
+    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    // A second Hello is a protocol error too.
+    match c.call(Request::Hello {
+        version: PROTOCOL_VERSION,
+    }) {
+        Err(ClientError::Service {
+            code: ErrorCode::BadHandshake,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    // The connection still works after all that.
+    assert!(matches!(
+        c.call(Request::Launch(base)),
+        Ok((Response::Launched { .. }, _))
+    ));
+    alive(&mut d, &sock);
+}
+
+fn read_frame(s: &mut UnixStream) -> Option<Response> {
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len).ok()?;
+    let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
+    s.read_exact(&mut body).ok()?;
+    postcard::from_bytes(&body).ok()
+}
+
+#[test]
+fn garbage_on_the_socket_gets_an_error_or_a_closed_connection() {
+    let (mut d, sock) = start_gencld("garbage");
+    let good = Connection::connect_to(&sock).unwrap();
+    let buf = good.create_buffer(64).unwrap();
+
+    // A well-framed message that is not a Request: an error answer, and the connection lives on.
+    let mut s = UnixStream::connect(&sock).unwrap();
+    s.write_all(&[5, 0, 0, 0, 0xff, 0xfe, 0xfd, 0xfc, 0xfb])
+        .unwrap();
+    match read_frame(&mut s) {
+        Some(Response::Error {
+            code: ErrorCode::Malformed,
+            ..
+        }) => {}
+        other => panic!("expected Malformed, got {other:?}"),
+    }
+    // Requests before Hello are refused.
+    let body = postcard::to_stdvec(&Request::CreateBuffer { size: 4096 }).unwrap();
+    s.write_all(&(body.len() as u32).to_le_bytes()).unwrap();
+    s.write_all(&body).unwrap();
+    match read_frame(&mut s) {
+        Some(Response::Error {
+            code: ErrorCode::BadHandshake,
+            ..
+        }) => {}
+        other => panic!("expected BadHandshake, got {other:?}"),
+    }
+    // An absurd length: the service hangs up.
+    s.write_all(&u32::MAX.to_le_bytes()).unwrap();
+    assert!(read_frame(&mut s).is_none(), "connection closed");
+
+    // Random bytes of every kind from several connections.
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    for round in 0..20 {
+        let mut s = UnixStream::connect(&sock).unwrap();
+        let n = 1 + round * 13;
+        let bytes: Vec<u8> = (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect();
+        let _ = s.write_all(&bytes);
+        drop(s); // truncated frames end just that connection
+    }
+    // A client that vanishes mid-frame.
+    let mut s = UnixStream::connect(&sock).unwrap();
+    s.write_all(&[100, 0, 0, 0, 1, 2]).unwrap();
+    drop(s);
+
+    // Everyone else is unaffected.
+    alive(&mut d, &sock);
+    assert!(good.create_buffer(64).is_ok());
+    good.free_buffer(buf.id)
+        .expect("the good client's objects are intact");
+}
+
+#[test]
+fn protocol_version_mismatch_is_refused() {
+    let (_d, sock) = start_gencld("version");
+    let s = UnixStream::connect(&sock).unwrap();
+    protocol::send_message(
+        &s,
+        &Request::Hello {
+            version: PROTOCOL_VERSION + 1,
+        },
+        &[],
+    )
+    .unwrap();
+    match protocol::recv_message::<Response>(&s).unwrap() {
+        Some((
+            Response::Error {
+                code: ErrorCode::BadHandshake,
+                ..
+            },
+            _,
+        )) => {}
+        other => panic!("{other:?}"),
+    }
+}
