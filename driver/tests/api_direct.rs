@@ -314,12 +314,12 @@ fn layout_and_constants_match_the_khronos_headers() {
         lines.next().unwrap(),
         format!("sizeof {}", std::mem::size_of::<IcdDispatch>())
     );
-    for i in 0..SLOT_NAMES.len() {
+    for (i, name) in SLOT_NAMES.iter().enumerate() {
         assert_eq!(
             lines.next().unwrap(),
             format!("slot {i} {}", i * 8),
             "{}",
-            SLOT_NAMES[i]
+            name
         );
     }
     let ours: [i64; 20] = [

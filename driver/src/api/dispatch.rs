@@ -3,7 +3,7 @@
 //! error code for an unsupported feature instead of crashing. Generated once from the header
 //! by a script (signatures are ABI facts); extension slots (GL, D3D, DX9, EGL, EXT fission)
 //! stay empty because gencl does not report those extensions.
-#![allow(non_snake_case, clippy::too_many_arguments)]
+#![allow(non_snake_case, clippy::too_many_arguments, clippy::type_complexity)]
 
 use super::types::*;
 use std::ffi::{c_char, c_uint, c_void};

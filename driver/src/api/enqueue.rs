@@ -206,7 +206,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
             return Err(CL_INVALID_VALUE);
         }
         // "CL_INVALID_VALUE if offset and size are not a multiple of pattern_size."
-        if offset % pattern_size != 0 || size % pattern_size != 0 {
+        if !offset.is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
             return Err(CL_INVALID_VALUE);
         }
         wait_list(&q, num_events_in_wait_list, event_wait_list, false)?;
@@ -397,7 +397,7 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
 fn largest_divisor(n: u64, limit: u64) -> u64 {
     (1..=limit.min(n).max(1))
         .rev()
-        .find(|d| n % d == 0)
+        .find(|d| n.is_multiple_of(*d))
         .unwrap_or(1)
 }
 
@@ -521,7 +521,7 @@ fn nd_range(
         }
         // "CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and ... the
         // global_work_size is not evenly divisible by the local_work_size."
-        if !k.non_uniform && (0..dims).any(|d| global[d] % l[d] as u64 != 0) {
+        if !k.non_uniform && (0..dims).any(|d| !global[d].is_multiple_of(l[d] as u64)) {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
         l

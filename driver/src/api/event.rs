@@ -33,7 +33,7 @@ pub fn now_ns() -> u64 {
 }
 
 /// Hand the application an event for a finished command, if it asked for one.
-pub fn complete(
+pub(crate) fn complete(
     queue: &Ref<Queue>,
     command_type: cl_command_type,
     status: cl_int,
@@ -62,7 +62,7 @@ pub fn complete(
 /// event_wait_list are not the same."
 /// Returns whether some event in the list failed (commands then must not run:
 /// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for blocking calls).
-pub fn check_wait_list(queue: &Queue, n: cl_uint, list: *const cl_event) -> ClResult<bool> {
+pub(crate) fn check_wait_list(queue: &Queue, n: cl_uint, list: *const cl_event) -> ClResult<bool> {
     if list.is_null() != (n == 0) {
         return Err(CL_INVALID_EVENT_WAIT_LIST);
     }

@@ -127,7 +127,10 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
                 u32::from_be_bytes(m.try_into().unwrap_or_default()),
             ]
         });
-        if length % 4 != 0 || length < 20 || !magic.is_some_and(|m| m.contains(&SPIRV_MAGIC)) {
+        if !length.is_multiple_of(4)
+            || length < 20
+            || !magic.is_some_and(|m| m.contains(&SPIRV_MAGIC))
+        {
             return Err(CL_INVALID_VALUE);
         }
         new_program(context, ProgramSource::SpirV(bytes))

@@ -33,7 +33,7 @@ pub fn entry_ptr<T>(errcode_ret: *mut cl_int, f: impl FnOnce() -> ClResult<*mut 
     p
 }
 
-pub fn set_err(errcode_ret: *mut cl_int, e: cl_int) {
+pub(crate) fn set_err(errcode_ret: *mut cl_int, e: cl_int) {
     // SAFETY: the spec requires errcode_ret to be NULL or point to a cl_int.
     if let Some(r) = unsafe { errcode_ret.as_mut() } {
         *r = e;
@@ -47,7 +47,7 @@ pub fn unsupported(name: &str, code: cl_int) -> cl_int {
 }
 
 /// Write `v` through an optional out-pointer.
-pub fn write_opt<T>(p: *mut T, v: T) {
+pub(crate) fn write_opt<T>(p: *mut T, v: T) {
     // SAFETY: the caller's out-pointers are NULL or valid for one T, per the spec.
     if let Some(r) = unsafe { p.as_mut() } {
         *r = v;
