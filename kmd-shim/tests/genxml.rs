@@ -236,6 +236,9 @@ fn packets_match_genxml() {
     all_packets!(run);
 }
 
+/// (name, is a struct, default header dword, the packet's `matches`).
+type Header = (&'static str, bool, u32, fn(u32) -> bool);
+
 #[test]
 fn commands_are_told_apart_by_their_headers() {
     let xml = load();
@@ -243,7 +246,7 @@ fn commands_are_told_apart_by_their_headers() {
         ($($p:ty),*) => { vec![ $( (<$p>::NAME, <$p as Packet>::OPCODE.is_empty(),
             <$p>::default().pack_vec()[0], <$p as Packet>::matches as fn(u32) -> bool) ),* ] };
     }
-    let hs: Vec<(&str, bool, u32, fn(u32) -> bool)> = all_packets!(headers);
+    let hs: Vec<Header> = all_packets!(headers);
     for (a, a_struct, _, a_matches) in &hs {
         for (b, b_struct, b_dw0, _) in &hs {
             if *a_struct || *b_struct || a == b {

@@ -52,17 +52,31 @@ impl Default for Budget {
     }
 }
 
+/// Launch-wide facts a thread group needs besides its payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupEnv {
+    /// General State Base Address (the base of stateless 32-bit offsets).
+    pub general_state_base: u64,
+    /// EU instructions the group may still issue before the batch hangs.
+    pub max_instructions: u64,
+}
+
 /// The function that runs a thread group on the EUs.
 pub type Dispatch<'a> =
-    dyn FnMut(&dyn GpuMemory, &ThreadGroup, &mut Counters) -> Result<(), GpuError> + 'a;
+    dyn FnMut(&dyn GpuMemory, &ThreadGroup, &GroupEnv, &mut Counters) -> Result<(), GpuError> + 'a;
 
-/// Runs thread groups on the EU model.
+/// Runs a thread group on the EU model.
 pub fn run_on_eus(
     mem: &dyn GpuMemory,
     tg: &ThreadGroup,
+    env: &GroupEnv,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    crate::gpu::eu::run_thread_group(mem, tg, counters)
+    let env = crate::gpu::eu::LaunchEnv {
+        general_state_base: env.general_state_base,
+        max_instructions: env.max_instructions,
+    };
+    crate::gpu::eu::run_thread_group_with(mem, tg, &env, counters)
 }
 
 /// Executes the batch at `batch_addr` to MI_BATCH_BUFFER_END.
@@ -470,7 +484,11 @@ impl CommandStreamer<'_> {
                         barrier_enabled: idd.barrier_enable,
                     };
                     let before = counters.instructions;
-                    dispatch(self.mem, &tg, counters)?;
+                    let env = GroupEnv {
+                        general_state_base: self.state.general_base,
+                        max_instructions: self.budget.max_work.saturating_sub(self.work),
+                    };
+                    dispatch(self.mem, &tg, &env, counters)?;
                     self.charge(counters.instructions.saturating_sub(before))?;
                     seq = seq.wrapping_add(1);
                 }

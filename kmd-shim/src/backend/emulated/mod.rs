@@ -17,7 +17,7 @@ use tracing::{debug, warn};
 
 use super::{KmdError, I915};
 use crate::gpu::cs::{self, Budget};
-use crate::gpu::Counters;
+use crate::gpu::{Counters, GpuError};
 use crate::uapi::*;
 use object::GemObject;
 use vm::{Vm, PAGE};
@@ -73,6 +73,7 @@ pub struct EmulatedI915 {
     state: Mutex<State>,
     budget: Budget,
     counters: Mutex<Counters>,
+    last_error: Mutex<Option<(u32, GpuError)>>,
 }
 
 impl Default for EmulatedI915 {
@@ -186,7 +187,13 @@ impl EmulatedI915 {
             state: Mutex::new(st),
             budget,
             counters: Mutex::new(Counters::default()),
+            last_error: Mutex::new(None),
         }
+    }
+
+    /// The last GPU error and the context it banned (for logs and tools).
+    pub fn last_error(&self) -> Option<(u32, GpuError)> {
+        self.last_error.lock().clone()
     }
 
     /// Totals of the GPU model's counters over every batch run so far.
@@ -587,6 +594,7 @@ impl I915 for EmulatedI915 {
             // unbannable context would be replayed instead, which the model
             // does not do: it is banned too).
             warn!(ctx_id, "GPU error: {gpu_err}; context banned");
+            *self.last_error.lock() = Some((ctx_id, gpu_err));
             let mut st = self.state.lock();
             st.reset_count += 1;
             if let Some(ctx) = st.contexts.get_mut(&ctx_id) {

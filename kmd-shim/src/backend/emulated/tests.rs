@@ -317,3 +317,167 @@ fn closing_an_object_unmaps_it_from_the_gpu() {
         .unwrap();
     assert_eq!(s.d.reset_stats(s.ctx).unwrap().batch_active, 1);
 }
+
+/// Assembles Gen9 code with Intel's iga64 (the reference assembler).
+fn iga64(asm: &str) -> Vec<u8> {
+    // One file pair per call: tests assemble in parallel.
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("gencl-kmd-iga-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, out) = (dir.join(format!("k{n}.asm")), dir.join(format!("k{n}.bin")));
+    std::fs::write(&src, asm).unwrap();
+    let st = std::process::Command::new("iga64")
+        .args(["-a", "-p=9"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .expect("running iga64 failed: install libigc-tools (Intel's Gen assembler)");
+    assert!(st.success(), "iga64 rejected:\n{asm}");
+    std::fs::read(&out).unwrap()
+}
+
+const STATE_VA: u64 = 0x2_0000_0000;
+const KERNEL_VA: u64 = 0x3_0000_0000;
+
+/// A whole GPGPU launch through execbuffer2: 3 groups of 2 SIMD8 threads.
+fn launch_kernel(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915Handle) {
+    let emu = std::sync::Arc::new(EmulatedI915::with_budget(budget));
+    let d = Device::new(Box::new(EmulatedI915Handle(emu.clone())));
+    let vm = d.create_vm().unwrap();
+    let ctx = d.create_context(vm).unwrap();
+    let (batch, state, kernel) = (
+        d.create_bo(4096).unwrap(),
+        d.create_bo(4096).unwrap(),
+        d.create_bo(4096).unwrap(),
+    );
+    let code = iga64(asm);
+    d.map_bo(kernel, 4096).unwrap()[..code.len()].copy_from_slice(&code);
+    let mut st = d.map_bo(state, 4096).unwrap();
+    let idd = InterfaceDescriptorData {
+        kernel_start_pointer: 0,
+        number_of_threads_in_gpgpu_thread_group: 2,
+        cross_thread_constant_data_read_length: 1,
+        ..Default::default()
+    };
+    for (i, w) in idd.pack().iter().enumerate() {
+        st[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    drop(st);
+    let l = crate::gpu::cs::launch::Launch {
+        general_state_base: STATE_VA,
+        surface_state_base: STATE_VA,
+        dynamic_state_base: STATE_VA,
+        instruction_base: KERNEL_VA,
+        vfe: MediaVfeState {
+            maximum_number_of_threads: 55,
+            ..Default::default()
+        },
+        curbe_offset: 0x100,
+        curbe_length: 32,
+        idd_offset: 0,
+        idd_length: 32,
+        walker: GpgpuWalker {
+            simd_size: SIMD8,
+            thread_width_counter_maximum: 1,
+            thread_group_id_x_dimension: 3,
+            thread_group_id_y_dimension: 1,
+            thread_group_id_z_dimension: 1,
+            right_execution_mask: 0xff,
+            bottom_execution_mask: 0xffff_ffff,
+            ..Default::default()
+        },
+        post_sync: Some((STATE_VA + 0x800, POST_SYNC_WRITE_IMMEDIATE, 0x600d)),
+    };
+    let s = Setup {
+        d,
+        ctx,
+        batch,
+        data: state,
+    };
+    write_batch(&s, &l.batch());
+    let objs = [
+        (state, STATE_VA, true),
+        (kernel, KERNEL_VA, false),
+        (batch, BATCH_VA, false),
+    ];
+    s.d.exec(ctx, &objs, batch, 0).unwrap();
+    (s.d, ctx, EmulatedI915Handle(emu))
+}
+
+/// Shares one emulated device between the Device under test and the test's
+/// view of its counters.
+struct EmulatedI915Handle(std::sync::Arc<EmulatedI915>);
+impl I915 for EmulatedI915Handle {
+    fn getparam(&self, p: &mut drm_i915_getparam) -> Result<(), KmdError> {
+        self.0.getparam(p)
+    }
+    fn query(&self, q: &mut drm_i915_query) -> Result<(), KmdError> {
+        self.0.query(q)
+    }
+    fn gem_create(&self, c: &mut drm_i915_gem_create) -> Result<(), KmdError> {
+        self.0.gem_create(c)
+    }
+    fn gem_close(&self, c: &drm_gem_close) -> Result<(), KmdError> {
+        self.0.gem_close(c)
+    }
+    fn gem_mmap_offset(&self, m: &mut drm_i915_gem_mmap_offset) -> Result<(), KmdError> {
+        self.0.gem_mmap_offset(m)
+    }
+    fn mmap(&self, offset: u64, size: usize) -> Result<memmap2::MmapMut, KmdError> {
+        self.0.mmap(offset, size)
+    }
+    fn prime_handle_to_fd(&self, p: &mut drm_prime_handle) -> Result<(), KmdError> {
+        self.0.prime_handle_to_fd(p)
+    }
+    fn vm_create(&self, v: &mut drm_i915_gem_vm_control) -> Result<(), KmdError> {
+        self.0.vm_create(v)
+    }
+    fn vm_destroy(&self, v: &drm_i915_gem_vm_control) -> Result<(), KmdError> {
+        self.0.vm_destroy(v)
+    }
+    fn context_create_ext(&self, c: &mut drm_i915_gem_context_create_ext) -> Result<(), KmdError> {
+        self.0.context_create_ext(c)
+    }
+    fn context_destroy(&self, c: &drm_i915_gem_context_destroy) -> Result<(), KmdError> {
+        self.0.context_destroy(c)
+    }
+    fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
+        self.0.execbuffer2(e)
+    }
+    fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError> {
+        self.0.gem_wait(w)
+    }
+    fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError> {
+        self.0.get_reset_stats(r)
+    }
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
+#[test]
+fn a_kernel_runs_on_the_eus_through_execbuffer2() {
+    let asm = "mov (8|M0) r127.0<1>:ud r0.0<8;8,1>:ud\n\
+               send (8|M0) null:ud r127:ud 0x27 0x02000010 {EOT}\n";
+    let (d, ctx, emu) = launch_kernel(asm, Budget::default());
+    assert_eq!(emu.0.last_error(), None);
+    assert_eq!(d.reset_stats(ctx).unwrap().batch_active, 0, "no GPU error");
+    let c = emu.0.counters();
+    assert_eq!(c.threads, 6, "3 groups x 2 threads");
+    assert_eq!(c.instructions, 12, "2 instructions per thread");
+}
+
+#[test]
+fn an_endless_kernel_hangs_and_bans() {
+    let budget = Budget {
+        max_work: 10_000,
+        ..Budget::default()
+    };
+    let (d, ctx, emu) = launch_kernel("L0:\n(W) jmpi (1|M0) L0\n", budget);
+    assert_eq!(emu.0.last_error().map(|e| e.1), Some(GpuError::Hang));
+    let r = d.reset_stats(ctx).unwrap();
+    assert_eq!(r.batch_active, 1);
+    assert!(r.reset_count >= 1);
+}

@@ -164,7 +164,7 @@ fn setup(batch: &[u32]) -> TestMem {
 fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>) {
     let mut groups = Vec::new();
     let mut counters = Counters::default();
-    let r = execute_batch_with(m, BATCH, budget, &mut counters, &mut |_, tg, c| {
+    let r = execute_batch_with(m, BATCH, budget, &mut counters, &mut |_, tg, _, c| {
         c.instructions += 10;
         groups.push(tg.clone());
         Ok(())
@@ -325,7 +325,7 @@ fn bad_batches_are_errors_not_panics() {
         addr: 0x42,
         kind: "read",
     });
-    let r = execute_batch_with(&m, BATCH, &Budget::default(), &mut c, &mut |_, _, _| {
+    let r = execute_batch_with(&m, BATCH, &Budget::default(), &mut c, &mut |_, _, _, _| {
         Err(e.clone())
     });
     assert_eq!(r, Err(e));
