@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # The tests: install what they need, then every crate's tests (unit tests,
 # iga64/genxml/i915_drm.h cross-checks, and end-to-end runs through the ICD
-# loader with C, clinfo, pyopencl and PoCL).
+# loader with clinfo, C programs, pyopencl and PoCL). Ends with one summary
+# line over all test binaries.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 bash scripts/setup.sh
 cargo build --release -p gencl
-cargo test --release --workspace
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --release --workspace 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"
