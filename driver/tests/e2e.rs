@@ -134,6 +134,7 @@ fn crosscheck(svc: Option<&Service>) {
     mode(&mut cmd, svc);
     let out = check(cmd.output().unwrap(), "tests/e2e/crosscheck.py");
     assert!(out.contains("ok  gencl vadd[0] vs PoCL"), "{out}");
+    assert!(out.contains("ok  gencl vadd of 2^20 floats via pyopencl: 0 mismatches"), "{out}");
     assert!(!out.contains("BAD"), "{out}");
 }
 

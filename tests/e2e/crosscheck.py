@@ -103,6 +103,28 @@ def run(platform, rng_seed=1):
     return results
 
 
+def vadd_2_20(platform):
+    """The issue's acceptance check: 2^20 floats added exactly."""
+    n = 1 << 20
+    ctx = cl.Context([platform.get_devices()[0]])
+    q = cl.CommandQueue(ctx)
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    mf = cl.mem_flags
+    da = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=a)
+    db = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=b)
+    dc = cl.Buffer(ctx, mf.WRITE_ONLY, a.nbytes)
+    prg = cl.Program(ctx, open(os.path.join(KERNELS, "vadd.cl")).read()).build()
+    prg.vadd(q, (n,), None, da, db, dc)
+    c = np.empty_like(a)
+    cl.enqueue_copy(q, c, dc)
+    q.finish()
+    bad = int(np.count_nonzero(c.view(np.uint32) != (a + b).view(np.uint32)))
+    print(f"{'ok ' if bad == 0 else 'BAD'} gencl vadd of 2^20 floats via pyopencl: {bad} mismatches")
+    return bad == 0
+
+
 def compare(label, got, want, tol):
     if got.dtype == np.float32 and tol:
         bad = int(np.count_nonzero(ulp_diff(got, want) > tol))
@@ -121,7 +143,7 @@ def main():
     if "gencl" not in plats:
         print("gencl platform not found")
         return 1
-    ok = True
+    ok = vadd_2_20(plats["gencl"])
     ours = run(plats["gencl"])
     for name, (got, refs, tol) in ours.items():
         for i, (g, r) in enumerate(zip(got, refs)):
