@@ -27,14 +27,21 @@ fn scratch(tag: &str) -> PathBuf {
 /// A vendors folder holding gencl's .icd (and PoCL's, when asked).
 fn vendors(tag: &str, with_pocl: bool) -> PathBuf {
     let icd = out_dir().join("gencl.icd");
-    assert!(icd.exists(), "{} missing: build the cdylib first (cargo build -p gencl)", icd.display());
+    assert!(
+        icd.exists(),
+        "{} missing: build the cdylib first (cargo build -p gencl)",
+        icd.display()
+    );
     let lib = out_dir().join("libgencl.so");
     assert!(lib.exists(), "{} missing", lib.display());
     let d = scratch(tag);
     std::fs::write(d.join("gencl.icd"), format!("{}\n", lib.display())).unwrap();
     if with_pocl {
         let pocl = Path::new("/etc/OpenCL/vendors/pocl.icd");
-        assert!(pocl.exists(), "PoCL is not installed (Debian package pocl-opencl-icd)");
+        assert!(
+            pocl.exists(),
+            "PoCL is not installed (Debian package pocl-opencl-icd)"
+        );
         std::fs::copy(pocl, d.join("pocl.icd")).unwrap();
     }
     d
@@ -60,10 +67,18 @@ struct Service {
 impl Service {
     fn start(tag: &str) -> Service {
         let socket = scratch(tag).join("gencld.sock");
-        let child = Command::new(env!("CARGO_BIN_EXE_gencld")).arg("--socket").arg(&socket).spawn().expect("start gencld");
+        let child = Command::new(env!("CARGO_BIN_EXE_gencld"))
+            .arg("--socket")
+            .arg(&socket)
+            .spawn()
+            .expect("start gencld");
         let t = Instant::now();
         while !socket.exists() {
-            assert!(t.elapsed() < Duration::from_secs(20), "gencld did not create {}", socket.display());
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "gencld did not create {}",
+                socket.display()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         Service { child, socket }
@@ -79,7 +94,9 @@ impl Drop for Service {
 
 fn mode(cmd: &mut Command, svc: Option<&Service>) {
     match svc {
-        Some(s) => cmd.env("GENCL_MODE", "service").env("GENCL_SOCKET", &s.socket),
+        Some(s) => cmd
+            .env("GENCL_MODE", "service")
+            .env("GENCL_SOCKET", &s.socket),
         None => cmd.env("GENCL_MODE", "embedded"),
     };
 }
@@ -87,11 +104,24 @@ fn mode(cmd: &mut Command, svc: Option<&Service>) {
 #[test]
 fn clinfo_lists_the_gencl_platform_and_device() {
     let v = vendors("clinfo", false);
-    let out = check(Command::new("clinfo").arg("-l").env("OCL_ICD_VENDORS", &v).output().expect("clinfo (Debian package clinfo)"), "clinfo -l");
+    let out = check(
+        Command::new("clinfo")
+            .arg("-l")
+            .env("OCL_ICD_VENDORS", &v)
+            .output()
+            .expect("clinfo (Debian package clinfo)"),
+        "clinfo -l",
+    );
     assert!(out.contains("Platform #0: gencl"), "{out}");
     assert!(out.contains("Intel(R) Gen9 HD Graphics GT2"), "{out}");
     // The full listing answers every query clinfo makes without the loader or clinfo failing.
-    let full = check(Command::new("clinfo").env("OCL_ICD_VENDORS", &v).output().unwrap(), "clinfo");
+    let full = check(
+        Command::new("clinfo")
+            .env("OCL_ICD_VENDORS", &v)
+            .output()
+            .unwrap(),
+        "clinfo",
+    );
     assert!(full.contains("cl_khr_icd"), "{full}");
     assert!(full.contains("0x8086"), "vendor id: {full}");
 }
@@ -99,7 +129,13 @@ fn clinfo_lists_the_gencl_platform_and_device() {
 fn build_c_vadd() -> PathBuf {
     let exe = scratch("cbuild").join("vadd");
     check(
-        Command::new("gcc").args(["-O2", "-o"]).arg(&exe).arg(repo().join("examples/vadd.c")).arg("-lOpenCL").output().expect("gcc"),
+        Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(repo().join("examples/vadd.c"))
+            .arg("-lOpenCL")
+            .output()
+            .expect("gcc"),
         "gcc examples/vadd.c -lOpenCL",
     );
     exe
@@ -127,14 +163,23 @@ fn c_program_vector_add_through_gencld() {
 
 fn crosscheck(svc: Option<&Service>) {
     let py = repo().join("target/venv/bin/python");
-    assert!(py.exists(), "{} missing: run scripts/setup.sh (pyopencl from PyPI)", py.display());
+    assert!(
+        py.exists(),
+        "{} missing: run scripts/setup.sh (pyopencl from PyPI)",
+        py.display()
+    );
     let mut cmd = Command::new(py);
     // No pyopencl binary cache: every build goes through gencl, and parallel tests do not race on it.
-    cmd.arg(repo().join("tests/e2e/crosscheck.py")).env("OCL_ICD_VENDORS", vendors("py", true)).env("PYOPENCL_NO_CACHE", "1");
+    cmd.arg(repo().join("tests/e2e/crosscheck.py"))
+        .env("OCL_ICD_VENDORS", vendors("py", true))
+        .env("PYOPENCL_NO_CACHE", "1");
     mode(&mut cmd, svc);
     let out = check(cmd.output().unwrap(), "tests/e2e/crosscheck.py");
     assert!(out.contains("ok  gencl vadd[0] vs PoCL"), "{out}");
-    assert!(out.contains("ok  gencl vadd of 2^20 floats via pyopencl: 0 mismatches"), "{out}");
+    assert!(
+        out.contains("ok  gencl vadd of 2^20 floats via pyopencl: 0 mismatches"),
+        "{out}"
+    );
     assert!(!out.contains("BAD"), "{out}");
 }
 

@@ -57,7 +57,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let program = if is_spirv {
                 compile(CompileInput::SpirV(&data), &options)
             } else {
-                let src = String::from_utf8(data).map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+                let src = String::from_utf8(data)
+                    .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
                 compile(CompileInput::OpenClC(&src), &options)
             }
             .map_err(|e| e.log)?;
@@ -68,7 +69,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 std::fs::write(&bin, &k.isa).map_err(|e| format!("{}: {e}", bin.display()))?;
                 let text = disasm_kernel(&k.isa).map_err(|e| format!("{}: {e}", k.name))?;
                 std::fs::write(&asm, &text).map_err(|e| format!("{}: {e}", asm.display()))?;
-                println!("{}: {} bytes, SIMD{}, {} arguments -> {}", k.name, k.isa.len(), k.simd, k.args.len(), bin.display());
+                println!(
+                    "{}: {} bytes, SIMD{}, {} arguments -> {}",
+                    k.name,
+                    k.isa.len(),
+                    k.simd,
+                    k.args.len(),
+                    bin.display()
+                );
             }
             Ok(())
         }

@@ -8,11 +8,19 @@ use gencl_jit::kernel::{ImplicitKind, KernelBinary};
 use super::{ArgValue, NdRange, SubmitError};
 
 /// Cross-thread data for a launch (the same for every region).
-pub fn cross_thread(kernel: &KernelBinary, args: &[ArgValue], nd: &NdRange) -> Result<Vec<u8>, SubmitError> {
+pub fn cross_thread(
+    kernel: &KernelBinary,
+    args: &[ArgValue],
+    nd: &NdRange,
+) -> Result<Vec<u8>, SubmitError> {
     let mut data = vec![0u8; kernel.cross_thread_bytes as usize];
     let mut put = |off: u32, bytes: &[u8]| -> Result<(), SubmitError> {
         let off = off as usize;
-        let slot = data.get_mut(off..off + bytes.len()).ok_or(SubmitError::Descriptor("argument outside the cross-thread data"))?;
+        let slot = data
+            .get_mut(off..off + bytes.len())
+            .ok_or(SubmitError::Descriptor(
+                "argument outside the cross-thread data",
+            ))?;
         slot.copy_from_slice(bytes);
         Ok(())
     };
@@ -26,11 +34,14 @@ pub fn cross_thread(kernel: &KernelBinary, args: &[ArgValue], nd: &NdRange) -> R
             ImplicitKind::NumGroups => groups(d),
             ImplicitKind::WorkDim => nd.work_dim as u64,
         };
-        let v = u32::try_from(v).map_err(|_| SubmitError::TooLarge("an ND-range value over 32 bits"))?;
+        let v = u32::try_from(v)
+            .map_err(|_| SubmitError::TooLarge("an ND-range value over 32 bits"))?;
         put(imp.offset, &v.to_le_bytes())?;
     }
     if args.len() != kernel.args.len() {
-        return Err(SubmitError::Descriptor("argument count differs from the kernel's"));
+        return Err(SubmitError::Descriptor(
+            "argument count differs from the kernel's",
+        ));
     }
     for (a, desc) in args.iter().zip(&kernel.args) {
         match a {
@@ -38,11 +49,15 @@ pub fn cross_thread(kernel: &KernelBinary, args: &[ArgValue], nd: &NdRange) -> R
             ArgValue::NullBuffer => put(desc.curbe_offset, &0u64.to_le_bytes())?,
             ArgValue::Bytes(b) => {
                 if b.len() != desc.size as usize {
-                    return Err(SubmitError::Descriptor("argument size differs from the kernel's"));
+                    return Err(SubmitError::Descriptor(
+                        "argument size differs from the kernel's",
+                    ));
                 }
                 put(desc.curbe_offset, b)?
             }
-            ArgValue::Local { .. } => return Err(SubmitError::Unsupported("__local pointer arguments")),
+            ArgValue::Local { .. } => {
+                return Err(SubmitError::Unsupported("__local pointer arguments"))
+            }
         }
     }
     Ok(data)
@@ -68,7 +83,11 @@ pub fn per_thread(kernel: &KernelBinary, local: [u32; 3]) -> Vec<u8> {
                 break;
             }
             let n = n as u32;
-            let ids = [n % local[0], (n / local[0]) % local[1], n / (local[0] * local[1])];
+            let ids = [
+                n % local[0],
+                (n / local[0]) % local[1],
+                n / (local[0] * local[1]),
+            ];
             for (d, id) in ids.iter().enumerate() {
                 let at = t * block + d * dim_bytes + lane * 2;
                 out[at..at + 2].copy_from_slice(&(*id as u16).to_le_bytes());

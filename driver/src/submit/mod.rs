@@ -16,9 +16,10 @@ use std::collections::HashMap;
 
 use gencl_jit::kernel::KernelBinary;
 use gencl_kmd::genx::gen9::{
-    GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad, MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState,
-    MiBatchBufferEnd, PipeControl, PipelineSelect, RenderSurfaceState, StateBaseAddress, BindingTableState,
-    POST_SYNC_WRITE_TIMESTAMP, SURFACE_FORMAT_RAW, SIMD16, SIMD32, SIMD8,
+    BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
+    MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd, PipeControl,
+    PipelineSelect, RenderSurfaceState, StateBaseAddress, POST_SYNC_WRITE_TIMESTAMP, SIMD16,
+    SIMD32, SIMD8, SURFACE_FORMAT_RAW,
 };
 use gencl_kmd::genx::Packet;
 use thiserror::Error;
@@ -33,9 +34,15 @@ pub struct NdRange {
 }
 
 pub enum ArgValue {
-    Buffer { gpu_addr: u64, handle: u32, size: u64 },
+    Buffer {
+        gpu_addr: u64,
+        handle: u32,
+        size: u64,
+    },
     NullBuffer,
-    Local { size: u32 },
+    Local {
+        size: u32,
+    },
     Bytes(Vec<u8>),
 }
 
@@ -96,7 +103,9 @@ fn mem_err(e: impl std::fmt::Display) -> SubmitError {
 
 fn hash(bytes: &[u8]) -> u64 {
     // FNV-1a: a cache key, not a security boundary.
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Appends packets to a dword stream.
@@ -118,7 +127,12 @@ impl Submitter {
                 return Err(mem_err(e));
             }
         };
-        Ok(Submitter { state, ish, ish_used: 0, kernels: HashMap::new() })
+        Ok(Submitter {
+            state,
+            ish,
+            ish_used: 0,
+            kernels: HashMap::new(),
+        })
     }
 
     /// Free the heaps (the service calls this when the client goes away).
@@ -136,7 +150,9 @@ impl Submitter {
         let off = self.ish_used.next_multiple_of(64);
         let end = off + kernel.isa.len() + ISH_PAD;
         if end > self.ish.map.len() {
-            return Err(SubmitError::TooLarge("kernels of this client exceed the 4 MiB instruction heap"));
+            return Err(SubmitError::TooLarge(
+                "kernels of this client exceed the 4 MiB instruction heap",
+            ));
         }
         self.ish.map[off..off + kernel.isa.len()].copy_from_slice(&kernel.isa);
         self.ish.map[off + kernel.isa.len()..end].fill(0);
@@ -171,12 +187,21 @@ impl Submitter {
             if let ArgValue::Buffer { gpu_addr, size, .. } = a {
                 let at = surfaces_at + bt.len() * 64;
                 if at + 64 > SURFACE + SURFACE_SIZE || bt.len() >= 240 {
-                    return Err(SubmitError::TooLarge("more buffer arguments than the binding table holds"));
+                    return Err(SubmitError::TooLarge(
+                        "more buffer arguments than the binding table holds",
+                    ));
                 }
-                let ss = RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
-                    .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
+                let ss =
+                    RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
+                        .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
                 write_dwords(map, at, &ss.pack_vec());
-                bt.push(BindingTableState { surface_state_pointer: (at - SURFACE) as u32, ..Default::default() }.pack_vec()[0]);
+                bt.push(
+                    BindingTableState {
+                        surface_state_pointer: (at - SURFACE) as u32,
+                        ..Default::default()
+                    }
+                    .pack_vec()[0],
+                );
             }
         }
         write_dwords(map, SURFACE, &bt);
@@ -188,7 +213,11 @@ impl Submitter {
         map[ts_at..ts_at + 16].fill(0);
         let mut dyn_used = DYNAMIC + 64;
         let mut b = Batch(Vec::with_capacity(256));
-        b.emit(&PipelineSelect { pipeline_selection: 2, mask_bits: 3, ..Default::default() });
+        b.emit(&PipelineSelect {
+            pipeline_selection: 2,
+            mask_bits: 3,
+            ..Default::default()
+        });
         b.emit(&StateBaseAddress {
             general_state_base_address_modify_enable: true,
             surface_state_base_address_modify_enable: true,
@@ -210,7 +239,10 @@ impl Submitter {
         });
         let max_curbe_grfs = regions
             .iter()
-            .map(|r| kernel.cross_thread_grfs() + kernel.per_thread_grfs() * curbe::threads_per_group(kernel, r.local))
+            .map(|r| {
+                kernel.cross_thread_grfs()
+                    + kernel.per_thread_grfs() * curbe::threads_per_group(kernel, r.local)
+            })
             .max()
             .unwrap_or(0);
         b.emit(&MediaVfeState {
@@ -229,7 +261,9 @@ impl Submitter {
         for r in &regions {
             let threads = curbe::threads_per_group(kernel, r.local);
             if threads > 64 {
-                return Err(SubmitError::TooLarge("work-group needs more than 64 hardware threads"));
+                return Err(SubmitError::TooLarge(
+                    "work-group needs more than 64 hardware threads",
+                ));
             }
             let per = curbe::per_thread(kernel, r.local);
             let curbe_at = dyn_used.next_multiple_of(64);
@@ -237,7 +271,9 @@ impl Submitter {
             let idd_at = (curbe_at + curbe_len).next_multiple_of(64);
             dyn_used = idd_at + 64;
             if dyn_used > map.len() {
-                return Err(SubmitError::TooLarge("launch state exceeds the dynamic state heap"));
+                return Err(SubmitError::TooLarge(
+                    "launch state exceeds the dynamic state heap",
+                ));
             }
             map[curbe_at..curbe_at + cross.len()].copy_from_slice(&cross);
             map[curbe_at + cross.len()..curbe_at + curbe_len].copy_from_slice(&per);
@@ -252,7 +288,11 @@ impl Submitter {
                 ..Default::default()
             };
             write_dwords(map, idd_at, &idd.pack_vec());
-            b.emit(&MediaCurbeLoad { curbe_total_data_length: curbe_len as u32, curbe_data_start_address: curbe_at as u32, ..Default::default() });
+            b.emit(&MediaCurbeLoad {
+                curbe_total_data_length: curbe_len as u32,
+                curbe_data_start_address: curbe_at as u32,
+                ..Default::default()
+            });
             b.emit(&MediaInterfaceDescriptorLoad {
                 interface_descriptor_total_length: 32,
                 interface_descriptor_data_start_address: idd_at as u32,
@@ -260,7 +300,11 @@ impl Submitter {
             });
             let lanes = r.local[0] * r.local[1] * r.local[2];
             let rem = lanes % kernel.simd;
-            let right = if rem == 0 { u32::MAX >> (32 - kernel.simd) } else { (1u32 << rem) - 1 };
+            let right = if rem == 0 {
+                u32::MAX >> (32 - kernel.simd)
+            } else {
+                (1u32 << rem) - 1
+            };
             b.emit(&GpgpuWalker {
                 simd_size,
                 thread_width_counter_maximum: (threads - 1) as u8,
@@ -295,20 +339,38 @@ impl Submitter {
         let mut objects: Vec<(u32, u64, bool)> = buffers.to_vec();
         objects.push((self.ish.handle, self.ish.gpu_addr, false));
         objects.push((self.state.handle, self.state.gpu_addr, true));
-        let before = gpu.dev.reset_stats(gpu.ctx).map_err(|e| SubmitError::Exec(e.to_string()))?;
-        let exec = gpu.dev.exec(gpu.ctx, &objects, self.state.handle, (b.0.len() * 4) as u32);
-        let idle = gpu.dev.wait(self.state.handle, WAIT_NS).map_err(|e| SubmitError::Exec(e.to_string()))?;
-        let after = gpu.dev.reset_stats(gpu.ctx).map_err(|e| SubmitError::Exec(e.to_string()))?;
-        if after.batch_active != before.batch_active || after.batch_pending != before.batch_pending {
+        let before = gpu
+            .dev
+            .reset_stats(gpu.ctx)
+            .map_err(|e| SubmitError::Exec(e.to_string()))?;
+        let exec = gpu
+            .dev
+            .exec(gpu.ctx, &objects, self.state.handle, (b.0.len() * 4) as u32);
+        let idle = gpu
+            .dev
+            .wait(self.state.handle, WAIT_NS)
+            .map_err(|e| SubmitError::Exec(e.to_string()))?;
+        let after = gpu
+            .dev
+            .reset_stats(gpu.ctx)
+            .map_err(|e| SubmitError::Exec(e.to_string()))?;
+        if after.batch_active != before.batch_active || after.batch_pending != before.batch_pending
+        {
             return Err(SubmitError::GpuReset);
         }
         exec.map_err(|e| SubmitError::Exec(e.to_string()))?;
         if !idle {
             return Err(SubmitError::GpuReset);
         }
-        let ts = |at: usize| u64::from_le_bytes(self.state.map[at..at + 8].try_into().unwrap_or_default());
+        let ts = |at: usize| {
+            u64::from_le_bytes(self.state.map[at..at + 8].try_into().unwrap_or_default())
+        };
         let to_ns = |t: u64| t.wrapping_mul(TIMESTAMP_NS_NUM) / TIMESTAMP_NS_DEN;
-        Ok(LaunchStats { counters: Default::default(), start_ns: to_ns(ts(ts_at)), end_ns: to_ns(ts(ts_at + 8)) })
+        Ok(LaunchStats {
+            counters: Default::default(),
+            start_ns: to_ns(ts(ts_at)),
+            end_ns: to_ns(ts(ts_at + 8)),
+        })
     }
 }
 

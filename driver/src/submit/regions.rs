@@ -37,7 +37,11 @@ pub fn split(global: [u64; 3], local: [u32; 3]) -> Vec<Region> {
     for x in &parts[0] {
         for y in &parts[1] {
             for z in &parts[2] {
-                out.push(Region { local: [x.0, y.0, z.0], group_start: [x.1, y.1, z.1], group_end: [x.2, y.2, z.2] });
+                out.push(Region {
+                    local: [x.0, y.0, z.0],
+                    group_start: [x.1, y.1, z.1],
+                    group_end: [x.2, y.2, z.2],
+                });
             }
         }
     }
@@ -50,14 +54,25 @@ mod tests {
 
     fn items(r: &[Region]) -> u64 {
         r.iter()
-            .map(|r| (0..3).map(|d| (r.group_end[d] - r.group_start[d]) as u64 * r.local[d] as u64).product::<u64>())
+            .map(|r| {
+                (0..3)
+                    .map(|d| (r.group_end[d] - r.group_start[d]) as u64 * r.local[d] as u64)
+                    .product::<u64>()
+            })
             .sum()
     }
 
     #[test]
     fn uniform_range_is_one_region() {
         let r = split([1024, 1, 1], [64, 1, 1]);
-        assert_eq!(r, vec![Region { local: [64, 1, 1], group_start: [0, 0, 0], group_end: [16, 1, 1] }]);
+        assert_eq!(
+            r,
+            vec![Region {
+                local: [64, 1, 1],
+                group_start: [0, 0, 0],
+                group_end: [16, 1, 1]
+            }]
+        );
     }
 
     #[test]
@@ -65,8 +80,19 @@ mod tests {
         let r = split([100, 10, 1], [32, 4, 1]);
         assert_eq!(r.len(), 4);
         assert_eq!(items(&r), 1000);
-        assert!(r.contains(&Region { local: [4, 2, 1], group_start: [3, 2, 0], group_end: [4, 3, 1] }));
+        assert!(r.contains(&Region {
+            local: [4, 2, 1],
+            group_start: [3, 2, 0],
+            group_end: [4, 3, 1]
+        }));
         let r = split([7, 1, 1], [16, 1, 1]);
-        assert_eq!(r, vec![Region { local: [7, 1, 1], group_start: [0, 0, 0], group_end: [1, 1, 1] }]);
+        assert_eq!(
+            r,
+            vec![Region {
+                local: [7, 1, 1],
+                group_start: [0, 0, 0],
+                group_end: [1, 1, 1]
+            }]
+        );
     }
 }
