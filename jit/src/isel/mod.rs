@@ -17,8 +17,8 @@ use thiserror::Error;
 use crate::ir::{BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
 use crate::isa::gen9::send;
 use crate::isa::{
-    AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile,
-    Region, SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
+    AccessMode, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile, Region,
+    SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
 };
 use mfunc::{Item, Label, MFunction, MInst, VRef, VReg};
 use structure::Cfg;
@@ -260,47 +260,49 @@ impl Sel<'_> {
                         Some(j) => Block(j),
                         None => return unsupported("a branch whose paths never meet again"),
                     };
-                    self.flag_from_bool(c)?;
-                    let endif = self.m.new_label();
-                    let els = self.m.new_label();
-                    // if: JIP to the else body (or endif), UIP to endif.
-                    let mut i = Inst::new(Opcode::If, SIMD);
-                    i.predicate = Some(Predicate {
-                        ctrl: PredCtrl::Normal,
-                        inverse: false,
-                    });
-                    self.m.items.push(Item::Inst(MInst {
-                        inst: i,
-                        dst: None,
-                        srcs: [None; 3],
-                        jip: Some(els),
-                        uip: Some(endif),
-                    }));
-                    self.arm(b, t, j)?;
-                    let mut i = Inst::new(Opcode::Else, SIMD);
-                    i.branch = Some(Branch::default());
-                    self.m.items.push(Item::Inst(MInst {
-                        inst: i,
-                        dst: None,
-                        srcs: [None; 3],
-                        jip: Some(endif),
-                        uip: Some(endif),
-                    }));
-                    self.label(els);
-                    self.arm(b, e, j)?;
-                    self.label(endif);
-                    let i = Inst::new(Opcode::Endif, SIMD);
-                    self.m.items.push(Item::Inst(MInst {
-                        inst: i,
-                        dst: None,
-                        srcs: [None; 3],
-                        jip: None,
-                        uip: None,
-                    }));
+                    self.if_else(b, c, t, e, j)?;
                     b = j;
                 }
             }
         }
+    }
+
+    /// `if (c) { b→t … } else { b→e … } endif`, reconverging at `j`.
+    /// The if's JIP goes to the else body, its UIP and the else's to endif.
+    fn if_else(
+        &mut self,
+        b: Block,
+        c: Value,
+        t: Block,
+        e: Block,
+        j: Block,
+    ) -> Result<(), IselError> {
+        self.flag_from_bool(c)?;
+        let endif = self.m.new_label();
+        let els = self.m.new_label();
+        let mut i = Inst::new(Opcode::If, SIMD);
+        i.predicate = Some(Predicate {
+            ctrl: PredCtrl::Normal,
+            inverse: false,
+        });
+        self.branch(i, Some(els), Some(endif));
+        self.arm(b, t, j)?;
+        self.branch(Inst::new(Opcode::Else, SIMD), Some(endif), Some(endif));
+        self.label(els);
+        self.arm(b, e, j)?;
+        self.label(endif);
+        self.branch(Inst::new(Opcode::Endif, SIMD), None, None);
+        Ok(())
+    }
+
+    fn branch(&mut self, inst: Inst, jip: Option<Label>, uip: Option<Label>) {
+        self.m.items.push(Item::Inst(MInst {
+            inst,
+            dst: None,
+            srcs: [None; 3],
+            jip,
+            uip,
+        }));
     }
 
     /// One arm of an if: the edge's phi copies, then the region up to the join.
@@ -379,40 +381,7 @@ impl Sel<'_> {
                 if !(self.cfg.dominates(h.0, j.0)) {
                     return unsupported("a loop with an exit in its body (break)");
                 }
-                self.flag_from_bool(c)?;
-                let endif = self.m.new_label();
-                let els = self.m.new_label();
-                let mut i = Inst::new(Opcode::If, SIMD);
-                i.predicate = Some(Predicate {
-                    ctrl: PredCtrl::Normal,
-                    inverse: false,
-                });
-                self.m.items.push(Item::Inst(MInst {
-                    inst: i,
-                    dst: None,
-                    srcs: [None; 3],
-                    jip: Some(els),
-                    uip: Some(endif),
-                }));
-                self.arm(h, t, j)?;
-                let i = Inst::new(Opcode::Else, SIMD);
-                self.m.items.push(Item::Inst(MInst {
-                    inst: i,
-                    dst: None,
-                    srcs: [None; 3],
-                    jip: Some(endif),
-                    uip: Some(endif),
-                }));
-                self.label(els);
-                self.arm(h, e, j)?;
-                self.label(endif);
-                self.m.items.push(Item::Inst(MInst {
-                    inst: Inst::new(Opcode::Endif, SIMD),
-                    dst: None,
-                    srcs: [None; 3],
-                    jip: None,
-                    uip: None,
-                }));
+                self.if_else(h, c, t, e, j)?;
                 if j != latch {
                     self.region(j, Some(latch))?;
                 }
