@@ -48,6 +48,8 @@ def cases(rng):
         want[1::3] = a * b
         want[2::3] = (a.astype(np.float64) * 0.5 + 2.0).astype(np.float32)
         yield ("vector_ops.cl", "float_ops", (N,), [a, b, out], [2], [want], 1)
+        v = np.int64(-0x123456789ABCDEF)
+        yield ("vector_ops.cl", "fill_long", (N,), [np.zeros(N, np.int64), v], [0], [np.full(N, v)], 0)
         yield ("vector_ops.cl", "long_add", (N,), [la, lb, np.zeros(N, np.int64)], [2], [la + lb], 0)
         w, h = 37, 23
         grid = np.zeros(w * h, np.uint32)

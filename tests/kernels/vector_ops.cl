@@ -26,3 +26,7 @@ kernel void ids2d(global uint *out, uint width) {
   size_t y = get_global_id(1);
   out[y * width + x] = (uint)(x * 1000 + y);
 }
+kernel void fill_long(global long *out, long v) {
+  // A 64-bit argument stored as it is: both of its dwords come from the pushed constant.
+  out[get_global_id(0)] = v;
+}

@@ -59,8 +59,6 @@ enum Loc {
     V(VReg, bool),
     /// A payload register location (always scalar), byte address in the GRF file.
     Payload(u32),
-    /// A per-lane payload register of u16 elements (local IDs).
-    PayloadLanesUw(u8),
     Imm(u64),
 }
 
@@ -509,11 +507,6 @@ impl Sel<'_> {
                 vref: None,
                 scalar: true,
             },
-            Loc::PayloadLanesUw(grf) => Opnd {
-                src: reg_src(grf, 0, Region::contiguous(8), Type::UW),
-                vref: None,
-                scalar: false,
-            },
             Loc::Imm(bits) => {
                 if t.size() == 8 {
                     let r = self.wide_const(bits, t);
@@ -738,8 +731,14 @@ impl Sel<'_> {
             Builtin::GlobalOffset => payload(l.global_offset),
             Builtin::WorkDim => Loc::Payload(ct + l.work_dim),
             Builtin::LocalId => {
+                // Widen the u16 lanes of r1+d to 32 bits once; every use then reads a dword register.
                 self.uses_local_ids = true;
-                Loc::PayloadLanesUw(1 + d)
+                let (r, _) = self.def_varying(v);
+                let mut i = Inst::new(Opcode::Mov, SIMD);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs[0] = Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW));
+                self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+                return Ok(());
             }
             Builtin::GlobalId => {
                 self.uses_local_ids = true;
@@ -800,20 +799,6 @@ impl Sel<'_> {
                 return Ok(());
             }
         };
-        if let Loc::PayloadLanesUw(_) = loc {
-            // Widen to 32 bits once; every use then reads a dword register.
-            let src = Opnd {
-                src: reg_src(1 + d, 0, Region::contiguous(8), Type::UW),
-                vref: None,
-                scalar: false,
-            };
-            let (r, _) = self.def_varying(v);
-            let mut i = Inst::new(Opcode::Mov, SIMD);
-            i.dst = Some(grf_dst(0, 0, Type::UD));
-            i.srcs[0] = Some(src.src);
-            self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
-            return Ok(());
-        }
         self.locs.insert(v, loc);
         Ok(())
     }
@@ -1188,23 +1173,10 @@ impl Sel<'_> {
                 if ty == Ty::Bool {
                     return unsupported("truncation to bool");
                 }
-                // The low dword of each qword: read the source as dwords with stride 2.
+                // The low dword of each qword.
                 if from.bytes() == 8 && ty.bytes() == 4 {
-                    let oa = self.reg_opnd(a, Type::UQ)?;
-                    let mut src = oa.src;
-                    if let Src::Reg(r) = &mut src {
-                        r.ty = Type::UD;
-                        r.region = if oa.scalar {
-                            Region::SCALAR
-                        } else {
-                            Region {
-                                vstride: 8,
-                                width: 4,
-                                hstride: 2,
-                            }
-                        };
-                    }
-                    self.alu(v, Opcode::Mov, Type::UD, &[Opnd { src, ..oa }], None);
+                    let lo = self.half(a, 0)?;
+                    self.alu(v, Opcode::Mov, Type::UD, &[lo], None);
                     return Ok(());
                 }
                 return unsupported(format!("truncation from {from:?} to {ty:?}"));
@@ -1345,31 +1317,18 @@ impl Sel<'_> {
             self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
         } else if channels == 2 {
             // Split qwords into the low-dword and high-dword planes the message wants.
-            let v64 = self.reg_opnd(value, Type::UQ)?;
-            for half in 0..2u32 {
+            for h in 0..2u32 {
+                let o = self.half(value, h)?;
                 let mut i = Inst::new(Opcode::Mov, SIMD);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
-                let region = if v64.scalar {
-                    Region::SCALAR
-                } else {
-                    Region {
-                        vstride: 8,
-                        width: 4,
-                        hstride: 2,
-                    }
-                };
-                i.srcs[0] = Some(reg_src(0, 0, region, Type::UD));
-                let src_ref = v64.vref.map(|r| VRef {
-                    v: r.v,
-                    off: r.off + 4 * half,
-                });
+                i.srcs[0] = Some(o.src);
                 self.push(
                     i,
                     Some(VRef {
                         v: data,
-                        off: 32 * half,
+                        off: 32 * h,
                     }),
-                    [src_ref, None, None],
+                    [o.vref, None, None],
                 );
             }
         }

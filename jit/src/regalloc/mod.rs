@@ -21,7 +21,7 @@ pub enum RegallocError {
 /// Byte address in the GRF file of every virtual register.
 pub struct Assignment {
     pub base: Vec<u32>,
-    /// Highest GRF used + 1.
+    /// GRFs the kernel uses (r0 .. grf_count-1).
     pub grf_count: u32,
 }
 
@@ -78,7 +78,6 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
     let last_slot = (LAST_GRF + 1) * SLOTS_PER_GRF;
     let mut busy_until: Vec<Option<usize>> = vec![None; last_slot];
     let mut base = vec![0u32; n];
-    let mut max_grf = m.first_free_grf as u32;
     for v in order {
         let info = m.vregs[v];
         let (count, align) = if info.is_scalar() {
@@ -99,11 +98,11 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
         let s = found.ok_or(RegallocError::OutOfRegisters)?;
         busy_until[s..s + count].fill(Some(end[v]));
         base[v] = (s * 8) as u32;
-        max_grf = max_grf.max(((s + count).div_ceil(SLOTS_PER_GRF)) as u32);
     }
     Ok(Assignment {
         base,
-        grf_count: max_grf.max(128),
+        // r127 carries the EOT message, so every kernel uses the whole file.
+        grf_count: 128,
     })
 }
 
