@@ -1,0 +1,240 @@
+//! Speed of the Gen9 EU model on ALU-bound kernels.
+//!
+//! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE]`
+//!
+//! Each kernel runs as thread groups through `run_thread_group_with`, as the
+//! command streamer runs them; the figures are lane-instructions (the sum of
+//! each instruction's enabled lanes), instructions, host wall time, and their
+//! rates. Kernels (in `kernels/`, the `.bin` files are what runs):
+//! - `mad16`: SIMD16 f32 mad loop, assembled with `iga64 -a -p=9 mad16.asm`;
+//! - `mad32`: SIMD32 f32 mad loop as IGC emits SIMD32 (M0/M16 halves);
+//! - `int16`: SIMD16 integer add/shl/and/xor loop;
+//! - `mix`:   `mix.cl` compiled by Intel's ocloc for skl (SIMD32), a float and
+//!   integer hash loop with one load and one store per work-item.
+//!
+//! It prints figures; it asserts nothing about timings.
+
+use std::cell::RefCell;
+use std::time::Instant;
+
+use gencl_kmd::gpu::eu::{run_thread_group_with, LaunchEnv};
+use gencl_kmd::gpu::{BufferSurface, Counters, GpuMemory, MemFault, ThreadGroup, ThreadPayload};
+
+const KERNEL_BASE: u64 = 0x1_0000;
+const BUF_BASE: u64 = 0x10_0000;
+const MEM_SIZE: usize = 0x20_0000;
+
+/// A flat window of GPU memory starting at `KERNEL_BASE`.
+struct Mem(RefCell<Vec<u8>>);
+
+impl Mem {
+    fn range(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
+        let off = addr.wrapping_sub(KERNEL_BASE) as usize;
+        if addr < KERNEL_BASE || off + len > MEM_SIZE {
+            return Err(MemFault {
+                addr,
+                kind: "unmapped",
+            });
+        }
+        Ok(off)
+    }
+}
+
+impl GpuMemory for Mem {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let o = self.range(addr, out.len())?;
+        out.copy_from_slice(&self.0.borrow()[o..o + out.len()]);
+        Ok(())
+    }
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let o = self.range(addr, data.len())?;
+        self.0.borrow_mut()[o..o + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+}
+
+struct Kernel {
+    name: &'static str,
+    code: &'static [u8],
+    simd: u32,
+    /// Loop trip count at SCALE 1.
+    iters: u32,
+    /// Initial registers of thread `k` of group `g` with trip count `n`.
+    payload: fn(g: u32, k: u32, n: u32) -> Vec<[u8; 32]>,
+}
+
+fn put_u32(grfs: &mut [[u8; 32]], reg: usize, dword: usize, v: u32) {
+    grfs[reg][dword * 4..dword * 4 + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+fn put_f32s(grfs: &mut [[u8; 32]], reg: usize, v: impl Fn(usize) -> f32, n: usize) {
+    for i in 0..n {
+        put_u32(grfs, reg + i / 8, i % 8, v(i).to_bits());
+    }
+}
+
+/// r0 header, r8.0 = trip count, r10.. accumulators, r40..r47 operands.
+fn loop_payload(g: u32, k: u32, n: u32) -> Vec<[u8; 32]> {
+    let mut r = vec![[0u8; 32]; 128];
+    put_u32(&mut r, 0, 1, g);
+    put_u32(&mut r, 0, 2, k);
+    put_u32(&mut r, 8, 0, n);
+    put_f32s(&mut r, 10, |i| i as f32 * 0.25, 32 * 8);
+    // mad: x += 0.5·y, small steps that stay far from overflow and denormals.
+    put_f32s(&mut r, 40, |_| 0.5, 32);
+    put_f32s(&mut r, 44, |i| 1.0 + i as f32 / 64.0, 32);
+    r
+}
+
+fn int_payload(g: u32, k: u32, n: u32) -> Vec<[u8; 32]> {
+    let mut r = loop_payload(g, k, n);
+    for i in 0..16 {
+        put_u32(
+            &mut r,
+            40 + i / 8,
+            i % 8,
+            0x9E37_79B9u32.wrapping_mul(i as u32 + 1),
+        );
+        put_u32(&mut r, 42 + i / 8, i % 8, 0x00FF_F0F0);
+    }
+    r
+}
+
+/// The payload ocloc's `mix` expects (read off its disassembly): r0.1 group id,
+/// r1/r2 local ids x of lanes 0-15/16-31 (uw), r7.0 global offset, r8.4 = n,
+/// r8.5/r8.6 = buffer offsets of `out`/`in` (BTI 0/1), r9.0 local size.
+fn mix_payload(g: u32, k: u32, n: u32) -> Vec<[u8; 32]> {
+    let mut r = vec![[0u8; 32]; 128];
+    let local = THREADS * 32;
+    put_u32(&mut r, 0, 1, g);
+    for i in 0..32u32 {
+        let id = (k * 32 + i) as u16;
+        let (reg, lane) = (1 + i as usize / 16, i as usize % 16);
+        r[reg][lane * 2..lane * 2 + 2].copy_from_slice(&id.to_le_bytes());
+    }
+    put_u32(&mut r, 8, 4, n);
+    put_u32(&mut r, 9, 0, local);
+    r
+}
+
+const THREADS: u32 = 4;
+const GROUPS: u32 = 8;
+
+fn main() {
+    let scale: f64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    let kernels = [
+        Kernel {
+            name: "mad16 (SIMD16 f32 mad)",
+            code: include_bytes!("kernels/mad16.bin"),
+            simd: 16,
+            iters: 20_000,
+            payload: loop_payload,
+        },
+        Kernel {
+            name: "mad32 (SIMD32 f32 mad)",
+            code: include_bytes!("kernels/mad32.bin"),
+            simd: 32,
+            iters: 20_000,
+            payload: loop_payload,
+        },
+        Kernel {
+            name: "int16 (SIMD16 add/shl/and/xor)",
+            code: include_bytes!("kernels/int16.bin"),
+            simd: 16,
+            iters: 20_000,
+            payload: int_payload,
+        },
+        Kernel {
+            name: "mix (ocloc SIMD32 float+int)",
+            code: include_bytes!("kernels/mix.bin"),
+            simd: 32,
+            iters: 5_000,
+            payload: mix_payload,
+        },
+    ];
+    println!(
+        "{:<32} {:>12} {:>13} {:>8} {:>16} {:>14}",
+        "kernel", "instructions", "lane-instr", "wall s", "M lane-instr/s", "M instr/s"
+    );
+    let mut total = (0u64, 0u64, 0f64);
+    for k in &kernels {
+        let mem = Mem(RefCell::new(vec![0; MEM_SIZE]));
+        let kaddr = KERNEL_BASE;
+        mem.write(kaddr, k.code).unwrap();
+        let n = ((k.iters as f64 * scale) as u32).max(1);
+        let items = (GROUPS * THREADS * k.simd) as u64;
+        let out = BUF_BASE;
+        let inp = BUF_BASE + 4 * items;
+        for i in 0..items {
+            mem.write(inp + 4 * i, &(i as f32 / items as f32).to_le_bytes())
+                .unwrap();
+        }
+        let surf = |base| {
+            Some(BufferSurface {
+                base,
+                size: 4 * items,
+            })
+        };
+        let groups: Vec<ThreadGroup> = (0..GROUPS)
+            .map(|g| ThreadGroup {
+                kernel_addr: kaddr,
+                simd: k.simd,
+                threads: (0..THREADS)
+                    .map(|t| ThreadPayload {
+                        grfs: (k.payload)(g, t, n),
+                        exec_mask: if k.simd == 32 { u32::MAX } else { 0xFFFF },
+                    })
+                    .collect(),
+                surfaces: vec![surf(out), surf(inp)],
+                slm_bytes: 0,
+                scratch_base: 0,
+                scratch_per_thread: 0,
+                barrier_enabled: false,
+            })
+            .collect();
+        let env = LaunchEnv::default();
+        let mut c = Counters::default();
+        let t0 = Instant::now();
+        for tg in &groups {
+            run_thread_group_with(&mem, tg, &env, &mut c).expect("kernel failed");
+        }
+        let s = t0.elapsed().as_secs_f64();
+        println!(
+            "{:<32} {:>12} {:>13} {:>8.3} {:>16.1} {:>14.1}",
+            k.name,
+            c.instructions,
+            c.lane_instructions,
+            s,
+            c.lane_instructions as f64 / s / 1e6,
+            c.instructions as f64 / s / 1e6
+        );
+        println!("    counters: {c:?}");
+        if k.name.starts_with("mix") {
+            // Every work-item stores one float: check they all arrived.
+            let mut b = [0u8; 4];
+            let written = (0..items)
+                .filter(|i| {
+                    mem.read(out + 4 * i, &mut b).unwrap();
+                    let v = f32::from_le_bytes(b);
+                    v != 0.0 && v.is_finite()
+                })
+                .count();
+            println!("    outputs written and finite: {written}/{items}");
+        }
+        total.0 += c.instructions;
+        total.1 += c.lane_instructions;
+        total.2 += s;
+    }
+    println!(
+        "{:<32} {:>12} {:>13} {:>8.3} {:>16.1} {:>14.1}",
+        "all",
+        total.0,
+        total.1,
+        total.2,
+        total.1 as f64 / total.2 / 1e6,
+        total.0 as f64 / total.2 / 1e6
+    );
+}
