@@ -277,6 +277,30 @@ fn imm_text(imm: &Imm) -> String {
     }
 }
 
+/// Whether operands name math-macro accumulators (`r5.mme2`, `r7.nomme`)
+/// instead of subregisters and regions: the IEEE macros madm, math.invm and
+/// math.rsqtm keep their extra mantissa bits there.
+fn is_macro(inst: &Inst) -> bool {
+    inst.op == Opcode::Madm || matches!(inst.math_fn, Some(MathFn::Invm | MathFn::Rsqrtm))
+}
+
+/// IGA's math-macro register name of an Align16 channel field: the dst's
+/// channel enables or a source's swizzle as one number (0..7 mme, else nomme).
+fn mme_text(nr: u8, v: u8, ty: Type) -> String {
+    let m = if v < 8 {
+        format!("mme{v}")
+    } else {
+        "nomme".into()
+    };
+    format!("r{nr}.{m}{}", type_name(ty))
+}
+
+fn swizzle_value(swz: [u8; 4]) -> u8 {
+    swz.iter()
+        .enumerate()
+        .fold(0, |v, (k, c)| v | (c << (2 * k)))
+}
+
 fn is_logic(op: Opcode) -> bool {
     matches!(op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
 }
@@ -377,7 +401,10 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
 
     // Flag modifier.
     o.start(COL_FLAG);
-    if let (Some(c), false) = (inst.cond_mod, is_send) {
+    if form == Form::Math && is_macro(inst) {
+        // The early-out flag these macros always write.
+        o.emit(&format!("(eo)f{}.{}", inst.flag.0, inst.flag.1));
+    } else if let (Some(c), false) = (inst.cond_mod, is_send) {
         o.emit(&format!(
             "({}){}",
             cond_mod_name(c),
@@ -505,6 +532,14 @@ fn dst_text(o: &mut Out, inst: &Inst, form: Form) {
             o.emit(&reg_text(d.file, d.nr, d.subreg, Type::D, true));
             o.finish();
         }
+        _ if is_macro(inst) => {
+            o.start(COL_DST);
+            if inst.saturate {
+                o.emit("(sat)");
+            }
+            o.emit(&mme_text(d.nr, d.writemask, d.ty));
+            o.finish();
+        }
         _ => {
             o.start(COL_DST);
             if inst.saturate {
@@ -539,6 +574,10 @@ fn src_text(o: &mut Out, inst: &Inst, form: Form, s: usize, targets: &[i64]) {
         Some(Src::Imm(imm)) => {
             o.raw(&imm_text(&imm));
             o.emit(type_name(imm.ty));
+        }
+        Some(Src::Reg(r)) if is_macro(inst) => {
+            o.emit(src_mod_text(inst.op, r.modifier));
+            o.emit(&mme_text(r.nr, swizzle_value(r.swizzle), r.ty));
         }
         Some(Src::Reg(r)) => match form {
             Form::Send | Form::Sends => {
