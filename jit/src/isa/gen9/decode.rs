@@ -390,18 +390,19 @@ fn branch(w: u128, i: &mut Inst, form: Form) -> Result<(), DecodeError> {
         Form::BranchJipUip => i.branch = Some(Branch { jip, uip }),
         Form::BranchJip => i.branch = Some(Branch { jip, uip: 0 }),
         Form::Call => {
-            let mut d = dst_op(w, false)?;
-            d.ty = Type::D;
-            i.dst = Some(d);
+            // The type is kept as encoded: IGA prints it unless it is :d.
+            i.dst = Some(dst_op(w, false)?);
             i.branch = Some(Branch { jip, uip: 0 });
         }
         Form::Ret => {
             let file = file_from(fl::SRC0_REG_FILE.get(w))?;
+            let ty =
+                reg_type_from_code(fl::SRC0_TYPE.get(w)).ok_or_else(|| bad("ret src0 type"))?;
             let mut r = plain_reg(
                 file,
                 fl::SRC0_REG_NR.get(w) as u8,
                 fl::SRC0_DA1_SUBREG.get(w) as u8,
-                Type::D,
+                ty,
             );
             r.region = Region {
                 vstride: 2,

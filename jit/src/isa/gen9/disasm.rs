@@ -301,6 +301,15 @@ fn swizzle_value(swz: [u8; 4]) -> u8 {
         .fold(0, |v, (k, c)| v | (c << (2 * k)))
 }
 
+/// The type suffix of call/ret operands: IGA omits their implicit :d only.
+fn implicit_d_type(t: Type) -> &'static str {
+    if t == Type::D {
+        ""
+    } else {
+        type_name(t)
+    }
+}
+
 fn is_logic(op: Opcode) -> bool {
     matches!(op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
 }
@@ -388,6 +397,10 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
     // Mnemonic and execution info.
     o.start(COL_OP);
     o.emit(info.name);
+    // Bit 28 (AccWrEn elsewhere) is BranchCtrl on if, else and goto.
+    if inst.acc_wr_en && matches!(inst.op, Opcode::If | Opcode::Else | Opcode::Goto) {
+        o.emit(".b");
+    }
     if let (Form::Math, Some(m)) = (form, inst.math_fn) {
         o.emit(".");
         o.emit(math_name(m));
@@ -484,7 +497,7 @@ pub fn disasm_at(inst: &Inst, pc: i64) -> String {
 
 fn inst_opts(inst: &Inst) -> Option<String> {
     let mut v: Vec<&str> = Vec::new();
-    // On flow control bit 28 is BranchCtrl, which IGA's Gen9 model does not print.
+    // On flow control bit 28 is BranchCtrl (printed as ".b" on if, else, goto).
     if inst.acc_wr_en && !opcodes::is_branch(inst.op) {
         v.push("AccWrEn");
     }
@@ -530,6 +543,7 @@ fn dst_text(o: &mut Out, inst: &Inst, form: Form) {
         Form::Call => {
             o.start(COL_DST);
             o.emit(&reg_text(d.file, d.nr, d.subreg, Type::D, true));
+            o.emit(implicit_d_type(d.ty));
             o.finish();
         }
         _ if is_macro(inst) => {
@@ -586,7 +600,10 @@ fn src_text(o: &mut Out, inst: &Inst, form: Form, s: usize, targets: &[i64]) {
                     o.emit(type_name(r.ty));
                 }
             }
-            Form::Ret => o.emit(&reg_text(r.file, r.nr, r.subreg, Type::D, true)),
+            Form::Ret => {
+                o.emit(&reg_text(r.file, r.nr, r.subreg, Type::D, true));
+                o.emit(implicit_d_type(r.ty));
+            }
             Form::Ternary => {
                 o.emit(src_mod_text(inst.op, r.modifier));
                 o.emit(&reg_text(r.file, r.nr, r.subreg, r.ty, true));

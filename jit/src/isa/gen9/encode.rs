@@ -549,7 +549,8 @@ fn branch(w: &mut W, form: Form) -> Result<(), EncodeError> {
         }
         Form::Call => {
             let d = w.opt(i.dst, "dst", "call needs a return-address register")?;
-            set_dst(w, file_code(d.file), d.nr, 1)?;
+            let ty = reg_type_code(d.ty).ok_or_else(|| w.err("dst", "call dst type"))?;
+            set_dst(w, file_code(d.file), d.nr, ty)?;
             w.put(fl::DST_DA1_SUBREG, d.subreg as u64, "dst subreg")?;
             // src0: null<2;2,1>:ud, src1: the JIP immediate.
             w.put(fl::SRC0_VSTRIDE, 2, "src0")?;
@@ -565,7 +566,8 @@ fn branch(w: &mut W, form: Form) -> Result<(), EncodeError> {
                 Src::Imm(_) => return Err(w.err("src0", "ret takes a register")),
             };
             w.put(fl::SRC0_REG_FILE, file_code(r.file), "src0")?;
-            w.put(fl::SRC0_TYPE, 1, "src0")?;
+            let ty = reg_type_code(r.ty).ok_or_else(|| w.err("src0", "ret src type"))?;
+            w.put(fl::SRC0_TYPE, ty, "src0")?;
             w.put(fl::SRC0_REG_NR, r.nr as u64, "src0")?;
             w.put(fl::SRC0_DA1_SUBREG, r.subreg as u64, "src0")?;
             w.put(fl::SRC0_VSTRIDE, 2, "src0")?;
