@@ -13,7 +13,7 @@ fn mixed_i32(n: usize, seed: u64, special: &[i32], lo: i32, hi: i32) -> Vec<i32>
     (0..n)
         .map(|i| {
             let x = r.next_u64();
-            if x % 3 == 0 {
+            if x.is_multiple_of(3) {
                 other[i]
             } else {
                 special[(x >> 8) as usize % special.len()]
