@@ -8,7 +8,7 @@
 
 use gencl_jit::isa::{CondMod, MathFn, Opcode, Type};
 
-use super::float::{f32_to_f16, flush_f32, flush_f64, round_even_f32, round_even_f64};
+use super::float::{f32_to_f16, flush_f32, flush_f64, nan_f32, round_even_f32, round_even_f64};
 use super::program::{Dom, ExecInst};
 use super::thread::{f32_bits, full, Lanes, Thread};
 use crate::gpu::GpuError;
@@ -390,6 +390,16 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 }
                 _ => return Err(illegal(inst, "not supported on float types")),
             }
+            if matches!(
+                inst.op,
+                Opcode::Add | Opcode::Mul | Opcode::Mad | Opcode::Madm
+            ) {
+                for i in 0..n {
+                    if r[i].is_nan() {
+                        r[i] = nan_f32(&[x[i], y[i], z[i]][..nsrc.min(3)]);
+                    }
+                }
+            }
             if ftz && !matches!(inst.op, Opcode::Cmp | Opcode::Cmpn) {
                 for v in r[..n].iter_mut() {
                     *v = flush_f32(*v);
@@ -613,6 +623,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
 fn inst_for_dst(inst: &ExecInst, d: super::program::DstOp) -> ExecInst {
     let mut i = inst.clone();
     i.dst = Some(d);
+    i.fast = None;
     i
 }
 
@@ -648,7 +659,7 @@ fn int_div(x: i64, y: i64, unsigned: bool) -> (i64, i64) {
     }
 }
 
-fn write_flags(t: &mut Thread, inst: &ExecInst, wmask: u32, cond: u32) {
+pub(super) fn write_flags(t: &mut Thread, inst: &ExecInst, wmask: u32, cond: u32) {
     let shift = u32::from(inst.flag_shift) + u32::from(inst.chan_off);
     if shift >= 32 {
         return;

@@ -20,6 +20,20 @@ pub fn flush_f64(v: f64) -> f64 {
     }
 }
 
+/// The NaN an arithmetic f32 result carries: the first NaN source (src0,
+/// src1, src2 order, after source modifiers) made quiet, else 0x7FC0_0000.
+/// A fixed rule so that results do not depend on which operand order the host
+/// compiler picked; the hardware's own payload rules are not modelled.
+#[inline]
+pub fn nan_f32(srcs: &[f32]) -> f32 {
+    for s in srcs {
+        if s.is_nan() {
+            return f32::from_bits(s.to_bits() | 0x0040_0000);
+        }
+    }
+    f32::from_bits(0x7FC0_0000)
+}
+
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = ((h as u32) & 0x8000) << 16;
     let exp = ((h >> 10) & 0x1F) as u32;

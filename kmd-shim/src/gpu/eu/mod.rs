@@ -4,6 +4,7 @@
 //! - `program`: decode once per kernel, pre-resolve operands;
 //! - `thread`: one thread's registers and typed operand access;
 //! - `alu`: ALU and math instructions;
+//! - `fast`: fast paths for contiguous 32-bit ALU instructions;
 //! - `flow`: SIMD control flow on per-channel instruction pointers;
 //! - `float`: IEEE helpers (half, denormals, rounding);
 //! - the data port (`super::dataport`) executes sends.
@@ -11,6 +12,7 @@
 //! See docs/gpu-model.md for the execution and timing model.
 
 pub mod alu;
+pub mod fast;
 pub mod float;
 pub mod flow;
 pub mod program;
@@ -252,7 +254,10 @@ fn step(
             Ok(Step::Next)
         }
         _ => {
-            let lanes = alu::exec(t, inst)?;
+            let lanes = match &inst.fast {
+                Some(p) => fast::exec(t, inst, p),
+                None => alu::exec(t, inst)?,
+            };
             counters.instructions += 1;
             counters.lane_instructions += u64::from(lanes.count_ones());
             timing.issue += issue_cycles(inst);

@@ -110,6 +110,8 @@ pub struct ExecInst {
     pub branch: Branch,
     /// Raw instruction (sends read their register numbers from it).
     pub inst: Inst,
+    /// The fast-path form, when the instruction has one (`fast::plan`).
+    pub fast: Option<super::fast::Plan>,
 }
 
 fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
@@ -458,7 +460,7 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         && tys
             .iter()
             .all(|t| matches!(t, Type::UD | Type::UW | Type::UB | Type::UQ | Type::UV));
-    Ok(ExecInst {
+    let mut e = ExecInst {
         addr,
         len,
         op: inst.op,
@@ -480,7 +482,10 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         send: inst.send,
         branch: inst.branch.unwrap_or_default(),
         inst,
-    })
+        fast: None,
+    };
+    e.fast = super::fast::plan(&e);
+    Ok(e)
 }
 
 /// One slot of a program: the resolved instruction and the raw bytes it was decoded from.
@@ -534,6 +539,27 @@ impl Program {
             p.insert(addr, slot)?;
         }
         Ok(p)
+    }
+
+    /// Drop every fast-path plan, so the general path runs everything (tests
+    /// compare the two paths).
+    #[cfg(test)]
+    pub fn without_fast_paths(mut self) -> Program {
+        for s in &mut self.slots {
+            if let Ok(i) = &mut s.inst {
+                i.fast = None;
+            }
+        }
+        self
+    }
+
+    /// How many instructions have a fast-path plan.
+    #[cfg(test)]
+    pub fn planned(&self) -> usize {
+        self.slots
+            .iter()
+            .filter(|s| matches!(&s.inst, Ok(i) if i.fast.is_some()))
+            .count()
     }
 
     pub fn base(&self) -> u64 {
