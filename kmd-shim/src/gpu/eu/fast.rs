@@ -292,10 +292,17 @@ fn load<const N: usize>(g: &[u8], at: At) -> [u32; N] {
 fn store<const N: usize>(g: &mut [u8], o: u32, v: &[u32; N], mask: u32) {
     let o = o as usize;
     let b = &mut g[o..o + 4 * N];
+    if mask == full(N as u8) {
+        for i in 0..N {
+            b[4 * i..4 * i + 4].copy_from_slice(&v[i].to_le_bytes());
+        }
+        return;
+    }
+    // Branch-free blend, so that it vectorises too.
     for i in 0..N {
         let old = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
-        let w = if (mask >> i) & 1 != 0 { v[i] } else { old };
-        b[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        let m = 0u32.wrapping_sub((mask >> i) & 1);
+        b[4 * i..4 * i + 4].copy_from_slice(&((v[i] & m) | (old & !m)).to_le_bytes());
     }
 }
 
@@ -310,19 +317,22 @@ fn flush(v: u32) -> u32 {
 }
 
 /// A float source as `gather_f32` produces it: flush (when `ftz`), abs, negate.
+/// (Plain loops rather than `array::map`, which is not reliably inlined.)
 #[inline(always)]
 fn load_f<const N: usize>(g: &[u8], s: &FSrc, ftz: bool) -> [f32; N] {
     let mut v = load::<N>(g, s.at);
     if ftz {
-        v = v.map(flush);
+        for x in v.iter_mut() {
+            *x = flush(*x);
+        }
     }
-    if s.abs {
-        v = v.map(|x| x & 0x7FFF_FFFF);
+    let and = if s.abs { 0x7FFF_FFFF } else { u32::MAX };
+    let xor = if s.neg { 0x8000_0000 } else { 0 };
+    let mut r = [0f32; N];
+    for i in 0..N {
+        r[i] = f32::from_bits((v[i] & and) ^ xor);
     }
-    if s.neg {
-        v = v.map(|x| x ^ 0x8000_0000);
-    }
-    v.map(f32::from_bits)
+    r
 }
 
 /// An integer source's low 32 bits after its modifiers (`logic`: negate is not).
@@ -331,16 +341,22 @@ fn load_u<const N: usize>(g: &[u8], s: &FSrc, logic: bool) -> [u32; N] {
     let mut v = load::<N>(g, s.at);
     if logic {
         if s.neg {
-            v = v.map(|x| !x);
+            for x in v.iter_mut() {
+                *x = !*x;
+            }
         }
         return v;
     }
     // abs of a zero-extended value is the value itself.
     if s.abs && s.signed {
-        v = v.map(|x| (x as i32).wrapping_abs() as u32);
+        for x in v.iter_mut() {
+            *x = (*x as i32).wrapping_abs() as u32;
+        }
     }
     if s.neg {
-        v = v.map(u32::wrapping_neg);
+        for x in v.iter_mut() {
+            *x = x.wrapping_neg();
+        }
     }
     v
 }
@@ -414,7 +430,11 @@ fn mask_of<const N: usize>(f: impl Fn(usize) -> bool) -> u32 {
 
 #[inline(always)]
 fn zip<const N: usize>(x: &[u32; N], y: &[u32; N], f: impl Fn(u32, u32) -> u32) -> [u32; N] {
-    std::array::from_fn(|i| f(x[i], y[i]))
+    let mut r = [0u32; N];
+    for i in 0..N {
+        r[i] = f(x[i], y[i]);
+    }
+    r
 }
 
 #[inline(always)]
@@ -424,9 +444,15 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
     let mut out = [0u32; N];
     let mut cond = None;
     // Float results: saturate, to bits.
-    let fin = |r: [f32; N], out: &mut [u32; N]| {
-        let r = if p.sat { r.map(sat) } else { r };
-        *out = r.map(f32::to_bits);
+    let fin = |mut r: [f32; N], out: &mut [u32; N]| {
+        if p.sat {
+            for v in r.iter_mut() {
+                *v = sat(*v);
+            }
+        }
+        for i in 0..N {
+            out[i] = r[i].to_bits();
+        }
     };
     match p.op {
         FMov => fin(load_f::<N>(g, s0, false), &mut out),
