@@ -85,6 +85,7 @@ pub fn run_thread_group_with(
             .entry(tg.kernel_addr)
             .or_insert_with(|| Program::new(tg.kernel_addr));
         prog.new_generation();
+        prog.revalidate(mem);
         run_program(prog, mem, tg, env, counters)
     })
 }

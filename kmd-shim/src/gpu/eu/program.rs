@@ -491,6 +491,7 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
 /// One slot of a program: the resolved instruction and the raw bytes it was decoded from.
 #[derive(Clone, Debug)]
 struct Slot {
+    addr: u64,
     inst: Result<ExecInst, GpuError>,
     raw: [u8; 16],
     /// Launch generation in which `raw` was last checked against memory.
@@ -507,10 +508,27 @@ pub struct Program {
     /// Built from `Inst` values: nothing to fetch or re-check.
     prebuilt: bool,
     generation: u64,
+    scratch: Vec<u8>,
+    /// Generation in which every slot was checked at once (`revalidate`).
+    all_checked: u64,
+    /// One past the last byte of any decoded instruction.
+    end: u64,
 }
 
 /// Largest kernel the cache indexes: 16 MiB of instructions.
 const MAX_SPAN: u64 = 16 << 20;
+
+/// Largest span `revalidate` reads at once.
+const MAX_BULK_CHECK: u64 = 256 << 10;
+
+/// Bytes of an instruction: bit 29 of the first dword is CmptCtrl (compacted: 8).
+fn slot_len(raw: &[u8; 16]) -> usize {
+    if raw[3] & 0x20 != 0 {
+        8
+    } else {
+        16
+    }
+}
 
 impl Program {
     pub fn new(base: u64) -> Program {
@@ -532,6 +550,7 @@ impl Program {
         for (addr, inst) in insts {
             let len = if inst.compacted { 8 } else { 16 };
             let slot = Slot {
+                addr,
                 inst: resolve(addr, len, inst),
                 raw: [0; 16],
                 checked: 0,
@@ -571,6 +590,28 @@ impl Program {
         self.generation += 1;
     }
 
+    /// Check every decoded instruction against memory with one read of the
+    /// kernel's span (instead of one read per instruction on first fetch);
+    /// on any difference or fault the per-instruction checks in `fetch` remain.
+    pub fn revalidate(&mut self, mem: &dyn GpuMemory) {
+        let span = self.end.saturating_sub(self.base);
+        if self.prebuilt || span == 0 || span > MAX_BULK_CHECK {
+            return;
+        }
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.resize(span as usize, 0);
+        if mem.read(self.base, &mut buf).is_ok()
+            && self.slots.iter().all(|s| {
+                let off = (s.addr - self.base) as usize;
+                let len = slot_len(&s.raw);
+                buf.get(off..off + len) == Some(&s.raw[..len])
+            })
+        {
+            self.all_checked = self.generation;
+        }
+        self.scratch = buf;
+    }
+
     fn unit(&self, addr: u64) -> Option<usize> {
         let off = addr.checked_sub(self.base)?;
         if off % 8 != 0 || off >= MAX_SPAN {
@@ -600,7 +641,11 @@ impl Program {
             .ok_or_else(|| illegal(addr, "jump outside the kernel"))?;
         let known = self.index.get(u).copied().filter(|&k| k != u32::MAX);
         let k = match known {
-            Some(k) if self.prebuilt || self.slots[k as usize].checked == self.generation => {
+            Some(k)
+                if self.prebuilt
+                    || self.all_checked == self.generation
+                    || self.slots[k as usize].checked == self.generation =>
+            {
                 k as usize
             }
             Some(_) | None if self.prebuilt => {
@@ -609,11 +654,11 @@ impl Program {
             _ => {
                 let mut raw = [0u8; 16];
                 mem.read(addr, &mut raw[..8])?;
-                // Bit 29 of the first dword is CmptCtrl: compacted (8 bytes) or native (16).
-                let compact = raw[3] & 0x20 != 0;
+                let compact = slot_len(&raw) == 8;
                 if !compact {
                     mem.read(addr + 8, &mut raw[8..])?;
                 }
+                self.end = self.end.max(addr + slot_len(&raw) as u64);
                 match known {
                     Some(k) if self.slots[k as usize].raw == raw => {
                         self.slots[k as usize].checked = self.generation;
@@ -627,6 +672,7 @@ impl Program {
                             Err(e) => Err(illegal(addr, format!("undecodable: {e}"))),
                         };
                         let slot = Slot {
+                            addr,
                             inst,
                             raw,
                             checked: self.generation,

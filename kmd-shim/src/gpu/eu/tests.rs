@@ -1710,3 +1710,50 @@ fn fast_path_matches_general_path() {
     // Most cases must have taken the fast path, or this compares nothing.
     assert!(planned > cases * 3 / 4, "only {planned} of {cases} planned");
 }
+
+/// Kernels fetched from GPU memory are decoded once and kept across thread
+/// groups; an instruction rewritten in memory between groups is noticed (the
+/// bulk re-check at group start, then the per-instruction one).
+#[test]
+fn program_cache_notices_a_rewritten_kernel() {
+    let mem = FlatMem::new();
+    let (a, b, mut tg) = vector_add_setup(&mem);
+    let kaddr = MEM_BASE + 0x4000;
+    tg.kernel_addr = kaddr;
+    let load = |insts: &[Inst]| {
+        for (k, i) in insts.iter().enumerate() {
+            let bytes = gencl_jit::isa::gen9::encode::encode(i).unwrap();
+            mem.write(kaddr + 16 * k as u64, &bytes).unwrap();
+        }
+    };
+    let env = LaunchEnv {
+        general_state_base: MEM_BASE,
+        max_instructions: 100_000,
+    };
+    let mut prog = vector_add_program();
+    load(&prog);
+    let mut c = Counters::default();
+    super::run_thread_group_with(&mem, &tg, &env, &mut c).unwrap();
+    check_vector_add(&mem, &a, &b);
+    // Same bytes: served from the cache (twice, so the bulk check has a span).
+    for _ in 0..2 {
+        mem.put_u32s(MEM_BASE + 0x200, &[0xDEAD_BEEF; 8]);
+        super::run_thread_group_with(&mem, &tg, &env, &mut c).unwrap();
+        check_vector_add(&mem, &a, &b);
+    }
+    // The add becomes a mul in memory.
+    let k = prog
+        .iter()
+        .position(|i| i.op == Opcode::Add && i.dst.unwrap().ty == Type::F)
+        .unwrap();
+    prog[k].op = Opcode::Mul;
+    load(&prog);
+    for _ in 0..2 {
+        super::run_thread_group_with(&mem, &tg, &env, &mut c).unwrap();
+        let out = mem.get_u32s(MEM_BASE + 0x200, 8);
+        for i in 0..6 {
+            assert_eq!(out[i], (a[i] * b[i]).to_bits(), "lane {i}");
+        }
+    }
+    assert_eq!(c.threads, 5);
+}
