@@ -68,14 +68,74 @@ pub struct ThreadPayload {
     pub exec_mask: u32,
 }
 
-/// Per-launch counters (`gencl` prints them).
+/// Per-launch counters (`gencl` prints them). docs/gpu-model.md defines them
+/// and the timing model behind `modelled_cycles`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Counters {
     pub threads: u64,
     pub instructions: u64,
     pub lane_instructions: u64,
+    /// All sends, including EOT; the `sends_*` fields split them by kind.
     pub sends: u64,
     pub modelled_cycles: u64,
+    /// A64 messages and stateless ones (BTI 255/253): global memory by address.
+    pub sends_a64: u64,
+    /// Binding-table surfaces (other BTIs).
+    pub sends_surface: u64,
+    /// Shared local memory (BTI 254).
+    pub sends_slm: u64,
+    /// Scratch block messages.
+    pub sends_scratch: u64,
+    /// Atomics (BTI, SLM or A64; integer and float).
+    pub sends_atomic: u64,
+    /// Gateway messages (barrier).
+    pub sends_barrier: u64,
+    /// End of thread.
+    pub sends_eot: u64,
+    /// Fences and anything else.
+    pub sends_other: u64,
+    /// Issue cycles summed over all threads (the timing model's input).
+    pub issue_cycles: u64,
+    /// Message latency summed over all threads.
+    pub latency_cycles: u64,
+}
+
+impl Counters {
+    /// Add `o` field by field (aggregating launches or groups).
+    pub fn add(&mut self, o: &Counters) {
+        let Counters {
+            threads,
+            instructions,
+            lane_instructions,
+            sends,
+            modelled_cycles,
+            sends_a64,
+            sends_surface,
+            sends_slm,
+            sends_scratch,
+            sends_atomic,
+            sends_barrier,
+            sends_eot,
+            sends_other,
+            issue_cycles,
+            latency_cycles,
+        } = o;
+        self.threads += threads;
+        self.instructions += instructions;
+        self.lane_instructions += lane_instructions;
+        self.sends += sends;
+        self.modelled_cycles += modelled_cycles;
+        self.sends_a64 += sends_a64;
+        self.sends_surface += sends_surface;
+        self.sends_slm += sends_slm;
+        self.sends_scratch += sends_scratch;
+        self.sends_atomic += sends_atomic;
+        self.sends_barrier += sends_barrier;
+        self.sends_eot += sends_eot;
+        self.sends_other += sends_other;
+        self.issue_cycles += issue_cycles;
+        self.latency_cycles += latency_cycles;
+    }
 }
 
 /// How an execution ended badly (the context is then banned, as i915 does on a hang or fault).

@@ -7,6 +7,7 @@
 //! - `fast`: fast paths for contiguous 32-bit ALU instructions;
 //! - `flow`: SIMD control flow on per-channel instruction pointers;
 //! - `float`: IEEE helpers (half, denormals, rounding);
+//! - `timing`: sends by kind and the modelled cycles;
 //! - the data port (`super::dataport`) executes sends.
 //!
 //! See docs/gpu-model.md for the execution and timing model.
@@ -17,6 +18,7 @@ pub mod float;
 pub mod flow;
 pub mod program;
 pub mod thread;
+pub mod timing;
 
 #[cfg(test)]
 mod tests;
@@ -28,6 +30,8 @@ use gencl_jit::isa::Opcode;
 
 use self::program::{ExecInst, Program};
 use self::thread::{RunState, Thread};
+pub use self::timing::THREADS_PER_EU;
+use self::timing::{group_cycles, issue_cycles, Timing};
 use super::dataport::{Dataport, SendOutcome};
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 
@@ -51,9 +55,6 @@ impl Default for LaunchEnv {
 
 /// Instructions a thread runs before the next thread of the group gets a turn.
 const QUANTUM: u32 = 64;
-
-/// EU threads per EU on Gen9: the timing model divides message latency by it.
-pub const THREADS_PER_EU: u64 = 7;
 
 /// Run one thread group to completion (every thread ended), with a
 /// per-host-thread program cache keyed by kernel address.
@@ -90,13 +91,6 @@ pub fn run_thread_group_with(
     })
 }
 
-/// Per-thread accounting for the timing model.
-#[derive(Default, Clone, Copy)]
-struct Timing {
-    issue: u64,
-    latency: u64,
-}
-
 /// Run `tg` on an explicit program (tests and callers holding decoded instructions).
 pub fn run_program(
     prog: &mut Program,
@@ -123,7 +117,7 @@ pub(crate) fn run_threads(
         .map(|(k, p)| Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr))
         .collect();
     let mut dp = Dataport::new(mem, tg, env.general_state_base);
-    let mut timing = Timing::default();
+    let mut timing = vec![Timing::default(); threads.len()];
     let mut arrived = 0usize;
     let mut issued: u64 = 0;
     counters.threads += threads.len() as u64;
@@ -142,7 +136,7 @@ pub(crate) fn run_threads(
                 }
                 flow::wake(t);
                 let inst = prog.fetch(mem, t.ip)?;
-                let step = step(t, inst, &mut dp, counters, &mut timing)?;
+                let step = step(t, inst, &mut dp, counters, &mut timing[k])?;
                 issued += 1;
                 progress = true;
                 match step {
@@ -181,8 +175,11 @@ pub(crate) fn run_threads(
             return Err(GpuError::Hang);
         }
     }
-    let threads_n = (tg.threads.len() as u64).clamp(1, THREADS_PER_EU);
-    counters.modelled_cycles += timing.issue.max(timing.latency / threads_n);
+    counters.modelled_cycles += group_cycles(&timing);
+    for t in &timing {
+        counters.issue_cycles += t.issue;
+        counters.latency_cycles += t.latency;
+    }
     Ok(threads)
 }
 
@@ -190,18 +187,6 @@ enum Step {
     Next,
     Barrier,
     Blocked,
-}
-
-/// Issue cycles of an instruction (docs/gpu-model.md "Timing").
-fn issue_cycles(inst: &ExecInst) -> u64 {
-    let n = inst.n as u64;
-    let lanes8 = n.div_ceil(8).max(1);
-    match inst.op {
-        Opcode::Math => 4 * lanes8,
-        _ if inst.dom == program::Dom::F64 => 4 * lanes8,
-        _ if inst.dst.is_some_and(|d| d.ty.size() == 8) => 2 * lanes8,
-        _ => lanes8,
-    }
 }
 
 fn step(
@@ -217,6 +202,10 @@ fn step(
             let emask = t.enabled(inst) & t.pred_mask(inst);
             counters.instructions += 1;
             counters.sends += 1;
+            if let Some(info) = &inst.send {
+                let desc = info.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0));
+                timing::count_send(counters, info, desc);
+            }
             counters.lane_instructions += u64::from(emask.count_ones());
             timing.issue += 1;
             let out = dp.send(t, inst, emask)?;

@@ -382,7 +382,18 @@ fn simd8_vector_add_via_a64_untyped() {
     assert_eq!(c.sends, 4);
     // 9 instructions on 6 lanes, the EOT is NoMask on 8.
     assert_eq!(c.lane_instructions, 9 * 6 + 8);
-    assert!(c.modelled_cycles >= 3 * 200);
+    // Sends by kind: two A64 reads and one A64 write, and the EOT.
+    assert_eq!((c.sends_a64, c.sends_eot), (3, 1));
+    assert_eq!(
+        c.sends_surface + c.sends_slm + c.sends_scratch + c.sends_atomic + c.sends_barrier,
+        0
+    );
+    // Timing (docs/gpu-model.md): issue = mov 1 + shl 1 + three adds to UQ
+    // at 2 + two reads 1 + add 1 + write 1 + EOT 1 = 13; latency 3 × 200;
+    // one thread: its issue and latency in sequence.
+    assert_eq!(c.issue_cycles, 13);
+    assert_eq!(c.latency_cycles, 600);
+    assert_eq!(c.modelled_cycles, 613);
 }
 
 #[test]
@@ -1072,8 +1083,14 @@ fn barrier_orders_slm_writes_before_reads() {
         let out = mem.get_u32s(MEM_BASE + 0x400, 32);
         let want: Vec<u32> = (0..32).map(|g| (31 - g) * 3).collect();
         if barrier {
-            res.unwrap();
+            let (_, c) = res.unwrap();
             assert_eq!(out, want);
+            // Per thread: SLM write, barrier, SLM read, stateless write, EOT.
+            assert_eq!(c.sends, 20);
+            assert_eq!(
+                (c.sends_slm, c.sends_barrier, c.sends_a64, c.sends_eot),
+                (8, 4, 4, 4)
+            );
         } else {
             // Without the barrier, early threads read slots nobody has written yet.
             res.unwrap();
@@ -1172,6 +1189,11 @@ fn atomics_are_atomic_across_threads() {
         "every old value returned exactly once"
     );
     assert_eq!(c.threads, 4);
+    // Per thread: an A64 atomic, a BTI atomic, a stateless write, EOT.
+    assert_eq!(
+        (c.sends_atomic, c.sends_a64, c.sends_eot, c.sends),
+        (8, 4, 4, 16)
+    );
 }
 
 #[test]
@@ -1304,7 +1326,12 @@ fn scratch_and_oword_block() {
         eot(),
     ];
     let tg = group(2, 0xFF, |t, g| put_u32s(g, 1, &[100 * t as u32]));
-    let (t, _) = run(insts, &tg, &mem).unwrap();
+    let (t, c) = run(insts, &tg, &mem).unwrap();
+    // Per thread: scratch write and read, a BTI 0 OWord block read, EOT.
+    assert_eq!(
+        (c.sends_scratch, c.sends_surface, c.sends_eot, c.sends),
+        (4, 2, 2, 8)
+    );
     for (k, th) in t.iter().enumerate() {
         let want: Vec<u32> = (0..8).map(|i| 100 * k as u32 + i).collect();
         assert_eq!(grf_u32s(th, 40, 8), want);
@@ -1756,4 +1783,40 @@ fn program_cache_notices_a_rewritten_kernel() {
         }
     }
     assert_eq!(c.threads, 5);
+}
+
+/// The timing model as docs/gpu-model.md states it, on an issue-bound and a
+/// latency-bound group.
+#[test]
+fn timing_model_issue_and_latency_bounds() {
+    use Opcode::*;
+    let r16 = |nr: u8| {
+        reg(
+            nr,
+            0,
+            Type::F,
+            Region {
+                vstride: 8,
+                width: 8,
+                hstride: 1,
+            },
+        )
+    };
+    let add16 = || alu(Add, 16, dst(10, Type::F), &[r16(10), r16(12)]);
+    // 4 threads × (3 SIMD16 adds at 2 cycles + EOT) = 28 issue cycles over
+    // two pipes: 14, above the longest thread (7).
+    let mem = FlatMem::new();
+    let mut tg = group(4, 0xFFFF, |_, _| {});
+    tg.simd = 16;
+    let (_, c) = run(vec![add16(), add16(), add16(), eot()], &tg, &mem).unwrap();
+    assert_eq!((c.issue_cycles, c.latency_cycles), (28, 0));
+    assert_eq!(c.modelled_cycles, 14);
+    // 8 threads × (an SLM read: 1 issue, 30 latency; EOT): the latency-bound
+    // path is 32 per thread, and 8 threads need two waves of 7: 64.
+    let slm_read = send(8, Sfid::Dc1, Some(20), 10, desc(1, 1, 1, 0x2E, 254), false);
+    let tg = group(8, 0xFF, |_, _| {});
+    let (_, c) = run(vec![slm_read, eot()], &tg, &mem).unwrap();
+    assert_eq!((c.issue_cycles, c.latency_cycles), (16, 240));
+    assert_eq!(c.sends_slm, 8);
+    assert_eq!(c.modelled_cycles, 64);
 }

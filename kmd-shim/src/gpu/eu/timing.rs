@@ -1,0 +1,84 @@
+//! What the counters record beyond instruction counts: sends by kind and the
+//! modelled EU cycles (docs/gpu-model.md "Counters and timing model").
+
+use gencl_jit::isa::{Opcode, SendInfo, Sfid};
+
+use super::program::{Dom, ExecInst};
+use crate::gpu::Counters;
+
+/// EU threads per EU on Gen9: up to this many threads overlap their latency.
+pub const THREADS_PER_EU: u64 = 7;
+
+/// Instructions an EU issues per cycle (FPU0 and FPU1), from different threads.
+pub const ISSUE_PER_CYCLE: u64 = 2;
+
+/// One thread's cycles: issue slots it used and message latency it waited for.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Timing {
+    pub issue: u64,
+    pub latency: u64,
+}
+
+/// Modelled cycles of a group on one EU: the larger of the issue bound (all
+/// instructions through two pipes) and the latency bound (a thread's issue and
+/// its message latencies in sequence, up to 7 threads overlapping: waves).
+pub fn group_cycles(timing: &[Timing]) -> u64 {
+    let total_issue: u64 = timing.iter().map(|t| t.issue).sum();
+    let longest = timing
+        .iter()
+        .map(|t| t.issue + t.latency)
+        .max()
+        .unwrap_or(0);
+    let waves = (timing.len() as u64).div_ceil(THREADS_PER_EU);
+    total_issue.div_ceil(ISSUE_PER_CYCLE).max(waves * longest)
+}
+
+/// Issue cycles of an ALU instruction: one per 8 lanes (SIMD8 = 1, SIMD16 = 2,
+/// SIMD32 = 4); 64-bit destinations ×2; DF arithmetic and extended math ×4
+/// (the math pipe runs at a quarter rate).
+pub fn issue_cycles(inst: &ExecInst) -> u64 {
+    let lanes8 = u64::from(inst.n).div_ceil(8).max(1);
+    match inst.op {
+        Opcode::Math => 4 * lanes8,
+        _ if inst.dom == Dom::F64 => 4 * lanes8,
+        _ if inst.dst.is_some_and(|d| d.ty.size() == 8) => 2 * lanes8,
+        _ => lanes8,
+    }
+}
+
+/// Count one send by kind; `desc` is the message descriptor (immediate or a0.0).
+pub fn count_send(c: &mut Counters, info: &SendInfo, desc: u32) {
+    let msg_type = (desc >> 14) & 0x1F;
+    let bti = desc & 0xFF;
+    // By binding-table index: SLM, stateless (global memory), or a surface.
+    let by_bti = |c: &mut Counters| match bti {
+        254 => c.sends_slm += 1,
+        253 | 255 => c.sends_a64 += 1,
+        _ => c.sends_surface += 1,
+    };
+    if info.eot {
+        c.sends_eot += 1;
+        return;
+    }
+    match info.sfid {
+        Sfid::ThreadSpawner => c.sends_eot += 1,
+        Sfid::Gateway if desc & 7 == 4 => c.sends_barrier += 1,
+        Sfid::Dc1 => match msg_type {
+            // Untyped atomics (integer, float) and A64 atomics (integer, float).
+            2 | 0x12 | 0x1B | 0x1D => c.sends_atomic += 1,
+            0x10..=0x1F => c.sends_a64 += 1,
+            _ => by_bti(c),
+        },
+        Sfid::Dc0 | Sfid::ConstCache | Sfid::Dc2 => {
+            // Bit 18: scratch block messages; type 7: memory fence.
+            if desc & (1 << 18) != 0 {
+                c.sends_scratch += 1;
+            } else if msg_type == 7 {
+                c.sends_other += 1;
+            } else {
+                by_bti(c);
+            }
+        }
+        _ => c.sends_other += 1,
+    }
+}
