@@ -8,7 +8,10 @@
 
 use gencl_jit::isa::{CondMod, MathFn, Opcode, Type};
 
-use super::float::{f32_to_f16, flush_f32, flush_f64, nan_f32, round_even_f32, round_even_f64};
+use super::float::{
+    add_f32, f32_to_f16, f64_to_f32, flush_f32, flush_f64, int_to_f32, mad_f32, mul_f32, nan_f32,
+    round_even_f32, round_even_f64, Round,
+};
 use super::program::{Dom, ExecInst};
 use super::thread::{f32_bits, full, Lanes, Thread};
 use crate::gpu::GpuError;
@@ -44,6 +47,8 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
     let cr0 = t.cr0();
     let ftz32 = cr0 & CR0_FP32_DENORM_KEEP == 0;
     let ftz64 = cr0 & CR0_FP64_DENORM_KEEP == 0;
+    // f32 arithmetic and conversions to f32 round per cr0 (f64 arithmetic: RTNE only).
+    let rm = Round::from_cr0(cr0);
     let a = inst.addr;
     let nsrc = inst.srcs.iter().filter(|s| s.is_some()).count();
     let need = |k: usize| -> Result<&super::program::SrcOp, GpuError> {
@@ -314,11 +319,11 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             let mut r = [0f32; 32];
             match inst.op {
                 Opcode::Mov => r = x,
-                Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| a + b),
-                Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| a * b),
+                Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| add_f32(a, b, rm)),
+                Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| mul_f32(a, b, rm)),
                 // Gen mad: src0 + src1 * src2 with a single rounding.
                 Opcode::Mad | Opcode::Madm => {
-                    lanes3(&mut r, &x, &y, &z, n, |a, b, c| b.mul_add(c, a))
+                    lanes3(&mut r, &x, &y, &z, n, |a, b, c| mad_f32(a, b, c, rm))
                 }
                 // lrp: src0 * src1 + (1 - src0) * src2.
                 Opcode::Lrp => lanes3(&mut r, &x, &y, &z, n, |a, b, c| a * b + (1.0 - a) * c),
@@ -525,11 +530,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 } else {
                     // int → f32 must round once: convert from the integer directly.
                     for i in 0..n {
-                        let v = if inst.unsigned64 {
-                            r[i] as u64 as f32
-                        } else {
-                            r[i] as f32
-                        };
+                        let v = int_to_f32(r[i], inst.unsigned64, rm);
                         let v = if inst.sat { sat_f32(v) } else { v };
                         f[i] = v as f64;
                         bits[i] = f32_bits(dst_ty, v);
@@ -597,7 +598,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                     bits[i] = match dst_ty {
                         Type::DF => r[i].to_bits(),
                         Type::HF => f32_to_f16(r[i] as f32) as u64,
-                        _ => (r[i] as f32).to_bits() as u64,
+                        _ => f64_to_f32(r[i], rm).to_bits() as u64,
                     };
                 }
                 cond = float_conds(inst, &r, n);

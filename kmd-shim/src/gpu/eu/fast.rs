@@ -18,7 +18,7 @@
 use gencl_jit::isa::{CondMod, Opcode, Type};
 
 use super::alu::{write_flags, CR0_FP32_DENORM_KEEP};
-use super::float::nan_f32;
+use super::float::{nan_f32, CR0_ROUND_MASK};
 use super::program::{Dom, ExecInst, Loc, SrcOp};
 use super::thread::{full, Thread};
 
@@ -216,6 +216,16 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         dst,
         sat: inst.sat,
     })
+}
+
+impl Plan {
+    /// Whether the plan computes what the general path does under `cr0`:
+    /// float results that round need cr0's rounding mode to be RTNE.
+    #[inline]
+    pub fn applies(&self, cr0: u32) -> bool {
+        cr0 & CR0_ROUND_MASK == 0
+            || !matches!(self.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF)
+    }
 }
 
 /// Execute a planned instruction; returns the lanes it wrote (as `alu::exec`).

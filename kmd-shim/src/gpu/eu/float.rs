@@ -116,6 +116,139 @@ pub fn round_even_f64(v: f64) -> f64 {
     }
 }
 
+/// cr0.0 bits 5:4, the rounding mode of float results (Mesa `brw_rnd_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// Round to nearest, ties to even (0).
+    Rtne,
+    /// Toward +infinity (1).
+    Ru,
+    /// Toward -infinity (2).
+    Rd,
+    /// Toward zero (3).
+    Rtz,
+}
+
+/// cr0.0 bits holding the rounding mode.
+pub const CR0_ROUND_MASK: u32 = 0x30;
+
+impl Round {
+    pub fn from_cr0(cr0: u32) -> Round {
+        match (cr0 >> 4) & 3 {
+            0 => Round::Rtne,
+            1 => Round::Ru,
+            2 => Round::Rd,
+            _ => Round::Rtz,
+        }
+    }
+}
+
+/// The next f32 above `v` (NaN and +inf stay).
+fn next_up(v: f32) -> f32 {
+    let b = v.to_bits();
+    if v.is_nan() || b == 0x7F80_0000 {
+        return v;
+    }
+    if v == 0.0 {
+        return f32::from_bits(1);
+    }
+    f32::from_bits(if b >> 31 == 0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(v: f32) -> f32 {
+    -next_up(-v)
+}
+
+/// Round the exact value `s + err` to f32 in mode `rm`, where `s` is a
+/// finite f64 and `err` is either 0 or much smaller than an f64 ulp of `s`
+/// (only its sign matters: an f32 boundary is an f64, so `s` and the exact
+/// value lie between the same two f32 neighbours unless `s` is one of them).
+pub fn round_to_f32(s: f64, err: f64, rm: Round) -> f32 {
+    let r = s as f32;
+    if rm == Round::Rtne {
+        return r;
+    }
+    let rd = r as f64;
+    // Sign of (exact - r).
+    let above = if rd != s { s > rd } else { err > 0.0 };
+    let below = if rd != s { s < rd } else { err < 0.0 };
+    let negative = s < 0.0 || (s == 0.0 && err < 0.0);
+    match rm {
+        Round::Ru if above => next_up(r),
+        Round::Rd if below => next_down(r),
+        Round::Rtz if !negative && below => next_down(r),
+        Round::Rtz if negative && above => next_up(r),
+        _ => r,
+    }
+}
+
+/// Exact sum of two f64 as `(s, err)` (Knuth's TwoSum; no overflow here).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// The sum `a + b` of two f64 holding exact f32 values or products, rounded once to f32.
+fn sum_to_f32(a: f64, b: f64, rm: Round) -> f32 {
+    let (s, err) = two_sum(a, b);
+    if s == 0.0 && err == 0.0 {
+        // An exact zero: -0 when rounding down unless both addends are +0 (IEEE 754 §6.3).
+        let both_neg = a.is_sign_negative() && b.is_sign_negative();
+        let both_pos = a.is_sign_positive() && b.is_sign_positive();
+        return if both_neg || (rm == Round::Rd && !both_pos) {
+            -0.0
+        } else {
+            0.0
+        };
+    }
+    round_to_f32(s, err, rm)
+}
+
+/// f32 `a + b` in rounding mode `rm`.
+pub fn add_f32(a: f32, b: f32, rm: Round) -> f32 {
+    if rm == Round::Rtne || !a.is_finite() || !b.is_finite() {
+        return a + b;
+    }
+    sum_to_f32(a as f64, b as f64, rm)
+}
+
+/// f32 `a * b` in rounding mode `rm` (the product is exact in f64).
+pub fn mul_f32(a: f32, b: f32, rm: Round) -> f32 {
+    if rm == Round::Rtne || !a.is_finite() || !b.is_finite() {
+        return a * b;
+    }
+    round_to_f32(a as f64 * b as f64, 0.0, rm)
+}
+
+/// Gen `mad`: `a + b * c` with one rounding in mode `rm`.
+pub fn mad_f32(a: f32, b: f32, c: f32, rm: Round) -> f32 {
+    if rm == Round::Rtne || !a.is_finite() || !b.is_finite() || !c.is_finite() {
+        return b.mul_add(c, a);
+    }
+    sum_to_f32(b as f64 * c as f64, a as f64, rm)
+}
+
+/// An integer (i64, or its bits as u64 when `unsigned`) to f32 in mode `rm`.
+pub fn int_to_f32(v: i64, unsigned: bool, rm: Round) -> f32 {
+    let exact: i128 = if unsigned {
+        v as u64 as i128
+    } else {
+        v as i128
+    };
+    let s = exact as f64;
+    let err = (exact - s as i128).signum() as f64;
+    round_to_f32(s, err, rm)
+}
+
+/// f64 to f32 in mode `rm`.
+pub fn f64_to_f32(v: f64, rm: Round) -> f32 {
+    if !v.is_finite() {
+        return v as f32;
+    }
+    round_to_f32(v, 0.0, rm)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +272,47 @@ mod tests {
             }
             assert_eq!(f32_to_f16(f), h, "{h:#x}");
         }
+    }
+
+    /// IEEE 754 directed rounding at the edges: overflow, underflow to the
+    /// smallest denormal, exact zeros (-0 only when rounding down), int → f32.
+    #[test]
+    fn directed_rounding_edges() {
+        let max = f32::MAX;
+        assert_eq!(add_f32(max, max, Round::Ru), f32::INFINITY);
+        assert_eq!(add_f32(max, max, Round::Rd), max);
+        assert_eq!(add_f32(max, max, Round::Rtz), max);
+        assert_eq!(add_f32(-max, -max, Round::Ru), -max);
+        assert_eq!(add_f32(-max, -max, Round::Rd), f32::NEG_INFINITY);
+        let tiny = f32::from_bits(1); // 2^-149
+        assert_eq!(mul_f32(tiny, 0.5, Round::Ru).to_bits(), 1);
+        assert_eq!(mul_f32(tiny, 0.5, Round::Rd).to_bits(), 0);
+        assert_eq!(mul_f32(-tiny, 0.5, Round::Rd).to_bits(), 0x8000_0001);
+        assert_eq!(mul_f32(-tiny, 0.5, Round::Ru).to_bits(), 0x8000_0000);
+        assert_eq!(add_f32(1.0, -1.0, Round::Rd).to_bits(), 0x8000_0000);
+        assert_eq!(add_f32(1.0, -1.0, Round::Ru).to_bits(), 0);
+        assert_eq!(add_f32(-0.0, -0.0, Round::Ru).to_bits(), 0x8000_0000);
+        assert_eq!(mad_f32(-1.0, 1.0, 1.0, Round::Rd).to_bits(), 0x8000_0000);
+        // 1 + 2^-30: between 1 and 1 + 2^-23.
+        let eps = 1.0 / (1u64 << 30) as f32;
+        assert_eq!(add_f32(1.0, eps, Round::Ru), 1.0 + f32::EPSILON);
+        assert_eq!(add_f32(1.0, eps, Round::Rd), 1.0);
+        assert_eq!(add_f32(-1.0, -eps, Round::Rtz), -1.0);
+        assert_eq!(add_f32(-1.0, -eps, Round::Rd), -1.0 - f32::EPSILON);
+        // 2^24 + 1 is not an f32: 16777216 or 16777218.
+        assert_eq!(int_to_f32((1 << 24) + 1, false, Round::Ru), 16_777_218.0);
+        assert_eq!(int_to_f32((1 << 24) + 1, false, Round::Rtz), 16_777_216.0);
+        assert_eq!(int_to_f32(-(1 << 24) - 1, false, Round::Rd), -16_777_218.0);
+        assert_eq!(
+            int_to_f32(-1, true, Round::Rd),
+            18_446_742_974_197_923_840.0
+        );
+        assert_eq!(
+            int_to_f32(-1, true, Round::Ru),
+            18_446_744_073_709_551_616.0
+        );
+        assert_eq!(f64_to_f32(0.1, Round::Rd), 0.099_999_994);
+        assert_eq!(f64_to_f32(0.1, Round::Ru), 0.1);
     }
 
     #[test]

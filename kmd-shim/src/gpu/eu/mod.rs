@@ -245,8 +245,8 @@ fn step(
         }
         _ => {
             let lanes = match &inst.fast {
-                Some(p) => fast::exec(t, inst, p),
-                None => alu::exec(t, inst)?,
+                Some(p) if p.applies(t.cr0()) => fast::exec(t, inst, p),
+                _ => alu::exec(t, inst)?,
             };
             counters.instructions += 1;
             counters.lane_instructions += u64::from(lanes.count_ones());

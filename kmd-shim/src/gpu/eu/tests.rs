@@ -1658,7 +1658,7 @@ fn fast_path_matches_general_path() {
             inst = with_pred(inst, flag, r.coin());
         }
         let mut prog = Vec::new();
-        // Random flags; then, half the time, IEEE denormals (cr0 = 0x4C0).
+        // Random flags.
         for (f, nr) in [(0, 0x30u8), (1, 0x31)] {
             let mut m = alu(
                 Mov,
@@ -1670,12 +1670,15 @@ fn fast_path_matches_general_path() {
             let _ = f;
             prog.push(m);
         }
-        if r.coin() {
+        // Denormals flushed or kept, and (a quarter of the time) a directed rounding mode.
+        let cr0 =
+            if r.coin() { 0x4C0 } else { 0 } | if r.below(4) == 0 { r.below(4) << 4 } else { 0 };
+        if cr0 != 0 {
             let mut k = alu(
                 Or,
                 1,
                 arf_dst(0x80),
-                &[arf_scalar(0x80), imm(Type::UW, 0x4C0)],
+                &[arf_scalar(0x80), imm(Type::UW, cr0)],
             );
             k.no_mask = true;
             prog.push(k);
@@ -1819,4 +1822,136 @@ fn timing_model_issue_and_latency_bounds() {
     assert_eq!((c.issue_cycles, c.latency_cycles), (16, 240));
     assert_eq!(c.sends_slm, 8);
     assert_eq!(c.modelled_cycles, 64);
+}
+
+/// Independent reference for directed rounding: a finite f64 in the f32
+/// normal range rounded to f32 bits by integer arithmetic on its mantissa, in
+/// cr0 rounding mode `mode` (0 RTNE, 1 toward +inf, 2 toward -inf, 3 toward 0).
+fn ref_round_f32(x: f64, mode: u32, zero_rd_negative: bool) -> u32 {
+    if x == 0.0 {
+        return if mode == 2 && zero_rd_negative {
+            0x8000_0000
+        } else {
+            0
+        };
+    }
+    let b = x.to_bits();
+    let neg = b >> 63 == 1;
+    let mut e = ((b >> 52) & 0x7FF) as i64 - 1023;
+    let m = (b & ((1 << 52) - 1)) | (1 << 52);
+    let (mut q, rem, half) = (m >> 29, m & ((1 << 29) - 1), 1u64 << 28);
+    let up = match mode {
+        0 => rem > half || (rem == half && q & 1 == 1),
+        1 => !neg && rem != 0,
+        2 => neg && rem != 0,
+        _ => false,
+    };
+    q += u64::from(up);
+    if q == 1 << 24 {
+        q >>= 1;
+        e += 1;
+    }
+    assert!(
+        (-126..128).contains(&e),
+        "reference only for normal results"
+    );
+    (u32::from(neg) << 31) | (((e + 127) as u32) << 23) | (q as u32 & 0x7F_FFFF)
+}
+
+/// The same for an integer magnitude (conversions), by shifting off low bits.
+fn ref_int_to_f32(v: i64, mode: u32) -> u32 {
+    let neg = v < 0;
+    let mag = v.unsigned_abs();
+    let bits = 64 - mag.leading_zeros();
+    if bits <= 24 {
+        return (v as f32).to_bits();
+    }
+    let sh = bits - 24;
+    let (mut q, rem, half) = (mag >> sh, mag & ((1 << sh) - 1), 1u64 << (sh - 1));
+    let up = match mode {
+        0 => rem > half || (rem == half && q & 1 == 1),
+        1 => !neg && rem != 0,
+        2 => neg && rem != 0,
+        _ => false,
+    };
+    q += u64::from(up);
+    // q << sh has at most 25 significant bits ending in zeros: exact as f32.
+    let m = (q << sh) as f32;
+    (if neg { -m } else { m }).to_bits()
+}
+
+/// cr0.0 [5:4] selects the rounding of f32 add, mul, mad and of integer → f32
+/// conversions; every mode against the integer-arithmetic reference above.
+#[test]
+fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
+    use Opcode::*;
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let mut differs = 0;
+    for trial in 0..32 {
+        // f32 operands in ±[1, 2): sums and mad results are exact in f64.
+        let mut f = || {
+            let m = (rng.next() as u32) & 0x7F_FFFF;
+            let s = if rng.coin() { 0x8000_0000 } else { 0 };
+            f32::from_bits(s | 0x3F80_0000 | m)
+        };
+        let a: Vec<f32> = (0..8).map(|_| f()).collect();
+        let b: Vec<f32> = (0..8).map(|_| f()).collect();
+        let c: Vec<f32> = (0..8).map(|_| f()).collect();
+        let ints: Vec<u32> = (0..8).map(|_| rng.next() as u32 | 0x0100_0001).collect();
+        for mode in 0..4u32 {
+            let mut set_cr0 = alu(
+                Mov,
+                1,
+                arf_dst(0x80),
+                &[imm(Type::UD, 0x4C0 | u64::from(mode) << 4)],
+            );
+            set_cr0.no_mask = true;
+            let insts = vec![
+                set_cr0,
+                alu(Add, 8, dst(10, Type::F), &[r8(1, Type::F), r8(2, Type::F)]),
+                alu(Mul, 8, dst(11, Type::F), &[r8(1, Type::F), r8(2, Type::F)]),
+                alu(
+                    Mad,
+                    8,
+                    dst(12, Type::F),
+                    &[r8(3, Type::F), r8(1, Type::F), r8(2, Type::F)],
+                ),
+                alu(Mov, 8, dst(13, Type::F), &[r8(4, Type::UD)]),
+                alu(Mov, 8, dst(14, Type::F), &[r8(4, Type::D)]),
+            ];
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let mut all = insts;
+            all.push(eot());
+            let tg = group(1, 0xFF, |_, g| {
+                put_u32s(g, 1, &bits(&a));
+                put_u32s(g, 2, &bits(&b));
+                put_u32s(g, 3, &bits(&c));
+                put_u32s(g, 4, &ints);
+            });
+            let t = run(all, &tg, &FlatMem::new()).unwrap().0.remove(0);
+            for i in 0..8 {
+                let (x, y, z) = (a[i] as f64, b[i] as f64, c[i] as f64);
+                let opposite = (x < 0.0) != (y < 0.0);
+                let want = [
+                    ref_round_f32(x + y, mode, opposite),
+                    ref_round_f32(x * y, mode, false),
+                    ref_round_f32(z + x * y, mode, (z < 0.0) != (x * y < 0.0)),
+                    ref_int_to_f32(i64::from(ints[i]), mode),
+                    ref_int_to_f32(i64::from(ints[i] as i32), mode),
+                ];
+                for (k, w) in want.iter().enumerate() {
+                    let got = t.grf_u32(10 + k, i);
+                    assert_eq!(
+                        got, *w,
+                        "trial {trial} mode {mode} op {k} lane {i}: {a:?} {b:?} {c:?}"
+                    );
+                }
+                if mode != 0 && want[1] != ref_round_f32(x * y, 0, false) {
+                    differs += 1;
+                }
+            }
+        }
+    }
+    // The modes must actually change results, or this test compares nothing.
+    assert!(differs > 100, "{differs}");
 }
