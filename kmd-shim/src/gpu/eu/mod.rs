@@ -31,7 +31,7 @@ use gencl_jit::isa::Opcode;
 use self::program::{ExecInst, Program};
 use self::thread::{RunState, Thread};
 pub use self::timing::THREADS_PER_EU;
-use self::timing::{group_cycles, issue_cycles, Timing};
+use self::timing::{group_cycles, Timing};
 use super::dataport::{Dataport, SendOutcome};
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 
@@ -250,7 +250,7 @@ fn step(
             };
             counters.instructions += 1;
             counters.lane_instructions += u64::from(lanes.count_ones());
-            timing.issue += issue_cycles(inst);
+            timing.issue += u64::from(inst.issue);
             t.ip = t.ip.wrapping_add(u64::from(inst.len));
             Ok(Step::Next)
         }

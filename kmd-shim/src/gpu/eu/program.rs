@@ -112,6 +112,8 @@ pub struct ExecInst {
     pub inst: Inst,
     /// The fast-path form, when the instruction has one (`fast::plan`).
     pub fast: Option<super::fast::Plan>,
+    /// Issue cycles of an ALU instruction (`timing::issue_cycles`).
+    pub issue: u8,
 }
 
 fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
@@ -483,8 +485,10 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         branch: inst.branch.unwrap_or_default(),
         inst,
         fast: None,
+        issue: 0,
     };
     e.fast = super::fast::plan(&e);
+    e.issue = super::timing::issue_cycles(&e) as u8;
     Ok(e)
 }
 
