@@ -126,6 +126,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
             address: a.address,
             size: a.size,
             curbe_offset: off,
+            pieces: Vec::new(),
             type_qualifier: if a.is_const && a.address != AddressQualifier::Private {
                 1
             } else {
@@ -154,7 +155,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
     for d in 0..3u8 {
         for (kind, base) in [
             (ImplicitKind::GlobalOffset, GLOBAL_OFFSET),
-            (ImplicitKind::LocalSize, LOCAL_SIZE),
+            (ImplicitKind::EnqueuedLocalSize, LOCAL_SIZE),
             (ImplicitKind::GlobalSize, GLOBAL_SIZE),
             (ImplicitKind::NumGroups, NUM_GROUPS),
         ] {
@@ -185,7 +186,9 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         uses_local_ids,
         slm_bytes: 0,
         scratch_bytes: 0,
+        scratch_per_thread: 0,
         barriers: false,
+        data_buffers: Vec::new(),
         required_wg_size,
         attributes,
     })

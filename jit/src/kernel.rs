@@ -38,9 +38,18 @@ pub struct KernelBinary {
     pub uses_local_ids: bool,
     /// Shared local memory bytes the kernel declares itself (not counting __local pointer args).
     pub slm_bytes: u32,
-    /// Private scratch bytes per work-item (0 if none).
+    /// Private memory bytes per work-item (CL_KERNEL_PRIVATE_MEM_SIZE).
     pub scratch_bytes: u32,
+    /// Scratch space per hardware thread in bytes (MEDIA_VFE_STATE's Per Thread Scratch
+    /// Space: a power of two from 1 KiB to 2 MiB), 0 if the kernel uses none. The thread finds
+    /// its slice at r0.5 [31:10], relative to the General State Base Address.
+    #[serde(default)]
+    pub scratch_per_thread: u32,
     pub barriers: bool,
+    /// Program-scope data the kernel reads (constant tables of the math library, say): the
+    /// runtime places each in its own buffer and pushes its address.
+    #[serde(default)]
+    pub data_buffers: Vec<DataBuffer>,
     /// `reqd_work_group_size`, if given.
     pub required_wg_size: Option<[u32; 3]>,
     /// Attributes string as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports.
@@ -91,14 +100,40 @@ pub struct KernelArg {
     /// Size the application must pass to clSetKernelArg (pointer: 8).
     pub size: u32,
     pub curbe_offset: u32,
+    /// For `Value` arguments pushed in pieces (vectors and structs as Intel's compiler lays
+    /// them out): each piece copies `size` bytes from `src` in the argument to `dst` in the
+    /// cross-thread data. Empty: the whole argument goes to `curbe_offset`.
+    #[serde(default)]
+    pub pieces: Vec<ArgPiece>,
     /// CL_KERNEL_ARG_TYPE_QUALIFIER bits (const, restrict, volatile, pipe).
     pub type_qualifier: u64,
+}
+
+/// A buffer of initialised program-scope data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataBuffer {
+    pub data: Vec<u8>,
+    /// Where its 64-bit GPU address goes in the cross-thread data.
+    pub curbe_offset: u32,
+    /// The binding-table index the kernel also reaches it by, if any.
+    pub bti: Option<u8>,
+}
+
+/// One piece of a by-value argument in the cross-thread data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArgPiece {
+    pub src: u32,
+    pub dst: u32,
+    pub size: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ImplicitKind {
     GlobalOffset,
+    /// The work-group size of the group the thread belongs to (smaller in remainder groups).
     LocalSize,
+    /// The local size given to clEnqueueNDRangeKernel (global ID = group × this + local ID).
+    EnqueuedLocalSize,
     GlobalSize,
     NumGroups,
     WorkDim,

@@ -7,11 +7,41 @@ use gencl_jit::kernel::{ImplicitKind, KernelBinary};
 
 use super::{ArgValue, NdRange, SubmitError};
 
-/// Cross-thread data for a launch (the same for every region).
+/// Shared local memory of a launch: the kernel's own `__local` variables first,
+/// then each `__local` pointer argument in argument order, each aligned to 128
+/// bytes (the largest OpenCL type, long16/double16, needs 128). Returns the
+/// total and the SLM offset of each argument (0 for non-local ones).
+pub fn slm_layout(kernel: &KernelBinary, args: &[ArgValue]) -> Result<(u32, Vec<u32>), SubmitError> {
+    let mut at = u64::from(kernel.slm_bytes);
+    let mut offsets = Vec::with_capacity(args.len());
+    for a in args {
+        if let ArgValue::Local { size } = a {
+            at = at.next_multiple_of(128);
+            offsets.push(at as u32);
+            at += u64::from(*size);
+        } else {
+            offsets.push(0);
+        }
+    }
+    if at > u64::from(SLM_MAX) {
+        return Err(SubmitError::TooLarge(
+            "shared local memory of the kernel and its __local arguments exceeds 64 KiB",
+        ));
+    }
+    Ok((at as u32, offsets))
+}
+
+/// Gen9 shared local memory per work-group.
+pub const SLM_MAX: u32 = 64 * 1024;
+
+/// Cross-thread data for the groups of one walker region, whose work-groups have shape `local`.
+/// `slm_offsets` from [`slm_layout`].
 pub fn cross_thread(
     kernel: &KernelBinary,
     args: &[ArgValue],
     nd: &NdRange,
+    local: [u32; 3],
+    slm_offsets: &[u32],
 ) -> Result<Vec<u8>, SubmitError> {
     let mut data = vec![0u8; kernel.cross_thread_bytes as usize];
     let mut put = |off: u32, bytes: &[u8]| -> Result<(), SubmitError> {
@@ -29,7 +59,8 @@ pub fn cross_thread(
         let groups = |d: usize| nd.global_size[d].div_ceil(nd.local_size[d].max(1) as u64);
         let v: u64 = match imp.kind {
             ImplicitKind::GlobalOffset => nd.global_offset[d],
-            ImplicitKind::LocalSize => nd.local_size[d] as u64,
+            ImplicitKind::LocalSize => local[d] as u64,
+            ImplicitKind::EnqueuedLocalSize => nd.local_size[d] as u64,
             ImplicitKind::GlobalSize => nd.global_size[d],
             ImplicitKind::NumGroups => groups(d),
             ImplicitKind::WorkDim => nd.work_dim as u64,
@@ -43,7 +74,7 @@ pub fn cross_thread(
             "argument count differs from the kernel's",
         ));
     }
-    for (a, desc) in args.iter().zip(&kernel.args) {
+    for ((a, desc), slm) in args.iter().zip(&kernel.args).zip(slm_offsets) {
         match a {
             ArgValue::Buffer { gpu_addr, .. } => put(desc.curbe_offset, &gpu_addr.to_le_bytes())?,
             ArgValue::NullBuffer => put(desc.curbe_offset, &0u64.to_le_bytes())?,
@@ -53,11 +84,17 @@ pub fn cross_thread(
                         "argument size differs from the kernel's",
                     ));
                 }
-                put(desc.curbe_offset, b)?
+                if desc.pieces.is_empty() {
+                    put(desc.curbe_offset, b)?
+                }
+                for p in &desc.pieces {
+                    let src = b
+                        .get(p.src as usize..(p.src + p.size) as usize)
+                        .ok_or(SubmitError::Descriptor("argument piece outside the argument"))?;
+                    put(p.dst, src)?
+                }
             }
-            ArgValue::Local { .. } => {
-                return Err(SubmitError::Unsupported("__local pointer arguments"))
-            }
+            ArgValue::Local { .. } => put(desc.curbe_offset, &slm.to_le_bytes())?,
         }
     }
     Ok(data)

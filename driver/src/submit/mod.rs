@@ -14,11 +14,11 @@ pub mod regions;
 
 use std::collections::HashMap;
 
-use gencl_jit::kernel::KernelBinary;
+use gencl_jit::kernel::{ArgKind, KernelBinary};
 use gencl_kmd::genx::gen9::{
     BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
     MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd, PipeControl,
-    PipelineSelect, RenderSurfaceState, StateBaseAddress, POST_SYNC_WRITE_TIMESTAMP, SIMD16,
+    PipelineSelect, RenderSurfaceState, StateBaseAddress, slm_size_bytes, POST_SYNC_WRITE_TIMESTAMP, SIMD16,
     SIMD32, SIMD8, SURFACE_FORMAT_RAW,
 };
 use gencl_kmd::genx::Packet;
@@ -83,6 +83,8 @@ const ISH_SIZE: u64 = 4 << 20;
 const ISH_PAD: usize = 128;
 /// Wait for a launch at most this long before calling the GPU hung.
 const WAIT_NS: i64 = 120_000_000_000;
+/// Binding-table entries a kernel may use (indices 240-255 are special: SLM, stateless).
+const MAX_BTI: usize = 240;
 /// Gen9 GT2: 24 EUs × 7 threads.
 const MAX_THREADS: u32 = 24 * 7;
 /// CS timestamp frequency of Gen9 (12 MHz: 83.333 ns per tick).
@@ -93,6 +95,10 @@ pub struct Submitter {
     state: Bo,
     ish: Bo,
     ish_used: usize,
+    /// Program-scope data buffers of each uploaded kernel (same key as `kernels`).
+    data: HashMap<(String, u64), Vec<Bo>>,
+    /// Scratch space for every hardware thread of the device, grown on demand.
+    scratch: Option<Bo>,
     /// Kernel (name, code hash) → offset in the instruction heap.
     kernels: HashMap<(String, u64), usize>,
 }
@@ -131,6 +137,8 @@ impl Submitter {
             state,
             ish,
             ish_used: 0,
+            scratch: None,
+            data: HashMap::new(),
             kernels: HashMap::new(),
         })
     }
@@ -139,6 +147,12 @@ impl Submitter {
     pub fn destroy(self, gpu: &ClientGpu) {
         gpu.free_bo(self.state);
         gpu.free_bo(self.ish);
+        if let Some(s) = self.scratch {
+            gpu.free_bo(s);
+        }
+        for bo in self.data.into_values().flatten() {
+            gpu.free_bo(bo);
+        }
     }
 
     /// The kernel's offset in the instruction heap, uploading it once.
@@ -161,6 +175,67 @@ impl Submitter {
         Ok(off)
     }
 
+    /// The kernel's program-scope data buffers (GPU address, size), made once per kernel.
+    fn data_for(
+        &mut self,
+        gpu: &ClientGpu,
+        kernel: &KernelBinary,
+    ) -> Result<Vec<(u64, u64, u32)>, SubmitError> {
+        let key = (kernel.name.clone(), hash(&kernel.isa));
+        if !self.data.contains_key(&key) {
+            let mut bos = Vec::new();
+            for d in &kernel.data_buffers {
+                match gpu.create_bo((d.data.len() as u64).max(1).next_multiple_of(4096)) {
+                    Ok(mut bo) => {
+                        bo.map[..d.data.len()].copy_from_slice(&d.data);
+                        bos.push(bo);
+                    }
+                    Err(e) => {
+                        for bo in bos {
+                            gpu.free_bo(bo);
+                        }
+                        return Err(mem_err(e));
+                    }
+                }
+            }
+            self.data.insert(key.clone(), bos);
+        }
+        Ok(self.data[&key]
+            .iter()
+            .zip(&kernel.data_buffers)
+            .map(|(bo, d)| (bo.gpu_addr, d.data.len() as u64, bo.handle))
+            .collect())
+    }
+
+    /// The scratch buffer for `kernel` (its GPU address, and MEDIA_VFE_STATE's Per Thread
+    /// Scratch Space encoding), if the kernel uses scratch. Sized for every hardware thread
+    /// of the device, as the hardware hands out slices by thread slot.
+    fn scratch_for(
+        &mut self,
+        gpu: &ClientGpu,
+        kernel: &KernelBinary,
+    ) -> Result<Option<(u64, u8)>, SubmitError> {
+        let per = kernel.scratch_per_thread;
+        if per == 0 {
+            return Ok(None);
+        }
+        // "Per Thread Scratch Space": 1 KiB << n, n in 0..=11 (2 MiB).
+        let per = per.max(1024).next_power_of_two();
+        let encoded = per.trailing_zeros() - 10;
+        if encoded > 11 {
+            return Err(SubmitError::TooLarge("scratch space per thread over 2 MiB"));
+        }
+        let need = u64::from(per) * u64::from(MAX_THREADS);
+        if self.scratch.as_ref().is_none_or(|s| s.size < need) {
+            if let Some(old) = self.scratch.take() {
+                gpu.free_bo(old);
+            }
+            self.scratch = Some(gpu.create_bo(need).map_err(mem_err)?);
+        }
+        let addr = self.scratch.as_ref().map_or(0, |s| s.gpu_addr);
+        Ok(Some((addr, encoded as u8)))
+    }
+
     /// Build state + batch for one launch, execbuffer2 it, wait for completion.
     pub fn launch(
         &mut self,
@@ -171,6 +246,8 @@ impl Submitter {
         buffers: &[(u32, u64, bool)],
     ) -> Result<LaunchStats, SubmitError> {
         let ksp = self.upload(kernel)?;
+        let scratch = self.scratch_for(gpu, kernel)?;
+        let data = self.data_for(gpu, kernel)?;
         let simd_size = match kernel.simd {
             8 => SIMD8,
             16 => SIMD16,
@@ -180,34 +257,77 @@ impl Submitter {
         let state_addr = self.state.gpu_addr;
         let map = &mut self.state.map;
 
-        // Surface state: one raw buffer surface per buffer argument, in argument order.
-        let mut bt: Vec<u32> = Vec::new();
-        let surfaces_at = SURFACE + 256;
-        for a in args {
+        // Surface state: one raw buffer surface per buffer argument, at the binding-table index
+        // the kernel gave it, or else at the next free index in argument order.
+        let mut slots: Vec<(usize, u64, u64)> = Vec::new(); // (bti, address, size)
+        let mut next = kernel
+            .args
+            .iter()
+            .filter_map(|a| match a.kind {
+                ArgKind::Buffer { bti: Some(b) } => Some(usize::from(b) + 1),
+                _ => None,
+            })
+            .chain(kernel.data_buffers.iter().filter_map(|d| d.bti.map(|b| usize::from(b) + 1)))
+            .max()
+            .unwrap_or(0);
+        for (a, desc) in args.iter().zip(&kernel.args) {
             if let ArgValue::Buffer { gpu_addr, size, .. } = a {
-                let at = surfaces_at + bt.len() * 64;
-                if at + 64 > SURFACE + SURFACE_SIZE || bt.len() >= 240 {
-                    return Err(SubmitError::TooLarge(
-                        "more buffer arguments than the binding table holds",
-                    ));
-                }
-                let ss =
-                    RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
-                        .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
-                write_dwords(map, at, &ss.pack_vec());
-                bt.push(
-                    BindingTableState {
-                        surface_state_pointer: (at - SURFACE) as u32,
-                        ..Default::default()
+                let bti = match desc.kind {
+                    ArgKind::Buffer { bti: Some(b) } => usize::from(b),
+                    _ => {
+                        next += 1;
+                        next - 1
                     }
-                    .pack_vec()[0],
-                );
+                };
+                slots.push((bti, *gpu_addr, *size));
             }
+        }
+        for ((addr, size, _), d) in data.iter().zip(&kernel.data_buffers) {
+            let bti = d.bti.map_or_else(
+                || {
+                    next += 1;
+                    next - 1
+                },
+                usize::from,
+            );
+            slots.push((bti, *addr, *size));
+        }
+        let entries = slots.iter().map(|s| s.0 + 1).max().unwrap_or(0);
+        let surfaces_at = SURFACE + 1024;
+        if entries > MAX_BTI || surfaces_at + 64 * (entries + 1) > SURFACE + SURFACE_SIZE {
+            return Err(SubmitError::TooLarge(
+                "more buffer arguments than the binding table holds",
+            ));
+        }
+        // Entries no argument fills point at a null surface (reads 0, writes dropped).
+        let null_at = surfaces_at + 64 * entries;
+        write_dwords(map, null_at, &RenderSurfaceState::null().pack_vec());
+        let mut bt = vec![
+            BindingTableState {
+                surface_state_pointer: (null_at - SURFACE) as u32,
+                ..Default::default()
+            }
+            .pack_vec()[0];
+            entries
+        ];
+        for (bti, gpu_addr, size) in &slots {
+            let at = surfaces_at + bti * 64;
+            let ss = RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
+                .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
+            write_dwords(map, at, &ss.pack_vec());
+            bt[*bti] = BindingTableState {
+                surface_state_pointer: (at - SURFACE) as u32,
+                ..Default::default()
+            }
+            .pack_vec()[0];
         }
         write_dwords(map, SURFACE, &bt);
 
         // Dynamic state: per region an interface descriptor and a CURBE.
-        let cross = curbe::cross_thread(kernel, args, nd)?;
+        let (slm_total, slm_offsets) = curbe::slm_layout(kernel, args)?;
+        let slm_encoded = (0..=7u8)
+            .find(|&e| slm_size_bytes(e).is_some_and(|b| b >= slm_total))
+            .ok_or(SubmitError::TooLarge("shared local memory"))?;
         let regions = regions::split(nd.global_size, nd.local_size);
         let ts_at = DYNAMIC;
         map[ts_at..ts_at + 16].fill(0);
@@ -220,6 +340,8 @@ impl Submitter {
         });
         b.emit(&StateBaseAddress {
             general_state_base_address_modify_enable: true,
+            // Scratch pointers (r0.5) are 32-bit offsets from here.
+            general_state_base_address: scratch.map_or(0, |s| s.0),
             surface_state_base_address_modify_enable: true,
             surface_state_base_address: state_addr + SURFACE as u64,
             dynamic_state_base_address_modify_enable: true,
@@ -250,6 +372,8 @@ impl Submitter {
             number_of_urb_entries: 2,
             urb_entry_allocation_size: 2,
             curbe_allocation_size: max_curbe_grfs as u16,
+            per_thread_scratch_space: scratch.map_or(0, |s| s.1),
+            scratch_space_base_pointer: 0,
             ..Default::default()
         });
         b.emit(&PipeControl {
@@ -266,6 +390,14 @@ impl Submitter {
                 ));
             }
             let per = curbe::per_thread(kernel, r.local);
+            let mut cross = curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets)?;
+            for ((addr, _, _), d) in data.iter().zip(&kernel.data_buffers) {
+                let at = d.curbe_offset as usize;
+                cross
+                    .get_mut(at..at + 8)
+                    .ok_or(SubmitError::Descriptor("data buffer outside the cross-thread data"))?
+                    .copy_from_slice(&addr.to_le_bytes());
+            }
             let curbe_at = dyn_used.next_multiple_of(64);
             let curbe_len = cross.len() + per.len();
             let idd_at = (curbe_at + curbe_len).next_multiple_of(64);
@@ -279,7 +411,9 @@ impl Submitter {
             map[curbe_at + cross.len()..curbe_at + curbe_len].copy_from_slice(&per);
             let idd = InterfaceDescriptorData {
                 kernel_start_pointer: ksp as u64,
+                // A prefetch hint on hardware; the model resolves only these entries.
                 binding_table_entry_count: bt.len().min(31) as u8,
+                shared_local_memory_size: slm_encoded,
                 binding_table_pointer: 0,
                 constant_urb_entry_read_length: kernel.per_thread_grfs() as u16,
                 number_of_threads_in_gpgpu_thread_group: threads as u16,
@@ -338,6 +472,14 @@ impl Submitter {
 
         let mut objects: Vec<(u32, u64, bool)> = buffers.to_vec();
         objects.push((self.ish.handle, self.ish.gpu_addr, false));
+        for (addr, _, handle) in &data {
+            objects.push((*handle, *addr, false));
+        }
+        if let Some(s) = &self.scratch {
+            if scratch.is_some() {
+                objects.push((s.handle, s.gpu_addr, true));
+            }
+        }
         objects.push((self.state.handle, self.state.gpu_addr, true));
         let before = gpu
             .dev
@@ -367,7 +509,7 @@ impl Submitter {
         };
         let to_ns = |t: u64| t.wrapping_mul(TIMESTAMP_NS_NUM) / TIMESTAMP_NS_DEN;
         Ok(LaunchStats {
-            counters: Default::default(),
+            counters: gpu.dev.batch_counters(gpu.ctx).unwrap_or_default(),
             start_ns: to_ns(ts(ts_at)),
             end_ns: to_ns(ts(ts_at + 8)),
         })

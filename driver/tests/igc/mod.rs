@@ -3,3 +3,5 @@
 //! must match CPU references.
 pub mod harness;
 pub mod cases;
+pub mod loader;
+pub mod run;

@@ -41,6 +41,11 @@ impl Device {
         self.kmd.describe()
     }
 
+    /// The GPU model's counters for the last batch of `ctx_id` (None on real hardware).
+    pub fn batch_counters(&self, ctx_id: u32) -> Option<crate::gpu::Counters> {
+        self.kmd.batch_counters(ctx_id)
+    }
+
     pub fn getparam(&self, param: i32) -> Result<i32, KmdError> {
         let mut value = 0i32;
         let mut p = drm_i915_getparam {

@@ -65,6 +65,11 @@ pub trait I915: Send + Sync {
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError>;
     /// "emulated Gen9 GT2" or the render node path, for logs and clinfo.
     fn describe(&self) -> String;
+    /// The GPU model's counters for the most recent batch of context `ctx_id` (the
+    /// emulated device only: real hardware has no such oracle).
+    fn batch_counters(&self, _ctx_id: u32) -> Option<crate::gpu::Counters> {
+        None
+    }
 }
 
 /// The device `GENCL_DEVICE` selects: `emulated`, `real`, or `auto` (the

@@ -376,6 +376,14 @@ impl RenderSurfaceState {
         })
     }
 
+    /// A null surface: reads return zero, writes are dropped (binding-table holes).
+    pub fn null() -> Self {
+        Self {
+            surface_type: SURFTYPE_NULL,
+            ..Default::default()
+        }
+    }
+
     /// For SURFTYPE_BUFFER: the number of entries the Width/Height/Depth split encodes.
     pub fn buffer_entries(&self) -> u64 {
         (u64::from(self.width) | u64::from(self.height) << 7 | u64::from(self.depth) << 21) + 1

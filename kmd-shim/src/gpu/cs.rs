@@ -413,16 +413,14 @@ impl CommandStreamer<'_> {
         let curbe = self.state.curbe[curbe_start..need].to_vec();
 
         let surfaces = self.binding_table(addr, &idd)?;
-        let (scratch_base, scratch_per_thread) = if vfe.scratch_space_base_pointer == 0 {
-            (0, 0)
-        } else if vfe.per_thread_scratch_space > 11 {
+        // The hardware hands every thread its scratch slice whether or not the kernel uses
+        // it: Scratch Space Base Pointer (an offset from the General State Base Address,
+        // possibly 0) plus the thread's slot times the per-thread size.
+        if vfe.per_thread_scratch_space > 11 {
             return Err(bad(addr, "reserved Per Thread Scratch Space"));
-        } else {
-            (
-                self.state.general_base + vfe.scratch_space_base_pointer,
-                1024u32 << vfe.per_thread_scratch_space,
-            )
-        };
+        }
+        let scratch_per_thread = 1024u32 << vfe.per_thread_scratch_space;
+        let scratch_base = self.state.general_base + vfe.scratch_space_base_pointer;
         let width = u32::from(w.thread_width_counter_maximum) + 1;
         let height = u32::from(w.thread_height_counter_maximum) + 1;
 
@@ -447,17 +445,9 @@ impl CommandStreamer<'_> {
                                 barrier_id: if idd.barrier_enable { seq % 16 } else { 0 },
                                 sampler_state_pointer: idd.sampler_state_pointer,
                                 binding_table_pointer: idd.binding_table_pointer,
-                                per_thread_scratch_space: if scratch_per_thread != 0 {
-                                    vfe.per_thread_scratch_space
-                                } else {
-                                    0
-                                },
-                                scratch_space_pointer: if scratch_per_thread != 0 {
-                                    vfe.scratch_space_base_pointer
-                                        + u64::from(t) * u64::from(scratch_per_thread)
-                                } else {
-                                    0
-                                },
+                                per_thread_scratch_space: vfe.per_thread_scratch_space,
+                                scratch_space_pointer: vfe.scratch_space_base_pointer
+                                    + u64::from(t) * u64::from(scratch_per_thread),
                                 fftid: t,
                             };
                             let tx = t % width;

@@ -73,6 +73,8 @@ pub struct EmulatedI915 {
     state: Mutex<State>,
     budget: Budget,
     counters: Mutex<Counters>,
+    /// The counters of each context's most recent batch.
+    last_batch: Mutex<std::collections::HashMap<u32, Counters>>,
     last_error: Mutex<Option<(u32, GpuError)>>,
 }
 
@@ -187,6 +189,7 @@ impl EmulatedI915 {
             state: Mutex::new(st),
             budget,
             counters: Mutex::new(Counters::default()),
+            last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
         }
     }
@@ -588,6 +591,7 @@ impl I915 for EmulatedI915 {
             total.sends += counters.sends;
             total.modelled_cycles += counters.modelled_cycles;
         }
+        self.last_batch.lock().insert(ctx_id, counters);
         if let Err(gpu_err) = result {
             // A hang or fault resets the engine and marks the guilty context;
             // like i915, later submissions on it fail with EIO (a recoverable,
@@ -641,6 +645,10 @@ impl I915 for EmulatedI915 {
         r.batch_active = ctx.batch_active;
         r.batch_pending = ctx.batch_pending;
         Ok(())
+    }
+
+    fn batch_counters(&self, ctx_id: u32) -> Option<Counters> {
+        self.last_batch.lock().get(&ctx_id).cloned()
     }
 
     fn describe(&self) -> String {

@@ -1,0 +1,129 @@
+//! Running one corpus case: buffers in the client's VM on the emulated i915,
+//! the kernel through gencl's `Submitter` (the same batch, state and
+//! execbuffer2 path gencl's own kernels take), results read back.
+
+use std::sync::Arc;
+
+use gencl::service::gpu::{Bo, ClientGpu};
+use gencl::submit::{ArgValue, LaunchStats, NdRange, Submitter};
+use gencl_jit::kernel::KernelBinary;
+use gencl_kmd::backend::emulated::EmulatedI915;
+use gencl_kmd::backend::Device;
+use gencl_kmd::gpu::cs::Budget;
+
+use super::harness::{Arg, Case, Run};
+
+/// An emulated device, one client VM on it and a submitter.
+pub struct Gpu {
+    gpu: ClientGpu,
+    submitter: Option<Submitter>,
+}
+
+impl Gpu {
+    pub fn new() -> Gpu {
+        // Every corpus case issues well under 2^26 EU instructions; more is a hang.
+        let budget = Budget {
+            max_work: 1 << 26,
+            ..Budget::default()
+        };
+        let dev = Arc::new(Device::new(Box::new(EmulatedI915::with_budget(budget))));
+        let gpu = ClientGpu::new(dev).expect("client VM on the emulated device");
+        let submitter = Some(Submitter::new(&gpu).expect("submitter"));
+        Gpu { gpu, submitter }
+    }
+
+    /// Launch `case` with `kernel`; the final contents of every argument and the model's counters.
+    pub fn run(&mut self, kernel: &KernelBinary, case: &Case) -> Result<(Run, LaunchStats), String> {
+        let dims = case.global.len();
+        if !(1..=3).contains(&dims) {
+            return Err(format!("{dims}-dimensional range"));
+        }
+        let mut global = [1usize; 3];
+        global[..dims].copy_from_slice(&case.global);
+        let mut local = [1usize; 3];
+        match &case.local {
+            Some(l) if l.len() == dims => local[..dims].copy_from_slice(l),
+            Some(l) => return Err(format!("local size {l:?} for a {dims}-D range")),
+            None => local[0] = (1..=64.min(global[0])).rev().find(|d| global[0] % d == 0).unwrap(),
+        }
+        let mut bos: Vec<Option<Bo>> = Vec::new();
+        let mut args = Vec::new();
+        let mut objects = Vec::new();
+        let result = (|| {
+            for a in &case.args {
+                match a {
+                    Arg::Buffer(data) => {
+                        let size = (data.len().max(1) as u64).next_multiple_of(4096);
+                        let mut bo = self.gpu.create_bo(size).map_err(|e| e.to_string())?;
+                        bo.map[..data.len()].copy_from_slice(data);
+                        args.push(ArgValue::Buffer {
+                            gpu_addr: bo.gpu_addr,
+                            handle: bo.handle,
+                            // The surface covers exactly the buffer the application made.
+                            size: data.len() as u64,
+                        });
+                        objects.push((bo.handle, bo.gpu_addr, true));
+                        bos.push(Some(bo));
+                    }
+                    Arg::Value(b) => {
+                        args.push(ArgValue::Bytes(b.clone()));
+                        bos.push(None);
+                    }
+                    Arg::Local(n) => {
+                        args.push(ArgValue::Local { size: *n as u32 });
+                        bos.push(None);
+                    }
+                }
+            }
+            let nd = NdRange {
+                work_dim: dims as u32,
+                global_offset: [0; 3],
+                global_size: global.map(|g| g as u64),
+                local_size: local.map(|l| l as u32),
+            };
+            let submitter = self.submitter.as_mut().expect("submitter");
+            let stats = submitter
+                .launch(&self.gpu, kernel, &args, &nd, &objects)
+                .map_err(|e| format!("launch: {e}"))?;
+            let inputs: Vec<Vec<u8>> = case
+                .args
+                .iter()
+                .map(|a| match a {
+                    Arg::Buffer(d) | Arg::Value(d) => d.clone(),
+                    Arg::Local(_) => Vec::new(),
+                })
+                .collect();
+            let outputs = case
+                .args
+                .iter()
+                .zip(&bos)
+                .map(|(a, bo)| match (a, bo) {
+                    (Arg::Buffer(d), Some(bo)) => bo.map[..d.len()].to_vec(),
+                    (Arg::Value(d), _) => d.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            Ok((
+                Run {
+                    inputs,
+                    outputs,
+                    global,
+                    local,
+                },
+                stats,
+            ))
+        })();
+        for bo in bos.into_iter().flatten() {
+            self.gpu.free_bo(bo);
+        }
+        result
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        if let Some(s) = self.submitter.take() {
+            s.destroy(&self.gpu);
+        }
+    }
+}
