@@ -105,7 +105,14 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 t.ip = next;
             }
         }
-        Opcode::Break | Opcode::Cont | Opcode::Halt | Opcode::Goto => {
+        Opcode::Break => {
+            // UIP names the loop's `while` (Gen7+, as compilers encode it); broken channels
+            // leave the loop, so they rejoin after it, while `cont` channels rejoin at the
+            // `while` and take part in its test. (`while` is never compacted: 16 bytes.)
+            park(t, act & p, uip.wrapping_add(16));
+            t.ip = pick(t, group, next, jip);
+        }
+        Opcode::Cont | Opcode::Halt | Opcode::Goto => {
             park(t, act & p, uip);
             t.ip = pick(t, group, next, jip);
         }

@@ -909,7 +909,8 @@ fn divergent_control_flow() {
             (0, 1),
         ),
         /* 12 */
-        with_pred(flow(Break, 8, 16 * 3, 16 * 4), (0, 1), false), // jip → while (15), uip → 16
+        // jip and uip → while (15): Gen7+ encode break's UIP as the loop's while.
+        with_pred(flow(Break, 8, 16 * 3, 16 * 3), (0, 1), false),
         /* 13 */
         alu(
             Add,
