@@ -112,7 +112,27 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             park(t, act & p, uip.wrapping_add(16));
             t.ip = pick(t, group, next, jip);
         }
-        Opcode::Cont | Opcode::Halt | Opcode::Goto => {
+        Opcode::Goto => {
+            // On BDW/SKL a goto sends the channels whose predicate is FALSE to UIP; with
+            // BranchCtrl set (what compilers emit for backward gotos) the TRUE ones jump.
+            // (IGC's vISA flips forward gotos' predicates for these parts: "the false
+            // channels are the ones that actually will take the jump".)
+            let jump = if inst.acc_wr { act & p } else { act & !p };
+            if uip <= ip {
+                // Backward: the jumping channels loop; the others wait at JIP (the join
+                // after the loop).
+                if jump != 0 {
+                    park(t, act & !jump, jip);
+                    t.ip = uip;
+                } else {
+                    t.ip = pick(t, group, next, jip);
+                }
+            } else {
+                park(t, jump, uip);
+                t.ip = pick(t, group, next, jip);
+            }
+        }
+        Opcode::Cont | Opcode::Halt => {
             park(t, act & p, uip);
             t.ip = pick(t, group, next, jip);
         }
