@@ -101,8 +101,10 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                     (a as i128 + b as i128 + 1).div_euclid(2) as i64
                 }),
                 Opcode::Shl | Opcode::Shr | Opcode::Asr => {
-                    // The shift count is masked to the type width (5 bits, 6 for 64-bit types).
-                    let wide = ty0.size() == 8;
+                    // The shift count is masked to the operation width: 5 bits, 6 when src0
+                    // or dst is a qword (IGC widens with `shl (8) r:q r:d 32:w`).
+                    let dst8 = inst.dst.is_some_and(|d| d.ty.size() == 8);
+                    let wide = ty0.size() == 8 || dst8;
                     let cm = if wide { 63 } else { 31 };
                     let bits = ty0.size() * 8;
                     for i in 0..n {
@@ -567,7 +569,9 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             }
         }
         Res::F32(mut r) => {
-            if inst.sat {
+            // Float `.sat` clamps to [0, 1] only for a float destination; to an integer
+            // type it saturates to that type's range (the conversion below).
+            if inst.sat && dst_ty.is_float() {
                 for v in r[..n].iter_mut() {
                     *v = sat_f32(*v);
                 }
@@ -588,7 +592,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             }
         }
         Res::F64(mut r) => {
-            if inst.sat {
+            if inst.sat && dst_ty.is_float() {
                 for v in r[..n].iter_mut() {
                     *v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
                 }

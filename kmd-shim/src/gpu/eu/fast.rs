@@ -167,6 +167,7 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         (Sel, false) if dst_i && !inst.sat => (ISel(cmod), 2),
         _ if cmod.is_some() => return None,
         (Mov, true) if dst_f => (FMov, 1),
+        // `.sat` to an integer saturates to its range (the conversion already does).
         (Mov, true) if dst_i => (
             FToI {
                 signed: d.ty == Type::D,
@@ -546,7 +547,7 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
         FToI { signed } => {
             let x = load_f::<N>(g, s0, false);
             for i in 0..N {
-                let v = if p.sat { sat(x[i]) } else { x[i] };
+                let v = x[i];
                 out[i] = if signed { v as i32 as u32 } else { v as u32 };
             }
         }

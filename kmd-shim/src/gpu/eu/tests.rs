@@ -1956,3 +1956,5 @@ fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
     // The modes must actually change results, or this test compares nothing.
     assert!(differs > 100, "{differs}");
 }
+
+mod numeric;
