@@ -550,8 +550,12 @@ impl Dataport<'_> {
                     } else {
                         msg.lane_u32(areg, lane) as u64
                     };
-                    for c in 0..chans {
-                        let ea = addr.wrapping_add(4 * c as u64);
+                    // The channel mask disables components (bit set = off); enabled ones are
+                    // packed in the payload/response but keep their own offset (x +0, y +4,
+                    // z +8, w +12): "xz" reads dwords 0 and 2 into two consecutive blocks.
+                    let enabled = (0..4usize).filter(|k| d.ctrl & (1 << k) == 0);
+                    for (c, k) in enabled.enumerate() {
+                        let ea = addr.wrapping_add(4 * k as u64);
                         if write {
                             let v = msg.lane_u32(dreg + c * per, lane);
                             self.write(sp, ea, &v.to_le_bytes())?;
