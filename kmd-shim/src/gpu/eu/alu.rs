@@ -9,8 +9,8 @@
 use gencl_jit::isa::{CondMod, MathFn, Opcode, Type};
 
 use super::float::{
-    add_f32, f32_to_f16, f64_to_f32, flush_f32, flush_f64, int_to_f32, mad_f32, mul_f32, nan_f32,
-    round_even_f32, round_even_f64, Round,
+    add_f32, f32_to_f16, f32_to_f16_rm, f64_to_f32, flush_f32, flush_f64, int_to_f32, mad_f32,
+    mul_f32, nan_f32, round_even_f32, round_even_f64, Round,
 };
 use super::program::{Dom, ExecInst};
 use super::thread::{f32_bits, full, Lanes, Thread};
@@ -578,7 +578,11 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             }
             if dst_ty.is_float() {
                 for i in 0..n {
-                    bits[i] = f32_bits(dst_ty, r[i]);
+                    bits[i] = match dst_ty {
+                        // vstore_half_rt* set cr0's rounding mode around `mov :hf :f`.
+                        Type::HF => f32_to_f16_rm(r[i], rm) as u64,
+                        _ => f32_bits(dst_ty, r[i]),
+                    };
                 }
                 let f: Lanes<f64> = std::array::from_fn(|i| r[i] as f64);
                 cond = float_conds(inst, &f, n);

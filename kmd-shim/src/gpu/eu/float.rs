@@ -54,8 +54,15 @@ pub fn f16_to_f32(h: u16) -> f32 {
 
 /// f32 → f16, round to nearest even, overflow to infinity, NaN kept quiet.
 pub fn f32_to_f16(v: f32) -> u16 {
+    f32_to_f16_rm(v, Round::Rtne)
+}
+
+/// f32 → f16 in rounding mode `rm` (IEEE 754: a directed mode overflows to
+/// the largest finite half unless it rounds away from zero; NaN kept quiet).
+pub fn f32_to_f16_rm(v: f32, rm: Round) -> u16 {
     let b = v.to_bits();
     let sign = ((b >> 16) & 0x8000) as u16;
+    let neg = sign != 0;
     let exp = ((b >> 23) & 0xFF) as i32;
     let man = b & 0x7F_FFFF;
     if exp == 0xFF {
@@ -67,21 +74,34 @@ pub fn f32_to_f16(v: f32) -> u16 {
                 0
             };
     }
+    // Whether the magnitude truncated to `q` (remainder `rem` of a unit whose
+    // half is `half`) rounds up to `q + 1`.
+    let away = matches!((rm, neg), (Round::Ru, false) | (Round::Rd, true));
+    let up = |q: u32, rem: u32, half: u32| match rm {
+        Round::Rtne => rem > half || (rem == half && q & 1 == 1),
+        _ => away && rem != 0,
+    };
     let e = exp - 127 + 15;
     if e >= 0x1F {
-        return sign | 0x7C00;
+        return sign
+            | if rm == Round::Rtne || away {
+                0x7C00
+            } else {
+                0x7BFF
+            };
     }
     if e <= 0 {
-        // Result is a half denormal (or zero): value = full_man * 2^(exp-150); unit 2^-24.
+        // A half denormal (or zero): units of 2^-24.
         if e < -10 {
-            return sign;
+            // Below 2^-25: only a directed mode away from zero gives the smallest denormal.
+            let nonzero = exp != 0 || man != 0;
+            return sign | u16::from(nonzero && away);
         }
         let full = man | 0x80_0000;
-        let shift = (14 - e) as u32; // 2^(exp-150) / 2^-24 = 2^(exp-126) → shift = 126+... see below
+        let shift = (14 - e) as u32;
         let q = full >> shift;
         let rem = full & ((1 << shift) - 1);
-        let half = 1 << (shift - 1);
-        let q = if rem > half || (rem == half && q & 1 == 1) {
+        let q = if up(q, rem, 1 << (shift - 1)) {
             q + 1
         } else {
             q
@@ -89,9 +109,8 @@ pub fn f32_to_f16(v: f32) -> u16 {
         return sign | q as u16;
     }
     let q = man >> 13;
-    let rem = man & 0x1FFF;
     let mut r = ((e as u32) << 10) | q;
-    if rem > 0x1000 || (rem == 0x1000 && q & 1 == 1) {
+    if up(q, man & 0x1FFF, 0x1000) {
         r += 1; // may carry into the exponent, up to infinity: correct.
     }
     sign | r as u16
@@ -313,6 +332,41 @@ mod tests {
         );
         assert_eq!(f64_to_f32(0.1, Round::Rd), 0.099_999_994);
         assert_eq!(f64_to_f32(0.1, Round::Ru), 0.1);
+    }
+
+    /// Directed rounding to half against the f64 value of the neighbouring
+    /// halves: RTZ keeps the half at or below |v|, RU/RD the one above/below.
+    #[test]
+    fn half_directed_rounding() {
+        assert_eq!(f32_to_f16_rm(65519.0, Round::Rtz), 0x7BFF);
+        assert_eq!(f32_to_f16_rm(1e9, Round::Rtz), 0x7BFF);
+        assert_eq!(f32_to_f16_rm(-1e9, Round::Rtz), 0xFBFF);
+        assert_eq!(f32_to_f16_rm(1e9, Round::Rd), 0x7BFF);
+        assert_eq!(f32_to_f16_rm(-1e9, Round::Rd), 0xFC00);
+        assert_eq!(f32_to_f16_rm(f32::INFINITY, Round::Rtz), 0x7C00);
+        assert_eq!(f32_to_f16_rm(1e-10, Round::Ru), 0x0001);
+        assert_eq!(f32_to_f16_rm(-1e-10, Round::Ru), 0x8000);
+        assert_eq!(f32_to_f16_rm(f32::from_bits(1), Round::Rd), 0x0000);
+        let mut x = 0x1234_5678u32;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            // Magnitudes from 2^-30 to 2^17: denormal halves, normal ones, overflow.
+            let v = f32::from_bits((x & 0x807F_FFFF) | ((97 + (x >> 23) % 48) << 23));
+            let h = |rm| f16_to_f32(f32_to_f16_rm(v, rm)) as f64;
+            let (z, u, d) = (h(Round::Rtz), h(Round::Ru), h(Round::Rd));
+            let w = v as f64;
+            assert!(d <= w && w <= u, "{v:e}");
+            assert!(z.abs() <= w.abs(), "{v:e}");
+            if u != d {
+                // Adjacent halves around v (or the largest finite and infinity).
+                let (hu, hd) = (f32_to_f16_rm(v, Round::Ru), f32_to_f16_rm(v, Round::Rd));
+                let step = |a: u16, b: u16| (a as i32 - b as i32).abs();
+                assert!(step(hu, hd) == 1 || (hu ^ hd) == 0x8000, "{v:e}");
+            }
+            assert_eq!(z, if w < 0.0 { u } else { d }, "{v:e}");
+        }
     }
 
     #[test]
