@@ -120,6 +120,13 @@ impl Msg {
     }
 }
 
+/// The SLM decodes only the offset bits of a 64 KiB window: IGC tags valid local
+/// pointers with a high nibble (VALID_LOCAL_HIGH_BITS, 0x10000000, so that the null
+/// pointer stays distinct from offset 0) and sends the tagged value as the address.
+fn slm_offset(off: u64) -> usize {
+    (off & 0xFFFF) as usize
+}
+
 fn illegal(inst: &ExecInst, why: impl Into<String>) -> GpuError {
     GpuError::IllegalInstruction {
         addr: inst.addr,
@@ -195,7 +202,7 @@ impl Dataport<'_> {
                 Ok(())
             }
             Space::Slm => {
-                let o = off as usize;
+                let o = slm_offset(off);
                 match self.slm.get(o..o.saturating_add(out.len())) {
                     Some(s) if off < usize::MAX as u64 => out.copy_from_slice(s),
                     _ => out.fill(0),
@@ -218,7 +225,7 @@ impl Dataport<'_> {
         match sp {
             Space::Null => Ok(()),
             Space::Slm => {
-                let o = off as usize;
+                let o = slm_offset(off);
                 if let Some(s) = self.slm.get_mut(o..o.saturating_add(data.len())) {
                     s.copy_from_slice(data);
                 }
