@@ -38,6 +38,9 @@ enum Res {
 
 /// Execute one ALU/math instruction. Returns the lanes it executed on.
 pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
+    if super::mathmacro::is_macro(inst.op, inst.math) {
+        return super::mathmacro::exec(t, inst);
+    }
     let n = inst.n as usize;
     let enabled = t.enabled(inst);
     let pred = t.pred_mask(inst);

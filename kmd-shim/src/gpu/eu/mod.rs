@@ -16,6 +16,7 @@ pub mod alu;
 pub mod fast;
 pub mod float;
 pub mod flow;
+pub mod mathmacro;
 pub mod program;
 pub mod thread;
 pub mod timing;

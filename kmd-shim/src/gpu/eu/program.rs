@@ -114,6 +114,8 @@ pub struct ExecInst {
     pub fast: Option<super::fast::Plan>,
     /// Issue cycles of an ALU instruction (`timing::issue_cycles`).
     pub issue: u8,
+    /// IEEE macro operands' mme registers: dst, src0..src2 (0..7; 8 = nomme).
+    pub mme: [u8; 4],
 }
 
 fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
@@ -427,6 +429,23 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
             dst = Some(resolve_dst(addr, d, n, align16)?);
         }
     }
+    // The IEEE macros' Align16 swizzle / write-mask fields name mme registers,
+    // not channels: their operands are whole contiguous registers.
+    let mut mme = [8u8; 4];
+    if super::mathmacro::is_macro(inst.op, inst.math_fn) {
+        if let Some((d, op)) = inst.dst.as_ref().zip(dst.as_mut()) {
+            mme[0] = d.writemask.min(8);
+            op.wmask_off = 0;
+        }
+        for (k, s) in inst.srcs.iter().enumerate() {
+            if let (Some(Src::Reg(r)), Some(op)) = (s, srcs[k].as_mut()) {
+                let v = r.swizzle.iter().rev().fold(0u8, |v, c| (v << 2) | c);
+                mme[k + 1] = v.min(8);
+                let size = r.ty.size();
+                op.rel = contiguous_rel(addr, n, size, op.base)?;
+            }
+        }
+    }
     let tys: Vec<Type> = inst.srcs.iter().filter_map(src_ty).collect();
     let any_df = tys.contains(&Type::DF);
     let any_float = tys.iter().any(|t| t.is_float());
@@ -486,10 +505,23 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         inst,
         fast: None,
         issue: 0,
+        mme,
     };
     e.fast = super::fast::plan(&e);
     e.issue = super::timing::issue_cycles(&e) as u8;
     Ok(e)
+}
+
+/// Byte offsets of `n` consecutive elements of `size` bytes from `base`.
+fn contiguous_rel(addr: u64, n: usize, size: u32, base: u32) -> Result<[u16; 32], GpuError> {
+    if base + n as u32 * size > GRF_BYTES as u32 {
+        return Err(illegal(addr, "macro operand past r127"));
+    }
+    let mut rel = [0u16; 32];
+    for (i, r) in rel.iter_mut().enumerate().take(n) {
+        *r = (i as u32 * size) as u16;
+    }
+    Ok(rel)
 }
 
 /// One slot of a program: the resolved instruction and the raw bytes it was decoded from.

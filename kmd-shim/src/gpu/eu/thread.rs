@@ -39,6 +39,8 @@ pub struct Thread {
     pub state: RunState,
     /// Index of the thread within its group.
     pub index: u32,
+    /// The IEEE macros' extended accumulators (mme0..7).
+    pub mme: super::mathmacro::MmeFile,
 }
 
 pub type Lanes<T> = [T; 32];
@@ -61,6 +63,7 @@ impl Thread {
             ip,
             state: RunState::Ready,
             index,
+            mme: Default::default(),
         };
         t.set_arf_u32(arf::CE0, 0, exec_mask);
         // sr0.2: dispatch mask; sr0.3: the IP-relative vmask (same here).
