@@ -47,6 +47,17 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
     // sel and csel use the predicate as the selector, not as a write mask.
     let selects = matches!(inst.op, Opcode::Sel | Opcode::Csel);
     let wmask = if selects { enabled } else { enabled & pred };
+    // smov (scattered move): src1's immediate is a further channel enable, bit c for
+    // channel c. IGC writes one lane of a private array per smov, each through its own
+    // a0 subregister: `smov (16) r[a0.k]<1>:d r53.k<0;1,0>:d 1<<k`.
+    let wmask = if inst.op == Opcode::Smov {
+        match inst.srcs[1].as_ref() {
+            Some(s) if s.loc == super::program::Loc::Imm => wmask & (s.imm as u32),
+            _ => return Err(illegal(inst, "smov without an immediate channel mask")),
+        }
+    } else {
+        wmask
+    };
     let cr0 = t.cr0();
     let ftz32 = cr0 & CR0_FP32_DENORM_KEEP == 0;
     let ftz64 = cr0 & CR0_FP64_DENORM_KEEP == 0;
@@ -60,7 +71,10 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             .ok_or_else(|| illegal(inst, "missing source"))
     };
     let mut flags_from_cmp: Option<u32> = None;
-    let raw_move = matches!(inst.op, Opcode::Mov | Opcode::Sel | Opcode::Csel);
+    let raw_move = matches!(
+        inst.op,
+        Opcode::Mov | Opcode::Smov | Opcode::Sel | Opcode::Csel
+    );
 
     let res = match inst.dom {
         Dom::Int => {
@@ -82,7 +96,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             let mut r = [0i64; 32];
             let u64cmp = inst.unsigned64;
             match inst.op {
-                Opcode::Mov | Opcode::Movi => r = x,
+                Opcode::Mov | Opcode::Movi | Opcode::Smov => r = x,
                 Opcode::Not => {
                     for i in 0..n {
                         r[i] = !x[i];

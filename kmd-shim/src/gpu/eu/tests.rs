@@ -1958,3 +1958,26 @@ fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
 }
 
 mod numeric;
+
+/// IGC's SIMD32 inclusive scan of ones (its atomic aggregation): NoMask
+/// strided regions with a channel offset of 16, bytes assembled by iga64 from
+/// (W) mov (16|M0) r16.0<1>:d 1:w ... (W) add (16|M16) r18.0<1>:d r17.7<0;1,0>:d r18.0<8;8,1>:d
+/// (the steps: pairs <2;1,0>, quads <4;1,0>, broadcast <0;1,0> + <4;4,1>, then rows).
+#[test]
+fn igc_simd32_scan_regions() {
+    let hex = "010080002c1e00220000000001000100012080002c1e40220000000001000100402060002c0a04420002400a04024000402060002c0a44424002400a44024000402040002c0a08620802600a04026000402040002c0a48624802600a44026000402040002c0a0c620c02600a04026000402040002c0a4c624c02600a44026000402040002c0a10220c02000a10026900402040002c0a30222c02000a30026900402040002c0a50224c02000a50026900402040002c0a70226c02000a70026900402060002c0a20221c02000a20028d00402060002c0a60225c02000a60028d00402080002c0a40223c02000a40028d00";
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let mut insts = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let (i, n) = gencl_jit::isa::gen9::decode(&bytes[at..]).unwrap();
+        insts.push(i);
+        at += n;
+    }
+    let t = alu_run(insts, &[0; 8], &[0; 8], &[0; 8]);
+    let want: Vec<u32> = (1..=32).collect();
+    assert_eq!(grf_u32s(&t, 16, 32), want);
+}
