@@ -423,6 +423,8 @@ fn round_ext(x: Exact, zero_neg: bool) -> Ext {
     let guard = x.mag.bit(s - 1);
     let sticky = x.mag.low_nonzero(s - 1);
     let q = q + (guard && (sticky || q & 1 == 1)) as u128;
+    // A carry out of the top bit leaves a power of two: drop its zero low bit.
+    let (q, s) = if q >> P != 0 { (q >> 1, s + 1) } else { (q, s) };
     Ext::finite(x.neg, x.exp + s as i32, q)
 }
 
