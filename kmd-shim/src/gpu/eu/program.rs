@@ -446,6 +446,19 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
             }
         }
     }
+    // A packed :v/:uv immediate is a row of 8 words: each channel takes the element at its
+    // destination byte offset / 2. With a dword destination channel i reads element 2i
+    // (IGC relies on it: `mov (2) r9.0<1>:ud 0x400:uv` gives 0, 4). Lanes then take
+    // element i of the remapped value, whatever the destination.
+    if let Some(d) = dst.as_ref().filter(|d| d.loc == Loc::Grf && n > 1) {
+        let step = (u32::from(d.rel[1]).saturating_sub(u32::from(d.rel[0])) / 2).max(1);
+        for op in srcs.iter_mut().flatten() {
+            if op.loc == Loc::Imm && matches!(op.ty, Type::V | Type::UV) && step > 1 {
+                let nib = |k: u32| (op.imm >> ((k % 8) * 4)) & 0xF;
+                op.imm = (0..8u32).fold(0, |v, i| v | nib(i * step) << (4 * i));
+            }
+        }
+    }
     let tys: Vec<Type> = inst.srcs.iter().filter_map(src_ty).collect();
     let any_df = tys.contains(&Type::DF);
     let any_float = tys.iter().any(|t| t.is_float());

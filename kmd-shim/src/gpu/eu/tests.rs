@@ -219,6 +219,13 @@ fn program(insts: Vec<Inst>) -> Program {
     .unwrap()
 }
 
+/// r120 holds the lane numbers 0..7 in every thread `group` makes (a packed :uv
+/// immediate cannot give a dword destination 0..7: channel i reads element 2i).
+const LANE_REG: u8 = 120;
+fn lane_ids() -> Src {
+    r8(LANE_REG, Type::UD)
+}
+
 fn group(nthreads: usize, mask: u32, init: impl Fn(usize, &mut Vec<[u8; 32]>)) -> ThreadGroup {
     ThreadGroup {
         kernel_addr: KBASE,
@@ -226,6 +233,7 @@ fn group(nthreads: usize, mask: u32, init: impl Fn(usize, &mut Vec<[u8; 32]>)) -
         threads: (0..nthreads)
             .map(|t| {
                 let mut g = vec![[0u8; 32]; 128];
+                put_u32s(&mut g, LANE_REG as usize, &[0, 1, 2, 3, 4, 5, 6, 7]);
                 init(t, &mut g);
                 ThreadPayload {
                     grfs: g,
@@ -304,7 +312,7 @@ fn vector_add_program() -> Vec<Inst> {
             Opcode::Mov,
             8,
             dst(20, Type::UD),
-            &[imm(Type::V, 0x7654_3210)],
+            &[lane_ids()],
         ),
         alu(
             Opcode::Shl,
@@ -850,7 +858,7 @@ fn divergent_control_flow() {
     use Opcode::*;
     // r1 = x (lane id), r2 = y, r3 = count, r4 = i
     let insts = vec![
-        /* 0 */ alu(Mov, 8, dst(1, Type::UD), &[imm(Type::UV, 0x7654_3210)]),
+        /* 0 */ alu(Mov, 8, dst(1, Type::UD), &[lane_ids()]),
         /* 1 */
         with_cmod(
             alu(
@@ -1014,7 +1022,7 @@ fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
     use Opcode::*;
     let mut v = vec![
         // gid = thread*8 + lane: thread id in r1.0 (payload), lanes from :uv
-        alu(Mov, 8, dst(2, Type::UD), &[imm(Type::UV, 0x7654_3210)]),
+        alu(Mov, 8, dst(2, Type::UD), &[lane_ids()]),
         alu(
             Add,
             8,
@@ -1204,7 +1212,7 @@ fn surface_bounds_and_faults() {
     let mem = FlatMem::new();
     mem.put_u32s(MEM_BASE + 0x8000, &(100..116).collect::<Vec<u32>>());
     let insts = vec![
-        alu(Mov, 8, dst(2, Type::UD), &[imm(Type::UV, 0x7654_3210)]),
+        alu(Mov, 8, dst(2, Type::UD), &[lane_ids()]),
         alu(
             Shl,
             8,
@@ -1287,7 +1295,7 @@ fn scratch_and_oword_block() {
             Add,
             8,
             dst(31, Type::UD),
-            &[imm(Type::UV, 0x7654_3210), scalar(1, 0, Type::UD)],
+            &[lane_ids(), scalar(1, 0, Type::UD)],
         ),
         alu(
             Add,
@@ -1980,4 +1988,54 @@ fn igc_simd32_scan_regions() {
     let t = alu_run(insts, &[0; 8], &[0; 8], &[0; 8]);
     let want: Vec<u32> = (1..=32).collect();
     assert_eq!(grf_u32s(&t, 16, 32), want);
+}
+
+/// IGC's SIMD32 64-bit add of values read as x/y dword blocks: strided :d moves
+/// with channel offsets M8/M16/M24 build :q lanes, a native :q add, and moves
+/// back into blocks (iga64-assembled from IGC's wg_sum_long_float).
+#[test]
+fn igc_simd32_qword_blocks() {
+    let hex = "40008000280a402a20068d0a8c00000040208000280a802a60068d0a8c00000001006000280a804d40088d000000000001106000280ac04d60088d000000000001006000280a844d80088d000000000001106000280ac44da0088d000000000001206000280a004ec0088d000000000001306000280a404ee0088d000000000001206000280a044e00098d000000000001306000280a444e20098d000000000001006000280a804c40078d000000000001106000280ac04c60078d000000000001006000280a844c80078d000000000001106000280ac44ca0078d000000000001206000280a004dc0078d000000000001306000280a404de0078d000000000001206000280a044d00088d000000000001306000280a444d20088d000000000040006000284b802e800d694a800c690040106000284bc02ec00d694ac00c690040206000284b002f000e694a000d690040306000284b402f400e694a400d690001006000280a4029800e40000000000001006000280a8029840e40000000000001106000280a6029c00e40000000000001106000280aa029c40e40000000000001206000280ac029000f40000000000001206000280a002a040f40000000000001306000280ae029400f40000000000001306000280a202a440f400000000000";
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let mut insts = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let (i, n) = gencl_jit::isa::gen9::decode(&bytes[at..]).unwrap();
+        insts.push(i);
+        at += n;
+    }
+    insts.push(eot());
+    // a = lane + 2^33 (x block r66-r69 low dwords, y block r70-r73 high... for M0..M31:
+    // lanes 0-15 in r66-r67 (lo) / r68-r69 (hi), lanes 16-31 in r70-r71 / r72-r73);
+    // b likewise in r58-r65 with 1000 * lane + 2^32.
+    let a: Vec<i64> = (0..32).map(|l| l + (1 << 33)).collect();
+    let b: Vec<i64> = (0..32).map(|l| 1000 * l + (1 << 32)).collect();
+    let tg = ThreadGroup {
+        simd: 32,
+        ..group(1, u32::MAX, |_, g| {
+            for (base, v) in [(66, &a), (58, &b)] {
+                for half in 0..2 {
+                    let lo: Vec<u32> = (0..16).map(|l| v[half * 16 + l] as u32).collect();
+                    let hi: Vec<u32> = (0..16).map(|l| (v[half * 16 + l] >> 32) as u32).collect();
+                    put_u32s(g, base + 4 * half, &lo);
+                    put_u32s(g, base + 4 * half + 2, &hi);
+                }
+            }
+        })
+    };
+    let mem = FlatMem::new();
+    let t = run(insts, &tg, &mem).unwrap().0.remove(0);
+    let got: Vec<i64> = (0..32)
+        .map(|l| {
+            let (half, k) = (l / 16, l % 16);
+            let lo = grf_u32s(&t, 74 + 4 * half, 16)[k];
+            let hi = grf_u32s(&t, 76 + 4 * half, 16)[k];
+            (u64::from(hi) << 32 | u64::from(lo)) as i64
+        })
+        .collect();
+    let want: Vec<i64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(got, want);
 }
