@@ -34,7 +34,14 @@ fn build(file: &str, out: &Path) -> Vec<IgcKernel> {
     let o = Command::new("ocloc")
         .args(["compile", "-file"])
         .arg(&src)
-        .args(["-device", "skl", "-options", "-cl-std=CL2.0", "-q", "-out_dir"])
+        .args([
+            "-device",
+            "skl",
+            "-options",
+            "-cl-std=CL2.0",
+            "-q",
+            "-out_dir",
+        ])
         .arg(out)
         .output()
         .expect("run ocloc");
@@ -172,7 +179,7 @@ fn model_speed() {
             secs,
         ));
     }
-    rows.sort_by(|a, b| (b.1 / b.3).cmp(&(a.1 / a.3)));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1 / r.3));
     println!(
         "{:<28} {:>12} {:>10} {:>8} {:>10} {:>10}",
         "kernel", "lane-instr", "instr", "sends", "ms", "M lane/s"

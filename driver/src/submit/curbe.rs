@@ -11,7 +11,10 @@ use super::{ArgValue, NdRange, SubmitError};
 /// then each `__local` pointer argument in argument order, each aligned to 128
 /// bytes (the largest OpenCL type, long16/double16, needs 128). Returns the
 /// total and the SLM offset of each argument (0 for non-local ones).
-pub fn slm_layout(kernel: &KernelBinary, args: &[ArgValue]) -> Result<(u32, Vec<u32>), SubmitError> {
+pub fn slm_layout(
+    kernel: &KernelBinary,
+    args: &[ArgValue],
+) -> Result<(u32, Vec<u32>), SubmitError> {
     let mut at = u64::from(kernel.slm_bytes);
     let mut offsets = Vec::with_capacity(args.len());
     for a in args {
@@ -88,9 +91,9 @@ pub fn cross_thread(
                     put(desc.curbe_offset, b)?
                 }
                 for p in &desc.pieces {
-                    let src = b
-                        .get(p.src as usize..(p.src + p.size) as usize)
-                        .ok_or(SubmitError::Descriptor("argument piece outside the argument"))?;
+                    let src = b.get(p.src as usize..(p.src + p.size) as usize).ok_or(
+                        SubmitError::Descriptor("argument piece outside the argument"),
+                    )?;
                     put(p.dst, src)?
                 }
             }

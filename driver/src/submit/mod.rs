@@ -16,9 +16,9 @@ use std::collections::HashMap;
 
 use gencl_jit::kernel::{ArgKind, KernelBinary};
 use gencl_kmd::genx::gen9::{
-    BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
+    slm_size_bytes, BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
     MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd, PipeControl,
-    PipelineSelect, RenderSurfaceState, StateBaseAddress, slm_size_bytes, POST_SYNC_WRITE_TIMESTAMP, SIMD16,
+    PipelineSelect, RenderSurfaceState, StateBaseAddress, POST_SYNC_WRITE_TIMESTAMP, SIMD16,
     SIMD32, SIMD8, SURFACE_FORMAT_RAW,
 };
 use gencl_kmd::genx::Packet;
@@ -267,7 +267,12 @@ impl Submitter {
                 ArgKind::Buffer { bti: Some(b) } => Some(usize::from(b) + 1),
                 _ => None,
             })
-            .chain(kernel.data_buffers.iter().filter_map(|d| d.bti.map(|b| usize::from(b) + 1)))
+            .chain(
+                kernel
+                    .data_buffers
+                    .iter()
+                    .filter_map(|d| d.bti.map(|b| usize::from(b) + 1)),
+            )
             .max()
             .unwrap_or(0);
         for (a, desc) in args.iter().zip(&kernel.args) {
@@ -312,8 +317,9 @@ impl Submitter {
         ];
         for (bti, gpu_addr, size) in &slots {
             let at = surfaces_at + bti * 64;
-            let ss = RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
-                .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
+            let ss =
+                RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
+                    .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
             write_dwords(map, at, &ss.pack_vec());
             bt[*bti] = BindingTableState {
                 surface_state_pointer: (at - SURFACE) as u32,
@@ -395,7 +401,9 @@ impl Submitter {
                 let at = d.curbe_offset as usize;
                 cross
                     .get_mut(at..at + 8)
-                    .ok_or(SubmitError::Descriptor("data buffer outside the cross-thread data"))?
+                    .ok_or(SubmitError::Descriptor(
+                        "data buffer outside the cross-thread data",
+                    ))?
                     .copy_from_slice(&addr.to_le_bytes());
             }
             let curbe_at = dyn_used.next_multiple_of(64);

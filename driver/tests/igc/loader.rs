@@ -15,7 +15,8 @@
 //! silently ignored.
 
 use gencl_jit::kernel::{
-    AddressQualifier, ArgKind, ArgPiece, DataBuffer, ImplicitArg, ImplicitKind, KernelArg, KernelBinary,
+    AddressQualifier, ArgKind, ArgPiece, DataBuffer, ImplicitArg, ImplicitKind, KernelArg,
+    KernelBinary,
 };
 
 // Patch tokens (PATCH_TOKEN enum).
@@ -121,8 +122,8 @@ pub fn load(elf: &[u8]) -> Result<Vec<IgcKernel>, String> {
         o += ssh_size;
         let patches = slice(p, o, patch_size)?;
         o += patch_size;
-        let binary =
-            kernel(&name, heap, ssh, patches, &constants).map_err(|e| format!("kernel {name}: {e}"))?;
+        let binary = kernel(&name, heap, ssh, patches, &constants)
+            .map_err(|e| format!("kernel {name}: {e}"))?;
         out.push(IgcKernel { binary });
     }
     Ok(out)
@@ -345,8 +346,12 @@ fn kernel(
             }
             // Facts the runtime does not need: the debugger's system routine, the interface
             // descriptor template (gencl builds its own from the fields above), GT-Pin info.
-            STATE_SIP | MEDIA_INTERFACE_DESCRIPTOR_LOAD | INTERFACE_DESCRIPTOR_DATA
-            | GTPIN_FREE_GRF_INFO | GTPIN_INFO | MEDIA_VFE_STATE_SLOT1
+            STATE_SIP
+            | MEDIA_INTERFACE_DESCRIPTOR_LOAD
+            | INTERFACE_DESCRIPTOR_DATA
+            | GTPIN_FREE_GRF_INFO
+            | GTPIN_INFO
+            | MEDIA_VFE_STATE_SLOT1
             | ALLOCATE_STATELESS_PRIVATE_MEMORY => {}
             SAMPLER_STATE_ARRAY => return Err("samplers not modelled".into()),
             t => return Err(format!("patch token {t} not modelled")),

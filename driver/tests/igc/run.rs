@@ -33,7 +33,11 @@ impl Gpu {
     }
 
     /// Launch `case` with `kernel`; the final contents of every argument and the model's counters.
-    pub fn run(&mut self, kernel: &KernelBinary, case: &Case) -> Result<(Run, LaunchStats), String> {
+    pub fn run(
+        &mut self,
+        kernel: &KernelBinary,
+        case: &Case,
+    ) -> Result<(Run, LaunchStats), String> {
         let dims = case.global.len();
         if !(1..=3).contains(&dims) {
             return Err(format!("{dims}-dimensional range"));
@@ -44,7 +48,12 @@ impl Gpu {
         match &case.local {
             Some(l) if l.len() == dims => local[..dims].copy_from_slice(l),
             Some(l) => return Err(format!("local size {l:?} for a {dims}-D range")),
-            None => local[0] = (1..=64.min(global[0])).rev().find(|d| global[0] % d == 0).unwrap(),
+            None => {
+                local[0] = (1..=64.min(global[0]))
+                    .rev()
+                    .find(|d| global[0] % d == 0)
+                    .unwrap()
+            }
         }
         let mut bos: Vec<Option<Bo>> = Vec::new();
         let mut args = Vec::new();

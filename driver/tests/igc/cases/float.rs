@@ -128,7 +128,13 @@ fn relative_f32(arg: usize, tol: f64, reference: impl Fn(&Run) -> Vec<f64> + 'st
             .iter()
             .zip(&want)
             .enumerate()
-            .filter(|(_, (g, w))| !((**g as f64 - **w).abs() <= tol * w.abs()))
+            .filter(|(_, (g, w))| {
+                // NaN differences count as failures.
+                !matches!(
+                    (**g as f64 - **w).abs().partial_cmp(&(tol * w.abs())),
+                    Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+                )
+            })
             .take(8)
             .map(|(i, (g, w))| format!("[{i}] got {g:e} want {w:e}"))
             .collect();
@@ -286,7 +292,14 @@ pub fn cases() -> Vec<Case> {
             .global(&[N])
             .buf(edges(
                 rand_f32(N, 9, -10.0, 10.0),
-                &[0.0, -0.0, 1e-6, f32::INFINITY, f32::NAN, 3.141_592_7],
+                &[
+                    0.0,
+                    -0.0,
+                    1e-6,
+                    f32::INFINITY,
+                    f32::NAN,
+                    std::f32::consts::PI,
+                ],
             ))
             .out::<f32>(3 * N)
             .check(slots_f32(1, &[4, 4, 5], |r| {

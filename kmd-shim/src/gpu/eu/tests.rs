@@ -308,12 +308,7 @@ fn alu_run(insts: Vec<Inst>, a: &[u32], b: &[u32], c: &[u32]) -> Thread {
 fn vector_add_program() -> Vec<Inst> {
     vec![
         // r20 = lane * 4
-        alu(
-            Opcode::Mov,
-            8,
-            dst(20, Type::UD),
-            &[lane_ids()],
-        ),
+        alu(Opcode::Mov, 8, dst(20, Type::UD), &[lane_ids()]),
         alu(
             Opcode::Shl,
             8,
