@@ -1,6 +1,7 @@
 //! `gencl`: developer tool. `gencl disasm FILE` prints a raw Gen9 kernel
 //! binary in IGA's syntax; `gencl compile KERNEL.cl|.spv` writes each
-//! kernel's binary (`NAME.bin`) and disassembly (`NAME.asm`).
+//! kernel's binary (`NAME.bin`) and disassembly (`NAME.asm`); `gencl profile`
+//! runs a kernel once on the emulated device and prints the model's counters.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +31,46 @@ enum Cmd {
         #[arg(long, default_value = "")]
         options: String,
     },
+    /// Compile a kernel, launch it once on the emulated device (zero-filled buffers, zero
+    /// by-value arguments) and print the GPU model's counters for the launch.
+    Profile {
+        file: PathBuf,
+        /// The kernel to run.
+        #[arg(long)]
+        kernel: String,
+        /// Global size: X, X,Y or X,Y,Z.
+        #[arg(long)]
+        global: String,
+        /// Local size, as many dimensions as --global (default: the largest divisor of X up
+        /// to 64, 1 elsewhere).
+        #[arg(long)]
+        local: Option<String>,
+        /// clBuildProgram options.
+        #[arg(long, default_value = "")]
+        options: String,
+        /// Bytes of each buffer argument (default: 16 per work-item).
+        #[arg(long)]
+        buffer_bytes: Option<u64>,
+        /// Bytes of each __local pointer argument.
+        #[arg(long, default_value_t = 1024)]
+        local_bytes: u32,
+    },
+}
+
+/// "1024" or "64,64" → the sizes given.
+fn sizes(s: &str) -> Result<Vec<u64>, String> {
+    let v: Vec<u64> = s
+        .split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<u64>()
+                .map_err(|e| format!("size {x:?}: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    if v.is_empty() || v.len() > 3 || v.contains(&0) {
+        return Err(format!("{s:?}: expected 1 to 3 non-zero sizes"));
+    }
+    Ok(v)
 }
 
 fn main() -> ExitCode {
@@ -45,6 +86,61 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        Cmd::Profile {
+            file,
+            kernel,
+            global,
+            local,
+            options,
+            buffer_bytes,
+            local_bytes,
+        } => {
+            let src =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let program = compile(CompileInput::OpenClC(&src), &options).map_err(|e| e.log)?;
+            let k = program
+                .kernels
+                .iter()
+                .find(|k| k.name == kernel)
+                .ok_or_else(|| format!("{}: no kernel {kernel}", file.display()))?;
+            let g = sizes(&global)?;
+            let mut gs = [1u64; 3];
+            gs[..g.len()].copy_from_slice(&g);
+            let mut ls = [1u32; 3];
+            match local {
+                Some(l) => {
+                    let l = sizes(&l)?;
+                    if l.len() != g.len() {
+                        return Err("--local needs as many dimensions as --global".into());
+                    }
+                    for (d, v) in l.iter().enumerate() {
+                        ls[d] = u32::try_from(*v).map_err(|_| "local size too large")?;
+                    }
+                }
+                None => {
+                    ls[0] = (1..=64u32)
+                        .rev()
+                        .find(|d| gs[0] % u64::from(*d) == 0)
+                        .unwrap_or(1)
+                }
+            }
+            let items: u64 = gs.iter().product();
+            let launch = gencl::profile::ProfileLaunch {
+                work_dim: g.len() as u32,
+                global: gs,
+                local: ls,
+                buffer_bytes: buffer_bytes.unwrap_or(items.saturating_mul(16)),
+                local_bytes,
+            };
+            let stats = gencl::profile::profile(k, &launch)?;
+            println!("kernel: {} (SIMD{})", k.name, k.simd);
+            print!("{}", gencl::profile::format_counters(&stats.counters));
+            println!(
+                "gpu-time-ns: {}",
+                stats.end_ns.saturating_sub(stats.start_ns)
+            );
+            Ok(())
+        }
         Cmd::Disasm { file } => {
             let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let text = disasm_kernel(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;

@@ -583,14 +583,7 @@ impl I915 for EmulatedI915 {
         );
         let mut counters = Counters::default();
         let result = cs::execute_batch(&vm.view(), batch_gpu, &self.budget, &mut counters);
-        {
-            let mut total = self.counters.lock();
-            total.threads += counters.threads;
-            total.instructions += counters.instructions;
-            total.lane_instructions += counters.lane_instructions;
-            total.sends += counters.sends;
-            total.modelled_cycles += counters.modelled_cycles;
-        }
+        self.counters.lock().add(&counters);
         self.last_batch.lock().insert(ctx_id, counters);
         if let Err(gpu_err) = result {
             // A hang or fault resets the engine and marks the guilty context;

@@ -1,0 +1,51 @@
+//! `gencl profile` prints the GPU model's counters for one launch; the counts
+//! follow from the kernel and the ND-range alone, so they are exact.
+
+use std::process::Command;
+
+fn profile(args: &[&str]) -> std::collections::HashMap<String, String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+        .current_dir(root)
+        .arg("profile")
+        .args(args)
+        .output()
+        .expect("run gencl");
+    assert!(
+        out.status.success(),
+        "gencl profile failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn vadd_counts_one_thread_per_eight_items() {
+    // SIMD8: 1024 items are 128 threads; each reads a and b and writes c (3 A64
+    // messages) and ends (EOT).
+    let c = profile(&["tests/kernels/vadd.cl", "--kernel", "vadd", "--global", "1024"]);
+    assert_eq!(c["kernel"], "vadd (SIMD8)");
+    assert_eq!(c["threads"], "128");
+    assert_eq!(c["sends.a64"], "384");
+    assert_eq!(c["sends.eot"], "128");
+    assert_eq!(c["sends"], "512");
+    let lanes: u64 = c["lane-instructions"].parse().unwrap();
+    let insts: u64 = c["instructions"].parse().unwrap();
+    assert!(lanes <= 8 * insts && lanes >= insts, "{lanes} lanes, {insts} instructions");
+    assert!(c["modelled-cycles"].parse::<u64>().unwrap() > 0);
+}
+
+#[test]
+fn partial_groups_still_dispatch_whole_threads() {
+    // 1000 items in groups of 50: 20 groups of ceil(50/8) = 7 threads, the last with
+    // 2 live lanes; every thread still sends its three messages and its EOT.
+    let c = profile(&["tests/kernels/vadd.cl", "--kernel", "vadd", "--global", "1000"]);
+    assert_eq!(c["threads"], "140");
+    assert_eq!(c["sends.a64"], "420");
+    assert_eq!(c["sends.eot"], "140");
+}
