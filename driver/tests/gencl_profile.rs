@@ -28,7 +28,13 @@ fn profile(args: &[&str]) -> std::collections::HashMap<String, String> {
 fn vadd_counts_one_thread_per_eight_items() {
     // SIMD8: 1024 items are 128 threads; each reads a and b and writes c (3 A64
     // messages) and ends (EOT).
-    let c = profile(&["tests/kernels/vadd.cl", "--kernel", "vadd", "--global", "1024"]);
+    let c = profile(&[
+        "tests/kernels/vadd.cl",
+        "--kernel",
+        "vadd",
+        "--global",
+        "1024",
+    ]);
     assert_eq!(c["kernel"], "vadd (SIMD8)");
     assert_eq!(c["threads"], "128");
     assert_eq!(c["sends.a64"], "384");
@@ -36,7 +42,10 @@ fn vadd_counts_one_thread_per_eight_items() {
     assert_eq!(c["sends"], "512");
     let lanes: u64 = c["lane-instructions"].parse().unwrap();
     let insts: u64 = c["instructions"].parse().unwrap();
-    assert!(lanes <= 8 * insts && lanes >= insts, "{lanes} lanes, {insts} instructions");
+    assert!(
+        lanes <= 8 * insts && lanes >= insts,
+        "{lanes} lanes, {insts} instructions"
+    );
     assert!(c["modelled-cycles"].parse::<u64>().unwrap() > 0);
 }
 
@@ -44,7 +53,13 @@ fn vadd_counts_one_thread_per_eight_items() {
 fn partial_groups_still_dispatch_whole_threads() {
     // 1000 items in groups of 50: 20 groups of ceil(50/8) = 7 threads, the last with
     // 2 live lanes; every thread still sends its three messages and its EOT.
-    let c = profile(&["tests/kernels/vadd.cl", "--kernel", "vadd", "--global", "1000"]);
+    let c = profile(&[
+        "tests/kernels/vadd.cl",
+        "--kernel",
+        "vadd",
+        "--global",
+        "1000",
+    ]);
     assert_eq!(c["threads"], "140");
     assert_eq!(c["sends.a64"], "420");
     assert_eq!(c["sends.eot"], "140");

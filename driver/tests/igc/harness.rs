@@ -63,6 +63,8 @@ pub struct Run {
     /// The launch shape, for references that depend on it.
     pub global: [usize; 3],
     pub local: [usize; 3],
+    /// Host seconds spent in the launch (batch, execbuffer2, the GPU model).
+    pub launch_secs: f64,
 }
 
 impl Run {

@@ -91,9 +91,11 @@ impl Gpu {
                 local_size: local.map(|l| l as u32),
             };
             let submitter = self.submitter.as_mut().expect("submitter");
+            let t = std::time::Instant::now();
             let stats = submitter
                 .launch(&self.gpu, kernel, &args, &nd, &objects)
                 .map_err(|e| format!("launch: {e}"))?;
+            let launch_secs = t.elapsed().as_secs_f64();
             let inputs: Vec<Vec<u8>> = case
                 .args
                 .iter()
@@ -118,6 +120,7 @@ impl Gpu {
                     outputs,
                     global,
                     local,
+                    launch_secs,
                 },
                 stats,
             ))

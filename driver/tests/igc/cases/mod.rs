@@ -1,6 +1,7 @@
 //! The corpus, one module per category, each beside its `tests/igc/<category>.cl`.
 use super::harness::Case;
 
+pub mod alu;
 pub mod atomics;
 pub mod control;
 pub mod conversions;
@@ -20,6 +21,7 @@ pub const FILES: &[&str] = &[
     "local.cl",
     "atomics.cl",
     "private.cl",
+    "alu.cl",
 ];
 
 /// Every case of every category.
@@ -33,5 +35,6 @@ pub fn all() -> Vec<Case> {
     v.extend(local::cases());
     v.extend(atomics::cases());
     v.extend(private::cases());
+    v.extend(alu::cases());
     v
 }
