@@ -165,7 +165,7 @@ impl Case {
         reference: impl Fn(&Run) -> Vec<f32> + 'static,
     ) -> Self {
         self.checks.push(Box::new(move |r: &Run| {
-            expect_ulp_f32(&r.output::<f32>(arg), &reference(r), ulps)
+            expect_ulp(&r.output::<f32>(arg), &reference(r), u64::from(ulps))
                 .map_err(|e| format!("argument {arg}: {e}"))
         }));
         self
@@ -178,7 +178,7 @@ impl Case {
         reference: impl Fn(&Run) -> Vec<f64> + 'static,
     ) -> Self {
         self.checks.push(Box::new(move |r: &Run| {
-            expect_ulp_f64(&r.output::<f64>(arg), &reference(r), ulps)
+            expect_ulp(&r.output::<f64>(arg), &reference(r), ulps)
                 .map_err(|e| format!("argument {arg}: {e}"))
         }));
         self
@@ -211,100 +211,102 @@ pub fn expect_eq<T: Elem>(got: &[T], want: &[T]) -> Result<(), String> {
     }
 }
 
-fn ulp_dist_f32(a: f32, b: f32) -> u32 {
-    if a.is_nan() && b.is_nan() {
-        return 0;
-    }
-    if a == b {
-        return 0;
-    }
-    if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
-        return u32::MAX;
-    }
-    let key = |x: f32| {
-        let i = x.to_bits() as i32;
-        if i < 0 {
-            i32::MIN.wrapping_sub(i) as i64
-        } else {
-            i as i64
-        }
-    };
-    (key(a) - key(b)).unsigned_abs().min(u32::MAX as u64) as u32
+/// A float element type compared in units in the last place.
+pub trait Float: Elem + std::fmt::LowerExp {
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    /// The bits as a signed integer ordered like the values (-0 and +0 adjacent).
+    fn ordered(self) -> i128;
 }
 
-fn ulp_dist_f64(a: f64, b: f64) -> u64 {
-    if a.is_nan() && b.is_nan() {
-        return 0;
-    }
-    if a == b {
+macro_rules! float {
+    ($($t:ty, $i:ty);*) => {$(
+        impl Float for $t {
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            fn ordered(self) -> i128 {
+                let i = self.to_bits() as $i;
+                if i < 0 {
+                    <$i>::MIN.wrapping_sub(i) as i128
+                } else {
+                    i as i128
+                }
+            }
+        }
+    )*};
+}
+float!(f32, i32; f64, i64);
+
+/// Distance in ulps; NaN matches NaN, and anything else against NaN or an
+/// infinity is infinitely far unless equal.
+fn ulp_dist<T: Float>(a: T, b: T) -> u64 {
+    if (a.is_nan() && b.is_nan()) || a == b {
         return 0;
     }
     if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
         return u64::MAX;
     }
-    let key = |x: f64| {
-        let i = x.to_bits() as i64;
-        if i < 0 {
-            i64::MIN.wrapping_sub(i) as i128
-        } else {
-            i as i128
+    (a.ordered() - b.ordered())
+        .unsigned_abs()
+        .min(u64::MAX as u128) as u64
+}
+
+/// Element-wise within `ulps` of the reference, with a readable report.
+pub fn expect_ulp<T: Float>(got: &[T], want: &[T], ulps: u64) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("length {} != reference {}", got.len(), want.len()));
+    }
+    let bad: Vec<(usize, T, T, u64)> = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .map(|(i, (g, w))| (i, *g, *w, ulp_dist(*g, *w)))
+        .filter(|x| x.3 > ulps)
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = bad
+        .iter()
+        .take(8)
+        .map(|(i, g, w, d)| format!("[{i}] got {g:e} want {w:e} ({d} ulp)"))
+        .collect();
+    Err(format!(
+        "{} of {} beyond {ulps} ulp: {}",
+        bad.len(),
+        got.len(),
+        shown.join(", ")
+    ))
+}
+
+/// A check that buffer `arg`, read as groups of `ulps.len()` floats, is within
+/// `ulps[k]` of the reference in slot k of every group.
+pub fn slots<T: Float>(
+    arg: usize,
+    ulps: &'static [u64],
+    reference: impl Fn(&Run) -> Vec<T> + 'static,
+) -> Check {
+    Box::new(move |r: &Run| {
+        let (got, want) = (r.output::<T>(arg), reference(r));
+        if got.len() != want.len() {
+            return Err(format!(
+                "argument {arg}: length {} != {}",
+                got.len(),
+                want.len()
+            ));
         }
-    };
-    (key(a) - key(b)).unsigned_abs().min(u64::MAX as u128) as u64
-}
-
-pub fn expect_ulp_f32(got: &[f32], want: &[f32], ulps: u32) -> Result<(), String> {
-    if got.len() != want.len() {
-        return Err(format!("length {} != reference {}", got.len(), want.len()));
-    }
-    let bad: Vec<(usize, f32, f32, u32)> = got
-        .iter()
-        .zip(want)
-        .enumerate()
-        .map(|(i, (g, w))| (i, *g, *w, ulp_dist_f32(*g, *w)))
-        .filter(|x| x.3 > ulps)
-        .collect();
-    if bad.is_empty() {
-        return Ok(());
-    }
-    let shown: Vec<String> = bad
-        .iter()
-        .take(8)
-        .map(|(i, g, w, d)| format!("[{i}] got {g:e} want {w:e} ({d} ulp)"))
-        .collect();
-    Err(format!(
-        "{} of {} beyond {ulps} ulp: {}",
-        bad.len(),
-        got.len(),
-        shown.join(", ")
-    ))
-}
-
-pub fn expect_ulp_f64(got: &[f64], want: &[f64], ulps: u64) -> Result<(), String> {
-    if got.len() != want.len() {
-        return Err(format!("length {} != reference {}", got.len(), want.len()));
-    }
-    let bad: Vec<(usize, f64, f64, u64)> = got
-        .iter()
-        .zip(want)
-        .enumerate()
-        .map(|(i, (g, w))| (i, *g, *w, ulp_dist_f64(*g, *w)))
-        .filter(|x| x.3 > ulps)
-        .collect();
-    if bad.is_empty() {
-        return Ok(());
-    }
-    let shown: Vec<String> = bad
-        .iter()
-        .take(8)
-        .map(|(i, g, w, d)| format!("[{i}] got {g:e} want {w:e} ({d} ulp)"))
-        .collect();
-    Err(format!(
-        "{} of {} beyond {ulps} ulp: {}",
-        bad.len(),
-        got.len(),
-        shown.join(", ")
-    ))
+        let k = ulps.len();
+        for (s, u) in ulps.iter().enumerate() {
+            let g: Vec<T> = got.iter().skip(s).step_by(k).copied().collect();
+            let w: Vec<T> = want.iter().skip(s).step_by(k).copied().collect();
+            expect_ulp(&g, &w, *u).map_err(|e| format!("argument {arg} slot {s}: {e}"))?;
+        }
+        Ok(())
+    })
 }
 
 /// Deterministic pseudo-random inputs (splitmix64), so every run sees the same data.

@@ -87,32 +87,6 @@ pub fn f32_to_f16(x: f32, toward_zero: bool) -> u16 {
     sign | bits as u16
 }
 
-/// A check that buffer `arg`, read as groups of `ulps.len()` floats, is within
-/// `ulps[k]` of the reference in slot k of every group.
-pub fn slots_f32(
-    arg: usize,
-    ulps: &'static [u32],
-    reference: impl Fn(&Run) -> Vec<f32> + 'static,
-) -> Check {
-    Box::new(move |r: &Run| {
-        let (got, want) = (r.output::<f32>(arg), reference(r));
-        if got.len() != want.len() {
-            return Err(format!(
-                "argument {arg}: length {} != {}",
-                got.len(),
-                want.len()
-            ));
-        }
-        let k = ulps.len();
-        for (s, u) in ulps.iter().enumerate() {
-            let g: Vec<f32> = got.iter().skip(s).step_by(k).copied().collect();
-            let w: Vec<f32> = want.iter().skip(s).step_by(k).copied().collect();
-            expect_ulp_f32(&g, &w, *u).map_err(|e| format!("argument {arg} slot {s}: {e}"))?;
-        }
-        Ok(())
-    })
-}
-
 /// A check that float buffer `arg` is within relative error `tol` of the reference.
 fn relative_f32(arg: usize, tol: f64, reference: impl Fn(&Run) -> Vec<f64> + 'static) -> Check {
     Box::new(move |r: &Run| {
@@ -255,7 +229,7 @@ pub fn cases() -> Vec<Case> {
                 ],
             ))
             .out::<f32>(3 * N)
-            .check(slots_f32(2, &[3, 3, 2], |r| {
+            .check(slots(2, &[3, 3, 2], |r| {
                 pair_map(r, |x, y| {
                     let (x, y) = (x as f64, y as f64);
                     vec![
@@ -302,7 +276,7 @@ pub fn cases() -> Vec<Case> {
                 ],
             ))
             .out::<f32>(3 * N)
-            .check(slots_f32(1, &[4, 4, 5], |r| {
+            .check(slots(1, &[4, 4, 5], |r| {
                 r.input::<f32>(0)
                     .iter()
                     .flat_map(|x| {
@@ -330,7 +304,7 @@ pub fn cases() -> Vec<Case> {
                 &[2.0, 0.5, 3.0, 1.0, 2.0, 1.0, -1.0],
             ))
             .out::<f32>(5 * N)
-            .check(slots_f32(2, &[3, 3, 3, 3, 16], |r| {
+            .check(slots(2, &[3, 3, 3, 3, 16], |r| {
                 pair_map(r, |x, y| {
                     let (x, y) = (x as f64, y as f64);
                     vec![

@@ -41,31 +41,6 @@ fn pair_map(r: &Run, f: impl Fn(f64, f64) -> Vec<f64>) -> Vec<f64> {
     a.iter().zip(&b).flat_map(|(x, y)| f(*x, *y)).collect()
 }
 
-/// As float.rs's slot check, for doubles.
-fn slots_f64(
-    arg: usize,
-    ulps: &'static [u64],
-    reference: impl Fn(&Run) -> Vec<f64> + 'static,
-) -> Check {
-    Box::new(move |r: &Run| {
-        let (got, want) = (r.output::<f64>(arg), reference(r));
-        if got.len() != want.len() {
-            return Err(format!(
-                "argument {arg}: length {} != {}",
-                got.len(),
-                want.len()
-            ));
-        }
-        let k = ulps.len();
-        for (s, u) in ulps.iter().enumerate() {
-            let g: Vec<f64> = got.iter().skip(s).step_by(k).copied().collect();
-            let w: Vec<f64> = want.iter().skip(s).step_by(k).copied().collect();
-            expect_ulp_f64(&g, &w, *u).map_err(|e| format!("argument {arg} slot {s}: {e}"))?;
-        }
-        Ok(())
-    })
-}
-
 /// frexp for every finite double, denormals included.
 fn frexp64(x: f64) -> (f64, i32) {
     if x == 0.0 || !x.is_finite() {
@@ -402,7 +377,7 @@ pub fn cases() -> Vec<Case> {
                 ],
             ))
             .out::<f64>(2 * N)
-            .check(slots_f64(1, &[3, 3], |r| {
+            .check(slots(1, &[3, 3], |r| {
                 r.input::<f64>(0)
                     .iter()
                     .flat_map(|x| [x.exp(), x.abs().ln()])
@@ -456,7 +431,7 @@ pub fn cases() -> Vec<Case> {
                 ],
             ))
             .out::<f64>(2 * N)
-            .check(slots_f64(1, &[3, 0], |r| {
+            .check(slots(1, &[3, 0], |r| {
                 r.input::<f64>(0)
                     .iter()
                     .flat_map(|x| [1.0 / x.sqrt(), 1.0 / x])
@@ -476,7 +451,7 @@ pub fn cases() -> Vec<Case> {
                 ],
             ))
             .out::<f64>(2 * N)
-            .check(slots_f64(1, &[4, 4], |r| {
+            .check(slots(1, &[4, 4], |r| {
                 r.input::<f64>(0)
                     .iter()
                     .flat_map(|x| [x.sin(), x.cos()])

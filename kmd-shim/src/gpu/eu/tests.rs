@@ -208,6 +208,42 @@ fn flow(op: Opcode, n: u8, jip: i32, uip: i32) -> Inst {
     i
 }
 
+/// Decode iga64 output (hex) into a program at KBASE, followed by an EOT, and run
+/// it on one thread with channel-enable `mask` whose registers `init` fills.
+fn asm_thread(hex: &str, mask: u32, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread {
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let mut insts = Vec::new();
+    let mut off = 0;
+    while off < bytes.len() {
+        let (inst, len) = gencl_jit::isa::gen9::decode(&bytes[off..]).unwrap();
+        insts.push((KBASE + off as u64, inst));
+        off += len;
+    }
+    insts.push((KBASE + off as u64, eot()));
+    let mut p = Program::from_insts(insts).unwrap();
+    let tg = ThreadGroup {
+        simd: if mask > 0xFFFF {
+            32
+        } else if mask > 0xFF {
+            16
+        } else {
+            8
+        },
+        ..group(1, mask, |_, g| init(g))
+    };
+    let mut c = Counters::default();
+    let env = LaunchEnv {
+        general_state_base: MEM_BASE,
+        max_instructions: 100_000,
+    };
+    run_threads(&mut p, &FlatMem::new(), &tg, &env, &mut c)
+        .unwrap()
+        .remove(0)
+}
+
 fn program(insts: Vec<Inst>) -> Program {
     Program::from_insts(
         insts
@@ -1969,18 +2005,7 @@ mod numeric;
 #[test]
 fn igc_simd32_scan_regions() {
     let hex = "010080002c1e00220000000001000100012080002c1e40220000000001000100402060002c0a04420002400a04024000402060002c0a44424002400a44024000402040002c0a08620802600a04026000402040002c0a48624802600a44026000402040002c0a0c620c02600a04026000402040002c0a4c624c02600a44026000402040002c0a10220c02000a10026900402040002c0a30222c02000a30026900402040002c0a50224c02000a50026900402040002c0a70226c02000a70026900402060002c0a20221c02000a20028d00402060002c0a60225c02000a60028d00402080002c0a40223c02000a40028d00";
-    let bytes: Vec<u8> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect();
-    let mut insts = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let (i, n) = gencl_jit::isa::gen9::decode(&bytes[at..]).unwrap();
-        insts.push(i);
-        at += n;
-    }
-    let t = alu_run(insts, &[0; 8], &[0; 8], &[0; 8]);
+    let t = asm_thread(hex, 0xFF, |_| {});
     let want: Vec<u32> = (1..=32).collect();
     assert_eq!(grf_u32s(&t, 16, 32), want);
 }
@@ -1991,38 +2016,21 @@ fn igc_simd32_scan_regions() {
 #[test]
 fn igc_simd32_qword_blocks() {
     let hex = "40008000280a402a20068d0a8c00000040208000280a802a60068d0a8c00000001006000280a804d40088d000000000001106000280ac04d60088d000000000001006000280a844d80088d000000000001106000280ac44da0088d000000000001206000280a004ec0088d000000000001306000280a404ee0088d000000000001206000280a044e00098d000000000001306000280a444e20098d000000000001006000280a804c40078d000000000001106000280ac04c60078d000000000001006000280a844c80078d000000000001106000280ac44ca0078d000000000001206000280a004dc0078d000000000001306000280a404de0078d000000000001206000280a044d00088d000000000001306000280a444d20088d000000000040006000284b802e800d694a800c690040106000284bc02ec00d694ac00c690040206000284b002f000e694a000d690040306000284b402f400e694a400d690001006000280a4029800e40000000000001006000280a8029840e40000000000001106000280a6029c00e40000000000001106000280aa029c40e40000000000001206000280ac029000f40000000000001206000280a002a040f40000000000001306000280ae029400f40000000000001306000280a202a440f400000000000";
-    let bytes: Vec<u8> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect();
-    let mut insts = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let (i, n) = gencl_jit::isa::gen9::decode(&bytes[at..]).unwrap();
-        insts.push(i);
-        at += n;
-    }
-    insts.push(eot());
-    // a = lane + 2^33 (x block r66-r69 low dwords, y block r70-r73 high... for M0..M31:
-    // lanes 0-15 in r66-r67 (lo) / r68-r69 (hi), lanes 16-31 in r70-r71 / r72-r73);
-    // b likewise in r58-r65 with 1000 * lane + 2^32.
+    // a = lane + 2^33 as IGC reads it (x block = low dwords, y block = high): lanes
+    // 0-15 in r66-r67 / r68-r69, lanes 16-31 in r70-r71 / r72-r73; b = 1000 * lane +
+    // 2^32 likewise in r58-r65. The sums come back the same way in r74-r81.
     let a: Vec<i64> = (0..32).map(|l| l + (1 << 33)).collect();
     let b: Vec<i64> = (0..32).map(|l| 1000 * l + (1 << 32)).collect();
-    let tg = ThreadGroup {
-        simd: 32,
-        ..group(1, u32::MAX, |_, g| {
-            for (base, v) in [(66, &a), (58, &b)] {
-                for half in 0..2 {
-                    let lo: Vec<u32> = (0..16).map(|l| v[half * 16 + l] as u32).collect();
-                    let hi: Vec<u32> = (0..16).map(|l| (v[half * 16 + l] >> 32) as u32).collect();
-                    put_u32s(g, base + 4 * half, &lo);
-                    put_u32s(g, base + 4 * half + 2, &hi);
-                }
+    let t = asm_thread(hex, u32::MAX, |g| {
+        for (base, v) in [(66, &a), (58, &b)] {
+            for half in 0..2 {
+                let lo: Vec<u32> = (0..16).map(|l| v[half * 16 + l] as u32).collect();
+                let hi: Vec<u32> = (0..16).map(|l| (v[half * 16 + l] >> 32) as u32).collect();
+                put_u32s(g, base + 4 * half, &lo);
+                put_u32s(g, base + 4 * half + 2, &hi);
             }
-        })
-    };
-    let mem = FlatMem::new();
-    let t = run(insts, &tg, &mem).unwrap().0.remove(0);
+        }
+    });
     let got: Vec<i64> = (0..32)
         .map(|l| {
             let (half, k) = (l / 16, l % 16);

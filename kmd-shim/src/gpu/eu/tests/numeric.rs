@@ -6,31 +6,9 @@
 
 use super::*;
 
-/// Decode iga64 output (hex) into a program at KBASE, run it on one SIMD8
-/// thread whose registers `init` fills, return the thread.
+/// Run iga64 output (hex) on one SIMD8 thread whose registers `init` fills.
 fn asm_run(hex: &str, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread {
-    let bytes: Vec<u8> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect();
-    let mut insts = Vec::new();
-    let mut off = 0;
-    while off < bytes.len() {
-        let (inst, len) = gencl_jit::isa::gen9::decode(&bytes[off..]).unwrap();
-        insts.push((KBASE + off as u64, inst));
-        off += len;
-    }
-    let mut p = Program::from_insts(insts).unwrap();
-    let tg = group(1, 0xFF, |_, g| init(g));
-    let mem = FlatMem::new();
-    let mut c = Counters::default();
-    let env = LaunchEnv {
-        general_state_base: MEM_BASE,
-        max_instructions: 100_000,
-    };
-    run_threads(&mut p, &mem, &tg, &env, &mut c)
-        .unwrap()
-        .remove(0)
+    asm_thread(hex, 0xFF, init)
 }
 
 fn grf_u64s(t: &Thread, reg: usize, n: usize) -> Vec<u64> {
