@@ -341,9 +341,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| add_f32(a, b, rm)),
                 Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| mul_f32(a, b, rm)),
                 // Gen mad: src0 + src1 * src2 with a single rounding.
-                Opcode::Mad | Opcode::Madm => {
-                    lanes3(&mut r, &x, &y, &z, n, |a, b, c| mad_f32(a, b, c, rm))
-                }
+                Opcode::Mad => lanes3(&mut r, &x, &y, &z, n, |a, b, c| mad_f32(a, b, c, rm)),
                 // lrp: src0 * src1 + (1 - src0) * src2.
                 Opcode::Lrp => lanes3(&mut r, &x, &y, &z, n, |a, b, c| a * b + (1.0 - a) * c),
                 Opcode::Mac => {
@@ -406,18 +404,12 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                         MathFn::Cos => lanes1(&mut r, &x, n, f32::cos),
                         MathFn::Pow => lanes2(&mut r, &x, &y, n, f32::powf),
                         MathFn::Fdiv => lanes2(&mut r, &x, &y, n, |a, b| a / b),
-                        // The IEEE macro steps: modelled as the exact operation (see gpu-model.md).
-                        MathFn::Invm => lanes2(&mut r, &x, &y, n, |a, b| a / b),
-                        MathFn::Rsqrtm => lanes1(&mut r, &x, n, f32::sqrt),
                         _ => return Err(illegal(inst, "integer division on float types")),
                     }
                 }
                 _ => return Err(illegal(inst, "not supported on float types")),
             }
-            if matches!(
-                inst.op,
-                Opcode::Add | Opcode::Mul | Opcode::Mad | Opcode::Madm
-            ) {
+            if matches!(inst.op, Opcode::Add | Opcode::Mul | Opcode::Mad) {
                 for i in 0..n {
                     if r[i].is_nan() {
                         r[i] = nan_f32(&[x[i], y[i], z[i]][..nsrc.min(3)]);
@@ -453,9 +445,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 Opcode::Mov => r = x,
                 Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| a + b),
                 Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| a * b),
-                Opcode::Mad | Opcode::Madm => {
-                    lanes3(&mut r, &x, &y, &z, n, |a, b, c| b.mul_add(c, a))
-                }
+                Opcode::Mad => lanes3(&mut r, &x, &y, &z, n, |a, b, c| b.mul_add(c, a)),
                 Opcode::Lrp => lanes3(&mut r, &x, &y, &z, n, |a, b, c| a * b + (1.0 - a) * c),
                 Opcode::Frc => lanes1(&mut r, &x, n, |v| v - v.floor()),
                 Opcode::Rndd => lanes1(&mut r, &x, n, f64::floor),
@@ -488,9 +478,9 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                         .ok_or_else(|| illegal(inst, "math without function"))?;
                     match f {
                         MathFn::Inv => lanes1(&mut r, &x, n, |v| 1.0 / v),
-                        MathFn::Sqrt | MathFn::Rsqrtm => lanes1(&mut r, &x, n, f64::sqrt),
+                        MathFn::Sqrt => lanes1(&mut r, &x, n, f64::sqrt),
                         MathFn::Rsq => lanes1(&mut r, &x, n, |v| 1.0 / v.sqrt()),
-                        MathFn::Fdiv | MathFn::Invm => lanes2(&mut r, &x, &y, n, |a, b| a / b),
+                        MathFn::Fdiv => lanes2(&mut r, &x, &y, n, |a, b| a / b),
                         MathFn::Log => lanes1(&mut r, &x, n, f64::log2),
                         MathFn::Exp => lanes1(&mut r, &x, n, f64::exp2),
                         MathFn::Sin => lanes1(&mut r, &x, n, f64::sin),
@@ -729,7 +719,8 @@ fn int_conds(inst: &ExecInst, r: &Lanes<i64>, n: usize, ty: Type) -> u32 {
     m
 }
 
-fn cond_int(cm: CondMod, a: i64, b: i64, unsigned64: bool) -> bool {
+#[inline(always)]
+pub(super) fn cond_int(cm: CondMod, a: i64, b: i64, unsigned64: bool) -> bool {
     let ord = if unsigned64 {
         (a as u64).cmp(&(b as u64))
     } else {
@@ -749,7 +740,8 @@ fn cond_int(cm: CondMod, a: i64, b: i64, unsigned64: bool) -> bool {
 
 /// Float comparison: ordered comparisons are false on NaN, `.nz` is true,
 /// `.u` is "unordered", `.o` "ordered".
-fn cond_f(cm: CondMod, a: f64, b: f64) -> bool {
+#[inline(always)]
+pub(super) fn cond_f(cm: CondMod, a: f64, b: f64) -> bool {
     match cm {
         CondMod::Z => a == b,
         CondMod::Nz => a != b,

@@ -403,31 +403,15 @@ fn sat(v: f32) -> f32 {
     }
 }
 
+/// The general path's comparisons: f32 widens to f64 exactly (NaN stays NaN).
 #[inline(always)]
 fn cond_f(cm: CondMod, a: f32, b: f32) -> bool {
-    match cm {
-        CondMod::Z => a == b,
-        CondMod::Nz => a != b,
-        CondMod::G => a > b,
-        CondMod::Ge => a >= b,
-        CondMod::L => a < b,
-        CondMod::Le => a <= b,
-        CondMod::U => a.is_nan() || b.is_nan(),
-        CondMod::O => !(a.is_nan() || b.is_nan()),
-    }
+    super::alu::cond_f(cm, f64::from(a), f64::from(b))
 }
 
 #[inline(always)]
 fn cond_i(cm: CondMod, a: i64, b: i64) -> bool {
-    match cm {
-        CondMod::Z => a == b,
-        CondMod::Nz => a != b,
-        CondMod::G => a > b,
-        CondMod::Ge => a >= b,
-        CondMod::L => a < b,
-        CondMod::Le => a <= b,
-        CondMod::O | CondMod::U => false,
-    }
+    super::alu::cond_int(cm, a, b, false)
 }
 
 #[inline(always)]
