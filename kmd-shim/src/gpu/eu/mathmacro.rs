@@ -657,31 +657,7 @@ fn flush_bits(b: u64, fmt: Format) -> u64 {
 mod tests {
     use super::*;
 
-    fn rng(x: &mut u64) -> u64 {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        *x
-    }
-
-    /// Random doubles of every magnitude, denormals and specials included.
-    fn any_f64(x: &mut u64) -> f64 {
-        let r = rng(x);
-        const SPECIAL: [f64; 7] = [
-            0.0,
-            -0.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NAN,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-        ];
-        match r % 16 {
-            0 => f64::from_bits(rng(x) & 0x800F_FFFF_FFFF_FFFF), // denormal or zero
-            1 => SPECIAL[(rng(x) % 7) as usize],
-            _ => f64::from_bits(rng(x)),
-        }
-    }
+    use crate::gpu::eu::tests::numeric::{any_f64, xorshift as rng};
 
     fn same(a: f64, b: f64) -> bool {
         a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())

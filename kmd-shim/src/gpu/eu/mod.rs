@@ -22,7 +22,7 @@ pub mod thread;
 pub mod timing;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

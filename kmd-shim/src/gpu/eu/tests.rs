@@ -1996,7 +1996,7 @@ fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
     assert!(differs > 100, "{differs}");
 }
 
-mod numeric;
+pub(crate) mod numeric;
 
 /// IGC's SIMD32 inclusive scan of ones (its atomic aggregation): NoMask
 /// strided regions with a channel offset of 16, bytes assembled by iga64 from

@@ -68,7 +68,7 @@ fn qword_shift_count_and_integer_saturation() {
     assert_eq!(grf_u32s(&t, 15, 8), want_f);
 }
 
-fn xorshift(x: &mut u64) -> u64 {
+pub(crate) fn xorshift(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
     *x ^= *x << 17;
@@ -76,7 +76,7 @@ fn xorshift(x: &mut u64) -> u64 {
 }
 
 /// Doubles of every magnitude: denormals, specials, the rest random bits.
-fn any_f64(x: &mut u64) -> f64 {
+pub(crate) fn any_f64(x: &mut u64) -> f64 {
     const SPECIAL: [f64; 8] = [
         0.0,
         -0.0,
