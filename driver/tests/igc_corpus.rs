@@ -11,15 +11,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use gencl_jit::kernel::KernelBinary;
 use igc::harness::Case;
-use igc::loader::{load, IgcKernel};
+use igc::loader::load;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/igc")
 }
 
 /// Build `tests/igc/<file>` with `ocloc -device skl` and load its kernels.
-fn build(file: &str, out: &Path) -> Vec<IgcKernel> {
+fn build(file: &str, out: &Path) -> Vec<KernelBinary> {
     let src = corpus_dir().join(file);
     let text = std::fs::read_to_string(&src).unwrap_or_else(|e| panic!("{file}: {e}"));
     if !text.contains("kernel") {
@@ -63,12 +64,12 @@ fn scratch() -> PathBuf {
 }
 
 /// Every kernel of the corpus, by (file, name).
-fn corpus() -> HashMap<(&'static str, String), IgcKernel> {
+fn corpus() -> HashMap<(&'static str, String), KernelBinary> {
     let dir = scratch();
     let mut all = HashMap::new();
     for file in igc::cases::FILES {
         for k in build(file, &dir) {
-            all.insert((*file, k.binary.name.clone()), k);
+            all.insert((*file, k.name.clone()), k);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -76,11 +77,14 @@ fn corpus() -> HashMap<(&'static str, String), IgcKernel> {
 }
 
 /// Run one case on a fresh emulated device (a GPU fault bans only that case's context).
-fn run_case(kernels: &HashMap<(&'static str, String), IgcKernel>, c: &Case) -> Result<u64, String> {
+fn run_case(
+    kernels: &HashMap<(&'static str, String), KernelBinary>,
+    c: &Case,
+) -> Result<u64, String> {
     let k = kernels
         .get(&(c.file, c.kernel.to_string()))
         .ok_or_else(|| "no such kernel in the ocloc output".to_string())?;
-    let (run, stats) = igc::run::Gpu::new().run(&k.binary, c)?;
+    let (run, stats) = igc::run::Gpu::new().run(k, c)?;
     let errors: Vec<String> = c.checks.iter().filter_map(|f| f(&run).err()).collect();
     if c.checks.is_empty() {
         return Err("case has no checks".into());
@@ -166,7 +170,7 @@ fn model_speed() {
             continue;
         };
         let mut gpu = igc::run::Gpu::new();
-        let Ok((run, stats)) = gpu.run(&k.binary, c) else {
+        let Ok((run, stats)) = gpu.run(k, c) else {
             continue;
         };
         let secs = run.launch_secs;

@@ -91,16 +91,23 @@ const MAX_THREADS: u32 = 24 * 7;
 const TIMESTAMP_NS_NUM: u64 = 250;
 const TIMESTAMP_NS_DEN: u64 = 3;
 
+/// A program-scope data buffer of a launch: GPU address, size, handle.
+type DataRef = (u64, u64, u32);
+
+/// One kernel in the instruction heap, with its program-scope data buffers.
+struct Uploaded {
+    ksp: usize,
+    data: Vec<Bo>,
+}
+
 pub struct Submitter {
     state: Bo,
     ish: Bo,
     ish_used: usize,
-    /// Program-scope data buffers of each uploaded kernel (same key as `kernels`).
-    data: HashMap<(String, u64), Vec<Bo>>,
     /// Scratch space for every hardware thread of the device, grown on demand.
     scratch: Option<Bo>,
-    /// Kernel (name, code hash) → offset in the instruction heap.
-    kernels: HashMap<(String, u64), usize>,
+    /// Kernel (name, code hash) → where it was uploaded.
+    kernels: HashMap<(String, u64), Uploaded>,
 }
 
 fn mem_err(e: impl std::fmt::Display) -> SubmitError {
@@ -138,7 +145,6 @@ impl Submitter {
             ish,
             ish_used: 0,
             scratch: None,
-            data: HashMap::new(),
             kernels: HashMap::new(),
         })
     }
@@ -150,61 +156,56 @@ impl Submitter {
         if let Some(s) = self.scratch {
             gpu.free_bo(s);
         }
-        for bo in self.data.into_values().flatten() {
+        for bo in self.kernels.into_values().flat_map(|u| u.data) {
             gpu.free_bo(bo);
         }
     }
 
-    /// The kernel's offset in the instruction heap, uploading it once.
-    fn upload(&mut self, kernel: &KernelBinary) -> Result<usize, SubmitError> {
-        let key = (kernel.name.clone(), hash(&kernel.isa));
-        if let Some(off) = self.kernels.get(&key) {
-            return Ok(*off);
-        }
-        let off = self.ish_used.next_multiple_of(64);
-        let end = off + kernel.isa.len() + ISH_PAD;
-        if end > self.ish.map.len() {
-            return Err(SubmitError::TooLarge(
-                "kernels of this client exceed the 4 MiB instruction heap",
-            ));
-        }
-        self.ish.map[off..off + kernel.isa.len()].copy_from_slice(&kernel.isa);
-        self.ish.map[off + kernel.isa.len()..end].fill(0);
-        self.ish_used = end;
-        self.kernels.insert(key, off);
-        Ok(off)
-    }
-
-    /// The kernel's program-scope data buffers (GPU address, size), made once per kernel.
-    fn data_for(
+    /// The kernel's offset in the instruction heap and its program-scope data buffers
+    /// (GPU address, size, handle), uploaded and made once per kernel.
+    fn upload(
         &mut self,
         gpu: &ClientGpu,
         kernel: &KernelBinary,
-    ) -> Result<Vec<(u64, u64, u32)>, SubmitError> {
+    ) -> Result<(usize, Vec<DataRef>), SubmitError> {
         let key = (kernel.name.clone(), hash(&kernel.isa));
-        if !self.data.contains_key(&key) {
-            let mut bos = Vec::new();
+        if !self.kernels.contains_key(&key) {
+            let off = self.ish_used.next_multiple_of(64);
+            let end = off + kernel.isa.len() + ISH_PAD;
+            if end > self.ish.map.len() {
+                return Err(SubmitError::TooLarge(
+                    "kernels of this client exceed the 4 MiB instruction heap",
+                ));
+            }
+            let mut data = Vec::new();
             for d in &kernel.data_buffers {
                 match gpu.create_bo((d.data.len() as u64).max(1).next_multiple_of(4096)) {
                     Ok(mut bo) => {
                         bo.map[..d.data.len()].copy_from_slice(&d.data);
-                        bos.push(bo);
+                        data.push(bo);
                     }
                     Err(e) => {
-                        for bo in bos {
+                        for bo in data {
                             gpu.free_bo(bo);
                         }
                         return Err(mem_err(e));
                     }
                 }
             }
-            self.data.insert(key.clone(), bos);
+            self.ish.map[off..off + kernel.isa.len()].copy_from_slice(&kernel.isa);
+            self.ish.map[off + kernel.isa.len()..end].fill(0);
+            self.ish_used = end;
+            self.kernels
+                .insert(key.clone(), Uploaded { ksp: off, data });
         }
-        Ok(self.data[&key]
+        let u = &self.kernels[&key];
+        let data = u
+            .data
             .iter()
             .zip(&kernel.data_buffers)
             .map(|(bo, d)| (bo.gpu_addr, d.data.len() as u64, bo.handle))
-            .collect())
+            .collect();
+        Ok((u.ksp, data))
     }
 
     /// The scratch buffer for `kernel` (its GPU address, and MEDIA_VFE_STATE's Per Thread
@@ -245,9 +246,8 @@ impl Submitter {
         nd: &NdRange,
         buffers: &[(u32, u64, bool)],
     ) -> Result<LaunchStats, SubmitError> {
-        let ksp = self.upload(kernel)?;
+        let (ksp, data) = self.upload(gpu, kernel)?;
         let scratch = self.scratch_for(gpu, kernel)?;
-        let data = self.data_for(gpu, kernel)?;
         let simd_size = match kernel.simd {
             8 => SIMD8,
             16 => SIMD16,

@@ -55,11 +55,6 @@ const DP_ENQUEUED_LOCAL_WORK_SIZE: u32 = 28;
 const DP_BUFFER_OFFSET: u32 = 42;
 const DP_BUFFER_STATEFUL: u32 = 43;
 
-/// One kernel of an ocloc binary.
-pub struct IgcKernel {
-    pub binary: KernelBinary,
-}
-
 fn u32_at(b: &[u8], o: usize) -> Result<u32, String> {
     b.get(o..o + 4)
         .map(|x| u32::from_le_bytes(x.try_into().unwrap()))
@@ -97,7 +92,7 @@ fn program(elf: &[u8]) -> Result<&[u8], String> {
 }
 
 /// Every kernel of an ocloc `-device skl` binary.
-pub fn load(elf: &[u8]) -> Result<Vec<IgcKernel>, String> {
+pub fn load(elf: &[u8]) -> Result<Vec<KernelBinary>, String> {
     let p = program(elf)?;
     let kernels = u32_at(p, 16)? as usize;
     let program_patches = slice(p, 28, u32_at(p, 24)? as usize)?;
@@ -124,7 +119,7 @@ pub fn load(elf: &[u8]) -> Result<Vec<IgcKernel>, String> {
         o += patch_size;
         let binary = kernel(&name, heap, ssh, patches, &constants)
             .map_err(|e| format!("kernel {name}: {e}"))?;
-        out.push(IgcKernel { binary });
+        out.push(binary);
     }
     Ok(out)
 }
