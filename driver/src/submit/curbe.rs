@@ -38,13 +38,15 @@ pub fn slm_layout(
 pub const SLM_MAX: u32 = 64 * 1024;
 
 /// Cross-thread data for the groups of one walker region, whose work-groups have shape `local`.
-/// `slm_offsets` from [`slm_layout`].
+/// `slm_offsets` from [`slm_layout`]; `data_addrs` the GPU addresses of the kernel's
+/// `data_buffers`, in order.
 pub fn cross_thread(
     kernel: &KernelBinary,
     args: &[ArgValue],
     nd: &NdRange,
     local: [u32; 3],
     slm_offsets: &[u32],
+    data_addrs: &[u64],
 ) -> Result<Vec<u8>, SubmitError> {
     let mut data = vec![0u8; kernel.cross_thread_bytes as usize];
     let mut put = |off: u32, bytes: &[u8]| -> Result<(), SubmitError> {
@@ -99,6 +101,9 @@ pub fn cross_thread(
             }
             ArgValue::Local { .. } => put(desc.curbe_offset, &slm.to_le_bytes())?,
         }
+    }
+    for (d, addr) in kernel.data_buffers.iter().zip(data_addrs) {
+        put(d.curbe_offset, &addr.to_le_bytes())?;
     }
     Ok(data)
 }

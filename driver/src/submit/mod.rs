@@ -335,6 +335,7 @@ impl Submitter {
             .find(|&e| slm_size_bytes(e).is_some_and(|b| b >= slm_total))
             .ok_or(SubmitError::TooLarge("shared local memory"))?;
         let regions = regions::split(nd.global_size, nd.local_size);
+        let data_addrs: Vec<u64> = data.iter().map(|d| d.0).collect();
         let ts_at = DYNAMIC;
         map[ts_at..ts_at + 16].fill(0);
         let mut dyn_used = DYNAMIC + 64;
@@ -396,16 +397,7 @@ impl Submitter {
                 ));
             }
             let per = curbe::per_thread(kernel, r.local);
-            let mut cross = curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets)?;
-            for ((addr, _, _), d) in data.iter().zip(&kernel.data_buffers) {
-                let at = d.curbe_offset as usize;
-                cross
-                    .get_mut(at..at + 8)
-                    .ok_or(SubmitError::Descriptor(
-                        "data buffer outside the cross-thread data",
-                    ))?
-                    .copy_from_slice(&addr.to_le_bytes());
-            }
+            let cross = curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets, &data_addrs)?;
             let curbe_at = dyn_used.next_multiple_of(64);
             let curbe_len = cross.len() + per.len();
             let idd_at = (curbe_at + curbe_len).next_multiple_of(64);
