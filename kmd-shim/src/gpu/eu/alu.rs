@@ -9,8 +9,9 @@
 use gencl_jit::isa::{CondMod, MathFn, Opcode, Type};
 
 use super::float::{
-    add_f32, f32_to_f16, f32_to_f16_rm, f64_to_f32, flush_f32, flush_f64, int_to_f32, mad_f32,
-    mul_f32, nan_f32, round_even_f32, round_even_f64, Round,
+    add_f32, add_f64, f16_to_f32, f32_to_f16_rm, f64_to_f16_rm, f64_to_f32, flush_f16, flush_f32,
+    flush_f64, int_to_f32, int_to_f64, mad_f16, mad_f32, mad_f64, mul_f32, mul_f64, nan_f32,
+    round_even_f32, round_even_f64, Round,
 };
 use super::program::{Dom, ExecInst};
 use super::thread::{f32_bits, full, Lanes, Thread};
@@ -21,6 +22,7 @@ use crate::gpu::GpuError;
 /// kernel start), bits 5:4 rounding mode (0 = round to nearest even).
 pub const CR0_FP64_DENORM_KEEP: u32 = 1 << 6;
 pub const CR0_FP32_DENORM_KEEP: u32 = 1 << 7;
+pub const CR0_FP16_DENORM_KEEP: u32 = 1 << 10;
 
 fn illegal(inst: &ExecInst, why: &str) -> GpuError {
     GpuError::IllegalInstruction {
@@ -58,11 +60,32 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
     } else {
         wmask
     };
+    let raw_move = matches!(
+        inst.op,
+        Opcode::Mov | Opcode::Smov | Opcode::Sel | Opcode::Csel
+    );
     let cr0 = t.cr0();
     let ftz32 = cr0 & CR0_FP32_DENORM_KEEP == 0;
     let ftz64 = cr0 & CR0_FP64_DENORM_KEEP == 0;
-    // f32 arithmetic and conversions to f32 round per cr0 (f64 arithmetic: RTNE only).
+    // Float arithmetic and conversions to float round per cr0.0[5:4].
     let rm = Round::from_cr0(cr0);
+    // Half: a native instruction (every operand :hf) rounds once to half; with
+    // :f operands too it is a mixed-mode instruction, computed in f32.
+    let tys = || {
+        inst.srcs
+            .iter()
+            .flatten()
+            .map(|s| s.ty)
+            .chain(inst.dst.map(|d| d.ty))
+    };
+    let any_hf = tys().any(|t| t == Type::HF);
+    let mixed = any_hf && tys().any(|t| t == Type::F);
+    let hf_native = any_hf && tys().all(|t| t == Type::HF);
+    // IGC (PatternMatchPass, FlushesDenormsOnOutput): in flush-to-zero mode denormals
+    // are flushed on input and output of float arithmetic, except that raw moves and
+    // conversions (mixed-mode instructions included) keep them, and extended math
+    // keeps half denormals.
+    let ftz16 = cr0 & CR0_FP16_DENORM_KEEP == 0 && !raw_move && !mixed && inst.op != Opcode::Math;
     let a = inst.addr;
     let nsrc = inst.srcs.iter().filter(|s| s.is_some()).count();
     let need = |k: usize| -> Result<&super::program::SrcOp, GpuError> {
@@ -71,10 +94,6 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             .ok_or_else(|| illegal(inst, "missing source"))
     };
     let mut flags_from_cmp: Option<u32> = None;
-    let raw_move = matches!(
-        inst.op,
-        Opcode::Mov | Opcode::Smov | Opcode::Sel | Opcode::Csel
-    );
 
     let res = match inst.dom {
         Dom::Int => {
@@ -324,7 +343,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             Res::Int(r)
         }
         Dom::F32 => {
-            let ftz = ftz32 && !raw_move;
+            let ftz = ftz32 && !raw_move && !mixed;
             let mut x = [0f32; 32];
             let mut y = [0f32; 32];
             let mut z = [0f32; 32];
@@ -335,12 +354,22 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             if nsrc > 2 {
                 t.gather_f32(need(2)?, n, &mut z, ftz, a)?;
             }
+            if ftz16 {
+                for (k, v) in [&mut x, &mut y, &mut z].into_iter().enumerate().take(nsrc) {
+                    if need(k)?.ty == Type::HF {
+                        v[..n].iter_mut().for_each(|h| *h = flush_f16(*h));
+                    }
+                }
+            }
             let mut r = [0f32; 32];
             match inst.op {
                 Opcode::Mov => r = x,
                 Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| add_f32(a, b, rm)),
                 Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| mul_f32(a, b, rm)),
                 // Gen mad: src0 + src1 * src2 with a single rounding.
+                Opcode::Mad if hf_native => lanes3(&mut r, &x, &y, &z, n, |a, b, c| {
+                    f16_to_f32(mad_f16(a, b, c, rm))
+                }),
                 Opcode::Mad => lanes3(&mut r, &x, &y, &z, n, |a, b, c| mad_f32(a, b, c, rm)),
                 // lrp: src0 * src1 + (1 - src0) * src2.
                 Opcode::Lrp => lanes3(&mut r, &x, &y, &z, n, |a, b, c| a * b + (1.0 - a) * c),
@@ -443,9 +472,9 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             let mut r = [0f64; 32];
             match inst.op {
                 Opcode::Mov => r = x,
-                Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| a + b),
-                Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| a * b),
-                Opcode::Mad => lanes3(&mut r, &x, &y, &z, n, |a, b, c| b.mul_add(c, a)),
+                Opcode::Add => lanes2(&mut r, &x, &y, n, |a, b| add_f64(a, b, rm)),
+                Opcode::Mul => lanes2(&mut r, &x, &y, n, |a, b| mul_f64(a, b, rm)),
+                Opcode::Mad => lanes3(&mut r, &x, &y, &z, n, |a, b, c| mad_f64(a, b, c, rm)),
                 Opcode::Lrp => lanes3(&mut r, &x, &y, &z, n, |a, b, c| a * b + (1.0 - a) * c),
                 Opcode::Frc => lanes1(&mut r, &x, n, |v| v - v.floor()),
                 Opcode::Rndd => lanes1(&mut r, &x, n, f64::floor),
@@ -525,15 +554,9 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
         Res::Int(mut r) => {
             if dst_ty.is_float() {
                 let mut f = [0f64; 32];
-                for i in 0..n {
-                    f[i] = if inst.unsigned64 {
-                        r[i] as u64 as f64
-                    } else {
-                        r[i] as f64
-                    };
-                }
                 if dst_ty == Type::DF {
                     for i in 0..n {
+                        f[i] = int_to_f64(r[i], inst.unsigned64, rm);
                         bits[i] = f[i].to_bits();
                     }
                 } else {
@@ -587,7 +610,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 for i in 0..n {
                     bits[i] = match dst_ty {
                         // vstore_half_rt* set cr0's rounding mode around `mov :hf :f`.
-                        Type::HF => f32_to_f16_rm(r[i], rm) as u64,
+                        Type::HF => half_result(f32_to_f16_rm(r[i], rm), ftz16),
                         _ => f32_bits(dst_ty, r[i]),
                     };
                 }
@@ -612,7 +635,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 for i in 0..n {
                     bits[i] = match dst_ty {
                         Type::DF => r[i].to_bits(),
-                        Type::HF => f32_to_f16(r[i] as f32) as u64,
+                        Type::HF => half_result(f64_to_f16_rm(r[i], rm), ftz16),
                         _ => f64_to_f32(r[i], rm).to_bits() as u64,
                     };
                 }
@@ -634,6 +657,15 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
         write_flags(t, inst, wmask, cond);
     }
     Ok(wmask)
+}
+
+/// A half result's bits, its denormals flushed (sign kept) in flush-to-zero mode.
+fn half_result(h: u16, ftz: bool) -> u64 {
+    if ftz && h & 0x7C00 == 0 {
+        u64::from(h & 0x8000)
+    } else {
+        u64::from(h)
+    }
 }
 
 fn inst_for_dst(inst: &ExecInst, d: super::program::DstOp) -> ExecInst {

@@ -1,11 +1,24 @@
 //! IEEE helpers the EU needs and Rust lacks: half precision, denormal flushing,
-//! the rounding instructions.
+//! the rounding instructions, and the arithmetic that follows cr0's rounding mode.
+
+use super::softfloat;
 
 /// Flush a single-precision denormal to zero of the same sign (cr0 FP32 denorm mode 0).
 #[inline]
 pub fn flush_f32(v: f32) -> f32 {
     if v.is_subnormal() {
         f32::from_bits(v.to_bits() & 0x8000_0000)
+    } else {
+        v
+    }
+}
+
+/// Flush a half-precision denormal, held as its exact f32 value, to zero of
+/// the same sign (cr0 FP16 denorm mode 0).
+#[inline]
+pub fn flush_f16(v: f32) -> f32 {
+    if v != 0.0 && v.abs() < 1.0 / 16384.0 {
+        0.0f32.copysign(v)
     } else {
         v
     }
@@ -57,63 +70,24 @@ pub fn f32_to_f16(v: f32) -> u16 {
     f32_to_f16_rm(v, Round::Rtne)
 }
 
-/// f32 → f16 in rounding mode `rm` (IEEE 754: a directed mode overflows to
-/// the largest finite half unless it rounds away from zero; NaN kept quiet).
+/// f32 → f16 in rounding mode `rm` (exact in f64, so one rounding).
 pub fn f32_to_f16_rm(v: f32, rm: Round) -> u16 {
+    f64_to_f16_rm(v as f64, rm)
+}
+
+/// f64 → f16 in rounding mode `rm` (IEEE 754: a directed mode overflows to
+/// the largest finite half unless it rounds away from zero; NaN kept quiet,
+/// with the top bits of its payload).
+pub fn f64_to_f16_rm(v: f64, rm: Round) -> u16 {
     let b = v.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let neg = sign != 0;
-    let exp = ((b >> 23) & 0xFF) as i32;
-    let man = b & 0x7F_FFFF;
-    if exp == 0xFF {
-        return sign
-            | 0x7C00
-            | if man != 0 {
-                0x200 | (man >> 13) as u16
-            } else {
-                0
-            };
+    let sign = ((b >> 48) & 0x8000) as u16;
+    if v.is_nan() {
+        return sign | 0x7E00 | ((b >> 42) & 0x3FF) as u16;
     }
-    // Whether the magnitude truncated to `q` (remainder `rem` of a unit whose
-    // half is `half`) rounds up to `q + 1`.
-    let away = matches!((rm, neg), (Round::Ru, false) | (Round::Rd, true));
-    let up = |q: u32, rem: u32, half: u32| match rm {
-        Round::Rtne => rem > half || (rem == half && q & 1 == 1),
-        _ => away && rem != 0,
-    };
-    let e = exp - 127 + 15;
-    if e >= 0x1F {
-        return sign
-            | if rm == Round::Rtne || away {
-                0x7C00
-            } else {
-                0x7BFF
-            };
+    if v.is_infinite() {
+        return sign | 0x7C00;
     }
-    if e <= 0 {
-        // A half denormal (or zero): units of 2^-24.
-        if e < -10 {
-            // Below 2^-25: only a directed mode away from zero gives the smallest denormal.
-            let nonzero = exp != 0 || man != 0;
-            return sign | u16::from(nonzero && away);
-        }
-        let full = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let q = full >> shift;
-        let rem = full & ((1 << shift) - 1);
-        let q = if up(q, rem, 1 << (shift - 1)) {
-            q + 1
-        } else {
-            q
-        };
-        return sign | q as u16;
-    }
-    let q = man >> 13;
-    let mut r = ((e as u32) << 10) | q;
-    if up(q, man & 0x1FFF, 0x1000) {
-        r += 1; // may carry into the exponent, up to infinity: correct.
-    }
-    sign | r as u16
+    softfloat::convert_bits(b, softfloat::F64, softfloat::F16, rm) as u16
 }
 
 /// `rnde`: round to nearest, ties to even.
@@ -162,110 +136,146 @@ impl Round {
     }
 }
 
-/// The next f32 above `v` (NaN and +inf stay).
-fn next_up(v: f32) -> f32 {
-    let b = v.to_bits();
-    if v.is_nan() || b == 0x7F80_0000 {
-        return v;
-    }
-    if v == 0.0 {
-        return f32::from_bits(1);
-    }
-    f32::from_bits(if b >> 31 == 0 { b + 1 } else { b - 1 })
+// Arithmetic whose result depends on cr0's rounding mode. Round to nearest
+// even, and any non-finite operand (the result is then exact), use the host;
+// the directed modes go through `softfloat`, which rounds the exact result once.
+
+fn f32_op(v: &[f32], rm: Round) -> bool {
+    rm != Round::Rtne && v.iter().all(|x| x.is_finite())
 }
 
-fn next_down(v: f32) -> f32 {
-    -next_up(-v)
+fn f64_op(v: &[f64], rm: Round) -> bool {
+    rm != Round::Rtne && v.iter().all(|x| x.is_finite())
 }
 
-/// Round the exact value `s + err` to f32 in mode `rm`, where `s` is a
-/// finite f64 and `err` is either 0 or much smaller than an f64 ulp of `s`
-/// (only its sign matters: an f32 boundary is an f64, so `s` and the exact
-/// value lie between the same two f32 neighbours unless `s` is one of them).
-pub fn round_to_f32(s: f64, err: f64, rm: Round) -> f32 {
-    let r = s as f32;
-    if rm == Round::Rtne {
-        return r;
-    }
-    let rd = r as f64;
-    // Sign of (exact - r).
-    let above = if rd != s { s > rd } else { err > 0.0 };
-    let below = if rd != s { s < rd } else { err < 0.0 };
-    let negative = s < 0.0 || (s == 0.0 && err < 0.0);
-    match rm {
-        Round::Ru if above => next_up(r),
-        Round::Rd if below => next_down(r),
-        Round::Rtz if !negative && below => next_down(r),
-        Round::Rtz if negative && above => next_up(r),
-        _ => r,
-    }
-}
-
-/// Exact sum of two f64 as `(s, err)` (Knuth's TwoSum; no overflow here).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
-}
-
-/// The sum `a + b` of two f64 holding exact f32 values or products, rounded once to f32.
-fn sum_to_f32(a: f64, b: f64, rm: Round) -> f32 {
-    let (s, err) = two_sum(a, b);
-    if s == 0.0 && err == 0.0 {
-        // An exact zero: -0 when rounding down unless both addends are +0 (IEEE 754 §6.3).
-        let both_neg = a.is_sign_negative() && b.is_sign_negative();
-        let both_pos = a.is_sign_positive() && b.is_sign_positive();
-        return if both_neg || (rm == Round::Rd && !both_pos) {
-            -0.0
-        } else {
-            0.0
-        };
-    }
-    round_to_f32(s, err, rm)
+fn to_f32(bits: u64) -> f32 {
+    f32::from_bits(bits as u32)
 }
 
 /// f32 `a + b` in rounding mode `rm`.
 pub fn add_f32(a: f32, b: f32, rm: Round) -> f32 {
-    if rm == Round::Rtne || !a.is_finite() || !b.is_finite() {
+    if !f32_op(&[a, b], rm) {
         return a + b;
     }
-    sum_to_f32(a as f64, b as f64, rm)
+    to_f32(softfloat::add_bits(
+        a.to_bits().into(),
+        b.to_bits().into(),
+        softfloat::F32,
+        rm,
+    ))
 }
 
-/// f32 `a * b` in rounding mode `rm` (the product is exact in f64).
+/// f32 `a * b` in rounding mode `rm`.
 pub fn mul_f32(a: f32, b: f32, rm: Round) -> f32 {
-    if rm == Round::Rtne || !a.is_finite() || !b.is_finite() {
+    if !f32_op(&[a, b], rm) {
         return a * b;
     }
-    round_to_f32(a as f64 * b as f64, 0.0, rm)
+    to_f32(softfloat::mul_bits(
+        a.to_bits().into(),
+        b.to_bits().into(),
+        softfloat::F32,
+        rm,
+    ))
 }
 
 /// Gen `mad`: `a + b * c` with one rounding in mode `rm`.
 pub fn mad_f32(a: f32, b: f32, c: f32, rm: Round) -> f32 {
-    if rm == Round::Rtne || !a.is_finite() || !b.is_finite() || !c.is_finite() {
+    if !f32_op(&[a, b, c], rm) {
         return b.mul_add(c, a);
     }
-    sum_to_f32(b as f64 * c as f64, a as f64, rm)
+    let [a, b, c] = [a, b, c].map(|x| u64::from(x.to_bits()));
+    to_f32(softfloat::fma_bits(b, c, a, softfloat::F32, rm))
+}
+
+/// f64 `a + b` in rounding mode `rm`.
+pub fn add_f64(a: f64, b: f64, rm: Round) -> f64 {
+    if !f64_op(&[a, b], rm) {
+        return a + b;
+    }
+    f64::from_bits(softfloat::add_bits(
+        a.to_bits(),
+        b.to_bits(),
+        softfloat::F64,
+        rm,
+    ))
+}
+
+/// f64 `a * b` in rounding mode `rm`.
+pub fn mul_f64(a: f64, b: f64, rm: Round) -> f64 {
+    if !f64_op(&[a, b], rm) {
+        return a * b;
+    }
+    f64::from_bits(softfloat::mul_bits(
+        a.to_bits(),
+        b.to_bits(),
+        softfloat::F64,
+        rm,
+    ))
+}
+
+/// Gen `mad` on doubles: `a + b * c` with one rounding in mode `rm`.
+pub fn mad_f64(a: f64, b: f64, c: f64, rm: Round) -> f64 {
+    if !f64_op(&[a, b, c], rm) {
+        return b.mul_add(c, a);
+    }
+    f64::from_bits(softfloat::fma_bits(
+        b.to_bits(),
+        c.to_bits(),
+        a.to_bits(),
+        softfloat::F64,
+        rm,
+    ))
+}
+
+/// Native half `mad` (all operands :hf, given as their exact f32 values):
+/// `a + b * c` rounded once to half in mode `rm`. Going through f32 would
+/// round twice, which can differ from one rounding even to nearest.
+pub fn mad_f16(a: f32, b: f32, c: f32, rm: Round) -> u16 {
+    if !a.is_finite() || !b.is_finite() || !c.is_finite() {
+        return f32_to_f16_rm(b.mul_add(c, a), rm);
+    }
+    // Each operand is a half value, so the conversion back is exact.
+    let [a, b, c] = [a, b, c].map(|x| u64::from(f32_to_f16(x)));
+    softfloat::fma_bits(b, c, a, softfloat::F16, rm) as u16
 }
 
 /// An integer (i64, or its bits as u64 when `unsigned`) to f32 in mode `rm`.
 pub fn int_to_f32(v: i64, unsigned: bool, rm: Round) -> f32 {
-    let exact: i128 = if unsigned {
+    to_f32(softfloat::from_int(
+        exact_int(v, unsigned),
+        softfloat::F32,
+        rm,
+    ))
+}
+
+/// An integer (i64, or its bits as u64 when `unsigned`) to f64 in mode `rm`.
+pub fn int_to_f64(v: i64, unsigned: bool, rm: Round) -> f64 {
+    f64::from_bits(softfloat::from_int(
+        exact_int(v, unsigned),
+        softfloat::F64,
+        rm,
+    ))
+}
+
+fn exact_int(v: i64, unsigned: bool) -> i128 {
+    if unsigned {
         v as u64 as i128
     } else {
         v as i128
-    };
-    let s = exact as f64;
-    let err = (exact - s as i128).signum() as f64;
-    round_to_f32(s, err, rm)
+    }
 }
 
 /// f64 to f32 in mode `rm`.
 pub fn f64_to_f32(v: f64, rm: Round) -> f32 {
-    if !v.is_finite() {
+    if !f64_op(&[v], rm) {
         return v as f32;
     }
-    round_to_f32(v, 0.0, rm)
+    to_f32(softfloat::convert_bits(
+        v.to_bits(),
+        softfloat::F64,
+        softfloat::F32,
+        rm,
+    ))
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! - `alu`: ALU and math instructions;
 //! - `fast`: fast paths for contiguous 32-bit ALU instructions;
 //! - `flow`: SIMD control flow on per-channel instruction pointers;
-//! - `float`: IEEE helpers (half, denormals, rounding);
+//! - `float`: IEEE helpers (half, denormals, the rounding instructions);
+//! - `softfloat`: exact arithmetic rounded once in any cr0 rounding mode;
 //! - `timing`: sends by kind and the modelled cycles;
 //! - the data port (`super::dataport`) executes sends.
 //!
@@ -18,6 +19,7 @@ pub mod float;
 pub mod flow;
 pub mod mathmacro;
 pub mod program;
+pub mod softfloat;
 pub mod thread;
 pub mod timing;
 

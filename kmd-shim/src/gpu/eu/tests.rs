@@ -1996,6 +1996,8 @@ fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
     assert!(differs > 100, "{differs}");
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub(crate) mod hostfp;
 pub(crate) mod numeric;
 
 /// IGC's SIMD32 inclusive scan of ones (its atomic aggregation): NoMask

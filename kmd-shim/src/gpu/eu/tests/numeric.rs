@@ -198,3 +198,171 @@ fn igc_df_sqrt_sequence_is_correctly_rounded() {
         }
     }
 }
+
+/// (W) mov (1|M0) cr0.0<1>:ud r9.0<0;1,0>:ud {Switch}
+/// add (4|M0) r10.0<1>:df r1.0<4;4,1>:df r2.0<4;4,1>:df
+/// mul (4|M0) r11.0<1>:df r1.0<4;4,1>:df r2.0<4;4,1>:df
+/// mad (4|M0) r12.0<1>:df r3.0<2;1>:df r1.0<2;1>:df r2.0<1>:df
+/// mov (4|M0) r13.0<1>:df r4.0<4;4,1>:q
+/// add (8|M0) r14.0<1>:hf r5.0<8;8,1>:hf r6.0<8;8,1>:hf
+/// mul (8|M0) r15.0<1>:hf r5.0<8;8,1>:hf r6.0<8;8,1>:hf
+/// mad (8|M0) r16.0<1>:hf r7.0<2;1>:hf r5.0<2;1>:hf r6.0<1>:hf
+/// mov (8|M0) r17.0<1>:hf r8.0<8;8,1>:f
+/// (W) send (8|M0) null:ud r127 0x27 0x02000010 {EOT}
+const DF_HF_MODES: &str = "0180000004020030200100000000000040004000c8324021200069324000690041004000c832602120006932400069005b01400000d81e0cc83100390220870001004000c84aa0218000690000000000400060004853c021a0008d52c0008d00410060004853e021a0008d52c0008d005b01600018201f10c87100390a20870101006000483b202200018d00000000003100600704020020e00f000610000082";
+
+/// cr0.0[5:4] rounds DF and native HF arithmetic and int64 → DF conversion;
+/// cr0.0 bits 6 and 10 flush DF and HF denormals on input and output of
+/// arithmetic, not of conversions (f → hf). DF against the host's own
+/// arithmetic in the same rounding mode, HF against `softfloat` (itself held
+/// against exact rationals over every half).
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn cr0_rounding_and_denormal_modes_for_df_and_hf() {
+    use super::super::float::Round;
+    use super::super::softfloat::{add_bits, convert_bits, fma_bits, mul_bits, F16, F32};
+    use super::hostfp as host;
+    let mut x = 0x5DEE_CE66_D1CE_F00Du64;
+    let df = |x: &mut u64| {
+        if xorshift(x) & 1 == 0 {
+            any_f64(x)
+        } else {
+            // Magnitudes near 1: sums and products that are inexact but finite.
+            f64::from_bits((xorshift(x) & 0x800F_FFFF_FFFF_FFFF) | (1013 + xorshift(x) % 20) << 52)
+        }
+    };
+    let flush64 = |v: f64, on: bool| {
+        if on && v.is_subnormal() {
+            0.0f64.copysign(v)
+        } else {
+            v
+        }
+    };
+    let flush16 = |h: u16, on: bool| if on && h & 0x7C00 == 0 { h & 0x8000 } else { h };
+    let same = |got: u64, want: f64| {
+        got == want.to_bits() || (want.is_nan() && f64::from_bits(got).is_nan())
+    };
+    let mut differs = 0;
+    for trial in 0..48 {
+        let a: [f64; 4] = std::array::from_fn(|_| df(&mut x));
+        let b: [f64; 4] = std::array::from_fn(|_| df(&mut x));
+        let c: [f64; 4] = std::array::from_fn(|_| df(&mut x));
+        let q: [i64; 4] =
+            std::array::from_fn(|_| (xorshift(&mut x) as i64) >> (xorshift(&mut x) % 12));
+        // Finite halves, a quarter of them denormal.
+        let half = |x: &mut u64| {
+            let r = xorshift(x);
+            let h = (r as u16) & 0xBFFF | if r >> 20 & 1 == 1 { 0x4000 } else { 0 };
+            let h = if r >> 40 & 3 == 0 { h & 0x83FF } else { h };
+            if h & 0x7C00 == 0x7C00 {
+                h ^ 0x4000
+            } else {
+                h
+            }
+        };
+        let h5: [u16; 8] = std::array::from_fn(|_| half(&mut x));
+        let h6: [u16; 8] = std::array::from_fn(|_| half(&mut x));
+        let h7: [u16; 8] = std::array::from_fn(|_| half(&mut x));
+        // f32 values around the half denormal range.
+        let f8: [f32; 8] = std::array::from_fn(|_| {
+            let r = xorshift(&mut x) as u32;
+            f32::from_bits(r & 0x807F_FFFF | (100 + (r >> 23) % 20) << 23)
+        });
+        for mode in 0..4u32 {
+            let rm = Round::from_cr0(mode << 4);
+            for keep in [true, false] {
+                let cr0 = mode << 4 | if keep { 0x4C0 } else { 0 };
+                let t = asm_run(DF_HF_MODES, |g| {
+                    let d = |v: &[f64; 4]| {
+                        v.iter()
+                            .flat_map(|f| [f.to_bits() as u32, (f.to_bits() >> 32) as u32])
+                            .collect::<Vec<_>>()
+                    };
+                    put_u32s(g, 1, &d(&a));
+                    put_u32s(g, 2, &d(&b));
+                    put_u32s(g, 3, &d(&c));
+                    put_u32s(g, 4, &d(&q.map(|v| f64::from_bits(v as u64))));
+                    let h = |v: &[u16; 8]| {
+                        v.chunks(2)
+                            .map(|p| p[0] as u32 | (p[1] as u32) << 16)
+                            .collect::<Vec<_>>()
+                    };
+                    put_u32s(g, 5, &h(&h5));
+                    put_u32s(g, 6, &h(&h6));
+                    put_u32s(g, 7, &h(&h7));
+                    put_u32s(g, 8, &f8.map(f32::to_bits));
+                    put_u32s(g, 9, &[cr0]);
+                });
+                let ctx =
+                    |what: &str, i: usize| format!("trial {trial} cr0 {cr0:#x} {what} lane {i}");
+                let ftz = !keep;
+                let (d_add, d_mul, d_mad, d_cvt) = (
+                    grf_u64s(&t, 10, 4),
+                    grf_u64s(&t, 11, 4),
+                    grf_u64s(&t, 12, 4),
+                    grf_u64s(&t, 13, 4),
+                );
+                for i in 0..4 {
+                    let (x, y, z) = (flush64(a[i], ftz), flush64(b[i], ftz), flush64(c[i], ftz));
+                    let want = flush64(host::add64(x, y, rm), ftz);
+                    assert!(same(d_add[i], want), "{}: {x:e} + {y:e}", ctx("add:df", i));
+                    let want = flush64(host::mul64(x, y, rm), ftz);
+                    assert!(same(d_mul[i], want), "{}: {x:e} * {y:e}", ctx("mul:df", i));
+                    let want = flush64(host::fma64(x, y, z, rm), ftz);
+                    assert!(
+                        same(d_mad[i], want),
+                        "{}: {z:e} + {x:e} * {y:e}",
+                        ctx("mad:df", i)
+                    );
+                    if rm != Round::Rtne && !same(d_mad[i], host::fma64(x, y, z, Round::Rtne)) {
+                        differs += 1;
+                    }
+                    assert_eq!(
+                        d_cvt[i],
+                        host::from_i64(q[i], rm).to_bits(),
+                        "{}",
+                        ctx("mov:df<-q", i)
+                    );
+                }
+                let halves = |reg: usize| -> Vec<u16> {
+                    (0..8)
+                        .map(|i| (t.grf_u32(reg, i / 2) >> (16 * (i % 2))) as u16)
+                        .collect()
+                };
+                let (hadd, hmul, hmad, hcvt) = (halves(14), halves(15), halves(16), halves(17));
+                for i in 0..8 {
+                    let (u, v, w) = [h5[i], h6[i], h7[i]]
+                        .map(|h| u64::from(flush16(h, ftz)))
+                        .into();
+                    let want = |r: u64| flush16(r as u16, ftz);
+                    assert_eq!(
+                        hadd[i],
+                        want(add_bits(u, v, F16, rm)),
+                        "{}",
+                        ctx("add:hf", i)
+                    );
+                    assert_eq!(
+                        hmul[i],
+                        want(mul_bits(u, v, F16, rm)),
+                        "{}",
+                        ctx("mul:hf", i)
+                    );
+                    assert_eq!(
+                        hmad[i],
+                        want(fma_bits(u, v, w, F16, rm)),
+                        "{}",
+                        ctx("mad:hf", i)
+                    );
+                    let cvt = convert_bits(u64::from(f8[i].to_bits()), F32, F16, rm) as u16;
+                    assert_eq!(
+                        hcvt[i],
+                        cvt,
+                        "{}: conversions keep denormals",
+                        ctx("mov:hf<-f", i)
+                    );
+                }
+            }
+        }
+    }
+    assert!(differs > 50, "{differs}");
+}
