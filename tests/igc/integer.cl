@@ -223,3 +223,90 @@ kernel void upsample_pack(global const short *hi, global const ushort *lo,
   size_t i = get_global_id(0);
   out[i] = upsample(hi[i], lo[i]);
 }
+
+// More buffers than a binding-table prefetch count holds (at most 31): IGC
+// gives each its own binding-table index, 0..39, and the data port must reach
+// every one of them.
+kernel void many_buffers(global const int *a0,
+                         global const int *a1,
+                         global const int *a2,
+                         global const int *a3,
+                         global const int *a4,
+                         global const int *a5,
+                         global const int *a6,
+                         global const int *a7,
+                         global const int *a8,
+                         global const int *a9,
+                         global const int *a10,
+                         global const int *a11,
+                         global const int *a12,
+                         global const int *a13,
+                         global const int *a14,
+                         global const int *a15,
+                         global const int *a16,
+                         global const int *a17,
+                         global const int *a18,
+                         global const int *a19,
+                         global const int *a20,
+                         global const int *a21,
+                         global const int *a22,
+                         global const int *a23,
+                         global const int *a24,
+                         global const int *a25,
+                         global const int *a26,
+                         global const int *a27,
+                         global const int *a28,
+                         global const int *a29,
+                         global const int *a30,
+                         global const int *a31,
+                         global const int *a32,
+                         global const int *a33,
+                         global const int *a34,
+                         global const int *a35,
+                         global const int *a36,
+                         global const int *a37,
+                         global const int *a38,
+                         global int *out) {
+  size_t i = get_global_id(0);
+  int s = 0;
+  s += 1 * a0[i];
+  s += 2 * a1[i];
+  s += 3 * a2[i];
+  s += 4 * a3[i];
+  s += 5 * a4[i];
+  s += 6 * a5[i];
+  s += 7 * a6[i];
+  s += 8 * a7[i];
+  s += 9 * a8[i];
+  s += 10 * a9[i];
+  s += 11 * a10[i];
+  s += 12 * a11[i];
+  s += 13 * a12[i];
+  s += 14 * a13[i];
+  s += 15 * a14[i];
+  s += 16 * a15[i];
+  s += 17 * a16[i];
+  s += 18 * a17[i];
+  s += 19 * a18[i];
+  s += 20 * a19[i];
+  s += 21 * a20[i];
+  s += 22 * a21[i];
+  s += 23 * a22[i];
+  s += 24 * a23[i];
+  s += 25 * a24[i];
+  s += 26 * a25[i];
+  s += 27 * a26[i];
+  s += 28 * a27[i];
+  s += 29 * a28[i];
+  s += 30 * a29[i];
+  s += 31 * a30[i];
+  s += 32 * a31[i];
+  s += 33 * a32[i];
+  s += 34 * a33[i];
+  s += 35 * a34[i];
+  s += 36 * a35[i];
+  s += 37 * a36[i];
+  s += 38 * a37[i];
+  s += 39 * a38[i];
+  out[i] = s;
+}

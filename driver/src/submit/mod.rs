@@ -411,7 +411,7 @@ impl Submitter {
             map[curbe_at + cross.len()..curbe_at + curbe_len].copy_from_slice(&per);
             let idd = InterfaceDescriptorData {
                 kernel_start_pointer: ksp as u64,
-                // A prefetch hint on hardware; the model resolves only these entries.
+                // Only a prefetch hint (5 bits): messages reach every entry of the table.
                 binding_table_entry_count: bt.len().min(31) as u8,
                 shared_local_memory_size: slm_encoded,
                 binding_table_pointer: 0,

@@ -17,6 +17,7 @@
 use std::cell::RefCell;
 use std::time::Instant;
 
+use gencl_kmd::gpu::binding::Bindings;
 use gencl_kmd::gpu::eu::{run_thread_group_with, LaunchEnv};
 use gencl_kmd::gpu::{BufferSurface, Counters, GpuMemory, MemFault, ThreadGroup, ThreadPayload};
 
@@ -200,7 +201,7 @@ fn main() {
                         exec_mask: if k.simd == 32 { u32::MAX } else { 0xFFFF },
                     })
                     .collect(),
-                surfaces: vec![surf(out), surf(inp)],
+                bindings: Bindings::Fixed(vec![surf(out), surf(inp)]),
                 slm_bytes: 0,
                 scratch_base: 0,
                 scratch_per_thread: 0,

@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tracing::{debug, trace};
 
-use super::{BufferSurface, Counters, GpuError, GpuMemory, ThreadGroup, ThreadPayload};
+use super::binding::Bindings;
+use super::{Counters, GpuError, GpuMemory, ThreadGroup, ThreadPayload};
 use crate::genx::gen9::*;
 use crate::genx::Packet;
 
@@ -412,7 +413,7 @@ impl CommandStreamer<'_> {
         }
         let curbe = self.state.curbe[curbe_start..need].to_vec();
 
-        let surfaces = self.binding_table(addr, &idd)?;
+        let bindings = Bindings::table(self.state.surface_base, idd.binding_table_pointer);
         // The hardware hands every thread its scratch slice whether or not the kernel uses
         // it: Scratch Space Base Pointer (an offset from the General State Base Address,
         // possibly 0) plus the thread's slot times the per-thread size.
@@ -467,7 +468,7 @@ impl CommandStreamer<'_> {
                         kernel_addr,
                         simd,
                         threads: payloads,
-                        surfaces: surfaces.clone(),
+                        bindings: bindings.clone(),
                         slm_bytes,
                         scratch_base,
                         scratch_per_thread,
@@ -485,38 +486,6 @@ impl CommandStreamer<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The binding table's entries (as many as the descriptor's Binding
-    /// Table Entry Count) resolved through RENDER_SURFACE_STATE.
-    fn binding_table(
-        &self,
-        addr: u64,
-        idd: &InterfaceDescriptorData,
-    ) -> Result<Vec<Option<BufferSurface>>, GpuError> {
-        let n = usize::from(idd.binding_table_entry_count);
-        let bt = self.state.surface_base + u64::from(idd.binding_table_pointer);
-        let entries = self.read_dwords(bt, n)?;
-        entries
-            .iter()
-            .map(|&e| {
-                let ptr = BindingTableState::unpack(&[e]).surface_state_pointer;
-                let rss = RenderSurfaceState::unpack(
-                    &self.read_dwords(self.state.surface_base + u64::from(ptr), 16)?,
-                );
-                match rss.surface_type {
-                    SURFTYPE_BUFFER => Ok(Some(BufferSurface {
-                        base: rss.surface_base_address,
-                        size: rss.buffer_size(),
-                    })),
-                    SURFTYPE_NULL => Ok(None),
-                    t => Err(bad(
-                        addr,
-                        format!("surface type {t} (only buffers are modelled)"),
-                    )),
-                }
-            })
-            .collect()
     }
 }
 

@@ -177,15 +177,15 @@ impl Dataport<'_> {
         }
     }
 
-    fn space(&self, bti: u32) -> Result<Space, String> {
+    fn space(&self, inst: &ExecInst, bti: u32) -> Result<Space, GpuError> {
         Ok(match bti {
             BTI_SLM => Space::Slm,
             BTI_STATELESS | BTI_STATELESS_NON_COHERENT => Space::Mem {
                 base: self.general_state_base,
                 bound: None,
             },
-            BTI_BINDLESS => return Err("bindless surfaces are not modelled".into()),
-            b => match self.tg.surfaces.get(b as usize).copied().flatten() {
+            BTI_BINDLESS => return Err(illegal(inst, "bindless surfaces are not modelled")),
+            b => match self.tg.bindings.surface(self.mem, b, inst.addr)? {
                 Some(s) => Space::Mem {
                     base: s.base,
                     bound: Some(s.size),
@@ -350,7 +350,7 @@ impl Dataport<'_> {
     }
 
     fn bti_space(&self, inst: &ExecInst, d: &Desc) -> Result<Space, GpuError> {
-        self.space(d.bti).map_err(|w| illegal(inst, w))
+        self.space(inst, d.bti)
     }
 
     fn dc0(

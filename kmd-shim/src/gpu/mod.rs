@@ -9,6 +9,7 @@
 //! [`ThreadGroup`]: everything the hardware's thread dispatcher would hand
 //! the EUs for one group.
 
+pub mod binding;
 pub mod cs;
 pub mod dataport;
 pub mod eu;
@@ -50,8 +51,8 @@ pub struct ThreadGroup {
     /// Initial GRF contents of each hardware thread of the group, from r0 upward
     /// (r0 header, per-thread data, cross-thread data), 32 bytes per GRF.
     pub threads: Vec<ThreadPayload>,
-    /// Binding table entries resolved to surfaces (index = binding-table index).
-    pub surfaces: Vec<Option<BufferSurface>>,
+    /// The surfaces messages reach by binding-table index.
+    pub bindings: binding::Bindings,
     /// Shared local memory size of the group in bytes.
     pub slm_bytes: u32,
     /// Scratch space: base GPU address for this group's threads and bytes per thread (0: none).

@@ -56,8 +56,27 @@ fn lanes<T: Copy>(v: &[T], n: usize, i: usize) -> &[T] {
     &v[n * i..n * i + n]
 }
 
+/// 39 input buffers and one output: binding-table indices up to 39, past the
+/// 5-bit prefetch count of the interface descriptor.
+fn many_buffers() -> Case {
+    let mut c = case(F, "many_buffers").global(&[N]);
+    for k in 0..39 {
+        c = c.buf(ints(100 + k));
+    }
+    c.out::<i32>(N).expect(39, |r| {
+        (0..N)
+            .map(|i| {
+                (0..39).fold(0i32, |s, k| {
+                    s.wrapping_add((k as i32 + 1).wrapping_mul(r.input::<i32>(k)[i]))
+                })
+            })
+            .collect()
+    })
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
+        many_buffers(),
         case(F, "add_sub_mul_wrap")
             .global(&[N])
             .buf(ints(1))

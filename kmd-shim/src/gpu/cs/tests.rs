@@ -3,7 +3,7 @@
 
 use super::launch::Launch;
 use super::*;
-use crate::gpu::MemFault;
+use crate::gpu::{BufferSurface, MemFault};
 use std::cell::RefCell;
 
 /// A sparse GPU address space: mapped pages read/write, others fault.
@@ -111,7 +111,8 @@ fn setup(batch: &[u32]) -> TestMem {
         &InterfaceDescriptorData {
             kernel_start_pointer: 0x40,
             number_of_threads_in_gpgpu_thread_group: 3,
-            binding_table_entry_count: 2,
+            // A prefetch count only: entries past it (index 40 below) still resolve.
+            binding_table_entry_count: 1,
             binding_table_pointer: 0x40,
             sampler_state_pointer: 0x60,
             cross_thread_constant_data_read_length: 1,
@@ -141,6 +142,20 @@ fn setup(batch: &[u32]) -> TestMem {
             }
             .pack()[0],
         ],
+    );
+    m.put_dw(
+        SURFACE + 0x40 + 4 * 40,
+        &BindingTableState {
+            surface_state_pointer: 0x180,
+            ..Default::default()
+        }
+        .pack(),
+    );
+    m.put_dw(
+        SURFACE + 0x180,
+        &RenderSurfaceState::buffer(BUF + 0x1000, 64, 1, SURFACE_FORMAT_RAW, 0)
+            .unwrap()
+            .pack(),
     );
     m.put_dw(
         SURFACE + 0x100,
@@ -189,16 +204,12 @@ fn walker_dispatches_groups_with_payload() {
         assert!(g.barrier_enabled);
         assert_eq!(g.scratch_base, GENERAL + 0x400);
         assert_eq!(g.scratch_per_thread, 2048);
-        assert_eq!(
-            g.surfaces,
-            vec![
-                Some(BufferSurface {
-                    base: BUF,
-                    size: 1000
-                }),
-                None
-            ]
-        );
+        let at = |bti| g.bindings.surface(&m, bti, 0);
+        let buf = |base, size| Ok(Some(BufferSurface { base, size }));
+        assert_eq!(at(0), buf(BUF, 1000));
+        assert_eq!(at(1), Ok(None), "a null surface");
+        assert_eq!(at(40), buf(BUF + 0x1000, 64));
+        assert!(at(245).is_err(), "reserved binding-table index");
         assert_eq!(g.threads.len(), 3);
         for (t, th) in g.threads.iter().enumerate() {
             let r0 = R0::from_grf(&th.grfs[0]);

@@ -11,6 +11,7 @@ use gencl_jit::isa::{
 use super::program::Program;
 use super::thread::Thread;
 use super::{run_program, run_threads, LaunchEnv};
+use crate::gpu::binding::Bindings;
 use crate::gpu::{
     BufferSurface, Counters, GpuError, GpuMemory, MemFault, ThreadGroup, ThreadPayload,
 };
@@ -277,10 +278,10 @@ fn group(nthreads: usize, mask: u32, init: impl Fn(usize, &mut Vec<[u8; 32]>)) -
                 }
             })
             .collect(),
-        surfaces: vec![Some(BufferSurface {
+        bindings: Bindings::Fixed(vec![Some(BufferSurface {
             base: MEM_BASE + 0x8000,
             size: 64,
-        })],
+        })]),
         slm_bytes: 1024,
         scratch_base: MEM_BASE + 0xC000,
         scratch_per_thread: 1024,

@@ -1,0 +1,121 @@
+//! Binding tables: what a binding-table index names, read from memory when a
+//! message first uses it.
+//!
+//! The interface descriptor's Binding Table Entry Count only sets how many
+//! entries the hardware prefetches at dispatch (Mesa sets it to 0 on
+//! Gen12.5 "to avoid prefetching on every thread dispatch", and kernels still
+//! reach every surface); the data port looks up whatever index a message
+//! names. So the model resolves `BT[bti]` → RENDER_SURFACE_STATE on first use
+//! within a walker and caches the entry, and an index beyond the entry count
+//! works as on hardware.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::{BufferSurface, GpuError, GpuMemory};
+use crate::genx::gen9::{BindingTableState, RenderSurfaceState, SURFTYPE_BUFFER, SURFTYPE_NULL};
+use crate::genx::Packet;
+
+/// Binding-table indices 0..=239 name surfaces; 240..=251 are reserved and
+/// 252..=255 have fixed meanings (bindless, stateless, SLM).
+pub const MAX_SURFACE_BTI: u32 = 239;
+
+/// The surfaces a thread group's messages reach by binding-table index.
+#[derive(Debug, Clone)]
+pub enum Bindings {
+    /// The binding table at `surface_state_base + pointer`, entries resolved
+    /// on first use (shared by the groups of one walker).
+    Table {
+        surface_state_base: u64,
+        pointer: u32,
+        cache: Rc<RefCell<Vec<Option<Option<BufferSurface>>>>>,
+    },
+    /// Entries given directly (unit tests of the EUs).
+    Fixed(Vec<Option<BufferSurface>>),
+}
+
+impl Bindings {
+    pub fn table(surface_state_base: u64, pointer: u32) -> Bindings {
+        Bindings::Table {
+            surface_state_base,
+            pointer,
+            cache: Rc::new(RefCell::new(vec![None; MAX_SURFACE_BTI as usize + 1])),
+        }
+    }
+
+    /// The buffer surface at `bti` (None: a null surface, reads 0 and drops
+    /// writes). Reading the table or the surface state can fault; surface
+    /// types other than buffers and null are not modelled.
+    pub fn surface(
+        &self,
+        mem: &dyn GpuMemory,
+        bti: u32,
+        addr: u64,
+    ) -> Result<Option<BufferSurface>, GpuError> {
+        if bti > MAX_SURFACE_BTI {
+            return Err(illegal(addr, format!("reserved binding-table index {bti}")));
+        }
+        match self {
+            Bindings::Fixed(v) => Ok(v.get(bti as usize).copied().flatten()),
+            Bindings::Table {
+                surface_state_base,
+                pointer,
+                cache,
+            } => {
+                if let Some(s) = cache.borrow()[bti as usize] {
+                    return Ok(s);
+                }
+                let s = resolve(mem, *surface_state_base, *pointer, bti, addr)?;
+                cache.borrow_mut()[bti as usize] = Some(s);
+                Ok(s)
+            }
+        }
+    }
+}
+
+/// Binding table entry `bti` → its RENDER_SURFACE_STATE → a buffer surface.
+pub fn resolve(
+    mem: &dyn GpuMemory,
+    surface_state_base: u64,
+    pointer: u32,
+    bti: u32,
+    addr: u64,
+) -> Result<Option<BufferSurface>, GpuError> {
+    let entry = read_dwords::<1>(
+        mem,
+        surface_state_base + u64::from(pointer) + 4 * u64::from(bti),
+    )?;
+    let ptr = BindingTableState::unpack(&entry).surface_state_pointer;
+    let rss = RenderSurfaceState::unpack(&read_dwords::<16>(
+        mem,
+        surface_state_base + u64::from(ptr),
+    )?);
+    match rss.surface_type {
+        SURFTYPE_BUFFER => Ok(Some(BufferSurface {
+            base: rss.surface_base_address,
+            size: rss.buffer_size(),
+        })),
+        SURFTYPE_NULL => Ok(None),
+        t => Err(illegal(
+            addr,
+            format!("binding-table index {bti}: surface type {t} (only buffers are modelled)"),
+        )),
+    }
+}
+
+fn read_dwords<const N: usize>(mem: &dyn GpuMemory, at: u64) -> Result<[u32; N], GpuError> {
+    let mut bytes = vec![0u8; 4 * N];
+    mem.read(at, &mut bytes)?;
+    Ok(std::array::from_fn(|i| {
+        u32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ])
+    }))
+}
+
+fn illegal(addr: u64, why: String) -> GpuError {
+    GpuError::IllegalInstruction { addr, why }
+}
