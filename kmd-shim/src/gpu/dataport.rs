@@ -3,14 +3,14 @@
 //! untyped surface, A64, atomics), the message gateway (barrier) and the
 //! thread spawner (end of thread).
 //!
-//! Descriptor layout (Skylake PRM vol 2d "Message Descriptor"; field
-//! positions as in Mesa `brw_eu.h`): mlen [28:25], rlen [24:20], header
-//! present [19], data-port message type [18:14], message control [13:8],
-//! binding-table index [7:0]; the split-send extended descriptor carries the
-//! second payload's length in [9:6].
+//! A send's descriptors are decoded by the ISA's own message decoder
+//! (`gencl_jit::isa::gen9::send::decode_message`, the one the disassembler
+//! uses; layouts from the PRM vol 2d "Message Descriptor" as Mesa's
+//! `brw_eu.h` lists them); this file executes the decoded message.
 
 use std::sync::Mutex;
 
+use gencl_jit::isa::gen9::send::{decode_message, AtomicOp, Message, MsgKind};
 use gencl_jit::isa::{Sfid, Src};
 
 use crate::gpu::eu::program::ExecInst;
@@ -52,32 +52,6 @@ pub struct Dataport<'a> {
     pub slm: Vec<u8>,
     /// Base of stateless (BTI 255/253) 32-bit offsets: the General State Base Address.
     pub general_state_base: u64,
-}
-
-/// Fields of a message descriptor.
-#[derive(Debug, Clone, Copy)]
-pub struct Desc {
-    pub raw: u32,
-    pub mlen: u32,
-    pub rlen: u32,
-    pub header: bool,
-    pub msg_type: u32,
-    pub ctrl: u32,
-    pub bti: u32,
-}
-
-impl Desc {
-    pub fn new(raw: u32) -> Desc {
-        Desc {
-            raw,
-            mlen: (raw >> 25) & 0xF,
-            rlen: (raw >> 20) & 0x1F,
-            header: raw & (1 << 19) != 0,
-            msg_type: (raw >> 14) & 0x1F,
-            ctrl: (raw >> 8) & 0x3F,
-            bti: raw & 0xFF,
-        }
-    }
 }
 
 /// Where the addresses of a message point.
@@ -140,26 +114,6 @@ fn reg_nr(inst: &ExecInst, k: usize) -> Result<Option<usize>, GpuError> {
         Some(Src::Reg(_)) => Ok(None),
         Some(Src::Imm(_)) if k == 0 => Err(illegal(inst, "send payload is an immediate")),
         _ => Ok(None),
-    }
-}
-
-/// Map the generic SFID to Gen9's numbering (Mesa brw_eu_defines.h `brw_message_target`).
-fn sfid_number(s: Sfid) -> u8 {
-    match s {
-        Sfid::Null => 0,
-        Sfid::Sampler => 2,
-        Sfid::Gateway => 3,
-        Sfid::Dc2 => 4,
-        Sfid::RenderCache => 5,
-        Sfid::Urb => 6,
-        Sfid::ThreadSpawner => 7,
-        Sfid::Vme => 8,
-        Sfid::ConstCache => 9,
-        Sfid::Dc0 => 10,
-        Sfid::PixelInterp => 11,
-        Sfid::Dc1 => 12,
-        Sfid::Cre => 13,
-        Sfid::Raw(n) => n,
     }
 }
 
@@ -252,26 +206,20 @@ impl Dataport<'_> {
         let info = inst
             .send
             .ok_or_else(|| illegal(inst, "send without message information"))?;
-        let raw = match info.desc {
+        let desc = match info.desc {
             Some(d) => d,
             None => t.arf_u32(crate::gpu::eu::program::arf::A0, 0),
         };
-        let d = Desc::new(raw);
-        let ex_mlen = if matches!(
-            inst.op,
-            gencl_jit::isa::Opcode::Sends | gencl_jit::isa::Opcode::Sendsc
-        ) {
-            ((info.ex_desc >> 6) & 0xF) as usize
-        } else {
-            0
-        };
+        // The ISA's own message decoder: one reading of the descriptor for the
+        // disassembler and the model.
+        let m = decode_message(inst.op, inst.inst.exec_size, info.sfid, desc, info.ex_desc);
         // Gather the payload.
         let mut msg = Msg {
             regs: [[0; 32]; 32],
             len: 0,
         };
         let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;
-        for k in 0..d.mlen as usize {
+        for k in 0..m.mlen as usize {
             let r = src0 + k;
             if r >= 128 {
                 return Err(illegal(inst, "message payload past r127"));
@@ -279,10 +227,10 @@ impl Dataport<'_> {
             msg.regs[msg.len].copy_from_slice(&t.grf[r * 32..r * 32 + 32]);
             msg.len += 1;
         }
-        if ex_mlen > 0 {
+        if m.ex_mlen > 0 {
             let src1 = reg_nr(inst, 1)?
                 .ok_or_else(|| illegal(inst, "split send without a second payload"))?;
-            for k in 0..ex_mlen {
+            for k in 0..m.ex_mlen as usize {
                 let r = src1 + k;
                 if r >= 128 {
                     return Err(illegal(inst, "second payload past r127"));
@@ -296,7 +244,7 @@ impl Dataport<'_> {
             _ => None,
         };
         if let Some(r) = dst {
-            if r + d.rlen as usize > 128 {
+            if r + m.rlen as usize > 128 {
                 return Err(illegal(inst, "response past r127"));
             }
         }
@@ -306,39 +254,68 @@ impl Dataport<'_> {
             written: 0,
         };
         if let Some(r) = dst {
-            for k in 0..d.rlen as usize {
+            for k in 0..m.rlen as usize {
                 resp.regs[k].copy_from_slice(&t.grf[(r + k) * 32..(r + k) * 32 + 32]);
             }
         }
-        let sfid = sfid_number(info.sfid);
-        let out = match sfid {
+        let out = match (m.sfid, m.kind) {
             // Thread spawner: only end-of-thread exists for compute kernels.
-            7 => SendOutcome::Eot,
-            3 => match raw & 7 {
-                4 => SendOutcome::Barrier,
-                k => {
-                    return Err(illegal(
-                        inst,
-                        format!("gateway message {k} is not modelled"),
-                    ))
-                }
-            },
-            10 | 9 | 4 => self.dc0(inst, &d, &msg, emask, t, &mut resp)?,
-            12 => self.dc1(inst, &d, &msg, emask, &mut resp)?,
-            5 if d.msg_type == 7 => SendOutcome::Continue {
-                latency: LATENCY_FENCE,
-            },
-            0 => SendOutcome::Continue { latency: 0 },
-            s => {
+            (Sfid::ThreadSpawner, _) => SendOutcome::Eot,
+            (_, MsgKind::Barrier) => SendOutcome::Barrier,
+            (Sfid::Gateway, _) => {
                 return Err(illegal(
                     inst,
-                    format!("shared function {s} is not modelled"),
+                    format!("gateway message {} is not modelled", desc & 7),
+                ))
+            }
+            // The reply register is written once the fence commits.
+            (_, MsgKind::MemoryFence) => {
+                resp.written = m.rlen as usize;
+                SendOutcome::Continue {
+                    latency: LATENCY_FENCE,
+                }
+            }
+            (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
+            (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
+                self.scratch(inst, &m, &msg, t, &mut resp)?
+            }
+            (_, MsgKind::OwordBlockRead | MsgKind::UnalignedOwordBlockRead)
+            | (_, MsgKind::OwordBlockWrite | MsgKind::A64BlockRead | MsgKind::A64BlockWrite) => {
+                self.block(inst, &m, &msg, &mut resp)?
+            }
+            (
+                _,
+                MsgKind::ByteScatteredRead
+                | MsgKind::ByteScatteredWrite
+                | MsgKind::DwordScatteredRead
+                | MsgKind::DwordScatteredWrite,
+            ) => self.scattered(inst, &m, &msg, emask, &mut resp)?,
+            (
+                _,
+                MsgKind::UntypedRead
+                | MsgKind::UntypedWrite
+                | MsgKind::A64UntypedRead
+                | MsgKind::A64UntypedWrite,
+            ) => self.untyped(inst, &m, &msg, emask, &mut resp)?,
+            (_, MsgKind::A64ScatteredRead | MsgKind::A64ScatteredWrite) => {
+                self.a64_scattered(inst, &m, &msg, emask, &mut resp)?
+            }
+            (
+                _,
+                MsgKind::UntypedAtomic
+                | MsgKind::UntypedAtomicFloat
+                | MsgKind::A64UntypedAtomic
+                | MsgKind::A64UntypedAtomicFloat,
+            ) => self.atomic(inst, &m, &msg, emask, &mut resp)?,
+            (s, k) => {
+                return Err(illegal(
+                    inst,
+                    format!("{k:?} message ({s:?}, descriptor {desc:#010x}) is not modelled"),
                 ))
             }
         };
-        // Memory fences reply with one register once committed.
         if let Some(r) = dst {
-            let n = resp.written.min(d.rlen as usize);
+            let n = resp.written.min(m.rlen as usize);
             for k in 0..n {
                 t.grf[(r + k) * 32..(r + k) * 32 + 32].copy_from_slice(&resp.regs[k]);
             }
@@ -349,143 +326,107 @@ impl Dataport<'_> {
         Ok(out)
     }
 
-    fn bti_space(&self, inst: &ExecInst, d: &Desc) -> Result<Space, GpuError> {
-        self.space(inst, d.bti)
+    /// The space a message's addresses are in: its binding-table index, or
+    /// flat 64-bit addresses (A64 messages).
+    fn message_space(&self, inst: &ExecInst, m: &Message) -> Result<Space, GpuError> {
+        match m.bti {
+            Some(b) => self.space(inst, u32::from(b)),
+            None => Ok(Space::Mem {
+                base: 0,
+                bound: None,
+            }),
+        }
     }
 
-    fn dc0(
+    /// OWord block read/write (DC0: offset in OWords, or in bytes when
+    /// unaligned, in header dword 2; A64: the address in header dwords 0-1).
+    fn block(
         &mut self,
         inst: &ExecInst,
-        d: &Desc,
+        m: &Message,
         msg: &Msg,
-        emask: u32,
-        t: &Thread,
         resp: &mut Resp,
     ) -> Result<SendOutcome, GpuError> {
-        // Bit 18 selects the scratch block messages (dp_category).
-        if d.raw & (1 << 18) != 0 {
-            return self.scratch(inst, d, msg, t, resp);
+        let bytes = m.data_size as usize;
+        if bytes == 0 {
+            return Err(illegal(inst, "OWord block size"));
         }
-        let h = d.header as usize;
-        let lat = |sp: Space| SendOutcome::Continue {
-            latency: if matches!(sp, Space::Slm) {
-                LATENCY_SLM
-            } else {
-                LATENCY_MEMORY
-            },
+        let sp = self.message_space(inst, m)?;
+        let off = match m.kind {
+            MsgKind::A64BlockRead | MsgKind::A64BlockWrite => msg.lane_u64(0, 0),
+            MsgKind::UnalignedOwordBlockRead => msg.u32(0, 2) as u64,
+            _ => msg.u32(0, 2) as u64 * 16,
         };
-        match d.msg_type {
-            // OWord block read (aligned: offset in OWords; unaligned: in bytes), write.
-            0 | 1 | 8 => {
-                let sp = self.bti_space(inst, d)?;
-                let owords = match d.ctrl & 7 {
-                    0 | 1 => 1,
-                    2 => 2,
-                    3 => 4,
-                    4 => 8,
-                    _ => return Err(illegal(inst, "OWord block size")),
-                };
-                let m2 = msg.u32(0, 2) as u64;
-                let off = if d.msg_type == 1 { m2 } else { m2 * 16 };
-                let bytes = owords * 16;
-                let high = d.ctrl & 7 == 1;
-                if d.msg_type == 8 {
-                    let mut buf = vec![0u8; bytes];
-                    for (k, c) in buf.chunks_mut(32).enumerate() {
-                        let src = &msg.regs[(1 + k) % 32];
-                        let s = if high { 16 } else { 0 };
-                        c.copy_from_slice(&src[s..s + c.len()]);
-                    }
-                    self.write(sp, off, &buf)?;
-                } else {
-                    let mut buf = vec![0u8; bytes];
-                    self.read(sp, off, &mut buf)?;
-                    for (k, c) in buf.chunks(32).enumerate() {
-                        let s = if high { 16 } else { 0 };
-                        resp.regs[k][s..s + c.len()].copy_from_slice(c);
-                    }
-                    resp.written = bytes.div_ceil(32);
-                }
-                Ok(lat(sp))
+        let s = if m.high_half { 16 } else { 0 };
+        let mut buf = vec![0u8; bytes];
+        if matches!(m.kind, MsgKind::OwordBlockWrite | MsgKind::A64BlockWrite) {
+            for (k, c) in buf.chunks_mut(32).enumerate() {
+                c.copy_from_slice(&msg.regs[(1 + k) % 32][s..s + c.len()]);
             }
-            // Byte scattered read/write: element of 1/2/4 bytes in a dword slot per lane.
-            4 | 12 => {
-                let sp = self.bti_space(inst, d)?;
-                let simd = if d.ctrl & 1 != 0 { 16 } else { 8 };
-                let es = match (d.ctrl >> 2) & 3 {
-                    0 => 1,
-                    1 => 2,
-                    2 => 4,
-                    _ => return Err(illegal(inst, "byte scattered data size")),
-                };
-                let areg = h;
-                let dreg = h + simd / 8;
-                for lane in 0..simd {
-                    if emask & (1 << lane) == 0 {
-                        continue;
-                    }
-                    let off = msg.lane_u32(areg, lane) as u64;
-                    if d.msg_type == 12 {
-                        let v = msg.lane_u32(dreg, lane).to_le_bytes();
-                        self.write(sp, off, &v[..es])?;
-                    } else {
-                        let mut v = [0u8; 4];
-                        self.read(sp, off, &mut v[..es])?;
-                        resp.set_lane_u32(0, lane, u32::from_le_bytes(v));
-                    }
-                }
-                resp.written = resp.written.max(if d.msg_type == 4 { simd / 8 } else { 0 });
-                Ok(lat(sp))
+            self.write(sp, off, &buf)?;
+        } else {
+            self.read(sp, off, &mut buf)?;
+            for (k, c) in buf.chunks(32).enumerate() {
+                resp.regs[k][s..s + c.len()].copy_from_slice(c);
             }
-            // DWord scattered read/write.
-            3 | 11 => {
-                let sp = self.bti_space(inst, d)?;
-                let simd = if d.ctrl & 1 != 0 { 16 } else { 8 };
-                let areg = h;
-                let dreg = h + simd / 8;
-                for lane in 0..simd {
-                    if emask & (1 << lane) == 0 {
-                        continue;
-                    }
-                    let off = msg.lane_u32(areg, lane) as u64;
-                    if d.msg_type == 11 {
-                        self.write(sp, off, &msg.lane_u32(dreg, lane).to_le_bytes())?;
-                    } else {
-                        let mut v = [0u8; 4];
-                        self.read(sp, off, &mut v)?;
-                        resp.set_lane_u32(0, lane, u32::from_le_bytes(v));
-                    }
-                }
-                if d.msg_type == 3 {
-                    resp.written = simd / 8;
-                }
-                Ok(lat(sp))
-            }
-            // Memory fence: the reply register is written once the fence commits.
-            7 => {
-                resp.written = d.rlen as usize;
-                Ok(SendOutcome::Continue {
-                    latency: LATENCY_FENCE,
-                })
-            }
-            k => Err(illegal(
-                inst,
-                format!("DC0 message type {k} is not modelled"),
-            )),
+            resp.written = bytes.div_ceil(32);
         }
+        Ok(latency(sp))
+    }
+
+    /// Byte scattered (an element of 1, 2 or 4 bytes in a dword slot per
+    /// lane) and dword scattered read/write.
+    fn scattered(
+        &mut self,
+        inst: &ExecInst,
+        m: &Message,
+        msg: &Msg,
+        emask: u32,
+        resp: &mut Resp,
+    ) -> Result<SendOutcome, GpuError> {
+        let es = m.data_size as usize;
+        if es == 0 {
+            return Err(illegal(inst, "byte scattered data size"));
+        }
+        let sp = self.message_space(inst, m)?;
+        let write = matches!(
+            m.kind,
+            MsgKind::ByteScatteredWrite | MsgKind::DwordScatteredWrite
+        );
+        let simd = m.simd as usize;
+        let areg = m.header as usize;
+        let dreg = areg + simd / 8;
+        for lane in 0..simd {
+            if emask & (1 << lane) == 0 {
+                continue;
+            }
+            let off = msg.lane_u32(areg, lane) as u64;
+            if write {
+                let v = msg.lane_u32(dreg, lane).to_le_bytes();
+                self.write(sp, off, &v[..es])?;
+            } else {
+                let mut v = [0u8; 4];
+                self.read(sp, off, &mut v[..es])?;
+                resp.set_lane_u32(0, lane, u32::from_le_bytes(v));
+            }
+        }
+        if !write {
+            resp.written = simd / 8;
+        }
+        Ok(latency(sp))
     }
 
     fn scratch(
         &mut self,
         inst: &ExecInst,
-        d: &Desc,
+        m: &Message,
         msg: &Msg,
         t: &Thread,
         resp: &mut Resp,
     ) -> Result<SendOutcome, GpuError> {
-        let write = d.raw & (1 << 17) != 0;
-        let nregs = 1usize << ((d.raw >> 12) & 3);
-        let off = (d.raw & 0xFFF) as u64 * 32;
+        let write = m.kind == MsgKind::ScratchBlockWrite;
+        let nregs = m.data_size as usize / 32;
+        let off = u64::from(m.scratch_offset) * 32;
         let per = self.tg.scratch_per_thread as u64;
         if per == 0 || off + nregs as u64 * 32 > per {
             return Err(illegal(
@@ -513,192 +454,128 @@ impl Dataport<'_> {
         })
     }
 
-    fn dc1(
+    /// Untyped surface read/write (BTI, SLM, stateless) and A64 untyped
+    /// surface read/write: up to four dword components per lane.
+    fn untyped(
         &mut self,
         inst: &ExecInst,
-        d: &Desc,
+        m: &Message,
         msg: &Msg,
         emask: u32,
         resp: &mut Resp,
     ) -> Result<SendOutcome, GpuError> {
-        let h = d.header as usize;
-        let simd_sm3 = |ctrl: u32| -> Result<usize, GpuError> {
-            match (ctrl >> 4) & 3 {
-                1 => Ok(16),
-                2 => Ok(8),
-                _ => Err(illegal(inst, "SIMD4x2 surface messages are not modelled")),
-            }
+        let simd = match m.simd {
+            8 | 16 => m.simd as usize,
+            _ => return Err(illegal(inst, "SIMD4x2 surface messages are not modelled")),
         };
-        match d.msg_type {
-            // Untyped surface read/write (BTI) and A64 untyped surface read/write.
-            1 | 9 | 0x11 | 0x19 => {
-                let a64 = d.msg_type >= 0x11;
-                let write = matches!(d.msg_type, 9 | 0x19);
-                let simd = simd_sm3(d.ctrl)?;
-                let chans = 4 - (d.ctrl & 0xF).count_ones() as usize;
-                let sp = if a64 {
-                    Space::Mem {
-                        base: 0,
-                        bound: None,
-                    }
+        let a64 = m.bti.is_none();
+        let write = matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite);
+        let chans = m.channel_mask.count_ones() as usize;
+        let sp = self.message_space(inst, m)?;
+        let areg = m.header as usize;
+        let aregs = if a64 { simd / 4 } else { simd / 8 };
+        let dreg = areg + aregs;
+        let per = simd / 8;
+        for lane in 0..simd {
+            if emask & (1 << lane) == 0 {
+                continue;
+            }
+            let addr = if a64 {
+                msg.lane_u64(areg, lane)
+            } else {
+                msg.lane_u32(areg, lane) as u64
+            };
+            // Enabled components are packed in the payload/response but keep their
+            // own offset (x +0, y +4, z +8, w +12): "xz" reads dwords 0 and 2 into
+            // two consecutive blocks.
+            let enabled = (0..4usize).filter(|k| m.channel_mask & (1 << k) != 0);
+            for (c, k) in enabled.enumerate() {
+                let ea = addr.wrapping_add(4 * k as u64);
+                if write {
+                    let v = msg.lane_u32(dreg + c * per, lane);
+                    self.write(sp, ea, &v.to_le_bytes())?;
                 } else {
-                    self.bti_space(inst, d)?
-                };
-                let areg = h;
-                let aregs = if a64 { simd / 4 } else { simd / 8 };
-                let dreg = areg + aregs;
-                let per = simd / 8;
-                for lane in 0..simd {
-                    if emask & (1 << lane) == 0 {
-                        continue;
-                    }
-                    let addr = if a64 {
-                        msg.lane_u64(areg, lane)
-                    } else {
-                        msg.lane_u32(areg, lane) as u64
-                    };
-                    // The channel mask disables components (bit set = off); enabled ones are
-                    // packed in the payload/response but keep their own offset (x +0, y +4,
-                    // z +8, w +12): "xz" reads dwords 0 and 2 into two consecutive blocks.
-                    let enabled = (0..4usize).filter(|k| d.ctrl & (1 << k) == 0);
-                    for (c, k) in enabled.enumerate() {
-                        let ea = addr.wrapping_add(4 * k as u64);
-                        if write {
-                            let v = msg.lane_u32(dreg + c * per, lane);
-                            self.write(sp, ea, &v.to_le_bytes())?;
-                        } else {
-                            let mut v = [0u8; 4];
-                            self.read(sp, ea, &mut v)?;
-                            resp.set_lane_u32(c * per, lane, u32::from_le_bytes(v));
-                        }
-                    }
+                    let mut v = [0u8; 4];
+                    self.read(sp, ea, &mut v)?;
+                    resp.set_lane_u32(c * per, lane, u32::from_le_bytes(v));
                 }
-                if !write {
-                    resp.written = chans * per;
-                }
-                Ok(SendOutcome::Continue {
-                    latency: if matches!(sp, Space::Slm) {
-                        LATENCY_SLM
-                    } else {
-                        LATENCY_MEMORY
-                    },
-                })
             }
-            // A64 scattered read/write: subtype [1:0], data size [3:2], SIMD16 [4].
-            0x10 | 0x1a => {
-                let write = d.msg_type == 0x1a;
-                let simd = if d.ctrl & 0x10 != 0 { 16 } else { 8 };
-                let ds = 1usize << ((d.ctrl >> 2) & 3);
-                let (es, count, slot) = match d.ctrl & 3 {
-                    0 if ds <= 4 => (ds, 1, 4),
-                    1 => (4, ds, 4),
-                    2 => (8, ds, 8),
-                    _ => return Err(illegal(inst, "A64 scattered subtype/size is not modelled")),
-                };
-                let areg = h;
-                let dreg = areg + simd / 4;
-                let regs_per_elem = simd * slot / 32;
-                for lane in 0..simd {
-                    if emask & (1 << lane) == 0 {
-                        continue;
-                    }
-                    let addr = msg.lane_u64(areg, lane);
-                    for j in 0..count {
-                        let ea = addr.wrapping_add((j * es) as u64);
-                        let r0 = j * regs_per_elem;
-                        if write {
-                            let bytes = msg_slot(msg, dreg + r0, lane, slot);
-                            self.mem.write(ea, &bytes[..es])?;
-                        } else {
-                            let mut v = [0u8; 8];
-                            self.mem.read(ea, &mut v[..es])?;
-                            resp.set_slot(r0, lane, slot, &v[..slot]);
-                        }
-                    }
-                }
-                if !write {
-                    resp.written = count * regs_per_elem;
-                }
-                Ok(SendOutcome::Continue {
-                    latency: LATENCY_MEMORY,
-                })
-            }
-            // A64 OWord block read/write: address in header dwords 0-1.
-            0x14 | 0x15 => {
-                let owords = match d.ctrl & 7 {
-                    0 | 1 => 1,
-                    2 => 2,
-                    3 => 4,
-                    4 => 8,
-                    _ => return Err(illegal(inst, "OWord block size")),
-                };
-                let high = d.ctrl & 7 == 1;
-                let addr = msg.lane_u64(0, 0);
-                let bytes = owords * 16;
-                let s = if high { 16 } else { 0 };
-                let mut buf = vec![0u8; bytes];
-                if d.msg_type == 0x15 {
-                    for (k, c) in buf.chunks_mut(32).enumerate() {
-                        c.copy_from_slice(&msg.regs[(1 + k) % 32][s..s + c.len()]);
-                    }
-                    self.mem.write(addr, &buf)?;
-                } else {
-                    self.mem.read(addr, &mut buf)?;
-                    for (k, c) in buf.chunks(32).enumerate() {
-                        resp.regs[k][s..s + c.len()].copy_from_slice(c);
-                    }
-                    resp.written = bytes.div_ceil(32);
-                }
-                Ok(SendOutcome::Continue {
-                    latency: LATENCY_MEMORY,
-                })
-            }
-            // Untyped atomics (BTI, integer and float) and A64 atomics.
-            2 | 0x1b | 0x12 | 0x1d => self.atomic(inst, d, msg, emask, resp),
-            k => Err(illegal(
-                inst,
-                format!("DC1 message type {k:#x} is not modelled"),
-            )),
         }
+        if !write {
+            resp.written = chans * per;
+        }
+        Ok(latency(sp))
     }
 
+    /// A64 scattered read/write: per lane, `elements` elements of
+    /// `data_size` bytes (a byte element sits in a dword slot).
+    fn a64_scattered(
+        &mut self,
+        inst: &ExecInst,
+        m: &Message,
+        msg: &Msg,
+        emask: u32,
+        resp: &mut Resp,
+    ) -> Result<SendOutcome, GpuError> {
+        let write = m.kind == MsgKind::A64ScatteredWrite;
+        let simd = m.simd as usize;
+        let (es, count) = (m.data_size as usize, m.elements as usize);
+        if es == 0 {
+            return Err(illegal(inst, "A64 scattered subtype/size is not modelled"));
+        }
+        let slot = es.max(4);
+        let areg = m.header as usize;
+        let dreg = areg + simd / 4;
+        let regs_per_elem = simd * slot / 32;
+        for lane in 0..simd {
+            if emask & (1 << lane) == 0 {
+                continue;
+            }
+            let addr = msg.lane_u64(areg, lane);
+            for j in 0..count {
+                let ea = addr.wrapping_add((j * es) as u64);
+                let r0 = j * regs_per_elem;
+                if write {
+                    let bytes = msg_slot(msg, dreg + r0, lane, slot);
+                    self.mem.write(ea, &bytes[..es])?;
+                } else {
+                    let mut v = [0u8; 8];
+                    self.mem.read(ea, &mut v[..es])?;
+                    resp.set_slot(r0, lane, slot, &v[..slot]);
+                }
+            }
+        }
+        if !write {
+            resp.written = count * regs_per_elem;
+        }
+        Ok(SendOutcome::Continue {
+            latency: LATENCY_MEMORY,
+        })
+    }
+
+    /// Untyped atomics (BTI or SLM, integer and float) and A64 atomics.
     fn atomic(
         &mut self,
         inst: &ExecInst,
-        d: &Desc,
+        m: &Message,
         msg: &Msg,
         emask: u32,
         resp: &mut Resp,
     ) -> Result<SendOutcome, GpuError> {
-        let a64 = matches!(d.msg_type, 0x12 | 0x1d);
-        let float = matches!(d.msg_type, 0x1b | 0x1d);
-        let op = if float { d.ctrl & 3 } else { d.ctrl & 0xF };
-        // BTI atomics: bit 4 = SIMD8; A64 atomics are SIMD8 with bit 4 = 64-bit data.
-        let (simd, wide) = if a64 {
-            (8, !float && d.ctrl & 0x10 != 0)
-        } else if d.ctrl & 0x10 != 0 {
-            (8, false)
-        } else {
-            (16, false)
-        };
-        let ret = d.ctrl & 0x20 != 0;
-        let sp = if a64 {
-            Space::Mem {
-                base: 0,
-                bound: None,
-            }
-        } else {
-            self.bti_space(inst, d)?
-        };
-        let h = d.header as usize;
-        let areg = h;
+        let op = m
+            .atomic
+            .ok_or_else(|| illegal(inst, "float atomic operation"))?;
+        let a64 = m.bti.is_none();
+        let (simd, wide) = (m.simd as usize, m.data64);
+        let sp = self.message_space(inst, m)?;
+        let areg = m.header as usize;
         let aregs = if a64 { simd / 4 } else { simd / 8 };
         let dregs = if wide { simd / 4 } else { simd / 8 };
         let s0 = areg + aregs;
         let s1 = s0 + dregs;
         let es = if wide { 8 } else { 4 };
-        let needs_src1 = if float { op == 3 } else { op == 14 };
-        let needs_src0 = float || !matches!(op, 5 | 6 | 15);
+        let needs_src1 = matches!(op, AtomicOp::Cmpwr | AtomicOp::Fcmpwr);
+        let needs_src0 = !matches!(op, AtomicOp::Inc | AtomicOp::Dec | AtomicOp::Predec);
         if needs_src1 && s1 + dregs > msg.len || needs_src0 && s0 + dregs > msg.len {
             return Err(illegal(inst, "atomic payload shorter than its operands"));
         }
@@ -722,28 +599,14 @@ impl Dataport<'_> {
             let mut cur = [0u8; 8];
             self.read(sp, addr, &mut cur[..es])?;
             let old = u64::from_le_bytes(cur);
-            let new = if float {
-                let (o, a, b) = (
-                    f32::from_bits(old as u32),
-                    f32::from_bits(x as u32),
-                    f32::from_bits(y as u32),
-                );
-                match op {
-                    1 => Some(o.max(a).to_bits() as u64),
-                    2 => Some(o.min(a).to_bits() as u64),
-                    3 => (o == a).then_some(b.to_bits() as u64),
-                    _ => return Err(illegal(inst, "float atomic operation")),
-                }
-            } else {
-                int_atomic(op, old, x, y, wide)
-                    .ok_or_else(|| illegal(inst, format!("atomic operation {op}")))?
-            };
+            let new = atomic_result(op, old, x, y, wide)
+                .ok_or_else(|| illegal(inst, format!("atomic operation {op:?}")))?;
             if let Some(nv) = new {
                 self.write(sp, addr, &nv.to_le_bytes()[..es])?;
             }
-            if ret {
+            if m.returns {
                 // PREDEC returns the decremented value, everything else the old one.
-                let r = if !float && op == 15 {
+                let r = if op == AtomicOp::Predec {
                     new.unwrap_or(old)
                 } else {
                     old
@@ -751,44 +614,58 @@ impl Dataport<'_> {
                 resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
             }
         }
-        if ret {
+        if m.returns {
             resp.written = dregs;
         }
-        Ok(SendOutcome::Continue {
-            latency: if matches!(sp, Space::Slm) {
-                LATENCY_SLM
-            } else {
-                LATENCY_MEMORY
-            },
-        })
+        Ok(latency(sp))
     }
 }
 
-/// New value of an integer atomic (Mesa `BRW_AOP_*` numbering); `None` = no write
-/// (a failed compare-exchange); `Err` via `None` outer = unknown operation.
-fn int_atomic(op: u32, old: u64, x: u64, y: u64, wide: bool) -> Option<Option<u64>> {
+/// Modelled latency of a message to `sp`.
+fn latency(sp: Space) -> SendOutcome {
+    SendOutcome::Continue {
+        latency: if matches!(sp, Space::Slm) {
+            LATENCY_SLM
+        } else {
+            LATENCY_MEMORY
+        },
+    }
+}
+
+/// New value of an atomic; `Some(None)` = no write (a failed compare-exchange),
+/// `None` = an operation the model does not execute (8-byte compare-exchange).
+fn atomic_result(op: AtomicOp, old: u64, x: u64, y: u64, wide: bool) -> Option<Option<u64>> {
+    use AtomicOp::*;
     let mask = if wide { u64::MAX } else { u32::MAX as u64 };
     let (so, sx) = if wide {
         (old as i64, x as i64)
     } else {
         (old as u32 as i32 as i64, x as u32 as i32 as i64)
     };
+    let (fo, fa, fb) = (
+        f32::from_bits(old as u32),
+        f32::from_bits(x as u32),
+        f32::from_bits(y as u32),
+    );
     let v = match op {
-        1 => old & x,
-        2 => old | x,
-        3 => old ^ x,
-        4 => x,
-        5 => old.wrapping_add(1),
-        6 | 15 => old.wrapping_sub(1),
-        7 => old.wrapping_add(x),
-        8 => old.wrapping_sub(x),
-        9 => x.wrapping_sub(old),
-        10 => so.max(sx) as u64,
-        11 => so.min(sx) as u64,
-        12 => old.max(x),
-        13 => old.min(x),
-        14 => return Some(if old == x { Some(y & mask) } else { None }),
-        _ => return None,
+        And => old & x,
+        Or => old | x,
+        Xor => old ^ x,
+        Mov => x,
+        Inc => old.wrapping_add(1),
+        Dec | Predec => old.wrapping_sub(1),
+        Add => old.wrapping_add(x),
+        Sub => old.wrapping_sub(x),
+        RevSub => x.wrapping_sub(old),
+        Imax => so.max(sx) as u64,
+        Imin => so.min(sx) as u64,
+        Umax => old.max(x),
+        Umin => old.min(x),
+        Cmpwr => return Some((old == x).then_some(y & mask)),
+        Fmax => fo.max(fa).to_bits() as u64,
+        Fmin => fo.min(fa).to_bits() as u64,
+        Fcmpwr => return Some((fo == fa).then_some(fb.to_bits() as u64)),
+        Fadd | Cmpwr8b => return None,
     };
     Some(Some(v & mask))
 }

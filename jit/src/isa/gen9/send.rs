@@ -162,12 +162,18 @@ pub struct Message {
     pub header: bool,
     /// Binding-table index (254 SLM, 255 stateless) where the message has one.
     pub bti: Option<u8>,
-    /// SIMD width of the message (1 for block messages).
+    /// SIMD width of the message (1 for block messages; 4 for an untyped
+    /// message in SIMD4x2 mode; 0 for a reserved SIMD mode).
     pub simd: u32,
     /// Channels enabled (RGBA mask, bit 0 = x) of untyped/typed messages.
     pub channel_mask: u8,
-    /// Bytes per element of scattered messages; bytes per block of block messages.
+    /// Bytes per element of scattered messages; bytes per block of block
+    /// messages; 0 for a reserved size encoding.
     pub data_size: u32,
+    /// Elements per lane of A64 dword/qword scattered messages (1 otherwise).
+    pub elements: u32,
+    /// A one-OWord block message on the high half of its register.
+    pub high_half: bool,
     pub atomic: Option<AtomicOp>,
     /// Atomics: is the old value returned.
     pub returns: bool,
@@ -198,6 +204,8 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
         simd: exec_size as u32,
         channel_mask: 0,
         data_size: 0,
+        elements: 1,
+        high_half: false,
         atomic: None,
         returns: false,
         data64: false,
@@ -207,10 +215,25 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
     let bti = (desc & 0xFF) as u8;
     let ty = bits(desc, 14, 18);
     let ctl = bits(desc, 8, 13);
+    // Untyped surface messages, bits 13:12: 0 SIMD4x2, 1 SIMD16, 2 SIMD8.
     let simd_mode = |c: u32| match bits(c, 4, 5) {
+        0 => 4,
         1 => 16,
         2 => 8,
-        _ => 8,
+        _ => 0,
+    };
+    // OWord block sizes, message control 2:0 (Mesa BRW_DATAPORT_OWORD_BLOCK_*):
+    // 1 OWord in the low or the high half of a register, 2, 4 or 8 OWords.
+    let oword_block = |m: &mut Message| {
+        m.simd = 1;
+        m.high_half = bits(ctl, 0, 2) == 1;
+        m.data_size = match bits(ctl, 0, 2) {
+            0 | 1 => 16,
+            2 => 32,
+            3 => 64,
+            4 => 128,
+            _ => 0,
+        };
     };
     match sfid {
         Sfid::Dc1 => {
@@ -271,10 +294,14 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     } else {
                         MsgKind::A64ScatteredWrite
                     };
-                    m.data_size = match bits(ctl, 0, 1) {
-                        0 => 1,
-                        1 => 4,
-                        _ => 8,
+                    // Subtype 1:0 (byte, dword, qword); data size 3:2 is the
+                    // bytes of a byte element, the count of dword/qword elements.
+                    let n = 1 << bits(ctl, 2, 3);
+                    (m.data_size, m.elements) = match bits(ctl, 0, 1) {
+                        0 if n <= 4 => (n, 1),
+                        1 => (4, n),
+                        2 => (8, n),
+                        _ => (0, 1),
                     };
                     m.simd = if bits(ctl, 4, 4) != 0 { 16 } else { 8 };
                     m.bti = None;
@@ -285,8 +312,7 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     } else {
                         MsgKind::A64BlockWrite
                     };
-                    m.simd = 1;
-                    m.data_size = 16 * [1, 2, 4, 8, 16][(bits(ctl, 0, 2) as usize).min(4)];
+                    oword_block(&mut m);
                     m.bti = None;
                 }
                 0x05 => m.kind = MsgKind::TypedRead,
@@ -295,9 +321,10 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                 _ => {}
             }
         }
-        Sfid::Dc0 => {
+        // The constant and sampler caches' data ports take DC0's legacy messages.
+        Sfid::Dc0 | Sfid::ConstCache | Sfid::Dc2 => {
             m.bti = Some(bti);
-            if bits(desc, 18, 18) != 0 {
+            if sfid == Sfid::Dc0 && bits(desc, 18, 18) != 0 {
                 // Scratch block messages: bit 17 write, 13:12 blocks, 11:0 offset (HWords).
                 m.kind = if bits(desc, 17, 17) != 0 {
                     MsgKind::ScratchBlockWrite
@@ -317,13 +344,7 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                         0x1 => MsgKind::UnalignedOwordBlockRead,
                         _ => MsgKind::OwordBlockWrite,
                     };
-                    m.simd = 1;
-                    m.data_size = match bits(ctl, 0, 2) {
-                        0 | 1 => 16,
-                        2 => 32,
-                        3 => 64,
-                        _ => 128,
-                    };
+                    oword_block(&mut m);
                 }
                 0x3 | 0xB => {
                     m.kind = if ty & 0xF == 3 {
@@ -340,7 +361,7 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     } else {
                         MsgKind::ByteScatteredWrite
                     };
-                    m.data_size = 1 << bits(ctl, 2, 3);
+                    m.data_size = [1, 2, 4, 0][bits(ctl, 2, 3) as usize];
                     m.simd = if bits(ctl, 0, 0) != 0 { 16 } else { 8 };
                 }
                 0x7 => m.kind = MsgKind::MemoryFence,
@@ -350,6 +371,7 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
         Sfid::Gateway if bits(desc, 0, 2) == 4 => m.kind = MsgKind::Barrier,
         Sfid::ThreadSpawner if m.eot => m.kind = MsgKind::EndOfThread,
         Sfid::Sampler => m.kind = MsgKind::Sampler,
+        Sfid::RenderCache if ty == 7 => m.kind = MsgKind::MemoryFence,
         Sfid::RenderCache => m.kind = MsgKind::RenderTargetWrite,
         _ => {}
     }
