@@ -3,6 +3,8 @@
 //! patch-token binary.
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
