@@ -150,7 +150,11 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
     };
     let (mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
     let assignment = regalloc::allocate(&mfunc)?;
-    let (_insts, isa) = emit::emit(&mfunc, &assignment)?;
+    // GENCL_NO_COMPACT=1 emits every instruction native (a debugging aid).
+    let emit_opts = emit::EmitOptions {
+        compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),
+    };
+    let (_insts, isa) = emit::emit_with(&mfunc, &assignment, emit_opts)?;
     let mut implicit = Vec::new();
     for d in 0..3u8 {
         for (kind, base) in [

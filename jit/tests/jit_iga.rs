@@ -15,6 +15,7 @@ fn jit_output_matches_iga() {
     let dir = common::scratch("jit-iga");
     let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
     let mut count = 0;
+    let (mut compacted, mut total) = (0, 0);
     for entry in std::fs::read_dir(kernels).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "cl") {
@@ -47,9 +48,29 @@ fn jit_output_matches_iga() {
                 "kernel {}: iga64 assembles our text to other bytes",
                 k.name
             );
+            // Compaction: iga64, left to compact what it can, compacts
+            // exactly the instructions we compacted, into the same bytes.
+            let plain = common::strip_compacted(&ours);
+            let auto = common::iga_asm_with(&plain, &dir, &format!("{}-auto", k.name), true)
+                .unwrap_or_else(|e| panic!("iga64 -a -Xautocompact rejected {}: {e}", k.name));
+            assert_eq!(
+                k.isa, auto,
+                "kernel {}: iga64 compacts other instructions than we do",
+                k.name
+            );
+            compacted += ours.matches("Compacted}").count();
+            total += ours
+                .lines()
+                .filter(|l| l.starts_with(' ') || l.starts_with('('))
+                .count();
             count += 1;
         }
     }
     assert!(count >= 6, "expected the kernel corpus, compiled {count}");
+    eprintln!("JIT kernels: {compacted} of {total} instructions compacted");
+    assert!(
+        compacted * 4 >= total,
+        "only {compacted} of {total} instructions compacted"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

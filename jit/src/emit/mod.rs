@@ -1,8 +1,10 @@
 //! Emission: virtual registers replaced by their GRFs, flow-control targets
-//! resolved to JIP/UIP byte offsets, every instruction encoded.
+//! resolved to JIP/UIP byte offsets on the final layout, every instruction
+//! encoded, compacted (8 bytes) wherever `isa::gen9::compact` allows.
 
 use thiserror::Error;
 
+use crate::isa::gen9::compact::compact;
 use crate::isa::gen9::{encode, EncodeError};
 use crate::isa::{Branch, Opcode, Src};
 use crate::isel::mfunc::{Item, Label, MFunction};
@@ -16,8 +18,37 @@ pub enum EmitError {
     Label(u32),
 }
 
-/// Final instruction list (for disassembly in tests and tools) and bytes.
+/// How to encode: compacted wherever possible (the default), or all native
+/// (to compare against a plain listing when debugging).
+#[derive(Clone, Copy, Debug)]
+pub struct EmitOptions {
+    pub compact: bool,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions { compact: true }
+    }
+}
+
+/// Final instruction list (for disassembly in tests and tools) and bytes,
+/// compacted wherever possible.
 pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec<u8>), EmitError> {
+    emit_with(m, a, EmitOptions::default())
+}
+
+/// A branch's jump target: an instruction index (`n` = the end).
+#[derive(Clone, Copy)]
+struct Targets {
+    jip: Option<usize>,
+    uip: Option<usize>,
+}
+
+pub fn emit_with(
+    m: &MFunction,
+    a: &Assignment,
+    opts: EmitOptions,
+) -> Result<(Vec<crate::isa::Inst>, Vec<u8>), EmitError> {
     // Instruction index of every label.
     let mut at = vec![None; m.labels as usize];
     let mut n = 0usize;
@@ -38,8 +69,9 @@ pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec
             .flatten()
             .ok_or(EmitError::Label(l.0))
     };
+    // Registers assigned; jump targets as instruction indices.
     let mut insts = Vec::with_capacity(n);
-    let mut ip = 0usize;
+    let mut targets = Vec::with_capacity(n);
     for (pos, item) in m.items.iter().enumerate() {
         let Item::Inst(mi) = item else { continue };
         let mut inst = mi.inst.clone();
@@ -55,32 +87,80 @@ pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec
                 sr.subreg = (b % 32) as u8;
             }
         }
-        let rel = |t: usize| (t as i64 - ip as i64) as i32 * 16;
-        match inst.op {
-            Opcode::If | Opcode::Else | Opcode::While | Opcode::Break | Opcode::Cont => {
-                let jip = mi.jip.map(target).transpose()?.map(rel).unwrap_or(16);
-                let uip = mi.uip.map(target).transpose()?.map(rel).unwrap_or(0);
-                inst.branch = Some(Branch { jip, uip });
-            }
-            Opcode::Endif => {
-                // JIP: where to go when no channel is left enabled after this
-                // endif: the end of the enclosing block, else the next instruction.
-                let t = enclosing_block_end(m, pos).unwrap_or(ip + 1);
+        let ip = insts.len();
+        let t = match inst.op {
+            Opcode::If | Opcode::Else | Opcode::While | Opcode::Break | Opcode::Cont => Targets {
+                // No JIP: fall through to the next instruction.
+                jip: Some(mi.jip.map(target).transpose()?.unwrap_or(ip + 1)),
+                uip: mi.uip.map(target).transpose()?,
+            },
+            // JIP: where to go when no channel is left enabled after this
+            // endif: the end of the enclosing block, else the next instruction.
+            Opcode::Endif => Targets {
+                jip: Some(enclosing_block_end(m, pos).unwrap_or(ip + 1)),
+                uip: None,
+            },
+            _ => Targets {
+                jip: None,
+                uip: None,
+            },
+        };
+        insts.push(inst);
+        targets.push(t);
+    }
+    // Layout: every instruction starts compacted if compaction is on, and
+    // one that does not compact at its final offsets grows to 16 bytes;
+    // sizes only grow, so this ends (after one round today: flow control,
+    // the only offset-dependent kind, never compacts).
+    let mut compacted = vec![opts.compact; n];
+    let words = loop {
+        let mut offset = Vec::with_capacity(n + 1);
+        let mut o = 0i64;
+        for &c in &compacted {
+            offset.push(o);
+            o += if c { 8 } else { 16 };
+        }
+        offset.push(o);
+        let mut words = Vec::with_capacity(n);
+        let mut grew = false;
+        for (ip, (inst, t)) in insts.iter_mut().zip(&targets).enumerate() {
+            if t.jip.is_some() {
+                let rel = |x: Option<usize>| x.map_or(0, |x| (offset[x] - offset[ip]) as i32);
                 inst.branch = Some(Branch {
-                    jip: rel(t),
-                    uip: 0,
+                    jip: rel(t.jip),
+                    uip: rel(t.uip),
                 });
             }
-            _ => {}
+            let native = u128::from_le_bytes(encode(inst)?);
+            let word = if compacted[ip] {
+                compact(native).map(Word::Compact)
+            } else {
+                None
+            };
+            words.push(word.unwrap_or_else(|| {
+                grew |= compacted[ip];
+                compacted[ip] = false;
+                Word::Native(native)
+            }));
         }
-        insts.push(inst);
-        ip += 1;
-    }
-    let mut bytes = Vec::with_capacity(insts.len() * 16);
-    for i in &insts {
-        bytes.extend_from_slice(&encode(i)?);
+        if !grew {
+            break words;
+        }
+    };
+    let mut bytes = Vec::with_capacity(n * 16);
+    for (inst, w) in insts.iter_mut().zip(&words) {
+        match *w {
+            Word::Compact(c) => bytes.extend_from_slice(&c.to_le_bytes()),
+            Word::Native(x) => bytes.extend_from_slice(&x.to_le_bytes()),
+        }
+        inst.compacted = matches!(w, Word::Compact(_));
     }
     Ok((insts, bytes))
+}
+
+enum Word {
+    Native(u128),
+    Compact(u64),
 }
 
 /// Instruction index of the next else/endif/while that closes the block

@@ -3,6 +3,8 @@
 //! patch-token binary.
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,11 +45,22 @@ pub fn iga_disasm(bytes: &[u8], dir: &Path, tag: &str) -> String {
 
 /// `iga64 -a -p=9` (no auto-compaction: IGA's default) of assembly text.
 pub fn iga_asm(text: &str, dir: &Path, tag: &str) -> Result<Vec<u8>, String> {
+    iga_asm_with(text, dir, tag, false)
+}
+
+/// `iga64 -a -p=9`, compacting every instruction it can (`-Xautocompact`)
+/// or only those marked `{Compacted}` (`-Xno-autocompact`).
+pub fn iga_asm_with(text: &str, dir: &Path, tag: &str, auto: bool) -> Result<Vec<u8>, String> {
     let asm = dir.join(format!("{tag}.asm"));
-    let bin = dir.join(format!("{tag}.out"));
+    let bin = dir.join(format!("{tag}-{auto}.out"));
     std::fs::write(&asm, text).unwrap();
+    let flag = if auto {
+        "-Xautocompact"
+    } else {
+        "-Xno-autocompact"
+    };
     let out = Command::new(tool("iga64"))
-        .args(["-a", "-p=9", "-Xno-autocompact", "-Wnone"])
+        .args(["-a", "-p=9", flag, "-Wnone"])
         .arg(&asm)
         .arg("-o")
         .arg(&bin)
@@ -159,4 +172,12 @@ pub fn kernel_heaps(elf: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
         return Some(res);
     }
     None
+}
+
+/// Drop the `Compacted` option from iga64 text, so that iga64 decides anew
+/// (iga64 prints options without spaces: `{Compacted}`, `{AccWrEn,Compacted}`).
+pub fn strip_compacted(text: &str) -> String {
+    text.replace("{Compacted}", "")
+        .replace(",Compacted", "")
+        .replace("Compacted,", "")
 }
