@@ -84,6 +84,15 @@ impl Msg {
     fn lane_u32(&self, reg: usize, lane: usize) -> u32 {
         self.u32(reg + lane / 8, lane % 8)
     }
+    /// `lane`'s address: 64-bit in an A64 address block (4 lanes per GRF),
+    /// else a 32-bit offset (8 lanes per GRF).
+    fn lane_addr(&self, reg: usize, lane: usize, a64: bool) -> u64 {
+        if a64 {
+            self.lane_u64(reg, lane)
+        } else {
+            u64::from(self.lane_u32(reg, lane))
+        }
+    }
     /// 64-bit address of `lane` in an A64 address block at `reg` (4 lanes per GRF).
     fn lane_u64(&self, reg: usize, lane: usize) -> u64 {
         let r = &self.regs[(reg + lane / 4) % 32];
@@ -480,11 +489,7 @@ impl Dataport<'_> {
             if emask & (1 << lane) == 0 {
                 continue;
             }
-            let addr = if a64 {
-                msg.lane_u64(areg, lane)
-            } else {
-                msg.lane_u32(areg, lane) as u64
-            };
+            let addr = msg.lane_addr(areg, lane, a64);
             // Enabled components are packed in the payload/response but keep their
             // own offset (x +0, y +4, z +8, w +12): "xz" reads dwords 0 and 2 into
             // two consecutive blocks.
@@ -584,11 +589,7 @@ impl Dataport<'_> {
             if emask & (1 << lane) == 0 {
                 continue;
             }
-            let addr = if a64 {
-                msg.lane_u64(areg, lane)
-            } else {
-                msg.lane_u32(areg, lane) as u64
-            };
+            let addr = msg.lane_addr(areg, lane, a64);
             let get = |r: usize| -> u64 {
                 let b = msg_slot(msg, r, lane, es);
                 let mut a = [0u8; 8];
