@@ -13,7 +13,7 @@ use super::float::{
     flush_f64, int_to_f32, int_to_f64, mad_f16, mad_f32, mad_f64, mul_f32, mul_f64, nan_f32,
     round_even_f32, round_even_f64, Round,
 };
-use super::program::{Dom, ExecInst};
+use super::program::{Dom, ExecInst, Half};
 use super::thread::{f32_bits, full, Lanes, Thread};
 use crate::gpu::GpuError;
 
@@ -69,18 +69,8 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
     let ftz64 = cr0 & CR0_FP64_DENORM_KEEP == 0;
     // Float arithmetic and conversions to float round per cr0.0[5:4].
     let rm = Round::from_cr0(cr0);
-    // Half: a native instruction (every operand :hf) rounds once to half; with
-    // :f operands too it is a mixed-mode instruction, computed in f32.
-    let tys = || {
-        inst.srcs
-            .iter()
-            .flatten()
-            .map(|s| s.ty)
-            .chain(inst.dst.map(|d| d.ty))
-    };
-    let any_hf = tys().any(|t| t == Type::HF);
-    let mixed = any_hf && tys().any(|t| t == Type::F);
-    let hf_native = any_hf && tys().all(|t| t == Type::HF);
+    let mixed = inst.half == Half::Mixed;
+    let hf_native = inst.half == Half::Native;
     // IGC (PatternMatchPass, FlushesDenormsOnOutput): in flush-to-zero mode denormals
     // are flushed on input and output of float arithmetic, except that raw moves and
     // conversions (mixed-mode instructions included) keep them, and extended math
@@ -482,8 +472,6 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                 Opcode::Rnde => lanes1(&mut r, &x, n, round_even_f64),
                 Opcode::Rndz => lanes1(&mut r, &x, n, f64::trunc),
                 Opcode::Sel => {
-                    let xs: Lanes<f32> = [0.0; 32];
-                    let _ = xs;
                     let m = sel_mask_f64(inst, &x, &y, n, pred);
                     for i in 0..n {
                         r[i] = if m & (1 << i) != 0 { x[i] } else { y[i] };

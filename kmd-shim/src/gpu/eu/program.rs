@@ -41,6 +41,18 @@ pub enum Dom {
     F64,
 }
 
+/// Half precision in an instruction, from its operand types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// No :hf operand.
+    None,
+    /// Every operand :hf: a native half instruction, rounded once to half.
+    Native,
+    /// :hf and :f operands together: a mixed-mode instruction, computed in
+    /// f32 and converted (it keeps denormals, as conversions do).
+    Mixed,
+}
+
 /// Where an operand lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
@@ -99,6 +111,7 @@ pub struct ExecInst {
     pub sat: bool,
     pub acc_wr: bool,
     pub dom: Dom,
+    pub half: Half,
     /// Some source is UQ: 64-bit comparisons and conversions are unsigned.
     pub unsigned64: bool,
     /// All integer sources are unsigned (comparisons, min/max, mul high, shifts).
@@ -489,6 +502,16 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
     } else {
         Dom::Int
     };
+    let all_tys = || tys.iter().copied().chain(inst.dst.map(|d| d.ty));
+    let half = if !all_tys().any(|t| t == Type::HF) {
+        Half::None
+    } else if all_tys().all(|t| t == Type::HF) {
+        Half::Native
+    } else if all_tys().any(|t| t == Type::F) {
+        Half::Mixed
+    } else {
+        Half::None
+    };
     let unsigned64 = tys.contains(&Type::UQ);
     let all_unsigned = !tys.is_empty()
         && tys
@@ -508,6 +531,7 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         sat: inst.saturate,
         acc_wr: inst.acc_wr_en,
         dom,
+        half,
         unsigned64,
         all_unsigned,
         dst,
