@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{BufferSurface, GpuError, GpuMemory};
+use super::{read_dwords, BufferSurface, GpuError, GpuMemory};
 use crate::genx::gen9::{BindingTableState, RenderSurfaceState, SURFTYPE_BUFFER, SURFTYPE_NULL};
 use crate::genx::Packet;
 
@@ -81,15 +81,14 @@ pub fn resolve(
     bti: u32,
     addr: u64,
 ) -> Result<Option<BufferSurface>, GpuError> {
-    let entry = read_dwords::<1>(
+    let entry = read_dwords(
         mem,
         surface_state_base + u64::from(pointer) + 4 * u64::from(bti),
+        1,
     )?;
     let ptr = BindingTableState::unpack(&entry).surface_state_pointer;
-    let rss = RenderSurfaceState::unpack(&read_dwords::<16>(
-        mem,
-        surface_state_base + u64::from(ptr),
-    )?);
+    let rss =
+        RenderSurfaceState::unpack(&read_dwords(mem, surface_state_base + u64::from(ptr), 16)?);
     match rss.surface_type {
         SURFTYPE_BUFFER => Ok(Some(BufferSurface {
             base: rss.surface_base_address,
@@ -101,19 +100,6 @@ pub fn resolve(
             format!("binding-table index {bti}: surface type {t} (only buffers are modelled)"),
         )),
     }
-}
-
-fn read_dwords<const N: usize>(mem: &dyn GpuMemory, at: u64) -> Result<[u32; N], GpuError> {
-    let mut bytes = vec![0u8; 4 * N];
-    mem.read(at, &mut bytes)?;
-    Ok(std::array::from_fn(|i| {
-        u32::from_le_bytes([
-            bytes[4 * i],
-            bytes[4 * i + 1],
-            bytes[4 * i + 2],
-            bytes[4 * i + 3],
-        ])
-    }))
 }
 
 fn illegal(addr: u64, why: String) -> GpuError {

@@ -158,12 +158,7 @@ fn expect_len<P: Packet>(addr: u64, len: usize) -> Result<(), GpuError> {
 
 impl CommandStreamer<'_> {
     fn read_dwords(&self, addr: u64, n: usize) -> Result<Vec<u32>, GpuError> {
-        let mut bytes = vec![0u8; n * 4];
-        self.mem.read(addr, &mut bytes)?;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+        Ok(super::read_dwords(self.mem, addr, n)?)
     }
 
     fn clock_ticks(&self, counters: &Counters) -> u64 {

@@ -24,6 +24,16 @@ pub trait GpuMemory {
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault>;
 }
 
+/// `n` little-endian dwords of graphics memory at `addr`.
+pub fn read_dwords(mem: &dyn GpuMemory, addr: u64, n: usize) -> Result<Vec<u32>, MemFault> {
+    let mut bytes = vec![0u8; n * 4];
+    mem.read(addr, &mut bytes)?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
 /// A page fault: an access to an address the context's VM does not map.
 #[derive(Debug, Clone, Copy, Error, PartialEq, Eq)]
 #[error("GPU page fault at {addr:#x} ({kind})")]
