@@ -383,66 +383,12 @@ mod tests {
         }
     }
 
-    /// Half precision against an exhaustive table: every finite half, sorted,
-    /// and the exact result (all half values are multiples of 2^-24 below
-    /// 2^16, so sums and products are exact integers after scaling by 2^48).
+    /// Half precision against exact rationals over an exhaustive table of
+    /// halves (`tests/halfref.rs`).
     #[test]
     fn f16_add_mul_fma_match_exact_rationals() {
-        use super::super::float::f16_to_f32;
-        let scaled = |h: u16| -> i128 { (f16_to_f32(h) as f64 * (1u64 << 48) as f64) as i128 };
-        // Every finite half as (scaled value, bits), ascending; -0 dropped.
-        let mut halves: Vec<(i128, u16)> = (0..=0xFFFFu16)
-            .filter(|h| h & 0x7C00 != 0x7C00 && *h != 0x8000)
-            .map(|h| (scaled(h), h))
-            .collect();
-        halves.sort();
-        let max = halves.last().unwrap().0;
-        // The reference: neighbours of the exact value `v` (scaled by 2^48).
-        let reference = |v: i128, rm: Round, zero_neg: bool| -> u16 {
-            if v == 0 {
-                return if zero_neg { 0x8000 } else { 0 };
-            }
-            let i = halves.partition_point(|&(s, _)| s < v);
-            if i < halves.len() && halves[i].0 == v {
-                return halves[i].1;
-            }
-            // Overflow bound for round-to-nearest: the midpoint between max and 2^16.
-            let inf_edge = max + (max - halves[halves.len() - 2].0) / 2;
-            let lo = (i > 0).then(|| halves[i - 1]);
-            let hi = (i < halves.len()).then(|| halves[i]);
-            let neg = v < 0;
-            let (lo_b, hi_b) = (
-                lo.map_or(0xFC00, |l| l.1), // below -max: -inf
-                hi.map_or(0x7C00, |h| h.1),
-            );
-            let pick = |b: u16| if b == 0 && neg { 0x8000 } else { b };
-            match rm {
-                Round::Ru => pick(hi_b),
-                Round::Rd => pick(lo_b),
-                Round::Rtz => pick(if neg { hi_b } else { lo_b }),
-                Round::Rtne => {
-                    if v.abs() >= inf_edge {
-                        return if neg { 0xFC00 } else { 0x7C00 };
-                    }
-                    let (Some(l), Some(h)) = (lo, hi) else {
-                        // Beyond ±max but below the overflow midpoint.
-                        return if neg { hi_b } else { lo_b };
-                    };
-                    let b = match (v - l.0).cmp(&(h.0 - v)) {
-                        std::cmp::Ordering::Less => l.1,
-                        std::cmp::Ordering::Greater => h.1,
-                        std::cmp::Ordering::Equal => {
-                            if l.1 & 1 == 0 {
-                                l.1
-                            } else {
-                                h.1
-                            }
-                        }
-                    };
-                    pick(b)
-                }
-            }
-        };
+        use super::super::tests::halfref::{product, scaled, HalfRef};
+        let reference = HalfRef::new();
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let finite = |h: u16| h & 0x7C00 != 0x7C00;
         for _ in 0..60_000 {
@@ -458,19 +404,17 @@ mod tests {
                 let got = add_bits(a as u64, b as u64, F16, rm) as u16;
                 assert_eq!(
                     got,
-                    reference(sa + sb, rm, z(na, nb)),
+                    reference.round(sa + sb, rm, z(na, nb)),
                     "{a:#x}+{b:#x} {rm:?}"
                 );
-                // sa and sb are multiples of 2^24: (sa/2^24)(sb/2^24) is the
-                // product at the 2^48 scale, exactly.
-                let prod = (sa >> 24) * (sb >> 24);
+                let prod = product(sa, sb);
                 let pneg = na != nb;
                 let got = mul_bits(a as u64, b as u64, F16, rm) as u16;
-                assert_eq!(got, reference(prod, rm, pneg), "{a:#x}*{b:#x} {rm:?}");
+                assert_eq!(got, reference.round(prod, rm, pneg), "{a:#x}*{b:#x} {rm:?}");
                 let got = fma_bits(a as u64, b as u64, c as u64, F16, rm) as u16;
                 assert_eq!(
                     got,
-                    reference(prod + sc, rm, z(pneg, nc)),
+                    reference.round(prod + sc, rm, z(pneg, nc)),
                     "{a:#x}*{b:#x}+{c:#x} {rm:?}"
                 );
             }

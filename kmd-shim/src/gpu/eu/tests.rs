@@ -1997,6 +1997,7 @@ fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
     assert!(differs > 100, "{differs}");
 }
 
+pub(crate) mod halfref;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub(crate) mod hostfp;
 pub(crate) mod numeric;

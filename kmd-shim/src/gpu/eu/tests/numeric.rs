@@ -214,13 +214,13 @@ const DF_HF_MODES: &str = "0180000004020030200100000000000040004000c832402120006
 /// cr0.0[5:4] rounds DF and native HF arithmetic and int64 → DF conversion;
 /// cr0.0 bits 6 and 10 flush DF and HF denormals on input and output of
 /// arithmetic, not of conversions (f → hf). DF against the host's own
-/// arithmetic in the same rounding mode, HF against `softfloat` (itself held
-/// against exact rationals over every half).
+/// arithmetic in the same rounding mode, HF against exact rationals over a
+/// table of every half (`halfref`).
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[test]
 fn cr0_rounding_and_denormal_modes_for_df_and_hf() {
     use super::super::float::Round;
-    use super::super::softfloat::{add_bits, convert_bits, fma_bits, mul_bits, F16, F32};
+    use super::halfref::{product, scaled, scaled_f32, HalfRef};
     use super::hostfp as host;
     let mut x = 0x5DEE_CE66_D1CE_F00Du64;
     let df = |x: &mut u64| {
@@ -242,6 +242,7 @@ fn cr0_rounding_and_denormal_modes_for_df_and_hf() {
     let same = |got: u64, want: f64| {
         got == want.to_bits() || (want.is_nan() && f64::from_bits(got).is_nan())
     };
+    let reference = HalfRef::new();
     let mut differs = 0;
     for trial in 0..48 {
         let a: [f64; 4] = std::array::from_fn(|_| df(&mut x));
@@ -331,29 +332,22 @@ fn cr0_rounding_and_denormal_modes_for_df_and_hf() {
                 };
                 let (hadd, hmul, hmad, hcvt) = (halves(14), halves(15), halves(16), halves(17));
                 for i in 0..8 {
-                    let (u, v, w) = [h5[i], h6[i], h7[i]]
-                        .map(|h| u64::from(flush16(h, ftz)))
-                        .into();
-                    let want = |r: u64| flush16(r as u16, ftz);
-                    assert_eq!(
-                        hadd[i],
-                        want(add_bits(u, v, F16, rm)),
-                        "{}",
-                        ctx("add:hf", i)
-                    );
-                    assert_eq!(
-                        hmul[i],
-                        want(mul_bits(u, v, F16, rm)),
-                        "{}",
-                        ctx("mul:hf", i)
-                    );
-                    assert_eq!(
-                        hmad[i],
-                        want(fma_bits(u, v, w, F16, rm)),
-                        "{}",
-                        ctx("mad:hf", i)
-                    );
-                    let cvt = convert_bits(u64::from(f8[i].to_bits()), F32, F16, rm) as u16;
+                    let [u, v, w] = [h5[i], h6[i], h7[i]].map(|h| flush16(h, ftz));
+                    let (su, sv, sw) = (scaled(u), scaled(v), scaled(w));
+                    let neg = |h: u16| h >> 15 == 1;
+                    let zero_sum = |x: bool, y: bool| (x && y) || (x != y && rm == Round::Rd);
+                    let want = |exact: i128, zero_neg: bool| {
+                        flush16(reference.round(exact, rm, zero_neg), ftz)
+                    };
+                    let pneg = neg(u) != neg(v);
+                    let prod = product(su, sv);
+                    let w_add = want(su + sv, zero_sum(neg(u), neg(v)));
+                    assert_eq!(hadd[i], w_add, "{}", ctx("add:hf", i));
+                    assert_eq!(hmul[i], want(prod, pneg), "{}", ctx("mul:hf", i));
+                    let w_mad = want(sw + prod, zero_sum(pneg, neg(w)));
+                    assert_eq!(hmad[i], w_mad, "{}", ctx("mad:hf", i));
+                    let f = scaled_f32(f8[i]).expect("f32 inputs within the reference's scale");
+                    let cvt = reference.round(f, rm, f8[i].is_sign_negative());
                     assert_eq!(
                         hcvt[i],
                         cvt,
