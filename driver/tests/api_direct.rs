@@ -348,3 +348,57 @@ fn layout_and_constants_match_the_khronos_headers() {
         assert_eq!(lines.next().unwrap(), format!("{n} {v}"));
     }
 }
+
+/// clEnqueueReadBuffer / clEnqueueWriteBuffer: the bytes round-trip, and each refuses what
+/// the spec says with its error code (range and NULL: CL_INVALID_VALUE; the host-access
+/// flags that forbid that direction: CL_INVALID_OPERATION).
+#[test]
+fn buffer_reads_and_writes_check_range_pointer_and_host_access() {
+    let (_, d) = setup();
+    let mut e = 0;
+    // SAFETY: valid handles and out-pointers; host pointers cover the sizes passed.
+    unsafe {
+        let ctx = clCreateContext(null(), 1, &d, None, null_mut(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let q = clCreateCommandQueueWithProperties(ctx, d, null(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let buf = |flags| {
+            let mut e = 0;
+            let m = clCreateBuffer(ctx, flags, 64, null_mut(), &mut e);
+            assert_eq!(e, CL_SUCCESS);
+            m
+        };
+        let (rw, wo, ro, na) = (
+            buf(CL_MEM_READ_WRITE),
+            buf(CL_MEM_HOST_WRITE_ONLY),
+            buf(CL_MEM_HOST_READ_ONLY),
+            buf(CL_MEM_HOST_NO_ACCESS),
+        );
+        let src: Vec<u8> = (0..64).map(|i| i * 3 + 1).collect();
+        let mut dst = vec![0u8; 64];
+        let write = |m, off, n, p: *const u8| {
+            clEnqueueWriteBuffer(q, m, CL_TRUE, off, n, p.cast(), 0, null(), null_mut())
+        };
+        let read = |m, off, n, p: *mut u8| {
+            clEnqueueReadBuffer(q, m, CL_TRUE, off, n, p.cast(), 0, null(), null_mut())
+        };
+        assert_eq!(write(rw, 0, 64, src.as_ptr()), CL_SUCCESS);
+        assert_eq!(read(rw, 8, 16, dst.as_mut_ptr()), CL_SUCCESS);
+        assert_eq!(&dst[..16], &src[8..24]);
+        assert_eq!(write(rw, 60, 8, src.as_ptr()), CL_INVALID_VALUE);
+        assert_eq!(read(rw, 0, 65, dst.as_mut_ptr()), CL_INVALID_VALUE);
+        assert_eq!(write(rw, 0, 4, null()), CL_INVALID_VALUE);
+        assert_eq!(read(rw, 0, 4, null_mut()), CL_INVALID_VALUE);
+        assert_eq!(write(wo, 0, 4, src.as_ptr()), CL_SUCCESS);
+        assert_eq!(read(wo, 0, 4, dst.as_mut_ptr()), CL_INVALID_OPERATION);
+        assert_eq!(read(ro, 0, 4, dst.as_mut_ptr()), CL_SUCCESS);
+        assert_eq!(write(ro, 0, 4, src.as_ptr()), CL_INVALID_OPERATION);
+        assert_eq!(read(na, 0, 4, dst.as_mut_ptr()), CL_INVALID_OPERATION);
+        assert_eq!(write(na, 0, 4, src.as_ptr()), CL_INVALID_OPERATION);
+        for m in [rw, wo, ro, na] {
+            assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
+        }
+        assert_eq!(clReleaseCommandQueue(q), CL_SUCCESS);
+        assert_eq!(clReleaseContext(ctx), CL_SUCCESS);
+    }
+}

@@ -39,6 +39,81 @@ fn wait_list(q: &Queue, n: cl_uint, list: *const cl_event, blocking: bool) -> Cl
     Ok(())
 }
 
+/// A buffer command's direction and its host pointer.
+enum Transfer {
+    /// Buffer → host memory of `size` writable bytes.
+    Read(*mut c_void),
+    /// Host memory of `size` readable bytes → buffer.
+    Write(*const c_void),
+}
+
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer: the same checks in the spec's order (the
+/// calls differ only in the host-access flags they refuse), then the copy.
+#[allow(clippy::too_many_arguments)]
+fn transfer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    dir: Transfer,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let queued = now_ns();
+        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        // "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
+        // out of bounds or if ptr is a NULL value."
+        m.check_range(offset, size)?;
+        let null = match dir {
+            Transfer::Read(p) => p.is_null(),
+            Transfer::Write(p) => p.is_null(),
+        };
+        if null {
+            return Err(CL_INVALID_VALUE);
+        }
+        wait_list(&q, num_events_in_wait_list, event_wait_list, blocking != 0)?;
+        // "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been
+        // created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." / "... if
+        // clEnqueueWriteBuffer is called on buffer which has been created with
+        // CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS."
+        let refused = match dir {
+            Transfer::Read(_) => CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS,
+            Transfer::Write(_) => CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
+        };
+        if m.flags & refused != 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let start = now_ns();
+        let command = match dir {
+            Transfer::Read(ptr) => {
+                // SAFETY: ptr points to `size` writable bytes per the spec.
+                m.read(offset, unsafe {
+                    std::slice::from_raw_parts_mut(ptr.cast::<u8>(), size)
+                });
+                CL_COMMAND_READ_BUFFER
+            }
+            Transfer::Write(ptr) => {
+                // SAFETY: ptr points to `size` readable bytes per the spec.
+                m.write(offset, unsafe {
+                    std::slice::from_raw_parts(ptr.cast::<u8>(), size)
+                });
+                CL_COMMAND_WRITE_BUFFER
+            }
+        };
+        complete(
+            &q,
+            command,
+            CL_COMPLETE,
+            [queued, start, start, now_ns()],
+            event,
+        );
+        Ok(())
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn clEnqueueReadBuffer(
     command_queue: cl_command_queue,
@@ -51,40 +126,17 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    entry(|| {
-        let queued = now_ns();
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
-        // "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
-        // out of bounds or if ptr is a NULL value."
-        m.check_range(offset, size)?;
-        if ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        wait_list(
-            &q,
-            num_events_in_wait_list,
-            event_wait_list,
-            blocking_read != 0,
-        )?;
-        // "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been
-        // created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS."
-        if m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let start = now_ns();
-        // SAFETY: ptr points to `size` writable bytes per the spec.
-        m.read(offset, unsafe {
-            std::slice::from_raw_parts_mut(ptr.cast::<u8>(), size)
-        });
-        complete(
-            &q,
-            CL_COMMAND_READ_BUFFER,
-            CL_COMPLETE,
-            [queued, start, start, now_ns()],
-            event,
-        );
-        Ok(())
-    })
+    transfer(
+        command_queue,
+        buffer,
+        blocking_read,
+        offset,
+        size,
+        Transfer::Read(ptr),
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -99,40 +151,17 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    entry(|| {
-        let queued = now_ns();
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
-        // "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
-        // out of bounds or if ptr is a NULL value."
-        m.check_range(offset, size)?;
-        if ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        wait_list(
-            &q,
-            num_events_in_wait_list,
-            event_wait_list,
-            blocking_write != 0,
-        )?;
-        // "CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which has been
-        // created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS."
-        if m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let start = now_ns();
-        // SAFETY: ptr points to `size` readable bytes per the spec.
-        m.write(offset, unsafe {
-            std::slice::from_raw_parts(ptr.cast::<u8>(), size)
-        });
-        complete(
-            &q,
-            CL_COMMAND_WRITE_BUFFER,
-            CL_COMPLETE,
-            [queued, start, start, now_ns()],
-            event,
-        );
-        Ok(())
-    })
+    transfer(
+        command_queue,
+        buffer,
+        blocking_write,
+        offset,
+        size,
+        Transfer::Write(ptr),
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
