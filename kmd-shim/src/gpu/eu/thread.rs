@@ -225,6 +225,26 @@ impl Thread {
         }
     }
 
+    /// A register source's file bytes, base and per-lane offsets, every lane's
+    /// element checked to lie inside the file (an indirect region can point past r127).
+    fn src_region(
+        &self,
+        s: &SrcOp,
+        n: usize,
+        addr: u64,
+    ) -> Result<(&[u8], usize, [u16; 32]), GpuError> {
+        let (base, rel) = self.src_offsets(s, n, addr)?;
+        let b = self.bytes(s.loc);
+        let last = rel[..n].iter().copied().max().unwrap_or(0) as usize;
+        if base + last + s.ty.size() as usize > b.len() {
+            return Err(GpuError::IllegalInstruction {
+                addr,
+                why: "indirect region past r127".into(),
+            });
+        }
+        Ok((b, base, rel))
+    }
+
     /// Gather a source as integers (sign/zero-extended per type); modifiers applied
     /// as integer negate/abs, or bitwise not when `logic`.
     pub fn gather_int(
@@ -251,16 +271,7 @@ impl Thread {
                 }
             }
             Loc::Grf | Loc::Arf => {
-                let (base, rel) = self.src_offsets(s, n, addr)?;
-                let b = self.bytes(s.loc);
-                let lim = b.len();
-                let sz = s.ty.size() as usize;
-                if base + rel[..n].iter().copied().max().unwrap_or(0) as usize + sz > lim {
-                    return Err(GpuError::IllegalInstruction {
-                        addr,
-                        why: "indirect region past r127".into(),
-                    });
-                }
+                let (b, base, rel) = self.src_region(s, n, addr)?;
                 macro_rules! g {
                     ($t:ty, $n:expr) => {
                         for i in 0..n {
@@ -327,15 +338,7 @@ impl Thread {
                 }
             }
             (Loc::Grf | Loc::Arf, Type::F | Type::HF) => {
-                let (base, rel) = self.src_offsets(s, n, addr)?;
-                let b = self.bytes(s.loc);
-                let sz = s.ty.size() as usize;
-                if base + rel[..n].iter().copied().max().unwrap_or(0) as usize + sz > b.len() {
-                    return Err(GpuError::IllegalInstruction {
-                        addr,
-                        why: "indirect region past r127".into(),
-                    });
-                }
+                let (b, base, rel) = self.src_region(s, n, addr)?;
                 if s.ty == Type::F {
                     for i in 0..n {
                         let o = base + rel[i] as usize;
@@ -408,14 +411,7 @@ impl Thread {
                 }
             }
             (Loc::Grf | Loc::Arf, Type::DF) => {
-                let (base, rel) = self.src_offsets(s, n, addr)?;
-                let b = self.bytes(s.loc);
-                if base + rel[..n].iter().copied().max().unwrap_or(0) as usize + 8 > b.len() {
-                    return Err(GpuError::IllegalInstruction {
-                        addr,
-                        why: "indirect region past r127".into(),
-                    });
-                }
+                let (b, base, rel) = self.src_region(s, n, addr)?;
                 for i in 0..n {
                     let o = base + rel[i] as usize;
                     let mut a = [0u8; 8];
