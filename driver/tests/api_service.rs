@@ -302,3 +302,73 @@ fn protocol_version_mismatch_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Program binaries through the service: a built program's binary builds again and runs; bytes
+/// that are not a binary, or a forged binary whose code is garbage, cost only that build or that
+/// launch, and the service goes on serving.
+#[test]
+fn program_binaries_round_trip_and_forged_ones_fail_cleanly() {
+    let (mut d, sock) = start_gencld("bin");
+    let c = Connection::connect_to(&sock).unwrap();
+    let prog = build(&c);
+    let bytes = match c.call(Request::ProgramBinary { id: prog }).unwrap().0 {
+        Response::Binary { bytes } => bytes,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(&bytes[..8], b"GENCLBIN");
+    let rebuild = |bytes: Vec<u8>| {
+        c.call(Request::BuildProgram {
+            source: protocol::ProgramSource::Binary(bytes),
+            options: String::new(),
+        })
+        .unwrap()
+        .0
+    };
+    let prog2 = match rebuild(bytes.clone()) {
+        Response::Built { id, kernels, .. } => {
+            assert_eq!(kernels[0].name, "add");
+            assert_eq!(kernels[0].args.len(), 2);
+            id
+        }
+        other => panic!("{other:?}"),
+    };
+    let buf = c.create_buffer(64 * 4).unwrap();
+    assert!(matches!(
+        launch(&c, prog2, buf.id, 64),
+        Ok(Response::Launched { .. })
+    ));
+    assert!(buf
+        .map
+        .lock()
+        .chunks(4)
+        .all(|w| i32::from_ne_bytes(w.try_into().unwrap()) == 7));
+
+    // Not a binary: a build failure with the reason in the log.
+    match rebuild(b"\x7fELF and more".to_vec()) {
+        Response::BuildFailed { log, .. } => assert!(log.contains("not a gencl program binary")),
+        other => panic!("{other:?}"),
+    }
+    // A forged binary: the real descriptor, the code replaced by bytes that are no Gen9
+    // program. It builds (the service cannot know what code means until it runs), and its
+    // launch fails with an error instead of taking the service down.
+    let mut program = gencl_jit::binary::decode(&bytes).unwrap();
+    let n = program.kernels[0].isa.len();
+    program.kernels[0].isa = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+    let forged = gencl_jit::binary::encode(&program);
+    let bad = match rebuild(forged) {
+        Response::Built { id, .. } => id,
+        other => panic!("{other:?}"),
+    };
+    match launch(&c, bad, buf.id, 64) {
+        Err(ClientError::Service {
+            code: ErrorCode::LaunchFailed,
+            ..
+        }) => {}
+        other => panic!("expected LaunchFailed, got {other:?}"),
+    }
+    unknown(c.call(Request::ProgramBinary { id: 999_999 }).map(|r| r.0));
+    // The good program still runs after the bad one.
+    let r = launch(&c, prog2, buf.id, 64);
+    assert!(matches!(r, Ok(Response::Launched { .. })), "{r:?}");
+    alive(&mut d, &sock);
+}

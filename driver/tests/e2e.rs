@@ -193,3 +193,39 @@ fn pyopencl_corpus_matches_numpy_and_pocl_through_gencld() {
     let s = Service::start("pysvc");
     crosscheck(Some(&s));
 }
+
+/// pyopencl's binary cache, on (its default): two runs of one program in two processes share a
+/// cache folder; the second builds from the binary the first stored, and both are exact.
+fn pyopencl_cache(svc: Option<&Service>, tag: &str) {
+    let py = repo().join("target/venv/bin/python");
+    let cache = scratch(tag).join("cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let run = || {
+        let mut cmd = Command::new(&py);
+        cmd.arg(repo().join("tests/e2e/pyopencl_cache.py"))
+            .arg(&cache)
+            .env("OCL_ICD_VENDORS", vendors(tag, false))
+            .env_remove("PYOPENCL_NO_CACHE");
+        mode(&mut cmd, svc);
+        check(cmd.output().unwrap(), "tests/e2e/pyopencl_cache.py")
+    };
+    let first = run();
+    assert!(first.contains("cached=False"), "{first}");
+    let second = run();
+    assert!(second.contains("cached=True"), "{second}");
+    for out in [&first, &second] {
+        assert!(out.contains("ok  low-level: 0 mismatches"), "{out}");
+        assert!(out.contains("ok  Program.build: 0 mismatches"), "{out}");
+    }
+}
+
+#[test]
+fn pyopencl_with_its_binary_cache_runs_twice_embedded() {
+    pyopencl_cache(None, "pycache");
+}
+
+#[test]
+fn pyopencl_with_its_binary_cache_runs_twice_through_gencld() {
+    let s = Service::start("pycachesvc");
+    pyopencl_cache(Some(&s), "pycachesvc");
+}

@@ -18,6 +18,8 @@ pub enum CompileInput<'a> {
     OpenClC(&'a str),
     /// A SPIR-V module (bytes, either endianness).
     SpirV(&'a [u8]),
+    /// A program binary from clCreateProgramWithBinary (`crate::binary`): untrusted.
+    Binary(&'a [u8]),
 }
 
 /// A failed build; `log` is what clGetProgramBuildInfo(CL_PROGRAM_BUILD_LOG) shows.
@@ -65,6 +67,10 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
             &spirv_bytes
         }
         CompileInput::SpirV(b) => b,
+        CompileInput::Binary(b) => {
+            // The code was compiled when the binary was made; what remains is to check it.
+            return crate::binary::decode(b).map_err(|e| BuildError::log(e.to_string()));
+        }
     };
     let module = frontend::spirv::load(spirv)?;
     let kernels = frontend::lower::lower_module(&module)?;

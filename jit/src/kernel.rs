@@ -146,3 +146,91 @@ pub struct ImplicitArg {
     pub dim: u8,
     pub offset: u32,
 }
+
+impl ProgramBinary {
+    /// Checks every descriptor field a launch or a query reads, for binaries that come from
+    /// outside (clCreateProgramWithBinary): a bad one is named, never trusted.
+    pub fn check(&self) -> Result<(), String> {
+        let mut names = std::collections::HashSet::new();
+        for k in &self.kernels {
+            k.check().map_err(|e| format!("kernel '{}': {e}", k.name))?;
+            if !names.insert(k.name.as_str()) {
+                return Err(format!("kernel '{}' appears twice", k.name));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl KernelBinary {
+    fn check(&self) -> Result<(), String> {
+        let ident = |s: &str| {
+            !s.is_empty()
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !ident(&self.name) {
+            return Err("name is not an identifier".into());
+        }
+        if !matches!(self.simd, 8 | 16 | 32) {
+            return Err(format!("SIMD width {}", self.simd));
+        }
+        if !(1..=128).contains(&self.grf_count) {
+            return Err(format!("{} GRFs (Gen9 has 128)", self.grf_count));
+        }
+        // Native instructions are 16 bytes, compacted ones 8.
+        if self.isa.is_empty() || !self.isa.len().is_multiple_of(8) || self.isa.len() > 4 << 20 {
+            return Err(format!("{} bytes of code", self.isa.len()));
+        }
+        if !self.cross_thread_bytes.is_multiple_of(32) {
+            return Err("cross-thread data is not whole GRFs".into());
+        }
+        let payload = 1 + self.per_thread_grfs() as u64 + self.cross_thread_grfs() as u64;
+        if payload > 128 {
+            return Err(format!("a payload of {payload} GRFs"));
+        }
+        let fits = |off: u32, size: u32| off as u64 + size as u64 <= self.cross_thread_bytes as u64;
+        for (i, a) in self.args.iter().enumerate() {
+            let pushed = match a.kind {
+                ArgKind::Buffer { .. } => 8,
+                ArgKind::Local => 4,
+                ArgKind::Value if a.pieces.is_empty() => a.size,
+                ArgKind::Value => 0,
+                ArgKind::Sampler | ArgKind::Image => 0,
+            };
+            if a.size == 0 || !fits(a.curbe_offset, pushed) {
+                return Err(format!("argument {i} outside the cross-thread data"));
+            }
+            for p in &a.pieces {
+                if p.src as u64 + p.size as u64 > a.size as u64 || !fits(p.dst, p.size) {
+                    return Err(format!("argument {i}: a piece outside its bounds"));
+                }
+            }
+        }
+        if self
+            .implicit
+            .iter()
+            .any(|i| !fits(i.offset, 4) || i.dim > 2)
+        {
+            return Err("an implicit value outside the cross-thread data".into());
+        }
+        if self.data_buffers.iter().any(|d| !fits(d.curbe_offset, 8)) {
+            return Err("a data buffer address outside the cross-thread data".into());
+        }
+        if self.scratch_per_thread != 0
+            && (!self.scratch_per_thread.is_power_of_two()
+                || !(1024..=2 << 20).contains(&self.scratch_per_thread))
+        {
+            return Err(format!(
+                "scratch of {} bytes per thread",
+                self.scratch_per_thread
+            ));
+        }
+        if let Some(wg) = self.required_wg_size {
+            if wg.contains(&0) {
+                return Err("a required work-group size of 0".into());
+            }
+        }
+        Ok(())
+    }
+}

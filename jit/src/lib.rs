@@ -4,6 +4,7 @@
 //! → `regalloc` → `emit` (encoding) → `kernel` (the binary and its descriptor).
 //! `isa` is the Gen instruction-set model shared with the GPU model.
 
+pub mod binary;
 pub mod compile;
 pub mod emit;
 pub mod frontend;

@@ -169,7 +169,13 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_PLATFORM => val(&platform_id()),
         CL_DEVICE_NAME => val(&d.name),
         CL_DEVICE_VENDOR => val("Intel(R) Corporation"),
-        CL_DRIVER_VERSION => val(env!("CARGO_PKG_VERSION")),
+        // The compiler build is part of the version, so caches keyed by it (pyopencl's) miss
+        // instead of handing this driver another build's binaries (CL_INVALID_BINARY).
+        CL_DRIVER_VERSION => val(&format!(
+            "{} (compiler {})",
+            env!("CARGO_PKG_VERSION"),
+            gencl_jit::binary::COMPILER_ID
+        )),
         CL_DEVICE_PROFILE => val("FULL_PROFILE"),
         CL_DEVICE_VERSION => val(DEVICE_VERSION),
         CL_DEVICE_NUMERIC_VERSION => ui(make_version(3, 0, 0)),

@@ -901,22 +901,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clGetSamplerInfo", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clCreateProgramWithBinary(
-        _context: cl_context,
-        _num_devices: cl_uint,
-        _device_list: *const cl_device_id,
-        _lengths: *const usize,
-        _binaries: *mut *const u8,
-        _binary_status: *mut cl_int,
-        errcode_ret: *mut cl_int,
-    ) -> cl_program {
-        let err = unsupported("clCreateProgramWithBinary", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
     pub unsafe extern "C" fn clEnqueueReadImage(
         _command_queue: cl_command_queue,
         _image: cl_mem,
@@ -1632,7 +1616,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clReleaseSampler: Some(unsupported::clReleaseSampler),
     clGetSamplerInfo: Some(unsupported::clGetSamplerInfo),
     clCreateProgramWithSource: Some(crate::api::entry::clCreateProgramWithSource),
-    clCreateProgramWithBinary: Some(unsupported::clCreateProgramWithBinary),
+    clCreateProgramWithBinary: Some(crate::api::entry::clCreateProgramWithBinary),
     clRetainProgram: Some(crate::api::entry::clRetainProgram),
     clReleaseProgram: Some(crate::api::entry::clReleaseProgram),
     clBuildProgram: Some(crate::api::entry::clBuildProgram),

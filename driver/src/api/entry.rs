@@ -25,8 +25,8 @@ pub use super::memory::{
 };
 pub use super::platform::{clGetPlatformIDs, clGetPlatformInfo};
 pub use super::program::{
-    clBuildProgram, clCreateProgramWithIL, clCreateProgramWithSource, clGetProgramBuildInfo,
-    clGetProgramInfo, clReleaseProgram, clRetainProgram, clUnloadCompiler,
+    clBuildProgram, clCreateProgramWithBinary, clCreateProgramWithIL, clCreateProgramWithSource,
+    clGetProgramBuildInfo, clGetProgramInfo, clReleaseProgram, clRetainProgram, clUnloadCompiler,
     clUnloadPlatformCompiler,
 };
 pub use super::queue::{

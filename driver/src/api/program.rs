@@ -33,6 +33,8 @@ pub struct Build {
     /// OpenCL 2.0+ language (-cl-std=CL2.0/CL3.0) without -cl-uniform-work-group-size: the
     /// global size need not be a multiple of the local size.
     pub non_uniform: bool,
+    /// CL_PROGRAM_BINARIES, fetched from the service the first time it is asked for.
+    pub binary: Option<Vec<u8>>,
 }
 
 impl ClObject for Program {
@@ -137,6 +139,74 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
     })
 }
 
+pub unsafe extern "C" fn clCreateProgramWithBinary(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    lengths: *const usize,
+    binaries: *mut *const u8,
+    binary_status: *mut cl_int,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        get::<Context>(context)?;
+        // "CL_INVALID_VALUE if device_list is NULL or num_devices is zero."
+        if device_list.is_null() || num_devices == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
+        // associated with context."
+        // SAFETY: device_list has num_devices entries per the spec.
+        let devices = unsafe { slice(device_list, num_devices as usize) };
+        for &d in devices {
+            check_device(d)?;
+        }
+        // A device named twice would get two binaries for one program: the spec's "list of
+        // devices" is a set.
+        if num_devices > 1 {
+            return Err(CL_INVALID_DEVICE);
+        }
+        // SAFETY: binary_status is NULL or has num_devices entries.
+        let status = unsafe { binary_status.as_mut() };
+        // "CL_INVALID_VALUE if lengths or binaries is NULL or if any entry in lengths[i] is zero
+        // or binaries[i] is NULL."
+        if lengths.is_null() || binaries.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: lengths and binaries have num_devices entries.
+        let (len, ptr) = unsafe { (*lengths, *binaries) };
+        if len == 0 || ptr.is_null() {
+            // "otherwise returns CL_INVALID_VALUE if length[i] is zero or if binaries[i] is a
+            // NULL value"
+            if let Some(s) = status {
+                *s = CL_INVALID_VALUE;
+            }
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: binaries[0] points to lengths[0] bytes per the spec.
+        let bytes = unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec();
+        // "CL_INVALID_BINARY if an invalid program binary was encountered for any device.
+        // binary_status will return specific status for each device." The service decodes the
+        // bytes again when the program is built: it does not trust this check.
+        if let Err(e) = gencl_jit::binary::decode(&bytes) {
+            tracing::debug!("clCreateProgramWithBinary: {e}");
+            if let Some(s) = status {
+                *s = CL_INVALID_BINARY;
+            }
+            return Err(CL_INVALID_BINARY);
+        }
+        if let Some(s) = status {
+            *s = CL_SUCCESS;
+        }
+        let program = new_program(context, ProgramSource::Binary(bytes.clone()))?;
+        if let Ok(p) = get::<Program>(program) {
+            p.build.lock().binary = Some(bytes);
+        }
+        Ok(program)
+    })
+}
+
 pub unsafe extern "C" fn clRetainProgram(p: cl_program) -> cl_int {
     entry(|| Ref::<Program>::retain(p))
 }
@@ -169,6 +239,9 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
         let _ = conn.call(Request::FreeProgram { id: old });
     }
     b.kernels.clear();
+    if !matches!(program.source, ProgramSource::Binary(_)) {
+        b.binary = None;
+    }
     b.non_uniform = non_uniform(&options);
     b.options = options;
     match result {
@@ -256,8 +329,26 @@ pub unsafe extern "C" fn clBuildProgram(
     r
 }
 
+/// The program's binary: the one it was created from, or the service's encoding of the build.
+fn binary(p: &Program) -> ClResult<Option<Vec<u8>>> {
+    let mut b = p.build.lock();
+    if b.binary.is_none() && b.status == CL_BUILD_SUCCESS {
+        if let Some(id) = b.service_id {
+            match connection()?.call(Request::ProgramBinary { id }) {
+                Ok((Response::Binary { bytes }, _)) => b.binary = Some(bytes),
+                Ok(_) | Err(_) => return Err(CL_OUT_OF_RESOURCES),
+            }
+        }
+    }
+    Ok(b.binary.clone())
+}
+
 fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
     let p = get::<Program>(program)?;
+    // "If a binary is not available for a device(s), a size of zero is returned."
+    if param == CL_PROGRAM_BINARY_SIZES {
+        return val(&[binary(&p)?.map_or(0, |b| b.len())]);
+    }
     let b = p.build.lock();
     let built = || {
         if b.status == CL_BUILD_SUCCESS {
@@ -273,14 +364,13 @@ fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
         CL_PROGRAM_DEVICES => val(&[device_id()]),
         CL_PROGRAM_SOURCE => match &p.source {
             ProgramSource::OpenClC(s) => val(s),
-            ProgramSource::SpirV(_) => val(""),
+            ProgramSource::SpirV(_) | ProgramSource::Binary(_) => val(""),
         },
         CL_PROGRAM_IL => match &p.source {
             ProgramSource::SpirV(il) => val(il),
-            ProgramSource::OpenClC(_) => val(&Vec::<u8>::new()),
+            ProgramSource::OpenClC(_) | ProgramSource::Binary(_) => val(&Vec::<u8>::new()),
         },
-        // gencl has no program binary format yet: binaries are reported empty.
-        CL_PROGRAM_BINARY_SIZES => val(&[0usize]),
+        // "If a binary is not available for a device(s), a size of zero is returned."
         CL_PROGRAM_NUM_KERNELS => {
             built()?;
             val(&b.kernels.len())
@@ -309,13 +399,28 @@ pub unsafe extern "C" fn clGetProgramInfo(
     param_value_size_ret: *mut usize,
 ) -> cl_int {
     if param_name == CL_PROGRAM_BINARIES {
-        // An array of one pointer the application owns; with a binary size of 0 nothing is
-        // written through it, and the array itself must not be overwritten.
+        // "param_value points to an array of n pointers allocated by the caller, where n is the
+        // number of devices associated with program. The buffer sizes needed to allocate the
+        // memory that these n pointers refer to can be queried using the
+        // CL_PROGRAM_BINARY_SIZES query [...] If an entry value in the array is NULL, the
+        // implementation skips copying the program binary for the specific device identified by
+        // the array index." The array itself is the application's: only the bytes it points to
+        // are written.
         return entry(|| {
-            get::<Program>(program)?;
+            let p = get::<Program>(program)?;
             let n = std::mem::size_of::<*mut u8>();
-            if !param_value.is_null() && param_value_size < n {
-                return Err(CL_INVALID_VALUE);
+            if !param_value.is_null() {
+                if param_value_size < n {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: param_value holds at least one pointer (checked above).
+                let dst = unsafe { *param_value.cast::<*mut u8>() };
+                if !dst.is_null() {
+                    if let Some(bytes) = binary(&p)? {
+                        // SAFETY: the application sized dst from CL_PROGRAM_BINARY_SIZES.
+                        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len()) };
+                    }
+                }
             }
             write_opt(param_value_size_ret, n);
             Ok(())
@@ -342,7 +447,9 @@ fn build_info(
         CL_PROGRAM_BUILD_STATUS => val(&b.status),
         CL_PROGRAM_BUILD_OPTIONS => val(&b.options),
         CL_PROGRAM_BUILD_LOG => val(&b.log),
-        CL_PROGRAM_BINARY_TYPE => val(&if b.status == CL_BUILD_SUCCESS {
+        CL_PROGRAM_BINARY_TYPE => val(&if b.status == CL_BUILD_SUCCESS
+            || matches!(p.source, ProgramSource::Binary(_))
+        {
             CL_PROGRAM_BINARY_TYPE_EXECUTABLE
         } else {
             CL_PROGRAM_BINARY_TYPE_NONE

@@ -8,7 +8,7 @@ use gencl_jit::kernel::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -33,6 +33,10 @@ pub enum Request {
     FreeProgram {
         id: ProgramId,
     },
+    /// The program binary (`gencl_jit::binary`) of a built program: CL_PROGRAM_BINARIES.
+    ProgramBinary {
+        id: ProgramId,
+    },
     /// Run one kernel to completion (the service executes a client's launches in order).
     Launch(Launch),
 }
@@ -41,6 +45,9 @@ pub enum Request {
 pub enum ProgramSource {
     OpenClC(String),
     SpirV(Vec<u8>),
+    /// A program binary from clCreateProgramWithBinary: untrusted bytes that the service decodes
+    /// and checks again (`gencl_jit::binary::decode`) before anything runs from them.
+    Binary(Vec<u8>),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,6 +92,9 @@ pub enum Response {
     BuildFailed {
         log: String,
         invalid_options: bool,
+    },
+    Binary {
+        bytes: Vec<u8>,
     },
     Launched {
         start_ns: u64,

@@ -128,6 +128,23 @@ impl ClientGpu {
         })
     }
 
+    /// A new hardware context on this client's VM in place of the current one (after a hang or
+    /// fault got it banned): buffers and addresses stay as they are.
+    pub fn replace_context(&mut self) -> Result<(), ServiceError> {
+        let ctx = self
+            .dev
+            .create_context(self.vm)
+            .map_err(|e| ServiceError::Gpu {
+                op: "create context",
+                source: e,
+            })?;
+        let old = std::mem::replace(&mut self.ctx, ctx);
+        if let Err(e) = self.dev.destroy_context(old) {
+            tracing::warn!(ctx = old, "destroying the banned context: {e}");
+        }
+        Ok(())
+    }
+
     /// A buffer object of `size` bytes, mapped in the service and placed in this client's VM.
     pub fn create_bo(&self, size: u64) -> Result<Bo, ServiceError> {
         let gpu_addr = self

@@ -94,6 +94,13 @@ impl Client {
                 Some(_) => Response::Done.into(),
                 None => error(ErrorCode::UnknownObject, format!("no program {id}")),
             },
+            Request::ProgramBinary { id } => match self.programs.get(&id) {
+                Some(p) => Response::Binary {
+                    bytes: gencl_jit::binary::encode(p),
+                }
+                .into(),
+                None => error(ErrorCode::UnknownObject, format!("no program {id}")),
+            },
             Request::Launch(l) => self.launch(&l),
         }
     }
@@ -137,6 +144,7 @@ impl Client {
         let input = match &source {
             ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
             ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
+            ProgramSource::Binary(b) => gencl_jit::CompileInput::Binary(b),
         };
         // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
         // a panic there must cost this build, not the service.
@@ -249,7 +257,16 @@ impl Client {
                 end_ns: stats.end_ns,
             }
             .into(),
-            Err(e) => error(ErrorCode::LaunchFailed, e.to_string()),
+            Err(e) => {
+                // i915 bans a non-recoverable context that hung or faulted; the client's other
+                // work goes on in a fresh one on the same VM (as iris replaces its kernel context).
+                if matches!(e, crate::submit::SubmitError::GpuReset) {
+                    if let Err(r) = self.gpu.replace_context() {
+                        tracing::warn!("replacing the context after a reset: {r}");
+                    }
+                }
+                error(ErrorCode::LaunchFailed, e.to_string())
+            }
         }
     }
 
