@@ -21,9 +21,12 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let mut all = Vec::new();
-    let dir = root.join("src");
-    println!("cargo:rerun-if-changed={}", dir.display());
-    files(&dir, &mut all);
+    // The compiler and the ISA crate it encodes with (jit/isa).
+    for d in ["src", "isa/src"] {
+        let dir = root.join(d);
+        println!("cargo:rerun-if-changed={}", dir.display());
+        files(&dir, &mut all);
+    }
     all.sort();
     // FNV-1a over (relative path, contents): stable across machines and checkouts.
     let mut h = 0xcbf2_9ce4_8422_2325u64;

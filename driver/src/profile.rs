@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use gencl_jit::kernel::{ArgKind, KernelBinary};
+use gencl_jit::abi::{ArgKind, KernelBinary};
 use gencl_kmd::backend::{open_emulated, Device};
 use gencl_kmd::gpu::Counters;
 

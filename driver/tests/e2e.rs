@@ -126,8 +126,10 @@ fn clinfo_lists_the_gencl_platform_and_device() {
     assert!(full.contains("0x8086"), "vendor id: {full}");
 }
 
-fn build_c_vadd() -> PathBuf {
-    let exe = scratch("cbuild").join("vadd");
+/// Each test builds its own executable: two tests writing one path race (ETXTBSY when one
+/// executes what the other is still writing).
+fn build_c_vadd(tag: &str) -> PathBuf {
+    let exe = scratch(&format!("cbuild-{tag}")).join("vadd");
     check(
         Command::new("gcc")
             .args(["-O2", "-o"])
@@ -142,7 +144,7 @@ fn build_c_vadd() -> PathBuf {
 }
 
 fn c_vadd(svc: Option<&Service>) {
-    let exe = build_c_vadd();
+    let exe = build_c_vadd(if svc.is_some() { "svc" } else { "embedded" });
     let mut cmd = Command::new(&exe);
     cmd.env("OCL_ICD_VENDORS", vendors("cvadd", false));
     mode(&mut cmd, svc);

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use gencl_jit::kernel::KernelBinary;
+use gencl_jit::abi::KernelBinary;
 use igc::harness::Case;
 use igc::loader::load;
 

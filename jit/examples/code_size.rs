@@ -6,7 +6,7 @@
 //! compacted disassembly. Files our front end rejects are reported and
 //! skipped.
 
-use gencl_jit::isa::gen9::disasm_kernel;
+use gencl_isa::gen9::disasm_kernel;
 use gencl_jit::{compile, CompileInput};
 
 /// Bytes and instruction counts (total, compacted) of one heap.

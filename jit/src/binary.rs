@@ -23,7 +23,7 @@
 
 use thiserror::Error;
 
-use crate::kernel::ProgramBinary;
+use crate::abi::ProgramBinary;
 
 pub const MAGIC: &[u8; 8] = b"GENCLBIN";
 /// Bumped whenever the layout above changes.
@@ -49,8 +49,8 @@ pub enum BinaryError {
     FormatVersion(u32),
     #[error("program binary is for Gen{0}, this device is Gen{TARGET_GEN9}")]
     OtherDevice(u32),
-    #[error("program binary was made by compiler build {found}, this is build {COMPILER_ID}")]
-    OtherCompiler { found: String },
+    #[error("program binary was made by compiler build {found}, this is build {expected}")]
+    OtherCompiler { found: String, expected: String },
     #[error("program binary kind {0} is unknown")]
     Kind(u32),
     #[error("program binary is truncated or corrupt: {0}")]
@@ -96,6 +96,12 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Checks the header only: enough to answer clCreateProgramWithBinary's binary_status without
 /// decoding the payload.
 pub fn check_header(bytes: &[u8]) -> Result<BinaryKind, BinaryError> {
+    check_header_for(bytes, COMPILER_ID)
+}
+
+/// [`check_header`] for the compiler build `compiler` (hex, as [`COMPILER_ID`]): a client
+/// library checks binaries against the service's compiler, which may be another build.
+pub fn check_header_for(bytes: &[u8], compiler: &str) -> Result<BinaryKind, BinaryError> {
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err(BinaryError::NotOurs);
     }
@@ -108,9 +114,10 @@ pub fn check_header(bytes: &[u8]) -> Result<BinaryKind, BinaryError> {
         return Err(BinaryError::OtherDevice(target));
     }
     let id = u64_at(bytes, 16);
-    if id != compiler_id() {
+    if Some(id) != u64::from_str_radix(compiler, 16).ok() {
         return Err(BinaryError::OtherCompiler {
             found: format!("{id:016x}"),
+            expected: compiler.to_string(),
         });
     }
     let kind = match u32_at(bytes, 24) {
@@ -130,9 +137,14 @@ pub fn check_header(bytes: &[u8]) -> Result<BinaryKind, BinaryError> {
     Ok(kind)
 }
 
-/// Decodes and checks a whole binary.
+/// Decodes and checks a whole binary made by this build of the compiler.
 pub fn decode(bytes: &[u8]) -> Result<ProgramBinary, BinaryError> {
-    check_header(bytes)?;
+    decode_for(bytes, COMPILER_ID)
+}
+
+/// [`decode`] for the compiler build `compiler` (see [`check_header_for`]).
+pub fn decode_for(bytes: &[u8], compiler: &str) -> Result<ProgramBinary, BinaryError> {
+    check_header_for(bytes, compiler)?;
     let program: ProgramBinary = postcard::from_bytes(&bytes[HEADER..])
         .map_err(|e| BinaryError::Corrupt(format!("payload: {e}")))?;
     program.check().map_err(BinaryError::Descriptor)?;
@@ -142,7 +154,7 @@ pub fn decode(bytes: &[u8]) -> Result<ProgramBinary, BinaryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::{AddressQualifier, ArgKind, KernelArg, KernelBinary};
+    use crate::abi::{AddressQualifier, ArgKind, KernelArg, KernelBinary};
 
     fn sample() -> ProgramBinary {
         ProgramBinary {

@@ -4,11 +4,9 @@
 
 use thiserror::Error;
 
+use crate::abi::{self, AddressQualifier, ArgKind, KernelArg, KernelBinary, ProgramBinary};
 use crate::frontend::{self, clc, lower::LoweredKernel, FrontendError};
 use crate::isel::{self, Layout, SIMD};
-use crate::kernel::{
-    AddressQualifier, ArgKind, ImplicitArg, ImplicitKind, KernelArg, KernelBinary, ProgramBinary,
-};
 use crate::{emit, passes, regalloc};
 
 /// What `clCreateProgramWith*` handed in.
@@ -45,14 +43,6 @@ impl From<FrontendError> for BuildError {
         BuildError::log(e.to_string())
     }
 }
-
-/// Cross-thread data layout: implicit values first, then the arguments.
-const GLOBAL_OFFSET: u32 = 0;
-const WORK_DIM: u32 = 12;
-const LOCAL_SIZE: u32 = 16;
-const GLOBAL_SIZE: u32 = 32;
-const NUM_GROUPS: u32 = 48;
-const ARGS: u32 = 64;
 
 /// Compile every kernel of a program for Gen9.
 pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, BuildError> {
@@ -112,13 +102,12 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
     let uniform = passes::uniform::analyse(&func);
 
     // Arguments after the implicit values, each aligned to its size.
-    let mut off = ARGS;
+    let mut off = abi::FIRST_ARG;
     let mut kargs = Vec::new();
     let mut arg_offsets = Vec::new();
     for a in &args {
         let size = a.size.max(1);
-        let align = size.next_power_of_two().min(8);
-        off = off.div_ceil(align) * align;
+        off = abi::place_arg(off, size);
         arg_offsets.push(off);
         let kind = match a.address {
             AddressQualifier::Global | AddressQualifier::Constant => ArgKind::Buffer { bti: None },
@@ -142,16 +131,15 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         off += size;
     }
     let cross_thread_bytes = off.div_ceil(32) * 32;
-    let per_thread_grfs = 3 * (SIMD as u32 * 2).div_ceil(32);
-    let cross_thread_grf = 1 + per_thread_grfs;
+    let cross_thread_grf = abi::cross_thread_grf(SIMD as u32);
     let layout = Layout {
         cross_thread_grf: cross_thread_grf as u8,
         arg_offsets,
-        global_offset: GLOBAL_OFFSET,
-        local_size: LOCAL_SIZE,
-        global_size: GLOBAL_SIZE,
-        num_groups: NUM_GROUPS,
-        work_dim: WORK_DIM,
+        global_offset: abi::GLOBAL_OFFSET,
+        local_size: abi::ENQUEUED_LOCAL_SIZE,
+        global_size: abi::GLOBAL_SIZE,
+        num_groups: abi::NUM_GROUPS,
+        work_dim: abi::WORK_DIM,
         payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
     };
     let (mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
@@ -161,26 +149,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),
     };
     let (_insts, isa) = emit::emit_with(&mfunc, &assignment, emit_opts)?;
-    let mut implicit = Vec::new();
-    for d in 0..3u8 {
-        for (kind, base) in [
-            (ImplicitKind::GlobalOffset, GLOBAL_OFFSET),
-            (ImplicitKind::EnqueuedLocalSize, LOCAL_SIZE),
-            (ImplicitKind::GlobalSize, GLOBAL_SIZE),
-            (ImplicitKind::NumGroups, NUM_GROUPS),
-        ] {
-            implicit.push(ImplicitArg {
-                kind,
-                dim: d,
-                offset: base + 4 * d as u32,
-            });
-        }
-    }
-    implicit.push(ImplicitArg {
-        kind: ImplicitKind::WorkDim,
-        dim: 0,
-        offset: WORK_DIM,
-    });
+    let implicit = abi::implicit_args();
     let attributes = match required_wg_size {
         Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
         None => String::new(),

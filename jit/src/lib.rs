@@ -1,18 +1,21 @@
 //! gencl's compiler. Data flows through the modules in this order:
 //! `frontend` (OpenCL C → SPIR-V → validated module) → `ir` (scalar SSA Gen IR)
 //! → `passes` → `isel` (instruction selection to Gen instructions)
-//! → `regalloc` → `emit` (encoding) → `kernel` (the binary and its descriptor).
-//! `isa` is the Gen instruction-set model shared with the GPU model.
+//! → `regalloc` → `emit` (encoding). `abi` is the kernel ABI the runtime shares (descriptor,
+//! payload, pushed constants), `binary` the program binary format.
+//! `isa` is the Gen instruction-set crate (`jit/isa`, `gencl-isa`), shared with the GPU model.
 
+pub mod abi;
 pub mod binary;
 pub mod compile;
 pub mod emit;
 pub mod frontend;
 pub mod ir;
-pub mod isa;
 pub mod isel;
-pub mod kernel;
 pub mod passes;
 pub mod regalloc;
 
 pub use compile::{compile, BuildError, CompileInput};
+
+/// The Gen ISA, a crate of its own so that the GPU model does not depend on the compiler.
+pub use gencl_isa as isa;

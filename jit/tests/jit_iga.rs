@@ -3,11 +3,12 @@
 //! rule of `common::same_line`), and `iga64 -a -p=9` of our text must give
 //! our bytes back exactly.
 
+#[path = "../isa/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;
 
-use gencl_jit::isa::gen9::disasm_kernel;
+use gencl_isa::gen9::disasm_kernel;
 use gencl_jit::{compile, CompileInput};
 
 #[test]

@@ -174,7 +174,7 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DRIVER_VERSION => val(&format!(
             "{} (compiler {})",
             env!("CARGO_PKG_VERSION"),
-            gencl_jit::binary::COMPILER_ID
+            d.compiler_id
         )),
         CL_DEVICE_PROFILE => val("FULL_PROFILE"),
         CL_DEVICE_VERSION => val(DEVICE_VERSION),

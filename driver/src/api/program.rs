@@ -189,7 +189,8 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         // "CL_INVALID_BINARY if an invalid program binary was encountered for any device.
         // binary_status will return specific status for each device." The service decodes the
         // bytes again when the program is built: it does not trust this check.
-        if let Err(e) = gencl_jit::binary::decode(&bytes) {
+        let compiler = &connection()?.device.compiler_id;
+        if let Err(e) = gencl_jit::binary::decode_for(&bytes, compiler) {
             tracing::debug!("clCreateProgramWithBinary: {e}");
             if let Some(s) = status {
                 *s = CL_INVALID_BINARY;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gencl_jit::isa::gen9::disasm_kernel;
+use gencl_isa::gen9::disasm_kernel;
 use gencl_jit::{compile, CompileInput};
 
 #[derive(Parser)]

@@ -4,7 +4,7 @@
 //! id is never valid in two clients: a client naming another client's object gets
 //! `ErrorCode::UnknownObject`, the same as for an id that never existed.
 
-use gencl_jit::kernel::KernelArg;
+use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
@@ -138,6 +138,9 @@ pub struct DeviceDesc {
     pub max_work_group_size: u32,
     /// Nanoseconds per GPU timestamp tick (profiling resolution).
     pub timer_resolution_ns: u64,
+    /// The service's compiler build (`gencl_jit::binary::COMPILER_ID`): program binaries are
+    /// checked against it, not against the client library's own build.
+    pub compiler_id: String,
 }
 
 /// The part of a kernel's descriptor the client needs for clGetKernel*Info and clSetKernelArg.
@@ -152,7 +155,7 @@ pub struct KernelDesc {
     pub attributes: String,
 }
 
-/// `gencl_jit::kernel::KernelArg` without the CURBE layout, which only the service needs.
+/// `gencl_jit::abi::KernelArg` without the CURBE layout, which only the service needs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelArgDesc {
     pub name: String,
@@ -182,7 +185,7 @@ pub enum AddressDesc {
 
 impl From<&KernelArg> for KernelArgDesc {
     fn from(a: &KernelArg) -> Self {
-        use gencl_jit::kernel::{AddressQualifier as Q, ArgKind as K};
+        use gencl_jit::abi::{AddressQualifier as Q, ArgKind as K};
         KernelArgDesc {
             name: a.name.clone(),
             type_name: a.type_name.clone(),
@@ -205,8 +208,8 @@ impl From<&KernelArg> for KernelArgDesc {
     }
 }
 
-impl From<&gencl_jit::kernel::KernelBinary> for KernelDesc {
-    fn from(k: &gencl_jit::kernel::KernelBinary) -> Self {
+impl From<&gencl_jit::abi::KernelBinary> for KernelDesc {
+    fn from(k: &gencl_jit::abi::KernelBinary) -> Self {
         KernelDesc {
             name: k.name.clone(),
             args: k.args.iter().map(KernelArgDesc::from).collect(),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use std::sync::Arc;
 
-use gencl_jit::kernel::{ArgKind, ProgramBinary};
+use gencl_jit::abi::{ArgKind, ProgramBinary};
 
 use super::gpu::{Bo, ClientGpu};
 use super::{Service, ServiceError};
@@ -209,7 +209,7 @@ impl Client {
                         );
                     };
                     // Written unless declared __constant (the JIT does not report writes yet).
-                    let written = decl.address != gencl_jit::kernel::AddressQualifier::Constant;
+                    let written = decl.address != gencl_jit::abi::AddressQualifier::Constant;
                     buffers.push((bo.handle, bo.gpu_addr, written));
                     ArgValue::Buffer {
                         gpu_addr: bo.gpu_addr,

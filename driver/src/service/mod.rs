@@ -102,6 +102,7 @@ fn describe(dev: &Device) -> Result<DeviceDesc, ServiceError> {
         local_mem_bytes: GEN9_SLM_BYTES,
         max_work_group_size: MAX_WORK_GROUP_SIZE,
         timer_resolution_ns: GEN9_TIMESTAMP_NS,
+        compiler_id: gencl_jit::binary::COMPILER_ID.to_string(),
     })
 }
 

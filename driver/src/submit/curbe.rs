@@ -1,9 +1,9 @@
 //! The CURBE of one walker region: cross-thread data (implicit values and
 //! pushed arguments, at the offsets the kernel descriptor gives), then one
 //! per-thread block per hardware thread (local IDs x, y, z as u16 lanes,
-//! each padded to whole GRFs) — the layout `gencl_jit::kernel` documents.
+//! each padded to whole GRFs) — the layout `gencl_jit::abi` documents.
 
-use gencl_jit::kernel::{ImplicitKind, KernelBinary};
+use gencl_jit::abi::{ImplicitKind, KernelBinary};
 
 use super::{ArgValue, NdRange, SubmitError};
 

@@ -14,7 +14,7 @@ pub mod regions;
 
 use std::collections::HashMap;
 
-use gencl_jit::kernel::{ArgKind, KernelBinary};
+use gencl_jit::abi::{ArgKind, KernelBinary};
 use gencl_kmd::genx::gen9::{
     slm_size_bytes, BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
     MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd, PipeControl,
@@ -84,7 +84,7 @@ const ISH_PAD: usize = 128;
 /// Wait for a launch at most this long before calling the GPU hung.
 const WAIT_NS: i64 = 120_000_000_000;
 /// Binding-table entries a kernel may use (indices 240-255 are special: SLM, stateless).
-const MAX_BTI: usize = 240;
+const MAX_BTI: usize = gencl_jit::abi::SURFACE_BTIS;
 /// Gen9 GT2: 24 EUs × 7 threads.
 const MAX_THREADS: u32 = 24 * 7;
 /// CS timestamp frequency of Gen9 (12 MHz: 83.333 ns per tick).

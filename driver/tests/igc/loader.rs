@@ -14,7 +14,7 @@
 //! Anything the loader does not model is an error naming the token, never
 //! silently ignored.
 
-use gencl_jit::kernel::{
+use gencl_jit::abi::{
     AddressQualifier, ArgKind, ArgPiece, DataBuffer, ImplicitArg, ImplicitKind, KernelArg,
     KernelBinary,
 };

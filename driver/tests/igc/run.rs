@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use gencl::service::gpu::{Bo, ClientGpu};
 use gencl::submit::{ArgValue, LaunchStats, NdRange, Submitter};
-use gencl_jit::kernel::KernelBinary;
+use gencl_jit::abi::KernelBinary;
 use gencl_kmd::backend::emulated::EmulatedI915;
 use gencl_kmd::backend::Device;
 use gencl_kmd::gpu::cs::Budget;

@@ -11,10 +11,10 @@ use rspirv::dr::{self, Operand};
 use rspirv::spirv::{self, Op as SOp};
 
 use super::FrontendError;
+use crate::abi::AddressQualifier;
 use crate::ir::{
     self, BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value,
 };
-use crate::kernel::AddressQualifier;
 
 /// A SPIR-V type, as far as lowering cares.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,7 +18,7 @@ use crate::genx::Packet;
 
 /// Binding-table indices 0..=239 name surfaces; 240..=251 are reserved and
 /// 252..=255 have fixed meanings (bindless, stateless, SLM).
-pub const MAX_SURFACE_BTI: u32 = 239;
+pub const MAX_SURFACE_BTI: u32 = gencl_isa::gen9::send::MAX_SURFACE_BTI as u32;
 
 /// The surfaces a thread group's messages reach by binding-table index.
 #[derive(Debug, Clone)]

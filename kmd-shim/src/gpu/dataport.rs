@@ -4,24 +4,25 @@
 //! thread spawner (end of thread).
 //!
 //! A send's descriptors are decoded by the ISA's own message decoder
-//! (`gencl_jit::isa::gen9::send::decode_message`, the one the disassembler
+//! (`gencl_isa::gen9::send::decode_message`, the one the disassembler
 //! uses; layouts from the PRM vol 2d "Message Descriptor" as Mesa's
 //! `brw_eu.h` lists them); this file executes the decoded message.
 
 use std::sync::Mutex;
 
-use gencl_jit::isa::gen9::send::{decode_message, AtomicOp, Message, MsgKind};
-use gencl_jit::isa::{Sfid, Src};
+use gencl_isa::gen9::send::{self, decode_message, AtomicOp, Message, MsgKind};
+use gencl_isa::{Sfid, Src};
 
 use crate::gpu::eu::program::ExecInst;
 use crate::gpu::eu::thread::Thread;
 use crate::gpu::{GpuError, GpuMemory, MemFault, ThreadGroup};
 
-/// Binding-table indices with a fixed meaning on Gen9 (Mesa brw_eu_defines.h).
-pub const BTI_SLM: u32 = 254;
-pub const BTI_STATELESS: u32 = 255;
-pub const BTI_STATELESS_NON_COHERENT: u32 = 253;
-pub const BTI_BINDLESS: u32 = 252;
+/// Binding-table indices with a fixed meaning on Gen9: the ISA crate's, widened to the
+/// descriptor field they are compared with.
+pub const BTI_SLM: u32 = send::BTI_SLM as u32;
+pub const BTI_STATELESS: u32 = send::BTI_STATELESS as u32;
+pub const BTI_STATELESS_NON_COHERENT: u32 = send::BTI_STATELESS_NON_COHERENT as u32;
+pub const BTI_BINDLESS: u32 = send::BTI_BINDLESS as u32;
 
 /// Modelled latencies (cycles) of a message, for the timing model.
 pub const LATENCY_MEMORY: u32 = 200;
@@ -119,7 +120,7 @@ fn illegal(inst: &ExecInst, why: impl Into<String>) -> GpuError {
 
 fn reg_nr(inst: &ExecInst, k: usize) -> Result<Option<usize>, GpuError> {
     match &inst.inst.srcs[k] {
-        Some(Src::Reg(r)) if r.file == gencl_jit::isa::RegFile::Grf => Ok(Some(r.nr as usize)),
+        Some(Src::Reg(r)) if r.file == gencl_isa::RegFile::Grf => Ok(Some(r.nr as usize)),
         Some(Src::Reg(_)) => Ok(None),
         Some(Src::Imm(_)) if k == 0 => Err(illegal(inst, "send payload is an immediate")),
         _ => Ok(None),
@@ -249,7 +250,7 @@ impl Dataport<'_> {
             }
         }
         let dst = match inst.inst.dst {
-            Some(dd) if dd.file == gencl_jit::isa::RegFile::Grf => Some(dd.nr as usize),
+            Some(dd) if dd.file == gencl_isa::RegFile::Grf => Some(dd.nr as usize),
             _ => None,
         };
         if let Some(r) = dst {

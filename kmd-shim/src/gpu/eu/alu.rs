@@ -6,7 +6,7 @@
 // Lane loops index several parallel lane arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-use gencl_jit::isa::{CondMod, MathFn, Opcode, Type};
+use gencl_isa::{CondMod, MathFn, Opcode, Type};
 
 use super::float::{
     add_f32, add_f64, f16_to_f32, f32_to_f16_rm, f64_to_f16_rm, f64_to_f32, flush_f16, flush_f32,

@@ -15,7 +15,7 @@
 // Lane loops index several parallel lane arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-use gencl_jit::isa::{CondMod, Opcode, Type};
+use gencl_isa::{CondMod, Opcode, Type};
 
 use super::alu::{write_flags, CR0_FP32_DENORM_KEEP};
 use super::float::{nan_f32, CR0_ROUND_MASK};

@@ -7,7 +7,7 @@
 //! if/else/endif/break/cont/halt/goto/join; JIP/UIP are byte offsets from the
 //! instruction itself (Gen8+); `jmpi`'s offset is from the next instruction.
 
-use gencl_jit::isa::Opcode;
+use gencl_isa::Opcode;
 
 use super::program::ExecInst;
 use super::thread::{full, Thread};

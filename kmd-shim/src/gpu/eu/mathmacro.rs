@@ -26,7 +26,7 @@
 
 use std::cmp::Ordering;
 
-use gencl_jit::isa::{MathFn, Opcode, Type};
+use gencl_isa::{MathFn, Opcode, Type};
 
 use super::alu::{write_flags, CR0_FP32_DENORM_KEEP, CR0_FP64_DENORM_KEEP};
 use super::float::Round;

@@ -29,7 +29,7 @@ pub(crate) mod tests;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use gencl_jit::isa::Opcode;
+use gencl_isa::Opcode;
 
 use self::program::{ExecInst, Program};
 use self::thread::{RunState, Thread};

@@ -3,7 +3,7 @@
 //! the value domain the ALU computes in — so the interpreter's inner loops
 //! never look at encodings.
 
-use gencl_jit::isa::{
+use gencl_isa::{
     AccessMode, Branch, CondMod, Dst, Inst, MathFn, Opcode, PredCtrl, RegFile, Src, SrcReg, Type,
 };
 
@@ -119,7 +119,7 @@ pub struct ExecInst {
     pub dst: Option<DstOp>,
     pub srcs: [Option<SrcOp>; 3],
     pub math: Option<MathFn>,
-    pub send: Option<gencl_jit::isa::SendInfo>,
+    pub send: Option<gencl_isa::SendInfo>,
     pub branch: Branch,
     /// Raw instruction (sends read their register numbers from it).
     pub inst: Inst,
@@ -222,7 +222,7 @@ fn resolve_src_reg(addr: u64, r: &SrcReg, n: usize, align16: bool) -> Result<Src
         return Err(illegal(addr, "vector immediate type on a register operand"));
     }
     let size = r.ty.size();
-    let vxh = r.region.vstride == gencl_jit::isa::Region::VXH;
+    let vxh = r.region.vstride == gencl_isa::Region::VXH;
     if vxh && (r.indirect.is_none() || r.region.width == 0) {
         return Err(illegal(addr, "VxH region without indirect addressing"));
     }
@@ -738,12 +738,11 @@ impl Program {
                         k as usize
                     }
                     _ => {
-                        let inst = match gencl_jit::isa::gen9::decode(
-                            &raw[..if compact { 8 } else { 16 }],
-                        ) {
-                            Ok((inst, len)) => resolve(addr, len as u8, inst),
-                            Err(e) => Err(illegal(addr, format!("undecodable: {e}"))),
-                        };
+                        let inst =
+                            match gencl_isa::gen9::decode(&raw[..if compact { 8 } else { 16 }]) {
+                                Ok((inst, len)) => resolve(addr, len as u8, inst),
+                                Err(e) => Err(illegal(addr, format!("undecodable: {e}"))),
+                            };
                         let slot = Slot {
                             addr,
                             inst,

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use gencl_jit::isa::{
+use gencl_isa::{
     AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile,
     Region, SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
 };
@@ -219,7 +219,7 @@ fn asm_thread(hex: &str, mask: u32, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread
     let mut insts = Vec::new();
     let mut off = 0;
     while off < bytes.len() {
-        let (inst, len) = gencl_jit::isa::gen9::decode(&bytes[off..]).unwrap();
+        let (inst, len) = gencl_isa::gen9::decode(&bytes[off..]).unwrap();
         insts.push((KBASE + off as u64, inst));
         off += len;
     }
@@ -443,9 +443,7 @@ fn vector_add_from_encoded_bytes() {
     // Kernel bytes in GPU memory: encoded, then decoded by the model.
     let code: Vec<u8> = vector_add_program()
         .iter()
-        .flat_map(|i| {
-            gencl_jit::isa::gen9::encode(i).unwrap_or_else(|e| panic!("encode {i:?}: {e}"))
-        })
+        .flat_map(|i| gencl_isa::gen9::encode(i).unwrap_or_else(|e| panic!("encode {i:?}: {e}")))
         .collect();
     mem.write(MEM_BASE + 0x4000, &code).unwrap();
     tg.kernel_addr = MEM_BASE + 0x4000;
@@ -1444,7 +1442,7 @@ fn decoded_program_is_cached_and_rechecked() {
     let (a, b, mut tg) = vector_add_setup(&mem);
     let code: Vec<u8> = vector_add_program()
         .iter()
-        .flat_map(|i| gencl_jit::isa::gen9::encode(i).unwrap())
+        .flat_map(|i| gencl_isa::gen9::encode(i).unwrap())
         .collect();
     mem.write(MEM_BASE + 0x4000, &code).unwrap();
     tg.kernel_addr = MEM_BASE + 0x4000;
@@ -1462,7 +1460,7 @@ fn decoded_program_is_cached_and_rechecked() {
     );
     mem.write(
         MEM_BASE + 0x4000 + 7 * 16,
-        &gencl_jit::isa::gen9::encode(&mul).unwrap(),
+        &gencl_isa::gen9::encode(&mul).unwrap(),
     )
     .unwrap();
     p.new_generation();
@@ -1793,7 +1791,7 @@ fn program_cache_notices_a_rewritten_kernel() {
     tg.kernel_addr = kaddr;
     let load = |insts: &[Inst]| {
         for (k, i) in insts.iter().enumerate() {
-            let bytes = gencl_jit::isa::gen9::encode::encode(i).unwrap();
+            let bytes = gencl_isa::gen9::encode::encode(i).unwrap();
             mem.write(kaddr + 16 * k as u64, &bytes).unwrap();
         }
     };

@@ -6,7 +6,7 @@
 // Lane loops index several parallel lane arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-use gencl_jit::isa::{PredCtrl, Type};
+use gencl_isa::{PredCtrl, Type};
 
 use super::float::{f16_to_f32, f32_to_f16, flush_f32, flush_f64};
 use super::program::{arf, DstOp, ExecInst, Loc, SrcOp, GRF_BYTES};

@@ -1,7 +1,7 @@
 //! What the counters record beyond instruction counts: sends by kind and the
 //! modelled EU cycles (docs/gpu-model.md "Counters and timing model").
 
-use gencl_jit::isa::{Opcode, SendInfo, Sfid};
+use gencl_isa::{Opcode, SendInfo, Sfid};
 
 use super::program::{Dom, ExecInst};
 use crate::gpu::Counters;

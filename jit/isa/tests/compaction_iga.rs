@@ -20,8 +20,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::corpus::{branches, corpus};
-use gencl_jit::isa::gen9::compact::{compact, expand, same_instruction};
-use gencl_jit::isa::gen9::{disasm_kernel, encode};
+use gencl_isa::gen9::compact::{compact, expand, same_instruction};
+use gencl_isa::gen9::{disasm_kernel, encode};
 
 /// Compacted instructions the IGC corpus alone must contain, so that the
 /// test cannot pass by never compacting (measured: 5078 of 26086).
@@ -135,7 +135,7 @@ fn generated_corpus_compacts_like_iga() {
 }
 
 fn igc_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/igc");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/igc");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

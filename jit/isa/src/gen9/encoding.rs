@@ -3,7 +3,7 @@
 //! shared-function IDs. Values from Mesa brw_eu_defines.h / brw_reg_type.c
 //! (Gen8-9 columns), checked against iga64.
 
-use crate::isa::{CondMod, MathFn, PredCtrl, Sfid, Type};
+use crate::{CondMod, MathFn, PredCtrl, Sfid, Type};
 
 /// Register type code of a register operand (`file != IMM`).
 pub fn reg_type_code(t: Type) -> Option<u64> {
@@ -115,7 +115,7 @@ pub fn vstride_code(v: u8) -> Option<u64> {
         8 => 4,
         16 => 5,
         32 => 6,
-        crate::isa::Region::VXH => 0xF,
+        crate::Region::VXH => 0xF,
         _ => return None,
     })
 }
@@ -128,7 +128,7 @@ pub fn vstride_from_code(c: u64) -> Option<u8> {
         4 => 8,
         5 => 16,
         6 => 32,
-        0xF => crate::isa::Region::VXH,
+        0xF => crate::Region::VXH,
         _ => return None,
     })
 }

@@ -6,7 +6,7 @@ use super::encoding::*;
 use super::fields::{self as fl, SRC_FIELDS};
 use super::opcodes::{self, Form};
 use super::DecodeError;
-use crate::isa::*;
+use crate::*;
 
 fn bad(what: &str) -> DecodeError {
     DecodeError::Invalid(what.to_string())

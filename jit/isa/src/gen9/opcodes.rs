@@ -2,7 +2,7 @@
 //! sources and encoding form. Numbers are those of `iga64 -p=9`
 //! (IGA's Gen9 model) and Mesa's brw_eu.c opcode_descs.
 
-use crate::isa::Opcode;
+use crate::Opcode;
 
 /// How an opcode's operands are laid out in the instruction word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,5 @@
-//! What the JIT hands the runtime for each kernel: machine code plus the
+//! The kernel ABI: what a compiled kernel and the runtime that launches it agree on. For each
+//! kernel, the JIT hands the runtime machine code plus the
 //! descriptor the runtime needs to launch it (argument layout in the CURBE,
 //! binding-table use, SIMD width, payload layout, memory needs).
 //!
@@ -11,6 +12,63 @@
 //! one per-thread block per hardware thread of the group.
 
 use serde::{Deserialize, Serialize};
+
+/// GRFs of per-thread data at `simd` lanes: local IDs x, y and z, each `simd` u16 padded to
+/// whole GRFs (r1.. after the r0 header).
+pub fn per_thread_grfs(simd: u32) -> u32 {
+    3 * (simd * 2).div_ceil(32)
+}
+
+/// The first GRF of the cross-thread data: after r0 and the per-thread data.
+pub fn cross_thread_grf(simd: u32) -> u32 {
+    1 + per_thread_grfs(simd)
+}
+
+/// Byte offsets of the implicit values in the cross-thread data (each a u32 per dimension
+/// where there are three); the arguments follow from [`FIRST_ARG`].
+pub const GLOBAL_OFFSET: u32 = 0;
+pub const WORK_DIM: u32 = 12;
+pub const ENQUEUED_LOCAL_SIZE: u32 = 16;
+pub const GLOBAL_SIZE: u32 = 32;
+pub const NUM_GROUPS: u32 = 48;
+pub const FIRST_ARG: u32 = 64;
+
+/// The implicit values every kernel of gencl's own is given, at the offsets above.
+pub fn implicit_args() -> Vec<ImplicitArg> {
+    let mut v = Vec::new();
+    for dim in 0..3u8 {
+        for (kind, base) in [
+            (ImplicitKind::GlobalOffset, GLOBAL_OFFSET),
+            (ImplicitKind::EnqueuedLocalSize, ENQUEUED_LOCAL_SIZE),
+            (ImplicitKind::GlobalSize, GLOBAL_SIZE),
+            (ImplicitKind::NumGroups, NUM_GROUPS),
+        ] {
+            v.push(ImplicitArg {
+                kind,
+                dim,
+                offset: base + 4 * dim as u32,
+            });
+        }
+    }
+    v.push(ImplicitArg {
+        kind: ImplicitKind::WorkDim,
+        dim: 0,
+        offset: WORK_DIM,
+    });
+    v
+}
+
+/// Where an argument of `size` bytes goes after `end`, the end of the previous one: aligned
+/// to its size rounded up to a power of two, at most 8 (OpenCL C's alignment of scalars and
+/// pointers; vectors and structs are placed by the caller with their own alignment).
+pub fn place_arg(end: u32, size: u32) -> u32 {
+    let align = size.max(1).next_power_of_two().min(8);
+    end.div_ceil(align) * align
+}
+
+/// Binding-table entries a kernel's surfaces may use: 0..=239 (the rest have fixed meanings,
+/// `gencl_isa::gen9::send`).
+pub const SURFACE_BTIS: usize = gencl_isa::gen9::send::MAX_SURFACE_BTI as usize + 1;
 
 /// One compiled program (all kernels of one build).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -59,7 +117,7 @@ pub struct KernelBinary {
 impl KernelBinary {
     /// GRFs of per-thread data: local ID x, y, z, each `simd` u16 rounded up to whole GRFs.
     pub fn per_thread_grfs(&self) -> u32 {
-        3 * (self.simd * 2).div_ceil(32)
+        per_thread_grfs(self.simd)
     }
     /// GRFs of cross-thread data.
     pub fn cross_thread_grfs(&self) -> u32 {

@@ -7,8 +7,8 @@
 mod common;
 
 use common::corpus::{branches, corpus};
-use gencl_jit::isa::gen9::{self, disasm_kernel, encode};
-use gencl_jit::isa::*;
+use gencl_isa::gen9::{self, disasm_kernel, encode};
+use gencl_isa::*;
 
 fn check_batch(insts: &[Inst], tag: &str) {
     let dir = common::scratch("iga");

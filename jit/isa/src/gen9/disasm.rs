@@ -12,7 +12,7 @@ use super::encoding::*;
 use super::opcodes::{self, Form};
 use super::send;
 use super::DecodeError;
-use crate::isa::*;
+use crate::*;
 
 struct Out {
     s: String,

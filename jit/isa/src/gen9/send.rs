@@ -5,8 +5,15 @@
 //! Mesa's brw_eu_defines.h / brw_eu.h descriptor helpers (facts re-typed),
 //! checked against iga64's decoding of ocloc-built kernels.
 
-use crate::isa::{Opcode, SendInfo, Sfid};
+use crate::{Opcode, SendInfo, Sfid};
 
+/// Binding-table indices 0..=MAX_SURFACE_BTI name surfaces; 240..=251 are reserved, and
+/// 252..=255 have fixed meanings (Mesa brw_eu_defines.h, IGA's send decoding).
+pub const MAX_SURFACE_BTI: u8 = 239;
+/// Binding-table index of bindless surface access.
+pub const BTI_BINDLESS: u8 = 252;
+/// Binding-table index of stateless access without coherence (IA-noncoherent A64).
+pub const BTI_STATELESS_NON_COHERENT: u8 = 253;
 /// Binding-table index of shared local memory (SLM).
 pub const BTI_SLM: u8 = 254;
 /// Binding-table index of stateless (flat) access.
@@ -379,7 +386,7 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
 }
 
 /// Decode the message of a decoded send instruction (None: register descriptor).
-pub fn message_of(inst: &crate::isa::Inst) -> Option<Message> {
+pub fn message_of(inst: &crate::Inst) -> Option<Message> {
     let s = inst.send?;
     Some(decode_message(
         inst.op,

@@ -2,7 +2,7 @@
 //! modifier and immediate form gencl encodes) and a flow-control batch,
 //! shared by the iga64 round-trip and compaction tests.
 
-use gencl_jit::isa::*;
+use gencl_isa::*;
 
 fn grf(nr: u8, subreg: u8, ty: Type, region: Region) -> Src {
     Src::Reg(SrcReg {

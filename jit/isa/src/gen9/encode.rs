@@ -4,7 +4,7 @@ use super::encoding::*;
 use super::fields::{self as fl, Field, SRC_FIELDS};
 use super::opcodes::{self, Form};
 use super::EncodeError;
-use crate::isa::*;
+use crate::*;
 
 /// ARF numbers the branch forms use implicitly.
 pub(crate) const ARF_NULL: u8 = 0x00;

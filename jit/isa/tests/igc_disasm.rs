@@ -4,14 +4,14 @@
 
 mod common;
 
-use gencl_jit::isa::gen9::disasm_kernel;
+use gencl_isa::gen9::disasm_kernel;
 use std::path::PathBuf;
 
 /// The corpus is meant to hold at least this many kernels over all categories.
 const MIN_KERNELS: usize = 100;
 
 fn corpus_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/igc");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/igc");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
         .map(|e| e.expect("dir entry").path())
