@@ -314,3 +314,74 @@ fn binaries_that_are_not_ours_get_the_specs_errors() {
         clReleaseContext(ctx);
     }
 }
+
+/// LLVM 15 bitcode handed to clCreateProgramWithBinary (the way cl_khr_spir feeds LLVM IR) is
+/// an intermediate binary until built, then compiles through the same JIT and runs; its
+/// CL_PROGRAM_BINARIES afterwards is gencl's executable binary.
+#[test]
+fn llvm_bitcode_as_a_binary_builds_and_runs() {
+    let (d, ctx, q) = setup();
+    let ll = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/llvm/freeze.ll");
+    let bc = std::env::temp_dir().join(format!("gencl-bin-{}.bc", std::process::id()));
+    let asm = std::process::Command::new("llvm-as-15")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .expect("llvm-as-15 (Debian package llvm-15)");
+    assert!(asm.status.success());
+    let bitcode = std::fs::read(&bc).unwrap();
+    let mut e = 0;
+    // SAFETY: valid handles; host pointers cover the sizes passed.
+    unsafe {
+        let len = bitcode.len();
+        let mut ptr = bitcode.as_ptr();
+        let mut status = -1;
+        let p = clCreateProgramWithBinary(ctx, 1, &d, &len, &mut ptr, &mut status, &mut e);
+        assert_eq!((e, status), (CL_SUCCESS, CL_SUCCESS));
+        assert_eq!(binary_type(p, d), CL_PROGRAM_BINARY_TYPE_INTERMEDIATE);
+        assert_eq!(
+            clBuildProgram(p, 0, null(), null(), None, null_mut()),
+            CL_SUCCESS
+        );
+        assert_eq!(binary_type(p, d), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        assert_eq!(&binary_of(p)[..8], b"GENCLBIN");
+
+        let name = CString::new("divrem").unwrap();
+        let k = clCreateKernel(p, name.as_ptr(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let n = 256usize;
+        let mut a: Vec<i32> = (0..n as i32).map(|i| i * 7919 - 1_000_000).collect();
+        let want: Vec<i32> = a.iter().map(|&x| x / 13 + x % 13).collect();
+        let flags = CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR;
+        let buf = clCreateBuffer(ctx, flags, n * 4, a.as_mut_ptr().cast(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let dv = 13i32;
+        assert_eq!(clSetKernelArg(k, 0, 8, (&raw const buf).cast()), CL_SUCCESS);
+        assert_eq!(clSetKernelArg(k, 1, 4, (&raw const dv).cast()), CL_SUCCESS);
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, k, 1, null(), &n, null(), 0, null(), null_mut()),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                buf,
+                CL_TRUE,
+                0,
+                n * 4,
+                a.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(a, want);
+        clReleaseMemObject(buf);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+        clReleaseCommandQueue(q);
+        clReleaseContext(ctx);
+    }
+}

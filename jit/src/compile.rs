@@ -16,7 +16,10 @@ pub enum CompileInput<'a> {
     OpenClC(&'a str),
     /// A SPIR-V module (bytes, either endianness).
     SpirV(&'a [u8]),
-    /// A program binary from clCreateProgramWithBinary (`crate::binary`): untrusted.
+    /// LLVM 15 IR, bitcode or text.
+    LlvmIr(&'a [u8]),
+    /// A program binary from clCreateProgramWithBinary: gencl's own (`crate::binary`), or LLVM
+    /// bitcode (as cl_khr_spir hands it in), told apart by their magic. Untrusted.
     Binary(&'a [u8]),
 }
 
@@ -44,6 +47,14 @@ impl From<FrontendError> for BuildError {
     }
 }
 
+fn opt_level(opts: &clc::ClcOptions) -> frontend::llvm::OptLevel {
+    if clc::opt_disabled(opts) {
+        frontend::llvm::OptLevel::None
+    } else {
+        frontend::llvm::OptLevel::O2
+    }
+}
+
 /// Compile every kernel of a program for Gen9.
 pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, BuildError> {
     let opts = clc::parse_options(options).map_err(|log| BuildError {
@@ -57,6 +68,14 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
             &spirv_bytes
         }
         CompileInput::SpirV(b) => b,
+        CompileInput::LlvmIr(ir) => {
+            spirv_bytes = frontend::llvm::to_spirv(ir, opt_level(&opts))?;
+            &spirv_bytes
+        }
+        CompileInput::Binary(b) if frontend::llvm::is_bitcode(b) => {
+            spirv_bytes = frontend::llvm::to_spirv(b, opt_level(&opts))?;
+            &spirv_bytes
+        }
         CompileInput::Binary(b) => {
             // The code was compiled when the binary was made; what remains is to check it.
             return crate::binary::decode(b).map_err(|e| BuildError::log(e.to_string()));

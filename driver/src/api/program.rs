@@ -189,8 +189,14 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         // "CL_INVALID_BINARY if an invalid program binary was encountered for any device.
         // binary_status will return specific status for each device." The service decodes the
         // bytes again when the program is built: it does not trust this check.
+        // LLVM bitcode (the cl_khr_spir way) is compiled at clBuildProgram like source.
         let compiler = &connection()?.device.compiler_id;
-        if let Err(e) = gencl_jit::binary::decode_for(&bytes, compiler) {
+        let checked = if gencl_jit::frontend::llvm::is_bitcode(&bytes) {
+            Ok(())
+        } else {
+            gencl_jit::binary::decode_for(&bytes, compiler).map(|_| ())
+        };
+        if let Err(e) = checked {
             tracing::debug!("clCreateProgramWithBinary: {e}");
             if let Some(s) = status {
                 *s = CL_INVALID_BINARY;
@@ -214,6 +220,11 @@ pub unsafe extern "C" fn clRetainProgram(p: cl_program) -> cl_int {
 
 pub unsafe extern "C" fn clReleaseProgram(p: cl_program) -> cl_int {
     entry(|| Ref::<Program>::release(p))
+}
+
+/// Created from gencl's own executable binary (not from LLVM bitcode, which is compiled).
+fn is_executable_binary(source: &ProgramSource) -> bool {
+    matches!(source, ProgramSource::Binary(b) if !gencl_jit::frontend::llvm::is_bitcode(b))
 }
 
 fn non_uniform(options: &str) -> bool {
@@ -240,7 +251,8 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
         let _ = conn.call(Request::FreeProgram { id: old });
     }
     b.kernels.clear();
-    if !matches!(program.source, ProgramSource::Binary(_)) {
+    // A program's binary is the executable once built, unless it was created from one.
+    if !is_executable_binary(&program.source) {
         b.binary = None;
     }
     b.non_uniform = non_uniform(&options);
@@ -449,9 +461,12 @@ fn build_info(
         CL_PROGRAM_BUILD_OPTIONS => val(&b.options),
         CL_PROGRAM_BUILD_LOG => val(&b.log),
         CL_PROGRAM_BINARY_TYPE => val(&if b.status == CL_BUILD_SUCCESS
-            || matches!(p.source, ProgramSource::Binary(_))
+            || is_executable_binary(&p.source)
         {
             CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+        } else if matches!(p.source, ProgramSource::Binary(_)) {
+            // LLVM bitcode not built yet.
+            CL_PROGRAM_BINARY_TYPE_INTERMEDIATE
         } else {
             CL_PROGRAM_BINARY_TYPE_NONE
         }),

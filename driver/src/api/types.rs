@@ -522,6 +522,8 @@ pub const CL_PROGRAM_BINARY_TYPE_NONE: cl_program_binary_type = 0x0;
 pub const CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT: cl_program_binary_type = 0x1;
 pub const CL_PROGRAM_BINARY_TYPE_LIBRARY: cl_program_binary_type = 0x2;
 pub const CL_PROGRAM_BINARY_TYPE_EXECUTABLE: cl_program_binary_type = 0x4;
+/// cl_khr_spir (cl_ext.h): an intermediate (LLVM IR) binary.
+pub const CL_PROGRAM_BINARY_TYPE_INTERMEDIATE: cl_program_binary_type = 0x40E1;
 pub const CL_BUILD_SUCCESS: cl_build_status = 0;
 pub const CL_BUILD_NONE: cl_int = -1;
 pub const CL_BUILD_ERROR: cl_int = -2;

@@ -1,5 +1,5 @@
 //! `gencl`: developer tool. `gencl disasm FILE` prints a raw Gen9 kernel
-//! binary in IGA's syntax; `gencl compile KERNEL.cl|.spv` writes each
+//! binary in IGA's syntax; `gencl compile KERNEL.cl|.spv|.ll|.bc` writes each
 //! kernel's binary (`NAME.bin`) and disassembly (`NAME.asm`); `gencl profile`
 //! runs a kernel once on the emulated device and prints the model's counters.
 
@@ -21,7 +21,8 @@ struct Cli {
 enum Cmd {
     /// Disassemble a raw Gen9 kernel binary, one instruction per line, as IGA prints it.
     Disasm { file: PathBuf },
-    /// Compile OpenCL C (.cl) or SPIR-V (.spv) for Gen9; writes NAME.bin and NAME.asm per kernel.
+    /// Compile OpenCL C (.cl), SPIR-V (.spv) or LLVM 15 IR (.ll text, .bc bitcode) for Gen9;
+    /// writes NAME.bin and NAME.asm per kernel.
     Compile {
         file: PathBuf,
         /// Output folder (default: the current one).
@@ -149,13 +150,15 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Compile { file, out, options } => {
             let data = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let is_spirv = file.extension().is_some_and(|e| e == "spv");
-            let program = if is_spirv {
-                compile(CompileInput::SpirV(&data), &options)
-            } else {
-                let src = String::from_utf8(data)
-                    .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
-                compile(CompileInput::OpenClC(&src), &options)
+            let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let program = match ext {
+                "spv" => compile(CompileInput::SpirV(&data), &options),
+                "ll" | "bc" => compile(CompileInput::LlvmIr(&data), &options),
+                _ => {
+                    let src = String::from_utf8(data)
+                        .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+                    compile(CompileInput::OpenClC(&src), &options)
+                }
             }
             .map_err(|e| e.log)?;
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;

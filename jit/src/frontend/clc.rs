@@ -1,5 +1,11 @@
-//! OpenCL C → SPIR-V through clang-15 and llvm-spirv-15, run as child
-//! processes (TOOLCHAIN.md: the only pair here that makes SPIR-V 1.0–1.2).
+//! OpenCL C → LLVM bitcode through clang-15, run as a child process; `llvm` takes the bitcode on
+//! to SPIR-V (TOOLCHAIN.md: clang-15 and llvm-spirv-15 are the only pair here that make SPIR-V
+//! 1.0–1.2).
+//!
+//! clang emits the module unoptimised but ready for the optimiser (`-disable-llvm-passes`: TBAA
+//! and lifetime markers are there, no `optnone`), with typed pointers (`-no-opaque-pointers`:
+//! llvm-spirv-15 aborts on opaque ones) and without jump tables (`-fno-jump-tables`: no switch
+//! lookup tables in private memory); `llvm` then optimises with SPIR-V's integer widths.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -61,10 +67,10 @@ pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
 }
 
 /// A scratch directory removed on drop.
-struct TempDir(PathBuf);
+pub(super) struct TempDir(pub(super) PathBuf);
 
 impl TempDir {
-    fn new() -> Result<TempDir, FrontendError> {
+    pub(super) fn new() -> Result<TempDir, FrontendError> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static N: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
@@ -84,17 +90,32 @@ impl Drop for TempDir {
     }
 }
 
-fn tool(name: &str, env: &str) -> String {
+pub(super) fn tool(name: &str, env: &str) -> String {
     std::env::var(env).unwrap_or_else(|_| name.to_string())
+}
+
+/// Whether the options ask for no optimisation (-cl-opt-disable).
+pub fn opt_disabled(opts: &ClcOptions) -> bool {
+    opts.clang_args.iter().any(|a| a == "-cl-opt-disable")
 }
 
 /// Compile OpenCL C to SPIR-V words. Errors carry the compiler's own
 /// diagnostics: they become the build log.
 pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, FrontendError> {
+    let bc = compile_to_bitcode(source, opts)?;
+    let level = if opt_disabled(opts) {
+        super::llvm::OptLevel::None
+    } else {
+        super::llvm::OptLevel::O2
+    };
+    super::llvm::to_spirv(&bc, level)
+}
+
+/// Compile OpenCL C to unoptimised LLVM bitcode (see the module comment).
+pub fn compile_to_bitcode(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, FrontendError> {
     let dir = TempDir::new()?;
     let src = dir.0.join("program.cl");
     let bc = dir.0.join("program.bc");
-    let spv = dir.0.join("program.spv");
     std::fs::write(&src, source)
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", src.display())))?;
 
@@ -105,36 +126,22 @@ pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, Fron
         .args([
             "-finclude-default-header",
             "-fdeclare-opencl-builtins",
+            "-no-opaque-pointers",
+            "-fno-jump-tables",
             "-emit-llvm-bc",
-        ])
-        .arg(if opts.clang_args.iter().any(|a| a == "-cl-opt-disable") {
-            "-O0"
-        } else {
-            "-O2"
-        })
-        .args(&opts.clang_args)
-        .arg(&src)
-        .arg("-o")
-        .arg(&bc);
+        ]);
+    if opt_disabled(opts) {
+        cmd.args(["-O0", "-disable-O0-optnone"]);
+    } else {
+        cmd.args(["-O2", "-disable-llvm-passes"]);
+    }
+    cmd.args(&opts.clang_args).arg(&src).arg("-o").arg(&bc);
     run(cmd, &clang, "clang-15 (Debian package clang-15)")?;
-
-    let spirv_tool = tool("llvm-spirv-15", "GENCL_LLVM_SPIRV");
-    let mut cmd = Command::new(&spirv_tool);
-    cmd.arg("--spirv-max-version=1.2")
-        .arg(&bc)
-        .arg("-o")
-        .arg(&spv);
-    run(
-        cmd,
-        &spirv_tool,
-        "llvm-spirv-15 (Debian package llvm-spirv-15)",
-    )?;
-
-    std::fs::read(&spv)
-        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
+    std::fs::read(&bc)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", bc.display())))
 }
 
-fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {
+pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {
     let out = match cmd.output() {
         Ok(o) => o,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

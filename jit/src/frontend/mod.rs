@@ -1,7 +1,9 @@
-//! Front end: OpenCL C → SPIR-V (`clc`), SPIR-V checked and loaded
-//! (`spirv`), and lowered to the scalar Gen IR (`lower`).
+//! Front end, in the order input flows: OpenCL C → LLVM bitcode (`clc`), LLVM IR → legalised,
+//! optimised → SPIR-V (`llvm`), SPIR-V checked and loaded (`spirv`), and lowered to the scalar
+//! Gen IR (`lower`).
 
 pub mod clc;
+pub mod llvm;
 pub mod lower;
 pub mod spirv;
 

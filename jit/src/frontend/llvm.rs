@@ -1,0 +1,182 @@
+//! LLVM IR (bitcode or text, LLVM 15) → SPIR-V 1.2, through `opt-15` and `llvm-spirv-15` run as
+//! child processes. OpenCL C arrives here as the unoptimised bitcode clang made (`clc`); users
+//! hand in `.ll`/`.bc` through `gencl compile` or as a program binary (the cl_khr_spir way).
+//!
+//! llvm-spirv-15 translates only part of what LLVM 15's optimiser makes (TOOLCHAIN.md), so the
+//! module is legalised first, at the depth where each problem starts:
+//! - **Odd-width integers** (i3, i5, ... from switch and bitfield narrowing, "InvalidBitWidth"):
+//!   the spir64 data layout names no native integer widths, so InstCombine treats every width as
+//!   legal and shrinks switch conditions to i3. `opt` runs with the same layout plus
+//!   `n8:16:32:64`, the widths SPIR-V has, and narrows only to those.
+//! - **Switch lookup tables**: SimplifyCFG turns switches into tables in the private address
+//!   space; clang's `-fno-jump-tables` (set by `clc`) keeps them as branches.
+//! - **`freeze`** (no SPIR-V counterpart in this translator: "Can't translate llvm instruction:
+//!   freeze"): if any is left after `opt`, each `%x = freeze T %v` becomes `%x = bitcast T %v to
+//!   T`. Replacing freeze by its operand is a refinement (a frozen value may be any value, the
+//!   operand's included), and the no-op cast is dropped by the translator.
+//! - **Opaque pointers**: llvm-spirv-15 reads typed pointers only; `clc` asks clang for them
+//!   (`-no-opaque-pointers`), and text IR written with `ptr` is refused with that reason.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::clc::{run, tool, TempDir};
+use super::FrontendError;
+
+/// spir64's data layout (clang-15's) with SPIR-V's integer widths declared native.
+const DATA_LAYOUT: &str =
+    "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64";
+
+/// How much of LLVM's optimiser runs before translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptLevel {
+    /// -cl-opt-disable: only mem2reg, because the JIT does not yet promote Function-storage
+    /// variables itself (docs/jit.md).
+    None,
+    /// The default: LLVM's -O2 pipeline.
+    O2,
+}
+
+/// True for LLVM bitcode: the raw magic `BC\xC0\xDE` or the wrapper header `0x0B17C0DE`.
+pub fn is_bitcode(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&0x0B17_C0DEu32.to_le_bytes())
+}
+
+/// LLVM IR, text or bitcode, to SPIR-V words.
+pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
+    let dir = TempDir::new()?;
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.0.join(name);
+        std::fs::write(&p, bytes)
+            .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", p.display())))?;
+        Ok::<_, FrontendError>(p)
+    };
+    let input = if is_bitcode(ir) {
+        write("input.bc", ir)?
+    } else {
+        let text = std::str::from_utf8(ir)
+            .map_err(|_| FrontendError::Compile("LLVM IR is neither bitcode nor text".into()))?;
+        if text.contains(" ptr ") || text.contains(" ptr,") || text.contains("(ptr") {
+            return Err(FrontendError::Compile(
+                "LLVM IR with opaque pointers ('ptr'): llvm-spirv-15 reads typed pointers only; \
+                 emit it with clang-15 -Xclang -no-opaque-pointers"
+                    .into(),
+            ));
+        }
+        write("input.ll", ir)?
+    };
+    let optimised = dir.0.join("opt.bc");
+    let opt_tool = tool("opt-15", "GENCL_OPT");
+    let mut cmd = Command::new(&opt_tool);
+    cmd.arg(format!("--data-layout={DATA_LAYOUT}"));
+    match opt {
+        OptLevel::O2 => cmd.arg("-O2"),
+        OptLevel::None => cmd.arg("-passes=mem2reg"),
+    };
+    cmd.arg(&input).arg("-o").arg(&optimised);
+    run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;
+
+    let spv = dir.0.join("program.spv");
+    match translate(&optimised, &spv) {
+        Err(FrontendError::Compile(log)) if log.contains("freeze") => {
+            let thawed = thaw(&dir, &optimised)?;
+            translate(&thawed, &spv)?;
+        }
+        other => other?,
+    }
+    std::fs::read(&spv)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
+}
+
+fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
+    let spirv_tool = tool("llvm-spirv-15", "GENCL_LLVM_SPIRV");
+    let mut cmd = Command::new(&spirv_tool);
+    cmd.arg("--spirv-max-version=1.2")
+        .arg(bc)
+        .arg("-o")
+        .arg(spv);
+    run(
+        cmd,
+        &spirv_tool,
+        "llvm-spirv-15 (Debian package llvm-spirv-15)",
+    )
+    .map_err(|e| match e {
+        FrontendError::Compile(log) if log.contains("InvalidBitWidth") => FrontendError::Compile(
+            format!("{log}\nan integer width SPIR-V 1.2 has no type for survived legalisation"),
+        ),
+        e => e,
+    })
+}
+
+/// The module with every `freeze` turned into a no-op bitcast (see the module comment).
+fn thaw(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, FrontendError> {
+    let ll = dir.0.join("thaw.ll");
+    let dis = tool("llvm-dis-15", "GENCL_LLVM_DIS");
+    let mut cmd = Command::new(&dis);
+    cmd.arg(bc).arg("-o").arg(&ll);
+    run(cmd, &dis, "llvm-dis-15 (Debian package llvm-15)")?;
+    let text = std::fs::read_to_string(&ll)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", ll.display())))?;
+    std::fs::write(&ll, thaw_text(&text))
+        .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", ll.display())))?;
+    let out = dir.0.join("thawed.bc");
+    let asm = tool("llvm-as-15", "GENCL_LLVM_AS");
+    let mut cmd = Command::new(&asm);
+    cmd.arg(&ll).arg("-o").arg(&out);
+    run(cmd, &asm, "llvm-as-15 (Debian package llvm-15)")?;
+    Ok(out)
+}
+
+/// `%x = freeze T V` → `%x = bitcast T V to T`, line by line.
+pub fn thaw_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        out.push_str(&thaw_line(line).unwrap_or_else(|| line.to_string()));
+        out.push('\n');
+    }
+    out
+}
+
+fn thaw_line(line: &str) -> Option<String> {
+    let (lhs, rhs) = line.split_once(" = freeze ")?;
+    if !lhs.trim_start().starts_with('%') {
+        return None;
+    }
+    // Metadata attachments (", !dbg !7") stay after the cast.
+    let (operands, meta) = match rhs.find(", !") {
+        Some(i) => (&rhs[..i], &rhs[i..]),
+        None => (rhs, ""),
+    };
+    let (ty, value) = operands.trim_end().rsplit_once(' ')?;
+    Some(format!("{lhs} = bitcast {ty} {value} to {ty}{meta}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn freeze_becomes_a_no_op_cast() {
+        assert_eq!(
+            thaw_line("  %f = freeze i32 %x"),
+            Some("  %f = bitcast i32 %x to i32".into())
+        );
+        assert_eq!(
+            thaw_line("  %v.fr = freeze <4 x i32> %v, !dbg !12"),
+            Some("  %v.fr = bitcast <4 x i32> %v to <4 x i32>, !dbg !12".into())
+        );
+        assert_eq!(
+            thaw_line("  %p1 = freeze i32 addrspace(1)* %p"),
+            Some("  %p1 = bitcast i32 addrspace(1)* %p to i32 addrspace(1)*".into())
+        );
+        assert_eq!(thaw_line("  %a = add i32 %x, 1"), None);
+        assert_eq!(thaw_line("; %a = freeze i32 %x"), None);
+    }
+
+    #[test]
+    fn bitcode_magic() {
+        assert!(is_bitcode(b"BC\xC0\xDE\x35\x14"));
+        assert!(is_bitcode(&[0xDE, 0xC0, 0x17, 0x0B, 0, 0]));
+        assert!(!is_bitcode(b"; ModuleID"));
+    }
+}
