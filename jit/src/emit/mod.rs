@@ -16,6 +16,16 @@ pub enum EmitError {
     Encode(#[from] EncodeError),
     #[error("internal: unresolved label {0}")]
     Label(u32),
+    /// The encoded kernel breaks a Gen9 legality rule
+    /// (`isa::gen9::validate`; checked in debug builds and with GENCL_VALIDATE=1).
+    #[error("internal: illegal machine code emitted: {message}")]
+    Illegal { message: String },
+}
+
+/// Is the legality validator to run on emitted code: always in debug
+/// builds, and in release builds when GENCL_VALIDATE=1.
+fn validate_emitted() -> bool {
+    cfg!(debug_assertions) || std::env::var("GENCL_VALIDATE").is_ok_and(|v| v == "1")
 }
 
 /// How to encode: compacted wherever possible (the default), or all native
@@ -154,6 +164,11 @@ pub fn emit_with(
             Word::Native(x) => bytes.extend_from_slice(&x.to_le_bytes()),
         }
         inst.compacted = matches!(w, Word::Compact(_));
+    }
+    if validate_emitted() {
+        crate::isa::gen9::validate::validate_kernel(&bytes).map_err(|e| EmitError::Illegal {
+            message: e.to_string(),
+        })?;
     }
     Ok((insts, bytes))
 }

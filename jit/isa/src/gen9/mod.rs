@@ -7,7 +7,9 @@
 //! - `encoding`: codes of types, regions, predicates, math functions, SFIDs;
 //! - `encode` / `decode` / `compact`: native and compacted forms;
 //! - `disasm`: text exactly as `iga64 -d -p=9` prints it;
-//! - `send`: message descriptors, decoded and built.
+//! - `send`: message descriptors, decoded and built;
+//! - `validate`: instruction legality (PRM register-region, type, send and
+//!   flow-control restrictions).
 
 pub mod compact;
 pub mod decode;
@@ -17,6 +19,7 @@ pub mod encoding;
 pub mod fields;
 pub mod opcodes;
 pub mod send;
+pub mod validate;
 
 use super::Inst;
 use thiserror::Error;
