@@ -12,6 +12,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use gencl_jit::abi::KernelBinary;
+use gencl_jit::CompileInput;
 use igc::harness::Case;
 use igc::loader::load;
 
@@ -73,6 +74,30 @@ fn corpus() -> HashMap<(&'static str, String), KernelBinary> {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    all
+}
+
+/// Every kernel of the corpus compiled by gencl's own JIT (the same sources, the same
+/// options as ocloc gets), by (file, name): the binary or why it did not build.
+fn gencl_corpus() -> HashMap<(&'static str, String), Result<KernelBinary, String>> {
+    let mut all = HashMap::new();
+    for file in igc::cases::FILES {
+        let src = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
+        match gencl_jit::compile::compile_each(CompileInput::OpenClC(&src), "-cl-std=CL2.0") {
+            Ok(ks) => {
+                for (name, k) in ks {
+                    all.insert((*file, name), k);
+                }
+            }
+            Err(e) => {
+                // The whole program failed before the JIT saw kernels: each case says why.
+                let why = format!("program: {}", e.log.lines().next().unwrap_or(""));
+                for c in igc::cases::all().iter().filter(|c| c.file == *file) {
+                    all.insert((*file, c.kernel.to_string()), Err(why.clone()));
+                }
+            }
+        }
+    }
     all
 }
 
@@ -153,6 +178,89 @@ fn igc_kernels_match_cpu_reference() {
         "the corpus has {} kernels; issue 3 asks for at least 100",
         kernels.len()
     );
+}
+
+/// The IGC corpus again, with gencl's own JIT in place of IGC: every case runs through the
+/// same harness against the same CPU reference. `tests/igc/gencl-jit-expected.txt` lists the
+/// cases that do not pass yet, each with its cause; an unlisted failure fails the test, and so
+/// does a listed case that now passes (the list may only shrink).
+/// `GENCL_IGC_WRITE=1` rewrites the list from this run (for review, not to hide regressions).
+#[test]
+fn igc_kernels_with_gencl_jit() {
+    let kernels = gencl_corpus();
+    let list_path = corpus_dir().join("gencl-jit-expected.txt");
+    let listed: BTreeMap<String, String> = std::fs::read_to_string(&list_path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (k, why) = l.split_once('\t').unwrap_or((l, ""));
+            (k.trim().to_string(), why.trim().to_string())
+        })
+        .collect();
+    let mut outcome: BTreeMap<String, Result<(), String>> = BTreeMap::new();
+    for c in igc::cases::all() {
+        let key = format!("{}:{}", c.file, c.kernel);
+        let r = match kernels.get(&(c.file, c.kernel.to_string())) {
+            None => Err("no such kernel in gencl's output".to_string()),
+            Some(Err(e)) => Err(format!("build: {}", e.lines().next().unwrap_or(""))),
+            Some(Ok(k)) => match igc::run::Gpu::new().run(k, &c) {
+                Err(e) => Err(format!("launch: {e}")),
+                Ok((run, _)) => {
+                    let errors: Vec<String> =
+                        c.checks.iter().filter_map(|f| f(&run).err()).collect();
+                    if errors.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(format!("wrong result: {}", errors.join("; ")))
+                    }
+                }
+            },
+        };
+        // A kernel with several cases passes only if all of them do.
+        let e = outcome.entry(key).or_insert(Ok(()));
+        if e.is_ok() {
+            *e = r;
+        }
+    }
+    let passed = outcome.values().filter(|r| r.is_ok()).count();
+    println!(
+        "gencl JIT on the IGC corpus: {passed} of {} kernels match the CPU reference",
+        outcome.len()
+    );
+    if std::env::var_os("GENCL_IGC_WRITE").is_some() {
+        let mut text = String::from(
+            "# IGC corpus cases that gencl's own JIT does not pass yet, with the cause.\n\
+             # Written by GENCL_IGC_WRITE=1 cargo test --test igc_corpus igc_kernels_with_gencl_jit;\n\
+             # the test fails on an unlisted failure and on a listed case that passes.\n",
+        );
+        for (k, r) in &outcome {
+            if let Err(e) = r {
+                let why = listed
+                    .get(k)
+                    .filter(|w| w.starts_with("memory-model"))
+                    .cloned();
+                let e: String = e.chars().take(200).collect();
+                text.push_str(&format!("{k}\t{}\n", why.unwrap_or(e)));
+            }
+        }
+        std::fs::write(&list_path, text).unwrap();
+    }
+    let mut problems = Vec::new();
+    for (k, r) in &outcome {
+        match (r, listed.contains_key(k)) {
+            (Err(e), false) => problems.push(format!("{k}: fails and is not listed: {e}")),
+            (Ok(()), true) => problems.push(format!("{k}: passes now: remove it from the list")),
+            (Err(e), true) => println!("expected failure {k}: {e}"),
+            (Ok(()), false) => {}
+        }
+    }
+    for k in listed.keys() {
+        if !outcome.contains_key(k) {
+            problems.push(format!("{k}: listed but no such case"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The model's speed on the corpus: lane-instructions per second of host time

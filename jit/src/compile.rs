@@ -81,13 +81,10 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
             return crate::binary::decode(b).map_err(|e| BuildError::log(e.to_string()));
         }
     };
-    let module = frontend::spirv::load(spirv)?;
-    let kernels = frontend::lower::lower_module(&module)?;
     let mut out = Vec::new();
     let mut log = String::new();
-    for k in kernels {
-        let name = k.func.name.clone();
-        match compile_kernel(k) {
+    for (name, k) in compile_spirv_each(spirv)? {
+        match k {
             Ok(bin) => out.push(bin),
             Err(e) => log.push_str(&format!("kernel '{name}': {e}\n")),
         }
@@ -99,6 +96,46 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
         kernels: out,
         build_log: String::new(),
     })
+}
+
+/// One kernel's build: its binary, or the reason it failed.
+pub type KernelResult = Result<KernelBinary, String>;
+
+/// Compile every kernel of a program separately: a kernel that fails does not stop the others
+/// (for tools and tests that report per kernel; `compile` fails the whole program).
+pub fn compile_each(
+    input: CompileInput<'_>,
+    options: &str,
+) -> Result<Vec<(String, KernelResult)>, BuildError> {
+    let opts = clc::parse_options(options).map_err(|log| BuildError {
+        log,
+        invalid_options: true,
+    })?;
+    let spirv = match input {
+        CompileInput::OpenClC(src) => clc::compile_to_spirv(src, &opts)?,
+        CompileInput::SpirV(b) => b.to_vec(),
+        CompileInput::LlvmIr(ir) => frontend::llvm::to_spirv(ir, opt_level(&opts))?,
+        CompileInput::Binary(_) => {
+            return Err(BuildError::log(
+                "compile_each takes source or IL, not a binary",
+            ))
+        }
+    };
+    compile_spirv_each(&spirv)
+}
+
+fn compile_spirv_each(spirv: &[u8]) -> Result<Vec<(String, KernelResult)>, BuildError> {
+    let module = frontend::spirv::load(spirv)?;
+    let kernels = frontend::lower::lower_module_each(&module)?;
+    Ok(kernels
+        .into_iter()
+        .map(|(name, k)| {
+            let r = k
+                .map_err(|e| e.to_string())
+                .and_then(|k| compile_kernel(k).map_err(|e| e.to_string()));
+            (name, r)
+        })
+        .collect())
 }
 
 #[derive(Debug, Error)]

@@ -374,8 +374,16 @@ impl<'m> ModuleInfo<'m> {
     }
 }
 
-/// Lower every kernel entry point of a module.
+/// Lower every kernel entry point of a module; the first kernel that fails fails the module.
 pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError> {
+    lower_module_each(m)?.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Lower every kernel entry point of a module, each on its own: a kernel the JIT cannot
+/// lower does not stop the others. Fails only for what is wrong with the module as a whole.
+pub fn lower_module_each(
+    m: &dr::Module,
+) -> Result<Vec<(String, Result<LoweredKernel, FrontendError>)>, FrontendError> {
     match &m.memory_model {
         Some(mm) => match mm.operands.first() {
             Some(Operand::AddressingModel(spirv::AddressingModel::Physical64)) => {}
@@ -414,79 +422,88 @@ pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError>
             Some(Operand::LiteralString(s)) => s.clone(),
             _ => return invalid("OpEntryPoint without a name"),
         };
-        let f = *info.functions.get(&fid).ok_or_else(|| {
-            FrontendError::InvalidIl(format!("entry point %{fid} has no function"))
-        })?;
-        let mut args = Vec::new();
-        for (n, p) in f.parameters.iter().enumerate() {
-            let pid = result_id(p)?;
-            let tid = p
-                .result_type
-                .ok_or_else(|| FrontendError::InvalidIl("parameter without a type".into()))?;
-            let (ty, address, size) = match info.ty(tid)? {
-                SType::Pointer(space, pointee) => {
-                    let aq = match space {
-                        Space::Global => AddressQualifier::Global,
-                        Space::Constant => AddressQualifier::Constant,
-                        Space::Local => AddressQualifier::Local,
-                        _ => {
-                            return unsupported(format!(
-                                "kernel argument {n} in the {space:?} address space"
-                            ))
-                        }
-                    };
-                    if matches!(info.ty(*pointee)?, SType::Struct(_)) && *space == Space::Private {
-                        return unsupported("struct kernel arguments passed by value");
-                    }
-                    (Ty::Ptr(*space), aq, 8)
-                }
-                SType::Vector(..) => return unsupported(format!("vector kernel argument {n}")),
-                SType::Opaque(what) => {
-                    return unsupported(format!("kernel argument of type {what}"))
-                }
-                _ => {
-                    let ty = info.scalar(tid)?;
-                    (ty, AddressQualifier::Private, info.size_of(tid)? as u32)
-                }
-            };
-            let is_const = info.no_write.contains(&pid)
-                || matches!(info.ty(tid)?, SType::Pointer(Space::Constant, _));
-            let mut type_name = info.type_name(tid);
-            if type_name == "bool" {
-                type_name = "bool".into();
-            }
-            args.push(ArgInfo {
-                name: info.names.get(&pid).cloned().unwrap_or_default(),
-                type_name,
-                ty,
-                address,
-                size,
-                is_const,
-            });
-        }
-        let mut func = Function::new(&name, args.iter().map(|a| a.ty).collect());
-        let entry = func.add_block();
-        let mut lw = Lowerer {
-            info: &info,
-            f: &mut func,
-            consts: HashMap::new(),
-            depth: 0,
-        };
-        let params: Vec<Sym> = (0..args.len())
-            .map(|i| Sym::Vals(vec![lw.arg(entry, i as u32)]))
-            .collect();
-        let (exit, _) = lw.lower_call(fid, params, entry)?;
-        func.blocks[exit.0 as usize].term = Term::Ret;
-        out.push(LoweredKernel {
-            func,
-            args,
-            required_wg_size: req_wg.get(&fid).copied(),
-        });
+        let k = lower_kernel(&info, fid, &name, req_wg.get(&fid).copied());
+        out.push((name, k));
     }
     if out.is_empty() {
         return invalid("no kernel entry points in the module");
     }
     Ok(out)
+}
+
+fn lower_kernel(
+    info: &ModuleInfo<'_>,
+    fid: u32,
+    name: &str,
+    required_wg_size: Option<[u32; 3]>,
+) -> Result<LoweredKernel, FrontendError> {
+    let f = *info
+        .functions
+        .get(&fid)
+        .ok_or_else(|| FrontendError::InvalidIl(format!("entry point %{fid} has no function")))?;
+    let mut args = Vec::new();
+    for (n, p) in f.parameters.iter().enumerate() {
+        let pid = result_id(p)?;
+        let tid = p
+            .result_type
+            .ok_or_else(|| FrontendError::InvalidIl("parameter without a type".into()))?;
+        let (ty, address, size) = match info.ty(tid)? {
+            SType::Pointer(space, pointee) => {
+                let aq = match space {
+                    Space::Global => AddressQualifier::Global,
+                    Space::Constant => AddressQualifier::Constant,
+                    Space::Local => AddressQualifier::Local,
+                    _ => {
+                        return unsupported(format!(
+                            "kernel argument {n} in the {space:?} address space"
+                        ))
+                    }
+                };
+                if matches!(info.ty(*pointee)?, SType::Struct(_)) && *space == Space::Private {
+                    return unsupported("struct kernel arguments passed by value");
+                }
+                (Ty::Ptr(*space), aq, 8)
+            }
+            SType::Vector(..) => return unsupported(format!("vector kernel argument {n}")),
+            SType::Opaque(what) => return unsupported(format!("kernel argument of type {what}")),
+            _ => {
+                let ty = info.scalar(tid)?;
+                (ty, AddressQualifier::Private, info.size_of(tid)? as u32)
+            }
+        };
+        let is_const = info.no_write.contains(&pid)
+            || matches!(info.ty(tid)?, SType::Pointer(Space::Constant, _));
+        let mut type_name = info.type_name(tid);
+        if type_name == "bool" {
+            type_name = "bool".into();
+        }
+        args.push(ArgInfo {
+            name: info.names.get(&pid).cloned().unwrap_or_default(),
+            type_name,
+            ty,
+            address,
+            size,
+            is_const,
+        });
+    }
+    let mut func = Function::new(&name, args.iter().map(|a| a.ty).collect());
+    let entry = func.add_block();
+    let mut lw = Lowerer {
+        info,
+        f: &mut func,
+        consts: HashMap::new(),
+        depth: 0,
+    };
+    let params: Vec<Sym> = (0..args.len())
+        .map(|i| Sym::Vals(vec![lw.arg(entry, i as u32)]))
+        .collect();
+    let (exit, _) = lw.lower_call(fid, params, entry)?;
+    func.blocks[exit.0 as usize].term = Term::Ret;
+    Ok(LoweredKernel {
+        func,
+        args,
+        required_wg_size,
+    })
 }
 
 struct Lowerer<'a, 'm> {
