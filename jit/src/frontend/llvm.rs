@@ -91,7 +91,11 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
 fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
     let spirv_tool = tool("llvm-spirv-15", "GENCL_LLVM_SPIRV");
     let mut cmd = Command::new(&spirv_tool);
+    // Odd integer widths (i33 from IndVarSimplify's closed forms, say) that the data layout
+    // cannot keep out pass through as SPV_INTEL_arbitrary_precision_integers; the front end
+    // carries them in a 32- or 64-bit register (`lower.rs`, "odd-width integers").
     cmd.arg("--spirv-max-version=1.2")
+        .arg("--spirv-ext=+SPV_INTEL_arbitrary_precision_integers")
         .arg(bc)
         .arg("-o")
         .arg(spv);

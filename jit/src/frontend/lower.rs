@@ -81,6 +81,8 @@ struct ModuleInfo<'m> {
     globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
     no_write: std::collections::HashSet<u32>,
+    /// Odd-width integer types (`spirv::Module::odd_int_widths`).
+    odd_int_widths: HashMap<u32, u32>,
 }
 
 fn id_op(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
@@ -134,6 +136,7 @@ impl<'m> ModuleInfo<'m> {
             opencl_std: None,
             globals: HashMap::new(),
             no_write: Default::default(),
+            odd_int_widths: HashMap::new(),
         };
         for i in &m.ext_inst_imports {
             if let Some(Operand::LiteralString(s)) = i.operands.first() {
@@ -298,6 +301,9 @@ impl<'m> ModuleInfo<'m> {
             SType::Int(16) => Ty::I16,
             SType::Int(32) => Ty::I32,
             SType::Int(64) => Ty::I64,
+            // Odd widths live in the next container, zero-extended (`odd_width`).
+            SType::Int(w) if *w < 32 => Ty::I32,
+            SType::Int(w) if *w < 64 => Ty::I64,
             SType::Float(16) => Ty::F16,
             SType::Float(32) => Ty::F32,
             SType::Float(64) => Ty::F64,
@@ -306,6 +312,16 @@ impl<'m> ModuleInfo<'m> {
             SType::Void => Ty::Void,
             other => return unsupported(format!("type {other:?} as a value")),
         })
+    }
+
+    /// The width of an odd-width integer type (not 8, 16, 32 or 64 bits), or of the
+    /// elements of a vector of them.
+    fn odd_width(&self, tid: u32) -> Option<u32> {
+        match self.types.get(&tid)? {
+            SType::Int(_) => self.odd_int_widths.get(&tid).copied(),
+            SType::Vector(e, _) => self.odd_width(*e),
+            _ => None,
+        }
     }
 
     fn components(&self, tid: u32) -> Result<u32, FrontendError> {
@@ -375,15 +391,16 @@ impl<'m> ModuleInfo<'m> {
 }
 
 /// Lower every kernel entry point of a module; the first kernel that fails fails the module.
-pub fn lower_module(m: &dr::Module) -> Result<Vec<LoweredKernel>, FrontendError> {
+pub fn lower_module(m: &super::spirv::Module) -> Result<Vec<LoweredKernel>, FrontendError> {
     lower_module_each(m)?.into_iter().map(|(_, k)| k).collect()
 }
 
 /// Lower every kernel entry point of a module, each on its own: a kernel the JIT cannot
 /// lower does not stop the others. Fails only for what is wrong with the module as a whole.
 pub fn lower_module_each(
-    m: &dr::Module,
+    loaded: &super::spirv::Module,
 ) -> Result<Vec<(String, Result<LoweredKernel, FrontendError>)>, FrontendError> {
+    let m = &loaded.module;
     match &m.memory_model {
         Some(mm) => match mm.operands.first() {
             Some(Operand::AddressingModel(spirv::AddressingModel::Physical64)) => {}
@@ -395,7 +412,8 @@ pub fn lower_module_each(
         },
         None => return invalid("module without OpMemoryModel"),
     }
-    let info = ModuleInfo::new(m)?;
+    let mut info = ModuleInfo::new(m)?;
+    info.odd_int_widths = loaded.odd_int_widths.clone();
     let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::new();
     for e in &m.execution_modes {
         if let (
@@ -523,6 +541,8 @@ struct Frame {
     labels: HashMap<u32, Block>,
     /// The IR block where each SPIR-V block ends (phi predecessors).
     ends: HashMap<u32, Block>,
+    /// The SPIR-V result type of each instruction lowered so far.
+    types: HashMap<u32, u32>,
 }
 
 impl Lowerer<'_, '_> {
@@ -558,6 +578,10 @@ impl Lowerer<'_, '_> {
                     Some(Operand::LiteralBit32(v)) => *v as u64,
                     Some(Operand::LiteralBit64(v)) => *v,
                     _ => return invalid("OpConstant without a literal"),
+                };
+                let bits = match self.info.odd_width(tid) {
+                    Some(w) => bits & ((1u64 << w) - 1),
+                    None => bits,
                 };
                 vec![self.konst(ty, bits)]
             }
@@ -641,6 +665,7 @@ impl Lowerer<'_, '_> {
             syms: HashMap::new(),
             labels: HashMap::new(),
             ends: HashMap::new(),
+            types: HashMap::new(),
         };
         for (p, a) in f.parameters.iter().zip(args) {
             fr.syms.insert(result_id(p)?, a);
@@ -718,6 +743,9 @@ impl Lowerer<'_, '_> {
     ) -> Result<Block, FrontendError> {
         let op = i.class.opcode;
         let rty = i.result_type;
+        if let (Some(id), Some(t)) = (i.result_id, rty) {
+            fr.types.insert(id, t);
+        }
         macro_rules! define {
             ($v:expr) => {{
                 let id = result_id(i)?;
@@ -1152,6 +1180,87 @@ impl Lowerer<'_, '_> {
                 srcs.push(self.vals(fr, id)?);
             }
         }
+        // Odd-width integers (see `odd_width`): values are kept zero-extended in their
+        // container, so operations that read the sign see it sign-extended first, and
+        // results that can carry into the upper bits are masked again.
+        let src_width = i
+            .operands
+            .iter()
+            .find_map(|o| match o {
+                Operand::IdRef(id) => Some(*id),
+                _ => None,
+            })
+            .and_then(|id| fr.types.get(&id).or_else(|| self.info.type_of.get(&id)))
+            .and_then(|t| self.info.odd_width(*t));
+        if let Some(w) = src_width {
+            let signed_read = matches!(
+                op,
+                SDiv | SRem
+                    | SMod
+                    | ShiftRightArithmetic
+                    | SLessThan
+                    | SLessThanEqual
+                    | SGreaterThan
+                    | SGreaterThanEqual
+                    | SConvert
+                    | ConvertSToF
+            );
+            if signed_read {
+                // The shift count of an arithmetic shift is not signed: only operand 0.
+                let k = if op == ShiftRightArithmetic {
+                    1
+                } else {
+                    srcs.len()
+                };
+                for v in srcs.iter_mut().take(k) {
+                    for x in v.iter_mut() {
+                        *x = self.sext_from(b, *x, w);
+                    }
+                }
+            }
+        }
+        let result_width = if tid == 0 {
+            None
+        } else {
+            self.info.odd_width(tid)
+        };
+        let out = self.simple_ops(fr, i, b, ty, &srcs)?;
+        Ok(match result_width {
+            Some(w) if !matches!(op, ShiftRightLogical | UDiv | UMod | BitwiseAnd) => {
+                out.into_iter().map(|v| self.zext_from(b, v, w)).collect()
+            }
+            _ => out,
+        })
+    }
+
+    /// `v` (an odd-width integer of `w` bits in its container) sign-extended to the container.
+    fn sext_from(&mut self, b: Block, v: Value, w: u32) -> Value {
+        let ty = self.f.ty(v);
+        let k = self.konst(ty, (ty.bytes() * 8 - w) as u64);
+        let up = self.f.push(b, Op::Bin(BinOp::Shl, v, k), ty);
+        self.f.push(b, Op::Bin(BinOp::AShr, up, k), ty)
+    }
+
+    /// `v` with the container bits above `w` cleared.
+    fn zext_from(&mut self, b: Block, v: Value, w: u32) -> Value {
+        let ty = self.f.ty(v);
+        if !ty.is_int() {
+            return v;
+        }
+        let k = self.konst(ty, (1u64 << w) - 1);
+        self.f.push(b, Op::Bin(BinOp::And, v, k), ty)
+    }
+
+    fn simple_ops(
+        &mut self,
+        _fr: &Frame,
+        i: &dr::Instruction,
+        b: Block,
+        ty: Ty,
+        srcs: &[Vec<Value>],
+    ) -> Result<Vec<Value>, FrontendError> {
+        use SOp::*;
+        let op = i.class.opcode;
         let n = srcs.first().map(|s| s.len()).unwrap_or(1);
         let mut out = Vec::new();
         for c in 0..n {

@@ -62,12 +62,52 @@ pub fn words_of(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
     Ok(words)
 }
 
+/// A loaded module, and the integer types whose width SPIR-V 1.2 has no type for
+/// (SPV_INTEL_arbitrary_precision_integers: i33 from LLVM's closed forms, say).
+pub struct Module {
+    pub module: dr::Module,
+    /// Type id → real width of every odd-width `OpTypeInt`; in `module` these types
+    /// read as their 32- or 64-bit container.
+    pub odd_int_widths: std::collections::HashMap<u32, u32>,
+}
+
+const OP_TYPE_INT: u32 = 21;
+
+/// rspirv parses only 8/16/32/64-bit integer literals, so an odd-width `OpTypeInt` is
+/// widened to its container before parsing and its width kept aside. Literals of the
+/// type keep their word count: 1 word up to 32 bits, 2 words up to 64.
+fn widen_odd_ints(words: &mut [u32]) -> Result<std::collections::HashMap<u32, u32>, FrontendError> {
+    let mut odd = std::collections::HashMap::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if words[i] & 0xffff == OP_TYPE_INT && count == 4 {
+            let w = words[i + 2];
+            if !matches!(w, 8 | 16 | 32 | 64) {
+                if w == 0 || w > 64 {
+                    return Err(FrontendError::Unsupported(format!(
+                        "{w}-bit integers (gencl has integers of up to 64 bits)"
+                    )));
+                }
+                odd.insert(words[i + 1], w);
+                words[i + 2] = if w < 32 { 32 } else { 64 };
+            }
+        }
+        i += count;
+    }
+    Ok(odd)
+}
+
 /// Load a checked module. A panic inside rspirv becomes an error.
-pub fn load(bytes: &[u8]) -> Result<dr::Module, FrontendError> {
-    let words = words_of(bytes)?;
+pub fn load(bytes: &[u8]) -> Result<Module, FrontendError> {
+    let mut words = words_of(bytes)?;
+    let odd_int_widths = widen_odd_ints(&mut words)?;
     let result = std::panic::catch_unwind(move || dr::load_words(words));
     match result {
-        Ok(Ok(m)) => Ok(m),
+        Ok(Ok(module)) => Ok(Module {
+            module,
+            odd_int_widths,
+        }),
         Ok(Err(e)) => Err(FrontendError::InvalidIl(format!("SPIR-V parse error: {e}"))),
         Err(_) => Err(FrontendError::InvalidIl(
             "malformed SPIR-V (rejected by the parser)".into(),
