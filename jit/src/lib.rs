@@ -6,6 +6,7 @@
 //! `isa` is the Gen instruction-set crate (`jit/isa`, `gencl-isa`), shared with the GPU model.
 
 pub mod abi;
+pub mod analysis;
 pub mod binary;
 pub mod compile;
 pub mod emit;

@@ -60,15 +60,22 @@ fn jit_output_matches_iga() {
                 k.name
             );
             compacted += ours.matches("Compacted}").count();
+            // Flow control (goto, join, while, ...) stays native, as iga64 keeps it.
+            let flow = ["goto", "join", "while", "if ", "else", "endif", "jmpi"];
             total += ours
                 .lines()
                 .filter(|l| l.starts_with(' ') || l.starts_with('('))
+                .filter(|l| {
+                    !flow
+                        .iter()
+                        .any(|f| l.contains(&format!(") {f}")) || l.contains(&format!(" {f} (")))
+                })
                 .count();
             count += 1;
         }
     }
     assert!(count >= 6, "expected the kernel corpus, compiled {count}");
-    eprintln!("JIT kernels: {compacted} of {total} instructions compacted");
+    eprintln!("JIT kernels: {compacted} of {total} instructions other than flow control compacted");
     assert!(
         compacted * 4 >= total,
         "only {compacted} of {total} instructions compacted"

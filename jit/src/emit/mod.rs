@@ -99,7 +99,13 @@ pub fn emit_with(
         }
         let ip = insts.len();
         let t = match inst.op {
-            Opcode::If | Opcode::Else | Opcode::While | Opcode::Break | Opcode::Cont => Targets {
+            Opcode::If
+            | Opcode::Else
+            | Opcode::While
+            | Opcode::Break
+            | Opcode::Cont
+            | Opcode::Goto
+            | Opcode::Join => Targets {
                 // No JIP: fall through to the next instruction.
                 jip: Some(mi.jip.map(target).transpose()?.unwrap_or(ip + 1)),
                 uip: mi.uip.map(target).transpose()?,

@@ -390,6 +390,9 @@ impl<'m> ModuleInfo<'m> {
     }
 }
 
+/// One kernel's lowering: the kernel, or why it could not be lowered.
+pub type KernelLowering = Result<LoweredKernel, FrontendError>;
+
 /// Lower every kernel entry point of a module; the first kernel that fails fails the module.
 pub fn lower_module(m: &super::spirv::Module) -> Result<Vec<LoweredKernel>, FrontendError> {
     lower_module_each(m)?.into_iter().map(|(_, k)| k).collect()
@@ -399,7 +402,7 @@ pub fn lower_module(m: &super::spirv::Module) -> Result<Vec<LoweredKernel>, Fron
 /// lower does not stop the others. Fails only for what is wrong with the module as a whole.
 pub fn lower_module_each(
     loaded: &super::spirv::Module,
-) -> Result<Vec<(String, Result<LoweredKernel, FrontendError>)>, FrontendError> {
+) -> Result<Vec<(String, KernelLowering)>, FrontendError> {
     let m = &loaded.module;
     match &m.memory_model {
         Some(mm) => match mm.operands.first() {
@@ -504,7 +507,7 @@ fn lower_kernel(
             is_const,
         });
     }
-    let mut func = Function::new(&name, args.iter().map(|a| a.ty).collect());
+    let mut func = Function::new(name, args.iter().map(|a| a.ty).collect());
     let entry = func.add_block();
     let mut lw = Lowerer {
         info,
@@ -533,7 +536,7 @@ struct Lowerer<'a, 'm> {
 }
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
-type PendingPhi = (Value, Vec<(u32, u32)>, usize);
+type PendingPhi = (Value, Vec<(u32, u32)>, usize, Block);
 
 /// Per inlined call: SPIR-V ids → symbols.
 struct Frame {
@@ -543,6 +546,8 @@ struct Frame {
     ends: HashMap<u32, Block>,
     /// The SPIR-V result type of each instruction lowered so far.
     types: HashMap<u32, u32>,
+    /// (block ending in an OpSwitch, target) → the landing block its edge goes through.
+    landing: HashMap<(Block, Block), Block>,
 }
 
 impl Lowerer<'_, '_> {
@@ -666,6 +671,7 @@ impl Lowerer<'_, '_> {
             labels: HashMap::new(),
             ends: HashMap::new(),
             types: HashMap::new(),
+            landing: HashMap::new(),
         };
         for (p, a) in f.parameters.iter().zip(args) {
             fr.syms.insert(result_id(p)?, a);
@@ -682,7 +688,7 @@ impl Lowerer<'_, '_> {
         let exit = self.f.add_block();
         let mut returns: Vec<(Block, Vec<Value>)> = Vec::new();
         let mut phis: Vec<PendingPhi> = Vec::new();
-        for b in &f.blocks {
+        for b in dominance_order(&f.blocks) {
             let label = b
                 .label
                 .as_ref()
@@ -695,12 +701,14 @@ impl Lowerer<'_, '_> {
             fr.ends.insert(label, cur);
         }
         // Phis: every incoming value is lowered by now.
-        for (phi, incoming, comp) in phis {
+        for (phi, incoming, comp, at) in phis {
             let mut ins = Vec::new();
             for (val, label) in incoming {
-                let pred = *fr.ends.get(&label).ok_or_else(|| {
+                let end = *fr.ends.get(&label).ok_or_else(|| {
                     FrontendError::InvalidIl(format!("phi names unknown block %{label}"))
                 })?;
+                // An edge out of a switch arrives through its landing block.
+                let pred = fr.landing.get(&(end, at)).copied().unwrap_or(end);
                 let v = self.vals(&fr, val)?;
                 let c = *v.get(comp).ok_or_else(|| {
                     FrontendError::InvalidIl("phi operand of the wrong width".into())
@@ -779,7 +787,7 @@ impl Lowerer<'_, '_> {
                 for c in 0..n as usize {
                     // Phis stay at the head of their block: the block is new and has no instructions before them.
                     let v = self.f.push(cur, Op::Phi(Vec::new()), ty);
-                    phis.push((v, incoming.clone(), c));
+                    phis.push((v, incoming.clone(), c, cur));
                     comps.push(v);
                 }
                 define!(comps);
@@ -799,19 +807,28 @@ impl Lowerer<'_, '_> {
                 };
             }
             SOp::Switch => {
-                // Lower to a chain of compares.
+                // A chain of compares. Every distinct target is reached through a landing
+                // block of its own, so that a phi in the target has one predecessor for the
+                // switch however many cases lead there.
                 let sel = self.val(fr, id_op(i, 0)?)?;
-                let default = self.label(fr, id_op(i, 1)?)?;
                 let ty = self.f.ty(sel);
+                let land = |me: &mut Self, fr: &mut Frame, target: u32| {
+                    let t = me.label(fr, target)?;
+                    Ok::<Block, FrontendError>(*fr.landing.entry((cur, t)).or_insert_with(|| {
+                        let l = me.f.add_block();
+                        me.f.blocks[l.0 as usize].term = Term::Br(t);
+                        l
+                    }))
+                };
+                let default = land(self, fr, id_op(i, 1)?)?;
                 let mut b = cur;
-                let cases: Vec<&[Operand]> = i.operands[2..].chunks(2).collect();
-                for case in cases {
+                for case in i.operands[2..].chunks(2) {
                     let (lit, target) = match case {
                         [Operand::LiteralBit32(l), Operand::IdRef(t)] => (*l as u64, *t),
                         [Operand::LiteralBit64(l), Operand::IdRef(t)] => (*l, *t),
                         _ => return invalid("malformed OpSwitch"),
                     };
-                    let target = self.label(fr, target)?;
+                    let target = land(self, fr, target)?;
                     let k = self.konst(ty, lit);
                     let c = self.f.push(b, Op::Cmp(CmpOp::Eq, sel, k), Ty::Bool);
                     let next = self.f.add_block();
@@ -819,11 +836,6 @@ impl Lowerer<'_, '_> {
                     b = next;
                 }
                 self.f.blocks[b.0 as usize].term = Term::Br(default);
-                // Phis in the targets name the SPIR-V block; the chain's blocks all branch from it.
-                // Targets reached from intermediate blocks would need those as predecessors: refuse that case.
-                if i.operands.len() > 4 {
-                    return unsupported("OpSwitch with more than one case (phi predecessors)");
-                }
             }
             SOp::Return => {
                 self.f.blocks[cur.0 as usize].term = Term::Br(exit);
@@ -1361,6 +1373,60 @@ impl Lowerer<'_, '_> {
         }
         Ok(out)
     }
+}
+
+/// A function's blocks in reverse post-order of its CFG, unreachable ones last: every
+/// definition is lowered before its uses outside phis. (SPIR-V asks producers to list
+/// blocks so, but llvm-spirv-15 may list a loop's exit block before the loop's latch.)
+fn dominance_order(blocks: &[dr::Block]) -> Vec<&dr::Block> {
+    let id = |b: &dr::Block| {
+        b.label
+            .as_ref()
+            .and_then(|l| l.result_id)
+            .unwrap_or_default()
+    };
+    let index: HashMap<u32, usize> = blocks.iter().enumerate().map(|(i, b)| (id(b), i)).collect();
+    let succs = |b: &dr::Block| -> Vec<usize> {
+        let Some(t) = b.instructions.last() else {
+            return Vec::new();
+        };
+        if !matches!(
+            t.class.opcode,
+            SOp::Branch | SOp::BranchConditional | SOp::Switch
+        ) {
+            return Vec::new();
+        }
+        t.operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(x) => index.get(x).copied(),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut seen = vec![false; blocks.len()];
+    let mut post = Vec::with_capacity(blocks.len());
+    if !blocks.is_empty() {
+        let mut stack = vec![(0usize, succs(&blocks[0]), 0usize)];
+        seen[0] = true;
+        while let Some((b, ss, i)) = stack.last_mut() {
+            if *i < ss.len() {
+                let s = ss[*i];
+                *i += 1;
+                if !seen[s] {
+                    seen[s] = true;
+                    let next = succs(&blocks[s]);
+                    stack.push((s, next, 0));
+                }
+            } else {
+                post.push(*b);
+                stack.pop();
+            }
+        }
+    }
+    post.reverse();
+    post.extend((0..blocks.len()).filter(|&b| !seen[b]));
+    post.into_iter().map(|b| &blocks[b]).collect()
 }
 
 /// The Aligned memory operand of OpLoad/OpStore, if any.

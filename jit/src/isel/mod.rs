@@ -7,13 +7,15 @@
 //! per lane. Memory accesses become data-port messages: A64 untyped surface
 //! reads and writes for global and constant pointers.
 
+mod flow;
+pub mod layout;
 pub mod mfunc;
-pub mod structure;
 
 use std::collections::HashMap;
 
 use thiserror::Error;
 
+use crate::analysis::Cfg;
 use crate::ir::{BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
 use crate::isa::gen9::send;
 use crate::isa::{
@@ -21,7 +23,6 @@ use crate::isa::{
     SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
 };
 use mfunc::{Item, Label, MFunction, MInst, VRef, VReg};
-use structure::Cfg;
 
 /// SIMD width the selector compiles for.
 pub const SIMD: u8 = 8;
@@ -170,7 +171,6 @@ struct Sel<'a> {
     locs: HashMap<Value, Loc>,
     /// Virtual register of each phi (written on every incoming edge).
     phis: HashMap<Value, VReg>,
-    emitted: Vec<bool>,
     uses_local_ids: bool,
 }
 
@@ -191,7 +191,6 @@ pub fn select(
         },
         locs: HashMap::new(),
         phis: HashMap::new(),
-        emitted: vec![false; f.blocks.len()],
         uses_local_ids: false,
     };
     // Every phi gets its register up front: edges write it before its block runs.
@@ -205,7 +204,7 @@ pub fn select(
             }
         }
     }
-    s.region(Block(0), None)?;
+    s.emit_cfg()?;
     s.eot();
     Ok((s.m, s.uses_local_ids))
 }
@@ -225,172 +224,9 @@ impl Sel<'_> {
         self.m.items.push(Item::Label(l));
     }
 
-    /// Emit blocks from `b` until `stop` (the reconvergence point of the enclosing region).
-    fn region(&mut self, mut b: Block, stop: Option<Block>) -> Result<(), IselError> {
-        loop {
-            if Some(b) == stop {
-                return Ok(());
-            }
-            if self.emitted[b.0 as usize] {
-                return unsupported("control flow that is not structured (a block reached twice)");
-            }
-            let back = self.cfg.back_edges(b);
-            if !back.is_empty() {
-                b = self.lp(b, back)?;
-                continue;
-            }
-            self.emitted[b.0 as usize] = true;
-            self.block_body(b)?;
-            match self.f.block(b).term.clone() {
-                Term::Ret => {
-                    if stop.is_some() {
-                        return unsupported("return from inside divergent control flow");
-                    }
-                    return Ok(());
-                }
-                Term::None => return unsupported("a block without a terminator"),
-                Term::Br(t) => {
-                    self.edge_copies(b, t)?;
-                    b = t;
-                }
-                Term::CondBr(c, t, e) => {
-                    let j = match self.cfg.ipdom[b.0 as usize] {
-                        Some(j) => Block(j),
-                        None => return unsupported("a branch whose paths never meet again"),
-                    };
-                    self.if_else(b, c, t, e, j)?;
-                    b = j;
-                }
-            }
-        }
-    }
-
-    /// `if (c) { b→t … } else { b→e … } endif`, reconverging at `j`.
-    /// The if's JIP goes to the else body, its UIP and the else's to endif.
-    fn if_else(
-        &mut self,
-        b: Block,
-        c: Value,
-        t: Block,
-        e: Block,
-        j: Block,
-    ) -> Result<(), IselError> {
-        self.flag_from_bool(c)?;
-        let endif = self.m.new_label();
-        let els = self.m.new_label();
-        let mut i = Inst::new(Opcode::If, SIMD);
-        i.predicate = Some(Predicate {
-            ctrl: PredCtrl::Normal,
-            inverse: false,
-        });
-        self.branch(i, Some(els), Some(endif));
-        self.arm(b, t, j)?;
-        self.branch(Inst::new(Opcode::Else, SIMD), Some(endif), Some(endif));
-        self.label(els);
-        self.arm(b, e, j)?;
-        self.label(endif);
-        self.branch(Inst::new(Opcode::Endif, SIMD), None, None);
-        Ok(())
-    }
-
-    fn branch(&mut self, inst: Inst, jip: Option<Label>, uip: Option<Label>) {
-        self.m.items.push(Item::Inst(MInst {
-            inst,
-            dst: None,
-            srcs: [None; 3],
-            jip,
-            uip,
-        }));
-    }
-
-    /// One arm of an if: the edge's phi copies, then the region up to the join.
-    fn arm(&mut self, from: Block, to: Block, join: Block) -> Result<(), IselError> {
-        self.edge_copies(from, to)?;
-        if to != join {
-            self.region(to, Some(join))?;
-        }
-        Ok(())
-    }
-
-    /// A loop headed by `h` whose single back edge comes from a latch that
-    /// ends in the loop's only exit test (the rotated shape clang makes).
-    fn lp(&mut self, h: Block, back: Vec<Block>) -> Result<Block, IselError> {
-        let [latch] = back.as_slice() else {
-            return unsupported("a loop with several back edges (continue)");
-        };
-        let latch = *latch;
-        let (c, cont_if_true, exit) = match self.f.block(latch).term {
-            Term::CondBr(c, t, e) if t == h => (c, true, e),
-            Term::CondBr(c, t, e) if e == h => (c, false, t),
-            _ => {
-                return unsupported(
-                    "a loop whose exit test is not at its end (break, or a while loop at -O0)",
-                )
-            }
-        };
-        let start = self.m.new_label();
-        self.m.items.push(Item::LoopStart(start));
-        self.label(start);
-        if latch != h {
-            // The body up to the latch; exits from inside are breaks, not supported yet.
-            self.emitted_guard_region(h, latch)?;
-        }
-        if self.emitted[latch.0 as usize] {
-            return unsupported("loop latch reached twice");
-        }
-        self.emitted[latch.0 as usize] = true;
-        self.block_body(latch)?;
-        self.edge_copies(latch, exit)?;
-        self.edge_copies(latch, h)?;
-        self.flag_from_bool(c)?;
-        let mut i = Inst::new(Opcode::While, SIMD);
-        i.predicate = Some(Predicate {
-            ctrl: PredCtrl::Normal,
-            inverse: !cont_if_true,
-        });
-        self.m.items.push(Item::Inst(MInst {
-            inst: i,
-            dst: None,
-            srcs: [None; 3],
-            jip: Some(start),
-            uip: None,
-        }));
-        self.m.items.push(Item::LoopEnd(start));
-        Ok(exit)
-    }
-
-    fn emitted_guard_region(&mut self, h: Block, latch: Block) -> Result<(), IselError> {
-        // Emit h and everything up to the latch as a region ending at the latch.
-        self.emitted[h.0 as usize] = true;
-        self.block_body(h)?;
-        match self.f.block(h).term.clone() {
-            Term::Br(t) => {
-                self.edge_copies(h, t)?;
-                if t != latch {
-                    self.region(t, Some(latch))?;
-                }
-                Ok(())
-            }
-            Term::CondBr(c, t, e) => {
-                let j = match self.cfg.ipdom[h.0 as usize] {
-                    Some(j) => Block(j),
-                    None => return unsupported("loop body branch without a join"),
-                };
-                if !(self.cfg.dominates(h.0, j.0)) {
-                    return unsupported("a loop with an exit in its body (break)");
-                }
-                self.if_else(h, c, t, e, j)?;
-                if j != latch {
-                    self.region(j, Some(latch))?;
-                }
-                Ok(())
-            }
-            _ => unsupported("loop header without a successor"),
-        }
-    }
-
-    /// Copies into the phis of `to` for the edge from `from` (parallel: through temporaries).
-    fn edge_copies(&mut self, from: Block, to: Block) -> Result<(), IselError> {
+    /// Copies into the phis of `to` for the edge from `from` (parallel: through temporaries);
+    /// under f0.0 (inverted if `Some(true)`) when the edge is one side of a branch.
+    fn edge_copies(&mut self, from: Block, to: Block, pred: Option<bool>) -> Result<(), IselError> {
         let mut moves = Vec::new();
         for v in &self.f.block(to).insts {
             if let Op::Phi(ins) = &self.f.inst(*v).op {
@@ -409,7 +245,7 @@ impl Sel<'_> {
             } else {
                 self.phis[phi]
             };
-            self.mov_to(tmp, t, o);
+            self.mov_to(tmp, t, o, pred);
             temps.push((tmp, t));
         }
         if moves.len() > 1 {
@@ -420,14 +256,18 @@ impl Sel<'_> {
                     scalar: false,
                 };
                 let dst = self.phis[phi];
-                self.mov_to(dst, t, o);
+                self.mov_to(dst, t, o, pred);
             }
         }
         Ok(())
     }
 
-    fn mov_to(&mut self, dst: VReg, t: Type, o: Opnd) {
+    fn mov_to(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>) {
         let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.predicate = pred.map(|inverse| Predicate {
+            ctrl: PredCtrl::Normal,
+            inverse,
+        });
         i.dst = Some(grf_dst(0, 0, t));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: dst, off: 0 }), [o.vref, None, None]);

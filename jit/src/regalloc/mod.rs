@@ -5,7 +5,8 @@
 //! Live intervals come from the first and last reference in program order;
 //! a register that is live into a loop, or read in a loop before it is
 //! written there (carried around the back edge), is kept live to the loop's
-//! end. r0..payload stay reserved (thread payload), r127 holds the EOT
+//! end, and one written in a loop and read after it is kept for the whole loop
+//! (channels leave a loop in different iterations). r0..payload stay reserved (thread payload), r127 holds the EOT
 //! message (the PRM wants EOT payloads in r112-r127).
 
 use thiserror::Error;
@@ -61,7 +62,17 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
         changed = false;
         for &(ls, le) in &loops {
             for v in 0..n {
-                if start[v] == usize::MAX || end[v] < ls || start[v] > le || end[v] >= le {
+                if start[v] == usize::MAX || end[v] < ls || start[v] > le {
+                    continue;
+                }
+                if end[v] >= le {
+                    // Defined in the loop and read after it: the lanes that left in an
+                    // earlier iteration keep their value in this register while the
+                    // others go round, so nothing else may use it anywhere in the loop.
+                    if start[v] > ls {
+                        start[v] = ls;
+                        changed = true;
+                    }
                     continue;
                 }
                 let carried = start[v] < ls || first_ref_in_is_read(m, v as u32, ls, le);

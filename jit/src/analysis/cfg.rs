@@ -1,8 +1,7 @@
-//! Control-flow analysis for structured emission: dominators (loop headers
-//! and back edges) and immediate post-dominators (where divergent branches
-//! reconverge). Gen's SIMD control flow (if/else/endif, while) is
-//! structured, and SPIR-V from the OpenCL translator carries no merge
-//! information, so the structure is recovered here.
+//! The control-flow graph of a function: predecessors, successors, reverse
+//! post-order, dominators and post-dominators (Cooper, Harvey and Kennedy's
+//! iterative algorithm). Loops (`loops.rs`) and the block layout of
+//! instruction selection read it.
 
 use crate::ir::{Block, Function};
 

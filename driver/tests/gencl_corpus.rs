@@ -1,0 +1,98 @@
+//! gencl's own kernel corpus: tests/jit/*.cl compiled by gencl's JIT at -O2 and with
+//! -cl-opt-disable, each case run on the emulated Gen9 through the submitter and held
+//! to its CPU reference (the IGC corpus's harness). Every kernel must also pass the
+//! ISA legality validator.
+#[allow(dead_code)]
+mod igc;
+mod jit_corpus;
+
+use std::path::Path;
+
+use gencl_jit::compile::compile_each;
+use gencl_jit::CompileInput;
+
+fn run_all(options: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jit");
+    let mut kernels = std::collections::HashMap::new();
+    for file in jit_corpus::FILES {
+        let src = std::fs::read_to_string(dir.join(file)).unwrap();
+        for (name, k) in compile_each(CompileInput::OpenClC(&src), options)
+            .unwrap_or_else(|e| panic!("{file} {options}: {}", e.log))
+        {
+            kernels.insert((*file, name), k);
+        }
+    }
+    let mut failures = Vec::new();
+    let cases = jit_corpus::all();
+    for c in &cases {
+        let r = match kernels.get(&(c.file, c.kernel.to_string())) {
+            None => Err("no such kernel".to_string()),
+            Some(Err(e)) => Err(format!("build: {e}")),
+            Some(Ok(k)) => {
+                if let Err(e) = gencl_jit::isa::gen9::validate::validate_kernel(&k.isa) {
+                    Err(format!("illegal code: {e}"))
+                } else {
+                    match igc::run::Gpu::new().run(k, c) {
+                        Err(e) => Err(format!("launch: {e}")),
+                        Ok((run, _)) => {
+                            let errs: Vec<String> =
+                                c.checks.iter().filter_map(|f| f(&run).err()).collect();
+                            if errs.is_empty() {
+                                Ok(())
+                            } else {
+                                Err(errs.join("; "))
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        if let Err(e) = r {
+            failures.push(format!("{}:{} [{options}]: {e}", c.file, c.kernel));
+        }
+    }
+    println!(
+        "{} cases with options '{options}': {} failed",
+        cases.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_at_o2() {
+    run_all("");
+}
+
+#[test]
+fn corpus_with_opt_disable() {
+    run_all("-cl-opt-disable");
+}
+
+/// Flow that is not reducible is a build error that says so, never wrong code.
+#[test]
+fn irreducible_flow_is_a_build_error() {
+    let src = r#"
+kernel void irreducible(global int *out, int n) {
+    int i = get_global_id(0);
+    int a = out[i];
+    if (a & 1) goto second;
+first:
+    a = a * 3 + 1;
+second:
+    a = a / 2;
+    if (a > n) goto first;
+    out[i] = a;
+}
+"#;
+    for opts in ["", "-cl-opt-disable"] {
+        let ks = compile_each(CompileInput::OpenClC(src), opts)
+            .expect("the program builds up to the JIT");
+        let (_, k) = &ks[0];
+        let e = k
+            .as_ref()
+            .err()
+            .unwrap_or_else(|| panic!("irreducible flow compiled [{opts}]"));
+        assert!(e.contains("irreducible control flow"), "[{opts}] {e}");
+    }
+}

@@ -1,0 +1,11 @@
+//! gencl's own kernel corpus (tests/jit/*.cl), one module of cases per file.
+pub mod control;
+
+/// The kernel sources of the corpus (files under tests/jit/).
+pub const FILES: &[&str] = &["control.cl"];
+
+pub fn all() -> Vec<crate::igc::harness::Case> {
+    let mut v = Vec::new();
+    v.extend(control::cases());
+    v
+}

@@ -1,0 +1,9 @@
+//! Analyses of the IR that passes and instruction selection share: the CFG with
+//! dominators (`cfg`) and the loop forest (`loops`). Each is computed on demand from
+//! a function and is stale once a pass changes the blocks.
+
+pub mod cfg;
+pub mod loops;
+
+pub use cfg::Cfg;
+pub use loops::LoopForest;

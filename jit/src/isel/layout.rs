@@ -1,0 +1,90 @@
+//! The order blocks are emitted in. Gen's SIMD branches (`goto`/`join`, `while`)
+//! keep channels parked at a join point until the thread's instruction pointer
+//! reaches it, which works only if every edge but a loop's back edge goes
+//! forward and every loop is one contiguous range of code. So: a topological
+//! order of the forward edges in which each loop, with its inner loops, is laid
+//! out whole where its header comes; among blocks ready at once, the earliest in
+//! reverse post-order goes first (the source's order), and the function's return
+//! block last.
+
+use crate::analysis::{Cfg, LoopForest};
+use crate::ir::{Block, Function, Term};
+
+/// A node of one level of the loop nest: a block of that level, or an inner loop as a whole.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Node {
+    Block(Block),
+    Loop(usize),
+}
+
+pub fn order(f: &Function, cfg: &Cfg, loops: &LoopForest) -> Vec<Block> {
+    let mut out = Vec::with_capacity(f.blocks.len());
+    region(f, cfg, loops, None, &mut out);
+    out
+}
+
+fn region(f: &Function, cfg: &Cfg, loops: &LoopForest, r: Option<usize>, out: &mut Vec<Block>) {
+    let n = f.blocks.len();
+    let inside =
+        |b: Block| cfg.rpo[b.0 as usize] != u32::MAX && r.is_none_or(|l| loops.contains(l, b));
+    let node_of = |b: Block| match loops.child_of(r, b) {
+        Some(l) => Node::Loop(l),
+        None => Node::Block(b),
+    };
+    let header = r.map(|l| loops.loops[l].header);
+    let mut nodes: Vec<Node> = Vec::new();
+    for b in (0..n as u32).map(Block) {
+        if !inside(b) {
+            continue;
+        }
+        let node = node_of(b);
+        if !nodes.contains(&node) {
+            nodes.push(node);
+        }
+    }
+    let index = |x: Node| nodes.iter().position(|y| *y == x).unwrap_or(usize::MAX);
+    // Forward edges between the nodes of this level (back edges to this level's header and
+    // edges leaving it are not ordering constraints here).
+    let mut indeg = vec![0usize; nodes.len()];
+    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for b in (0..n as u32).map(Block) {
+        if !inside(b) {
+            continue;
+        }
+        let from = index(node_of(b));
+        for s in &cfg.succs[b.0 as usize] {
+            if !inside(*s) || Some(*s) == header {
+                continue;
+            }
+            let to = index(node_of(*s));
+            if to != from && !succs[from].contains(&to) {
+                succs[from].push(to);
+                indeg[to] += 1;
+            }
+        }
+    }
+    let key = |x: Node| {
+        let b = match x {
+            Node::Block(b) => b,
+            Node::Loop(l) => loops.loops[l].header,
+        };
+        // The return block goes last.
+        let last = matches!(f.block(b).term, Term::Ret);
+        (last, cfg.rpo[b.0 as usize])
+    };
+    let mut placed = vec![false; nodes.len()];
+    for _ in 0..nodes.len() {
+        let next = (0..nodes.len())
+            .filter(|&i| !placed[i] && indeg[i] == 0)
+            .min_by_key(|&i| key(nodes[i]));
+        let Some(i) = next else { break };
+        placed[i] = true;
+        for &s in &succs[i] {
+            indeg[s] -= 1;
+        }
+        match nodes[i] {
+            Node::Block(b) => out.push(b),
+            Node::Loop(l) => region(f, cfg, loops, Some(l), out),
+        }
+    }
+}
