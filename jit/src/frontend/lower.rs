@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use rspirv::dr::{self, Operand};
 use rspirv::spirv::{self, Op as SOp};
 
+use super::builtins;
 use super::FrontendError;
 use crate::abi::AddressQualifier;
 use crate::ir::{
@@ -1038,37 +1039,36 @@ impl Lowerer<'_, '_> {
                 let n = ops.first().map(|o| o.len()).unwrap_or(1);
                 let mut out = Vec::new();
                 for c in 0..n {
-                    let a = |k: usize| {
-                        ops.get(k).and_then(|o| o.get(c)).copied().ok_or_else(|| {
-                            FrontendError::InvalidIl("ext inst operand missing".into())
+                    // Scalar operands broadcast (the scalar forms of clamp, mix, step, ...).
+                    let args: Vec<Value> = ops
+                        .iter()
+                        .map(|o| {
+                            if o.len() == 1 {
+                                o[0]
+                            } else {
+                                o[c.min(o.len() - 1)]
+                            }
                         })
+                        .collect();
+                    let mut bld = builtins::B {
+                        f: &mut *self.f,
+                        b: cur,
                     };
-                    let opv = match which {
-                        26 | 42 => Op::Mad(a(0)?, a(1)?, a(2)?),       // fma, mad
-                        23 => Op::Un(UnOp::FAbs, a(0)?),               // fabs
-                        61 | 93 => Op::Un(UnOp::Sqrt, a(0)?),          // sqrt, native_sqrt
-                        56 | 91 => Op::Un(UnOp::Rsqrt, a(0)?),         // rsqrt, native_rsqrt
-                        27 | 97 => Op::Bin(BinOp::FMax, a(0)?, a(1)?), // fmax, fmax_common
-                        28 | 98 => Op::Bin(BinOp::FMin, a(0)?, a(1)?),
-                        25 => Op::Un(UnOp::Floor, a(0)?),
-                        12 => Op::Un(UnOp::Ceil, a(0)?),
-                        66 => Op::Un(UnOp::Trunc, a(0)?),
-                        53 => Op::Un(UnOp::Rint, a(0)?),
-                        85 => Op::Un(UnOp::Exp2, a(0)?), // native_exp2
-                        88 => Op::Un(UnOp::Log2, a(0)?), // native_log2
-                        92 => Op::Un(UnOp::Sin, a(0)?),  // native_sin
-                        81 => Op::Un(UnOp::Cos, a(0)?),  // native_cos
-                        156 => Op::Bin(BinOp::Max { signed: true }, a(0)?, a(1)?),
-                        157 => Op::Bin(BinOp::Max { signed: false }, a(0)?, a(1)?),
-                        158 => Op::Bin(BinOp::Min { signed: true }, a(0)?, a(1)?),
-                        159 => Op::Bin(BinOp::Min { signed: false }, a(0)?, a(1)?),
-                        160 => Op::Bin(BinOp::MulHi { signed: true }, a(0)?, a(1)?),
-                        203 => Op::Bin(BinOp::MulHi { signed: false }, a(0)?, a(1)?),
-                        _ => return unsupported(format!("OpenCL.std built-in #{which}")),
-                    };
-                    out.push(self.f.push(cur, opv, ty));
+                    out.push(builtins::ext_inst(&mut bld, which, ty, n > 1, &args)?);
                 }
                 define!(out);
+            }
+            SOp::Dot => {
+                let x = self.vals(fr, id_op(i, 0)?)?;
+                let y = self.vals(fr, id_op(i, 1)?)?;
+                let tid =
+                    rty.ok_or_else(|| FrontendError::InvalidIl("OpDot without a type".into()))?;
+                let ty = self.info.scalar(tid)?;
+                let mut acc = self.f.push(cur, Op::Bin(BinOp::FMul, x[0], y[0]), ty);
+                for (a, b) in x.iter().zip(&y).skip(1) {
+                    acc = self.f.push(cur, Op::Mad(*a, *b, acc), ty);
+                }
+                define!(vec![acc]);
             }
             SOp::ControlBarrier => {
                 self.f.push(cur, Op::Barrier, Ty::Void);
@@ -1367,7 +1367,17 @@ impl Lowerer<'_, '_> {
                     out.push(s(0)?);
                     continue;
                 }
-                other => return unsupported(format!("SPIR-V instruction {other:?}")),
+                other => {
+                    let args: Vec<Value> = (0..srcs.len()).filter_map(|k| s(k).ok()).collect();
+                    let mut bld = builtins::B { f: &mut *self.f, b };
+                    match builtins::core_builtin(&mut bld, other, &args) {
+                        Some(v) => {
+                            out.push(v);
+                            continue;
+                        }
+                        None => return unsupported(format!("SPIR-V instruction {other:?}")),
+                    }
+                }
             };
             out.push(self.f.push(b, irop, ty));
         }

@@ -2,6 +2,7 @@
 //! optimised → SPIR-V (`llvm`), SPIR-V checked and loaded (`spirv`), and lowered to the scalar
 //! Gen IR (`lower`).
 
+pub mod builtins;
 pub mod clc;
 pub mod llvm;
 pub mod lower;

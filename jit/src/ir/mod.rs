@@ -123,6 +123,10 @@ pub enum UnOp {
     Trunc,
     /// Round to nearest even.
     Rint,
+    /// Leading zeros of a 32-bit value (32 for 0).
+    Clz,
+    /// Set bits of a 32-bit value.
+    Popcount,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

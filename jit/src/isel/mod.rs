@@ -860,6 +860,15 @@ impl Sel<'_> {
             UnOp::Rint => {
                 self.alu(v, Opcode::Rnde, t, &[oa], None);
             }
+            UnOp::Clz | UnOp::Popcount if ty == Ty::I32 => {
+                let op = if op == UnOp::Clz {
+                    Opcode::Lzd
+                } else {
+                    Opcode::Cbit
+                };
+                let oa = self.reg_opnd(a, Type::UD)?;
+                self.alu(v, op, Type::UD, &[oa], None);
+            }
             UnOp::Sqrt | UnOp::Rsqrt | UnOp::Exp2 | UnOp::Log2 | UnOp::Sin | UnOp::Cos
                 if ty == Ty::F32 =>
             {

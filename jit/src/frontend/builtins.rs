@@ -1,0 +1,676 @@
+//! OpenCL.std extended instructions (and the SPIR-V core built-ins IsInf, Dot, BitCount,
+//! ...) as IR: one Gen operation where that is exact, else a short straight-line
+//! sequence of exact integer and float operations. What needs a real library (the
+//! full-precision transcendental functions) is refused here with its name, so that
+//! the build log says which built-in is missing.
+//!
+//! Instructions are named by `spirv::OpenclStd100Op`, the SPIR-V registry's own
+//! numbering of the OpenCL.std extended instruction set.
+
+use rspirv::spirv::OpenclStd100Op as C;
+
+use crate::ir::{BinOp, Block, CmpOp, ConvOp, Function, Op, Ty, UnOp, Value};
+
+use super::FrontendError;
+
+/// A builder appending to one block.
+pub(super) struct B<'a> {
+    pub f: &'a mut Function,
+    pub b: Block,
+}
+
+impl B<'_> {
+    fn push(&mut self, op: Op, ty: Ty) -> Value {
+        self.f.push(self.b, op, ty)
+    }
+    pub fn k(&mut self, ty: Ty, bits: u64) -> Value {
+        self.f.push(Block(0), Op::Const(bits), ty)
+    }
+    /// A float constant of `ty` (F32 or F64).
+    fn kf(&mut self, ty: Ty, x: f64) -> Value {
+        let bits = match ty {
+            Ty::F32 => (x as f32).to_bits() as u64,
+            _ => x.to_bits(),
+        };
+        self.k(ty, bits)
+    }
+    pub fn bin(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let ty = self.f.ty(a);
+        self.push(Op::Bin(op, a, b), ty)
+    }
+    fn un(&mut self, op: UnOp, a: Value) -> Value {
+        let ty = self.f.ty(a);
+        self.push(Op::Un(op, a), ty)
+    }
+    fn cmp(&mut self, op: CmpOp, a: Value, b: Value) -> Value {
+        self.push(Op::Cmp(op, a, b), Ty::Bool)
+    }
+    fn sel(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let ty = self.f.ty(a);
+        self.push(Op::Select(c, a, b), ty)
+    }
+    fn conv(&mut self, op: ConvOp, a: Value, ty: Ty) -> Value {
+        self.push(Op::Conv(op, a), ty)
+    }
+    fn ty(&self, v: Value) -> Ty {
+        self.f.ty(v)
+    }
+    /// The integer type of a float's bits.
+    fn int_of(ty: Ty) -> Ty {
+        match ty {
+            Ty::F64 => Ty::I64,
+            Ty::F16 => Ty::I16,
+            _ => Ty::I32,
+        }
+    }
+    fn bits(ty: Ty) -> u32 {
+        ty.bytes() * 8
+    }
+    fn min_int(ty: Ty) -> u64 {
+        1u64 << (Self::bits(ty) - 1)
+    }
+    fn max_uint(ty: Ty) -> u64 {
+        if Self::bits(ty) == 64 {
+            u64::MAX
+        } else {
+            (1u64 << Self::bits(ty)) - 1
+        }
+    }
+
+    /// The high half of the full product of `a` and `b` (32 or 64 bits).
+    pub fn mul_hi(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let ty = self.ty(a);
+        if ty == Ty::I32 {
+            let ext = if signed { ConvOp::SExt } else { ConvOp::ZExt };
+            let (a, b) = (self.conv(ext, a, Ty::I64), self.conv(ext, b, Ty::I64));
+            let p = self.bin(BinOp::Mul, a, b);
+            let k32 = self.k(Ty::I64, 32);
+            let hi = self.bin(BinOp::LShr, p, k32);
+            return self.conv(ConvOp::Trunc, hi, Ty::I32);
+        }
+        // 64 bits: schoolbook over 32-bit halves, each partial product exact in 64 bits.
+        let k32 = self.k(Ty::I64, 32);
+        let lo_mask = self.k(Ty::I64, 0xffff_ffff);
+        let (al, bl) = (
+            self.bin(BinOp::And, a, lo_mask),
+            self.bin(BinOp::And, b, lo_mask),
+        );
+        let (ah, bh) = (self.bin(BinOp::LShr, a, k32), self.bin(BinOp::LShr, b, k32));
+        let ll = self.bin(BinOp::Mul, al, bl);
+        let lh = self.bin(BinOp::Mul, al, bh);
+        let hl = self.bin(BinOp::Mul, ah, bl);
+        let hh = self.bin(BinOp::Mul, ah, bh);
+        let ll_hi = self.bin(BinOp::LShr, ll, k32);
+        let lh_lo = self.bin(BinOp::And, lh, lo_mask);
+        let hl_lo = self.bin(BinOp::And, hl, lo_mask);
+        let mid = self.bin(BinOp::Add, ll_hi, lh_lo);
+        let mid = self.bin(BinOp::Add, mid, hl_lo);
+        let lh_hi = self.bin(BinOp::LShr, lh, k32);
+        let hl_hi = self.bin(BinOp::LShr, hl, k32);
+        let mid_hi = self.bin(BinOp::LShr, mid, k32);
+        let hi = self.bin(BinOp::Add, hh, lh_hi);
+        let hi = self.bin(BinOp::Add, hi, hl_hi);
+        let hi = self.bin(BinOp::Add, hi, mid_hi);
+        if !signed {
+            return hi;
+        }
+        // Signed: subtract b when a < 0 and a when b < 0 (two's complement correction).
+        let zero = self.k(Ty::I64, 0);
+        let an = self.cmp(CmpOp::Lt { signed: true }, a, zero);
+        let bn = self.cmp(CmpOp::Lt { signed: true }, b, zero);
+        let cb = self.sel(an, b, zero);
+        let ca = self.sel(bn, a, zero);
+        let hi = self.bin(BinOp::Sub, hi, cb);
+        self.bin(BinOp::Sub, hi, ca)
+    }
+
+    fn popcount(&mut self, a: Value) -> Value {
+        let ty = self.ty(a);
+        if ty == Ty::I64 {
+            let k32 = self.k(Ty::I64, 32);
+            let lo = self.conv(ConvOp::Trunc, a, Ty::I32);
+            let hi = self.bin(BinOp::LShr, a, k32);
+            let hi = self.conv(ConvOp::Trunc, hi, Ty::I32);
+            let (pl, ph) = (self.un(UnOp::Popcount, lo), self.un(UnOp::Popcount, hi));
+            let s = self.bin(BinOp::Add, pl, ph);
+            return self.conv(ConvOp::ZExt, s, Ty::I64);
+        }
+        self.un(UnOp::Popcount, a)
+    }
+
+    fn clz(&mut self, a: Value) -> Value {
+        let ty = self.ty(a);
+        if ty == Ty::I64 {
+            let k32 = self.k(Ty::I64, 32);
+            let lo = self.conv(ConvOp::Trunc, a, Ty::I32);
+            let hi = self.bin(BinOp::LShr, a, k32);
+            let hi = self.conv(ConvOp::Trunc, hi, Ty::I32);
+            let (zl, zh) = (self.un(UnOp::Clz, lo), self.un(UnOp::Clz, hi));
+            let k32i = self.k(Ty::I32, 32);
+            let zl32 = self.bin(BinOp::Add, zl, k32i);
+            let zero = self.k(Ty::I32, 0);
+            let hi_zero = self.cmp(CmpOp::Eq, hi, zero);
+            let r = self.sel(hi_zero, zl32, zh);
+            return self.conv(ConvOp::ZExt, r, Ty::I64);
+        }
+        self.un(UnOp::Clz, a)
+    }
+
+    /// Count trailing zeros: the width for 0, else width-1 - clz(x & -x).
+    fn ctz(&mut self, a: Value) -> Value {
+        let ty = self.ty(a);
+        let neg = self.un(UnOp::Neg, a);
+        let low = self.bin(BinOp::And, a, neg);
+        let z = self.clz(low);
+        let w1 = self.k(ty, (Self::bits(ty) - 1) as u64);
+        let r = self.bin(BinOp::Sub, w1, z);
+        let zero = self.k(ty, 0);
+        let is0 = self.cmp(CmpOp::Eq, a, zero);
+        let w = self.k(ty, Self::bits(ty) as u64);
+        self.sel(is0, w, r)
+    }
+
+    fn add_sat(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let ty = self.ty(a);
+        let r = self.bin(BinOp::Add, a, b);
+        if !signed {
+            let wrapped = self.cmp(CmpOp::Lt { signed: false }, r, a);
+            let max = self.k(ty, Self::max_uint(ty));
+            return self.sel(wrapped, max, r);
+        }
+        // Overflow iff a and b have one sign and r the other: ((a ^ r) & (b ^ r)) < 0.
+        let ar = self.bin(BinOp::Xor, a, r);
+        let br = self.bin(BinOp::Xor, b, r);
+        let both = self.bin(BinOp::And, ar, br);
+        self.saturate_signed(a, r, both)
+    }
+
+    fn sub_sat(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let ty = self.ty(a);
+        let r = self.bin(BinOp::Sub, a, b);
+        if !signed {
+            let under = self.cmp(CmpOp::Lt { signed: false }, a, b);
+            let zero = self.k(ty, 0);
+            return self.sel(under, zero, r);
+        }
+        // Overflow iff a and b differ in sign and r's sign differs from a's.
+        let ab = self.bin(BinOp::Xor, a, b);
+        let ar = self.bin(BinOp::Xor, a, r);
+        let both = self.bin(BinOp::And, ab, ar);
+        self.saturate_signed(a, r, both)
+    }
+
+    /// `r`, or the bound on `a`'s side when `flag`'s sign bit says it overflowed.
+    fn saturate_signed(&mut self, a: Value, r: Value, flag: Value) -> Value {
+        let ty = self.ty(a);
+        let zero = self.k(ty, 0);
+        let over = self.cmp(CmpOp::Lt { signed: true }, flag, zero);
+        let a_neg = self.cmp(CmpOp::Lt { signed: true }, a, zero);
+        let min = self.k(ty, Self::min_int(ty));
+        let max = self.k(ty, Self::min_int(ty) - 1);
+        let bound = self.sel(a_neg, min, max);
+        self.sel(over, bound, r)
+    }
+
+    /// (a >> 1) + (b >> 1) + (carry of the low bits): hadd (`round` false) or rhadd.
+    fn hadd(&mut self, a: Value, b: Value, signed: bool, round: bool) -> Value {
+        let ty = self.ty(a);
+        let one = self.k(ty, 1);
+        let sh = if signed { BinOp::AShr } else { BinOp::LShr };
+        let ha = self.bin(sh, a, one);
+        let hb = self.bin(sh, b, one);
+        let low = self.bin(if round { BinOp::Or } else { BinOp::And }, a, b);
+        let low = self.bin(BinOp::And, low, one);
+        let s = self.bin(BinOp::Add, ha, hb);
+        self.bin(BinOp::Add, s, low)
+    }
+
+    fn abs_diff(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let gt = self.cmp(CmpOp::Gt { signed }, a, b);
+        let d1 = self.bin(BinOp::Sub, a, b);
+        let d2 = self.bin(BinOp::Sub, b, a);
+        self.sel(gt, d1, d2)
+    }
+
+    fn rotate(&mut self, x: Value, n: Value) -> Value {
+        let ty = self.ty(x);
+        let m = self.k(ty, (Self::bits(ty) - 1) as u64);
+        let w = self.k(ty, Self::bits(ty) as u64);
+        let s = self.bin(BinOp::And, n, m);
+        let l = self.bin(BinOp::Shl, x, s);
+        let rs = self.bin(BinOp::Sub, w, s);
+        let rs = self.bin(BinOp::And, rs, m);
+        let r = self.bin(BinOp::LShr, x, rs);
+        // s == 0: l = x and r = x >> 0 = x; or-ing them is still x.
+        self.bin(BinOp::Or, l, r)
+    }
+
+    /// (a & ~c) | (b & c) on the bits of any type.
+    fn bitselect(&mut self, a: Value, b: Value, c: Value) -> Value {
+        let ty = self.ty(a);
+        let it = if ty.is_float() { Self::int_of(ty) } else { ty };
+        let cast = |me: &mut Self, v: Value| {
+            if ty.is_float() {
+                me.conv(ConvOp::Bitcast, v, it)
+            } else {
+                v
+            }
+        };
+        let (ai, bi, ci) = (cast(self, a), cast(self, b), cast(self, c));
+        let nc = self.un(UnOp::Not, ci);
+        let x = self.bin(BinOp::And, ai, nc);
+        let y = self.bin(BinOp::And, bi, ci);
+        let r = self.bin(BinOp::Or, x, y);
+        if ty.is_float() {
+            self.conv(ConvOp::Bitcast, r, ty)
+        } else {
+            r
+        }
+    }
+
+    fn copysign(&mut self, x: Value, y: Value) -> Value {
+        let ty = self.ty(x);
+        let it = Self::int_of(ty);
+        let xi = self.conv(ConvOp::Bitcast, x, it);
+        let yi = self.conv(ConvOp::Bitcast, y, it);
+        let sign = self.k(it, Self::min_int(it));
+        let mag = self.k(it, Self::min_int(it) - 1);
+        let a = self.bin(BinOp::And, xi, mag);
+        let s = self.bin(BinOp::And, yi, sign);
+        let r = self.bin(BinOp::Or, a, s);
+        self.conv(ConvOp::Bitcast, r, ty)
+    }
+
+    /// round(): to nearest, halfway cases away from zero. x - trunc(x) is exact.
+    fn round(&mut self, x: Value) -> Value {
+        let ty = self.ty(x);
+        let t = self.un(UnOp::Trunc, x);
+        let d = self.bin(BinOp::FSub, x, t);
+        let ad = self.un(UnOp::FAbs, d);
+        let half = self.kf(ty, 0.5);
+        let up = self.cmp(CmpOp::FOGe, ad, half);
+        let one = self.kf(ty, 1.0);
+        let s = self.copysign(one, x);
+        let t1 = self.bin(BinOp::FAdd, t, s);
+        self.sel(up, t1, t)
+    }
+
+    fn is_inf(&mut self, x: Value) -> Value {
+        let ty = self.ty(x);
+        let a = self.un(UnOp::FAbs, x);
+        let inf = self.kf(ty, f64::INFINITY);
+        self.cmp(CmpOp::FOEq, a, inf)
+    }
+
+    fn is_finite(&mut self, x: Value) -> Value {
+        let ty = self.ty(x);
+        let a = self.un(UnOp::FAbs, x);
+        let inf = self.kf(ty, f64::INFINITY);
+        self.cmp(CmpOp::FOLt, a, inf)
+    }
+
+    fn is_normal(&mut self, x: Value) -> Value {
+        let ty = self.ty(x);
+        let a = self.un(UnOp::FAbs, x);
+        let inf = self.kf(ty, f64::INFINITY);
+        let min = self.kf(
+            ty,
+            if ty == Ty::F32 {
+                f32::MIN_POSITIVE as f64
+            } else {
+                f64::MIN_POSITIVE
+            },
+        );
+        let lt = self.cmp(CmpOp::FOLt, a, inf);
+        let ge = self.cmp(CmpOp::FOGe, a, min);
+        self.bin_bool(BinOp::And, lt, ge)
+    }
+
+    fn sign_bit(&mut self, x: Value) -> Value {
+        let ty = self.ty(x);
+        let it = Self::int_of(ty);
+        let xi = self.conv(ConvOp::Bitcast, x, it);
+        let zero = self.k(it, 0);
+        self.cmp(CmpOp::Lt { signed: true }, xi, zero)
+    }
+
+    fn bin_bool(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        self.push(Op::Bin(op, a, b), Ty::Bool)
+    }
+
+    /// sign(): 1.0, -1.0, or x itself for ±0; 0.0 for NaN.
+    fn sign(&mut self, x: Value) -> Value {
+        let ty = self.ty(x);
+        let zero = self.kf(ty, 0.0);
+        let one = self.kf(ty, 1.0);
+        let mone = self.kf(ty, -1.0);
+        let gt = self.cmp(CmpOp::FOGt, x, zero);
+        let lt = self.cmp(CmpOp::FOLt, x, zero);
+        let nan = self.cmp(CmpOp::FUnord, x, x);
+        let r = self.sel(lt, mone, x);
+        let r = self.sel(gt, one, r);
+        self.sel(nan, zero, r)
+    }
+
+    fn fclamp(&mut self, x: Value, lo: Value, hi: Value) -> Value {
+        let m = self.bin(BinOp::FMax, x, lo);
+        self.bin(BinOp::FMin, m, hi)
+    }
+}
+
+/// Whether OpenCL.std instruction `which` can be lowered here.
+pub(super) fn ext_inst(
+    bld: &mut B<'_>,
+    which: u32,
+    ty: Ty,
+    vector: bool,
+    a: &[Value],
+) -> Result<Value, FrontendError> {
+    let arg = |k: usize| {
+        a.get(k).copied().ok_or_else(|| {
+            FrontendError::InvalidIl(format!("OpenCL.std #{which}: operand {k} missing"))
+        })
+    };
+    let f32_only = |name: &str| -> Result<(), FrontendError> {
+        if ty == Ty::F32 {
+            Ok(())
+        } else {
+            Err(FrontendError::Unsupported(format!(
+                "{name} on {ty:?} (Gen's math unit computes it for float only)"
+            )))
+        }
+    };
+    let b = bld;
+    let op = C::from_u32(which).ok_or_else(|| {
+        FrontendError::InvalidIl(format!("OpenCL.std has no instruction #{which}"))
+    })?;
+    Ok(match op {
+        // Float, on one Gen operation each.
+        C::fma | C::mad => b.push(Op::Mad(arg(0)?, arg(1)?, arg(2)?), ty), // fma, mad
+        C::fabs => b.un(UnOp::FAbs, arg(0)?),
+        C::sqrt | C::native_sqrt | C::half_sqrt => b.un(UnOp::Sqrt, arg(0)?), // sqrt, native_sqrt, half_sqrt
+        C::rsqrt | C::native_rsqrt | C::half_rsqrt => b.un(UnOp::Rsqrt, arg(0)?), // rsqrt, native_rsqrt, half_rsqrt
+        C::fmax | C::fmax_common => b.bin(BinOp::FMax, arg(0)?, arg(1)?),
+        C::fmin | C::fmin_common => b.bin(BinOp::FMin, arg(0)?, arg(1)?),
+        C::floor => b.un(UnOp::Floor, arg(0)?),
+        C::ceil => b.un(UnOp::Ceil, arg(0)?),
+        C::trunc => b.un(UnOp::Trunc, arg(0)?),
+        C::rint => b.un(UnOp::Rint, arg(0)?),
+        C::round => b.round(arg(0)?),
+        C::copysign => b.copysign(arg(0)?, arg(1)?),
+        C::fclamp => b.fclamp(arg(0)?, arg(1)?, arg(2)?),
+        C::sign => b.sign(arg(0)?),
+        C::fdim => {
+            // fdim: x - y if x > y, +0 if x <= y, NaN if either is.
+            let (x, y) = (arg(0)?, arg(1)?);
+            let d = b.bin(BinOp::FSub, x, y);
+            let le = b.cmp(CmpOp::FOLe, x, y);
+            let zero = b.kf(ty, 0.0);
+            b.sel(le, zero, d)
+        }
+        C::maxmag | C::minmag => {
+            // maxmag / minmag: the larger / smaller magnitude, else fmax / fmin.
+            let (x, y) = (arg(0)?, arg(1)?);
+            let (ax, ay) = (b.un(UnOp::FAbs, x), b.un(UnOp::FAbs, y));
+            let (pick_x, pick_y) = if op == C::maxmag {
+                (b.cmp(CmpOp::FOGt, ax, ay), b.cmp(CmpOp::FOGt, ay, ax))
+            } else {
+                (b.cmp(CmpOp::FOLt, ax, ay), b.cmp(CmpOp::FOLt, ay, ax))
+            };
+            let m = b.bin(
+                if op == C::maxmag {
+                    BinOp::FMax
+                } else {
+                    BinOp::FMin
+                },
+                x,
+                y,
+            );
+            let r = b.sel(pick_y, y, m);
+            b.sel(pick_x, x, r)
+        }
+        C::degrees | C::radians => {
+            // degrees / radians: one multiply by the constant (the spec allows 2 ulp).
+            let k = if op == C::degrees {
+                180.0 / std::f64::consts::PI
+            } else {
+                std::f64::consts::PI / 180.0
+            };
+            let c = b.kf(ty, k);
+            b.bin(BinOp::FMul, arg(0)?, c)
+        }
+        C::mix => {
+            // mix: x + (y - x) * a
+            let (x, y, t) = (arg(0)?, arg(1)?, arg(2)?);
+            let d = b.bin(BinOp::FSub, y, x);
+            b.push(Op::Mad(d, t, x), ty)
+        }
+        C::step => {
+            // step(edge, x): 0 if x < edge, else 1.
+            let (e, x) = (arg(0)?, arg(1)?);
+            let lt = b.cmp(CmpOp::FOLt, x, e);
+            let (zero, one) = (b.kf(ty, 0.0), b.kf(ty, 1.0));
+            b.sel(lt, zero, one)
+        }
+        C::smoothstep => {
+            // smoothstep(e0, e1, x): t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2t).
+            let (e0, e1, x) = (arg(0)?, arg(1)?, arg(2)?);
+            let num = b.bin(BinOp::FSub, x, e0);
+            let den = b.bin(BinOp::FSub, e1, e0);
+            let q = b.bin(BinOp::FDiv, num, den);
+            let (zero, one) = (b.kf(ty, 0.0), b.kf(ty, 1.0));
+            let t = b.fclamp(q, zero, one);
+            let (two, three) = (b.kf(ty, 2.0), b.kf(ty, 3.0));
+            let tt = b.bin(BinOp::FMul, t, two);
+            let s = b.bin(BinOp::FSub, three, tt);
+            let t2 = b.bin(BinOp::FMul, t, t);
+            b.bin(BinOp::FMul, t2, s)
+        }
+        // native_ and half_ forms on Gen's math unit (their precision is the device's own;
+        // half_ allows 8192 ulp).
+        C::native_exp2 | C::half_exp2 => {
+            f32_only("exp2")?;
+            b.un(UnOp::Exp2, arg(0)?)
+        }
+        C::native_log2 | C::half_log2 => {
+            f32_only("log2")?;
+            b.un(UnOp::Log2, arg(0)?)
+        }
+        C::native_sin | C::half_sin => {
+            f32_only("sin")?;
+            b.un(UnOp::Sin, arg(0)?)
+        }
+        C::native_cos | C::half_cos => {
+            f32_only("cos")?;
+            b.un(UnOp::Cos, arg(0)?)
+        }
+        C::native_tan | C::half_tan => {
+            f32_only("tan")?;
+            let (s, c) = (b.un(UnOp::Sin, arg(0)?), b.un(UnOp::Cos, arg(0)?));
+            b.bin(BinOp::FDiv, s, c)
+        }
+        C::native_exp
+        | C::half_exp
+        | C::native_exp10
+        | C::half_exp10
+        | C::native_log
+        | C::half_log
+        | C::native_log10
+        | C::half_log10
+        | C::native_powr
+        | C::half_powr => {
+            f32_only("native exp/log")?;
+            let x = arg(0)?;
+            match op {
+                // native_exp, half_exp: 2^(x log2 e)
+                C::native_exp | C::half_exp => {
+                    let k = b.kf(ty, std::f64::consts::LOG2_E);
+                    let y = b.bin(BinOp::FMul, x, k);
+                    b.un(UnOp::Exp2, y)
+                }
+                // native_exp10, half_exp10: 2^(x log2 10)
+                C::native_exp10 | C::half_exp10 => {
+                    let k = b.kf(ty, std::f64::consts::LOG2_10);
+                    let y = b.bin(BinOp::FMul, x, k);
+                    b.un(UnOp::Exp2, y)
+                }
+                // native_log, half_log: log2(x) ln 2
+                C::native_log | C::half_log => {
+                    let l = b.un(UnOp::Log2, x);
+                    let k = b.kf(ty, std::f64::consts::LN_2);
+                    b.bin(BinOp::FMul, l, k)
+                }
+                // native_log10, half_log10
+                C::native_log10 | C::half_log10 => {
+                    let l = b.un(UnOp::Log2, x);
+                    let k = b.kf(ty, std::f64::consts::LOG10_2);
+                    b.bin(BinOp::FMul, l, k)
+                }
+                // native_powr, half_powr: 2^(y log2 x)
+                _ => {
+                    let l = b.un(UnOp::Log2, x);
+                    let y = b.bin(BinOp::FMul, arg(1)?, l);
+                    b.un(UnOp::Exp2, y)
+                }
+            }
+        }
+        C::native_divide | C::half_divide => b.bin(BinOp::FDiv, arg(0)?, arg(1)?), // native_divide, half_divide
+        C::native_recip | C::half_recip => {
+            // native_recip, half_recip
+            let one = b.kf(ty, 1.0);
+            b.bin(BinOp::FDiv, one, arg(0)?)
+        }
+        // Integer.
+        C::s_abs => {
+            // s_abs: the magnitude, as the unsigned type of the same width.
+            let x = arg(0)?;
+            let zero = b.k(ty, 0);
+            let neg = b.cmp(CmpOp::Lt { signed: true }, x, zero);
+            let nx = b.un(UnOp::Neg, x);
+            b.sel(neg, nx, x)
+        }
+        C::u_abs => arg(0)?, // u_abs
+        C::s_abs_diff => b.abs_diff(arg(0)?, arg(1)?, true),
+        C::u_abs_diff => b.abs_diff(arg(0)?, arg(1)?, false),
+        C::s_add_sat => b.add_sat(arg(0)?, arg(1)?, true),
+        C::u_add_sat => b.add_sat(arg(0)?, arg(1)?, false),
+        C::s_sub_sat => b.sub_sat(arg(0)?, arg(1)?, true),
+        C::u_sub_sat => b.sub_sat(arg(0)?, arg(1)?, false),
+        C::s_hadd => b.hadd(arg(0)?, arg(1)?, true, false),
+        C::u_hadd => b.hadd(arg(0)?, arg(1)?, false, false),
+        C::s_rhadd => b.hadd(arg(0)?, arg(1)?, true, true),
+        C::u_rhadd => b.hadd(arg(0)?, arg(1)?, false, true),
+        C::s_clamp | C::u_clamp => {
+            let signed = op == C::s_clamp;
+            let m = b.bin(BinOp::Max { signed }, arg(0)?, arg(1)?);
+            b.bin(BinOp::Min { signed }, m, arg(2)?)
+        }
+        C::clz => b.clz(arg(0)?),
+        C::ctz => b.ctz(arg(0)?),
+        C::popcount => b.popcount(arg(0)?),
+        C::s_mad_hi | C::u_mad_hi => {
+            let h = b.mul_hi(arg(0)?, arg(1)?, op == C::s_mad_hi);
+            b.bin(BinOp::Add, h, arg(2)?)
+        }
+        C::u_mad_sat | C::s_mad_sat => {
+            // mad_sat: a * b + c saturated, from the exact 64-bit result for 32-bit operands.
+            if ty != Ty::I32 {
+                return Err(FrontendError::Unsupported(format!(
+                    "mad_sat on {ty:?} (32-bit operands only)"
+                )));
+            }
+            let signed = op == C::s_mad_sat;
+            let ext = if signed { ConvOp::SExt } else { ConvOp::ZExt };
+            let (x, y, z) = (
+                b.conv(ext, arg(0)?, Ty::I64),
+                b.conv(ext, arg(1)?, Ty::I64),
+                b.conv(ext, arg(2)?, Ty::I64),
+            );
+            let p = b.bin(BinOp::Mul, x, y);
+            // p + z cannot overflow 64 bits for 32-bit operands.
+            let s = b.bin(BinOp::Add, p, z);
+            let (lo, hi) = if signed {
+                (i32::MIN as i64 as u64, i32::MAX as u64)
+            } else {
+                (0, u32::MAX as u64)
+            };
+            let (klo, khi) = (b.k(Ty::I64, lo), b.k(Ty::I64, hi));
+            let s = if signed {
+                let m = b.bin(BinOp::Max { signed: true }, s, klo);
+                b.bin(BinOp::Min { signed: true }, m, khi)
+            } else {
+                // Unsigned: s may exceed 2^64 / 2 but never wraps: only the upper bound.
+                b.bin(BinOp::Min { signed: false }, s, khi)
+            };
+            b.conv(ConvOp::Trunc, s, Ty::I32)
+        }
+        C::s_mul_hi | C::u_mul_hi => b.mul_hi(arg(0)?, arg(1)?, op == C::s_mul_hi),
+        C::s_max => b.bin(BinOp::Max { signed: true }, arg(0)?, arg(1)?),
+        C::u_max => b.bin(BinOp::Max { signed: false }, arg(0)?, arg(1)?),
+        C::s_min => b.bin(BinOp::Min { signed: true }, arg(0)?, arg(1)?),
+        C::u_min => b.bin(BinOp::Min { signed: false }, arg(0)?, arg(1)?),
+        C::rotate => b.rotate(arg(0)?, arg(1)?),
+        C::u_upsample | C::s_upsample => {
+            // upsample(hi, lo) = hi << width(lo) | lo, in the result's double width.
+            let (hi, lo) = (arg(0)?, arg(1)?);
+            let half = b.ty(lo);
+            let ext = if op == C::s_upsample {
+                ConvOp::SExt
+            } else {
+                ConvOp::ZExt
+            };
+            let h = if half == ty { hi } else { b.conv(ext, hi, ty) };
+            let l = if half == ty {
+                lo
+            } else {
+                b.conv(ConvOp::ZExt, lo, ty)
+            };
+            let w = b.k(ty, (half.bytes() * 8) as u64);
+            let hs = b.bin(BinOp::Shl, h, w);
+            b.bin(BinOp::Or, hs, l)
+        }
+        C::s_mad24 | C::u_mad24 => {
+            // mad24: 24-bit operands multiply exactly in 32 bits.
+            let p = b.bin(BinOp::Mul, arg(0)?, arg(1)?);
+            b.bin(BinOp::Add, p, arg(2)?)
+        }
+        C::s_mul24 | C::u_mul24 => b.bin(BinOp::Mul, arg(0)?, arg(1)?),
+        C::bitselect => b.bitselect(arg(0)?, arg(1)?, arg(2)?),
+        C::select => {
+            // select(a, b, c): b where c (its most significant bit, for vectors) is set.
+            let c = arg(2)?;
+            let cty = b.ty(c);
+            let zero = b.k(cty, 0);
+            let pick_b = if vector {
+                b.cmp(CmpOp::Lt { signed: true }, c, zero)
+            } else {
+                b.cmp(CmpOp::Ne, c, zero)
+            };
+            b.sel(pick_b, arg(1)?, arg(0)?)
+        }
+        other => {
+            return Err(FrontendError::Unsupported(format!(
+                "the OpenCL built-in '{other:?}' (the built-in library is not linked yet)"
+            )))
+        }
+    })
+}
+
+/// SPIR-V core instructions that are built-in functions: the relational tests and
+/// bit counting.
+pub(super) fn core_builtin(b: &mut B<'_>, op: rspirv::spirv::Op, a: &[Value]) -> Option<Value> {
+    use rspirv::spirv::Op as S;
+    let x = *a.first()?;
+    Some(match op {
+        S::IsInf => b.is_inf(x),
+        S::IsFinite => b.is_finite(x),
+        S::IsNormal => b.is_normal(x),
+        S::SignBitSet => b.sign_bit(x),
+        S::BitCount => b.popcount(x),
+        S::LessOrGreater => {
+            let y = *a.get(1)?;
+            b.cmp(CmpOp::FOne, x, y)
+        }
+        _ => return None,
+    })
+}
