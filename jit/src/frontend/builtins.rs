@@ -23,11 +23,17 @@ impl B<'_> {
     fn push(&mut self, op: Op, ty: Ty) -> Value {
         self.f.push(self.b, op, ty)
     }
+    pub fn push_op(&mut self, op: Op, ty: Ty) -> Value {
+        self.push(op, ty)
+    }
+    pub fn push_un(&mut self, op: UnOp, a: Value) -> Value {
+        self.un(op, a)
+    }
     pub fn k(&mut self, ty: Ty, bits: u64) -> Value {
         self.f.push(Block(0), Op::Const(bits), ty)
     }
     /// A float constant of `ty` (F32 or F64).
-    fn kf(&mut self, ty: Ty, x: f64) -> Value {
+    pub fn kf(&mut self, ty: Ty, x: f64) -> Value {
         let bits = match ty {
             Ty::F32 => (x as f32).to_bits() as u64,
             _ => x.to_bits(),

@@ -11,6 +11,7 @@ use rspirv::dr::{self, Operand};
 use rspirv::spirv::{self, Op as SOp};
 
 use super::builtins;
+use super::convert;
 use super::FrontendError;
 use crate::abi::AddressQualifier;
 use crate::ir::{
@@ -82,6 +83,11 @@ struct ModuleInfo<'m> {
     globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
     no_write: std::collections::HashSet<u32>,
+    /// Rounding modes and saturation of conversions (decorations).
+    rounding: HashMap<u32, ir::Round>,
+    saturated: std::collections::HashSet<u32>,
+    /// Built-in variables that are WorkgroupSize (the actual, not the enqueued, size).
+    actual_local_size: std::collections::HashSet<u32>,
     /// Odd-width integer types (`spirv::Module::odd_int_widths`).
     odd_int_widths: HashMap<u32, u32>,
 }
@@ -138,6 +144,9 @@ impl<'m> ModuleInfo<'m> {
             globals: HashMap::new(),
             no_write: Default::default(),
             odd_int_widths: HashMap::new(),
+            actual_local_size: Default::default(),
+            rounding: HashMap::new(),
+            saturated: Default::default(),
         };
         for i in &m.ext_inst_imports {
             if let Some(Operand::LiteralString(s)) = i.operands.first() {
@@ -176,6 +185,20 @@ impl<'m> ModuleInfo<'m> {
                     )),
                 ) => {
                     info.no_write.insert(*id);
+                }
+                (
+                    Some(Operand::IdRef(id)),
+                    Some(Operand::Decoration(spirv::Decoration::FPRoundingMode)),
+                    Some(Operand::FPRoundingMode(m)),
+                ) => {
+                    info.rounding.insert(*id, convert::round_of(*m));
+                }
+                (
+                    Some(Operand::IdRef(id)),
+                    Some(Operand::Decoration(spirv::Decoration::SaturatedConversion)),
+                    _,
+                ) => {
+                    info.saturated.insert(*id);
                 }
                 _ => {}
             }
@@ -244,8 +267,12 @@ impl<'m> ModuleInfo<'m> {
                             spirv::BuiltIn::LocalInvocationId => Builtin::LocalId,
                             spirv::BuiltIn::WorkgroupId => Builtin::GroupId,
                             spirv::BuiltIn::GlobalSize => Builtin::GlobalSize,
-                            spirv::BuiltIn::WorkgroupSize
-                            | spirv::BuiltIn::EnqueuedWorkgroupSize => Builtin::LocalSize,
+                            // WorkgroupSize is computed from the enqueued size on load.
+                            spirv::BuiltIn::WorkgroupSize => {
+                                info.actual_local_size.insert(id);
+                                Builtin::EnqueuedLocalSize
+                            }
+                            spirv::BuiltIn::EnqueuedWorkgroupSize => Builtin::EnqueuedLocalSize,
                             spirv::BuiltIn::NumWorkgroups => Builtin::NumGroups,
                             spirv::BuiltIn::GlobalOffset => Builtin::GlobalOffset,
                             spirv::BuiltIn::WorkDim => Builtin::WorkDim,
@@ -875,7 +902,23 @@ impl Lowerer<'_, '_> {
                     let ty = self.info.scalar(tid)?;
                     let mut comps = Vec::new();
                     for d in 0..n {
-                        let v = self.f.push(cur, Op::Builtin(b, d as u8), Ty::I32);
+                        let mut v = self.f.push(cur, Op::Builtin(b, d as u8), Ty::I32);
+                        if self.info.actual_local_size.contains(&ptr) {
+                            // OpenCL 2.0 non-uniform groups: the last group of a dimension
+                            // holds what is left, min(enqueued, global size - group * enqueued).
+                            let d = d as u8;
+                            let gs = self
+                                .f
+                                .push(cur, Op::Builtin(Builtin::GlobalSize, d), Ty::I32);
+                            let gid = self.f.push(cur, Op::Builtin(Builtin::GroupId, d), Ty::I32);
+                            let start = self.f.push(cur, Op::Bin(BinOp::Mul, gid, v), Ty::I32);
+                            let left = self.f.push(cur, Op::Bin(BinOp::Sub, gs, start), Ty::I32);
+                            v = self.f.push(
+                                cur,
+                                Op::Bin(BinOp::Min { signed: false }, v, left),
+                                Ty::I32,
+                            );
+                        }
                         comps.push(if ty == Ty::I32 {
                             v
                         } else {
@@ -1339,27 +1382,47 @@ impl Lowerer<'_, '_> {
                 Unordered => cmp(CmpOp::FUnord)?,
                 IsNan => Op::Cmp(CmpOp::FUnord, s(0)?, s(0)?),
                 Select => Op::Select(s(0)?, s(1)?, s(2)?),
-                UConvert => {
-                    let from = self.f.ty(s(0)?);
-                    if from.bytes() < ty.bytes() || from == Ty::Bool {
-                        conv(ConvOp::ZExt)?
-                    } else {
-                        conv(ConvOp::Trunc)?
-                    }
+                UConvert | SConvert | FConvert | ConvertFToU | ConvertFToS | ConvertSToF
+                | ConvertUToF | SatConvertSToU | SatConvertUToS => {
+                    let x = s(0)?;
+                    let from = self.f.ty(x);
+                    let id = i.result_id.unwrap_or(0);
+                    let round = self.info.rounding.get(&id).copied();
+                    let sat = self.info.saturated.contains(&id);
+                    let mut bld = builtins::B { f: &mut *self.f, b };
+                    let v = match op {
+                        SatConvertSToU => convert::int_sat(&mut bld, x, ty, true, false),
+                        SatConvertUToS => convert::int_sat(&mut bld, x, ty, false, true),
+                        UConvert | SConvert if sat => {
+                            let signed = op == SConvert;
+                            convert::int_sat(&mut bld, x, ty, signed, signed)
+                        }
+                        UConvert | SConvert => {
+                            let cop = if from.bytes() < ty.bytes() || from == Ty::Bool {
+                                if op == SConvert && from != Ty::Bool {
+                                    ConvOp::SExt
+                                } else {
+                                    ConvOp::ZExt
+                                }
+                            } else {
+                                ConvOp::Trunc
+                            };
+                            convert::convert(&mut bld, cop, x, ty, None, false)
+                        }
+                        _ => {
+                            let cop = match op {
+                                FConvert => ConvOp::FConv,
+                                ConvertFToU => ConvOp::FToU,
+                                ConvertFToS => ConvOp::FToS,
+                                ConvertSToF => ConvOp::SToF,
+                                _ => ConvOp::UToF,
+                            };
+                            convert::convert(&mut bld, cop, x, ty, round, sat)
+                        }
+                    };
+                    out.push(v);
+                    continue;
                 }
-                SConvert => {
-                    let from = self.f.ty(s(0)?);
-                    if from.bytes() < ty.bytes() {
-                        conv(ConvOp::SExt)?
-                    } else {
-                        conv(ConvOp::Trunc)?
-                    }
-                }
-                FConvert => conv(ConvOp::FConv)?,
-                ConvertFToU => conv(ConvOp::FToU)?,
-                ConvertFToS => conv(ConvOp::FToS)?,
-                ConvertSToF => conv(ConvOp::SToF)?,
-                ConvertUToF => conv(ConvOp::UToF)?,
                 Bitcast | ConvertPtrToU | ConvertUToPtr | PtrCastToGeneric | GenericCastToPtr => {
                     conv(ConvOp::Bitcast)?
                 }

@@ -4,6 +4,7 @@
 
 pub mod builtins;
 pub mod clc;
+pub mod convert;
 pub mod llvm;
 pub mod lower;
 pub mod spirv;

@@ -65,7 +65,10 @@ pub enum Builtin {
     LocalId,
     GroupId,
     GlobalSize,
-    LocalSize,
+    /// The local size the launch asked for (get_enqueued_local_size); a group at the
+    /// end of a range that is not a multiple of it is smaller (the front end computes
+    /// get_local_size from this).
+    EnqueuedLocalSize,
     NumGroups,
     GlobalOffset,
     WorkDim,
@@ -178,6 +181,15 @@ pub enum ConvOp {
     Bitcast,
 }
 
+/// A rounding mode of a conversion (SPIR-V FPRoundingMode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Round {
+    Rte,
+    Rtz,
+    Rtp,
+    Rtn,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
     /// Constant, raw bits of `ty`.
@@ -192,6 +204,8 @@ pub enum Op {
     Cmp(CmpOp, Value, Value),
     Select(Value, Value, Value),
     Conv(ConvOp, Value),
+    /// A conversion to float in a directed rounding mode (not Rte).
+    ConvRound(ConvOp, Value, Round),
     /// Pointer plus a byte offset (i64).
     PtrAdd(Value, Value),
     Load {
@@ -284,7 +298,7 @@ impl Op {
         match self {
             Op::Const(_) | Op::Arg(_) | Op::Builtin(..) | Op::Barrier => vec![],
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],
-            Op::Un(_, a) | Op::Conv(_, a) => vec![*a],
+            Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => vec![*a],
             Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],
             Op::Load { addr, .. } => vec![*addr],
             Op::Store { addr, value, .. } => vec![*addr, *value],

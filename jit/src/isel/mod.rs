@@ -16,7 +16,9 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use crate::analysis::Cfg;
-use crate::ir::{BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value};
+use crate::ir::{
+    BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Round, Space, Term, Ty, UnOp, Value,
+};
 use crate::isa::gen9::send;
 use crate::isa::{
     AccessMode, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile, Region,
@@ -204,6 +206,7 @@ pub fn select(
             }
         }
     }
+    s.float_modes();
     s.emit_cfg()?;
     s.eot();
     Ok((s.m, s.uses_local_ids))
@@ -282,6 +285,46 @@ impl Sel<'_> {
         i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
         self.push(i, None, [o.vref, None, None]);
         Ok(())
+    }
+
+    /// IEEE denormals for double, float and half (cr0 bits 6, 7 and 10; at thread start
+    /// all three flush), as OpenCL wants them and IGC sets them: `or cr0.0 cr0.0 0x4C0`.
+    /// Writes to cr0 take a thread switch (`{Switch}`) to take effect.
+    fn float_modes(&mut self) {
+        self.cr0(Opcode::Or, 0x4C0);
+    }
+
+    /// `(W) op (1) cr0.0 cr0.0 imm {Switch}`.
+    fn cr0(&mut self, op: Opcode, bits: u64) {
+        let cr0 = |ty| SrcReg {
+            file: RegFile::Arf,
+            nr: 0x80,
+            subreg: 0,
+            region: Region::SCALAR,
+            ty,
+            modifier: SrcMod::default(),
+            indirect: None,
+            swizzle: [0, 1, 2, 3],
+        };
+        let mut i = Inst::new(op, 1);
+        i.no_mask = true;
+        i.thread_ctrl = crate::isa::ThreadCtrl::Switch;
+        i.dst = Some(Dst {
+            file: RegFile::Arf,
+            nr: 0x80,
+            subreg: 0,
+            hstride: 1,
+            ty: Type::UD,
+            indirect: None,
+            writemask: 0xF,
+        });
+        let k = if bits <= 0xffff {
+            imm(Type::UW, bits)
+        } else {
+            imm(Type::UD, bits)
+        };
+        i.srcs = [Some(Src::Reg(cr0(Type::UD))), Some(k), None];
+        self.push(i, None, [None; 3]);
     }
 
     fn eot(&mut self) {
@@ -499,6 +542,19 @@ impl Sel<'_> {
                 self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, ob.vref, None]);
             }
             Op::Conv(op, a) => self.conv(v, op, a, ty)?,
+            Op::ConvRound(op, a, round) => {
+                // cr0 bits 5:4 (00 RNE, 01 toward +inf, 10 toward -inf, 11 toward zero)
+                // for this one conversion; writes to cr0 take a thread switch.
+                let bits = match round {
+                    Round::Rte => 0,
+                    Round::Rtp => 0x10,
+                    Round::Rtn => 0x20,
+                    Round::Rtz => 0x30,
+                };
+                self.cr0(Opcode::Or, bits);
+                self.conv(v, op, a, ty)?;
+                self.cr0(Opcode::And, !0x30u32 as u64 & 0xffff_ffff);
+            }
             Op::PtrAdd(p, off) => {
                 let op_ = self.opnd(p, Type::UQ)?;
                 let oo = self.opnd(off, Type::Q)?;
@@ -549,7 +605,7 @@ impl Sel<'_> {
                 Loc::Imm(
                     if matches!(
                         b,
-                        Builtin::GlobalSize | Builtin::LocalSize | Builtin::NumGroups
+                        Builtin::GlobalSize | Builtin::EnqueuedLocalSize | Builtin::NumGroups
                     ) {
                         1
                     } else {
@@ -565,7 +621,7 @@ impl Sel<'_> {
         let loc = match b {
             // r0.1, r0.6, r0.7: thread group id X, Y, Z.
             Builtin::GroupId => Loc::Payload([4, 24, 28][d as usize]),
-            Builtin::LocalSize => payload(l.local_size),
+            Builtin::EnqueuedLocalSize => payload(l.local_size),
             Builtin::GlobalSize => payload(l.global_size),
             Builtin::NumGroups => payload(l.num_groups),
             Builtin::GlobalOffset => payload(l.global_offset),
