@@ -680,3 +680,124 @@ pub(super) fn core_builtin(b: &mut B<'_>, op: rspirv::spirv::Op, a: &[Value]) ->
         _ => return None,
     })
 }
+
+/// `ext_inst` for integer operands narrower than their container (`w` bits, kept
+/// zero-extended): signed built-ins see their operands sign-extended, and the built-ins
+/// whose result depends on the width (saturation, bit counts, rotation, the high half of
+/// a product, upsample) are computed for `w` bits. The caller masks the result to the
+/// result type's width.
+pub(super) fn ext_inst_narrow(
+    b: &mut B<'_>,
+    which: u32,
+    ty: Ty,
+    vector: bool,
+    a: &[Value],
+    w: u32,
+) -> Result<Value, FrontendError> {
+    let Some(op) = C::from_u32(which) else {
+        return ext_inst(b, which, ty, vector, a);
+    };
+    let signed = matches!(
+        op,
+        C::s_abs
+            | C::s_abs_diff
+            | C::s_add_sat
+            | C::s_hadd
+            | C::s_rhadd
+            | C::s_clamp
+            | C::s_mad_hi
+            | C::s_mad_sat
+            | C::s_max
+            | C::s_min
+            | C::s_mul_hi
+            | C::s_sub_sat
+            | C::s_upsample
+            | C::s_mad24
+            | C::s_mul24
+    );
+    let mut args: Vec<Value> = a.to_vec();
+    if signed {
+        let k = b.k(ty, (ty.bytes() * 8 - w) as u64);
+        for v in args.iter_mut() {
+            if b.ty(*v) == ty {
+                let up = b.bin(BinOp::Shl, *v, k);
+                *v = b.bin(BinOp::AShr, up, k);
+            }
+        }
+    }
+    let arg = |k: usize| {
+        args.get(k)
+            .copied()
+            .ok_or_else(|| FrontendError::InvalidIl(format!("{op:?}: operand {k} missing")))
+    };
+    // Bounds of a w-bit integer, in the container.
+    let (smin, smax, umax) = (
+        (-(1i64 << (w - 1))) as u64 & B::max_uint(ty),
+        (1u64 << (w - 1)) - 1,
+        (1u64 << w) - 1,
+    );
+    let clamp = |b: &mut B<'_>, v: Value, signed: bool| {
+        let (lo, hi) = if signed { (smin, smax) } else { (0, umax) };
+        let (klo, khi) = (b.k(ty, lo), b.k(ty, hi));
+        let m = b.bin(BinOp::Max { signed: true }, v, klo);
+        b.bin(BinOp::Min { signed: true }, m, khi)
+    };
+    Ok(match op {
+        // Exact in the container (w <= 16 < 32), then clamped to w bits.
+        C::s_add_sat | C::u_add_sat => {
+            let s = b.bin(BinOp::Add, arg(0)?, arg(1)?);
+            clamp(b, s, op == C::s_add_sat)
+        }
+        C::s_sub_sat | C::u_sub_sat => {
+            let s = b.bin(BinOp::Sub, arg(0)?, arg(1)?);
+            clamp(b, s, op == C::s_sub_sat)
+        }
+        C::s_mad_sat | C::u_mad_sat => {
+            let p = b.bin(BinOp::Mul, arg(0)?, arg(1)?);
+            let s = b.bin(BinOp::Add, p, arg(2)?);
+            clamp(b, s, op == C::s_mad_sat)
+        }
+        C::s_mul_hi | C::u_mul_hi | C::s_mad_hi | C::u_mad_hi => {
+            let s = matches!(op, C::s_mul_hi | C::s_mad_hi);
+            let p = b.bin(BinOp::Mul, arg(0)?, arg(1)?);
+            let kw = b.k(ty, w as u64);
+            let h = b.bin(if s { BinOp::AShr } else { BinOp::LShr }, p, kw);
+            if matches!(op, C::s_mad_hi | C::u_mad_hi) {
+                b.bin(BinOp::Add, h, arg(2)?)
+            } else {
+                h
+            }
+        }
+        C::clz => {
+            let z = b.un(UnOp::Clz, arg(0)?);
+            let k = b.k(ty, (ty.bytes() * 8 - w) as u64);
+            b.bin(BinOp::Sub, z, k)
+        }
+        C::ctz => {
+            let x = arg(0)?;
+            let t = b.ctz(x);
+            let kw = b.k(ty, w as u64);
+            b.bin(BinOp::Min { signed: false }, t, kw)
+        }
+        C::rotate => {
+            let (x, n) = (arg(0)?, arg(1)?);
+            let m = b.k(ty, (w - 1) as u64);
+            let kw = b.k(ty, w as u64);
+            let s = b.bin(BinOp::And, n, m);
+            let l = b.bin(BinOp::Shl, x, s);
+            let rs = b.bin(BinOp::Sub, kw, s);
+            let rs = b.bin(BinOp::And, rs, m);
+            let r = b.bin(BinOp::LShr, x, rs);
+            b.bin(BinOp::Or, l, r)
+        }
+        C::s_upsample | C::u_upsample => {
+            // hi << w | lo, where `w` is the width of hi and lo; lo is zero-extended.
+            let (hi, lo) = (a[0], a[1]);
+            let hi = if op == C::s_upsample { arg(0)? } else { hi };
+            let kw = b.k(ty, w as u64);
+            let hs = b.bin(BinOp::Shl, hi, kw);
+            b.bin(BinOp::Or, hs, lo)
+        }
+        _ => ext_inst(b, which, ty, vector, &args)?,
+    })
+}

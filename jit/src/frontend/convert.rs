@@ -31,7 +31,7 @@ pub(super) fn convert(
     b: &mut B<'_>,
     op: ConvOp,
     x: Value,
-    ty: Ty,
+    (ty, bits): (Ty, u32),
     round: Option<Round>,
     sat: bool,
 ) -> Value {
@@ -50,7 +50,6 @@ pub(super) fn convert(
             }
             // Bounds as floats: -2^(n-1) and 2^(n-1) (signed), 0 and 2^n (unsigned); both
             // powers of two are exact in any float format wide enough to matter here.
-            let bits = ty.bytes() * 8;
             let (lo, hi) = if signed {
                 (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
             } else {
@@ -92,17 +91,18 @@ pub(super) fn convert(
     }
 }
 
-/// Saturating integer conversion: `x` read as signed if `src_signed`, clamped to the
-/// range of `ty` read as signed if `dst_signed`, then converted.
+/// Saturating integer conversion: `x` (`fb` bits in its container, sign-extended when
+/// `src_signed`) clamped to the range of a `tb`-bit integer, signed if `dst_signed`, then
+/// moved into the container `ty`.
 pub(super) fn int_sat(
     b: &mut B<'_>,
     x: Value,
-    ty: Ty,
+    (fb, ty): (u32, Ty),
+    tb: u32,
     src_signed: bool,
     dst_signed: bool,
 ) -> Value {
     let from = b.f.ty(x);
-    let (fb, tb) = (from.bytes() * 8, ty.bytes() * 8);
     let mut v = x;
     // Lower bound: only a signed source can be below an unsigned destination's 0 or a
     // narrower signed destination's minimum.
@@ -117,7 +117,7 @@ pub(super) fn int_sat(
             0
         };
         if !(dst_signed && tb >= fb) {
-            let k = b.k(from, lo as u64 & mask(fb));
+            let k = b.k(from, lo as u64 & mask(from.bytes() * 8));
             v = b.push_op(Op::Bin(BinOp::Max { signed: true }, v, k), from);
         }
     }
@@ -141,9 +141,10 @@ pub(super) fn int_sat(
         let signed_cmp = src_signed;
         v = b.push_op(Op::Bin(BinOp::Min { signed: signed_cmp }, v, k), from);
     }
-    if tb == fb {
+    // Between containers: the clamped value fits the destination's width.
+    if from == ty {
         v
-    } else if tb < fb {
+    } else if ty.bytes() < from.bytes() {
         b.push_op(Op::Conv(ConvOp::Trunc, v), ty)
     } else {
         let op = if src_signed {

@@ -325,8 +325,10 @@ impl<'m> ModuleInfo<'m> {
     fn scalar(&self, tid: u32) -> Result<Ty, FrontendError> {
         Ok(match self.ty(tid)? {
             SType::Bool => Ty::Bool,
-            SType::Int(8) => Ty::I8,
-            SType::Int(16) => Ty::I16,
+            // 8- and 16-bit integers are carried zero-extended in a 32-bit register, like the
+            // odd widths (`odd_width`): Gen's byte and word operands have region rules of their
+            // own, and the data port moves bytes and words in dword slots anyway.
+            SType::Int(8 | 16) => Ty::I32,
             SType::Int(32) => Ty::I32,
             SType::Int(64) => Ty::I64,
             // Odd widths live in the next container, zero-extended (`odd_width`).
@@ -342,10 +344,11 @@ impl<'m> ModuleInfo<'m> {
         })
     }
 
-    /// The width of an odd-width integer type (not 8, 16, 32 or 64 bits), or of the
-    /// elements of a vector of them.
+    /// The width of an integer type narrower than its register container (8, 16 or an
+    /// odd width such as 33), or of the elements of a vector of them.
     fn odd_width(&self, tid: u32) -> Option<u32> {
         match self.types.get(&tid)? {
+            SType::Int(w @ (8 | 16)) => Some(*w),
             SType::Int(_) => self.odd_int_widths.get(&tid).copied(),
             SType::Vector(e, _) => self.odd_width(*e),
             _ => None,
@@ -544,7 +547,7 @@ fn lower_kernel(
         depth: 0,
     };
     let params: Vec<Sym> = (0..args.len())
-        .map(|i| Sym::Vals(vec![lw.arg(entry, i as u32)]))
+        .map(|i| Sym::Vals(vec![lw.arg_sized(entry, i as u32, args[i].size)]))
         .collect();
     let (exit, _) = lw.lower_call(fid, params, entry)?;
     func.blocks[exit.0 as usize].term = Term::Ret;
@@ -582,6 +585,19 @@ impl Lowerer<'_, '_> {
     fn arg(&mut self, b: Block, i: u32) -> Value {
         let ty = self.f.args[i as usize];
         self.f.push(b, Op::Arg(i), ty)
+    }
+
+    /// Kernel argument `i` of `bytes` bytes: a narrow integer read from its pushed dword
+    /// keeps only its own bytes (the rest belong to the next argument).
+    fn arg_sized(&mut self, b: Block, i: u32, bytes: u32) -> Value {
+        let v = self.arg(b, i);
+        let ty = self.f.ty(v);
+        if ty.is_int() && bytes < ty.bytes() {
+            let k = self.konst(ty, (1u64 << (8 * bytes)) - 1);
+            self.f.push(b, Op::Bin(BinOp::And, v, k), ty)
+        } else {
+            v
+        }
     }
 
     fn konst(&mut self, ty: Ty, bits: u64) -> Value {
@@ -955,6 +971,7 @@ impl Lowerer<'_, '_> {
                             addr: a,
                             value: *v,
                             align: align.min(esize as u32).max(1),
+                            bytes: esize as u32,
                         },
                         Ty::Void,
                     );
@@ -1080,6 +1097,12 @@ impl Lowerer<'_, '_> {
                     ops.push(self.vals(fr, id_op(i, n)?)?);
                 }
                 let n = ops.first().map(|o| o.len()).unwrap_or(1);
+                let arg_width = (i.operands.len() > 2)
+                    .then(|| id_op(i, 2).ok())
+                    .flatten()
+                    .and_then(|id| fr.types.get(&id).or_else(|| self.info.type_of.get(&id)))
+                    .and_then(|t| self.info.odd_width(*t));
+                let res_width = self.info.odd_width(tid);
                 let mut out = Vec::new();
                 for c in 0..n {
                     // Scalar operands broadcast (the scalar forms of clamp, mix, step, ...).
@@ -1097,7 +1120,20 @@ impl Lowerer<'_, '_> {
                         f: &mut *self.f,
                         b: cur,
                     };
-                    out.push(builtins::ext_inst(&mut bld, which, ty, n > 1, &args)?);
+                    let v = match arg_width {
+                        Some(w) if ty.is_int() => {
+                            builtins::ext_inst_narrow(&mut bld, which, ty, n > 1, &args, w)?
+                        }
+                        _ => builtins::ext_inst(&mut bld, which, ty, n > 1, &args)?,
+                    };
+                    // Narrow results stay zero-extended.
+                    out.push(match res_width {
+                        Some(w) if ty.is_int() => {
+                            let k = bld.k(ty, (1u64 << w) - 1);
+                            bld.bin(BinOp::And, v, k)
+                        }
+                        _ => v,
+                    });
                 }
                 define!(out);
             }
@@ -1198,7 +1234,7 @@ impl Lowerer<'_, '_> {
     ) -> Result<Vec<Value>, FrontendError> {
         let n = self.info.components(tid)?;
         let ty = self.info.scalar(tid)?;
-        let esize = ty.bytes() as u64;
+        let esize = self.elem_size(tid)?;
         let mut out = Vec::new();
         for c in 0..n.max(1) {
             let a = self.offset(b, addr, c as u64 * esize);
@@ -1207,11 +1243,20 @@ impl Lowerer<'_, '_> {
                 Op::Load {
                     addr: a,
                     align: align.min(esize as u32).max(1),
+                    bytes: esize as u32,
                 },
                 ty,
             ));
         }
         Ok(out)
+    }
+
+    /// Bytes in memory of a scalar type, or of a vector's element.
+    fn elem_size(&self, tid: u32) -> Result<u64, FrontendError> {
+        match self.info.ty(tid)? {
+            SType::Vector(e, _) => self.info.size_of(*e),
+            _ => self.info.size_of(tid),
+        }
     }
 
     /// Component-wise arithmetic, logic, compare and conversion instructions.
@@ -1258,6 +1303,7 @@ impl Lowerer<'_, '_> {
                     | SGreaterThan
                     | SGreaterThanEqual
                     | SConvert
+                    | SatConvertSToU
                     | ConvertSToF
             );
             if signed_read {
@@ -1279,7 +1325,7 @@ impl Lowerer<'_, '_> {
         } else {
             self.info.odd_width(tid)
         };
-        let out = self.simple_ops(fr, i, b, ty, &srcs)?;
+        let out = self.simple_ops(fr, i, b, ty, &srcs, (src_width, result_width))?;
         Ok(match result_width {
             Some(w) if !matches!(op, ShiftRightLogical | UDiv | UMod | BitwiseAnd) => {
                 out.into_iter().map(|v| self.zext_from(b, v, w)).collect()
@@ -1313,6 +1359,7 @@ impl Lowerer<'_, '_> {
         b: Block,
         ty: Ty,
         srcs: &[Vec<Value>],
+        (src_width, result_width): (Option<u32>, Option<u32>),
     ) -> Result<Vec<Value>, FrontendError> {
         use SOp::*;
         let op = i.class.opcode;
@@ -1389,14 +1436,24 @@ impl Lowerer<'_, '_> {
                     let id = i.result_id.unwrap_or(0);
                     let round = self.info.rounding.get(&id).copied();
                     let sat = self.info.saturated.contains(&id);
+                    // Real widths (a container may be wider, `odd_width`).
+                    let src_bits = src_width.unwrap_or(from.bytes() * 8);
+                    let dst_bits = result_width.unwrap_or(ty.bytes() * 8);
                     let mut bld = builtins::B { f: &mut *self.f, b };
                     let v = match op {
-                        SatConvertSToU => convert::int_sat(&mut bld, x, ty, true, false),
-                        SatConvertUToS => convert::int_sat(&mut bld, x, ty, false, true),
+                        SatConvertSToU => {
+                            convert::int_sat(&mut bld, x, (src_bits, ty), dst_bits, true, false)
+                        }
+                        SatConvertUToS => {
+                            convert::int_sat(&mut bld, x, (src_bits, ty), dst_bits, false, true)
+                        }
                         UConvert | SConvert if sat => {
                             let signed = op == SConvert;
-                            convert::int_sat(&mut bld, x, ty, signed, signed)
+                            convert::int_sat(&mut bld, x, (src_bits, ty), dst_bits, signed, signed)
                         }
+                        // Between containers of one size the value is already right (the operand
+                        // was sign-extended above for SConvert; the result is masked below).
+                        UConvert | SConvert if from == ty => x,
                         UConvert | SConvert => {
                             let cop = if from.bytes() < ty.bytes() || from == Ty::Bool {
                                 if op == SConvert && from != Ty::Bool {
@@ -1407,7 +1464,7 @@ impl Lowerer<'_, '_> {
                             } else {
                                 ConvOp::Trunc
                             };
-                            convert::convert(&mut bld, cop, x, ty, None, false)
+                            convert::convert(&mut bld, cop, x, (ty, dst_bits), None, false)
                         }
                         _ => {
                             let cop = match op {
@@ -1417,7 +1474,7 @@ impl Lowerer<'_, '_> {
                                 ConvertSToF => ConvOp::SToF,
                                 _ => ConvOp::UToF,
                             };
-                            convert::convert(&mut bld, cop, x, ty, round, sat)
+                            convert::convert(&mut bld, cop, x, (ty, dst_bits), round, sat)
                         }
                     };
                     out.push(v);

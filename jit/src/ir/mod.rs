@@ -208,14 +208,19 @@ pub enum Op {
     ConvRound(ConvOp, Value, Round),
     /// Pointer plus a byte offset (i64).
     PtrAdd(Value, Value),
+    /// A load of `bytes` bytes (the size of `ty`, or 1 or 2 for an 8- or 16-bit integer
+    /// carried zero-extended in an I32).
     Load {
         addr: Value,
         align: u32,
+        bytes: u32,
     },
+    /// A store of the low `bytes` bytes of `value`.
     Store {
         addr: Value,
         value: Value,
         align: u32,
+        bytes: u32,
     },
     Phi(Vec<(Block, Value)>),
     Barrier,

@@ -565,6 +565,10 @@ impl Sel<'_> {
                 };
                 self.alu(v, Opcode::Add, Type::UQ, &[op_, oo], None);
             }
+            Op::Load { addr, bytes, .. } if bytes < 4 => self.load_narrow(v, addr, bytes)?,
+            Op::Store {
+                addr, value, bytes, ..
+            } if bytes < 4 => self.store_narrow(addr, value, bytes)?,
             Op::Load { addr, .. } => self.load(v, addr, ty)?,
             Op::Store { addr, value, .. } => self.store(addr, value)?,
             Op::Barrier => return unsupported("barrier()"),
@@ -1126,6 +1130,74 @@ impl Sel<'_> {
             Space::Global | Space::Constant => Ok(()),
             s => unsupported(format!("memory access in the {s:?} address space")),
         }
+    }
+
+    /// A byte or word per lane with the A64 byte scattered read; the data port leaves
+    /// it in the low bytes of a dword, which is masked to keep the value zero-extended.
+    fn load_narrow(&mut self, v: Value, addr: Value, bytes: u32) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let payload = self.address_payload(addr)?;
+        let resp = self.m.new_vreg(4 * SIMD as u32);
+        let (desc, ex_desc, _, _) = send::a64_byte_scattered_read_desc(SIMD as u32, bytes);
+        let mut i = Inst::new(Opcode::Send, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(payload), None, None],
+        );
+        let o = Opnd {
+            src: reg_src(0, 0, region_for(false, Type::UD), Type::UD),
+            vref: Some(VRef { v: resp, off: 0 }),
+            scalar: false,
+        };
+        let mask = Opnd {
+            src: imm(Type::UD, (1u64 << (8 * bytes)) - 1),
+            vref: None,
+            scalar: true,
+        };
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::And, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs = [Some(o.src), Some(mask.src), None];
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(())
+    }
+
+    /// The low byte or word of each lane's dword, with the A64 byte scattered write.
+    fn store_narrow(&mut self, addr: Value, value: Value, bytes: u32) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let payload = self.address_payload(addr)?;
+        let data = self.m.new_vreg(4 * SIMD as u32);
+        let o = self.opnd(value, Type::UD)?;
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
+        let (desc, ex_desc, _, _) = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
+        let mut i = Inst::new(Opcode::Sends, SIMD);
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            None,
+            [Some(payload), Some(VRef { v: data, off: 0 }), None],
+        );
+        Ok(())
     }
 
     fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {

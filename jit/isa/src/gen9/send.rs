@@ -535,6 +535,34 @@ pub fn a64_untyped_write_desc(simd: u32, num_channels: u32) -> DescParts {
     )
 }
 
+/// A64 byte scattered read of `bytes` (1, 2 or 4) bytes per lane, each returned in the
+/// low bytes of a dword slot (message type 0x10, subtype byte, data size 3:2 = log2 bytes).
+pub fn a64_byte_scattered_read_desc(simd: u32, bytes: u32) -> DescParts {
+    let regs = simd / 8;
+    let (mlen, rlen) = (2 * regs, regs);
+    let ctl = (u32::from(simd == 16) << 4) | (bytes.trailing_zeros() << 2);
+    (
+        desc(mlen, rlen, false, 0x10, ctl, BTI_STATELESS as u32),
+        0xC,
+        mlen,
+        rlen,
+    )
+}
+
+/// A64 byte scattered write of the low `bytes` (1, 2 or 4) bytes of each lane's dword
+/// (message type 0x1A; sends: src1 carries the data, one GRF per 8 lanes).
+pub fn a64_byte_scattered_write_desc(simd: u32, bytes: u32) -> DescParts {
+    let regs = simd / 8;
+    let mlen = 2 * regs;
+    let ctl = (u32::from(simd == 16) << 4) | (bytes.trailing_zeros() << 2);
+    (
+        desc(mlen, 0, false, 0x1A, ctl, BTI_STATELESS as u32),
+        0xC | (regs << 6),
+        mlen,
+        0,
+    )
+}
+
 /// Untyped surface read through a binding-table index (254 = SLM).
 pub fn untyped_read_desc(bti: u8, simd: u32, num_channels: u32) -> DescParts {
     let regs = simd / 8;
