@@ -154,6 +154,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         args,
         required_wg_size,
     } = k;
+    passes::pushed_args::run(&mut func);
     passes::dce::run(&mut func);
     let uniform = passes::uniform::analyse(&func);
 

@@ -1,11 +1,13 @@
 //! gencl's own kernel corpus (tests/jit/*.cl), one module of cases per file.
+pub mod args;
 pub mod control;
 
 /// The kernel sources of the corpus (files under tests/jit/).
-pub const FILES: &[&str] = &["control.cl"];
+pub const FILES: &[&str] = &["control.cl", "args.cl"];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
     let mut v = Vec::new();
     v.extend(control::cases());
+    v.extend(args::cases());
     v
 }

@@ -494,6 +494,8 @@ fn lower_kernel(
         .get(&fid)
         .ok_or_else(|| FrontendError::InvalidIl(format!("entry point %{fid} has no function")))?;
     let mut args = Vec::new();
+    // Parameters that are by-value aggregates (pointers to a private copy).
+    let mut byval: Vec<usize> = Vec::new();
     for (n, p) in f.parameters.iter().enumerate() {
         let pid = result_id(p)?;
         let tid = p
@@ -505,18 +507,28 @@ fn lower_kernel(
                     Space::Global => AddressQualifier::Global,
                     Space::Constant => AddressQualifier::Constant,
                     Space::Local => AddressQualifier::Local,
+                    // A struct or union passed by value arrives as a pointer to a private
+                    // copy (ByVal): the bytes are pushed like any by-value argument.
+                    Space::Private => {
+                        byval.push(n);
+                        AddressQualifier::Private
+                    }
                     _ => {
                         return unsupported(format!(
                             "kernel argument {n} in the {space:?} address space"
                         ))
                     }
                 };
-                if matches!(info.ty(*pointee)?, SType::Struct(_)) && *space == Space::Private {
-                    return unsupported("struct kernel arguments passed by value");
+                if aq == AddressQualifier::Private {
+                    (Ty::Ptr(Space::Private), aq, info.size_of(*pointee)? as u32)
+                } else {
+                    (Ty::Ptr(*space), aq, 8)
                 }
-                (Ty::Ptr(*space), aq, 8)
             }
-            SType::Vector(..) => return unsupported(format!("vector kernel argument {n}")),
+            SType::Vector(e, _) => {
+                let ty = info.scalar(*e)?;
+                (ty, AddressQualifier::Private, info.size_of(tid)? as u32)
+            }
             SType::Opaque(what) => return unsupported(format!("kernel argument of type {what}")),
             _ => {
                 let ty = info.scalar(tid)?;
@@ -540,6 +552,11 @@ fn lower_kernel(
     }
     let mut func = Function::new(name, args.iter().map(|a| a.ty).collect());
     let entry = func.add_block();
+    let param_types: Vec<u32> = f
+        .parameters
+        .iter()
+        .map(|p| p.result_type.unwrap_or(0))
+        .collect();
     let mut lw = Lowerer {
         info,
         f: &mut func,
@@ -547,8 +564,37 @@ fn lower_kernel(
         depth: 0,
     };
     let params: Vec<Sym> = (0..args.len())
-        .map(|i| Sym::Vals(vec![lw.arg_sized(entry, i as u32, args[i].size)]))
-        .collect();
+        .map(|i| {
+            let n = i as u32;
+            if byval.contains(&i) {
+                return Ok(Sym::Vals(vec![lw.f.push(
+                    entry,
+                    Op::ArgAddr(n),
+                    Ty::Ptr(Space::Private),
+                )]));
+            }
+            let tid = param_types[i];
+            Ok(match info.ty(tid)? {
+                SType::Vector(e, count) => {
+                    // One pushed value per component (a vec3 occupies four).
+                    let esize = info.size_of(*e)? as u32;
+                    let ty = info.scalar(*e)?;
+                    let comps = (0..*count)
+                        .map(|c| {
+                            let op = Op::ArgAt {
+                                arg: n,
+                                offset: c * esize,
+                                bytes: esize,
+                            };
+                            lw.f.push(entry, op, ty)
+                        })
+                        .collect();
+                    Sym::Vals(comps)
+                }
+                _ => Sym::Vals(vec![lw.arg_sized(entry, n, args[i].size)]),
+            })
+        })
+        .collect::<Result<_, FrontendError>>()?;
     let (exit, _) = lw.lower_call(fid, params, entry)?;
     func.blocks[exit.0 as usize].term = Term::Ret;
     Ok(LoweredKernel {
@@ -590,13 +636,16 @@ impl Lowerer<'_, '_> {
     /// Kernel argument `i` of `bytes` bytes: a narrow integer read from its pushed dword
     /// keeps only its own bytes (the rest belong to the next argument).
     fn arg_sized(&mut self, b: Block, i: u32, bytes: u32) -> Value {
-        let v = self.arg(b, i);
-        let ty = self.f.ty(v);
+        let ty = self.f.args[i as usize];
         if ty.is_int() && bytes < ty.bytes() {
-            let k = self.konst(ty, (1u64 << (8 * bytes)) - 1);
-            self.f.push(b, Op::Bin(BinOp::And, v, k), ty)
+            let op = Op::ArgAt {
+                arg: i,
+                offset: 0,
+                bytes,
+            };
+            self.f.push(b, op, ty)
         } else {
-            v
+            self.arg(b, i)
         }
     }
 

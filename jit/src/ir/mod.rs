@@ -196,6 +196,18 @@ pub enum Op {
     Const(u64),
     /// Kernel argument `index` (a pushed constant; by-value and pointers alike).
     Arg(u32),
+    /// `bytes` bytes at `offset` into by-value kernel argument `arg` (a vector's
+    /// component, a struct's field, a narrow scalar): a read of the pushed constant,
+    /// zero-extended when narrower than the value's type.
+    ArgAt {
+        arg: u32,
+        offset: u32,
+        bytes: u32,
+    },
+    /// The address of by-value aggregate argument `arg` (a struct the kernel reads through
+    /// a pointer, SPIR-V's ByVal). Loads at constant offsets from it become `ArgAt`
+    /// (`passes::pushed_args`); any other use needs the argument in memory.
+    ArgAddr(u32),
     Builtin(Builtin, u8),
     Bin(BinOp, Value, Value),
     Un(UnOp, Value),
@@ -301,7 +313,12 @@ impl Op {
     /// The values this operation reads.
     pub fn operands(&self) -> Vec<Value> {
         match self {
-            Op::Const(_) | Op::Arg(_) | Op::Builtin(..) | Op::Barrier => vec![],
+            Op::Const(_)
+            | Op::Arg(_)
+            | Op::ArgAt { .. }
+            | Op::ArgAddr(_)
+            | Op::Builtin(..)
+            | Op::Barrier => vec![],
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => vec![*a],
             Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],

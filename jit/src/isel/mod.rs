@@ -471,6 +471,35 @@ impl Sel<'_> {
                     Loc::Payload(self.layout.cross_thread_grf as u32 * 32 + off),
                 );
             }
+            Op::ArgAt { arg, offset, bytes } => {
+                let at = self.layout.cross_thread_grf as u32 * 32
+                    + self.layout.arg_offsets[arg as usize]
+                    + offset;
+                if bytes < ty.bytes() {
+                    // A byte or word: one zero-extending move from :ub / :uw.
+                    let st = if bytes == 1 { Type::UB } else { Type::UW };
+                    let (r, _) = self.def(v);
+                    let exec = if self.is_uniform(v) { 1 } else { SIMD };
+                    let mut i = Inst::new(Opcode::Mov, exec);
+                    i.no_mask = exec == 1;
+                    i.dst = Some(grf_dst(0, 0, Type::UD));
+                    i.srcs[0] = Some(reg_src(
+                        (at / 32) as u8,
+                        (at % 32) as u8,
+                        Region::SCALAR,
+                        st,
+                    ));
+                    self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+                } else {
+                    self.locs.insert(v, Loc::Payload(at));
+                }
+            }
+            Op::ArgAddr(_) => {
+                return unsupported(
+                    "a by-value struct argument whose address is used other than to read \
+                     fields at constant offsets (it would need private memory)",
+                )
+            }
             Op::Builtin(b, d) => self.builtin(v, b, d)?,
             Op::Phi(_) => {}
             Op::Bin(op, a, b) => self.bin(v, op, a, b, ty)?,

@@ -2,4 +2,5 @@
 //! the uniformity analysis that instruction selection reads.
 
 pub mod dce;
+pub mod pushed_args;
 pub mod uniform;

@@ -1,0 +1,40 @@
+// Kernel arguments by value: vectors, narrow integers and structs, all pushed as
+// constants (seed 001); references in driver/tests/jit_corpus/args.rs.
+
+typedef struct {
+    int a;
+    float b;
+    char c;
+    long d;
+} params_t;
+
+kernel void vec_args(global const float *in, global float *out, float4 scale, int3 shift) {
+    int i = get_global_id(0);
+    float x = in[i];
+    out[4 * i + 0] = x * scale.x + (float)shift.x;
+    out[4 * i + 1] = x * scale.y + (float)shift.y;
+    out[4 * i + 2] = x * scale.z + (float)shift.z;
+    out[4 * i + 3] = x * scale.w;
+}
+
+kernel void narrow_args(global int *out, char c, uchar uc, short s, ushort us, int tail) {
+    int i = get_global_id(0);
+    out[5 * i + 0] = c * i;
+    out[5 * i + 1] = uc + i;
+    out[5 * i + 2] = s - i;
+    out[5 * i + 3] = us * 2 + i;
+    out[5 * i + 4] = tail;
+}
+
+kernel void struct_arg(global const int *in, global long *out, params_t p) {
+    int i = get_global_id(0);
+    long v = in[i];
+    out[2 * i] = v * p.a + (long)(p.b * 2.0f) + p.c;
+    out[2 * i + 1] = p.d - v;
+}
+
+kernel void long2_arg(global long *out, long2 k, uint2 m) {
+    int i = get_global_id(0);
+    out[2 * i] = k.x + i * (long)m.x;
+    out[2 * i + 1] = k.y - i * (long)m.y;
+}
