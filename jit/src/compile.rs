@@ -140,6 +140,8 @@ fn compile_spirv_each(spirv: &[u8]) -> Result<Vec<(String, KernelResult)>, Build
 
 #[derive(Debug, Error)]
 enum KernelError {
+    #[error("{0}")]
+    Passes(String),
     #[error(transparent)]
     Isel(#[from] isel::IselError),
     #[error(transparent)]
@@ -154,8 +156,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         args,
         required_wg_size,
     } = k;
-    passes::pushed_args::run(&mut func);
-    passes::dce::run(&mut func);
+    passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
     let uniform = passes::uniform::analyse(&func);
 
     // Arguments after the implicit values, each aligned to its size.

@@ -1619,14 +1619,3 @@ fn mem_align(i: &dr::Instruction, n: usize) -> u32 {
         _ => 1,
     }
 }
-
-/// A check used by tests: the lowered function is well formed.
-pub fn verify(f: &Function) -> Result<(), String> {
-    for (n, b) in f.blocks.iter().enumerate() {
-        if b.term == Term::None {
-            return Err(format!("bb{n} has no terminator"));
-        }
-    }
-    let _ = ir::print::print(f);
-    Ok(())
-}

@@ -5,7 +5,9 @@
 //! one `Inst` in `Function::insts`, referred to by index (`Value`); blocks
 //! list their instructions in order and end in a terminator.
 
+pub mod parse;
 pub mod print;
+pub mod verify;
 
 use std::fmt;
 

@@ -1,22 +1,129 @@
-//! Text form of the IR, for `gencl compile --ir` and test failure messages.
+//! The IR's text form: what `GENCL_DUMP_IR` prints between passes and what pass tests
+//! are written in (`parse.rs` reads it back). One instruction a line:
+//!
+//! ```text
+//! kernel name(i32, ptr.global)
+//! bb0:
+//!   %3 = i32 bin add %1, %2
+//!   store %4, %3, align 4, bytes 4
+//!   br bb1
+//! ```
+//!
+//! Values keep their index in the function (`%N`), so a pass's output prints with the
+//! numbers of its input.
 
-use super::{Function, Term};
+use super::*;
 use std::fmt::Write;
+
+pub fn ty_name(t: Ty) -> &'static str {
+    match t {
+        Ty::Bool => "bool",
+        Ty::I8 => "i8",
+        Ty::I16 => "i16",
+        Ty::I32 => "i32",
+        Ty::I64 => "i64",
+        Ty::F16 => "f16",
+        Ty::F32 => "f32",
+        Ty::F64 => "f64",
+        Ty::Ptr(Space::Global) => "ptr.global",
+        Ty::Ptr(Space::Constant) => "ptr.constant",
+        Ty::Ptr(Space::Local) => "ptr.local",
+        Ty::Ptr(Space::Private) => "ptr.private",
+        Ty::Ptr(Space::Generic) => "ptr.generic",
+        Ty::Void => "void",
+    }
+}
+
+pub fn bin_name(op: BinOp) -> &'static str {
+    use BinOp::*;
+    match op {
+        Add => "add",
+        Sub => "sub",
+        Mul => "mul",
+        MulHi { signed: true } => "mulhi.s",
+        MulHi { signed: false } => "mulhi.u",
+        Div { signed: true } => "div.s",
+        Div { signed: false } => "div.u",
+        Rem { signed: true } => "rem.s",
+        Rem { signed: false } => "rem.u",
+        FAdd => "fadd",
+        FSub => "fsub",
+        FMul => "fmul",
+        FDiv => "fdiv",
+        And => "and",
+        Or => "or",
+        Xor => "xor",
+        Shl => "shl",
+        LShr => "lshr",
+        AShr => "ashr",
+        Min { signed: true } => "min.s",
+        Min { signed: false } => "min.u",
+        Max { signed: true } => "max.s",
+        Max { signed: false } => "max.u",
+        FMin => "fmin",
+        FMax => "fmax",
+    }
+}
+
+pub fn cmp_name(op: CmpOp) -> String {
+    match op {
+        CmpOp::Lt { signed } => format!("lt.{}", if signed { 's' } else { 'u' }),
+        CmpOp::Le { signed } => format!("le.{}", if signed { 's' } else { 'u' }),
+        CmpOp::Gt { signed } => format!("gt.{}", if signed { 's' } else { 'u' }),
+        CmpOp::Ge { signed } => format!("ge.{}", if signed { 's' } else { 'u' }),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+fn op_text(op: &Op) -> String {
+    match op {
+        Op::Const(bits) => format!("const {bits:#x}"),
+        Op::Arg(n) => format!("arg {n}"),
+        Op::ArgAt { arg, offset, bytes } => format!("arg_at {arg}, {offset}, {bytes}"),
+        Op::ArgAddr(n) => format!("arg_addr {n}"),
+        Op::Builtin(b, d) => format!("builtin {b:?} {d}"),
+        Op::Bin(o, a, b) => format!("bin {} {a}, {b}", bin_name(*o)),
+        Op::Un(o, a) => format!("un {o:?} {a}").to_lowercase(),
+        Op::Mad(a, b, c) => format!("mad {a}, {b}, {c}"),
+        Op::Cmp(o, a, b) => format!("cmp {} {a}, {b}", cmp_name(*o)),
+        Op::Select(c, a, b) => format!("select {c}, {a}, {b}"),
+        Op::Conv(o, a) => format!("conv {o:?} {a}").to_lowercase(),
+        Op::ConvRound(o, a, r) => format!("conv_round {o:?} {r:?} {a}").to_lowercase(),
+        Op::PtrAdd(a, b) => format!("ptradd {a}, {b}"),
+        Op::Load { addr, align, bytes } => format!("load {addr}, align {align}, bytes {bytes}"),
+        Op::Store {
+            addr,
+            value,
+            align,
+            bytes,
+        } => format!("store {addr}, {value}, align {align}, bytes {bytes}"),
+        Op::Phi(ins) => {
+            let parts: Vec<String> = ins.iter().map(|(b, v)| format!("[{b}: {v}]")).collect();
+            format!("phi {}", parts.join(", "))
+        }
+        Op::Barrier => "barrier".into(),
+    }
+}
 
 pub fn print(f: &Function) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "kernel {}({:?})", f.name, f.args);
+    let args: Vec<&str> = f.args.iter().map(|t| ty_name(*t)).collect();
+    let _ = writeln!(s, "kernel {}({})", f.name, args.join(", "));
     for (i, b) in f.blocks.iter().enumerate() {
         let _ = writeln!(s, "bb{i}:");
         for v in &b.insts {
             let inst = f.inst(*v);
-            let _ = writeln!(s, "  {v}: {:?} = {:?}", inst.ty, inst.op);
+            if inst.ty == Ty::Void {
+                let _ = writeln!(s, "  {}", op_text(&inst.op));
+            } else {
+                let _ = writeln!(s, "  {v} = {} {}", ty_name(inst.ty), op_text(&inst.op));
+            }
         }
         let _ = match &b.term {
             Term::Br(t) => writeln!(s, "  br {t}"),
             Term::CondBr(c, t, e) => writeln!(s, "  br {c}, {t}, {e}"),
             Term::Ret => writeln!(s, "  ret"),
-            Term::None => writeln!(s, "  <no terminator>"),
+            Term::None => writeln!(s, "  unterminated"),
         };
     }
     s

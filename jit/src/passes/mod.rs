@@ -1,6 +1,63 @@
-//! IR passes, in the order `compile` runs them: dead-code elimination, then
-//! the uniformity analysis that instruction selection reads.
+//! The IR passes, one file each, run in the order of `PASSES`. After lowering and after
+//! every pass the verifier runs (debug builds, tests, `GENCL_VERIFY_IR=1`), and
+//! `GENCL_DUMP_IR=1` prints the IR after each (to stderr, in `ir::print`'s form).
+//! `uniform` is an analysis that instruction selection reads, run last.
 
 pub mod dce;
 pub mod pushed_args;
 pub mod uniform;
+
+use crate::ir::{print, verify, Function};
+
+/// A pass: rewrites the function in place.
+pub type Pass = fn(&mut Function);
+
+/// The passes, in the order they run.
+pub const PASSES: &[(&str, Pass)] = &[
+    // Pushed-constant reads for by-value aggregates (seed 001, case 1).
+    ("pushed_args", pushed_args::run),
+    // Dead code (what lowering and the passes before leave unused).
+    ("dce", dce::run),
+];
+
+#[derive(Clone, Copy, Debug)]
+pub struct PassOptions {
+    pub verify: bool,
+    pub dump: bool,
+}
+
+fn env_on(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+impl Default for PassOptions {
+    /// Verify in debug builds or with GENCL_VERIFY_IR=1; dump with GENCL_DUMP_IR=1.
+    fn default() -> Self {
+        PassOptions {
+            verify: cfg!(debug_assertions) || env_on("GENCL_VERIFY_IR"),
+            dump: env_on("GENCL_DUMP_IR"),
+        }
+    }
+}
+
+/// Run every pass; an error names the pass after which the IR stopped verifying
+/// (a compiler bug, reported as a build error rather than a crash).
+pub fn run(f: &mut Function, opts: PassOptions) -> Result<(), String> {
+    let check = |f: &Function, after: &str| -> Result<(), String> {
+        if opts.dump {
+            eprintln!("; IR of '{}' after {after}\n{}", f.name, print::print(f));
+        }
+        if opts.verify {
+            verify::verify(f).map_err(|e| {
+                format!("internal compiler error: the IR is invalid after {after}: {e}")
+            })?;
+        }
+        Ok(())
+    };
+    check(f, "lowering")?;
+    for (name, pass) in PASSES {
+        pass(f);
+        check(f, name)?;
+    }
+    Ok(())
+}
