@@ -225,7 +225,7 @@ fn op_of(text: &str) -> Option<Op> {
             let field = |k: &str| {
                 parts
                     .iter()
-                    .find_map(|p| p.strip_prefix(k).and_then(|n| num(n)))
+                    .find_map(|p| p.strip_prefix(k).and_then(num))
                     .map(|n| n as u32)
             };
             let (align, bytes) = (field("align ")?, field("bytes ")?);
