@@ -155,6 +155,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         mut func,
         args,
         required_wg_size,
+        constant_data,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
     let uniform = passes::uniform::analyse(&func);
@@ -188,6 +189,20 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         });
         off += size;
     }
+    // The address of the program's __constant data, after the arguments.
+    let mut data_buffers = Vec::new();
+    let const_data = if constant_data.is_empty() {
+        None
+    } else {
+        off = abi::place_arg(off, 8);
+        data_buffers.push(abi::DataBuffer {
+            data: constant_data,
+            curbe_offset: off,
+            bti: None,
+        });
+        off += 8;
+        Some(off - 8)
+    };
     let cross_thread_bytes = off.div_ceil(32) * 32;
     let cross_thread_grf = abi::cross_thread_grf(SIMD as u32);
     let layout = Layout {
@@ -199,6 +214,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         num_groups: abi::NUM_GROUPS,
         work_dim: abi::WORK_DIM,
         payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
+        const_data,
     };
     let (mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
     let assignment = regalloc::allocate(&mfunc)?;
@@ -225,7 +241,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         scratch_bytes: 0,
         scratch_per_thread: 0,
         barriers: false,
-        data_buffers: Vec::new(),
+        data_buffers,
         required_wg_size,
         attributes,
     })

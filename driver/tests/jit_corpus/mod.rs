@@ -1,13 +1,15 @@
 //! gencl's own kernel corpus (tests/jit/*.cl), one module of cases per file.
 pub mod args;
+pub mod constants;
 pub mod control;
 
 /// The kernel sources of the corpus (files under tests/jit/).
-pub const FILES: &[&str] = &["control.cl", "args.cl"];
+pub const FILES: &[&str] = &["control.cl", "args.cl", "constants.cl"];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
     let mut v = Vec::new();
     v.extend(control::cases());
     v.extend(args::cases());
+    v.extend(constants::cases());
     v
 }

@@ -58,6 +58,8 @@ pub struct LoweredKernel {
     pub func: Function,
     pub args: Vec<ArgInfo>,
     pub required_wg_size: Option<[u32; 3]>,
+    /// The program's `__constant` data, if the kernel reads it (`Op::ConstData`).
+    pub constant_data: Vec<u8>,
 }
 
 fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
@@ -83,6 +85,8 @@ struct ModuleInfo<'m> {
     globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
     no_write: std::collections::HashSet<u32>,
+    /// Program-scope `__constant` variables with their initialisers, in module order.
+    constant_vars: Vec<(u32, u32)>,
     /// Rounding modes and saturation of conversions (decorations).
     rounding: HashMap<u32, ir::Round>,
     saturated: std::collections::HashSet<u32>,
@@ -147,6 +151,7 @@ impl<'m> ModuleInfo<'m> {
             actual_local_size: Default::default(),
             rounding: HashMap::new(),
             saturated: Default::default(),
+            constant_vars: Vec::new(),
         };
         for i in &m.ext_inst_imports {
             if let Some(Operand::LiteralString(s)) = i.operands.first() {
@@ -288,6 +293,13 @@ impl<'m> ModuleInfo<'m> {
                         .get(&id)
                         .cloned()
                         .unwrap_or_else(|| format!("%{id}"));
+                    if let (
+                        Some(Operand::StorageClass(spirv::StorageClass::UniformConstant)),
+                        Some(Operand::IdRef(init)),
+                    ) = (i.operands.first(), i.operands.get(1))
+                    {
+                        info.constant_vars.push((id, *init));
+                    }
                     info.globals.insert(id, name);
                     continue;
                 }
@@ -342,6 +354,86 @@ impl<'m> ModuleInfo<'m> {
             SType::Void => Ty::Void,
             other => return unsupported(format!("type {other:?} as a value")),
         })
+    }
+
+    /// The program's `__constant` data: every program-scope constant variable's
+    /// initialiser at its alignment, in module order; and each variable's offset.
+    fn constant_layout(&self) -> Result<(Vec<u8>, HashMap<u32, u64>), FrontendError> {
+        let mut data = Vec::new();
+        let mut offsets = HashMap::new();
+        for &(var, init) in &self.constant_vars {
+            let ty = *self.type_of.get(&init).ok_or_else(|| {
+                FrontendError::InvalidIl(format!("initialiser %{init} has no type"))
+            })?;
+            let align = self.align_of(ty)?.max(1) as usize;
+            let at = data.len().next_multiple_of(align);
+            data.resize(at + self.size_of(ty)? as usize, 0);
+            self.const_bytes(init, &mut data, at)?;
+            offsets.insert(var, at as u64);
+        }
+        Ok((data, offsets))
+    }
+
+    fn constant_offset(&self, var: u32) -> Result<Option<u64>, FrontendError> {
+        if !self.constant_vars.iter().any(|(v, _)| *v == var) {
+            return Ok(None);
+        }
+        Ok(self.constant_layout()?.1.get(&var).copied())
+    }
+
+    /// Write constant `id` (OpenCL C layout) into `out` at `at`.
+    fn const_bytes(&self, id: u32, out: &mut [u8], at: usize) -> Result<(), FrontendError> {
+        let c = *self
+            .constants
+            .get(&id)
+            .ok_or_else(|| FrontendError::InvalidIl(format!("%{id} is not a constant")))?;
+        let ty = c.result_type.unwrap_or(0);
+        let size = self.size_of(ty)? as usize;
+        let dst = out
+            .get_mut(at..at + size)
+            .ok_or_else(|| FrontendError::InvalidIl("constant runs past its variable".into()))?;
+        match c.class.opcode {
+            SOp::Constant => {
+                let bits = match c.operands.first() {
+                    Some(Operand::LiteralBit32(v)) => *v as u64,
+                    Some(Operand::LiteralBit64(v)) => *v,
+                    _ => return invalid("OpConstant without a literal"),
+                };
+                dst.copy_from_slice(&bits.to_le_bytes()[..size]);
+            }
+            SOp::ConstantTrue => dst[0] = 1,
+            SOp::ConstantFalse | SOp::ConstantNull | SOp::Undef => dst.fill(0),
+            SOp::ConstantComposite => {
+                let parts: Vec<u32> = c
+                    .operands
+                    .iter()
+                    .filter_map(|o| match o {
+                        Operand::IdRef(x) => Some(*x),
+                        _ => None,
+                    })
+                    .collect();
+                match self.ty(ty)?.clone() {
+                    SType::Struct(members) => {
+                        let mut off = 0u64;
+                        for (m, part) in members.iter().zip(&parts) {
+                            let a = self.align_of(*m)?;
+                            off = off.div_ceil(a) * a;
+                            self.const_bytes(*part, out, at + off as usize)?;
+                            off += self.size_of(*m)?;
+                        }
+                    }
+                    SType::Array(e, _) | SType::Vector(e, _) => {
+                        let es = self.size_of(e)? as usize;
+                        for (k, part) in parts.iter().enumerate() {
+                            self.const_bytes(*part, out, at + k * es)?;
+                        }
+                    }
+                    other => return unsupported(format!("a constant composite of {other:?}")),
+                }
+            }
+            other => return unsupported(format!("constant {other:?} in __constant data")),
+        }
+        Ok(())
     }
 
     /// The width of an integer type narrower than its register container (8, 16 or an
@@ -597,10 +689,16 @@ fn lower_kernel(
         .collect::<Result<_, FrontendError>>()?;
     let (exit, _) = lw.lower_call(fid, params, entry)?;
     func.blocks[exit.0 as usize].term = Term::Ret;
+    let constant_data = if func.insts.iter().any(|i| i.op == Op::ConstData) {
+        info.constant_layout()?.0
+    } else {
+        Vec::new()
+    };
     Ok(LoweredKernel {
         func,
         args,
         required_wg_size,
+        constant_data,
     })
 }
 
@@ -657,8 +755,18 @@ impl Lowerer<'_, '_> {
         if let Some(v) = self.consts.get(&id) {
             return Ok(v.clone());
         }
+        if let Some(off) = self.info.constant_offset(id)? {
+            let base = self
+                .f
+                .push(Block(0), Op::ConstData, Ty::Ptr(Space::Constant));
+            let v = self.offset(Block(0), base, off);
+            self.consts.insert(id, vec![v]);
+            return Ok(vec![v]);
+        }
         if let Some(name) = self.info.globals.get(&id) {
-            return unsupported(format!("program-scope variable '{name}'"));
+            return unsupported(format!(
+                "program-scope variable '{name}' outside the constant address space"
+            ));
         }
         let i = *self
             .info

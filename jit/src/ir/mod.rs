@@ -210,6 +210,9 @@ pub enum Op {
     /// a pointer, SPIR-V's ByVal). Loads at constant offsets from it become `ArgAt`
     /// (`passes::pushed_args`); any other use needs the argument in memory.
     ArgAddr(u32),
+    /// The address of the program's `__constant` data (a buffer the runtime makes from
+    /// the kernel's `data_buffers`, its address pushed in the cross-thread data).
+    ConstData,
     Builtin(Builtin, u8),
     Bin(BinOp, Value, Value),
     Un(UnOp, Value),
@@ -319,6 +322,7 @@ impl Op {
             | Op::Arg(_)
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
+            | Op::ConstData
             | Op::Builtin(..)
             | Op::Barrier => vec![],
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],

@@ -257,6 +257,7 @@ fn op_of(text: &str) -> Option<Op> {
             Op::Phi(ins)
         }
         "barrier" => Op::Barrier,
+        "const_data" => Op::ConstData,
         _ => return None,
     })
 }

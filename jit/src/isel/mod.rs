@@ -54,6 +54,8 @@ pub struct Layout {
     pub work_dim: u32,
     /// GRFs of thread payload in all (r0 + per-thread + cross-thread).
     pub payload_grfs: u8,
+    /// Cross-thread byte offset of the `__constant` data's address, if the kernel has some.
+    pub const_data: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -494,6 +496,13 @@ impl Sel<'_> {
                     self.locs.insert(v, Loc::Payload(at));
                 }
             }
+            Op::ConstData => match self.layout.const_data {
+                Some(off) => {
+                    let at = self.layout.cross_thread_grf as u32 * 32 + off;
+                    self.locs.insert(v, Loc::Payload(at));
+                }
+                None => return unsupported("internal: __constant data without its address"),
+            },
             Op::ArgAddr(_) => {
                 return unsupported(
                     "a by-value struct argument whose address is used other than to read \
