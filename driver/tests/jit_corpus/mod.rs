@@ -2,14 +2,16 @@
 pub mod args;
 pub mod constants;
 pub mod control;
+pub mod vectors;
 
 /// The kernel sources of the corpus (files under tests/jit/).
-pub const FILES: &[&str] = &["control.cl", "args.cl", "constants.cl"];
+pub const FILES: &[&str] = &["control.cl", "args.cl", "constants.cl", "vectors.cl"];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
     let mut v = Vec::new();
     v.extend(control::cases());
     v.extend(args::cases());
     v.extend(constants::cases());
+    v.extend(vectors::cases());
     v
 }

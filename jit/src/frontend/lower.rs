@@ -346,7 +346,10 @@ impl<'m> ModuleInfo<'m> {
             // Odd widths live in the next container, zero-extended (`odd_width`).
             SType::Int(w) if *w < 32 => Ty::I32,
             SType::Int(w) if *w < 64 => Ty::I64,
-            SType::Float(16) => Ty::F16,
+            // Halves are carried as floats holding an exactly representable half, rounded
+            // to half after each operation (`is_half`): f32 has 2p+2 bits of half's p, so
+            // add, sub, mul, div and sqrt rounded twice are still correctly rounded.
+            SType::Float(16) => Ty::F32,
             SType::Float(32) => Ty::F32,
             SType::Float(64) => Ty::F64,
             SType::Vector(e, _) => return self.scalar(*e),
@@ -354,6 +357,15 @@ impl<'m> ModuleInfo<'m> {
             SType::Void => Ty::Void,
             other => return unsupported(format!("type {other:?} as a value")),
         })
+    }
+
+    /// Whether `tid` is half or a vector of half.
+    fn is_half(&self, tid: u32) -> bool {
+        match self.types.get(&tid) {
+            Some(SType::Float(16)) => true,
+            Some(SType::Vector(e, _)) => self.is_half(*e),
+            _ => false,
+        }
     }
 
     /// The program's `__constant` data: every program-scope constant variable's
@@ -671,8 +683,12 @@ fn lower_kernel(
                     // One pushed value per component (a vec3 occupies four).
                     let esize = info.size_of(*e)? as u32;
                     let ty = info.scalar(*e)?;
+                    let half = info.is_half(*e);
                     let comps = (0..*count)
                         .map(|c| {
+                            if half {
+                                return lw.pushed_half(entry, n, c * esize);
+                            }
                             let op = Op::ArgAt {
                                 arg: n,
                                 offset: c * esize,
@@ -731,10 +747,196 @@ impl Lowerer<'_, '_> {
         self.f.push(b, Op::Arg(i), ty)
     }
 
+    /// vloadn/vstoren and the vload_half/vstore_half family: loads and stores of `n`
+    /// consecutive elements at `p + offset * n` (`vloada_`/`vstorea_`: vec3 strides as 4).
+    fn vector_memory(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        which: u32,
+        tid: u32,
+        b: Block,
+    ) -> Result<Option<Vec<Value>>, FrontendError> {
+        use spirv::OpenclStd100Op as C;
+        let Some(op) = C::from_u32(which) else {
+            return Ok(None);
+        };
+        let id = |k: usize| id_op(i, 2 + k);
+        // Literal operands of an extended instruction arrive as ids from rspirv.
+        let lit_n = |k: usize| match i.operands.get(2 + k) {
+            Some(Operand::IdRef(n)) | Some(Operand::LiteralBit32(n)) => Ok(*n),
+            other => invalid(format!("{op:?}: operand {k} is not a count: {other:?}")),
+        };
+        // The rounding mode of vstore_half_r: an FPRoundingMode operand (0 RTE, 1 RTZ,
+        // 2 RTP, 3 RTN), which rspirv reads as an id, as every operand of an extended
+        // instruction.
+        let store_round = |k: usize| -> Result<ir::Round, FrontendError> {
+            let m = match i.operands.get(2 + k) {
+                Some(Operand::FPRoundingMode(m)) => *m as u32,
+                Some(Operand::LiteralBit32(m)) | Some(Operand::IdRef(m)) => *m,
+                other => {
+                    return invalid(format!("vstore_half_r without a rounding mode: {other:?}"))
+                }
+            };
+            Ok(match m {
+                0 => ir::Round::Rte,
+                1 => ir::Round::Rtz,
+                2 => ir::Round::Rtp,
+                3 => ir::Round::Rtn,
+                _ => return invalid(format!("rounding mode {m}")),
+            })
+        };
+        match op {
+            C::vloadn => {
+                let n = lit_n(2)?;
+                let esize = self.elem_size(tid)?;
+                let base = self.val(fr, id(1)?)?;
+                let addr = self.index(b, base, fr, id(0)?, esize * n as u64)?;
+                Ok(Some(self.load(b, addr, tid, esize as u32)?))
+            }
+            C::vload_half | C::vload_halfn | C::vloada_halfn => {
+                let n = if op == C::vload_half { 1 } else { lit_n(2)? };
+                let stride = if op == C::vloada_halfn && n == 3 {
+                    4
+                } else {
+                    n
+                };
+                let base = self.val(fr, id(1)?)?;
+                let addr = self.index(b, base, fr, id(0)?, 2 * stride as u64)?;
+                let mut out = Vec::new();
+                for c in 0..n {
+                    let a = self.offset(b, addr, 2 * c as u64);
+                    let op = Op::Load {
+                        addr: a,
+                        align: 2,
+                        bytes: 2,
+                    };
+                    let bits = self.f.push(b, op, Ty::I32);
+                    out.push(self.f.push(b, Op::Un(UnOp::HalfToFloat, bits), Ty::F32));
+                }
+                Ok(Some(out))
+            }
+            C::vstoren => {
+                let data_id = id(0)?;
+                let data = self.vals(fr, data_id)?;
+                let dt = fr
+                    .types
+                    .get(&data_id)
+                    .or_else(|| self.info.type_of.get(&data_id))
+                    .copied()
+                    .ok_or_else(|| FrontendError::InvalidIl("vstoren data has no type".into()))?;
+                let esize = self.elem_size(dt)?;
+                let base = self.val(fr, id(2)?)?;
+                let addr = self.index(b, base, fr, id(1)?, esize * data.len() as u64)?;
+                let half = self.info.is_half(dt);
+                for (c, v) in data.iter().enumerate() {
+                    let a = self.offset(b, addr, esize * c as u64);
+                    let v = if half {
+                        self.f.push(b, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
+                    } else {
+                        *v
+                    };
+                    let op = Op::Store {
+                        addr: a,
+                        value: v,
+                        align: esize as u32,
+                        bytes: esize as u32,
+                    };
+                    self.f.push(b, op, Ty::Void);
+                }
+                Ok(Some(Vec::new()))
+            }
+            C::vstore_half
+            | C::vstore_half_r
+            | C::vstore_halfn
+            | C::vstore_halfn_r
+            | C::vstorea_halfn
+            | C::vstorea_halfn_r => {
+                let round = if matches!(
+                    op,
+                    C::vstore_half_r | C::vstore_halfn_r | C::vstorea_halfn_r
+                ) {
+                    store_round(3)?
+                } else {
+                    ir::Round::Rte
+                };
+                let data = self.vals(fr, id(0)?)?;
+                let n = data.len() as u64;
+                let aligned = matches!(op, C::vstorea_halfn | C::vstorea_halfn_r);
+                let stride = if aligned && n == 3 { 4 } else { n };
+                let base = self.val(fr, id(2)?)?;
+                let addr = self.index(b, base, fr, id(1)?, 2 * stride)?;
+                for (c, v) in data.iter().enumerate() {
+                    let a = self.offset(b, addr, 2 * c as u64);
+                    let h = if self.f.ty(*v) == Ty::F64 {
+                        if round != ir::Round::Rte {
+                            return unsupported(format!(
+                                "vstore_half_r of a double rounding {round:?} (only to nearest even yet)"
+                            ));
+                        }
+                        let r = self.double_to_half(b, *v);
+                        self.f.push(b, Op::Un(UnOp::FloatToHalf, r), Ty::I32)
+                    } else if round == ir::Round::Rte {
+                        self.f.push(b, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
+                    } else {
+                        self.f
+                            .push(b, Op::ConvRound(ConvOp::ToHalf, *v, round), Ty::I32)
+                    };
+                    let op = Op::Store {
+                        addr: a,
+                        value: h,
+                        align: 2,
+                        bytes: 2,
+                    };
+                    self.f.push(b, op, Ty::Void);
+                }
+                Ok(Some(Vec::new()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A half at `offset` in by-value argument `arg`.
+    fn pushed_half(&mut self, b: Block, arg: u32, offset: u32) -> Value {
+        let op = Op::ArgAt {
+            arg,
+            offset,
+            bytes: 2,
+        };
+        let bits = self.f.push(b, op, Ty::I32);
+        self.f.push(b, Op::Un(UnOp::HalfToFloat, bits), Ty::F32)
+    }
+
+    /// `v` rounded to half precision (to nearest even).
+    fn round_half(&mut self, b: Block, v: Value) -> Value {
+        let h = self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32);
+        self.f.push(b, Op::Un(UnOp::HalfToFloat, h), Ty::F32)
+    }
+
+    /// A double rounded to half exactly once: to float toward zero, with the lowest bit
+    /// set when that was inexact (round to odd), then to half to nearest even. Rounding to
+    /// odd at 24 bits keeps the information the second rounding at 11 bits needs.
+    fn double_to_half(&mut self, b: Block, x: Value) -> Value {
+        let rz = self
+            .f
+            .push(b, Op::ConvRound(ConvOp::FConv, x, ir::Round::Rtz), Ty::F32);
+        let back = self.f.push(b, Op::Conv(ConvOp::FConv, rz), Ty::F64);
+        let exact = self.f.push(b, Op::Cmp(CmpOp::FUEq, back, x), Ty::Bool);
+        let bits = self.f.push(b, Op::Conv(ConvOp::Bitcast, rz), Ty::I32);
+        let one = self.konst(Ty::I32, 1);
+        let odd = self.f.push(b, Op::Bin(BinOp::Or, bits, one), Ty::I32);
+        let r = self.f.push(b, Op::Select(exact, bits, odd), Ty::I32);
+        let f = self.f.push(b, Op::Conv(ConvOp::Bitcast, r), Ty::F32);
+        self.round_half(b, f)
+    }
+
     /// Kernel argument `i` of `bytes` bytes: a narrow integer read from its pushed dword
     /// keeps only its own bytes (the rest belong to the next argument).
     fn arg_sized(&mut self, b: Block, i: u32, bytes: u32) -> Value {
         let ty = self.f.args[i as usize];
+        if ty == Ty::F32 && bytes == 2 {
+            return self.pushed_half(b, i, 0);
+        }
         if ty.is_int() && bytes < ty.bytes() {
             let op = Op::ArgAt {
                 arg: i,
@@ -787,6 +989,7 @@ impl Lowerer<'_, '_> {
                 };
                 let bits = match self.info.odd_width(tid) {
                     Some(w) => bits & ((1u64 << w) - 1),
+                    None if self.info.is_half(tid) => half_to_f32(bits as u16).to_bits() as u64,
                     None => bits,
                 };
                 vec![self.konst(ty, bits)]
@@ -1120,8 +1323,14 @@ impl Lowerer<'_, '_> {
                     esize
                 };
                 let align = mem_align(i, 2);
+                let half = self.info.is_half(vt);
                 for (n, v) in vals.iter().enumerate() {
                     let a = self.offset(cur, addr, n as u64 * esize);
+                    let v = &if half {
+                        self.f.push(cur, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
+                    } else {
+                        *v
+                    };
                     self.f.push(
                         cur,
                         Op::Store {
@@ -1249,6 +1458,11 @@ impl Lowerer<'_, '_> {
                 let tid =
                     rty.ok_or_else(|| FrontendError::InvalidIl("ext inst without a type".into()))?;
                 let ty = self.info.scalar(tid)?;
+                // Loads and stores first: their operands include literals.
+                if let Some(v) = self.vector_memory(fr, i, which, tid, cur)? {
+                    define!(v);
+                    return Ok(cur);
+                }
                 let mut ops = Vec::new();
                 for n in 2..i.operands.len() {
                     ops.push(self.vals(fr, id_op(i, n)?)?);
@@ -1260,6 +1474,7 @@ impl Lowerer<'_, '_> {
                     .and_then(|id| fr.types.get(&id).or_else(|| self.info.type_of.get(&id)))
                     .and_then(|t| self.info.odd_width(*t));
                 let res_width = self.info.odd_width(tid);
+                let res_half = self.info.is_half(tid);
                 let mut out = Vec::new();
                 for c in 0..n {
                     // Scalar operands broadcast (the scalar forms of clamp, mix, step, ...).
@@ -1283,14 +1498,15 @@ impl Lowerer<'_, '_> {
                         }
                         _ => builtins::ext_inst(&mut bld, which, ty, n > 1, &args)?,
                     };
-                    // Narrow results stay zero-extended.
-                    out.push(match res_width {
+                    // Narrow results stay zero-extended; half results are rounded to half.
+                    let v = match res_width {
                         Some(w) if ty.is_int() => {
                             let k = bld.k(ty, (1u64 << w) - 1);
                             bld.bin(BinOp::And, v, k)
                         }
                         _ => v,
-                    });
+                    };
+                    out.push(if res_half { self.round_half(cur, v) } else { v });
                 }
                 define!(out);
             }
@@ -1390,12 +1606,17 @@ impl Lowerer<'_, '_> {
         align: u32,
     ) -> Result<Vec<Value>, FrontendError> {
         let n = self.info.components(tid)?;
-        let ty = self.info.scalar(tid)?;
+        let half = self.info.is_half(tid);
+        let ty = if half {
+            Ty::I32
+        } else {
+            self.info.scalar(tid)?
+        };
         let esize = self.elem_size(tid)?;
         let mut out = Vec::new();
         for c in 0..n.max(1) {
             let a = self.offset(b, addr, c as u64 * esize);
-            out.push(self.f.push(
+            let v = self.f.push(
                 b,
                 Op::Load {
                     addr: a,
@@ -1403,7 +1624,12 @@ impl Lowerer<'_, '_> {
                     bytes: esize as u32,
                 },
                 ty,
-            ));
+            );
+            out.push(if half {
+                self.f.push(b, Op::Un(UnOp::HalfToFloat, v), Ty::F32)
+            } else {
+                v
+            });
         }
         Ok(out)
     }
@@ -1482,13 +1708,92 @@ impl Lowerer<'_, '_> {
         } else {
             self.info.odd_width(tid)
         };
+        let first_id = i.operands.iter().find_map(|o| match o {
+            Operand::IdRef(id) => Some(*id),
+            _ => None,
+        });
+        let src_tid = first_id.and_then(|id| {
+            fr.types
+                .get(&id)
+                .or_else(|| self.info.type_of.get(&id))
+                .copied()
+        });
+        let src_half = src_tid.is_some_and(|t| self.info.is_half(t));
+        let res_half = tid != 0 && self.info.is_half(tid);
+        if src_half || res_half {
+            if let Some(out) = self.half_special(i, b, ty, &srcs, src_half, res_half)? {
+                return Ok(out);
+            }
+        }
         let out = self.simple_ops(fr, i, b, ty, &srcs, (src_width, result_width))?;
+        let out = if res_half
+            && matches!(
+                op,
+                FAdd | FSub | FMul | FDiv | FRem | FMod | ConvertSToF | ConvertUToF
+            ) {
+            out.into_iter().map(|v| self.round_half(b, v)).collect()
+        } else {
+            out
+        };
         Ok(match result_width {
             Some(w) if !matches!(op, ShiftRightLogical | UDiv | UMod | BitwiseAnd) => {
                 out.into_iter().map(|v| self.zext_from(b, v, w)).collect()
             }
             _ => out,
         })
+    }
+
+    /// The half conversions that are not "compute in float, then round": float to half
+    /// (rounded, or through round-to-odd from double), half to float or double (exact),
+    /// and the bit casts between half and 16-bit integers.
+    fn half_special(
+        &mut self,
+        i: &dr::Instruction,
+        b: Block,
+        ty: Ty,
+        srcs: &[Vec<Value>],
+        src_half: bool,
+        res_half: bool,
+    ) -> Result<Option<Vec<Value>>, FrontendError> {
+        let op = i.class.opcode;
+        let Some(x) = srcs.first() else {
+            return Ok(None);
+        };
+        let id = i.result_id.unwrap_or(0);
+        let round = self.info.rounding.get(&id).copied();
+        let mut out = Vec::new();
+        for &v in x {
+            let r = match op {
+                SOp::FConvert if res_half => {
+                    if !matches!(round, None | Some(ir::Round::Rte)) {
+                        return unsupported(format!(
+                            "conversion to half rounding {round:?} (only to nearest even yet)"
+                        ));
+                    }
+                    if self.f.ty(v) == Ty::F64 {
+                        self.double_to_half(b, v)
+                    } else {
+                        self.round_half(b, v)
+                    }
+                }
+                SOp::FConvert if src_half => {
+                    if ty == Ty::F32 {
+                        v
+                    } else {
+                        self.f.push(b, Op::Conv(ConvOp::FConv, v), ty)
+                    }
+                }
+                SOp::Bitcast if src_half && !res_half => {
+                    self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32)
+                }
+                SOp::Bitcast if res_half && !src_half => {
+                    self.f.push(b, Op::Un(UnOp::HalfToFloat, v), Ty::F32)
+                }
+                _ => return Ok(None),
+            };
+            out.push(r);
+        }
+        Ok(Some(out))
     }
 
     /// `v` (an odd-width integer of `w` bits in its container) sign-extended to the container.
@@ -1637,7 +1942,14 @@ impl Lowerer<'_, '_> {
                     out.push(v);
                     continue;
                 }
-                Bitcast | ConvertPtrToU | ConvertUToPtr | PtrCastToGeneric | GenericCastToPtr => {
+                // A pointer cast to generic keeps its named address space: the static
+                // resolution of seed 002 for the common case (a global pointer handed to a
+                // built-in declared on generic pointers, such as vload3 under CL2.0).
+                PtrCastToGeneric => {
+                    out.push(s(0)?);
+                    continue;
+                }
+                Bitcast | ConvertPtrToU | ConvertUToPtr | GenericCastToPtr => {
                     conv(ConvOp::Bitcast)?
                 }
                 CopyObject => {
@@ -1725,5 +2037,18 @@ fn mem_align(i: &dr::Instruction, n: usize) -> u32 {
             *a
         }
         _ => 1,
+    }
+}
+
+/// The value of IEEE half `h`, as a float (exact).
+fn half_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
+    let exp = (h >> 10) & 0x1f;
+    let man = (h & 0x3ff) as f32;
+    match exp {
+        0 => sign * man * 2f32.powi(-24),
+        31 if man == 0.0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        e => sign * (1.0 + man / 1024.0) * 2f32.powi(e as i32 - 15),
     }
 }

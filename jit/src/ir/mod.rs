@@ -132,6 +132,10 @@ pub enum UnOp {
     Clz,
     /// Set bits of a 32-bit value.
     Popcount,
+    /// The IEEE half in the low 16 bits of an I32, as an F32 (exact).
+    HalfToFloat,
+    /// An F32 rounded to IEEE half (to nearest even), its bits zero-extended in an I32.
+    FloatToHalf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,6 +185,9 @@ pub enum ConvOp {
     FConv,
     /// Reinterpret the same bits (pointer ↔ integer, int ↔ float of one size).
     Bitcast,
+    /// F32 to the bits of an IEEE half in an I32 (as `UnOp::FloatToHalf`); the form
+    /// `Op::ConvRound` takes for a directed rounding mode.
+    ToHalf,
 }
 
 /// A rounding mode of a conversion (SPIR-V FPRoundingMode).

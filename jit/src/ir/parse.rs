@@ -133,6 +133,8 @@ const UNOPS: &[UnOp] = &[
     UnOp::Rint,
     UnOp::Clz,
     UnOp::Popcount,
+    UnOp::HalfToFloat,
+    UnOp::FloatToHalf,
 ];
 const CONVS: &[ConvOp] = &[
     ConvOp::SExt,
@@ -144,6 +146,7 @@ const CONVS: &[ConvOp] = &[
     ConvOp::UToF,
     ConvOp::FConv,
     ConvOp::Bitcast,
+    ConvOp::ToHalf,
 ];
 const ROUNDS: &[Round] = &[Round::Rte, Round::Rtz, Round::Rtp, Round::Rtn];
 const BUILTINS: &[Builtin] = &[

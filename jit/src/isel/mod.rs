@@ -934,6 +934,9 @@ impl Sel<'_> {
     }
 
     fn un(&mut self, v: Value, op: UnOp, a: Value, ty: Ty) -> Result<(), IselError> {
+        if matches!(op, UnOp::HalfToFloat | UnOp::FloatToHalf) {
+            return self.half_conv(v, op, a);
+        }
         let t = isa_type(ty, true)?;
         let oa = self.reg_opnd(a, t)?;
         match op {
@@ -982,6 +985,61 @@ impl Sel<'_> {
             }
             other => return unsupported(format!("{other:?} on {ty:?}")),
         }
+        Ok(())
+    }
+
+    /// Halves live as the low word of a dword lane. To float: read the words at a stride
+    /// of 2 as :hf. To half: write :hf at a stride of 2 (cr0's rounding mode, nearest
+    /// even), then clear the upper words so the bits stay zero-extended.
+    fn half_conv(&mut self, v: Value, op: UnOp, a: Value) -> Result<(), IselError> {
+        let scalar = self.is_uniform(v);
+        let exec = if scalar { 1 } else { SIMD };
+        let word_region = if scalar {
+            Region::SCALAR
+        } else {
+            Region {
+                vstride: 16,
+                width: 8,
+                hstride: 2,
+            }
+        };
+        if op == UnOp::HalfToFloat {
+            let oa = self.reg_opnd(a, Type::UD)?;
+            let mut src = oa.src;
+            if let Src::Reg(r) = &mut src {
+                r.ty = Type::HF;
+                if !oa.scalar {
+                    r.region = word_region;
+                }
+            }
+            let (r, _) = self.def(v);
+            let mut i = Inst::new(Opcode::Mov, exec);
+            i.no_mask = scalar;
+            i.dst = Some(grf_dst(0, 0, Type::F));
+            i.srcs[0] = Some(src);
+            self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, None, None]);
+            return Ok(());
+        }
+        let oa = self.reg_opnd(a, Type::F)?;
+        let tmp = self.m.new_vreg(if scalar { 4 } else { 4 * SIMD as u32 });
+        let mut i = Inst::new(Opcode::Mov, exec);
+        i.no_mask = scalar;
+        let mut d = grf_dst(0, 0, Type::HF);
+        d.hstride = if scalar { 1 } else { 2 };
+        i.dst = Some(d);
+        i.srcs[0] = Some(oa.src);
+        self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
+        let t = Opnd {
+            src: reg_src(0, 0, region_for(scalar, Type::UD), Type::UD),
+            vref: Some(VRef { v: tmp, off: 0 }),
+            scalar,
+        };
+        let mask = Opnd {
+            src: imm(Type::UD, 0xffff),
+            vref: None,
+            scalar: true,
+        };
+        self.alu(v, Opcode::And, Type::UD, &[t, mask], None);
         Ok(())
     }
 
@@ -1063,6 +1121,9 @@ impl Sel<'_> {
     }
 
     fn conv(&mut self, v: Value, op: ConvOp, a: Value, ty: Ty) -> Result<(), IselError> {
+        if op == ConvOp::ToHalf {
+            return self.half_conv(v, UnOp::FloatToHalf, a);
+        }
         let from = self.f.ty(a);
         if op == ConvOp::Bitcast && from.bytes() == ty.bytes() {
             // Same bits, another type: share the location.
@@ -1134,6 +1195,9 @@ impl Sel<'_> {
             ConvOp::UToF => (isa_type(from, false)?, isa_type(ty, true)?),
             ConvOp::FConv => (isa_type(from, true)?, isa_type(ty, true)?),
             ConvOp::Bitcast => return unsupported(format!("bitcast from {from:?} to {ty:?}")),
+            ConvOp::ToHalf => {
+                return unsupported("internal: ToHalf reached the general conversion")
+            }
         };
         let oa = self.reg_opnd(a, st)?;
         self.alu(v, Opcode::Mov, dt, &[oa], None);
