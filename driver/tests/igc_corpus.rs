@@ -83,7 +83,10 @@ fn gencl_corpus() -> HashMap<(&'static str, String), Result<KernelBinary, String
     let mut all = HashMap::new();
     for file in igc::cases::FILES {
         let src = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
-        match gencl_jit::compile::compile_each(CompileInput::OpenClC(&src), "-cl-std=CL2.0") {
+        match gencl_jit::compile::compile_each(
+            CompileInput::OpenClC(&src),
+            &std::env::var("GENCL_IGC_OPTIONS").unwrap_or_else(|_| "-cl-std=CL2.0".into()),
+        ) {
             Ok(ks) => {
                 for (name, k) in ks {
                     all.insert((*file, name), k);
@@ -184,7 +187,9 @@ fn igc_kernels_match_cpu_reference() {
 /// same harness against the same CPU reference. `tests/igc/gencl-jit-expected.txt` lists the
 /// cases that do not pass yet, each with its cause; an unlisted failure fails the test, and so
 /// does a listed case that now passes (the list may only shrink).
-/// `GENCL_IGC_WRITE=1` rewrites the list from this run (for review, not to hide regressions).
+/// `GENCL_IGC_WRITE=1` rewrites the list from this run (for review, not to hide regressions);
+/// `GENCL_IGC_OPTIONS` replaces the build options (say, to add -cl-opt-disable; the list is
+/// written for the default).
 #[test]
 fn igc_kernels_with_gencl_jit() {
     let kernels = gencl_corpus();

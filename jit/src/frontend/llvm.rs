@@ -30,8 +30,8 @@ const DATA_LAYOUT: &str =
 /// How much of LLVM's optimiser runs before translation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptLevel {
-    /// -cl-opt-disable: only SROA and mem2reg (aggregates split, variables into SSA),
-    /// because the JIT does not yet promote Function-storage variables itself (docs/jit.md).
+    /// -cl-opt-disable: no LLVM optimisation at all (opt only verifies and sets the data
+    /// layout); the JIT's own mem2reg promotes the variables clang leaves in memory.
     None,
     /// The default: LLVM's -O2 pipeline.
     O2,
@@ -71,7 +71,7 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
     cmd.arg(format!("--data-layout={DATA_LAYOUT}"));
     match opt {
         OptLevel::O2 => cmd.arg("-O2"),
-        OptLevel::None => cmd.arg("-passes=sroa,mem2reg"),
+        OptLevel::None => cmd.arg("-passes=verify"),
     };
     cmd.arg(&input).arg("-o").arg(&optimised);
     run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;

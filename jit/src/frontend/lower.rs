@@ -359,6 +359,45 @@ impl<'m> ModuleInfo<'m> {
         })
     }
 
+    /// The scalar leaves of a type in the order its values are flattened (vector
+    /// components, struct members, array elements), each with its byte offset.
+    fn leaves(&self, tid: u32) -> Result<Vec<(u64, u32)>, FrontendError> {
+        let mut out = Vec::new();
+        self.leaves_at(tid, 0, &mut out)?;
+        Ok(out)
+    }
+
+    fn leaves_at(&self, tid: u32, at: u64, out: &mut Vec<(u64, u32)>) -> Result<(), FrontendError> {
+        match self.ty(tid)?.clone() {
+            SType::Vector(e, n) => {
+                let es = self.size_of(e)?;
+                for c in 0..n as u64 {
+                    out.push((at + c * es, e));
+                }
+            }
+            SType::Struct(members) => {
+                let mut off = 0u64;
+                for m in members {
+                    let a = self.align_of(m)?;
+                    off = off.div_ceil(a) * a;
+                    self.leaves_at(m, at + off, out)?;
+                    off += self.size_of(m)?;
+                }
+            }
+            SType::Array(e, n) => {
+                if n > 4096 {
+                    return unsupported(format!("a value of {n} array elements"));
+                }
+                let es = self.size_of(e)?;
+                for k in 0..n {
+                    self.leaves_at(e, at + k * es, out)?;
+                }
+            }
+            _ => out.push((at, tid)),
+        }
+        Ok(())
+    }
+
     /// Whether `tid` is half or a vector of half.
     fn is_half(&self, tid: u32) -> bool {
         match self.types.get(&tid) {
@@ -1311,37 +1350,16 @@ impl Lowerer<'_, '_> {
             }
             SOp::Store => {
                 let addr = self.val(fr, id_op(i, 0)?)?;
-                let vals = self.vals(fr, id_op(i, 1)?)?;
-                let vt =
-                    *self.info.type_of.get(&id_op(i, 1)?).ok_or_else(|| {
-                        FrontendError::InvalidIl("stored value has no type".into())
-                    })?;
-                let esize = self.info.size_of(vt)? / self.info.components(vt)?.max(1) as u64;
-                let esize = if let SType::Vector(e, _) = self.info.ty(vt)? {
-                    self.info.size_of(*e)?
-                } else {
-                    esize
-                };
+                let vid = id_op(i, 1)?;
+                let vals = self.vals(fr, vid)?;
+                let vt = fr
+                    .types
+                    .get(&vid)
+                    .or_else(|| self.info.type_of.get(&vid))
+                    .copied()
+                    .ok_or_else(|| FrontendError::InvalidIl("stored value has no type".into()))?;
                 let align = mem_align(i, 2);
-                let half = self.info.is_half(vt);
-                for (n, v) in vals.iter().enumerate() {
-                    let a = self.offset(cur, addr, n as u64 * esize);
-                    let v = &if half {
-                        self.f.push(cur, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
-                    } else {
-                        *v
-                    };
-                    self.f.push(
-                        cur,
-                        Op::Store {
-                            addr: a,
-                            value: *v,
-                            align: align.min(esize as u32).max(1),
-                            bytes: esize as u32,
-                        },
-                        Ty::Void,
-                    );
-                }
+                self.store_vals(cur, addr, vt, &vals, align)?;
             }
             SOp::InBoundsPtrAccessChain
             | SOp::PtrAccessChain
@@ -1522,6 +1540,24 @@ impl Lowerer<'_, '_> {
                 }
                 define!(vec![acc]);
             }
+            SOp::Variable => {
+                // A private variable (Function storage): an alloca, its initialiser stored.
+                let tid =
+                    rty.ok_or_else(|| FrontendError::InvalidIl("variable without a type".into()))?;
+                let SType::Pointer(_, pointee) = self.info.ty(tid)?.clone() else {
+                    return invalid("OpVariable whose type is not a pointer");
+                };
+                let bytes = self.info.size_of(pointee)? as u32;
+                let align = self.info.align_of(pointee)? as u32;
+                let a = self
+                    .f
+                    .push(cur, Op::Alloca { bytes, align }, Ty::Ptr(Space::Private));
+                if let Some(Operand::IdRef(init)) = i.operands.get(1) {
+                    let vals = self.vals(fr, *init)?;
+                    self.store_vals(cur, a, pointee, &vals, align)?;
+                }
+                define!(vec![a]);
+            }
             SOp::ControlBarrier => {
                 self.f.push(cur, Op::Barrier, Ty::Void);
             }
@@ -1605,23 +1641,22 @@ impl Lowerer<'_, '_> {
         tid: u32,
         align: u32,
     ) -> Result<Vec<Value>, FrontendError> {
-        let n = self.info.components(tid)?;
-        let half = self.info.is_half(tid);
-        let ty = if half {
-            Ty::I32
-        } else {
-            self.info.scalar(tid)?
-        };
-        let esize = self.elem_size(tid)?;
         let mut out = Vec::new();
-        for c in 0..n.max(1) {
-            let a = self.offset(b, addr, c as u64 * esize);
+        for (off, leaf) in self.info.leaves(tid)? {
+            let half = self.info.is_half(leaf);
+            let ty = if half {
+                Ty::I32
+            } else {
+                self.info.scalar(leaf)?
+            };
+            let bytes = self.info.size_of(leaf)? as u32;
+            let a = self.offset(b, addr, off);
             let v = self.f.push(
                 b,
                 Op::Load {
                     addr: a,
-                    align: align.min(esize as u32).max(1),
-                    bytes: esize as u32,
+                    align: align.min(bytes).max(1),
+                    bytes,
                 },
                 ty,
             );
@@ -1632,6 +1667,42 @@ impl Lowerer<'_, '_> {
             });
         }
         Ok(out)
+    }
+
+    /// Store the flattened components `vals` of a value of type `tid` at `addr`.
+    fn store_vals(
+        &mut self,
+        b: Block,
+        addr: Value,
+        tid: u32,
+        vals: &[Value],
+        align: u32,
+    ) -> Result<(), FrontendError> {
+        let leaves = self.info.leaves(tid)?;
+        if leaves.len() != vals.len() {
+            return invalid(format!(
+                "stored value has {} components, its type {}",
+                vals.len(),
+                leaves.len()
+            ));
+        }
+        for ((off, leaf), v) in leaves.into_iter().zip(vals) {
+            let bytes = self.info.size_of(leaf)? as u32;
+            let a = self.offset(b, addr, off);
+            let v = if self.info.is_half(leaf) {
+                self.f.push(b, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
+            } else {
+                *v
+            };
+            let op = Op::Store {
+                addr: a,
+                value: v,
+                align: align.min(bytes).max(1),
+                bytes,
+            };
+            self.f.push(b, op, Ty::Void);
+        }
+        Ok(())
     }
 
     /// Bytes in memory of a scalar type, or of a vector's element.
@@ -1720,6 +1791,13 @@ impl Lowerer<'_, '_> {
         });
         let src_half = src_tid.is_some_and(|t| self.info.is_half(t));
         let res_half = tid != 0 && self.info.is_half(tid);
+        if op == Bitcast {
+            if let (Some(st), Some(x)) = (src_tid, srcs.first()) {
+                if self.info.components(st)? != self.info.components(tid)? {
+                    return self.regroup_bits(b, x, st, tid);
+                }
+            }
+        }
         if src_half || res_half {
             if let Some(out) = self.half_special(i, b, ty, &srcs, src_half, res_half)? {
                 return Ok(out);
@@ -1741,6 +1819,93 @@ impl Lowerer<'_, '_> {
             }
             _ => out,
         })
+    }
+
+    /// A bit cast between vectors of different component counts (as_uchar4 of an int,
+    /// as_long of a float2): the source's bits, in order, regrouped into the result's
+    /// components, through integers of each element's width.
+    fn regroup_bits(
+        &mut self,
+        b: Block,
+        x: &[Value],
+        st: u32,
+        tid: u32,
+    ) -> Result<Vec<Value>, FrontendError> {
+        let elem = |info: &ModuleInfo, t: u32| match info.ty(t) {
+            Ok(SType::Vector(e, _)) => *e,
+            _ => t,
+        };
+        let (se, de) = (elem(self.info, st), elem(self.info, tid));
+        let ws = (self.info.size_of(se)? * 8) as u32;
+        let wd = (self.info.size_of(de)? * 8) as u32;
+        if ws * x.len() as u32 != wd * self.info.components(tid)? {
+            return invalid("bit cast between types of different sizes");
+        }
+        // Source components as integers of their width (in an I64 staging register).
+        let mut bits = Vec::new();
+        for &v in x {
+            let t = self.f.ty(v);
+            let int = if self.info.is_half(se) {
+                self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32)
+            } else if t.is_float() {
+                let it = if t == Ty::F64 { Ty::I64 } else { Ty::I32 };
+                self.f.push(b, Op::Conv(ConvOp::Bitcast, v), it)
+            } else {
+                v
+            };
+            bits.push(if self.f.ty(int) == Ty::I64 {
+                int
+            } else {
+                self.f.push(b, Op::Conv(ConvOp::ZExt, int), Ty::I64)
+            });
+        }
+        let dty = self.info.scalar(de)?;
+        let n = self.info.components(tid)?;
+        let mut out = Vec::new();
+        for c in 0..n {
+            // Result bits [c*wd, (c+1)*wd) come from source components lo..=hi.
+            let start = c * wd;
+            let mut acc: Option<Value> = None;
+            let mut k = start / ws;
+            while k * ws < start + wd {
+                let src = bits[k as usize];
+                let v = if ws >= wd {
+                    let sh = self.konst(Ty::I64, (start - k * ws) as u64);
+                    self.f.push(b, Op::Bin(BinOp::LShr, src, sh), Ty::I64)
+                } else {
+                    let sh = self.konst(Ty::I64, (k * ws - start) as u64);
+                    self.f.push(b, Op::Bin(BinOp::Shl, src, sh), Ty::I64)
+                };
+                acc = Some(match acc {
+                    None => v,
+                    Some(a) => self.f.push(b, Op::Bin(BinOp::Or, a, v), Ty::I64),
+                });
+                k += 1;
+            }
+            let mut v = acc.ok_or_else(|| FrontendError::InvalidIl("empty bit cast".into()))?;
+            if wd < 64 {
+                let m = self.konst(Ty::I64, (1u64 << wd) - 1);
+                v = self.f.push(b, Op::Bin(BinOp::And, v, m), Ty::I64);
+            }
+            let r = if self.info.is_half(de) {
+                let t = self.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32);
+                self.f.push(b, Op::Un(UnOp::HalfToFloat, t), Ty::F32)
+            } else {
+                let it = if wd == 64 { Ty::I64 } else { Ty::I32 };
+                let t = if it == Ty::I64 {
+                    v
+                } else {
+                    self.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32)
+                };
+                if dty.is_float() {
+                    self.f.push(b, Op::Conv(ConvOp::Bitcast, t), dty)
+                } else {
+                    t
+                }
+            };
+            out.push(r);
+        }
+        Ok(out)
     }
 
     /// The half conversions that are not "compute in float, then round": float to half

@@ -217,6 +217,13 @@ pub enum Op {
     /// a pointer, SPIR-V's ByVal). Loads at constant offsets from it become `ArgAt`
     /// (`passes::pushed_args`); any other use needs the argument in memory.
     ArgAddr(u32),
+    /// A private variable of `bytes` bytes (SPIR-V's Function storage): its address.
+    /// `passes::mem2reg` turns the variables that only see loads and stores at constant
+    /// offsets into SSA values; the rest need private memory.
+    Alloca {
+        bytes: u32,
+        align: u32,
+    },
     /// The address of the program's `__constant` data (a buffer the runtime makes from
     /// the kernel's `data_buffers`, its address pushed in the cross-thread data).
     ConstData,
@@ -330,6 +337,7 @@ impl Op {
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
             | Op::ConstData
+            | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier => vec![],
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],
@@ -340,6 +348,40 @@ impl Op {
             Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
         }
     }
+    /// Rewrite every value this operation reads.
+    pub fn map_operands(&mut self, f: &impl Fn(Value) -> Value) {
+        match self {
+            Op::Const(_)
+            | Op::Arg(_)
+            | Op::ArgAt { .. }
+            | Op::ArgAddr(_)
+            | Op::ConstData
+            | Op::Alloca { .. }
+            | Op::Builtin(..)
+            | Op::Barrier => {}
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => {
+                *a = f(*a);
+                *b = f(*b);
+            }
+            Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => *a = f(*a),
+            Op::Mad(a, b, c) | Op::Select(a, b, c) => {
+                *a = f(*a);
+                *b = f(*b);
+                *c = f(*c);
+            }
+            Op::Load { addr, .. } => *addr = f(*addr),
+            Op::Store { addr, value, .. } => {
+                *addr = f(*addr);
+                *value = f(*value);
+            }
+            Op::Phi(ins) => {
+                for (_, v) in ins.iter_mut() {
+                    *v = f(*v);
+                }
+            }
+        }
+    }
+
     pub fn has_side_effects(&self) -> bool {
         matches!(self, Op::Store { .. } | Op::Barrier)
     }

@@ -261,6 +261,13 @@ fn op_of(text: &str) -> Option<Op> {
         }
         "barrier" => Op::Barrier,
         "const_data" => Op::ConstData,
+        "alloca" => {
+            let (b, a) = rest.split_once(',')?;
+            Op::Alloca {
+                bytes: num(b)? as u32,
+                align: num(a.trim().strip_prefix("align")?)? as u32,
+            }
+        }
         _ => return None,
     })
 }

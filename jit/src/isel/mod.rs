@@ -496,6 +496,12 @@ impl Sel<'_> {
                     self.locs.insert(v, Loc::Payload(at));
                 }
             }
+            Op::Alloca { bytes, .. } => {
+                return unsupported(format!(
+                    "a private variable of {bytes} bytes indexed at run time or whose address \
+                     escapes (private memory in scratch is the memory-model issue's)"
+                ))
+            }
             Op::ConstData => match self.layout.const_data {
                 Some(off) => {
                     let at = self.layout.cross_thread_grf as u32 * 32 + off;

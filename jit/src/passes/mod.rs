@@ -4,6 +4,7 @@
 //! `uniform` is an analysis that instruction selection reads, run last.
 
 pub mod dce;
+pub mod mem2reg;
 pub mod pushed_args;
 pub mod uniform;
 
@@ -16,6 +17,8 @@ pub type Pass = fn(&mut Function);
 pub const PASSES: &[(&str, Pass)] = &[
     // Pushed-constant reads for by-value aggregates (seed 001, case 1).
     ("pushed_args", pushed_args::run),
+    // Private variables into SSA values (unoptimised SPIR-V, libclc).
+    ("mem2reg", mem2reg::run),
     // Dead code (what lowering and the passes before leave unused).
     ("dce", dce::run),
 ];

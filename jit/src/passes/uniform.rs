@@ -17,7 +17,9 @@ pub fn analyse(f: &Function) -> Vec<bool> {
         uniform[i] = match &inst.op {
             Op::Const(_) | Op::Arg(_) | Op::ArgAt { .. } | Op::ArgAddr(_) | Op::ConstData => true,
             Op::Builtin(b, _) => !matches!(b, Builtin::GlobalId | Builtin::LocalId),
-            Op::Load { .. } | Op::Store { .. } | Op::Phi(_) | Op::Barrier => false,
+            Op::Load { .. } | Op::Store { .. } | Op::Phi(_) | Op::Barrier | Op::Alloca { .. } => {
+                false
+            }
             op => op
                 .operands()
                 .iter()

@@ -1,0 +1,321 @@
+//! Promote private variables to SSA values (mem2reg, with the scalar replacement that
+//! OpenCL C needs: a struct or vector variable becomes one value per field).
+//!
+//! Unoptimised SPIR-V (clang -O0, other producers, libclc) keeps every variable in
+//! Function storage: an `Op::Alloca` with loads and stores. A variable is promoted when
+//! every use of its address, through constant offsets and bit casts, is a load or a store
+//! at a constant offset, and the accesses never partly overlap: each distinct (offset,
+//! size) is then one slot, promoted with the classic construction (phis at the iterated
+//! dominance frontier of the stores, then renaming over the dominator tree). Variables
+//! indexed at run time, or whose address escapes, stay in memory (private memory is the
+//! memory-model issue's; instruction selection refuses them with a clear error).
+
+use std::collections::HashMap;
+
+use crate::analysis::Cfg;
+use crate::ir::{Block, ConvOp, Function, Inst, Op, Term, Ty, Value};
+
+/// An access to a variable: the instruction, its constant offset and size.
+struct Access {
+    inst: Value,
+    offset: u64,
+    bytes: u32,
+}
+
+/// The variable and constant offset an address denotes.
+fn base_offset(
+    f: &Function,
+    v: Value,
+    memo: &mut HashMap<Value, Option<(Value, u64)>>,
+) -> Option<(Value, u64)> {
+    if let Some(r) = memo.get(&v) {
+        return *r;
+    }
+    let r = match f.inst(v).op {
+        Op::Alloca { .. } => Some((v, 0)),
+        Op::PtrAdd(p, k) => match (base_offset(f, p, memo), &f.inst(k).op) {
+            (Some((a, o)), Op::Const(c)) => Some((a, o.wrapping_add(*c))),
+            _ => None,
+        },
+        Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => base_offset(f, p, memo),
+        _ => None,
+    };
+    memo.insert(v, r);
+    r
+}
+
+pub fn run(f: &mut Function) {
+    let mut memo = HashMap::new();
+    // Every use of every value derived from an alloca, classified.
+    let mut accesses: HashMap<Value, Vec<Access>> = HashMap::new();
+    let mut escaped: Vec<Value> = Vec::new();
+    let placed: Vec<Value> = f
+        .blocks
+        .iter()
+        .flat_map(|b| b.insts.iter().copied())
+        .collect();
+    for &v in &placed {
+        match f.inst(v).op.clone() {
+            Op::Load { addr, bytes, .. } => {
+                if let Some((a, off)) = base_offset(f, addr, &mut memo) {
+                    accesses.entry(a).or_default().push(Access {
+                        inst: v,
+                        offset: off,
+                        bytes,
+                    });
+                }
+            }
+            Op::Store {
+                addr, value, bytes, ..
+            } => {
+                if let Some((a, _)) = base_offset(f, value, &mut memo) {
+                    escaped.push(a);
+                }
+                if let Some((a, off)) = base_offset(f, addr, &mut memo) {
+                    accesses.entry(a).or_default().push(Access {
+                        inst: v,
+                        offset: off,
+                        bytes,
+                    });
+                }
+            }
+            // Address arithmetic that stays a known offset is no use of its own.
+            Op::PtrAdd(p, k) if matches!(f.inst(k).op, Op::Const(_)) => {
+                let _ = p;
+            }
+            Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => {}
+            op => {
+                for o in op.operands() {
+                    if let Some((a, _)) = base_offset(f, o, &mut memo) {
+                        escaped.push(a);
+                    }
+                }
+            }
+        }
+    }
+    for b in &f.blocks {
+        if let Term::CondBr(c, _, _) = b.term {
+            if let Some((a, _)) = base_offset(f, c, &mut memo) {
+                escaped.push(a);
+            }
+        }
+    }
+    let allocas: Vec<Value> = placed
+        .iter()
+        .copied()
+        .filter(|v| matches!(f.inst(*v).op, Op::Alloca { .. }))
+        .collect();
+    let mut slots: Vec<(Vec<Value>, Ty)> = Vec::new(); // accesses of one slot, its type
+    let mut promoted: Vec<Value> = Vec::new();
+    for a in allocas {
+        if escaped.contains(&a) {
+            continue;
+        }
+        let list = accesses.remove(&a).unwrap_or_default();
+        // Distinct (offset, size) pairs must not overlap one another.
+        let mut ranges: Vec<(u64, u32)> = list.iter().map(|x| (x.offset, x.bytes)).collect();
+        ranges.sort();
+        ranges.dedup();
+        let overlap = ranges
+            .windows(2)
+            .any(|w| w[0].0 + u64::from(w[0].1) > w[1].0);
+        if overlap {
+            continue;
+        }
+        for (off, bytes) in ranges {
+            let members: Vec<Value> = list
+                .iter()
+                .filter(|x| x.offset == off && x.bytes == bytes)
+                .map(|x| x.inst)
+                .collect();
+            // The slot's type: the first load's, else the first store's value's.
+            let ty = members
+                .iter()
+                .find_map(|m| match f.inst(*m).op {
+                    Op::Load { .. } => Some(f.ty(*m)),
+                    _ => None,
+                })
+                .or_else(|| {
+                    members.iter().find_map(|m| match f.inst(*m).op {
+                        Op::Store { value, .. } => Some(f.ty(value)),
+                        _ => None,
+                    })
+                })
+                .unwrap_or(Ty::I32);
+            slots.push((members, ty));
+        }
+        promoted.push(a);
+    }
+    if slots.is_empty() {
+        return;
+    }
+    promote(f, &slots);
+    // The promoted allocas and their address arithmetic are dead now; DCE removes them.
+    let _ = promoted;
+}
+
+/// SSA construction for each slot.
+fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
+    let cfg = Cfg::new(f);
+    let n = f.blocks.len();
+    let reachable = |b: usize| cfg.rpo[b] != u32::MAX;
+    // Dominance frontiers (Cooper, Harvey, Kennedy).
+    let mut df: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for b in 0..n {
+        if !reachable(b) {
+            continue;
+        }
+        let preds: Vec<usize> = cfg.preds[b]
+            .iter()
+            .map(|p| p.0 as usize)
+            .filter(|p| reachable(*p))
+            .collect();
+        if preds.len() < 2 {
+            continue;
+        }
+        for p in preds {
+            let mut r = p;
+            while r != cfg.idom[b] as usize {
+                if !df[r].contains(&b) {
+                    df[r].push(b);
+                }
+                if cfg.idom[r] as usize == r {
+                    break;
+                }
+                r = cfg.idom[r] as usize;
+            }
+        }
+    }
+    // Dominator-tree children.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for b in 1..n {
+        if reachable(b) && cfg.idom[b] as usize != b {
+            children[cfg.idom[b] as usize].push(b);
+        }
+    }
+    let mut block_of: HashMap<Value, usize> = HashMap::new();
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for v in &bd.insts {
+            block_of.insert(*v, b);
+        }
+    }
+    let mut slot_of: HashMap<Value, usize> = HashMap::new();
+    for (s, (members, _)) in slots.iter().enumerate() {
+        for m in members {
+            slot_of.insert(*m, s);
+        }
+    }
+    // Phi placement: (block, slot) → phi value.
+    let mut phis: HashMap<(usize, usize), Value> = HashMap::new();
+    for (s, (members, ty)) in slots.iter().enumerate() {
+        let mut work: Vec<usize> = members
+            .iter()
+            .filter(|m| matches!(f.inst(**m).op, Op::Store { .. }))
+            .filter_map(|m| block_of.get(m).copied())
+            .collect();
+        let mut has = vec![false; n];
+        while let Some(b) = work.pop() {
+            for &d in &df[b] {
+                if !has[d] {
+                    has[d] = true;
+                    f.insts.push(Inst {
+                        op: Op::Phi(Vec::new()),
+                        ty: *ty,
+                    });
+                    let phi = Value(f.insts.len() as u32 - 1);
+                    f.blocks[d].insts.insert(0, phi);
+                    phis.insert((d, s), phi);
+                    work.push(d);
+                }
+            }
+        }
+    }
+    // Renaming over the dominator tree: each slot's current value on entry to a block.
+    let mut replace: HashMap<Value, Value> = HashMap::new();
+    let mut dead: std::collections::HashSet<Value> = Default::default();
+    let undef: Vec<Value> = slots
+        .iter()
+        .map(|(_, ty)| {
+            f.insts.push(Inst {
+                op: Op::Const(0),
+                ty: *ty,
+            });
+            let v = Value(f.insts.len() as u32 - 1);
+            f.blocks[0].insts.insert(0, v);
+            v
+        })
+        .collect();
+    let mut stack: Vec<(usize, Vec<Value>)> = vec![(0, undef)];
+    while let Some((b, mut cur)) = stack.pop() {
+        for (s, c) in cur.iter_mut().enumerate() {
+            if let Some(p) = phis.get(&(b, s)) {
+                *c = *p;
+            }
+        }
+        let insts = f.blocks[b].insts.clone();
+        for v in insts {
+            let Some(&s) = slot_of.get(&v) else { continue };
+            let ty = slots[s].1;
+            match f.inst(v).op.clone() {
+                Op::Load { .. } => {
+                    // Same size, maybe another type: a bit cast.
+                    let val = if f.ty(v) == ty {
+                        cur[s]
+                    } else {
+                        f.insts[v.0 as usize].op = Op::Conv(ConvOp::Bitcast, cur[s]);
+                        v
+                    };
+                    if val != v {
+                        replace.insert(v, val);
+                        dead.insert(v);
+                    }
+                }
+                Op::Store { value, .. } => {
+                    let value = *replace.get(&value).unwrap_or(&value);
+                    cur[s] = if f.ty(value) == ty {
+                        value
+                    } else {
+                        // Keep the conversion where the store was.
+                        f.insts[v.0 as usize] = Inst {
+                            op: Op::Conv(ConvOp::Bitcast, value),
+                            ty,
+                        };
+                        v
+                    };
+                    if cur[s] != v {
+                        dead.insert(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for succ in f.successors(Block(b as u32)) {
+            for (s, c) in cur.iter().enumerate() {
+                if let Some(p) = phis.get(&(succ.0 as usize, s)) {
+                    if let Op::Phi(ins) = &mut f.insts[p.0 as usize].op {
+                        ins.push((Block(b as u32), *c));
+                    }
+                }
+            }
+        }
+        for &c in &children[b] {
+            stack.push((c, cur.clone()));
+        }
+    }
+    // Uses of the removed loads read the values they stood for.
+    let resolve = |mut v: Value| {
+        while let Some(r) = replace.get(&v) {
+            v = *r;
+        }
+        v
+    };
+    for b in &mut f.blocks {
+        b.insts.retain(|v| !dead.contains(v));
+        if let Term::CondBr(c, t, e) = b.term {
+            b.term = Term::CondBr(resolve(c), t, e);
+        }
+    }
+    for inst in &mut f.insts {
+        inst.op.map_operands(&resolve);
+    }
+}
