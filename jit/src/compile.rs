@@ -156,6 +156,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         args,
         required_wg_size,
         constant_data,
+        library_data,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
     let uniform = passes::uniform::analyse(&func);
@@ -189,20 +190,23 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         });
         off += size;
     }
-    // The address of the program's __constant data, after the arguments.
+    // The addresses of the program's __constant data and the library's, after the arguments.
     let mut data_buffers = Vec::new();
-    let const_data = if constant_data.is_empty() {
-        None
-    } else {
-        off = abi::place_arg(off, 8);
-        data_buffers.push(abi::DataBuffer {
-            data: constant_data,
-            curbe_offset: off,
-            bti: None,
+    let mut const_data = Vec::new();
+    for data in [constant_data, library_data] {
+        const_data.push(if data.is_empty() {
+            None
+        } else {
+            off = abi::place_arg(off, 8);
+            data_buffers.push(abi::DataBuffer {
+                data,
+                curbe_offset: off,
+                bti: None,
+            });
+            off += 8;
+            Some(off - 8)
         });
-        off += 8;
-        Some(off - 8)
-    };
+    }
     let cross_thread_bytes = off.div_ceil(32) * 32;
     let cross_thread_grf = abi::cross_thread_grf(SIMD as u32);
     let layout = Layout {

@@ -295,7 +295,6 @@ fn mem2reg_promotes_a_variable_across_a_diamond_with_a_phi() {
            %8 = i32 const 0x0
            %0 = i32 arg 0
            %1 = ptr.global arg 1
-           %2 = ptr.private alloca 4, align 4
            %3 = i32 const 0x7
            %4 = i32 const 0x0
            %5 = bool cmp lt.s %0, %4
@@ -346,9 +345,7 @@ fn mem2reg_splits_a_struct_into_fields_and_keeps_loop_values() {
            %16 = i32 const 0x0
            %0 = i32 arg 0
            %1 = ptr.global arg 1
-           %2 = ptr.private alloca 8, align 4
            %3 = i64 const 0x4
-           %4 = ptr.private ptradd %2, %3
            %5 = i32 const 0x0
            %6 = f32 const 0x3f800000
            br bb1

@@ -371,7 +371,7 @@ pub(super) fn ext_inst(
     ty: Ty,
     vector: bool,
     a: &[Value],
-) -> Result<Value, FrontendError> {
+) -> Result<Option<Value>, FrontendError> {
     let arg = |k: usize| {
         a.get(k).copied().ok_or_else(|| {
             FrontendError::InvalidIl(format!("OpenCL.std #{which}: operand {k} missing"))
@@ -390,7 +390,7 @@ pub(super) fn ext_inst(
     let op = C::from_u32(which).ok_or_else(|| {
         FrontendError::InvalidIl(format!("OpenCL.std has no instruction #{which}"))
     })?;
-    Ok(match op {
+    Ok(Some(match op {
         // Float, on one Gen operation each.
         C::fma | C::mad => b.push(Op::Mad(arg(0)?, arg(1)?, arg(2)?), ty), // fma, mad
         C::fabs => b.un(UnOp::FAbs, arg(0)?),
@@ -654,12 +654,9 @@ pub(super) fn ext_inst(
             };
             b.sel(pick_b, arg(1)?, arg(0)?)
         }
-        other => {
-            return Err(FrontendError::Unsupported(format!(
-                "the OpenCL built-in '{other:?}' (the built-in library is not linked yet)"
-            )))
-        }
-    })
+        // Everything else comes from the built-in library (`library.rs`).
+        _ => return Ok(None),
+    }))
 }
 
 /// SPIR-V core instructions that are built-in functions: the relational tests and
@@ -693,7 +690,7 @@ pub(super) fn ext_inst_narrow(
     vector: bool,
     a: &[Value],
     w: u32,
-) -> Result<Value, FrontendError> {
+) -> Result<Option<Value>, FrontendError> {
     let Some(op) = C::from_u32(which) else {
         return ext_inst(b, which, ty, vector, a);
     };
@@ -742,7 +739,7 @@ pub(super) fn ext_inst_narrow(
         let m = b.bin(BinOp::Max { signed: true }, v, klo);
         b.bin(BinOp::Min { signed: true }, m, khi)
     };
-    Ok(match op {
+    Ok(Some(match op {
         // Exact in the container (w <= 16 < 32), then clamped to w bits.
         C::s_add_sat | C::u_add_sat => {
             let s = b.bin(BinOp::Add, arg(0)?, arg(1)?);
@@ -798,6 +795,6 @@ pub(super) fn ext_inst_narrow(
             let hs = b.bin(BinOp::Shl, hi, kw);
             b.bin(BinOp::Or, hs, lo)
         }
-        _ => ext_inst(b, which, ty, vector, &args)?,
-    })
+        _ => return ext_inst(b, which, ty, vector, &args),
+    }))
 }

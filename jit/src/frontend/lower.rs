@@ -12,6 +12,7 @@ use rspirv::spirv::{self, Op as SOp};
 
 use super::builtins;
 use super::convert;
+use super::library;
 use super::FrontendError;
 use crate::abi::AddressQualifier;
 use crate::ir::{
@@ -58,8 +59,11 @@ pub struct LoweredKernel {
     pub func: Function,
     pub args: Vec<ArgInfo>,
     pub required_wg_size: Option<[u32; 3]>,
-    /// The program's `__constant` data, if the kernel reads it (`Op::ConstData`).
+    /// The program's `__constant` data, if the kernel reads it (`Op::ConstData(0)`).
     pub constant_data: Vec<u8>,
+    /// The built-in library's constant tables, if inlined library code reads them
+    /// (`Op::ConstData(1)`).
+    pub library_data: Vec<u8>,
 }
 
 fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
@@ -71,7 +75,7 @@ fn invalid<T>(what: impl Into<String>) -> Result<T, FrontendError> {
 }
 
 /// Module-wide tables.
-struct ModuleInfo<'m> {
+pub(super) struct ModuleInfo<'m> {
     types: HashMap<u32, SType>,
     /// Result type of every id that has one.
     type_of: HashMap<u32, u32>,
@@ -87,6 +91,8 @@ struct ModuleInfo<'m> {
     no_write: std::collections::HashSet<u32>,
     /// Program-scope `__constant` variables with their initialisers, in module order.
     constant_vars: Vec<(u32, u32)>,
+    /// Their layout, computed on first use.
+    layout: std::sync::OnceLock<(Vec<u8>, HashMap<u32, u64>)>,
     /// Rounding modes and saturation of conversions (decorations).
     rounding: HashMap<u32, ir::Round>,
     saturated: std::collections::HashSet<u32>,
@@ -136,7 +142,7 @@ fn space_of(sc: spirv::StorageClass) -> Space {
 }
 
 impl<'m> ModuleInfo<'m> {
-    fn new(m: &'m dr::Module) -> Result<Self, FrontendError> {
+    pub(super) fn new(m: &'m dr::Module) -> Result<Self, FrontendError> {
         let mut info = ModuleInfo {
             types: HashMap::new(),
             type_of: HashMap::new(),
@@ -152,6 +158,7 @@ impl<'m> ModuleInfo<'m> {
             rounding: HashMap::new(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
+            layout: std::sync::OnceLock::new(),
         };
         for i in &m.ext_inst_imports {
             if let Some(Operand::LiteralString(s)) = i.operands.first() {
@@ -409,7 +416,15 @@ impl<'m> ModuleInfo<'m> {
 
     /// The program's `__constant` data: every program-scope constant variable's
     /// initialiser at its alignment, in module order; and each variable's offset.
-    fn constant_layout(&self) -> Result<(Vec<u8>, HashMap<u32, u64>), FrontendError> {
+    fn constant_layout(&self) -> Result<&(Vec<u8>, HashMap<u32, u64>), FrontendError> {
+        if let Some(l) = self.layout.get() {
+            return Ok(l);
+        }
+        let l = self.compute_constant_layout()?;
+        Ok(self.layout.get_or_init(|| l))
+    }
+
+    fn compute_constant_layout(&self) -> Result<(Vec<u8>, HashMap<u32, u64>), FrontendError> {
         let mut data = Vec::new();
         let mut offsets = HashMap::new();
         for &(var, init) in &self.constant_vars {
@@ -485,6 +500,56 @@ impl<'m> ModuleInfo<'m> {
             other => return unsupported(format!("constant {other:?} in __constant data")),
         }
         Ok(())
+    }
+
+    pub(super) fn set_odd_int_widths(&mut self, w: HashMap<u32, u32>) {
+        self.odd_int_widths = w;
+    }
+
+    /// A built-in's parameter type for mangling; a pointer's address space is `space`,
+    /// the one the pointer value is known to have (a generic pointer resolved statically).
+    fn mangle_param(
+        &self,
+        tid: u32,
+        space: Option<Space>,
+    ) -> Result<library::Param, FrontendError> {
+        use library::Param;
+        let scalar = |t: &SType| -> Option<&'static str> {
+            Some(match t {
+                SType::Float(16) => "Dh",
+                SType::Float(32) => "f",
+                SType::Float(64) => "d",
+                SType::Int(8) => "c",
+                SType::Int(16) => "s",
+                SType::Int(32) => "i",
+                SType::Int(64) => "l",
+                _ => return None,
+            })
+        };
+        let t = self.ty(tid)?;
+        if let Some(c) = scalar(t) {
+            return Ok(Param::Scalar(c));
+        }
+        Ok(match t {
+            SType::Vector(e, n) => match scalar(self.ty(*e)?) {
+                Some(c) => Param::Vector(*n, c),
+                None => return unsupported(format!("a built-in taking a vector of {e}")),
+            },
+            SType::Pointer(declared, pointee) => {
+                let prefix =
+                    match space.unwrap_or(*declared) {
+                        Space::Private => "P",
+                        Space::Global => "PU3AS1",
+                        Space::Constant => "PU3AS2",
+                        Space::Local => "PU3AS3",
+                        Space::Generic => return unsupported(
+                            "a built-in taking a generic pointer whose address space is not known",
+                        ),
+                    };
+                Param::Pointer(prefix, Box::new(self.mangle_param(*pointee, None)?))
+            }
+            other => return unsupported(format!("a built-in taking {other:?}")),
+        })
     }
 
     /// The width of an integer type narrower than its register container (8, 16 or an
@@ -705,6 +770,7 @@ fn lower_kernel(
         f: &mut func,
         consts: HashMap::new(),
         depth: 0,
+        data: 0,
     };
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
@@ -744,8 +810,14 @@ fn lower_kernel(
         .collect::<Result<_, FrontendError>>()?;
     let (exit, _) = lw.lower_call(fid, params, entry)?;
     func.blocks[exit.0 as usize].term = Term::Ret;
-    let constant_data = if func.insts.iter().any(|i| i.op == Op::ConstData) {
-        info.constant_layout()?.0
+    let reads = |n| func.insts.iter().any(|i| i.op == Op::ConstData(n));
+    let constant_data = if reads(0) {
+        info.constant_layout()?.0.clone()
+    } else {
+        Vec::new()
+    };
+    let library_data = if reads(1) {
+        super::library::libclc()?.info.constant_layout()?.0.clone()
     } else {
         Vec::new()
     };
@@ -754,6 +826,7 @@ fn lower_kernel(
         args,
         required_wg_size,
         constant_data,
+        library_data,
     })
 }
 
@@ -763,6 +836,9 @@ struct Lowerer<'a, 'm> {
     /// Materialised global constants (in block 0).
     consts: HashMap<u32, Vec<Value>>,
     depth: u32,
+    /// Which constant data buffer this module's `__constant` variables live in (0: the
+    /// program's, 1: the library's).
+    data: u32,
 }
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
@@ -784,6 +860,55 @@ impl Lowerer<'_, '_> {
     fn arg(&mut self, b: Block, i: u32) -> Value {
         let ty = self.f.args[i as usize];
         self.f.push(b, Op::Arg(i), ty)
+    }
+
+    /// An OpenCL.std instruction implemented by the built-in library: the function with
+    /// the mangled name of the instruction's C built-in and operand types, inlined (its
+    /// `__constant` tables in the library's data buffer).
+    fn library_call(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        which: u32,
+        cur: Block,
+    ) -> Result<(Block, Vec<Value>), FrontendError> {
+        let op = spirv::OpenclStd100Op::from_u32(which).ok_or_else(|| {
+            FrontendError::InvalidIl(format!("OpenCL.std has no instruction #{which}"))
+        })?;
+        let mut codes = Vec::new();
+        let mut args = Vec::new();
+        for n in 2..i.operands.len() {
+            let id = id_op(i, n)?;
+            let t = fr
+                .types
+                .get(&id)
+                .or_else(|| self.info.type_of.get(&id))
+                .copied()
+                .ok_or_else(|| FrontendError::InvalidIl(format!("operand %{id} has no type")))?;
+            let vals = self.vals(fr, id)?;
+            let space = match vals.first().map(|v| self.f.ty(*v)) {
+                Some(Ty::Ptr(s)) => Some(s),
+                _ => None,
+            };
+            codes.push(self.info.mangle_param(t, space)?);
+            args.push(Sym::Vals(vals));
+        }
+        let name = library::mangle(&format!("{op:?}"), &codes);
+        let lib = library::libclc()?;
+        let fid = *lib.exports.get(&name).ok_or_else(|| {
+            FrontendError::Unsupported(format!(
+                "the built-in '{op:?}' for these operand types ({name}) is in neither gencl \
+                 nor libclc"
+            ))
+        })?;
+        let mut sub = Lowerer {
+            info: &lib.info,
+            f: &mut *self.f,
+            consts: HashMap::new(),
+            depth: self.depth,
+            data: 1,
+        };
+        sub.lower_call(fid, args, cur)
     }
 
     /// vloadn/vstoren and the vload_half/vstore_half family: loads and stores of `n`
@@ -999,7 +1124,7 @@ impl Lowerer<'_, '_> {
         if let Some(off) = self.info.constant_offset(id)? {
             let base = self
                 .f
-                .push(Block(0), Op::ConstData, Ty::Ptr(Space::Constant));
+                .push(Block(0), Op::ConstData(self.data), Ty::Ptr(Space::Constant));
             let v = self.offset(Block(0), base, off);
             self.consts.insert(id, vec![v]);
             return Ok(vec![v]);
@@ -1510,11 +1635,17 @@ impl Lowerer<'_, '_> {
                         f: &mut *self.f,
                         b: cur,
                     };
-                    let v = match arg_width {
+                    let native = match arg_width {
                         Some(w) if ty.is_int() => {
                             builtins::ext_inst_narrow(&mut bld, which, ty, n > 1, &args, w)?
                         }
                         _ => builtins::ext_inst(&mut bld, which, ty, n > 1, &args)?,
+                    };
+                    let Some(v) = native else {
+                        // Not one of the exact sequences: the library's implementation.
+                        let (next, vals) = self.library_call(fr, i, which, cur)?;
+                        define!(vals);
+                        return Ok(next);
                     };
                     // Narrow results stay zero-extended; half results are rounded to half.
                     let v = match res_width {
@@ -1527,6 +1658,20 @@ impl Lowerer<'_, '_> {
                     out.push(if res_half { self.round_half(cur, v) } else { v });
                 }
                 define!(out);
+            }
+            SOp::Any | SOp::All => {
+                // any / all of a vector of booleans: or / and of its components.
+                let x = self.vals(fr, id_op(i, 0)?)?;
+                let bop = if op == SOp::Any {
+                    BinOp::Or
+                } else {
+                    BinOp::And
+                };
+                let mut acc = x[0];
+                for v in &x[1..] {
+                    acc = self.f.push(cur, Op::Bin(bop, acc, *v), Ty::Bool);
+                }
+                define!(vec![acc]);
             }
             SOp::Dot => {
                 let x = self.vals(fr, id_op(i, 0)?)?;

@@ -5,6 +5,7 @@
 pub mod builtins;
 pub mod clc;
 pub mod convert;
+pub mod library;
 pub mod llvm;
 pub mod lower;
 pub mod spirv;

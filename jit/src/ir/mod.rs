@@ -224,9 +224,10 @@ pub enum Op {
         bytes: u32,
         align: u32,
     },
-    /// The address of the program's `__constant` data (a buffer the runtime makes from
-    /// the kernel's `data_buffers`, its address pushed in the cross-thread data).
-    ConstData,
+    /// The address of constant data buffer `n` (0: the program's `__constant` data, 1:
+    /// the built-in library's tables), a buffer the runtime makes from the kernel's
+    /// `data_buffers`, its address pushed in the cross-thread data.
+    ConstData(u32),
     Builtin(Builtin, u8),
     Bin(BinOp, Value, Value),
     Un(UnOp, Value),
@@ -336,7 +337,7 @@ impl Op {
             | Op::Arg(_)
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
-            | Op::ConstData
+            | Op::ConstData(_)
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier => vec![],
@@ -355,7 +356,7 @@ impl Op {
             | Op::Arg(_)
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
-            | Op::ConstData
+            | Op::ConstData(_)
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier => {}

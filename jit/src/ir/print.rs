@@ -81,7 +81,7 @@ fn op_text(op: &Op) -> String {
         Op::Arg(n) => format!("arg {n}"),
         Op::ArgAt { arg, offset, bytes } => format!("arg_at {arg}, {offset}, {bytes}"),
         Op::ArgAddr(n) => format!("arg_addr {n}"),
-        Op::ConstData => "const_data".into(),
+        Op::ConstData(n) => format!("const_data {n}"),
         Op::Alloca { bytes, align } => format!("alloca {bytes}, align {align}"),
         Op::Builtin(b, d) => format!("builtin {b:?} {d}"),
         Op::Bin(o, a, b) => format!("bin {} {a}, {b}", bin_name(*o)),

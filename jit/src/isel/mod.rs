@@ -54,8 +54,9 @@ pub struct Layout {
     pub work_dim: u32,
     /// GRFs of thread payload in all (r0 + per-thread + cross-thread).
     pub payload_grfs: u8,
-    /// Cross-thread byte offset of the `__constant` data's address, if the kernel has some.
-    pub const_data: Option<u32>,
+    /// Cross-thread byte offset of each constant data buffer's address (`Op::ConstData`):
+    /// the program's `__constant` data, then the library's, when the kernel reads them.
+    pub const_data: Vec<Option<u32>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -280,7 +281,9 @@ impl Sel<'_> {
 
     /// f0.0 = (bool value != 0), per lane.
     fn flag_from_bool(&mut self, c: Value) -> Result<(), IselError> {
-        let o = self.opnd(c, Type::D)?;
+        // A constant condition (left by inlining) goes through a register: only the last
+        // source of cmp may be an immediate.
+        let o = self.reg_opnd(c, Type::D)?;
         let mut i = Inst::new(Opcode::Cmp, SIMD);
         i.cond_mod = Some(CondMod::Nz);
         i.dst = Some(null_dst(Type::D));
@@ -502,7 +505,7 @@ impl Sel<'_> {
                      escapes (private memory in scratch is the memory-model issue's)"
                 ))
             }
-            Op::ConstData => match self.layout.const_data {
+            Op::ConstData(n) => match self.layout.const_data.get(n as usize).copied().flatten() {
                 Some(off) => {
                     let at = self.layout.cross_thread_grf as u32 * 32 + off;
                     self.locs.insert(v, Loc::Payload(at));

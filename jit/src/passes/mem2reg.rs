@@ -44,7 +44,19 @@ fn base_offset(
     r
 }
 
+/// Promote until nothing more can be: a variable that holds the address of another
+/// (code compiled without optimisation stores a pointer parameter into a variable of its
+/// own) frees that other variable once it is promoted itself.
 pub fn run(f: &mut Function) {
+    for _ in 0..16 {
+        if !round(f) {
+            return;
+        }
+    }
+}
+
+/// One round; whether anything was promoted.
+fn round(f: &mut Function) -> bool {
     let mut memo = HashMap::new();
     // Every use of every value derived from an alloca, classified.
     let mut accesses: HashMap<Value, Vec<Access>> = HashMap::new();
@@ -147,11 +159,28 @@ pub fn run(f: &mut Function) {
         promoted.push(a);
     }
     if slots.is_empty() {
-        return;
+        return !promoted.is_empty();
     }
     promote(f, &slots);
-    // The promoted allocas and their address arithmetic are dead now; DCE removes them.
-    let _ = promoted;
+    // The promoted allocas and their address arithmetic are dead now (DCE removes them);
+    // stop them counting as uses of what they held in the next round.
+    // Every remaining value that is a promoted variable's address (the alloca and its
+    // offsets and casts) has no use left but other such addresses.
+    let mut memo = HashMap::new();
+    let mut gone = std::collections::HashSet::new();
+    for b in &f.blocks {
+        for v in &b.insts {
+            if let Some((a, _)) = base_offset(f, *v, &mut memo) {
+                if promoted.contains(&a) {
+                    gone.insert(*v);
+                }
+            }
+        }
+    }
+    for b in &mut f.blocks {
+        b.insts.retain(|v| !gone.contains(v));
+    }
+    true
 }
 
 /// SSA construction for each slot.
