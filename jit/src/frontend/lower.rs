@@ -1158,7 +1158,9 @@ impl Lowerer<'_, '_> {
                 };
                 vec![self.konst(ty, bits)]
             }
-            SOp::ConstantTrue => vec![self.konst(Ty::Bool, 1)],
+            // Booleans are 0 or all ones, as cmp writes them (a constant true of 1 would
+            // make `xor true` a wrong logical not).
+            SOp::ConstantTrue => vec![self.konst(Ty::Bool, 0xffff_ffff)],
             SOp::ConstantFalse => vec![self.konst(Ty::Bool, 0)],
             SOp::ConstantNull | SOp::Undef => (0..n.max(1)).map(|_| self.konst(ty, 0)).collect(),
             SOp::ConstantComposite => {
