@@ -347,4 +347,53 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
     for inst in &mut f.insts {
         inst.op.map_operands(&resolve);
     }
+    remove_trivial_phis(f);
+}
+
+/// Phis whose inputs are all one value (or the phi itself) are that value. SSA
+/// construction makes many (a variable stored once before a loop, a pointer held in a
+/// variable), and an address hidden behind one would keep its variable from promotion.
+fn remove_trivial_phis(f: &mut Function) {
+    loop {
+        let mut replace: HashMap<Value, Value> = HashMap::new();
+        for b in &f.blocks {
+            for v in &b.insts {
+                if let Op::Phi(ins) = &f.inst(*v).op {
+                    let mut only: Option<Value> = None;
+                    let mut trivial = true;
+                    for (_, x) in ins {
+                        if *x == *v || Some(*x) == only {
+                            continue;
+                        }
+                        if only.is_some() {
+                            trivial = false;
+                            break;
+                        }
+                        only = Some(*x);
+                    }
+                    if let (true, Some(x)) = (trivial, only) {
+                        replace.insert(*v, x);
+                    }
+                }
+            }
+        }
+        if replace.is_empty() {
+            return;
+        }
+        let resolve = |mut v: Value| {
+            while let Some(r) = replace.get(&v) {
+                v = *r;
+            }
+            v
+        };
+        for b in &mut f.blocks {
+            b.insts.retain(|v| !replace.contains_key(v));
+            if let Term::CondBr(c, t, e) = b.term {
+                b.term = Term::CondBr(resolve(c), t, e);
+            }
+        }
+        for inst in &mut f.insts {
+            inst.op.map_operands(&resolve);
+        }
+    }
 }
