@@ -2,10 +2,17 @@
 pub mod args;
 pub mod constants;
 pub mod control;
+pub mod math;
 pub mod vectors;
 
 /// The kernel sources of the corpus (files under tests/jit/).
-pub const FILES: &[&str] = &["control.cl", "args.cl", "constants.cl", "vectors.cl"];
+pub const FILES: &[&str] = &[
+    "control.cl",
+    "args.cl",
+    "constants.cl",
+    "vectors.cl",
+    "math.cl",
+];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
     let mut v = Vec::new();
@@ -13,5 +20,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(args::cases());
     v.extend(constants::cases());
     v.extend(vectors::cases());
+    v.extend(math::cases());
     v
 }

@@ -1,0 +1,100 @@
+//! Cases of tests/jit/math.cl: each function against its CPU reference, computed in
+//! double from the float inputs and rounded, within the OpenCL C spec's ULP limit
+//! for single precision (OpenCL C 3.0, "Relative Error as ULPs").
+use crate::igc::harness::*;
+
+const F: &str = "math.cl";
+
+fn unary(name: &'static str, lo: f32, hi: f32, ulps: u32, f: fn(f64) -> f64, seed: u64) -> Case {
+    case(F, name)
+        .global(&[256])
+        .buf(rand_f32(256, seed, lo, hi))
+        .out::<f32>(256)
+        .expect_f32(1, ulps, move |r| {
+            r.input::<f32>(0)
+                .iter()
+                .map(|&x| f(x as f64) as f32)
+                .collect()
+        })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn binary(
+    name: &'static str,
+    a: (f32, f32),
+    b: (f32, f32),
+    ulps: u32,
+    f: fn(f64, f64) -> f64,
+    seed: u64,
+) -> Case {
+    case(F, name)
+        .global(&[256])
+        .buf(rand_f32(256, seed, a.0, a.1))
+        .buf(rand_f32(256, seed + 1000, b.0, b.1))
+        .out::<f32>(256)
+        .expect_f32(2, ulps, move |r| {
+            let (x, y) = (r.input::<f32>(0), r.input::<f32>(1));
+            x.iter()
+                .zip(&y)
+                .map(|(&x, &y)| f(x as f64, y as f64) as f32)
+                .collect()
+        })
+}
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        unary("m_exp", -80.0, 80.0, 3, |x| x.exp(), 1),
+        unary("m_exp2", -120.0, 120.0, 3, |x| x.exp2(), 2),
+        unary("m_exp10", -30.0, 30.0, 3, |x| 10f64.powf(x), 3),
+        unary("m_expm1", -10.0, 10.0, 3, |x| x.exp_m1(), 4),
+        unary("m_log", 0.001, 1e6, 3, |x| x.ln(), 5),
+        unary("m_log2", 0.001, 1e6, 3, |x| x.log2(), 6),
+        unary("m_log10", 0.001, 1e6, 3, |x| x.log10(), 7),
+        unary("m_log1p", -0.9, 1e4, 2, |x| x.ln_1p(), 8),
+        unary("m_asin", -1.0, 1.0, 4, |x| x.asin(), 9),
+        unary("m_acos", -1.0, 1.0, 4, |x| x.acos(), 10),
+        unary("m_atan", -100.0, 100.0, 5, |x| x.atan(), 11),
+        unary("m_sinh", -20.0, 20.0, 4, |x| x.sinh(), 12),
+        unary("m_cosh", -20.0, 20.0, 4, |x| x.cosh(), 13),
+        unary("m_tanh", -10.0, 10.0, 5, |x| x.tanh(), 14),
+        unary("m_asinh", -1e4, 1e4, 4, |x| x.asinh(), 15),
+        unary("m_acosh", 1.0, 1e4, 4, |x| x.acosh(), 16),
+        unary("m_atanh", -0.999, 0.999, 5, |x| x.atanh(), 17),
+        unary("m_cbrt", -1e6, 1e6, 2, |x| x.cbrt(), 18),
+        unary("m_sqrt", 0.0, 1e6, 3, |x| x.sqrt(), 19),
+        unary("m_logb", 0.001, 1e6, 0, |x| x.abs().log2().floor(), 20),
+        binary("m_pow", (0.01, 10.0), (-8.0, 8.0), 16, |x, y| x.powf(y), 21),
+        binary(
+            "m_atan2",
+            (-100.0, 100.0),
+            (-100.0, 100.0),
+            6,
+            |x, y| x.atan2(y),
+            22,
+        ),
+        binary(
+            "m_hypot",
+            (-1000.0, 1000.0),
+            (-1000.0, 1000.0),
+            4,
+            |x, y| x.hypot(y),
+            23,
+        ),
+        binary(
+            "m_fmod",
+            (-1000.0, 1000.0),
+            (0.5, 50.0),
+            0,
+            |x, y| x % y,
+            24,
+        ),
+        binary(
+            "m_powr",
+            (0.01, 10.0),
+            (-8.0, 8.0),
+            16,
+            |x, y| x.powf(y),
+            25,
+        ),
+    ]
+}

@@ -1,0 +1,29 @@
+// Math built-ins from the linked library (libclc), one kernel each; CPU references
+// (in double, rounded) and the OpenCL spec's ULP limits are in
+// driver/tests/jit_corpus/math.rs.
+
+kernel void m_exp(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = exp(a[i]); }
+kernel void m_exp2(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = exp2(a[i]); }
+kernel void m_exp10(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = exp10(a[i]); }
+kernel void m_expm1(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = expm1(a[i]); }
+kernel void m_log(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = log(a[i]); }
+kernel void m_log2(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = log2(a[i]); }
+kernel void m_log10(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = log10(a[i]); }
+kernel void m_log1p(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = log1p(a[i]); }
+kernel void m_asin(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = asin(a[i]); }
+kernel void m_acos(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = acos(a[i]); }
+kernel void m_atan(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = atan(a[i]); }
+kernel void m_sinh(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = sinh(a[i]); }
+kernel void m_cosh(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = cosh(a[i]); }
+kernel void m_tanh(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = tanh(a[i]); }
+kernel void m_asinh(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = asinh(a[i]); }
+kernel void m_acosh(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = acosh(a[i]); }
+kernel void m_atanh(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = atanh(a[i]); }
+kernel void m_cbrt(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = cbrt(a[i]); }
+kernel void m_sqrt(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = sqrt(a[i]); }
+kernel void m_logb(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = logb(a[i]); }
+kernel void m_pow(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = pow(a[i], b[i]); }
+kernel void m_atan2(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = atan2(a[i], b[i]); }
+kernel void m_hypot(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = hypot(a[i], b[i]); }
+kernel void m_fmod(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = fmod(a[i], b[i]); }
+kernel void m_powr(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = powr(a[i], b[i]); }
