@@ -1292,7 +1292,13 @@ impl Sel<'_> {
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
-        let (desc, ex_desc, _, _) = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
+        let parts = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
+        self.a64_write(parts, payload, data);
+        Ok(())
+    }
+
+    /// A data-port write (`sends`): the address payload, then `data` (no response).
+    fn a64_write(&mut self, (desc, ex_desc, _, _): send::DescParts, payload: VRef, data: VReg) {
         let mut i = Inst::new(Opcode::Sends, SIMD);
         i.dst = Some(null_dst(Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
@@ -1308,7 +1314,6 @@ impl Sel<'_> {
             None,
             [Some(payload), Some(VRef { v: data, off: 0 }), None],
         );
-        Ok(())
     }
 
     fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {
@@ -1420,22 +1425,8 @@ impl Sel<'_> {
                 );
             }
         }
-        let (desc, ex_desc, _, _) = send::a64_untyped_write_desc(SIMD as u32, channels);
-        let mut i = Inst::new(Opcode::Sends, SIMD);
-        i.dst = Some(null_dst(Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid: Sfid::Dc1,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
-        self.push(
-            i,
-            None,
-            [Some(payload), Some(VRef { v: data, off: 0 }), None],
-        );
+        let parts = send::a64_untyped_write_desc(SIMD as u32, channels);
+        self.a64_write(parts, payload, data);
         Ok(())
     }
 }
