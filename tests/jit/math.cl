@@ -27,3 +27,7 @@ kernel void m_atan2(global const float *a, global const float *b, global float *
 kernel void m_hypot(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = hypot(a[i], b[i]); }
 kernel void m_fmod(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = fmod(a[i], b[i]); }
 kernel void m_powr(global const float *a, global const float *b, global float *o) { size_t i = get_global_id(0); o[i] = powr(a[i], b[i]); }
+kernel void m_sin(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }
+kernel void m_cos(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = cos(a[i]); }
+kernel void m_tan(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = tan(a[i]); }
+kernel void m_sin_large(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }

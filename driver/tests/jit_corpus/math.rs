@@ -96,5 +96,10 @@ pub fn cases() -> Vec<Case> {
             |x, y| x.powf(y),
             25,
         ),
+        // sin, cos, tan: 4 ulp; the large arguments take libclc's Payne-Hanek reduction.
+        unary("m_sin", -10.0, 10.0, 4, |x| x.sin(), 40),
+        unary("m_cos", -10.0, 10.0, 4, |x| x.cos(), 41),
+        unary("m_tan", -1.5, 1.5, 5, |x| x.tan(), 42),
+        unary("m_sin_large", -1e6, 1e6, 4, |x| x.sin(), 43),
     ]
 }

@@ -262,6 +262,8 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
     // Renaming over the dominator tree: each slot's current value on entry to a block.
     let mut replace: HashMap<Value, Value> = HashMap::new();
     let mut dead: std::collections::HashSet<Value> = Default::default();
+    // A variable read before any store holds an undefined value: a zero, which phis may
+    // also ignore (`remove_trivial_phis`).
     let undef: Vec<Value> = slots
         .iter()
         .map(|(_, ty)| {
@@ -274,6 +276,7 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
             v
         })
         .collect();
+    let undef_values: std::collections::HashSet<Value> = undef.iter().copied().collect();
     let mut stack: Vec<(usize, Vec<Value>)> = vec![(0, undef)];
     while let Some((b, mut cur)) = stack.pop() {
         for (s, c) in cur.iter_mut().enumerate() {
@@ -347,13 +350,14 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
     for inst in &mut f.insts {
         inst.op.map_operands(&resolve);
     }
-    remove_trivial_phis(f);
+    remove_trivial_phis(f, &undef_values);
 }
 
-/// Phis whose inputs are all one value (or the phi itself) are that value. SSA
-/// construction makes many (a variable stored once before a loop, a pointer held in a
-/// variable), and an address hidden behind one would keep its variable from promotion.
-fn remove_trivial_phis(f: &mut Function) {
+/// Phis whose inputs are all one value (or the phi itself, or undefined) are that value.
+/// SSA construction makes many (a variable stored once before a loop, a pointer held in a
+/// variable and undefined on the paths before its store), and an address hidden behind
+/// one would keep its variable from promotion.
+fn remove_trivial_phis(f: &mut Function, undef: &std::collections::HashSet<Value>) {
     loop {
         let mut replace: HashMap<Value, Value> = HashMap::new();
         for b in &f.blocks {
@@ -362,7 +366,7 @@ fn remove_trivial_phis(f: &mut Function) {
                     let mut only: Option<Value> = None;
                     let mut trivial = true;
                     for (_, x) in ins {
-                        if *x == *v || Some(*x) == only {
+                        if *x == *v || Some(*x) == only || undef.contains(x) {
                             continue;
                         }
                         if only.is_some() {
