@@ -60,8 +60,20 @@ fn jit_output_matches_iga() {
                 k.name
             );
             compacted += ours.matches("Compacted}").count();
-            // Flow control (goto, join, while, ...) stays native, as iga64 keeps it.
-            let flow = ["goto", "join", "while", "if ", "else", "endif", "jmpi"];
+            // Flow control (goto, join, while, ...) and the DF math macros (madm, math.invm,
+            // math.rsqtm: Align16 with accumulator operands) stay native, as iga64 keeps them.
+            let flow = [
+                "goto",
+                "join",
+                "while",
+                "if ",
+                "else",
+                "endif",
+                "jmpi",
+                "madm",
+                "math.invm",
+                "math.rsqtm",
+            ];
             total += ours
                 .lines()
                 .filter(|l| l.starts_with(' ') || l.starts_with('('))
@@ -76,8 +88,11 @@ fn jit_output_matches_iga() {
     }
     assert!(count >= 6, "expected the kernel corpus, compiled {count}");
     eprintln!("JIT kernels: {compacted} of {total} instructions other than flow control compacted");
+    // A floor that says compaction is on (whether each instruction compacts is held to
+    // iga64 -Xautocompact above): DF code compacts less (its moves and regions rarely
+    // fit the tables), so the floor is a fifth.
     assert!(
-        compacted * 4 >= total,
+        compacted * 5 >= total,
         "only {compacted} of {total} instructions compacted"
     );
     let _ = std::fs::remove_dir_all(&dir);

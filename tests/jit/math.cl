@@ -31,3 +31,7 @@ kernel void m_sin(global const float *a, global float *o) { size_t i = get_globa
 kernel void m_cos(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = cos(a[i]); }
 kernel void m_tan(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = tan(a[i]); }
 kernel void m_sin_large(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }
+kernel void d_div(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = a[i] / b[i]; }
+kernel void d_sqrt(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sqrt(a[i]); }
+kernel void d_exp(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = exp(a[i]); }
+kernel void d_sin(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }

@@ -101,5 +101,36 @@ pub fn cases() -> Vec<Case> {
         unary("m_cos", -10.0, 10.0, 4, |x| x.cos(), 41),
         unary("m_tan", -1.5, 1.5, 5, |x| x.tan(), 42),
         unary("m_sin_large", -1e6, 1e6, 4, |x| x.sin(), 43),
+        // Double: division and square root correctly rounded (0 ulp), exp 3 ulp, sin 4.
+        case(F, "d_div")
+            .global(&[256])
+            .buf(rand_f64(256, 50, -1e10, 1e10))
+            .buf(rand_f64(256, 51, -1e-5, 1e5))
+            .out::<f64>(256)
+            .expect_f64(2, 0, |r| {
+                let (a, b) = (r.input::<f64>(0), r.input::<f64>(1));
+                a.iter().zip(&b).map(|(x, y)| x / y).collect()
+            }),
+        case(F, "d_sqrt")
+            .global(&[256])
+            .buf(rand_f64(256, 52, 0.0, 1e300))
+            .out::<f64>(256)
+            .expect_f64(1, 0, |r| {
+                r.input::<f64>(0).iter().map(|x| x.sqrt()).collect()
+            }),
+        case(F, "d_exp")
+            .global(&[256])
+            .buf(rand_f64(256, 53, -700.0, 700.0))
+            .out::<f64>(256)
+            .expect_f64(1, 3, |r| {
+                r.input::<f64>(0).iter().map(|x| x.exp()).collect()
+            }),
+        case(F, "d_sin")
+            .global(&[256])
+            .buf(rand_f64(256, 54, -100.0, 100.0))
+            .out::<f64>(256)
+            .expect_f64(1, 4, |r| {
+                r.input::<f64>(0).iter().map(|x| x.sin()).collect()
+            }),
     ]
 }

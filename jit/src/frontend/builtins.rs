@@ -395,7 +395,13 @@ pub(super) fn ext_inst(
         C::fma | C::mad => b.push(Op::Mad(arg(0)?, arg(1)?, arg(2)?), ty), // fma, mad
         C::fabs => b.un(UnOp::FAbs, arg(0)?),
         C::sqrt | C::native_sqrt | C::half_sqrt => b.un(UnOp::Sqrt, arg(0)?), // sqrt, native_sqrt, half_sqrt
-        C::rsqrt | C::native_rsqrt | C::half_rsqrt => b.un(UnOp::Rsqrt, arg(0)?), // rsqrt, native_rsqrt, half_rsqrt
+        C::rsqrt | C::native_rsqrt | C::half_rsqrt if ty == Ty::F64 => {
+            // 1 / √x, both correctly rounded (the spec allows 2 ulp for double rsqrt).
+            let sq = b.un(UnOp::Sqrt, arg(0)?);
+            let one = b.kf(ty, 1.0);
+            b.bin(BinOp::FDiv, one, sq)
+        }
+        C::rsqrt | C::native_rsqrt | C::half_rsqrt => b.un(UnOp::Rsqrt, arg(0)?),
         C::fmax | C::fmax_common => b.bin(BinOp::FMax, arg(0)?, arg(1)?),
         C::fmin | C::fmin_common => b.bin(BinOp::FMin, arg(0)?, arg(1)?),
         C::floor => b.un(UnOp::Floor, arg(0)?),

@@ -8,6 +8,7 @@
 //! reads and writes for global and constant pointers.
 
 mod flow;
+mod ieee;
 pub mod layout;
 pub mod mfunc;
 
@@ -526,9 +527,9 @@ impl Sel<'_> {
                 if ty.is_float() {
                     let t = isa_type(ty, true)?;
                     let (oa, ob, oc) = (
-                        self.reg_opnd(a, t)?,
-                        self.reg_opnd(b, t)?,
-                        self.reg_opnd(c, t)?,
+                        self.mad_opnd(a, t)?,
+                        self.mad_opnd(b, t)?,
+                        self.mad_opnd(c, t)?,
                     );
                     // Gen9's three-source instructions are Align16; mad's src0 is the addend.
                     let (r, scalar) = self.def(v);
@@ -621,6 +622,25 @@ impl Sel<'_> {
             Op::Barrier => return unsupported("barrier()"),
         }
         Ok(())
+    }
+
+    /// An operand of a three-source instruction: a register, and for 64-bit types a whole
+    /// per-lane one ("64b datatypes cannot use the replicate control", BDW+ PRM, 3-src).
+    fn mad_opnd(&mut self, v: Value, t: Type) -> Result<Opnd, IselError> {
+        let o = self.reg_opnd(v, t)?;
+        if t.size() != 8 || !o.scalar {
+            return Ok(o);
+        }
+        let r = self.m.new_vreg(8 * SIMD as u32);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(Opnd {
+            src: reg_src(0, 0, region_for(false, t), t),
+            vref: Some(VRef { v: r, off: 0 }),
+            scalar: false,
+        })
     }
 
     /// A register-only operand (constants moved to a register first).
@@ -778,6 +798,7 @@ impl Sel<'_> {
             BinOp::FDiv if ty == Ty::F32 => {
                 return self.math(v, MathFn::Fdiv, &[a, b], t);
             }
+            BinOp::FDiv if ty == Ty::F64 => return self.div_f64(v, a, b),
             BinOp::Div { .. } if ty == Ty::I32 => {
                 return self.math(v, MathFn::IntDivQuotient, &[a, b], t)
             }
@@ -979,6 +1000,7 @@ impl Sel<'_> {
                 let oa = self.reg_opnd(a, Type::UD)?;
                 self.alu(v, op, Type::UD, &[oa], None);
             }
+            UnOp::Sqrt if ty == Ty::F64 => return self.sqrt_f64(v, a),
             UnOp::Sqrt | UnOp::Rsqrt | UnOp::Exp2 | UnOp::Log2 | UnOp::Sin | UnOp::Cos
                 if ty == Ty::F32 =>
             {
@@ -1209,6 +1231,35 @@ impl Sel<'_> {
             }
         };
         let oa = self.reg_opnd(a, st)?;
+        if st.size() == 8 && dt.size() == 4 && !oa.scalar {
+            // "The destination stride must equal the ratio of the execution type's size to
+            // the destination type's" (PRM, operand-type restrictions): a DF or Q source
+            // converts into every other dword, then the dwords are packed.
+            let tmp = self.m.new_vreg(8 * SIMD as u32);
+            let mut i = Inst::new(Opcode::Mov, SIMD);
+            let mut d = grf_dst(0, 0, dt);
+            d.hstride = 2;
+            i.dst = Some(d);
+            i.srcs[0] = Some(oa.src);
+            self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
+            let packed = Opnd {
+                src: reg_src(
+                    0,
+                    0,
+                    // Four dwords a row, one row a GRF (rows may not cross GRFs).
+                    Region {
+                        vstride: 8,
+                        width: 4,
+                        hstride: 2,
+                    },
+                    dt,
+                ),
+                vref: Some(VRef { v: tmp, off: 0 }),
+                scalar: false,
+            };
+            self.alu(v, Opcode::Mov, dt, &[packed], None);
+            return Ok(());
+        }
         self.alu(v, Opcode::Mov, dt, &[oa], None);
         Ok(())
     }

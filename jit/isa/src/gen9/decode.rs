@@ -118,9 +118,13 @@ pub(crate) fn dst_op(w: u128, a16: bool) -> Result<Dst, DecodeError> {
         indirect: None,
         writemask: 0xF,
     };
-    if !a16 {
-        d.hstride = hstride_from_code(fl::DST_HSTRIDE.get(w));
-    }
+    // Align16 keeps the field too (1, or 0 in IGA's DF math macros) so that bytes
+    // encode back as they were.
+    d.hstride = if a16 {
+        fl::DST_HSTRIDE.get(w).min(1) as u8
+    } else {
+        hstride_from_code(fl::DST_HSTRIDE.get(w))
+    };
     if fl::DST_ADDR_MODE.get(w) == 0 {
         d.nr = fl::DST_REG_NR.get(w) as u8;
         if a16 {

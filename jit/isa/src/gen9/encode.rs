@@ -174,7 +174,9 @@ fn dst_op(w: &mut W, d: &Dst, a16: bool) -> Result<(), EncodeError> {
     )?;
     w.put(fl::DST_TYPE, t, "dst type")?;
     if a16 {
-        w.put(fl::DST_HSTRIDE, 1, "dst hstride")?;
+        // Align16 has no destination stride: the field is 1 (what compilers write), or 0
+        // where IGA writes 0 (the DF math macros).
+        w.put(fl::DST_HSTRIDE, u64::from(d.hstride != 0), "dst hstride")?;
     } else {
         let hs = w.opt(
             hstride_code(d.hstride).filter(|&c| c != 0),
