@@ -23,3 +23,13 @@ kernel void short_builtins(global const short *a, global const short *b, global 
     out[4 * i + 2] = hadd(x, y);
     out[4 * i + 3] = (short)convert_char_sat(x);
 }
+
+kernel void div64(global const long *a, global const long *b, global long *q, global ulong *uq) {
+    size_t i = get_global_id(0);
+    long x = a[i], y = b[i];
+    q[2 * i] = x / y;
+    q[2 * i + 1] = x % y;
+    ulong ux = (ulong)x, uy = (ulong)y;
+    uq[2 * i] = ux / uy;
+    uq[2 * i + 1] = ux % uy;
+}

@@ -13,8 +13,53 @@ fn rand_i16(n: usize, seed: u64) -> Vec<i16> {
     (0..n).map(|_| (r.next_u64() >> 7) as i16).collect()
 }
 
+/// Dividends and divisors across the whole 64-bit range: small, near 2^32, near 2^63 and
+/// with the top bit set (unsigned divisors above 2^63), never zero or MIN / -1.
+fn div_inputs(seed: u64) -> (Vec<i64>, Vec<i64>) {
+    let mut r = Rng::new(seed);
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for k in 0..256 {
+        let pick = |r: &mut Rng, k: usize| -> i64 {
+            let x = r.next_u64();
+            match k % 4 {
+                0 => (x % 1000) as i64 - 500,
+                1 => (x >> 31) as i64 - (1 << 32),
+                2 => x as i64,
+                _ => (x | (1 << 63)) as i64,
+            }
+        };
+        let x = pick(&mut r, k);
+        let mut y = pick(&mut r, k / 4 + k);
+        if y == 0 || (x == i64::MIN && y == -1) {
+            y = 7;
+        }
+        a.push(x);
+        b.push(y);
+    }
+    (a, b)
+}
+
 pub fn cases() -> Vec<Case> {
+    let (da, db) = div_inputs(9);
     vec![
+        case(F, "div64")
+            .global(&[256])
+            .buf(da)
+            .buf(db)
+            .out::<i64>(512)
+            .out::<u64>(512)
+            .expect(2, |r| {
+                let (a, b) = (r.input::<i64>(0), r.input::<i64>(1));
+                a.iter().zip(&b).flat_map(|(x, y)| [x / y, x % y]).collect()
+            })
+            .expect(3, |r| {
+                let (a, b) = (r.input::<i64>(0), r.input::<i64>(1));
+                a.iter()
+                    .zip(&b)
+                    .flat_map(|(&x, &y)| [x as u64 / y as u64, x as u64 % y as u64])
+                    .collect()
+            }),
         case(F, "vload3_sum")
             .global(&[64])
             .buf(rand_f32(192, 1, -100.0, 100.0))
