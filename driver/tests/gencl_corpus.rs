@@ -96,3 +96,35 @@ second:
         assert!(e.contains("irreducible control flow"), "[{opts}] {e}");
     }
 }
+
+/// A successful build's log names each kernel's SIMD width, registers, spills and size.
+#[test]
+fn build_log_reports_each_kernel() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jit");
+    let src = std::fs::read_to_string(dir.join("control.cl")).unwrap();
+    let p = gencl_jit::compile(CompileInput::OpenClC(&src), "").expect("control.cl builds");
+    assert_eq!(
+        p.build_log.lines().count(),
+        p.kernels.len(),
+        "{}",
+        p.build_log
+    );
+    for k in &p.kernels {
+        let line = p
+            .build_log
+            .lines()
+            .find(|l| l.starts_with(&format!("kernel '{}':", k.name)))
+            .unwrap_or_else(|| panic!("no line for {}: {}", k.name, p.build_log));
+        assert!(line.contains("SIMD8, "), "{line}");
+        assert!(k.grfs_used > 4 && k.grfs_used < 128, "{line}");
+        assert!(
+            line.contains(&format!("{} GRFs used", k.grfs_used)),
+            "{line}"
+        );
+        assert!(line.contains("0 bytes spilled"), "{line}");
+        assert!(
+            line.ends_with(&format!("({} bytes)", k.isa.len())),
+            "{line}"
+        );
+    }
+}

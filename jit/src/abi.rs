@@ -87,6 +87,10 @@ pub struct KernelBinary {
     pub simd: u32,
     /// GRFs the kernel uses (r0 .. grf_count-1).
     pub grf_count: u32,
+    /// GRFs holding payload or values (the build log's register figure; IGC binaries: 0,
+    /// unknown).
+    #[serde(default)]
+    pub grfs_used: u32,
     pub args: Vec<KernelArg>,
     /// Size of the cross-thread data in bytes (multiple of 32).
     pub cross_thread_bytes: u32,

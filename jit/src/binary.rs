@@ -163,6 +163,7 @@ mod tests {
                 isa: vec![0; 32],
                 simd: 8,
                 grf_count: 16,
+                grfs_used: 12,
                 args: vec![KernelArg {
                     name: "p".into(),
                     type_name: "float*".into(),

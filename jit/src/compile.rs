@@ -92,10 +92,32 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
     if !log.is_empty() {
         return Err(BuildError::log(log));
     }
+    // What a successful build reports per kernel (CL_PROGRAM_BUILD_LOG, `gencl compile`).
+    let build_log = out.iter().map(|k| stats_line(k) + "\n").collect();
     Ok(ProgramBinary {
         kernels: out,
-        build_log: String::new(),
+        build_log,
     })
+}
+
+/// One kernel's figures: SIMD width, registers, spills, instructions.
+pub fn stats_line(k: &KernelBinary) -> String {
+    let insts = crate::isa::gen9::disasm_kernel(&k.isa)
+        .map(|t| {
+            t.lines()
+                .filter(|l| l.starts_with(' ') || l.starts_with('('))
+                .count()
+        })
+        .unwrap_or(0);
+    format!(
+        "kernel '{}': SIMD{}, {} GRFs used, {} bytes spilled, {} instructions ({} bytes)",
+        k.name,
+        k.simd,
+        k.grfs_used,
+        k.scratch_per_thread,
+        insts,
+        k.isa.len()
+    )
 }
 
 /// One kernel's build: its binary, or the reason it failed.
@@ -237,6 +259,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         isa,
         simd: SIMD as u32,
         grf_count: assignment.grf_count,
+        grfs_used: assignment.grfs_used,
         args: kargs,
         cross_thread_bytes,
         implicit,

@@ -168,14 +168,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 std::fs::write(&bin, &k.isa).map_err(|e| format!("{}: {e}", bin.display()))?;
                 let text = disasm_kernel(&k.isa).map_err(|e| format!("{}: {e}", k.name))?;
                 std::fs::write(&asm, &text).map_err(|e| format!("{}: {e}", asm.display()))?;
-                println!(
-                    "{}: {} bytes, SIMD{}, {} arguments -> {}",
-                    k.name,
-                    k.isa.len(),
-                    k.simd,
-                    k.args.len(),
-                    bin.display()
-                );
+                println!("{} -> {}", gencl_jit::compile::stats_line(k), bin.display());
             }
             Ok(())
         }

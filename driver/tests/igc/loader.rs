@@ -410,6 +410,7 @@ fn kernel(
         isa: heap.to_vec(),
         simd,
         grf_count: 128,
+        grfs_used: 0,
         args: kargs,
         cross_thread_bytes,
         implicit,

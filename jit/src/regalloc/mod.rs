@@ -24,6 +24,9 @@ pub struct Assignment {
     pub base: Vec<u32>,
     /// GRFs the kernel uses (r0 .. grf_count-1).
     pub grf_count: u32,
+    /// GRFs holding payload or allocated values (r0 .. grfs_used-1), not counting r127's
+    /// end-of-thread message: the register pressure the build log reports.
+    pub grfs_used: u32,
 }
 
 const SLOTS_PER_GRF: usize = 4;
@@ -89,6 +92,7 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
     let last_slot = (LAST_GRF + 1) * SLOTS_PER_GRF;
     let mut busy_until: Vec<Option<usize>> = vec![None; last_slot];
     let mut base = vec![0u32; n];
+    let mut high = m.first_free_grf as usize;
     for v in order {
         let info = m.vregs[v];
         let (count, align) = if info.is_scalar() {
@@ -109,11 +113,13 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
         let s = found.ok_or(RegallocError::OutOfRegisters)?;
         busy_until[s..s + count].fill(Some(end[v]));
         base[v] = (s * 8) as u32;
+        high = high.max((s + count).div_ceil(SLOTS_PER_GRF));
     }
     Ok(Assignment {
         base,
         // r127 carries the EOT message, so every kernel uses the whole file.
         grf_count: 128,
+        grfs_used: high as u32,
     })
 }
 
