@@ -5,21 +5,9 @@
 mod common;
 
 use gencl_isa::gen9::disasm_kernel;
-use std::path::PathBuf;
 
 /// The corpus is meant to hold at least this many kernels over all categories.
 const MIN_KERNELS: usize = 100;
-
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/igc");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// The differing lines of one kernel (ours vs iga64), or `None` if equal.
 fn compare(name: &str, heap: &[u8], dir: &std::path::Path) -> Option<String> {
@@ -51,22 +39,12 @@ fn compare(name: &str, heap: &[u8], dir: &std::path::Path) -> Option<String> {
 #[test]
 fn igc_corpus_disassembles_like_iga() {
     let dir = common::scratch("igc-disasm");
-    let mut total = 0;
+    let kernels = common::igc_corpus(&dir);
+    let total = kernels.len();
     let mut failures = Vec::new();
-    for path in corpus_files() {
-        let src = std::fs::read_to_string(&path).expect("read kernel source");
-        // A category not written yet has no kernels (ocloc rejects an empty
-        // file); the total below still counts what is missing.
-        if !src.contains("kernel") {
-            continue;
-        }
-        let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let kernels = common::ocloc_kernels(&src, &dir, &tag);
-        total += kernels.len();
-        for (name, heap) in &kernels {
-            if let Some(f) = compare(&format!("{tag}/{name}"), heap, &dir) {
-                failures.push(f);
-            }
+    for (name, heap) in &kernels {
+        if let Some(f) = compare(name, heap, &dir) {
+            failures.push(f);
         }
     }
     assert!(

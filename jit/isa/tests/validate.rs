@@ -6,35 +6,16 @@ mod common;
 
 use gencl_isa::gen9::validate::{validate, validate_kernel, Rule};
 use gencl_isa::gen9::{disasm, encode};
-use std::path::PathBuf;
-
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/igc");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
-        .collect();
-    files.sort();
-    files
-}
 
 #[test]
 fn igc_corpus_is_legal() {
     let dir = common::scratch("igc-validate");
-    let mut total = 0;
+    let kernels = common::igc_corpus(&dir);
+    let total = kernels.len();
     let mut failures = Vec::new();
-    for path in corpus_files() {
-        let src = std::fs::read_to_string(&path).expect("read kernel source");
-        if !src.contains("kernel") {
-            continue;
-        }
-        let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
-        for (name, heap) in common::ocloc_kernels(&src, &dir, &tag) {
-            total += 1;
-            if let Err(e) = validate_kernel(&heap) {
-                failures.push(format!("{tag}/{name}: {e}"));
-            }
+    for (name, heap) in &kernels {
+        if let Err(e) = validate_kernel(heap) {
+            failures.push(format!("{name}: {e}"));
         }
     }
     eprintln!("validated {total} IGC kernels");

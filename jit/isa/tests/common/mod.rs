@@ -181,3 +181,28 @@ pub fn strip_compacted(text: &str) -> String {
         .replace(",Compacted", "")
         .replace("Compacted,", "")
 }
+
+/// Every kernel ocloc builds from the IGC corpus (tests/igc/*.cl), as
+/// ("file/kernel", heap), files in name order. A category not written yet has
+/// no kernels (ocloc rejects an empty file); callers count what they get.
+pub fn igc_corpus(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let src_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/igc");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&src_dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", src_dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let src = std::fs::read_to_string(&path).expect("read kernel source");
+        if !src.contains("kernel") {
+            continue;
+        }
+        let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
+        for (name, heap) in ocloc_kernels(&src, dir, &tag) {
+            out.push((format!("{tag}/{name}"), heap));
+        }
+    }
+    out
+}
