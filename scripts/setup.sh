@@ -12,6 +12,7 @@ packages=(
   libigc-tools intel-opencl-icd libigc-dev  # iga64 and ocloc: Intel's references
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo  # the ICD loader and its clients
   pocl-opencl-icd                           # a second OpenCL implementation for cross-checks
+  piglit                                    # piglit's OpenCL profile (scripts/piglit.sh)
   libdrm-dev                                # i915_drm.h: the uAPI reference
   python3-venv python3-pip
 )

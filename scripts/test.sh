@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The tests: install what they need, then every crate's tests (unit tests,
 # iga64/genxml/i915_drm.h cross-checks, and end-to-end runs through the ICD
-# loader with clinfo, C programs, pyopencl and PoCL). Ends with one summary
-# line over all test binaries.
+# loader with clinfo, C programs, pyopencl and PoCL) with one summary line over
+# all test binaries, then piglit's OpenCL profile against its expected-failure list.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
@@ -15,4 +15,10 @@ cargo test --release --workspace 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+# piglit's OpenCL profile against its expected-failure list (about a minute).
+set +e
+bash scripts/piglit.sh
+piglit_status=$?
+set -e
+[ "$status" = 0 ] && status=$piglit_status
 exit "$status"
