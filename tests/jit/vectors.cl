@@ -33,3 +33,40 @@ kernel void div64(global const long *a, global const long *b, global long *q, gl
     uq[2 * i] = ux / uy;
     uq[2 * i + 1] = ux % uy;
 }
+
+// shuffle and shuffle2 with a mask from memory (a tree of selects per component) and a
+// constant one; a component picked at run time (OpVectorExtractDynamic) and written at run
+// time (OpVectorInsertDynamic).
+kernel void shuffles(global const int8 *x, global const uint8 *mask, global const int *j,
+                     global int8 *out, global int *picked) {
+    size_t i = get_global_id(0);
+    int8 v = x[i];
+    out[3 * i] = shuffle(v, mask[i]);
+    out[3 * i + 1] = shuffle2(v, v + 100, (uint8)(15, 0, 9, 2, 11, 4, 13, 6));
+    int8 w = v;
+    int k = j[i];
+    w[k & 7] = -1;
+    out[3 * i + 2] = w;
+    picked[i] = v[k & 7];
+}
+
+// 64-bit mad_sat (128-bit sums) and the saturating 16-bit form whose sum sets the container's
+// sign bit.
+kernel void mad_sat_wide(global const long *a, global const long *b, global const long *c,
+                         global long *s, global ulong *u, global ushort *h) {
+    size_t i = get_global_id(0);
+    s[i] = mad_sat(a[i], b[i], c[i]);
+    u[i] = mad_sat((ulong)a[i], (ulong)b[i], (ulong)c[i]);
+    h[i] = mad_sat((ushort)a[i], (ushort)b[i], (ushort)c[i]);
+}
+
+// nextafter (not in libclc-15) and the compares with no Gen condition: ordered-not-equal
+// (islessgreater) and unordered-or-equal (its negation), on inputs with NaNs, zeros and
+// denormals.
+kernel void float_steps(global const float *a, global const float *b, global uint *next,
+                        global int *cmp) {
+    size_t i = get_global_id(0);
+    next[i] = as_uint(nextafter(a[i], b[i]));
+    cmp[2 * i] = islessgreater(a[i], b[i]);
+    cmp[2 * i + 1] = !islessgreater(a[i], b[i]);
+}

@@ -40,9 +40,163 @@ fn div_inputs(seed: u64) -> (Vec<i64>, Vec<i64>) {
     (a, b)
 }
 
+/// Floats where nextafter and the compares have their special cases: NaN, both zeros,
+/// denormals, infinities, the largest values, equal pairs; then random ones.
+fn float_pairs(seed: u64) -> (Vec<f32>, Vec<f32>) {
+    let special = [
+        0.0f32,
+        -0.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        -f32::MAX,
+        f32::MIN_POSITIVE,
+        1.0e-40,
+        -1.0e-45,
+        1.0,
+        -1.0,
+    ];
+    let mut r = Rng::new(seed);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for x in special {
+        for y in special {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    while a.len() < 256 {
+        let x = f32::from_bits(r.next_u64() as u32);
+        a.push(x);
+        b.push(if r.next_u64().is_multiple_of(4) {
+            x
+        } else {
+            f32::from_bits(r.next_u64() as u32)
+        });
+    }
+    (a, b)
+}
+
+/// C's nextafterf.
+fn nextafter(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        return f32::NAN;
+    }
+    if x == y {
+        return y;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1 | (y.to_bits() & 0x8000_0000));
+    }
+    let up = (x < y) == (x > 0.0);
+    f32::from_bits(if up { x.to_bits() + 1 } else { x.to_bits() - 1 })
+}
+
 pub fn cases() -> Vec<Case> {
     let (da, db) = div_inputs(9);
+    let (ma, mb) = div_inputs(21);
+    let (mc, _) = div_inputs(33);
+    let (fa, fb) = float_pairs(5);
     vec![
+        case(F, "shuffles")
+            .global(&[64])
+            .buf(rand_bits::<i32>(512, 11))
+            .buf(rand_bits::<u32>(512, 12))
+            .buf(rand_bits::<i32>(64, 13))
+            .out::<i32>(3 * 512)
+            .out::<i32>(64)
+            .expect(3, |r| {
+                let (x, m, j) = (r.input::<i32>(0), r.input::<u32>(1), r.input::<i32>(2));
+                let mut out = Vec::new();
+                for i in 0..64 {
+                    let v = &x[8 * i..8 * i + 8];
+                    out.extend((0..8).map(|c| v[(m[8 * i + c] & 7) as usize]));
+                    let both = |k: usize| {
+                        if k < 8 {
+                            v[k]
+                        } else {
+                            v[k - 8].wrapping_add(100)
+                        }
+                    };
+                    out.extend([15, 0, 9, 2, 11, 4, 13, 6].map(both));
+                    let mut w = v.to_vec();
+                    w[(j[i] & 7) as usize] = -1;
+                    out.extend(w);
+                }
+                out
+            })
+            .expect(4, |r| {
+                let (x, j) = (r.input::<i32>(0), r.input::<i32>(2));
+                (0..64).map(|i| x[8 * i + (j[i] & 7) as usize]).collect()
+            }),
+        case(F, "mad_sat_wide")
+            .global(&[256])
+            .buf(ma)
+            .buf(mb)
+            .buf(mc)
+            .out::<i64>(256)
+            .out::<u64>(256)
+            .out::<u16>(256)
+            .expect(3, |r| {
+                let (a, b, c) = (r.input::<i64>(0), r.input::<i64>(1), r.input::<i64>(2));
+                (0..256)
+                    .map(|i| {
+                        let s = a[i] as i128 * b[i] as i128 + c[i] as i128;
+                        s.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+                    })
+                    .collect()
+            })
+            .expect(4, |r| {
+                let (a, b, c) = (r.input::<i64>(0), r.input::<i64>(1), r.input::<i64>(2));
+                (0..256)
+                    .map(|i| {
+                        let s = a[i] as u64 as u128 * b[i] as u64 as u128 + c[i] as u64 as u128;
+                        s.min(u64::MAX as u128) as u64
+                    })
+                    .collect()
+            })
+            .expect(5, |r| {
+                let (a, b, c) = (r.input::<i64>(0), r.input::<i64>(1), r.input::<i64>(2));
+                (0..256)
+                    .map(|i| {
+                        let s = a[i] as u16 as u32 * b[i] as u16 as u32 + c[i] as u16 as u32;
+                        s.min(u16::MAX as u32) as u16
+                    })
+                    .collect()
+            }),
+        case(F, "float_steps")
+            .global(&[256])
+            .buf(fa)
+            .buf(fb)
+            .out::<u32>(256)
+            .out::<i32>(512)
+            .check(|r| {
+                let (a, b) = (r.input::<f32>(0), r.input::<f32>(1));
+                let want: Vec<u32> = (0..256).map(|i| nextafter(a[i], b[i]).to_bits()).collect();
+                let got = r.output::<u32>(2);
+                // Any NaN is a NaN.
+                let norm = |v: u32| {
+                    if f32::from_bits(v).is_nan() {
+                        0x7fc0_0000
+                    } else {
+                        v
+                    }
+                };
+                let got: Vec<u32> = got.into_iter().map(norm).collect();
+                let want: Vec<u32> = want.into_iter().map(norm).collect();
+                expect_eq(&got, &want)?;
+                let cmp: Vec<i32> = (0..256)
+                    .flat_map(|i| {
+                        // Ordered and not equal: false for NaN, unlike `!=`.
+                        let lg = matches!(
+                            a[i].partial_cmp(&b[i]),
+                            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Greater)
+                        ) as i32;
+                        [lg, 1 - lg]
+                    })
+                    .collect();
+                expect_eq(&r.output::<i32>(3), &cmp)
+            }),
         case(F, "div64")
             .global(&[256])
             .buf(da)

@@ -176,6 +176,36 @@ impl B<'_> {
         self.sel(is0, w, r)
     }
 
+    /// 64-bit mad_sat from the 128-bit value of a * b + c: (hi, lo) of the product, c added
+    /// with its carry (and c's sign extension when signed); the sum fits in 64 bits when its
+    /// high half is the sign extension of its low half (zero when unsigned).
+    fn mad_sat64(&mut self, a: Value, b: Value, c: Value, signed: bool) -> Value {
+        let ty = Ty::I64;
+        let hi = self.mul_hi(a, b, signed);
+        let lo = self.bin(BinOp::Mul, a, b);
+        let s = self.bin(BinOp::Add, lo, c);
+        let carry = self.cmp(CmpOp::Lt { signed: false }, s, lo);
+        let zero = self.k(ty, 0);
+        let one = self.k(ty, 1);
+        let cy = self.sel(carry, one, zero);
+        let mut h = self.bin(BinOp::Add, hi, cy);
+        if !signed {
+            let over = self.cmp(CmpOp::Ne, h, zero);
+            let max = self.k(ty, u64::MAX);
+            return self.sel(over, max, s);
+        }
+        let k63 = self.k(ty, 63);
+        let c_sign = self.bin(BinOp::AShr, c, k63);
+        h = self.bin(BinOp::Add, h, c_sign);
+        let s_sign = self.bin(BinOp::AShr, s, k63);
+        let over = self.cmp(CmpOp::Ne, h, s_sign);
+        let neg = self.cmp(CmpOp::Lt { signed: true }, h, zero);
+        let min = self.k(ty, i64::MIN as u64);
+        let max = self.k(ty, i64::MAX as u64);
+        let bound = self.sel(neg, min, max);
+        self.sel(over, bound, s)
+    }
+
     fn add_sat(&mut self, a: Value, b: Value, signed: bool) -> Value {
         let ty = self.ty(a);
         let r = self.bin(BinOp::Add, a, b);
@@ -285,6 +315,57 @@ impl B<'_> {
         let s = self.bin(BinOp::And, yi, sign);
         let r = self.bin(BinOp::Or, a, s);
         self.conv(ConvOp::Bitcast, r, ty)
+    }
+
+    /// nextafter(x, y): the representable value next to x toward y, stepping the bits of x
+    /// (of its half when `half`, x being carried as a float holding a half). NaN when either
+    /// is NaN, y when x == y, the smallest subnormal with y's sign from a zero x.
+    pub fn nextafter(&mut self, x: Value, y: Value, half: bool) -> Value {
+        let ty = self.ty(x);
+        let it = Self::int_of(ty);
+        let (bits, sign) = if half {
+            (self.un(UnOp::FloatToHalf, x), self.k(it, 0x8000))
+        } else {
+            (
+                self.conv(ConvOp::Bitcast, x, it),
+                self.k(it, Self::min_int(it)),
+            )
+        };
+        let yb = self.conv(ConvOp::Bitcast, y, Self::int_of(ty));
+        let ysign = if half {
+            let k = self.k(it, 16);
+            let s = self.bin(BinOp::LShr, yb, k);
+            self.bin(BinOp::And, s, sign)
+        } else {
+            self.bin(BinOp::And, yb, sign)
+        };
+        let one = self.k(it, 1);
+        let zero = self.k(it, 0);
+        let minus = self.k(it, Self::max_uint(it));
+        // (x < y) != (x < 0): away from zero, one up in magnitude; else one down.
+        let fzero = self.k(ty, 0);
+        let lt = self.cmp(CmpOp::FOLt, x, y);
+        let neg = self.cmp(CmpOp::FOLt, x, fzero);
+        let up = self.bin(BinOp::Xor, lt, neg);
+        let step = self.sel(up, one, minus);
+        let stepped = self.bin(BinOp::Add, bits, step);
+        let mag_mask = self.un(UnOp::Not, sign);
+        let mag = self.bin(BinOp::And, bits, mag_mask);
+        let is_zero = self.cmp(CmpOp::Eq, mag, zero);
+        let tiny = self.bin(BinOp::Or, ysign, one);
+        let r = self.sel(is_zero, tiny, stepped);
+        let r = if half {
+            let mask = self.k(it, 0xffff);
+            let r = self.bin(BinOp::And, r, mask);
+            self.un(UnOp::HalfToFloat, r)
+        } else {
+            self.conv(ConvOp::Bitcast, r, ty)
+        };
+        let eq = self.cmp(CmpOp::FOEq, x, y);
+        let r = self.sel(eq, y, r);
+        let unord = self.cmp(CmpOp::FUnord, x, y);
+        let nan = self.bin(BinOp::FAdd, x, y);
+        self.sel(unord, nan, r)
     }
 
     /// round(): to nearest, halfway cases away from zero. x - trunc(x) is exact.
@@ -586,12 +667,13 @@ pub(super) fn ext_inst(
         }
         C::u_mad_sat | C::s_mad_sat => {
             // mad_sat: a * b + c saturated, from the exact 64-bit result for 32-bit operands.
-            if ty != Ty::I32 {
-                return Err(FrontendError::Unsupported(format!(
-                    "mad_sat on {ty:?} (32-bit operands only)"
-                )));
-            }
             let signed = op == C::s_mad_sat;
+            if ty == Ty::I64 {
+                return Ok(Some(b.mad_sat64(arg(0)?, arg(1)?, arg(2)?, signed)));
+            }
+            if ty != Ty::I32 {
+                return Err(FrontendError::Unsupported(format!("mad_sat on {ty:?}")));
+            }
             let ext = if signed { ConvOp::SExt } else { ConvOp::ZExt };
             let (x, y, z) = (
                 b.conv(ext, arg(0)?, Ty::I64),
@@ -758,7 +840,14 @@ pub(super) fn ext_inst_narrow(
         C::s_mad_sat | C::u_mad_sat => {
             let p = b.bin(BinOp::Mul, arg(0)?, arg(1)?);
             let s = b.bin(BinOp::Add, p, arg(2)?);
-            clamp(b, s, op == C::s_mad_sat)
+            if op == C::s_mad_sat {
+                clamp(b, s, true)
+            } else {
+                // Unsigned w <= 16 bits: a * b + c < 2^32 does not wrap the container but
+                // may set its sign bit, so the bound is an unsigned minimum.
+                let khi = b.k(ty, umax);
+                b.bin(BinOp::Min { signed: false }, s, khi)
+            }
         }
         C::s_mul_hi | C::u_mul_hi | C::s_mad_hi | C::u_mad_hi => {
             let s = matches!(op, C::s_mul_hi | C::s_mad_hi);

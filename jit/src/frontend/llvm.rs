@@ -14,6 +14,9 @@
 //!   freeze"): if any is left after `opt`, each `%x = freeze T %v` becomes `%x = bitcast T %v to
 //!   T`. Replacing freeze by its operand is a refinement (a frozen value may be any value, the
 //!   operand's included), and the no-op cast is dropped by the translator.
+//! - **Vector reductions** (`llvm.vector.reduce.add` and the rest, which the loop and SLP
+//!   vectorisers make of a sum over a vector's components; "Unexpected llvm intrinsic"): LLVM's
+//!   ExpandReductions pass turns them into shuffles and vector operations, which translate.
 //! - **Opaque pointers**: llvm-spirv-15 reads typed pointers only; `clc` asks clang for them
 //!   (`-no-opaque-pointers`), and text IR written with `ptr` is refused with that reason.
 
@@ -70,19 +73,32 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
     let mut cmd = Command::new(&opt_tool);
     cmd.arg(format!("--data-layout={DATA_LAYOUT}"));
     match opt {
-        OptLevel::O2 => cmd.arg("-O2"),
+        // No SLP or loop vectorisation: the JIT runs one work-item per SIMD lane and splits
+        // every vector into components, so packing a work-item's scalars into vectors buys
+        // nothing, and SLP's horizontal reductions make vectors wider than SPIR-V's 16
+        // ("Unsupported vector type with 32 elements" from llvm-spirv).
+        OptLevel::O2 => cmd.args(["-O2", "-vectorize-slp=false", "-vectorize-loops=false"]),
         OptLevel::None => cmd.arg("-passes=verify"),
     };
     cmd.arg(&input).arg("-o").arg(&optimised);
     run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;
 
     let spv = dir.0.join("program.spv");
-    match translate(&optimised, &spv) {
-        Err(FrontendError::Compile(log)) if log.contains("freeze") => {
-            let thawed = thaw(&dir, &optimised)?;
-            translate(&thawed, &spv)?;
+    // Each legalisation below runs only when the translator names its construct, at most once.
+    let mut module = optimised;
+    let (mut thawed, mut expanded) = (false, false);
+    loop {
+        match translate(&module, &spv) {
+            Err(FrontendError::Compile(log)) if log.contains("freeze") && !thawed => {
+                module = thaw(&dir, &module)?;
+                thawed = true;
+            }
+            Err(FrontendError::Compile(log)) if log.contains("llvm.vector.reduce") && !expanded => {
+                module = expand_reductions(&dir, &module)?;
+                expanded = true;
+            }
+            other => break other?,
         }
-        other => other?,
     }
     std::fs::read(&spv)
         .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
@@ -110,6 +126,22 @@ fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
         ),
         e => e,
     })
+}
+
+/// The module with every `llvm.vector.reduce.*` call expanded into shuffles and vector
+/// operations by LLVM's own ExpandReductions pass (see the module comment).
+fn expand_reductions(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, FrontendError> {
+    let out = dir.0.join("expanded.bc");
+    let opt_tool = tool("opt-15", "GENCL_OPT");
+    let mut cmd = Command::new(&opt_tool);
+    // ExpandReductions has no new-pass-manager name in LLVM 15.
+    cmd.arg("-enable-new-pm=0")
+        .arg("-expand-reductions")
+        .arg(bc)
+        .arg("-o")
+        .arg(&out);
+    run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;
+    Ok(out)
 }
 
 /// The module with every `freeze` turned into a no-op bitcast (see the module comment).

@@ -685,9 +685,8 @@ pub fn lower_module_each(
         let k = lower_kernel(&info, fid, &name, req_wg.get(&fid).copied());
         out.push((name, k));
     }
-    if out.is_empty() {
-        return invalid("no kernel entry points in the module");
-    }
+    // A module without kernels is a program without kernels (an empty source, helper
+    // functions only): it builds, and clCreateKernelsInProgram finds nothing.
     Ok(out)
 }
 
@@ -854,6 +853,13 @@ struct Frame {
     types: HashMap<u32, u32>,
     /// (block ending in an OpSwitch, target) → the landing block its edge goes through.
     landing: HashMap<(Block, Block), Block>,
+    /// Values loaded from a built-in vector variable (GlobalSize, ...), with what their
+    /// function returns for a dimension out of range: "get_global_size returns 1 ... for
+    /// other values of dimindx", get_global_id and get_global_offset 0.
+    builtin_default: HashMap<u32, u64>,
+    /// Pointer casts back to the pointer they started from (memcpy reaches OpCopyMemorySized
+    /// through `i8*` casts; the original pointee type says how to copy).
+    ptr_origin: HashMap<u32, u32>,
 }
 
 impl Lowerer<'_, '_> {
@@ -996,6 +1002,59 @@ impl Lowerer<'_, '_> {
 
     /// vloadn/vstoren and the vload_half/vstore_half family: loads and stores of `n`
     /// consecutive elements at `p + offset * n` (`vloada_`/`vstorea_`: vec3 strides as 4).
+    /// shuffle and shuffle2: whole-vector built-ins (OpenCL C 6.15.12). Component k of the
+    /// result is component `mask[k]` of x (of x then y for shuffle2), where "only the
+    /// ilogb(2m-1) least significant bits of each mask element are considered". A constant
+    /// mask component picks its source directly; a run-time one walks a tree of selects on the
+    /// index bits.
+    fn shuffle(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        which: u32,
+        b: Block,
+    ) -> Result<Option<Vec<Value>>, FrontendError> {
+        use spirv::OpenclStd100Op as C;
+        let two = match C::from_u32(which) {
+            Some(C::shuffle) => false,
+            Some(C::shuffle2) => true,
+            _ => return Ok(None),
+        };
+        let mut src = self.vals(fr, id_op(i, 2)?)?;
+        if two {
+            src.extend(self.vals(fr, id_op(i, 3)?)?);
+        }
+        let mask = self.vals(fr, id_op(i, if two { 4 } else { 3 })?)?;
+        if !src.len().is_power_of_two() {
+            return invalid(format!("shuffle of {} components", src.len()));
+        }
+        let bits = src.len().trailing_zeros();
+        let mut out = Vec::with_capacity(mask.len());
+        for &m in &mask {
+            if let Op::Const(k) = self.f.inst(m).op {
+                out.push(src[(k as usize) & (src.len() - 1)]);
+                continue;
+            }
+            let mty = self.f.ty(m);
+            let mut level = src.clone();
+            for bit in 0..bits {
+                let one = self.konst(mty, 1 << bit);
+                let set = self.f.push(b, Op::Bin(BinOp::And, m, one), mty);
+                let zero = self.konst(mty, 0);
+                let hit = self.f.push(b, Op::Cmp(CmpOp::Ne, set, zero), Ty::Bool);
+                level = level
+                    .chunks(2)
+                    .map(|p| {
+                        let t = self.f.ty(p[0]);
+                        self.f.push(b, Op::Select(hit, p[1], p[0]), t)
+                    })
+                    .collect();
+            }
+            out.push(level[0]);
+        }
+        Ok(Some(out))
+    }
+
     fn vector_memory(
         &mut self,
         fr: &Frame,
@@ -1325,6 +1384,8 @@ impl Lowerer<'_, '_> {
             ends: HashMap::new(),
             types: HashMap::new(),
             landing: HashMap::new(),
+            builtin_default: HashMap::new(),
+            ptr_origin: HashMap::new(),
         };
         for (p, a) in f.parameters.iter().zip(args) {
             fr.syms.insert(result_id(p)?, a);
@@ -1347,7 +1408,10 @@ impl Lowerer<'_, '_> {
                 .as_ref()
                 .and_then(|l| l.result_id)
                 .unwrap_or_default();
-            let mut cur = fr.labels[&label];
+            let mut cur = *fr
+                .labels
+                .get(&label)
+                .ok_or_else(|| FrontendError::InvalidIl("block without a label".into()))?;
             for i in &b.instructions {
                 cur = self.lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)?;
             }
@@ -1370,22 +1434,20 @@ impl Lowerer<'_, '_> {
             }
             self.f.insts[phi.0 as usize].op = Op::Phi(ins);
         }
-        let ret_ty = f.def.as_ref().and_then(|d| d.result_type).unwrap_or(0);
-        let n = if ret_ty == 0 {
-            0
-        } else {
-            self.info.components(ret_ty)?
-        };
+        // The returned value, one phi per scalar leaf (vectors, structs and arrays travel as
+        // their leaves).
+        let n = returns.first().map_or(0, |(_, v)| v.len());
+        if returns.iter().any(|(_, v)| v.len() != n) {
+            return invalid("returns of different widths in one function");
+        }
         let mut result = Vec::new();
-        if n > 0 {
-            let ty = self.info.scalar(ret_ty)?;
-            for c in 0..n as usize {
-                let ins: Vec<(Block, Value)> = returns.iter().map(|(b, v)| (*b, v[c])).collect();
-                if ins.len() == 1 {
-                    result.push(ins[0].1);
-                } else {
-                    result.push(self.f.push(exit, Op::Phi(ins), ty));
-                }
+        for c in 0..n {
+            let ins: Vec<(Block, Value)> = returns.iter().map(|(b, v)| (*b, v[c])).collect();
+            if ins.len() == 1 {
+                result.push(ins[0].1);
+            } else {
+                let ty = self.f.ty(ins[0].1);
+                result.push(self.f.push(exit, Op::Phi(ins), ty));
             }
         }
         self.depth -= 1;
@@ -1406,6 +1468,15 @@ impl Lowerer<'_, '_> {
         let rty = i.result_type;
         if let (Some(id), Some(t)) = (i.result_id, rty) {
             fr.types.insert(id, t);
+        }
+        if matches!(
+            op,
+            SOp::Bitcast | SOp::PtrCastToGeneric | SOp::GenericCastToPtr
+        ) {
+            if let (Some(r), Ok(src)) = (i.result_id, id_op(i, 0)) {
+                let origin = fr.ptr_origin.get(&src).copied().unwrap_or(src);
+                fr.ptr_origin.insert(r, origin);
+            }
         }
         macro_rules! define {
             ($v:expr) => {{
@@ -1550,6 +1621,13 @@ impl Lowerer<'_, '_> {
                             self.f.push(cur, Op::Conv(ConvOp::ZExt, v), ty)
                         });
                     }
+                    let one = matches!(
+                        b,
+                        Builtin::GlobalSize | Builtin::EnqueuedLocalSize | Builtin::NumGroups
+                    );
+                    if let Some(id) = i.result_id {
+                        fr.builtin_default.insert(id, one as u64);
+                    }
                     define!(comps);
                 } else {
                     let addr = self.val(fr, ptr)?;
@@ -1557,6 +1635,19 @@ impl Lowerer<'_, '_> {
                     let comps = self.load(cur, addr, tid, align)?;
                     define!(comps);
                 }
+            }
+            SOp::CopyMemory | SOp::CopyMemorySized => {
+                let (dst_id, src_id) = (id_op(i, 0)?, id_op(i, 1)?);
+                let sized = op == SOp::CopyMemorySized;
+                let size = if sized {
+                    Some(self.const_index(id_op(i, 2)?).map_err(|_| {
+                        FrontendError::Unsupported("memcpy of a size known only at run time".into())
+                    })?)
+                } else {
+                    None
+                };
+                let align = mem_align(i, if sized { 3 } else { 2 });
+                self.copy_memory(fr, cur, dst_id, src_id, size, align)?;
             }
             SOp::Store => {
                 let addr = self.val(fr, id_op(i, 0)?)?;
@@ -1674,8 +1765,40 @@ impl Lowerer<'_, '_> {
                 }
                 define!(v);
             }
-            SOp::VectorExtractDynamic | SOp::VectorInsertDynamic => {
-                return unsupported(format!("{op:?}"))
+            // A component picked at run time: a select over every component (the vector lives
+            // in registers, one value per component). An index out of range gives component 0
+            // (extract) or changes nothing (insert); SPIR-V leaves both undefined.
+            SOp::VectorExtractDynamic => {
+                let vid = id_op(i, 0)?;
+                let v = self.vals(fr, vid)?;
+                let idx = self.val(fr, id_op(i, 1)?)?;
+                let ity = self.f.ty(idx);
+                let rt = self.f.ty(v[0]);
+                // A built-in's vector answers its default out of range (get_global_offset(j)
+                // with j from the kernel's arguments).
+                let (mut r, first) = match fr.builtin_default.get(&vid) {
+                    Some(&d) => (self.konst(rt, d), 0),
+                    None => (v[0], 1),
+                };
+                for (k, &c) in v.iter().enumerate().skip(first) {
+                    let kc = self.konst(ity, k as u64);
+                    let hit = self.f.push(cur, Op::Cmp(CmpOp::Eq, idx, kc), Ty::Bool);
+                    r = self.f.push(cur, Op::Select(hit, c, r), rt);
+                }
+                define!(vec![r]);
+            }
+            SOp::VectorInsertDynamic => {
+                let mut v = self.vals(fr, id_op(i, 0)?)?;
+                let obj = self.val(fr, id_op(i, 1)?)?;
+                let idx = self.val(fr, id_op(i, 2)?)?;
+                let ity = self.f.ty(idx);
+                for (k, c) in v.iter_mut().enumerate() {
+                    let kc = self.konst(ity, k as u64);
+                    let hit = self.f.push(cur, Op::Cmp(CmpOp::Eq, idx, kc), Ty::Bool);
+                    let rt = self.f.ty(*c);
+                    *c = self.f.push(cur, Op::Select(hit, obj, *c), rt);
+                }
+                define!(v);
             }
             SOp::ExtInst => {
                 let set = id_op(i, 0)?;
@@ -1688,6 +1811,10 @@ impl Lowerer<'_, '_> {
                 let ty = self.info.scalar(tid)?;
                 // Loads and stores first: their operands include literals.
                 if let Some(v) = self.vector_memory(fr, i, which, tid, cur)? {
+                    define!(v);
+                    return Ok(cur);
+                }
+                if let Some(v) = self.shuffle(fr, i, which, cur)? {
                     define!(v);
                     return Ok(cur);
                 }
@@ -1721,6 +1848,13 @@ impl Lowerer<'_, '_> {
                         b: cur,
                     };
                     let native = match arg_width {
+                        // libclc-15's SPIR-V has no nextafter.
+                        _ if which == spirv::OpenclStd100Op::nextafter as u32 => {
+                            let [x, y] = args[..] else {
+                                return invalid("nextafter without two operands");
+                            };
+                            Some(bld.nextafter(x, y, res_half))
+                        }
                         Some(w) if ty.is_int() => {
                             builtins::ext_inst_narrow(&mut bld, which, ty, n > 1, &args, w)?
                         }
@@ -1956,6 +2090,86 @@ impl Lowerer<'_, '_> {
         Ok(())
     }
 
+    /// OpCopyMemory(Sized): `size` bytes (the pointee's when None) from `src` to `dst`. When
+    /// either pointer, followed back through its casts, points to a type of exactly that
+    /// size, the copy goes leaf by leaf in that type (so that mem2reg sees the fields it
+    /// promotes); otherwise in the widest pieces the alignment allows.
+    fn copy_memory(
+        &mut self,
+        fr: &Frame,
+        b: Block,
+        dst_id: u32,
+        src_id: u32,
+        size: Option<u64>,
+        align: u32,
+    ) -> Result<(), FrontendError> {
+        let (dst, src) = (self.val(fr, dst_id)?, self.val(fr, src_id)?);
+        let pointee = |me: &Self, id: u32| -> Option<u32> {
+            let t = fr.types.get(&id).or_else(|| me.info.type_of.get(&id))?;
+            match me.info.ty(*t) {
+                Ok(SType::Pointer(_, p)) => Some(*p),
+                _ => None,
+            }
+        };
+        let origin = |id: u32| fr.ptr_origin.get(&id).copied().unwrap_or(id);
+        let size = match size {
+            Some(n) => n,
+            None => {
+                let t = pointee(self, dst_id)
+                    .ok_or_else(|| FrontendError::InvalidIl("OpCopyMemory without types".into()))?;
+                self.info.size_of(t)?
+            }
+        };
+        let typed = [dst_id, src_id, origin(dst_id), origin(src_id)]
+            .into_iter()
+            .filter_map(|id| pointee(self, id))
+            .find(|t| {
+                self.info.size_of(*t).ok() == Some(size)
+                    && !matches!(self.info.ty(*t), Ok(SType::Int(8)))
+            });
+        if let Some(t) = typed {
+            let vals = self.load(b, src, t, align)?;
+            return self.store_vals(b, dst, t, &vals, align);
+        }
+        if size > 4096 {
+            return unsupported(format!("memcpy of {size} bytes between untyped pointers"));
+        }
+        let mut off = 0u64;
+        while off < size {
+            let piece = [8u64, 4, 2, 1]
+                .into_iter()
+                .find(|p| {
+                    *p <= size - off
+                        && u64::from(align).is_multiple_of(*p)
+                        && off.is_multiple_of(*p)
+                })
+                .unwrap_or(1);
+            let ty = match piece {
+                8 => Ty::I64,
+                _ => Ty::I32,
+            };
+            let (sa, da) = (self.offset(b, src, off), self.offset(b, dst, off));
+            let v = self.f.push(
+                b,
+                Op::Load {
+                    addr: sa,
+                    align: piece as u32,
+                    bytes: piece as u32,
+                },
+                ty,
+            );
+            let st = Op::Store {
+                addr: da,
+                value: v,
+                align: piece as u32,
+                bytes: piece as u32,
+            };
+            self.f.push(b, st, Ty::Void);
+            off += piece;
+        }
+        Ok(())
+    }
+
     /// Bytes in memory of a scalar type, or of a vector's element.
     fn elem_size(&self, tid: u32) -> Result<u64, FrontendError> {
         match self.info.ty(tid)? {
@@ -1984,6 +2198,11 @@ impl Lowerer<'_, '_> {
             if let Operand::IdRef(id) = i.operands[n] {
                 srcs.push(self.vals(fr, id)?);
             }
+        }
+        // OpSelect with a scalar condition over vectors (SPIR-V 1.4's form, which llvm-spirv
+        // writes for LLVM's `select i1, <N x T>`): the condition holds for every component.
+        if op == Select && srcs.len() == 3 && srcs[0].len() == 1 && srcs[1].len() > 1 {
+            srcs[0] = vec![srcs[0][0]; srcs[1].len()];
         }
         // Odd-width integers (see `odd_width`): values are kept zero-extended in their
         // container, so operations that read the sign see it sign-extended first, and
@@ -2087,10 +2306,24 @@ impl Lowerer<'_, '_> {
             _ => t,
         };
         let (se, de) = (elem(self.info, st), elem(self.info, tid));
-        let ws = (self.info.size_of(se)? * 8) as u32;
-        let wd = (self.info.size_of(de)? * 8) as u32;
+        // Booleans count one bit each: LLVM's `bitcast <8 x i1> to i8` (the "all of eight
+        // compares" idiom) packs component k into bit k, and llvm-spirv passes it through.
+        let is_bool = |info: &ModuleInfo, t: u32| matches!(info.ty(t), Ok(SType::Bool));
+        let bits_of = |info: &ModuleInfo, t: u32| -> Result<u32, FrontendError> {
+            Ok(if is_bool(info, t) {
+                1
+            } else {
+                (info.size_of(t)? * 8) as u32
+            })
+        };
+        let ws = bits_of(self.info, se)?;
+        let wd = bits_of(self.info, de)?;
+        let to_bool = is_bool(self.info, de);
         if ws * x.len() as u32 != wd * self.info.components(tid)? {
-            return invalid("bit cast between types of different sizes");
+            return invalid(format!(
+                "bit cast between types of different sizes ({} x {ws} bits from %{st} to %{tid})",
+                x.len()
+            ));
         }
         // Source components as integers of their width (in an I64 staging register).
         let mut bits = Vec::new();
@@ -2138,7 +2371,10 @@ impl Lowerer<'_, '_> {
                 let m = self.konst(Ty::I64, (1u64 << wd) - 1);
                 v = self.f.push(b, Op::Bin(BinOp::And, v, m), Ty::I64);
             }
-            let r = if self.info.is_half(de) {
+            let r = if to_bool {
+                let zero = self.konst(Ty::I64, 0);
+                self.f.push(b, Op::Cmp(CmpOp::Ne, v, zero), Ty::Bool)
+            } else if self.info.is_half(de) {
                 let t = self.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32);
                 self.f.push(b, Op::Un(UnOp::HalfToFloat, t), Ty::F32)
             } else {

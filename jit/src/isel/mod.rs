@@ -1092,8 +1092,10 @@ impl Sel<'_> {
             CmpOp::Le { .. } | CmpOp::FOLe => (CondMod::Le, false),
             CmpOp::Gt { .. } | CmpOp::FOGt => (CondMod::G, false),
             CmpOp::Ge { .. } | CmpOp::FOGe => (CondMod::Ge, false),
-            CmpOp::FUEq => return unsupported("unordered-or-equal compare"),
-            CmpOp::FOne => return unsupported("ordered-not-equal compare"),
+            // Gen has no condition for these two: ordered-not-equal is less or greater, and
+            // unordered-or-equal its negation, so two compares joined by an or.
+            CmpOp::FOne => (CondMod::L, false),
+            CmpOp::FUEq => (CondMod::L, true),
             CmpOp::FULt => (CondMod::Ge, true),
             CmpOp::FULe => (CondMod::G, true),
             CmpOp::FUGt => (CondMod::Le, true),
@@ -1101,10 +1103,57 @@ impl Sel<'_> {
             CmpOp::FOrd => (CondMod::U, true),
             CmpOp::FUnord => (CondMod::U, false),
         };
-        let oa = self.reg_opnd(a, t)?;
-        let ob = self.opnd(b, t)?;
         let scalar = self.is_uniform(v);
         let (r, _) = self.def(v);
+        self.cmp_to(r, t, cond, invert, a, b, scalar)?;
+        let second = match op {
+            CmpOp::FOne => Some((CondMod::G, false)),
+            CmpOp::FUEq => Some((CondMod::G, true)),
+            _ => None,
+        };
+        if let Some((cond, invert)) = second {
+            let exec = if scalar { 1 } else { SIMD };
+            let tmp = self.m.new_vreg(if scalar { 4 } else { 4 * SIMD as u32 });
+            self.cmp_to(tmp, t, cond, invert, a, b, scalar)?;
+            // FOne: (a < b) | (a > b). FUEq: !(a < b) & !(a > b).
+            let op = if matches!(op, CmpOp::FOne) {
+                Opcode::Or
+            } else {
+                Opcode::And
+            };
+            let mut i = Inst::new(op, exec);
+            i.no_mask = scalar;
+            i.dst = Some(grf_dst(0, 0, Type::D));
+            let region = region_for(scalar, Type::D);
+            i.srcs[0] = Some(reg_src(0, 0, region, Type::D));
+            i.srcs[1] = Some(reg_src(0, 0, region, Type::D));
+            self.push(
+                i,
+                Some(VRef { v: r, off: 0 }),
+                [
+                    Some(VRef { v: r, off: 0 }),
+                    Some(VRef { v: tmp, off: 0 }),
+                    None,
+                ],
+            );
+        }
+        Ok(())
+    }
+
+    /// One compare of `a` and `b` as `t` into the dword booleans (0 / all ones) of `r`.
+    #[allow(clippy::too_many_arguments)]
+    fn cmp_to(
+        &mut self,
+        r: VReg,
+        t: Type,
+        cond: CondMod,
+        invert: bool,
+        a: Value,
+        b: Value,
+        scalar: bool,
+    ) -> Result<(), IselError> {
+        let oa = self.reg_opnd(a, t)?;
+        let ob = self.opnd(b, t)?;
         let exec = if scalar { 1 } else { SIMD };
         // cmp writes all ones or zero per channel in a dword destination; for
         // 64-bit sources the flag is set and then turned into a dword.
