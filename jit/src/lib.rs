@@ -2,7 +2,8 @@
 //! `frontend` (OpenCL C → SPIR-V → validated module) → `ir` (scalar SSA Gen IR)
 //! → `passes` → `isel` (instruction selection to Gen instructions)
 //! → `regalloc` → `emit` (encoding). `abi` is the kernel ABI the runtime shares (descriptor,
-//! payload, pushed constants), `binary` the program binary format.
+//! payload, pushed constants), `binary` the program binary format,
+//! `extensions` the OpenCL C extensions the device reports and clang defines.
 //! `isa` is the Gen instruction-set crate (`jit/isa`, `gencl-isa`), shared with the GPU model.
 
 pub mod abi;
@@ -10,6 +11,7 @@ pub mod analysis;
 pub mod binary;
 pub mod compile;
 pub mod emit;
+pub mod extensions;
 pub mod frontend;
 pub mod ir;
 pub mod isel;

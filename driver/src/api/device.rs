@@ -13,8 +13,11 @@ use std::ffi::c_void;
 
 pub const DEVICE_VERSION: &str = "OpenCL 3.0 gencl";
 pub const OPENCL_C_VERSION: &str = "OpenCL C 1.2";
-/// Only what works end to end (docs/api.md says how an extension earns its place here).
-pub const DEVICE_EXTENSIONS: &str = "cl_khr_icd";
+/// Only what works end to end: the compiler's list (`gencl_jit::extensions`, which also
+/// decides clang's extension macros) after cl_khr_icd.
+pub fn device_extensions() -> String {
+    format!("cl_khr_icd {}", gencl_jit::extensions::names())
+}
 pub const IL_VERSION: &str = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2";
 pub const MAX_WORK_ITEM_SIZE: usize = 256;
 /// Gen9 GT2 L3 cache that backs global memory (KiB): 768 KiB total, 512 KiB usable by data.
@@ -101,11 +104,11 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => ui(1),
-        // No cl_khr_fp64 / cl_khr_fp16: "If double precision is not supported, must return 0."
+        // cl_khr_fp64 and cl_khr_fp16 are reported (one component each, like every type).
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
-        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => ui(0),
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => ui(1),
         CL_DEVICE_MAX_CLOCK_FREQUENCY => ui(MAX_CLOCK_MHZ),
         CL_DEVICE_ADDRESS_BITS => ui(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => ul(d.max_alloc_bytes),
@@ -130,7 +133,22 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => ui(128),
         // The full profile's minimum for single precision.
         CL_DEVICE_SINGLE_FP_CONFIG => ul(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN),
-        CL_DEVICE_DOUBLE_FP_CONFIG | CL_DEVICE_HALF_FP_CONFIG => ul(0),
+        // Gen9's DF: fused multiply-add, every IEEE rounding mode (cr0), infinities and
+        // NaNs, denormals kept (cr0 DP denorm mode set at kernel start), and division and
+        // square root correctly rounded (isel/ieee.rs). The minimum cl_khr_fp64 asks is
+        // FMA | ROUND_TO_NEAREST | INF_NAN | DENORM.
+        CL_DEVICE_DOUBLE_FP_CONFIG => ul(CL_FP_FMA
+            | CL_FP_ROUND_TO_NEAREST
+            | CL_FP_ROUND_TO_ZERO
+            | CL_FP_ROUND_TO_INF
+            | CL_FP_INF_NAN
+            | CL_FP_DENORM),
+        // half: each operation computed in float and rounded once to nearest even
+        // (exact for +, -, *, / and sqrt: float has more than 2 * 11 + 2 bits), half
+        // denormals kept (they are normal floats), infinities and NaNs. No CL_FP_FMA: a fused
+        // half fma would need a second rounding-free path. The minimum cl_khr_fp16 asks is
+        // ROUND_TO_ZERO or ROUND_TO_NEAREST, and INF_NAN.
+        CL_DEVICE_HALF_FP_CONFIG => ul(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM),
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => ui(CL_READ_WRITE_CACHE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => ui(CACHELINE),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => ul(GLOBAL_CACHE_BYTES),
@@ -187,8 +205,15 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
             name_version("OpenCL C", 3, 0, 0),
         ]),
         CL_DEVICE_OPENCL_C_FEATURES => val(&Vec::<cl_name_version>::new()),
-        CL_DEVICE_EXTENSIONS => val(DEVICE_EXTENSIONS),
-        CL_DEVICE_EXTENSIONS_WITH_VERSION => val(&[name_version("cl_khr_icd", 1, 0, 0)]),
+        CL_DEVICE_EXTENSIONS => val(&device_extensions()),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => {
+            let mut v = vec![name_version("cl_khr_icd", 1, 0, 0)];
+            for e in gencl_jit::extensions::EXTENSIONS {
+                let (a, b, c) = e.version;
+                v.push(name_version(e.name, a, b, c));
+            }
+            val(&v)
+        }
         CL_DEVICE_IL_VERSION => val(IL_VERSION),
         CL_DEVICE_ILS_WITH_VERSION => val(&[
             name_version("SPIR-V", 1, 0, 0),

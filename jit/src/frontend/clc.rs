@@ -24,7 +24,9 @@ pub struct ClcOptions {
 pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
     let mut out = ClcOptions {
         clang_args: Vec::new(),
-        cl_std: "CL2.0".into(),
+        // "If the -cl-std build option is not specified, the highest OpenCL C 1.x language
+        // version supported by each device is used."
+        cl_std: "CL1.2".into(),
     };
     let mut words = options.split_whitespace().peekable();
     while let Some(w) = words.next() {
@@ -45,9 +47,17 @@ pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
                     _ => return Err(format!("unsupported OpenCL C version in {w}")),
                 }
             }
+            // "-cl-denorms-are-zero ... This is intended to be a performance hint and the
+            // OpenCL compiler can choose not to flush denorms to zero": clang hears it as its
+            // driver says it (the functions' denormal mode); gencl's code keeps denormals.
+            "-cl-denorms-are-zero" => out
+                .clang_args
+                .push("-fdenormal-fp-math-f32=preserve-sign,preserve-sign".into()),
+            // A promise by the application that sub-groups need no independent forward
+            // progress: nothing for the compiler to do.
+            "-cl-no-subgroup-ifp" => {}
             // Math intrinsics and optimization options clang understands as such.
             "-cl-single-precision-constant"
-            | "-cl-denorms-are-zero"
             | "-cl-fp32-correctly-rounded-divide-sqrt"
             | "-cl-opt-disable"
             | "-cl-mad-enable"
@@ -55,8 +65,7 @@ pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
             | "-cl-unsafe-math-optimizations"
             | "-cl-finite-math-only"
             | "-cl-fast-relaxed-math"
-            | "-cl-uniform-work-group-size"
-            | "-cl-no-subgroup-ifp" => out.clang_args.push(w.into()),
+            | "-cl-uniform-work-group-size" => out.clang_args.push(w.into()),
             // Options that only affect what the runtime reports or warnings.
             "-cl-kernel-arg-info" | "-w" | "-Werror" => out.clang_args.push(w.into()),
             "-g" | "-cl-strict-aliasing" => {}
@@ -130,6 +139,11 @@ pub fn compile_to_bitcode(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, Fr
             "-fno-jump-tables",
             "-emit-llvm-bc",
         ]);
+    // The extension macros of what the device reports, no others; no __IMAGE_SUPPORT__
+    // (CL_DEVICE_IMAGE_SUPPORT is false); __OPENCL_VERSION__, which the SPIR target leaves
+    // out, is the device's OpenCL version (3.0).
+    cmd.arg(crate::extensions::clang_ext_arg())
+        .args(["-U__IMAGE_SUPPORT__", "-D__OPENCL_VERSION__=300"]);
     if opt_disabled(opts) {
         cmd.args(["-O0", "-disable-O0-optnone"]);
     } else {
@@ -178,5 +192,11 @@ mod tests {
         assert!(parse_options("-cl-std=CL9.9").is_err());
         assert!(parse_options("--bogus").is_err());
         assert!(parse_options("-D").is_err());
+        // Options clang's -cc1 does not take as such.
+        let o = parse_options("-cl-denorms-are-zero -cl-no-subgroup-ifp").unwrap();
+        assert_eq!(
+            o.clang_args,
+            ["-fdenormal-fp-math-f32=preserve-sign,preserve-sign"]
+        );
     }
 }

@@ -1,0 +1,49 @@
+//! The OpenCL C extensions the compiler implements end to end: the one list from which the
+//! device reports CL_DEVICE_EXTENSIONS(_WITH_VERSION) and clang is told which extension macros
+//! to define (`-cl-ext`), so that `#ifdef cl_khr_fp64` in a kernel agrees with clGetDeviceInfo.
+//! An extension joins the list when its kernels build and run exactly (docs/jit.md).
+
+/// One extension and its version (CL_DEVICE_EXTENSIONS_WITH_VERSION).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extension {
+    pub name: &'static str,
+    pub version: (u32, u32, u32),
+}
+
+pub const EXTENSIONS: &[Extension] = &[
+    // Byte and short stores through the A64 byte scattered messages.
+    Extension {
+        name: "cl_khr_byte_addressable_store",
+        version: (1, 0, 0),
+    },
+    // Gen9's native DF, with IEEE-exact division and square root (isel/ieee.rs).
+    Extension {
+        name: "cl_khr_fp64",
+        version: (1, 0, 0),
+    },
+    // half values carried in float registers as exact halves, rounded to half after every
+    // operation (frontend/lower.rs, "half").
+    Extension {
+        name: "cl_khr_fp16",
+        version: (1, 0, 0),
+    },
+];
+
+/// clang's `-cl-ext` argument: everything off, then the list.
+pub fn clang_ext_arg() -> String {
+    let mut s = String::from("-cl-ext=-all");
+    for e in EXTENSIONS {
+        s.push_str(",+");
+        s.push_str(e.name);
+    }
+    s
+}
+
+/// The space-separated names, as CL_DEVICE_EXTENSIONS reports them.
+pub fn names() -> String {
+    EXTENSIONS
+        .iter()
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
