@@ -114,7 +114,7 @@ pub fn stats_line(k: &KernelBinary) -> String {
         k.name,
         k.simd,
         k.grfs_used,
-        k.scratch_per_thread,
+        k.scratch_bytes,
         insts,
         k.isa.len()
     )
@@ -242,8 +242,8 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
         const_data,
     };
-    let (mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
-    let assignment = regalloc::allocate(&mfunc)?;
+    let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
+    let assignment = regalloc::allocate(&mut mfunc)?;
     // GENCL_NO_COMPACT=1 emits every instruction native (a debugging aid).
     let emit_opts = emit::EmitOptions {
         compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),
@@ -265,8 +265,13 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         implicit,
         uses_local_ids,
         slm_bytes: 0,
-        scratch_bytes: 0,
-        scratch_per_thread: 0,
+        scratch_bytes: assignment.spill_bytes,
+        // MEDIA_VFE_STATE's Per Thread Scratch Space: 1 KiB << n.
+        scratch_per_thread: if assignment.spill_bytes == 0 {
+            0
+        } else {
+            assignment.spill_bytes.max(1024).next_power_of_two()
+        },
         barriers: false,
         data_buffers,
         required_wg_size,

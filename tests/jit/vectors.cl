@@ -70,3 +70,17 @@ kernel void float_steps(global const float *a, global const float *b, global uin
     cmp[2 * i] = islessgreater(a[i], b[i]);
     cmp[2 * i + 1] = !islessgreater(a[i], b[i]);
 }
+
+// More live values than the GRF file holds (four long16 of 32 GRFs each in SIMD8, all needed
+// until the end): register allocation spills to scratch.
+kernel void pressure(global const long16 *a, global long *out) {
+    size_t i = get_global_id(0);
+    long16 p = a[4 * i], q = a[4 * i + 1], r = a[4 * i + 2], s = a[4 * i + 3];
+    long16 t = p * q + r;
+    long16 u = (s ^ p) - q;
+    long16 w = t * u + (p >> 3) + (s << 1) + r * q;
+    out[2 * i] = w.s0 + w.s1 * 3 + w.s2 * 5 + w.s3 * 7 + w.s4 * 11 + w.s5 * 13 + w.s6 * 17 +
+                 w.s7 * 19 + w.s8 * 23 + w.s9 * 29 + w.sa * 31 + w.sb * 37 + w.sc * 41 +
+                 w.sd * 43 + w.se * 47 + w.sf * 53;
+    out[2 * i + 1] = (p.sf ^ q.se) + (r.sd ^ s.sc) + (t.s0 ^ u.s1);
+}

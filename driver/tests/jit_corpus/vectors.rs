@@ -164,6 +164,42 @@ pub fn cases() -> Vec<Case> {
                     })
                     .collect()
             }),
+        case(F, "pressure")
+            .global(&[32])
+            .buf(rand_bits::<i64>(32 * 64, 17))
+            .out::<i64>(64)
+            .expect(1, |r| {
+                let a = r.input::<i64>(0);
+                let mut out = Vec::new();
+                for i in 0..32 {
+                    let v = |k: usize| &a[(4 * i + k) * 16..(4 * i + k + 1) * 16];
+                    let (p, q, rr, s) = (v(0), v(1), v(2), v(3));
+                    let t: Vec<i64> = (0..16)
+                        .map(|c| p[c].wrapping_mul(q[c]).wrapping_add(rr[c]))
+                        .collect();
+                    let u: Vec<i64> = (0..16).map(|c| (s[c] ^ p[c]).wrapping_sub(q[c])).collect();
+                    let w: Vec<i64> = (0..16)
+                        .map(|c| {
+                            t[c].wrapping_mul(u[c])
+                                .wrapping_add(p[c] >> 3)
+                                .wrapping_add(s[c] << 1)
+                                .wrapping_add(rr[c].wrapping_mul(q[c]))
+                        })
+                        .collect();
+                    let primes = [
+                        1i64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53,
+                    ];
+                    out.push((0..16).fold(0i64, |acc, c| {
+                        acc.wrapping_add(w[c].wrapping_mul(primes[c]))
+                    }));
+                    out.push(
+                        (p[15] ^ q[14])
+                            .wrapping_add(rr[13] ^ s[12])
+                            .wrapping_add(t[0] ^ u[1]),
+                    );
+                }
+                out
+            }),
         case(F, "float_steps")
             .global(&[256])
             .buf(fa)

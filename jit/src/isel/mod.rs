@@ -110,7 +110,7 @@ fn region_for(scalar: bool, ty: Type) -> Region {
     }
 }
 
-fn reg_src(nr: u8, subreg: u8, region: Region, ty: Type) -> Src {
+pub(crate) fn reg_src(nr: u8, subreg: u8, region: Region, ty: Type) -> Src {
     Src::Reg(SrcReg {
         file: RegFile::Grf,
         nr,
@@ -123,7 +123,7 @@ fn reg_src(nr: u8, subreg: u8, region: Region, ty: Type) -> Src {
     })
 }
 
-fn grf_dst(nr: u8, subreg: u8, ty: Type) -> Dst {
+pub(crate) fn grf_dst(nr: u8, subreg: u8, ty: Type) -> Dst {
     Dst {
         file: RegFile::Grf,
         nr,
@@ -135,7 +135,7 @@ fn grf_dst(nr: u8, subreg: u8, ty: Type) -> Dst {
     }
 }
 
-fn null_dst(ty: Type) -> Dst {
+pub(crate) fn null_dst(ty: Type) -> Dst {
     Dst {
         file: RegFile::Arf,
         nr: 0,

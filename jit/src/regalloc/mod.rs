@@ -1,4 +1,5 @@
-//! Register allocation: linear scan over the linearised machine code.
+//! Register allocation: linear scan over the linearised machine code, spilling to scratch
+//! what does not fit.
 //!
 //! The GRF file is managed in 8-byte slots: a scalar (uniform) virtual
 //! register takes one slot, a per-lane register whole contiguous GRFs.
@@ -8,15 +9,25 @@
 //! end, and one written in a loop and read after it is kept for the whole loop
 //! (channels leave a loop in different iterations). r0..payload stay reserved (thread payload), r127 holds the EOT
 //! message (the PRM wants EOT payloads in r112-r127).
+//!
+//! When a register finds no room, one of the registers live at that point is spilled
+//! (`spill.rs`): the cheapest by references (weighted by loop depth) per instruction of its
+//! interval, never a spill temporary, and the scan starts again on the rewritten code.
+
+mod spill;
+
+use std::collections::HashSet;
 
 use thiserror::Error;
 
-use crate::isel::mfunc::{Item, MFunction};
+use crate::isel::mfunc::{Item, MFunction, VReg};
 
 #[derive(Debug, Clone, Error)]
 pub enum RegallocError {
-    #[error("the kernel needs more than the 128 GRFs of a Gen9 thread (spilling is not implemented yet)")]
-    OutOfRegisters,
+    #[error("the kernel needs more than the 128 GRFs of a Gen9 thread even with {spilled} bytes spilled to scratch (no register left to spill)")]
+    OutOfRegisters { spilled: u32 },
+    #[error("the kernel spills more than the {max} bytes of scratch an offset can address")]
+    ScratchTooLarge { max: u32 },
 }
 
 /// Byte address in the GRF file of every virtual register.
@@ -27,12 +38,88 @@ pub struct Assignment {
     /// GRFs holding payload or allocated values (r0 .. grfs_used-1), not counting r127's
     /// end-of-thread message: the register pressure the build log reports.
     pub grfs_used: u32,
+    /// Bytes of scratch per thread that spilled registers occupy.
+    pub spill_bytes: u32,
 }
 
 const SLOTS_PER_GRF: usize = 4;
 const LAST_GRF: usize = 126;
+/// Scratch block offsets are 12 bits of HWords.
+const MAX_SCRATCH: u32 = 4096 * 32;
 
-pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
+/// Allocate, spilling until everything fits.
+pub fn allocate(m: &mut MFunction) -> Result<Assignment, RegallocError> {
+    let mut temps: HashSet<u32> = HashSet::new();
+    let mut spill_bytes = 0u32;
+    loop {
+        let failure = match scan(m) {
+            Ok(mut a) => {
+                a.spill_bytes = spill_bytes;
+                return Ok(a);
+            }
+            Err(f) => f,
+        };
+        let victim = choose(m, &failure, &temps).ok_or(RegallocError::OutOfRegisters {
+            spilled: spill_bytes,
+        })?;
+        let bytes = m.vregs[victim.0 as usize].grfs().max(1) * 32;
+        if spill_bytes + bytes > MAX_SCRATCH {
+            return Err(RegallocError::ScratchTooLarge { max: MAX_SCRATCH });
+        }
+        tracing::debug!(vreg = victim.0, bytes, "spilling");
+        temps.extend(
+            spill::spill(m, victim, spill_bytes)
+                .into_iter()
+                .map(|t| t.0),
+        );
+        spill_bytes += bytes;
+    }
+}
+
+/// Where the scan ran out of room: the position it was at, and every register's interval.
+struct Failure {
+    at: usize,
+    start: Vec<usize>,
+    end: Vec<usize>,
+}
+
+/// The register to spill at a failure: live at that point, not a spill temporary, and with a
+/// gap in its interval to win (a register read only by the instruction after its definition
+/// gains nothing from living in scratch); the lowest weighted reference count per
+/// instruction of interval.
+fn choose(m: &MFunction, f: &Failure, temps: &HashSet<u32>) -> Option<VReg> {
+    // Loop depth at each position, and each register's weighted references.
+    let mut depth = 0u32;
+    let mut weight = vec![0f64; m.vregs.len()];
+    for item in &m.items {
+        match item {
+            Item::LoopStart(_) => depth += 1,
+            Item::LoopEnd(_) => depth = depth.saturating_sub(1),
+            Item::Inst(mi) => {
+                let w = 10f64.powi(depth.min(4) as i32);
+                for r in mi.srcs.iter().flatten().chain(mi.dst.iter()) {
+                    weight[r.v.0 as usize] += w;
+                }
+            }
+            Item::Label(_) => {}
+        }
+    }
+    (0..m.vregs.len())
+        .filter(|&v| {
+            f.start[v] != usize::MAX
+                && f.start[v] <= f.at
+                && f.end[v] >= f.at
+                && !temps.contains(&(v as u32))
+                && f.end[v] - f.start[v] > 2
+        })
+        .min_by(|&a, &b| {
+            let cost = |v: usize| weight[v] / (f.end[v] - f.start[v]) as f64;
+            cost(a).total_cmp(&cost(b))
+        })
+        .map(|v| VReg(v as u32))
+}
+
+fn scan(m: &MFunction) -> Result<Assignment, Failure> {
     let n = m.vregs.len();
     let mut start = vec![usize::MAX; n];
     let mut end = vec![0usize; n];
@@ -110,7 +197,13 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
             }
             s += align;
         }
-        let s = found.ok_or(RegallocError::OutOfRegisters)?;
+        let Some(s) = found else {
+            return Err(Failure {
+                at: start[v],
+                start,
+                end,
+            });
+        };
         busy_until[s..s + count].fill(Some(end[v]));
         base[v] = (s * 8) as u32;
         high = high.max((s + count).div_ceil(SLOTS_PER_GRF));
@@ -120,6 +213,7 @@ pub fn allocate(m: &MFunction) -> Result<Assignment, RegallocError> {
         // r127 carries the EOT message, so every kernel uses the whole file.
         grf_count: 128,
         grfs_used: high as u32,
+        spill_bytes: 0,
     })
 }
 

@@ -436,6 +436,8 @@ fn describe(m: &Message) -> Option<String> {
         MsgKind::A64UntypedAtomic if !m.returns && !m.data64 => {
             format!("untyped a64 atomic int32 {}", m.atomic?.iga_name())
         }
+        MsgKind::ScratchBlockRead => format!("hword scratch block read x{}", m.data_size / 32),
+        MsgKind::ScratchBlockWrite => format!("hword scratch block write x{}", m.data_size / 32),
         MsgKind::Barrier => "signal barrier".into(),
         MsgKind::EndOfThread => "end of thread".into(),
         _ => return None,
@@ -450,14 +452,24 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
     let ext = if split { (si.ex_desc >> 6) & 0xF } else { 0 };
     match si.desc {
         Some(d) => {
+            let m = decode_message(op, exec_size, si.sfid, d, si.ex_desc);
+            // IGA marks the header in the length of scratch messages ("wr:1h+2").
+            let h = if matches!(
+                m.kind,
+                MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite
+            ) && bits(d, 19, 19) != 0
+            {
+                "h"
+            } else {
+                ""
+            };
             let mut s = format!(
-                "wr:{}+{}, rd:{}; {}",
+                "wr:{}{h}+{}, rd:{}; {}",
                 bits(d, 25, 28),
                 ext,
                 bits(d, 20, 24),
                 sfid_name(si.sfid)
             );
-            let m = decode_message(op, exec_size, si.sfid, d, si.ex_desc);
             if let Some(t) = describe(&m) {
                 s.push_str("; ");
                 s.push_str(&t);
@@ -654,6 +666,36 @@ pub fn a64_float_atomic_desc(op: AtomicOp, returns: bool, src_args: u32) -> Desc
     )
 }
 
+/// Scratch block messages (DC0, header required: a copy of r0, whose dword 5 holds the
+/// thread's scratch pointer): bit 18 scratch, bit 17 write, 13:12 log2 of the registers
+/// (1, 2, 4 or 8 on Gen8+), 11:0 the offset in HWords (32 bytes). Mesa's
+/// `GFX7_DATAPORT_SCRATCH_READ/WRITE` and `gfx7_block_read_scratch`.
+fn scratch_bits(write: bool, regs: u32, offset_hwords: u32) -> u32 {
+    debug_assert!(matches!(regs, 1 | 2 | 4 | 8) && offset_hwords < 4096);
+    (1 << 18) | ((write as u32) << 17) | (regs.trailing_zeros() << 12) | offset_hwords
+}
+
+/// Scratch block read of `regs` GRFs from `offset_hwords` (send: src0 the header).
+pub fn scratch_block_read_desc(regs: u32, offset_hwords: u32) -> DescParts {
+    (
+        desc(1, regs, true, 0, 0, 0) | scratch_bits(false, regs, offset_hwords),
+        0xA,
+        1,
+        regs,
+    )
+}
+
+/// Scratch block write of `regs` GRFs at `offset_hwords` (sends: src0 the header, src1 the
+/// data, its length in ex_desc[9:6]).
+pub fn scratch_block_write_desc(regs: u32, offset_hwords: u32) -> DescParts {
+    (
+        desc(1, 0, true, 0, 0, 0) | scratch_bits(true, regs, offset_hwords),
+        0xA | (regs << 6),
+        1,
+        0,
+    )
+}
+
 /// Memory fence through DC0 (commit enable: returns one GRF to wait on).
 pub fn fence_desc() -> DescParts {
     (desc(1, 1, true, 0x7, 1 << 5, 0), 0xA, 1, 1)
@@ -686,6 +728,22 @@ mod tests {
         let (d, ex, _, _) = a64_atomic_desc(AtomicOp::Add, false, false, 1);
         assert_eq!((d, ex), (0x040487FF, 0x4C));
         assert_eq!(eot_desc().0, 0x02000010);
+        let (d, ex, _, _) = scratch_block_write_desc(2, 5);
+        let m = decode_message(Opcode::Sends, 8, Sfid::Dc0, d, ex);
+        assert_eq!(
+            (m.kind, m.data_size, m.scratch_offset),
+            (MsgKind::ScratchBlockWrite, 64, 5)
+        );
+        let (d, ex, _, _) = scratch_block_read_desc(8, 4095);
+        assert_eq!(
+            d, 0x028C_3FFF,
+            "mlen 1, rlen 8, header, scratch read, 8 regs"
+        );
+        let m = decode_message(Opcode::Send, 8, Sfid::Dc0, d, ex);
+        assert_eq!(
+            (m.kind, m.data_size, m.scratch_offset),
+            (MsgKind::ScratchBlockRead, 256, 4095)
+        );
         assert_eq!(barrier_desc().0, 0x02000004);
     }
 }
