@@ -52,6 +52,7 @@ fn build(c: &Connection) -> u64 {
     let req = Request::BuildProgram {
         source: protocol::ProgramSource::OpenClC(ADD.into()),
         options: String::new(),
+        spec_constants: Vec::new(),
     };
     match c.call(req).expect("build").0 {
         Response::Built { id, kernels, .. } => {
@@ -203,6 +204,32 @@ fn bad_requests_get_errors_not_crashes() {
         }) => {}
         other => panic!("{other:?}"),
     }
+    // Compile and link requests with untrusted modules and header names: a failed build each.
+    let failed = |r: Result<(Response, _), ClientError>| match r {
+        Ok((Response::BuildFailed { .. }, _)) => {}
+        other => panic!("expected BuildFailed, got {other:?}"),
+    };
+    let mut truncated = 0x0723_0203u32.to_le_bytes().to_vec();
+    truncated.extend([0x00, 0x02, 0x01, 0x00, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0]);
+    truncated.extend(0x0005_0047u32.to_le_bytes());
+    failed(c.call(Request::LinkPrograms {
+        modules: vec![truncated, vec![1, 2, 3]],
+        options: String::new(),
+    }));
+    failed(c.call(Request::LinkPrograms {
+        modules: Vec::new(),
+        options: String::new(),
+    }));
+    failed(c.call(Request::CompileProgram {
+        source: protocol::ProgramSource::OpenClC("#include \"/etc/passwd\"".into()),
+        options: String::new(),
+        headers: vec![("/etc/passwd".into(), "int x;".into())],
+    }));
+    failed(c.call(Request::CompileProgram {
+        source: protocol::ProgramSource::SpirV(vec![0; 40]),
+        options: String::new(),
+        headers: Vec::new(),
+    }));
     // The connection still works after all that.
     assert!(matches!(
         c.call(Request::Launch(base)),
@@ -320,6 +347,7 @@ fn program_binaries_round_trip_and_forged_ones_fail_cleanly() {
         c.call(Request::BuildProgram {
             source: protocol::ProgramSource::Binary(bytes),
             options: String::new(),
+            spec_constants: Vec::new(),
         })
         .unwrap()
         .0

@@ -57,6 +57,16 @@ fn opt_level(opts: &clc::ClcOptions) -> frontend::llvm::OptLevel {
 
 /// Compile every kernel of a program for Gen9.
 pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, BuildError> {
+    compile_specialized(input, options, &[])
+}
+
+/// `compile`, with the values clSetProgramSpecializationConstant gave for SPIR-V's
+/// specialization constants (`(SpecId, bytes)`; the rest keep their defaults).
+pub fn compile_specialized(
+    input: CompileInput<'_>,
+    options: &str,
+    spec: &[(u32, Vec<u8>)],
+) -> Result<ProgramBinary, BuildError> {
     let opts = clc::parse_options(options).map_err(|log| BuildError {
         log,
         invalid_options: true,
@@ -83,7 +93,7 @@ pub fn compile(input: CompileInput<'_>, options: &str) -> Result<ProgramBinary, 
     };
     let mut out = Vec::new();
     let mut log = String::new();
-    for (name, k) in compile_spirv_each(spirv)? {
+    for (name, k) in compile_spirv_each(spirv, spec)? {
         match k {
             Ok(bin) => out.push(bin),
             Err(e) => log.push_str(&format!("kernel '{name}': {e}\n")),
@@ -123,6 +133,58 @@ pub fn stats_line(k: &KernelBinary) -> String {
 /// One kernel's build: its binary, or the reason it failed.
 pub type KernelResult = Result<KernelBinary, String>;
 
+/// clCompileProgram: OpenCL C (with its embedded headers, `(include name, text)`) or SPIR-V to
+/// a compiled object, which is SPIR-V with its functions' linkage kept. IL is checked and kept
+/// as it is ("If program was created with clCreateProgramWithIL, then num_input_headers,
+/// input_headers, and header_include_names are ignored").
+pub fn compile_object(
+    input: CompileInput<'_>,
+    options: &str,
+    headers: &[(String, String)],
+) -> Result<Vec<u8>, BuildError> {
+    let opts = clc::parse_options(options).map_err(|log| BuildError {
+        log,
+        invalid_options: true,
+    })?;
+    match input {
+        CompileInput::OpenClC(src) => Ok(clc::compile_with_headers(src, &opts, headers)?),
+        CompileInput::SpirV(b) => {
+            frontend::spirv::load(b)?;
+            Ok(b.to_vec())
+        }
+        CompileInput::LlvmIr(ir) => Ok(frontend::llvm::to_spirv(ir, opt_level(&opts))?),
+        CompileInput::Binary(_) => Err(BuildError::log(
+            "a program created from a binary has nothing to compile",
+        )),
+    }
+}
+
+/// What clLinkProgram makes.
+pub enum Linked {
+    /// `-create-library`: the linked SPIR-V, still a library.
+    Library(Vec<u8>),
+    /// An executable: the linked SPIR-V and its build.
+    Executable(Vec<u8>, ProgramBinary),
+}
+
+/// clLinkProgram: compiled objects and libraries (SPIR-V) linked into a library or an
+/// executable. An options error says so (`invalid_options`: CL_INVALID_LINKER_OPTIONS).
+pub fn link_programs(modules: &[Vec<u8>], options: &str) -> Result<Linked, BuildError> {
+    let opts = frontend::link::parse_link_options(options).map_err(|log| BuildError {
+        log,
+        invalid_options: true,
+    })?;
+    for m in modules {
+        frontend::spirv::load(m)?;
+    }
+    let il = frontend::link::link(modules, opts.create_library)?;
+    if opts.create_library {
+        return Ok(Linked::Library(il));
+    }
+    let bin = compile(CompileInput::SpirV(&il), &opts.build_options.join(" "))?;
+    Ok(Linked::Executable(il, bin))
+}
+
 /// Compile every kernel of a program separately: a kernel that fails does not stop the others
 /// (for tools and tests that report per kernel; `compile` fails the whole program).
 pub fn compile_each(
@@ -143,11 +205,15 @@ pub fn compile_each(
             ))
         }
     };
-    compile_spirv_each(&spirv)
+    compile_spirv_each(&spirv, &[])
 }
 
-fn compile_spirv_each(spirv: &[u8]) -> Result<Vec<(String, KernelResult)>, BuildError> {
-    let module = frontend::spirv::load(spirv)?;
+fn compile_spirv_each(
+    spirv: &[u8],
+    spec: &[(u32, Vec<u8>)],
+) -> Result<Vec<(String, KernelResult)>, BuildError> {
+    let mut module = frontend::spirv::load(spirv)?;
+    frontend::spirv::specialize(&mut module.module, spec)?;
     let kernels = frontend::lower::lower_module_each(&module)?;
     Ok(kernels
         .into_iter()

@@ -18,7 +18,9 @@ pub mod isel;
 pub mod passes;
 pub mod regalloc;
 
-pub use compile::{compile, BuildError, CompileInput};
+pub use compile::{
+    compile, compile_object, compile_specialized, link_programs, BuildError, CompileInput, Linked,
+};
 
 /// The Gen ISA, a crate of its own so that the GPU model does not depend on the compiler.
 pub use gencl_isa as isa;

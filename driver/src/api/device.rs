@@ -163,8 +163,8 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_ENDIAN_LITTLE => ui(b(true)),
         CL_DEVICE_AVAILABLE => ui(b(true)),
         CL_DEVICE_COMPILER_AVAILABLE => ui(b(true)),
-        // clLinkProgram is not implemented (docs/api.md).
-        CL_DEVICE_LINKER_AVAILABLE => ui(b(false)),
+        // clCompileProgram/clLinkProgram: SPIR-V objects linked by spirv-link in the service.
+        CL_DEVICE_LINKER_AVAILABLE => ui(b(true)),
         CL_DEVICE_EXECUTION_CAPABILITIES => ul(CL_EXEC_KERNEL),
         // Also CL_DEVICE_QUEUE_ON_HOST_PROPERTIES (same value).
         CL_DEVICE_QUEUE_PROPERTIES => ul(CL_QUEUE_PROFILING_ENABLE),

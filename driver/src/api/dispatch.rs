@@ -1148,37 +1148,6 @@ pub mod unsupported {
         }
         std::ptr::null_mut()
     }
-    pub unsafe extern "C" fn clCompileProgram(
-        _program: cl_program,
-        _num_devices: cl_uint,
-        _device_list: *const cl_device_id,
-        _options: *const c_char,
-        _num_input_headers: cl_uint,
-        _input_headers: *const cl_program,
-        _header_include_names: *mut *const c_char,
-        _pfn_notify: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
-        _user_data: *mut c_void,
-    ) -> cl_int {
-        unsupported("clCompileProgram", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clLinkProgram(
-        _context: cl_context,
-        _num_devices: cl_uint,
-        _device_list: *const cl_device_id,
-        _options: *const c_char,
-        _num_input_programs: cl_uint,
-        _input_programs: *const cl_program,
-        _pfn_notify: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
-        _user_data: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_program {
-        let err = unsupported("clLinkProgram", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
     pub unsafe extern "C" fn clEnqueueFillImage(
         _command_queue: cl_command_queue,
         _image: cl_mem,
@@ -1385,14 +1354,6 @@ pub mod unsupported {
         _user_data: *mut c_void,
     ) -> cl_int {
         unsupported("clSetProgramReleaseCallback", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clSetProgramSpecializationConstant(
-        _program: cl_program,
-        _spec_id: cl_uint,
-        _spec_size: usize,
-        _spec_value: *const c_void,
-    ) -> cl_int {
-        unsupported("clSetProgramSpecializationConstant", CL_INVALID_OPERATION)
     }
     pub unsafe extern "C" fn clCreateBufferWithProperties(
         _context: cl_context,
@@ -1687,8 +1648,8 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clReleaseDevice: Some(crate::api::entry::clReleaseDevice),
     clCreateImage: Some(unsupported::clCreateImage),
     clCreateProgramWithBuiltInKernels: Some(unsupported::clCreateProgramWithBuiltInKernels),
-    clCompileProgram: Some(unsupported::clCompileProgram),
-    clLinkProgram: Some(unsupported::clLinkProgram),
+    clCompileProgram: Some(crate::api::entry::clCompileProgram),
+    clLinkProgram: Some(crate::api::entry::clLinkProgram),
     clUnloadPlatformCompiler: Some(crate::api::entry::clUnloadPlatformCompiler),
     clGetKernelArgInfo: Some(crate::api::entry::clGetKernelArgInfo),
     clEnqueueFillBuffer: Some(crate::api::entry::clEnqueueFillBuffer),
@@ -1736,7 +1697,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clGetKernelSubGroupInfo: Some(unsupported::clGetKernelSubGroupInfo),
     clSetDefaultDeviceCommandQueue: Some(unsupported::clSetDefaultDeviceCommandQueue),
     clSetProgramReleaseCallback: Some(unsupported::clSetProgramReleaseCallback),
-    clSetProgramSpecializationConstant: Some(unsupported::clSetProgramSpecializationConstant),
+    clSetProgramSpecializationConstant: Some(crate::api::entry::clSetProgramSpecializationConstant),
     clCreateBufferWithProperties: Some(unsupported::clCreateBufferWithProperties),
     clCreateImageWithProperties: Some(unsupported::clCreateImageWithProperties),
     clSetContextDestructorCallback: Some(unsupported::clSetContextDestructorCallback),

@@ -25,8 +25,9 @@ pub use super::memory::{
 };
 pub use super::platform::{clGetPlatformIDs, clGetPlatformInfo};
 pub use super::program::{
-    clBuildProgram, clCreateProgramWithBinary, clCreateProgramWithIL, clCreateProgramWithSource,
-    clGetProgramBuildInfo, clGetProgramInfo, clReleaseProgram, clRetainProgram, clUnloadCompiler,
+    clBuildProgram, clCompileProgram, clCreateProgramWithBinary, clCreateProgramWithIL,
+    clCreateProgramWithSource, clGetProgramBuildInfo, clGetProgramInfo, clLinkProgram,
+    clReleaseProgram, clRetainProgram, clSetProgramSpecializationConstant, clUnloadCompiler,
     clUnloadPlatformCompiler,
 };
 pub use super::queue::{

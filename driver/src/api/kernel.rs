@@ -60,9 +60,14 @@ fn make_kernel(p: &Ref<Program>, index: usize) -> ClResult<cl_kernel> {
     }))
 }
 
-fn built(p: &Program) -> ClResult<()> {
+fn built(p: &Ref<Program>) -> ClResult<()> {
+    // A program created from gencl's executable binary holds an executable already: as Mesa's
+    // drivers and Intel's do (and piglit expects), its kernels can be made before
+    // clBuildProgram, which then has only the binary to load.
+    super::program::load_executable_binary(p)?;
     // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for program."
-    if p.build.lock().status == CL_BUILD_SUCCESS {
+    let b = p.build.lock();
+    if b.status == CL_BUILD_SUCCESS && b.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
         Ok(())
     } else {
         Err(CL_INVALID_PROGRAM_EXECUTABLE)

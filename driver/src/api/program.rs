@@ -13,8 +13,18 @@ use parking_lot::Mutex;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// Which clCreateProgramWith* (or clLinkProgram) made a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Source,
+    Il,
+    Binary,
+    Link,
+}
+
 pub struct Program {
     pub context: Ref<Context>,
+    pub origin: Origin,
     pub source: ProgramSource,
     pub build: Mutex<Build>,
     /// Kernel objects made from this program ("CL_INVALID_OPERATION if there are kernel objects
@@ -35,6 +45,13 @@ pub struct Build {
     pub non_uniform: bool,
     /// CL_PROGRAM_BINARIES, fetched from the service the first time it is asked for.
     pub binary: Option<Vec<u8>>,
+    /// CL_PROGRAM_BINARY_TYPE.
+    pub binary_type: cl_program_binary_type,
+    /// A compiled object's or a library's SPIR-V (clCompileProgram, clLinkProgram
+    /// -create-library, or a SPIR-V binary): what clLinkProgram links.
+    pub il: Option<Vec<u8>>,
+    /// clSetProgramSpecializationConstant's values, applied by the next build.
+    pub spec_constants: Vec<(u32, Vec<u8>)>,
 }
 
 impl ClObject for Program {
@@ -51,10 +68,11 @@ impl Drop for Program {
     }
 }
 
-fn new_program(context: cl_context, source: ProgramSource) -> ClResult<cl_program> {
+fn new_program(context: cl_context, origin: Origin, source: ProgramSource) -> ClResult<cl_program> {
     let ctx = get::<Context>(context)?;
     Ok(Ref::new_handle(Program {
         context: ctx,
+        origin,
         source,
         build: Mutex::new(Build {
             status: CL_BUILD_NONE,
@@ -99,11 +117,21 @@ pub unsafe extern "C" fn clCreateProgramWithSource(
                 None => src.push_str(&unsafe { c_str(s) }.unwrap_or_default()),
             }
         }
-        new_program(context, ProgramSource::OpenClC(src))
+        new_program(context, Origin::Source, ProgramSource::OpenClC(src))
     })
 }
 
 const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// A SPIR-V module's first word, in either byte order.
+fn is_spirv(bytes: &[u8]) -> bool {
+    bytes.len() >= 20
+        && bytes.len().is_multiple_of(4)
+        && bytes.get(..4).is_some_and(|m| {
+            let m: [u8; 4] = m.try_into().unwrap_or_default();
+            u32::from_le_bytes(m) == SPIRV_MAGIC || u32::from_be_bytes(m) == SPIRV_MAGIC
+        })
+}
 
 pub unsafe extern "C" fn clCreateProgramWithIL(
     context: cl_context,
@@ -135,7 +163,7 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
         {
             return Err(CL_INVALID_VALUE);
         }
-        new_program(context, ProgramSource::SpirV(bytes))
+        new_program(context, Origin::Il, ProgramSource::SpirV(bytes))
     })
 }
 
@@ -191,7 +219,8 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         // bytes again when the program is built: it does not trust this check.
         // LLVM bitcode (the cl_khr_spir way) is compiled at clBuildProgram like source.
         let compiler = &connection()?.device.compiler_id;
-        let checked = if gencl_jit::frontend::llvm::is_bitcode(&bytes) {
+        let spirv = is_spirv(&bytes);
+        let checked = if gencl_jit::frontend::llvm::is_bitcode(&bytes) || spirv {
             Ok(())
         } else {
             gencl_jit::binary::decode_for(&bytes, compiler).map(|_| ())
@@ -206,9 +235,33 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         if let Some(s) = status {
             *s = CL_SUCCESS;
         }
-        let program = new_program(context, ProgramSource::Binary(bytes.clone()))?;
+        // SPIR-V is what clCompileProgram and clLinkProgram -create-library hand out as
+        // CL_PROGRAM_BINARIES: it comes back as a compiled object, to link or to build.
+        if spirv {
+            let program =
+                new_program(context, Origin::Binary, ProgramSource::SpirV(bytes.clone()))?;
+            if let Ok(p) = get::<Program>(program) {
+                let mut b = p.build.lock();
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                b.il = Some(bytes.clone());
+                b.binary = Some(bytes);
+            }
+            return Ok(program);
+        }
+        let program = new_program(
+            context,
+            Origin::Binary,
+            ProgramSource::Binary(bytes.clone()),
+        )?;
         if let Ok(p) = get::<Program>(program) {
-            p.build.lock().binary = Some(bytes);
+            let mut b = p.build.lock();
+            b.binary = Some(bytes);
+            // LLVM bitcode is an intermediate representation until built.
+            b.binary_type = if is_executable_binary(&p.source) {
+                CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+            } else {
+                CL_PROGRAM_BINARY_TYPE_INTERMEDIATE
+            };
         }
         Ok(program)
     })
@@ -225,6 +278,15 @@ pub unsafe extern "C" fn clReleaseProgram(p: cl_program) -> cl_int {
 /// Created from gencl's own executable binary (not from LLVM bitcode, which is compiled).
 fn is_executable_binary(source: &ProgramSource) -> bool {
     matches!(source, ProgramSource::Binary(b) if !gencl_jit::frontend::llvm::is_bitcode(b))
+}
+
+/// Load an executable binary into the service if nothing has been built from it yet.
+pub fn load_executable_binary(program: &Ref<Program>) -> ClResult<()> {
+    let unbuilt = program.build.lock().status == CL_BUILD_NONE;
+    if unbuilt && is_executable_binary(&program.source) {
+        build(program, String::new())?;
+    }
+    Ok(())
 }
 
 fn non_uniform(options: &str) -> bool {
@@ -245,6 +307,7 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
     let req = Request::BuildProgram {
         source: program.source.clone(),
         options: options.clone(),
+        spec_constants: b.spec_constants.clone(),
     };
     let result = conn.call(req);
     if let Some(old) = b.service_id.take() {
@@ -263,6 +326,7 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
             b.log = log;
             b.service_id = Some(id);
             b.kernels = kernels;
+            b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
             Ok(())
         }
         Ok((
@@ -274,6 +338,15 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
         )) => {
             b.status = CL_BUILD_ERROR;
             b.log = log;
+            if b.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                && !is_executable_binary(&program.source)
+            {
+                b.binary_type = if b.il.is_some() {
+                    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                } else {
+                    CL_PROGRAM_BINARY_TYPE_NONE
+                };
+            }
             // "CL_INVALID_BUILD_OPTIONS if the build options specified by options are invalid."
             // "CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program executable."
             Err(if invalid_options {
@@ -327,6 +400,11 @@ pub unsafe extern "C" fn clBuildProgram(
         for &d in unsafe { slice(device_list, num_devices as usize) } {
             check_device(d)?;
         }
+        // "CL_INVALID_OPERATION if program was not created with clCreateProgramWithSource,
+        // clCreateProgramWithIL or clCreateProgramWithBinary."
+        if p.origin == Origin::Link {
+            return Err(CL_INVALID_OPERATION);
+        }
         // SAFETY: options is NULL or NUL-terminated.
         let opts = unsafe { c_str(options) }.unwrap_or_default();
         build(&p, opts)
@@ -342,9 +420,321 @@ pub unsafe extern "C" fn clBuildProgram(
     r
 }
 
+pub unsafe extern "C" fn clSetProgramSpecializationConstant(
+    program: cl_program,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_PROGRAM if program is not a valid program object created from an
+        // intermediate language (e.g. SPIR-V)."
+        let p = get::<Program>(program)?;
+        let ProgramSource::SpirV(il) = &p.source else {
+            return Err(CL_INVALID_PROGRAM);
+        };
+        if p.origin != Origin::Il {
+            return Err(CL_INVALID_PROGRAM);
+        }
+        // "CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant identifier."
+        let declared =
+            gencl_jit::frontend::spirv::spec_constants(il).map_err(|_| CL_INVALID_PROGRAM)?;
+        let c = declared
+            .iter()
+            .find(|c| c.id == spec_id)
+            .ok_or(CL_INVALID_SPEC_ID)?;
+        // "CL_INVALID_VALUE if spec_size does not match the size of the specialization constant
+        // in the module, or if spec_value is NULL."
+        if spec_size != c.size as usize || spec_value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: spec_value points to spec_size bytes per the spec.
+        let bytes = unsafe { std::slice::from_raw_parts(spec_value.cast::<u8>(), spec_size) };
+        let mut b = p.build.lock();
+        b.spec_constants.retain(|(k, _)| *k != spec_id);
+        b.spec_constants.push((spec_id, bytes.to_vec()));
+        Ok(())
+    })
+}
+
+/// What a compile or link request came back with.
+enum Outcome {
+    /// A compiled object or library (SPIR-V).
+    Il(Vec<u8>, String),
+    /// An executable built in the service.
+    Built(ProgramId, Vec<KernelDesc>, String),
+    /// The compiler's log, and whether the options were the fault.
+    Failed(String, bool),
+}
+
+fn call_compiler(req: Request) -> ClResult<Outcome> {
+    let conn = connection()?;
+    match conn.call(req) {
+        Ok((Response::Compiled { il, log }, _)) => Ok(Outcome::Il(il, log)),
+        Ok((Response::Built { id, kernels, log }, _)) => Ok(Outcome::Built(id, kernels, log)),
+        Ok((
+            Response::BuildFailed {
+                log,
+                invalid_options,
+            },
+            _,
+        )) => Ok(Outcome::Failed(log, invalid_options)),
+        Ok(_) => Err(CL_OUT_OF_RESOURCES),
+        Err(ClientError::Service {
+            code: ErrorCode::OutOfResources,
+            ..
+        }) => Err(CL_OUT_OF_RESOURCES),
+        Err(_) => Err(CL_OUT_OF_HOST_MEMORY),
+    }
+}
+
+pub unsafe extern "C" fn clCompileProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_headers: cl_uint,
+    input_headers: *const cl_program,
+    header_include_names: *mut *const c_char,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+) -> cl_int {
+    let r = entry(|| {
+        // "CL_INVALID_PROGRAM if program is not a valid program object."
+        let p = get::<Program>(program)?;
+        // "CL_INVALID_VALUE if device_list is NULL and num_devices is greater than zero, or if
+        // device_list is not NULL and num_devices is zero."
+        if device_list.is_null() != (num_devices == 0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if num_input_headers is zero and header_include_names or
+        // input_headers are not NULL or if num_input_headers is not zero and
+        // header_include_names or input_headers are NULL."
+        if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
+            || (num_input_headers != 0
+                && (input_headers.is_null() || header_include_names.is_null()))
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_DEVICE if device in device_list is not in the list of devices associated
+        // with program."
+        // SAFETY: device_list has num_devices entries per the spec.
+        for &d in unsafe { slice(device_list, num_devices as usize) } {
+            check_device(d)?;
+        }
+        // The headers: programs created from source, under the names the application gives.
+        let mut headers = Vec::new();
+        // SAFETY: both arrays have num_input_headers entries per the spec.
+        let (progs, names) = unsafe {
+            (
+                slice(input_headers, num_input_headers as usize),
+                slice(
+                    header_include_names.cast_const(),
+                    num_input_headers as usize,
+                ),
+            )
+        };
+        for (&h, &name) in progs.iter().zip(names) {
+            let hp = get::<Program>(h)?;
+            // SAFETY: each name is NUL-terminated per the spec.
+            let name = unsafe { c_str(name) }.ok_or(CL_INVALID_VALUE)?;
+            match &hp.source {
+                ProgramSource::OpenClC(text) => headers.push((name, text.clone())),
+                // A header is source text.
+                _ => return Err(CL_INVALID_VALUE),
+            }
+        }
+        // "CL_INVALID_OPERATION if program has no source or IL available, i.e. it has not been
+        // created with clCreateProgramWithSource or clCreateProgramWithIL."
+        if !matches!(p.origin, Origin::Source | Origin::Il) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        // "CL_INVALID_OPERATION if there are kernel objects attached to program."
+        if p.kernels_attached.load(Ordering::Acquire) != 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        // SAFETY: options is NULL or NUL-terminated.
+        let opts = unsafe { c_str(options) }.unwrap_or_default();
+        let outcome = call_compiler(Request::CompileProgram {
+            source: p.source.clone(),
+            options: opts.clone(),
+            headers,
+        })?;
+        let mut b = p.build.lock();
+        if let Some(old) = b.service_id.take() {
+            if let Ok(c) = connection() {
+                let _ = c.call(Request::FreeProgram { id: old });
+            }
+        }
+        b.kernels.clear();
+        b.options = opts;
+        b.non_uniform = false;
+        match outcome {
+            Outcome::Il(il, log) => {
+                b.status = CL_BUILD_SUCCESS;
+                b.log = log;
+                b.binary = Some(il.clone());
+                b.il = Some(il);
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                Ok(())
+            }
+            Outcome::Failed(log, invalid_options) => {
+                b.status = CL_BUILD_ERROR;
+                b.log = log;
+                b.binary = None;
+                b.il = None;
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+                // "CL_INVALID_COMPILER_OPTIONS if the compiler options specified by options are
+                // invalid." "CL_COMPILE_PROGRAM_FAILURE if there is a failure to compile the
+                // program source."
+                Err(if invalid_options {
+                    CL_INVALID_COMPILER_OPTIONS
+                } else {
+                    CL_COMPILE_PROGRAM_FAILURE
+                })
+            }
+            Outcome::Built(..) => Err(CL_OUT_OF_RESOURCES),
+        }
+    });
+    // gencl compiles synchronously, then notifies.
+    if let Some(f) = pfn_notify {
+        if Ref::<Program>::is_valid(program) {
+            // SAFETY: calling the application's callback with its own program and user data.
+            unsafe { f(program, user_data) };
+        }
+    }
+    r
+}
+
+pub unsafe extern "C" fn clLinkProgram(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let mut linked: cl_program = std::ptr::null_mut();
+    let r = entry(|| {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        get::<Context>(context)?;
+        // "CL_INVALID_VALUE if device_list is NULL and num_devices is greater than zero, or if
+        // device_list is not NULL and num_devices is zero."
+        if device_list.is_null() != (num_devices == 0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if num_input_programs is zero and input_programs is NULL or if
+        // num_input_programs is zero and input_programs is not NULL or if num_input_programs is
+        // not zero and input_programs is NULL."
+        if num_input_programs == 0 || input_programs.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_PROGRAM if programs specified in input_programs are not valid program
+        // objects."
+        // SAFETY: input_programs has num_input_programs entries per the spec.
+        let inputs = unsafe { slice(input_programs, num_input_programs as usize) };
+        let mut programs = Vec::new();
+        for &i in inputs {
+            programs.push(get::<Program>(i)?);
+        }
+        // "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
+        // associated with context."
+        // SAFETY: device_list has num_devices entries per the spec.
+        for &d in unsafe { slice(device_list, num_devices as usize) } {
+            check_device(d)?;
+        }
+        // SAFETY: options is NULL or NUL-terminated.
+        let opts = unsafe { c_str(options) }.unwrap_or_default();
+        // "CL_INVALID_LINKER_OPTIONS if the linker options specified by options are invalid."
+        gencl_jit::frontend::link::parse_link_options(&opts)
+            .map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        // "CL_INVALID_OPERATION if the compilation or build of a program executable for any of
+        // the devices listed in device_list by a previous call to clCompileProgram or
+        // clBuildProgram for program has not completed" and "if the rules for devices
+        // containing compiled binaries or libraries as described in input_programs argument
+        // above are not followed": every input is a compiled object or a library.
+        let mut modules = Vec::new();
+        for p in &programs {
+            let b = p.build.lock();
+            let linkable = matches!(
+                b.binary_type,
+                CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT | CL_PROGRAM_BINARY_TYPE_LIBRARY
+            );
+            match (&b.il, linkable) {
+                (Some(il), true) => modules.push(il.clone()),
+                _ => return Err(CL_INVALID_OPERATION),
+            }
+        }
+        let outcome = call_compiler(Request::LinkPrograms {
+            modules,
+            options: opts.clone(),
+        })?;
+        // "If the linking operation can begin, clLinkProgram returns a valid non-zero program
+        // object": also when the link fails, so that its log can be read.
+        let handle = new_program(context, Origin::Link, ProgramSource::SpirV(Vec::new()))?;
+        let p = get::<Program>(handle)?;
+        let mut b = p.build.lock();
+        b.options = opts;
+        linked = handle;
+        match outcome {
+            Outcome::Il(il, log) => {
+                b.status = CL_BUILD_SUCCESS;
+                b.log = log;
+                b.binary = Some(il.clone());
+                b.il = Some(il);
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+                Ok(())
+            }
+            Outcome::Built(id, kernels, log) => {
+                b.status = CL_BUILD_SUCCESS;
+                b.log = log;
+                b.service_id = Some(id);
+                b.kernels = kernels;
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                b.non_uniform = false;
+                Ok(())
+            }
+            Outcome::Failed(log, _) => {
+                b.status = CL_BUILD_ERROR;
+                b.log = log;
+                // "CL_LINK_PROGRAM_FAILURE if there is a failure to link the compiled binaries
+                // and/or libraries."
+                Err(CL_LINK_PROGRAM_FAILURE)
+            }
+        }
+    });
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    if let Some(e) = unsafe { errcode_ret.as_mut() } {
+        *e = r;
+    }
+    if let Some(f) = pfn_notify {
+        if !linked.is_null() {
+            // SAFETY: calling the application's callback with the new program and its data.
+            unsafe { f(linked, user_data) };
+        }
+    }
+    linked
+}
+
 /// The program's binary: the one it was created from, or the service's encoding of the build.
 fn binary(p: &Program) -> ClResult<Option<Vec<u8>>> {
     let mut b = p.build.lock();
+    if b.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+        if let Some(il) = &b.il {
+            return Ok(Some(il.clone()));
+        }
+    }
     if b.binary.is_none() && b.status == CL_BUILD_SUCCESS {
         if let Some(id) = b.service_id {
             match connection()?.call(Request::ProgramBinary { id }) {
@@ -364,7 +754,7 @@ fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
     }
     let b = p.build.lock();
     let built = || {
-        if b.status == CL_BUILD_SUCCESS {
+        if b.status == CL_BUILD_SUCCESS && b.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
             Ok(())
         } else {
             Err(CL_INVALID_PROGRAM_EXECUTABLE)
@@ -379,9 +769,10 @@ fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
             ProgramSource::OpenClC(s) => val(s),
             ProgramSource::SpirV(_) | ProgramSource::Binary(_) => val(""),
         },
-        CL_PROGRAM_IL => match &p.source {
-            ProgramSource::SpirV(il) => val(il),
-            ProgramSource::OpenClC(_) | ProgramSource::Binary(_) => val(&Vec::<u8>::new()),
+        // "If program is created with clCreateProgramWithIL, ... Otherwise, an empty buffer".
+        CL_PROGRAM_IL => match (&p.source, p.origin) {
+            (ProgramSource::SpirV(il), Origin::Il) => val(il),
+            _ => val(&Vec::<u8>::new()),
         },
         // "If a binary is not available for a device(s), a size of zero is returned."
         CL_PROGRAM_NUM_KERNELS => {
@@ -460,16 +851,7 @@ fn build_info(
         CL_PROGRAM_BUILD_STATUS => val(&b.status),
         CL_PROGRAM_BUILD_OPTIONS => val(&b.options),
         CL_PROGRAM_BUILD_LOG => val(&b.log),
-        CL_PROGRAM_BINARY_TYPE => val(&if b.status == CL_BUILD_SUCCESS
-            || is_executable_binary(&p.source)
-        {
-            CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-        } else if matches!(p.source, ProgramSource::Binary(_)) {
-            // LLVM bitcode not built yet.
-            CL_PROGRAM_BINARY_TYPE_INTERMEDIATE
-        } else {
-            CL_PROGRAM_BINARY_TYPE_NONE
-        }),
+        CL_PROGRAM_BINARY_TYPE => val(&b.binary_type),
         CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => val(&0usize),
         _ => Err(CL_INVALID_VALUE),
     }

@@ -8,7 +8,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -28,6 +28,21 @@ pub enum Request {
     },
     BuildProgram {
         source: ProgramSource,
+        options: String,
+        /// clSetProgramSpecializationConstant's values: (SpecId, bytes).
+        spec_constants: Vec<(u32, Vec<u8>)>,
+    },
+    /// clCompileProgram: source (with its embedded headers, `(include name, text)`) or IL to a
+    /// compiled object; the answer is `Compiled` or `BuildFailed`.
+    CompileProgram {
+        source: ProgramSource,
+        options: String,
+        headers: Vec<(String, String)>,
+    },
+    /// clLinkProgram: compiled objects and libraries (SPIR-V, untrusted) linked into a library
+    /// (`Compiled`) or an executable (`Built`), or `BuildFailed`.
+    LinkPrograms {
+        modules: Vec<Vec<u8>>,
         options: String,
     },
     FreeProgram {
@@ -92,6 +107,11 @@ pub enum Response {
     BuildFailed {
         log: String,
         invalid_options: bool,
+    },
+    /// A compiled object or a library: SPIR-V, kept by the client.
+    Compiled {
+        il: Vec<u8>,
+        log: String,
     },
     Binary {
         bytes: Vec<u8>,

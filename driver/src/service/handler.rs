@@ -89,7 +89,17 @@ impl Client {
                 }
                 None => error(ErrorCode::UnknownObject, format!("no buffer {id}")),
             },
-            Request::BuildProgram { source, options } => self.build(source, &options),
+            Request::BuildProgram {
+                source,
+                options,
+                spec_constants,
+            } => self.build(source, &options, &spec_constants),
+            Request::CompileProgram {
+                source,
+                options,
+                headers,
+            } => compile_object(&source, &options, &headers),
+            Request::LinkPrograms { modules, options } => self.link(&modules, &options),
             Request::FreeProgram { id } => match self.programs.remove(&id) {
                 Some(_) => Response::Done.into(),
                 None => error(ErrorCode::UnknownObject, format!("no program {id}")),
@@ -140,7 +150,7 @@ impl Client {
         }
     }
 
-    fn build(&mut self, source: ProgramSource, options: &str) -> Reply {
+    fn build(&mut self, source: ProgramSource, options: &str, spec: &[(u32, Vec<u8>)]) -> Reply {
         let input = match &source {
             ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
             ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
@@ -148,26 +158,44 @@ impl Client {
         };
         // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
         // a panic there must cost this build, not the service.
-        let result = std::panic::catch_unwind(|| gencl_jit::compile(input, options));
+        let result =
+            std::panic::catch_unwind(|| gencl_jit::compile_specialized(input, options, spec));
         match result {
-            Ok(Ok(bin)) => {
-                let id = self.svc.next_id();
-                let kernels = bin.kernels.iter().map(KernelDesc::from).collect();
-                let log = bin.build_log.clone();
-                self.programs.insert(id, bin);
-                Response::Built { id, kernels, log }.into()
-            }
+            Ok(Ok(bin)) => self.keep(bin),
             Ok(Err(e)) => Response::BuildFailed {
                 log: e.log,
                 invalid_options: e.invalid_options,
             }
             .into(),
-            Err(_) => Response::BuildFailed {
-                log: "internal compiler error: the compiler panicked on this input".into(),
-                invalid_options: false,
+            Err(_) => panicked(),
+        }
+    }
+
+    fn link(&mut self, modules: &[Vec<u8>], options: &str) -> Reply {
+        let result = std::panic::catch_unwind(|| gencl_jit::link_programs(modules, options));
+        match result {
+            Ok(Ok(gencl_jit::Linked::Library(il))) => Response::Compiled {
+                il,
+                log: String::new(),
             }
             .into(),
+            Ok(Ok(gencl_jit::Linked::Executable(_, bin))) => self.keep(bin),
+            Ok(Err(e)) => Response::BuildFailed {
+                log: e.log,
+                invalid_options: e.invalid_options,
+            }
+            .into(),
+            Err(_) => panicked(),
         }
+    }
+
+    /// A built program, kept under a new id.
+    fn keep(&mut self, bin: gencl_jit::abi::ProgramBinary) -> Reply {
+        let id = self.svc.next_id();
+        let kernels = bin.kernels.iter().map(KernelDesc::from).collect();
+        let log = bin.build_log.clone();
+        self.programs.insert(id, bin);
+        Response::Built { id, kernels, log }.into()
     }
 
     fn launch(&mut self, l: &Launch) -> Reply {
@@ -321,4 +349,36 @@ impl Drop for Client {
             "client gone, objects freed"
         );
     }
+}
+
+/// clCompileProgram's work: nothing of the client's state is needed, only the compiler.
+fn compile_object(source: &ProgramSource, options: &str, headers: &[(String, String)]) -> Reply {
+    let input = match source {
+        ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
+        ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
+        ProgramSource::Binary(b) => gencl_jit::CompileInput::Binary(b),
+    };
+    let result = std::panic::catch_unwind(|| gencl_jit::compile_object(input, options, headers));
+    match result {
+        Ok(Ok(il)) => Response::Compiled {
+            il,
+            log: String::new(),
+        }
+        .into(),
+        Ok(Err(e)) => Response::BuildFailed {
+            log: e.log,
+            invalid_options: e.invalid_options,
+        }
+        .into(),
+        Err(_) => panicked(),
+    }
+}
+
+/// The answer when the compiler panicked: the build fails, the service goes on.
+fn panicked() -> Reply {
+    Response::BuildFailed {
+        log: "internal compiler error: the compiler panicked on this input".into(),
+        invalid_options: false,
+    }
+    .into()
 }

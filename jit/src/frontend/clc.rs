@@ -111,7 +111,18 @@ pub fn opt_disabled(opts: &ClcOptions) -> bool {
 /// Compile OpenCL C to SPIR-V words. Errors carry the compiler's own
 /// diagnostics: they become the build log.
 pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, FrontendError> {
-    let bc = compile_to_bitcode(source, opts)?;
+    compile_with_headers(source, opts, &[])
+}
+
+/// As `compile_to_spirv`, with clCompileProgram's embedded headers: each `(include name,
+/// text)` is written under a folder of its own that `#include "name"` finds (`-I`). A name
+/// that is absolute or climbs out with `..` is refused.
+pub fn compile_with_headers(
+    source: &str,
+    opts: &ClcOptions,
+    headers: &[(String, String)],
+) -> Result<Vec<u8>, FrontendError> {
+    let bc = compile_to_bitcode_with(source, opts, headers)?;
     let level = if opt_disabled(opts) {
         super::llvm::OptLevel::None
     } else {
@@ -122,11 +133,40 @@ pub fn compile_to_spirv(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, Fron
 
 /// Compile OpenCL C to unoptimised LLVM bitcode (see the module comment).
 pub fn compile_to_bitcode(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, FrontendError> {
+    compile_to_bitcode_with(source, opts, &[])
+}
+
+fn compile_to_bitcode_with(
+    source: &str,
+    opts: &ClcOptions,
+    headers: &[(String, String)],
+) -> Result<Vec<u8>, FrontendError> {
     let dir = TempDir::new()?;
     let src = dir.0.join("program.cl");
     let bc = dir.0.join("program.bc");
     std::fs::write(&src, source)
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", src.display())))?;
+    let include = dir.0.join("include");
+    for (name, text) in headers {
+        let rel = std::path::Path::new(name);
+        let inside = !name.is_empty()
+            && rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside {
+            return Err(FrontendError::Compile(format!(
+                "header include name '{name}' is not a relative path inside the program"
+            )));
+        }
+        let path = include.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                FrontendError::Tool(format!("cannot create {}: {e}", parent.display()))
+            })?;
+        }
+        std::fs::write(&path, text)
+            .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", path.display())))?;
+    }
 
     let clang = tool("clang-15", "GENCL_CLANG");
     let mut cmd = Command::new(&clang);
@@ -148,6 +188,9 @@ pub fn compile_to_bitcode(source: &str, opts: &ClcOptions) -> Result<Vec<u8>, Fr
         cmd.args(["-O0", "-disable-O0-optnone"]);
     } else {
         cmd.args(["-O2", "-disable-llvm-passes"]);
+    }
+    if !headers.is_empty() {
+        cmd.arg("-I").arg(&include);
     }
     cmd.args(&opts.clang_args).arg(&src).arg("-o").arg(&bc);
     run(cmd, &clang, "clang-15 (Debian package clang-15)")?;

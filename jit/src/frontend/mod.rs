@@ -1,11 +1,12 @@
 //! Front end, in the order input flows: OpenCL C → LLVM bitcode (`clc`), LLVM IR → legalised,
 //! optimised → SPIR-V (`llvm`), SPIR-V checked and loaded (`spirv`), and lowered to the scalar
-//! Gen IR (`lower`).
+//! Gen IR (`lower`); `link` joins SPIR-V modules for clLinkProgram.
 
 pub mod builtins;
 pub mod clc;
 pub mod convert;
 pub mod library;
+pub mod link;
 pub mod llvm;
 pub mod lower;
 pub mod spirv;

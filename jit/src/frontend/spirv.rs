@@ -115,6 +115,145 @@ pub fn load(bytes: &[u8]) -> Result<Module, FrontendError> {
     }
 }
 
+/// A specialization constant a module declares: its SpecId and the size in bytes that
+/// clSetProgramSpecializationConstant must be given ("For boolean constants, spec_value
+/// should be a pointer to a cl_uchar value": 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecConstant {
+    pub id: u32,
+    pub size: u32,
+}
+
+/// The specialization constants of `bytes`, read from the words (the module is untrusted; its
+/// layout is checked by `words_of`).
+pub fn spec_constants(bytes: &[u8]) -> Result<Vec<SpecConstant>, FrontendError> {
+    use rspirv::spirv::Op;
+    let words = words_of(bytes)?;
+    let mut spec_id: std::collections::HashMap<u32, u32> = Default::default();
+    let mut width: std::collections::HashMap<u32, u32> = Default::default();
+    let mut out = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        let inst = &words[i..i + count];
+        let op = Op::from_u32(inst[0] & 0xffff);
+        match (op, inst.len()) {
+            // OpDecorate %target SpecId n
+            (Some(Op::Decorate), 4) if inst[2] == rspirv::spirv::Decoration::SpecId as u32 => {
+                spec_id.insert(inst[1], inst[3]);
+            }
+            (Some(Op::TypeInt | Op::TypeFloat), 3..) => {
+                width.insert(inst[1], inst[2] / 8);
+            }
+            (Some(Op::TypeBool), 2) => {
+                width.insert(inst[1], 1);
+            }
+            (Some(Op::SpecConstantTrue | Op::SpecConstantFalse | Op::SpecConstant), 3..) => {
+                if let (Some(&id), Some(&size)) = (spec_id.get(&inst[2]), width.get(&inst[1])) {
+                    out.push(SpecConstant { id, size });
+                }
+            }
+            _ => {}
+        }
+        i += count;
+    }
+    Ok(out)
+}
+
+/// Specialise a module (OpenCL 3.0 §5.8.3.1, SPIR-V 2.12): every OpSpecConstant(True/False)
+/// becomes the constant the application set for its SpecId, or its default; composites of
+/// them become OpConstantComposite. OpSpecConstantOp (constant folding of specialised values)
+/// is refused with a clear error.
+pub fn specialize(m: &mut dr::Module, values: &[(u32, Vec<u8>)]) -> Result<(), FrontendError> {
+    use rspirv::grammar::INSTRUCTION_TABLE as T;
+    use rspirv::spirv::Op;
+    let mut spec_id: std::collections::HashMap<u32, u32> = Default::default();
+    for a in &m.annotations {
+        if let (
+            Op::Decorate,
+            Some(dr::Operand::IdRef(t)),
+            Some(dr::Operand::Decoration(rspirv::spirv::Decoration::SpecId)),
+            Some(dr::Operand::LiteralBit32(n)),
+        ) = (
+            a.class.opcode,
+            a.operands.first(),
+            a.operands.get(1),
+            a.operands.get(2),
+        ) {
+            spec_id.insert(*t, *n);
+        }
+    }
+    let mut types: std::collections::HashMap<u32, (u32, bool)> = Default::default();
+    for i in &m.types_global_values {
+        if let (Op::TypeInt, Some(r)) = (i.class.opcode, i.result_id) {
+            let w = match i.operands.first() {
+                Some(dr::Operand::LiteralBit32(w)) => *w,
+                _ => 32,
+            };
+            let signed = matches!(i.operands.get(1), Some(dr::Operand::LiteralBit32(1)));
+            types.insert(r, (w, signed));
+        } else if let (Op::TypeFloat, Some(r)) = (i.class.opcode, i.result_id) {
+            let w = match i.operands.first() {
+                Some(dr::Operand::LiteralBit32(w)) => *w,
+                _ => 32,
+            };
+            types.insert(r, (w, false));
+        }
+    }
+    let value_of = |result: Option<u32>| -> Option<&Vec<u8>> {
+        let id = spec_id.get(&result?)?;
+        values.iter().rev().find(|(k, _)| k == id).map(|(_, v)| v)
+    };
+    for i in m.types_global_values.iter_mut() {
+        match i.class.opcode {
+            Op::SpecConstantTrue | Op::SpecConstantFalse => {
+                let default = i.class.opcode == Op::SpecConstantTrue;
+                let v = value_of(i.result_id).map_or(default, |b| b.iter().any(|&x| x != 0));
+                i.class = T.get(if v {
+                    Op::ConstantTrue
+                } else {
+                    Op::ConstantFalse
+                });
+            }
+            Op::SpecConstant => {
+                if let Some(bytes) = value_of(i.result_id) {
+                    let (w, signed) = i
+                        .result_type
+                        .and_then(|t| types.get(&t).copied())
+                        .ok_or_else(|| {
+                            FrontendError::InvalidIl("OpSpecConstant of a non-scalar type".into())
+                        })?;
+                    let mut raw = [0u8; 8];
+                    let n = bytes.len().min(8);
+                    raw[..n].copy_from_slice(&bytes[..n]);
+                    let mut v = u64::from_le_bytes(raw);
+                    if w < 64 {
+                        v &= (1u64 << w) - 1;
+                        // Narrow signed literals are sign-extended in their word (SPIR-V 2.2.1).
+                        if signed && w < 32 && v >> (w - 1) & 1 == 1 {
+                            v |= !0u64 << w;
+                        }
+                    }
+                    i.operands = vec![if w == 64 {
+                        dr::Operand::LiteralBit64(v)
+                    } else {
+                        dr::Operand::LiteralBit32(v as u32)
+                    }];
+                }
+                i.class = T.get(Op::Constant);
+            }
+            Op::SpecConstantComposite => i.class = T.get(Op::ConstantComposite),
+            Op::SpecConstantOp => {
+                return Err(FrontendError::Unsupported(
+                    "OpSpecConstantOp (operations on specialization constants)".into(),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
