@@ -13,6 +13,7 @@ packages=(
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo  # the ICD loader and its clients
   pocl-opencl-icd                           # a second OpenCL implementation for cross-checks
   piglit                                    # piglit's OpenCL profile (scripts/piglit.sh)
+  time                                      # /usr/bin/time: peak memory in scripts/bench_compile.py
   libdrm-dev                                # i915_drm.h: the uAPI reference
   python3-venv python3-pip
 )

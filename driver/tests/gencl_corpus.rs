@@ -128,3 +128,59 @@ fn build_log_reports_each_kernel() {
         );
     }
 }
+
+/// -cl-denorms-are-zero flushes float denormals (cr0's FP32 denorm mode) and leaves
+/// doubles' alone; without it both are kept. Checked on the GPU model against Rust's own
+/// arithmetic, with products that land in the float denormal range.
+#[test]
+fn denorms_are_zero_flushes_float_denormals_only() {
+    use igc::harness::*;
+    let src = r#"
+kernel void dz(global const float *a, global const float *b, global float *out,
+               global const double *c, global double *dout) {
+    size_t i = get_global_id(0);
+    out[i] = a[i] * b[i];
+    dout[i] = c[i] * 0.5;
+}
+"#;
+    let a: Vec<f32> = (0..64).map(|i| 1.0e-20 * (1.0 + i as f32)).collect();
+    let b: Vec<f32> = (0..64)
+        .map(|i| if i % 2 == 0 { 1.0e-20 } else { 1.0e3 })
+        .collect();
+    let c: Vec<f64> = (0..64)
+        .map(|i| f64::MIN_POSITIVE * (1.0 + i as f64))
+        .collect();
+    for (opts, flush) in [("", false), ("-cl-denorms-are-zero", true)] {
+        let ks = compile_each(CompileInput::OpenClC(src), opts).expect("builds");
+        let k = ks[0].1.as_ref().expect("dz compiles");
+        let case = case("inline", "dz")
+            .global(&[64])
+            .buf(a.clone())
+            .buf(b.clone())
+            .out::<f32>(64)
+            .buf(c.clone())
+            .out::<f64>(64);
+        let (run, _) = igc::run::Gpu::new().run(k, &case).expect("runs");
+        let want: Vec<u32> = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| {
+                let p = x * y;
+                if flush && p.is_subnormal() {
+                    (0.0f32).copysign(p).to_bits()
+                } else {
+                    p.to_bits()
+                }
+            })
+            .collect();
+        let got: Vec<u32> = run.output::<f32>(2).iter().map(|f| f.to_bits()).collect();
+        assert_eq!(got, want, "[{opts}]");
+        assert!(want.iter().any(|&w| f32::from_bits(w).is_subnormal()) != flush);
+        let dwant: Vec<f64> = c.iter().map(|x| x * 0.5).collect();
+        assert_eq!(
+            run.output::<f64>(4),
+            dwant,
+            "[{opts}] doubles keep their denormals"
+        );
+    }
+}

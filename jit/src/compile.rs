@@ -93,7 +93,7 @@ pub fn compile_specialized(
     };
     let mut out = Vec::new();
     let mut log = String::new();
-    for (name, k) in compile_spirv_each(spirv, spec)? {
+    for (name, k) in compile_spirv_each(spirv, spec, &opts)? {
         match k {
             Ok(bin) => out.push(bin),
             Err(e) => log.push_str(&format!("kernel '{name}': {e}\n")),
@@ -112,13 +112,14 @@ pub fn compile_specialized(
 
 /// One kernel's figures: SIMD width, registers, spills, instructions.
 pub fn stats_line(k: &KernelBinary) -> String {
-    let insts = crate::isa::gen9::disasm_kernel(&k.isa)
-        .map(|t| {
-            t.lines()
-                .filter(|l| l.starts_with(' ') || l.starts_with('('))
-                .count()
-        })
-        .unwrap_or(0);
+    // Instructions are 16 bytes, or 8 when compacted (bit 29 of the first dword, "CmptCtrl").
+    let mut insts = 0;
+    let mut at = 0;
+    while at + 8 <= k.isa.len() {
+        let dw0 = u32::from_le_bytes([k.isa[at], k.isa[at + 1], k.isa[at + 2], k.isa[at + 3]]);
+        at += if dw0 & (1 << 29) != 0 { 8 } else { 16 };
+        insts += 1;
+    }
     format!(
         "kernel '{}': SIMD{}, {} GRFs used, {} bytes spilled, {} instructions ({} bytes)",
         k.name,
@@ -205,12 +206,13 @@ pub fn compile_each(
             ))
         }
     };
-    compile_spirv_each(&spirv, &[])
+    compile_spirv_each(&spirv, &[], &opts)
 }
 
 fn compile_spirv_each(
     spirv: &[u8],
     spec: &[(u32, Vec<u8>)],
+    opts: &clc::ClcOptions,
 ) -> Result<Vec<(String, KernelResult)>, BuildError> {
     let mut module = frontend::spirv::load(spirv)?;
     frontend::spirv::specialize(&mut module.module, spec)?;
@@ -220,7 +222,7 @@ fn compile_spirv_each(
         .map(|(name, k)| {
             let r = k
                 .map_err(|e| e.to_string())
-                .and_then(|k| compile_kernel(k).map_err(|e| e.to_string()));
+                .and_then(|k| compile_kernel(k, opts).map_err(|e| e.to_string()));
             (name, r)
         })
         .collect())
@@ -238,7 +240,7 @@ enum KernelError {
     Emit(#[from] emit::EmitError),
 }
 
-fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
+fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBinary, KernelError> {
     let LoweredKernel {
         mut func,
         args,
@@ -281,7 +283,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
     // The addresses of the program's __constant data and the library's, after the arguments.
     let mut data_buffers = Vec::new();
     let mut const_data = Vec::new();
-    for data in [constant_data, library_data] {
+    for data in std::iter::once(constant_data).chain(library_data) {
         const_data.push(if data.is_empty() {
             None
         } else {
@@ -307,6 +309,7 @@ fn compile_kernel(k: LoweredKernel) -> Result<KernelBinary, KernelError> {
         work_dim: abi::WORK_DIM,
         payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
         const_data,
+        flush_f32_denorms: opts.denorms_are_zero,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
     let assignment = regalloc::allocate(&mut mfunc)?;

@@ -341,8 +341,8 @@ fn mem2reg_splits_a_struct_into_fields_and_keeps_loop_values() {
            ret",
         "kernel k(i32, ptr.global)
          bb0:
-           %17 = f32 const 0x0
            %16 = i32 const 0x0
+           %17 = f32 const 0x0
            %0 = i32 arg 0
            %1 = ptr.global arg 1
            %3 = i64 const 0x4
@@ -350,8 +350,8 @@ fn mem2reg_splits_a_struct_into_fields_and_keeps_loop_values() {
            %6 = f32 const 0x3f800000
            br bb1
          bb1:
-           %15 = f32 phi [bb0: %6], [bb1: %11]
            %14 = i32 phi [bb0: %5], [bb1: %10]
+           %15 = f32 phi [bb0: %6], [bb1: %11]
            %9 = i32 const 0x1
            %10 = i32 bin add %14, %9
            %11 = f32 bin fadd %15, %15

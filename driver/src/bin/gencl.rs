@@ -31,6 +31,11 @@ enum Cmd {
         /// clBuildProgram options, e.g. "-D N=4 -cl-std=CL1.2".
         #[arg(long, default_value = "")]
         options: String,
+        /// Compile this many more times in the same process and print the first build's
+        /// time and the median of the others (the in-process JIT figure: the built-in
+        /// library is indexed once per process).
+        #[arg(long, default_value_t = 0)]
+        repeat: u32,
     },
     /// Compile a kernel, launch it once on the emulated device (zero-filled buffers, zero
     /// by-value arguments) and print the GPU model's counters for the launch.
@@ -148,19 +153,42 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{text}");
             Ok(())
         }
-        Cmd::Compile { file, out, options } => {
+        Cmd::Compile {
+            file,
+            out,
+            options,
+            repeat,
+        } => {
             let data = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let program = match ext {
-                "spv" => compile(CompileInput::SpirV(&data), &options),
-                "ll" | "bc" => compile(CompileInput::LlvmIr(&data), &options),
+            let text;
+            let input = match ext {
+                "spv" => CompileInput::SpirV(&data),
+                "ll" | "bc" => CompileInput::LlvmIr(&data),
                 _ => {
-                    let src = String::from_utf8(data)
+                    text = String::from_utf8(data.clone())
                         .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
-                    compile(CompileInput::OpenClC(&src), &options)
+                    CompileInput::OpenClC(&text)
                 }
+            };
+            let start = std::time::Instant::now();
+            let program = compile(input, &options).map_err(|e| e.log)?;
+            let first = start.elapsed();
+            if repeat > 0 {
+                let mut times: Vec<std::time::Duration> = (0..repeat)
+                    .map(|_| {
+                        let t = std::time::Instant::now();
+                        let _ = compile(input, &options);
+                        t.elapsed()
+                    })
+                    .collect();
+                times.sort();
+                eprintln!(
+                    "compile: first {:.3} ms, then median {:.3} ms over {repeat}",
+                    first.as_secs_f64() * 1e3,
+                    times[times.len() / 2].as_secs_f64() * 1e3
+                );
             }
-            .map_err(|e| e.log)?;
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             for k in &program.kernels {
                 let bin = out.join(format!("{}.bin", k.name));

@@ -129,6 +129,8 @@ pub fn emit_with(
     // sizes only grow, so this ends (after one round today: flow control,
     // the only offset-dependent kind, never compacts).
     let mut compacted = vec![opts.compact; n];
+    // Only branches depend on offsets: every other instruction is encoded once.
+    let mut natives: Vec<Option<(u128, Option<u64>)>> = vec![None; n];
     let words = loop {
         let mut offset = Vec::with_capacity(n + 1);
         let mut o = 0i64;
@@ -147,9 +149,17 @@ pub fn emit_with(
                     uip: rel(t.uip),
                 });
             }
-            let native = u128::from_le_bytes(encode(inst)?);
+            let (native, compact_form) = match natives[ip] {
+                Some(x) if t.jip.is_none() => x,
+                _ => {
+                    let x = u128::from_le_bytes(encode(inst)?);
+                    let c = if compacted[ip] { compact(x) } else { None };
+                    natives[ip] = Some((x, c));
+                    (x, c)
+                }
+            };
             let word = if compacted[ip] {
-                compact(native).map(Word::Compact)
+                compact_form.map(Word::Compact)
             } else {
                 None
             };

@@ -18,11 +18,14 @@ use super::FrontendError;
 pub struct ClcOptions {
     pub clang_args: Vec<String>,
     pub cl_std: String,
+    /// -cl-denorms-are-zero: the generated code flushes float denormals.
+    pub denorms_are_zero: bool,
 }
 
 /// Parse a clBuildProgram options string (OpenCL 3.0 §5.8.6).
 pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
     let mut out = ClcOptions {
+        denorms_are_zero: false,
         clang_args: Vec::new(),
         // "If the -cl-std build option is not specified, the highest OpenCL C 1.x language
         // version supported by each device is used."
@@ -47,12 +50,15 @@ pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
                     _ => return Err(format!("unsupported OpenCL C version in {w}")),
                 }
             }
-            // "-cl-denorms-are-zero ... This is intended to be a performance hint and the
-            // OpenCL compiler can choose not to flush denorms to zero": clang hears it as its
-            // driver says it (the functions' denormal mode); gencl's code keeps denormals.
-            "-cl-denorms-are-zero" => out
-                .clang_args
-                .push("-fdenormal-fp-math-f32=preserve-sign,preserve-sign".into()),
+            // "-cl-denorms-are-zero ... controls how single precision and double precision
+            // denormalized numbers are handled": clang hears it as its driver says it (the
+            // functions' f32 denormal mode), and the kernel flushes float denormals (cr0),
+            // as IGC does; doubles keep theirs (cl_khr_fp64 requires CL_FP_DENORM).
+            "-cl-denorms-are-zero" => {
+                out.denorms_are_zero = true;
+                out.clang_args
+                    .push("-fdenormal-fp-math-f32=preserve-sign,preserve-sign".into())
+            }
             // A promise by the application that sub-groups need no independent forward
             // progress: nothing for the compiler to do.
             "-cl-no-subgroup-ifp" => {}

@@ -1,14 +1,18 @@
 //! The OpenCL C built-in library: libclc-15's SPIR-V (`/usr/lib/clc/spirv64-mesa3d-.spv`,
-//! Debian package libclc-15, the library Mesa's rusticl links), loaded and indexed once
-//! per process. A built-in the JIT has no exact sequence for (sin, exp, pow, fmod,
-//! length, ...) is found here by its Itanium-mangled name and inlined into the kernel;
-//! its constant tables become the kernel's second data buffer.
+//! Debian package libclc-15, the library Mesa's rusticl links). A built-in the JIT has no
+//! exact sequence for (sin, exp, pow, fmod, length, ...) is found here by its Itanium-mangled
+//! name and inlined into the kernel; its constant tables become one of the kernel's data
+//! buffers.
+//!
+//! The library is 2.5 MB of SPIR-V with 2166 functions, and a kernel needs a handful of them.
+//! Parsing all of it costs about 40 ms and 30 MB in every process that compiles, so it is
+//! indexed instead, word by word, once per process (definitions by id, function bodies,
+//! exports by name), and each built-in is cut out as a small module of its own: the function,
+//! the functions it calls, and the types, constants, variables and decorations they reach.
+//! That slice is parsed (rspirv) on first use and kept for the process.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
-
-use rspirv::dr::Operand;
-use rspirv::spirv;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use super::lower::ModuleInfo;
 use super::FrontendError;
@@ -16,49 +20,340 @@ use super::FrontendError;
 /// Where Debian's libclc-15 puts the SPIR-V library; `GENCL_LIBCLC` overrides it.
 pub const DEFAULT_PATH: &str = "/usr/lib/clc/spirv64-mesa3d-.spv";
 
-pub(super) struct Library {
+/// One built-in cut out of the library, parsed and indexed.
+pub(super) struct Slice {
     pub info: ModuleInfo<'static>,
-    /// Exported function name → its id.
-    pub exports: HashMap<String, u32>,
+    /// The built-in's function id (ids are the library's own).
+    pub fid: u32,
 }
 
-static LIBCLC: OnceLock<Result<Library, String>> = OnceLock::new();
+/// The library's words and where everything is in them.
+struct Index {
+    /// The library file, mapped (read only where a slice needs it); little-endian words.
+    bytes: memmap2::Mmap,
+    /// Words in the file.
+    len: usize,
+    /// Capabilities, extensions, extended instruction set imports, the memory model.
+    preamble: Vec<u32>,
+    /// OpName and the annotations, with the id they name.
+    names: Vec<(u32, u32)>,
+    decorations: Vec<(u32, u32)>,
+    /// Id → word offset of the type, constant or variable defining it (0: none).
+    def_at: Vec<u32>,
+    /// Id → word offset of its OpFunction (0: none).
+    func_at: Vec<u32>,
+    /// Exported function name → id.
+    exports: HashMap<String, u32>,
+}
 
-/// The library, loaded on first use (about 60 ms, once per process).
-pub(super) fn libclc() -> Result<&'static Library, FrontendError> {
-    LIBCLC
-        .get_or_init(load)
+static INDEX: OnceLock<Result<Index, String>> = OnceLock::new();
+static SLICES: OnceLock<Mutex<HashMap<String, &'static Slice>>> = OnceLock::new();
+
+/// The built-in exported as `name`, cut out of the library and parsed on first use; None
+/// when the library has no such function.
+pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendError> {
+    let index = INDEX
+        .get_or_init(load_index)
         .as_ref()
-        .map_err(|e| FrontendError::Tool(e.clone()))
+        .map_err(|e| FrontendError::Tool(e.clone()))?;
+    let Some(&fid) = index.exports.get(name) else {
+        return Ok(None);
+    };
+    let slices = SLICES.get_or_init(Default::default);
+    if let Some(s) = slices
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(name)
+    {
+        return Ok(Some(s));
+    }
+    let bytes: Vec<u8> = index
+        .slice(fid)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let path = library_path();
+    let loaded = super::spirv::load(&bytes).map_err(|e| {
+        FrontendError::Tool(format!("{path}: the slice for {name} does not load: {e}"))
+    })?;
+    // Slices live as long as the process: leaking each once lets its index borrow it.
+    let loaded: &'static super::spirv::Module = Box::leak(Box::new(loaded));
+    let mut info = ModuleInfo::new(&loaded.module)
+        .map_err(|e| FrontendError::Tool(format!("{path} ({name}): {e}")))?;
+    info.set_odd_int_widths(
+        loaded
+            .odd_int_widths
+            .iter()
+            .map(|(k, v)| (*k, *v))
+            .collect(),
+    );
+    let slice: &'static Slice = Box::leak(Box::new(Slice { info, fid }));
+    slices
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(name.to_string(), slice);
+    Ok(Some(slice))
 }
 
-fn load() -> Result<Library, String> {
-    let path = std::env::var("GENCL_LIBCLC").unwrap_or_else(|_| DEFAULT_PATH.into());
-    let bytes = std::fs::read(&path).map_err(|e| {
+fn library_path() -> String {
+    std::env::var("GENCL_LIBCLC").unwrap_or_else(|_| DEFAULT_PATH.into())
+}
+
+fn load_index() -> Result<Index, String> {
+    let path = library_path();
+    let cannot = |e: std::io::Error| {
         format!("the built-in library {path} cannot be read ({e}); install Debian's libclc-15")
-    })?;
-    let loaded = super::spirv::load(&bytes).map_err(|e| format!("{path}: {e}"))?;
-    // The library lives as long as the process: leaking it once lets the index borrow it.
-    let loaded: &'static super::spirv::Module = Box::leak(Box::new(loaded));
-    let mut info = ModuleInfo::new(&loaded.module).map_err(|e| format!("{path}: {e}"))?;
-    info.set_odd_int_widths(loaded.odd_int_widths.clone());
-    let mut exports = HashMap::new();
-    for d in &loaded.module.annotations {
-        if let (
-            Some(Operand::IdRef(id)),
-            Some(Operand::Decoration(spirv::Decoration::LinkageAttributes)),
-            Some(Operand::LiteralString(name)),
-            Some(Operand::LinkageType(spirv::LinkageType::Export)),
-        ) = (
-            d.operands.first(),
-            d.operands.get(1),
-            d.operands.get(2),
-            d.operands.get(3),
-        ) {
-            exports.insert(name.clone(), *id);
+    };
+    let file = std::fs::File::open(&path).map_err(cannot)?;
+    // SAFETY: a read-only private mapping of a file that the distribution installs and
+    // nothing in this process writes; every access below is bounds-checked, so a file
+    // truncated under us fails a check (or faults) rather than reading out of the mapping.
+    let bytes = unsafe { memmap2::Mmap::map(&file) }.map_err(cannot)?;
+    Index::new(bytes).map_err(|e| format!("{path}: {e}"))
+}
+
+// Opcodes the index tells apart (SPIR-V 1.2, section 3.32).
+const OP_NAME: u32 = 5;
+const OP_MEMBER_NAME: u32 = 6;
+const OP_EXTENSION: u32 = 10;
+const OP_EXT_INST_IMPORT: u32 = 11;
+const OP_MEMORY_MODEL: u32 = 14;
+const OP_CAPABILITY: u32 = 17;
+const OP_CONSTANT: u32 = 43;
+const OP_FUNCTION: u32 = 54;
+const OP_FUNCTION_END: u32 = 56;
+const OP_FUNCTION_CALL: u32 = 57;
+const OP_DECORATE: u32 = 71;
+const OP_MEMBER_DECORATE: u32 = 72;
+const DECORATION_LINKAGE_ATTRIBUTES: u32 = 41;
+const LINKAGE_EXPORT: u32 = 0;
+
+impl Index {
+    fn new(bytes: memmap2::Mmap) -> Result<Index, String> {
+        let len = bytes.len() / 4;
+        if len < 5 || !bytes.len().is_multiple_of(4) {
+            return Err("not a SPIR-V module".into());
+        }
+        let mut ix = Index {
+            bytes,
+            len,
+            preamble: Vec::new(),
+            names: Vec::new(),
+            decorations: Vec::new(),
+            def_at: Vec::new(),
+            func_at: Vec::new(),
+            exports: HashMap::new(),
+        };
+        if ix.w(0) != 0x0723_0203 {
+            return Err("not a little-endian SPIR-V module".into());
+        }
+        let bound = ix.w(3) as usize;
+        if bound > 4_000_000 {
+            return Err(format!("implausible id bound {bound}"));
+        }
+        ix.def_at = vec![0; bound];
+        ix.func_at = vec![0; bound];
+        let mut at = 5;
+        let mut in_function = false;
+        while at < len {
+            let head = ix.w(at);
+            let count = (head >> 16) as usize;
+            let op = head & 0xffff;
+            if count == 0 || at + count > len {
+                return Err(format!("instruction at word {at} does not fit"));
+            }
+            let word_id = |k: usize| -> Option<usize> {
+                (k < count)
+                    .then(|| ix.w(at + k) as usize)
+                    .filter(|&v| v < bound)
+            };
+            let (id1, id2) = (word_id(1), word_id(2));
+            let id = |k: usize| if k == 1 { id1 } else { id2 };
+            let here = at as u32;
+            if in_function {
+                in_function = op != OP_FUNCTION_END;
+                at += count;
+                continue;
+            }
+            match op {
+                OP_CAPABILITY | OP_EXTENSION | OP_EXT_INST_IMPORT | OP_MEMORY_MODEL => {
+                    ix.preamble.push(here);
+                    if op == OP_EXT_INST_IMPORT {
+                        if let Some(i) = id(1) {
+                            ix.def_at[i] = here;
+                        }
+                    }
+                }
+                OP_NAME | OP_MEMBER_NAME => {
+                    if let Some(i) = id(1) {
+                        ix.names.push((i as u32, here));
+                    }
+                }
+                OP_DECORATE | OP_MEMBER_DECORATE => {
+                    if let Some(i) = id(1) {
+                        ix.decorations.push((i as u32, here));
+                        if op == OP_DECORATE
+                            && count > 3
+                            && ix.w(at + 2) == DECORATION_LINKAGE_ATTRIBUTES
+                        {
+                            let name = ix.string(at + 3, at + count);
+                            let after = 3 + name.len() / 4 + 1;
+                            if after < count && ix.w(at + after) == LINKAGE_EXPORT {
+                                ix.exports.insert(name, i as u32);
+                            }
+                        }
+                    }
+                }
+                OP_FUNCTION => {
+                    if let Some(i) = id(2) {
+                        ix.func_at[i] = here;
+                    }
+                    in_function = true;
+                }
+                // Types (result id first) and constants, undef and variables (result type,
+                // then result id).
+                19..=39 => {
+                    if let Some(i) = id(1) {
+                        ix.def_at[i] = here;
+                    }
+                }
+                1 | 41..=46 | 59 => {
+                    if let Some(i) = id(2) {
+                        ix.def_at[i] = here;
+                    }
+                }
+                _ => {}
+            }
+            at += count;
+        }
+        Ok(ix)
+    }
+
+    /// Word `i` of the file.
+    fn w(&self, i: usize) -> u32 {
+        let b = &self.bytes[4 * i..4 * i + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    /// The words of the instruction at `at` (it fits: `new` checked every one).
+    fn inst(&self, at: usize) -> impl Iterator<Item = u32> + '_ {
+        let count = (self.w(at) >> 16) as usize;
+        (at..at + count).map(|k| self.w(k))
+    }
+
+    /// A literal string in words `from..to`: bytes up to the first NUL.
+    fn string(&self, from: usize, to: usize) -> String {
+        let bytes = &self.bytes[4 * from..4 * to];
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        String::from_utf8_lossy(&bytes[..end]).into_owned()
+    }
+
+    /// The ids an instruction may refer to: every operand word that is the id of a
+    /// definition (an over-approximation: a literal that happens to equal an id brings in
+    /// one more type or constant, which is harmless), but functions only through
+    /// OpFunctionCall's callee, and never a constant's literal value.
+    fn refs(&self, at: usize, globals: &mut Vec<usize>, funcs: &mut Vec<usize>) {
+        let head = self.w(at);
+        let count = (head >> 16) as usize;
+        let op = head & 0xffff;
+        let last = if op == OP_CONSTANT {
+            3.min(count)
+        } else {
+            count
+        };
+        for k in 1..last {
+            let v = self.w(at + k) as usize;
+            if v >= self.def_at.len() {
+                continue;
+            }
+            let def = self.def_at[v] as usize;
+            if def != 0 && def != at {
+                globals.push(v);
+            }
+            if op == OP_FUNCTION_CALL && k == 3 && self.func_at[v] != 0 {
+                funcs.push(v);
+            }
         }
     }
-    Ok(Library { info, exports })
+
+    /// A module holding function `fid`, its callees, and what they reach.
+    fn slice(&self, fid: u32) -> Vec<u32> {
+        let n = self.def_at.len();
+        let mut global_in = vec![false; n];
+        let mut func_in = vec![false; n];
+        // Every id a function body mentions: the names and decorations of its own values
+        // (FPRoundingMode on a conversion, say) come along.
+        let mut seen = vec![false; n];
+        let (mut gwork, mut fwork) = (Vec::new(), vec![fid as usize]);
+        while let Some(f) = fwork.pop() {
+            if std::mem::replace(&mut func_in[f], true) {
+                continue;
+            }
+            let mut at = self.func_at[f] as usize;
+            loop {
+                for w in self.inst(at).skip(1) {
+                    if let Some(x) = seen.get_mut(w as usize) {
+                        *x = true;
+                    }
+                }
+                self.refs(at, &mut gwork, &mut fwork);
+                let head = self.w(at);
+                at += (head >> 16) as usize;
+                if head & 0xffff == OP_FUNCTION_END || at >= self.len {
+                    break;
+                }
+            }
+            while let Some(g) = gwork.pop() {
+                if !std::mem::replace(&mut global_in[g], true) {
+                    self.refs(self.def_at[g] as usize, &mut gwork, &mut fwork);
+                }
+            }
+        }
+        let mut out: Vec<u32> = (0..5).map(|k| self.w(k)).collect();
+        for &at in &self.preamble {
+            out.extend(self.inst(at as usize));
+        }
+        let included = |id: u32| {
+            let id = id as usize;
+            global_in[id]
+                || func_in[id]
+                || (seen[id] && self.def_at[id] == 0 && self.func_at[id] == 0)
+        };
+        for &(id, at) in self.names.iter().chain(&self.decorations) {
+            if included(id) {
+                out.extend(self.inst(at as usize));
+            }
+        }
+        // Definitions in the library's order, which defines before it uses.
+        let mut defs: Vec<u32> = (0..n)
+            .filter(|&g| global_in[g])
+            .map(|g| self.def_at[g])
+            .collect();
+        defs.sort_unstable();
+        defs.dedup();
+        for at in defs {
+            if self.w(at as usize) & 0xffff != OP_EXT_INST_IMPORT {
+                out.extend(self.inst(at as usize));
+            }
+        }
+        let mut funcs: Vec<u32> = (0..n)
+            .filter(|&f| func_in[f])
+            .map(|f| self.func_at[f])
+            .collect();
+        funcs.sort_unstable();
+        for at in funcs {
+            let mut at = at as usize;
+            loop {
+                let head = self.w(at);
+                out.extend(self.inst(at));
+                at += (head >> 16) as usize;
+                if head & 0xffff == OP_FUNCTION_END || at >= self.len {
+                    break;
+                }
+            }
+        }
+        out
+    }
 }
 
 /// A parameter type as Itanium mangling sees it.

@@ -5,7 +5,7 @@
 //! split into one IR value per component; built-in variables become
 //! `Op::Builtin`; constants are materialised once in the entry block.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{self, Operand};
 use rspirv::spirv::{self, Op as SOp};
@@ -61,9 +61,9 @@ pub struct LoweredKernel {
     pub required_wg_size: Option<[u32; 3]>,
     /// The program's `__constant` data, if the kernel reads it (`Op::ConstData(0)`).
     pub constant_data: Vec<u8>,
-    /// The built-in library's constant tables, if inlined library code reads them
-    /// (`Op::ConstData(1)`).
-    pub library_data: Vec<u8>,
+    /// The constant tables of each built-in cut out of the library (`library::Slice`) that
+    /// inlined code reads (`Op::ConstData(1 + k)` for the k-th; empty when unread).
+    pub library_data: Vec<Vec<u8>>,
 }
 
 fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
@@ -88,16 +88,16 @@ pub(super) struct ModuleInfo<'m> {
     /// Program-scope variables (not supported yet where used), by id.
     globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
-    no_write: std::collections::HashSet<u32>,
+    no_write: rustc_hash::FxHashSet<u32>,
     /// Program-scope `__constant` variables with their initialisers, in module order.
     constant_vars: Vec<(u32, u32)>,
     /// Their layout, computed on first use.
     layout: std::sync::OnceLock<(Vec<u8>, HashMap<u32, u64>)>,
     /// Rounding modes and saturation of conversions (decorations).
     rounding: HashMap<u32, ir::Round>,
-    saturated: std::collections::HashSet<u32>,
+    saturated: rustc_hash::FxHashSet<u32>,
     /// Built-in variables that are WorkgroupSize (the actual, not the enqueued, size).
-    actual_local_size: std::collections::HashSet<u32>,
+    actual_local_size: rustc_hash::FxHashSet<u32>,
     /// Odd-width integer types (`spirv::Module::odd_int_widths`).
     odd_int_widths: HashMap<u32, u32>,
 }
@@ -144,18 +144,18 @@ fn space_of(sc: spirv::StorageClass) -> Space {
 impl<'m> ModuleInfo<'m> {
     pub(super) fn new(m: &'m dr::Module) -> Result<Self, FrontendError> {
         let mut info = ModuleInfo {
-            types: HashMap::new(),
-            type_of: HashMap::new(),
-            constants: HashMap::new(),
-            builtins: HashMap::new(),
-            functions: HashMap::new(),
-            names: HashMap::new(),
+            types: HashMap::default(),
+            type_of: HashMap::default(),
+            constants: HashMap::default(),
+            builtins: HashMap::default(),
+            functions: HashMap::default(),
+            names: HashMap::default(),
             opencl_std: None,
-            globals: HashMap::new(),
+            globals: HashMap::default(),
             no_write: Default::default(),
-            odd_int_widths: HashMap::new(),
+            odd_int_widths: HashMap::default(),
             actual_local_size: Default::default(),
-            rounding: HashMap::new(),
+            rounding: HashMap::default(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
             layout: std::sync::OnceLock::new(),
@@ -176,7 +176,7 @@ impl<'m> ModuleInfo<'m> {
                 }
             }
         }
-        let mut builtin_of: HashMap<u32, spirv::BuiltIn> = HashMap::new();
+        let mut builtin_of: HashMap<u32, spirv::BuiltIn> = HashMap::default();
         for i in &m.annotations {
             if i.class.opcode != SOp::Decorate {
                 continue;
@@ -426,7 +426,7 @@ impl<'m> ModuleInfo<'m> {
 
     fn compute_constant_layout(&self) -> Result<(Vec<u8>, HashMap<u32, u64>), FrontendError> {
         let mut data = Vec::new();
-        let mut offsets = HashMap::new();
+        let mut offsets = HashMap::default();
         for &(var, init) in &self.constant_vars {
             let ty = *self.type_of.get(&init).ok_or_else(|| {
                 FrontendError::InvalidIl(format!("initialiser %{init} has no type"))
@@ -655,8 +655,12 @@ pub fn lower_module_each(
         None => return invalid("module without OpMemoryModel"),
     }
     let mut info = ModuleInfo::new(m)?;
-    info.odd_int_widths = loaded.odd_int_widths.clone();
-    let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::new();
+    info.odd_int_widths = loaded
+        .odd_int_widths
+        .iter()
+        .map(|(k, v)| (*k, *v))
+        .collect();
+    let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::default();
     for e in &m.execution_modes {
         if let (
             Some(Operand::IdRef(f)),
@@ -764,12 +768,14 @@ fn lower_kernel(
         .iter()
         .map(|p| p.result_type.unwrap_or(0))
         .collect();
+    let libs = std::cell::RefCell::new(Vec::new());
     let mut lw = Lowerer {
         info,
         f: &mut func,
-        consts: HashMap::new(),
+        consts: HashMap::default(),
         depth: 0,
         data: 0,
+        libs: &libs,
     };
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
@@ -815,11 +821,14 @@ fn lower_kernel(
     } else {
         Vec::new()
     };
-    let library_data = if reads(1) {
-        super::library::libclc()?.info.constant_layout()?.0.clone()
-    } else {
-        Vec::new()
-    };
+    let mut library_data = Vec::new();
+    for (k, slice) in libs.borrow().iter().enumerate() {
+        library_data.push(if reads(1 + k as u32) {
+            slice.info.constant_layout()?.0.clone()
+        } else {
+            Vec::new()
+        });
+    }
     Ok(LoweredKernel {
         func,
         args,
@@ -836,8 +845,10 @@ struct Lowerer<'a, 'm> {
     consts: HashMap<u32, Vec<Value>>,
     depth: u32,
     /// Which constant data buffer this module's `__constant` variables live in (0: the
-    /// program's, 1: the library's).
+    /// program's, 1 + k: the k-th built-in cut out of the library).
     data: u32,
+    /// The library's built-ins this kernel inlines, in the order of their data buffers.
+    libs: &'a std::cell::RefCell<Vec<&'static library::Slice>>,
 }
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
@@ -900,21 +911,32 @@ impl Lowerer<'_, '_> {
             args.push(Sym::Vals(vals));
         }
         let name = library::mangle(&format!("{op:?}"), &codes);
-        let lib = library::libclc()?;
-        let fid = *lib.exports.get(&name).ok_or_else(|| {
+        let slice = library::function(&name)?.ok_or_else(|| {
             FrontendError::Unsupported(format!(
                 "the built-in '{op:?}' for these operand types ({name}) is in neither gencl \
                  nor libclc"
             ))
         })?;
-        let mut sub = Lowerer {
-            info: &lib.info,
-            f: &mut *self.f,
-            consts: HashMap::new(),
-            depth: self.depth,
-            data: 1,
+        let data = {
+            let mut libs = self.libs.borrow_mut();
+            let k = match libs.iter().position(|s| std::ptr::eq(*s, slice)) {
+                Some(k) => k,
+                None => {
+                    libs.push(slice);
+                    libs.len() - 1
+                }
+            };
+            1 + k as u32
         };
-        sub.lower_call(fid, args, cur)
+        let mut sub = Lowerer {
+            info: &slice.info,
+            f: &mut *self.f,
+            consts: HashMap::default(),
+            depth: self.depth,
+            data,
+            libs: self.libs,
+        };
+        sub.lower_call(slice.fid, args, cur)
     }
 
     /// 64-bit division or remainder of `n` by `d` (`op`: UDiv, SDiv, UMod or SRem), as a
@@ -1379,13 +1401,13 @@ impl Lowerer<'_, '_> {
             return invalid("call with the wrong number of arguments");
         }
         let mut fr = Frame {
-            syms: HashMap::new(),
-            labels: HashMap::new(),
-            ends: HashMap::new(),
-            types: HashMap::new(),
-            landing: HashMap::new(),
-            builtin_default: HashMap::new(),
-            ptr_origin: HashMap::new(),
+            syms: HashMap::default(),
+            labels: HashMap::default(),
+            ends: HashMap::default(),
+            types: HashMap::default(),
+            landing: HashMap::default(),
+            builtin_default: HashMap::default(),
+            ptr_origin: HashMap::default(),
         };
         for (p, a) in f.parameters.iter().zip(args) {
             fr.syms.insert(result_id(p)?, a);

@@ -12,7 +12,7 @@ mod ieee;
 pub mod layout;
 pub mod mfunc;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use thiserror::Error;
 
@@ -58,6 +58,8 @@ pub struct Layout {
     /// Cross-thread byte offset of each constant data buffer's address (`Op::ConstData`):
     /// the program's `__constant` data, then the library's, when the kernel reads them.
     pub const_data: Vec<Option<u32>>,
+    /// -cl-denorms-are-zero: float denormals flushed (cr0's FP32 denorm mode left at 0).
+    pub flush_f32_denorms: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -195,8 +197,8 @@ pub fn select(
             first_free_grf: layout.payload_grfs,
             ..Default::default()
         },
-        locs: HashMap::new(),
-        phis: HashMap::new(),
+        locs: HashMap::default(),
+        phis: HashMap::default(),
         uses_local_ids: false,
     };
     // Every phi gets its register up front: edges write it before its block runs.
@@ -295,9 +297,16 @@ impl Sel<'_> {
 
     /// IEEE denormals for double, float and half (cr0 bits 6, 7 and 10; at thread start
     /// all three flush), as OpenCL wants them and IGC sets them: `or cr0.0 cr0.0 0x4C0`.
+    /// Under -cl-denorms-are-zero float denormals flush (bit 7 stays clear), as IGC does for
+    /// that option; double keeps them (cl_khr_fp64 requires CL_FP_DENORM).
     /// Writes to cr0 take a thread switch (`{Switch}`) to take effect.
     fn float_modes(&mut self) {
-        self.cr0(Opcode::Or, 0x4C0);
+        let bits = if self.layout.flush_f32_denorms {
+            0x440
+        } else {
+            0x4C0
+        };
+        self.cr0(Opcode::Or, bits);
     }
 
     /// `(W) op (1) cr0.0 cr0.0 imm {Switch}`.

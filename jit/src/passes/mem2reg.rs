@@ -10,7 +10,7 @@
 //! indexed at run time, or whose address escapes, stay in memory (private memory is the
 //! memory-model issue's; instruction selection refuses them with a clear error).
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::analysis::Cfg;
 use crate::ir::{Block, ConvOp, Function, Inst, Op, Term, Ty, Value};
@@ -57,18 +57,18 @@ pub fn run(f: &mut Function) {
 
 /// One round; whether anything was promoted.
 fn round(f: &mut Function) -> bool {
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     // Every use of every value derived from an alloca, classified.
-    let mut accesses: HashMap<Value, Vec<Access>> = HashMap::new();
-    let mut escaped: Vec<Value> = Vec::new();
+    let mut accesses: HashMap<Value, Vec<Access>> = HashMap::default();
+    let mut escaped: HashSet<Value> = HashSet::default();
     let placed: Vec<Value> = f
         .blocks
         .iter()
         .flat_map(|b| b.insts.iter().copied())
         .collect();
     for &v in &placed {
-        match f.inst(v).op.clone() {
-            Op::Load { addr, bytes, .. } => {
+        match &f.inst(v).op {
+            &Op::Load { addr, bytes, .. } => {
                 if let Some((a, off)) = base_offset(f, addr, &mut memo) {
                     accesses.entry(a).or_default().push(Access {
                         inst: v,
@@ -77,11 +77,11 @@ fn round(f: &mut Function) -> bool {
                     });
                 }
             }
-            Op::Store {
+            &Op::Store {
                 addr, value, bytes, ..
             } => {
                 if let Some((a, _)) = base_offset(f, value, &mut memo) {
-                    escaped.push(a);
+                    escaped.insert(a);
                 }
                 if let Some((a, off)) = base_offset(f, addr, &mut memo) {
                     accesses.entry(a).or_default().push(Access {
@@ -92,14 +92,12 @@ fn round(f: &mut Function) -> bool {
                 }
             }
             // Address arithmetic that stays a known offset is no use of its own.
-            Op::PtrAdd(p, k) if matches!(f.inst(k).op, Op::Const(_)) => {
-                let _ = p;
-            }
-            Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => {}
+            &Op::PtrAdd(_, k) if matches!(f.inst(k).op, Op::Const(_)) => {}
+            &Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => {}
             op => {
                 for o in op.operands() {
                     if let Some((a, _)) = base_offset(f, o, &mut memo) {
-                        escaped.push(a);
+                        escaped.insert(a);
                     }
                 }
             }
@@ -108,7 +106,7 @@ fn round(f: &mut Function) -> bool {
     for b in &f.blocks {
         if let Term::CondBr(c, _, _) = b.term {
             if let Some((a, _)) = base_offset(f, c, &mut memo) {
-                escaped.push(a);
+                escaped.insert(a);
             }
         }
     }
@@ -118,7 +116,7 @@ fn round(f: &mut Function) -> bool {
         .filter(|v| matches!(f.inst(*v).op, Op::Alloca { .. }))
         .collect();
     let mut slots: Vec<(Vec<Value>, Ty)> = Vec::new(); // accesses of one slot, its type
-    let mut promoted: Vec<Value> = Vec::new();
+    let mut promoted: HashSet<Value> = HashSet::default();
     for a in allocas {
         if escaped.contains(&a) {
             continue;
@@ -156,7 +154,7 @@ fn round(f: &mut Function) -> bool {
                 .unwrap_or(Ty::I32);
             slots.push((members, ty));
         }
-        promoted.push(a);
+        promoted.insert(a);
     }
     if slots.is_empty() {
         return !promoted.is_empty();
@@ -166,8 +164,8 @@ fn round(f: &mut Function) -> bool {
     // stop them counting as uses of what they held in the next round.
     // Every remaining value that is a promoted variable's address (the alloca and its
     // offsets and casts) has no use left but other such addresses.
-    let mut memo = HashMap::new();
-    let mut gone = std::collections::HashSet::new();
+    let mut memo = HashMap::default();
+    let mut gone = rustc_hash::FxHashSet::default();
     for b in &f.blocks {
         for v in &b.insts {
             if let Some((a, _)) = base_offset(f, *v, &mut memo) {
@@ -222,25 +220,27 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
             children[cfg.idom[b] as usize].push(b);
         }
     }
-    let mut block_of: HashMap<Value, usize> = HashMap::new();
+    let mut block_of: Vec<usize> = vec![usize::MAX; f.insts.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for v in &bd.insts {
-            block_of.insert(*v, b);
+            block_of[v.0 as usize] = b;
         }
     }
-    let mut slot_of: HashMap<Value, usize> = HashMap::new();
+    let mut slot_of: HashMap<Value, usize> = HashMap::default();
     for (s, (members, _)) in slots.iter().enumerate() {
         for m in members {
             slot_of.insert(*m, s);
         }
     }
     // Phi placement: (block, slot) → phi value.
-    let mut phis: HashMap<(usize, usize), Value> = HashMap::new();
+    // Phi placement: per block, (slot, phi value).
+    let mut phis: Vec<Vec<(usize, Value)>> = vec![Vec::new(); n];
     for (s, (members, ty)) in slots.iter().enumerate() {
         let mut work: Vec<usize> = members
             .iter()
             .filter(|m| matches!(f.inst(**m).op, Op::Store { .. }))
-            .filter_map(|m| block_of.get(m).copied())
+            .map(|m| block_of[m.0 as usize])
+            .filter(|&b| b != usize::MAX)
             .collect();
         let mut has = vec![false; n];
         while let Some(b) = work.pop() {
@@ -252,16 +252,20 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
                         ty: *ty,
                     });
                     let phi = Value(f.insts.len() as u32 - 1);
-                    f.blocks[d].insts.insert(0, phi);
-                    phis.insert((d, s), phi);
+                    phis[d].push((s, phi));
                     work.push(d);
                 }
             }
         }
     }
+    for (b, list) in phis.iter().enumerate() {
+        if !list.is_empty() {
+            f.blocks[b].insts.splice(0..0, list.iter().map(|(_, p)| *p));
+        }
+    }
     // Renaming over the dominator tree: each slot's current value on entry to a block.
-    let mut replace: HashMap<Value, Value> = HashMap::new();
-    let mut dead: std::collections::HashSet<Value> = Default::default();
+    let mut replace: HashMap<Value, Value> = HashMap::default();
+    let mut dead: rustc_hash::FxHashSet<Value> = Default::default();
     // A variable read before any store holds an undefined value: a zero, which phis may
     // also ignore (`remove_trivial_phis`).
     let undef: Vec<Value> = slots
@@ -271,18 +275,15 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
                 op: Op::Const(0),
                 ty: *ty,
             });
-            let v = Value(f.insts.len() as u32 - 1);
-            f.blocks[0].insts.insert(0, v);
-            v
+            Value(f.insts.len() as u32 - 1)
         })
         .collect();
-    let undef_values: std::collections::HashSet<Value> = undef.iter().copied().collect();
+    f.blocks[0].insts.splice(0..0, undef.iter().copied());
+    let undef_values: rustc_hash::FxHashSet<Value> = undef.iter().copied().collect();
     let mut stack: Vec<(usize, Vec<Value>)> = vec![(0, undef)];
     while let Some((b, mut cur)) = stack.pop() {
-        for (s, c) in cur.iter_mut().enumerate() {
-            if let Some(p) = phis.get(&(b, s)) {
-                *c = *p;
-            }
+        for &(s, p) in &phis[b] {
+            cur[s] = p;
         }
         let insts = f.blocks[b].insts.clone();
         for v in insts {
@@ -322,11 +323,9 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
             }
         }
         for succ in f.successors(Block(b as u32)) {
-            for (s, c) in cur.iter().enumerate() {
-                if let Some(p) = phis.get(&(succ.0 as usize, s)) {
-                    if let Op::Phi(ins) = &mut f.insts[p.0 as usize].op {
-                        ins.push((Block(b as u32), *c));
-                    }
+            for &(s, p) in &phis[succ.0 as usize] {
+                if let Op::Phi(ins) = &mut f.insts[p.0 as usize].op {
+                    ins.push((Block(b as u32), cur[s]));
                 }
             }
         }
@@ -357,9 +356,9 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
 /// SSA construction makes many (a variable stored once before a loop, a pointer held in a
 /// variable and undefined on the paths before its store), and an address hidden behind
 /// one would keep its variable from promotion.
-fn remove_trivial_phis(f: &mut Function, undef: &std::collections::HashSet<Value>) {
+fn remove_trivial_phis(f: &mut Function, undef: &rustc_hash::FxHashSet<Value>) {
     loop {
-        let mut replace: HashMap<Value, Value> = HashMap::new();
+        let mut replace: HashMap<Value, Value> = HashMap::default();
         for b in &f.blocks {
             for v in &b.insts {
                 if let Op::Phi(ins) = &f.inst(*v).op {

@@ -5,7 +5,7 @@
 //! run time, pointers handed on) are left for instruction selection to refuse: they need
 //! the argument in memory (the memory-model issue's private memory).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{ConvOp, Function, Op, Value};
 
@@ -32,7 +32,7 @@ fn arg_offset(
 }
 
 pub fn run(f: &mut Function) {
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     for b in 0..f.blocks.len() {
         let mut out = Vec::with_capacity(f.blocks[b].insts.len());
         for v in std::mem::take(&mut f.blocks[b].insts) {

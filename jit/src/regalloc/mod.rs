@@ -16,7 +16,7 @@
 
 mod spill;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use thiserror::Error;
 
@@ -49,7 +49,7 @@ const MAX_SCRATCH: u32 = 4096 * 32;
 
 /// Allocate, spilling until everything fits.
 pub fn allocate(m: &mut MFunction) -> Result<Assignment, RegallocError> {
-    let mut temps: HashSet<u32> = HashSet::new();
+    let mut temps: HashSet<u32> = HashSet::default();
     let mut spill_bytes = 0u32;
     loop {
         let failure = match scan(m) {
