@@ -289,6 +289,38 @@ pub fn load_executable_binary(program: &Ref<Program>) -> ClResult<()> {
     Ok(())
 }
 
+/// The options with every relative `-I` folder made absolute against the application's
+/// working folder: the compiler runs in the service, whose working folder is its own.
+/// CL_PROGRAM_BUILD_OPTIONS still answers what the application passed.
+fn with_absolute_includes(options: &str) -> String {
+    let Ok(cwd) = std::env::current_dir() else {
+        return options.to_string();
+    };
+    let abs = |dir: &str| {
+        let p = std::path::Path::new(dir);
+        if p.is_absolute() {
+            dir.to_string()
+        } else {
+            cwd.join(p).display().to_string()
+        }
+    };
+    let mut out = Vec::new();
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "-I" {
+            out.push(w.to_string());
+            if let Some(dir) = words.next() {
+                out.push(abs(dir));
+            }
+        } else if let Some(dir) = w.strip_prefix("-I") {
+            out.push(format!("-I{}", abs(dir)));
+        } else {
+            out.push(w.to_string());
+        }
+    }
+    out.join(" ")
+}
+
 fn non_uniform(options: &str) -> bool {
     let words: Vec<&str> = options.split_whitespace().collect();
     let std20 = words
@@ -306,7 +338,7 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
     let conn = connection()?;
     let req = Request::BuildProgram {
         source: program.source.clone(),
-        options: options.clone(),
+        options: with_absolute_includes(&options),
         spec_constants: b.spec_constants.clone(),
     };
     let result = conn.call(req);
@@ -561,7 +593,7 @@ pub unsafe extern "C" fn clCompileProgram(
         let opts = unsafe { c_str(options) }.unwrap_or_default();
         let outcome = call_compiler(Request::CompileProgram {
             source: p.source.clone(),
-            options: opts.clone(),
+            options: with_absolute_includes(&opts),
             headers,
         })?;
         let mut b = p.build.lock();
@@ -883,4 +915,24 @@ pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
 pub unsafe extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
     // "CL_INVALID_PLATFORM if platform is not a valid platform."
     entry(|| super::runtime::check_platform(platform))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_absolute_includes;
+
+    #[test]
+    fn relative_include_folders_become_absolute() {
+        let cwd = std::env::current_dir().unwrap();
+        let got = with_absolute_includes("-D X=1 -I inc -Isub/dir -I /abs -cl-std=CL1.2");
+        assert_eq!(
+            got,
+            format!(
+                "-D X=1 -I {} -I{} -I /abs -cl-std=CL1.2",
+                cwd.join("inc").display(),
+                cwd.join("sub/dir").display()
+            )
+        );
+        assert_eq!(with_absolute_includes("-I"), "-I");
+    }
 }
