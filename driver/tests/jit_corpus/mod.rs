@@ -2,6 +2,7 @@
 pub mod args;
 pub mod constants;
 pub mod control;
+pub mod integers;
 pub mod math;
 pub mod vectors;
 
@@ -12,6 +13,7 @@ pub const FILES: &[&str] = &[
     "constants.cl",
     "vectors.cl",
     "math.cl",
+    "integers.cl",
 ];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
@@ -21,5 +23,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(constants::cases());
     v.extend(vectors::cases());
     v.extend(math::cases());
+    v.extend(integers::cases());
     v
 }

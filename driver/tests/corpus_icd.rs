@@ -1,0 +1,399 @@
+//! gencl's own kernel corpus (tests/jit/*.cl) run as an application runs it: through the
+//! system's ICD loader (ocl-icd's libOpenCL), on gencl's platform and on PoCL's, from
+//! clCreateProgramWithSource to clEnqueueReadBuffer. Every case is held to its CPU reference
+//! on both platforms, and the outputs of the two platforms are compared with each other
+//! where the case's reference is exact. A kernel PoCL cannot build is reported, not failed.
+#![allow(non_camel_case_types)]
+
+#[allow(dead_code)]
+mod igc;
+mod jit_corpus;
+
+use std::ffi::{c_char, c_void, CString};
+use std::path::{Path, PathBuf};
+use std::ptr::{null, null_mut};
+
+use igc::harness::{Arg, Case, Run};
+
+type cl_int = i32;
+type cl_uint = u32;
+type Handle = *mut c_void;
+
+const CL_SUCCESS: cl_int = 0;
+const CL_DEVICE_TYPE_ALL: u64 = 0xFFFF_FFFF;
+const CL_PLATFORM_NAME: cl_uint = 0x0902;
+const CL_PROGRAM_BUILD_LOG: cl_uint = 0x1183;
+const CL_MEM_READ_WRITE: u64 = 1;
+const CL_MEM_COPY_HOST_PTR: u64 = 1 << 5;
+const CL_TRUE: cl_uint = 1;
+
+#[link(name = "OpenCL")]
+extern "C" {
+    fn clGetPlatformIDs(n: cl_uint, platforms: *mut Handle, num: *mut cl_uint) -> cl_int;
+    fn clGetPlatformInfo(
+        p: Handle,
+        param: cl_uint,
+        size: usize,
+        value: *mut c_void,
+        ret: *mut usize,
+    ) -> cl_int;
+    fn clGetDeviceIDs(
+        p: Handle,
+        ty: u64,
+        n: cl_uint,
+        devices: *mut Handle,
+        num: *mut cl_uint,
+    ) -> cl_int;
+    fn clCreateContext(
+        props: *const isize,
+        n: cl_uint,
+        devices: *const Handle,
+        notify: *const c_void,
+        user: *mut c_void,
+        err: *mut cl_int,
+    ) -> Handle;
+    fn clCreateCommandQueue(ctx: Handle, dev: Handle, props: u64, err: *mut cl_int) -> Handle;
+    fn clCreateProgramWithSource(
+        ctx: Handle,
+        n: cl_uint,
+        strings: *const *const c_char,
+        lengths: *const usize,
+        err: *mut cl_int,
+    ) -> Handle;
+    fn clBuildProgram(
+        p: Handle,
+        n: cl_uint,
+        devices: *const Handle,
+        options: *const c_char,
+        notify: *const c_void,
+        user: *mut c_void,
+    ) -> cl_int;
+    fn clGetProgramBuildInfo(
+        p: Handle,
+        dev: Handle,
+        param: cl_uint,
+        size: usize,
+        value: *mut c_void,
+        ret: *mut usize,
+    ) -> cl_int;
+    fn clCreateKernel(p: Handle, name: *const c_char, err: *mut cl_int) -> Handle;
+    fn clCreateBuffer(
+        ctx: Handle,
+        flags: u64,
+        size: usize,
+        host: *mut c_void,
+        err: *mut cl_int,
+    ) -> Handle;
+    fn clSetKernelArg(k: Handle, index: cl_uint, size: usize, value: *const c_void) -> cl_int;
+    fn clEnqueueNDRangeKernel(
+        q: Handle,
+        k: Handle,
+        dims: cl_uint,
+        offset: *const usize,
+        global: *const usize,
+        local: *const usize,
+        n: cl_uint,
+        wait: *const Handle,
+        event: *mut Handle,
+    ) -> cl_int;
+    fn clEnqueueReadBuffer(
+        q: Handle,
+        b: Handle,
+        blocking: cl_uint,
+        offset: usize,
+        size: usize,
+        ptr: *mut c_void,
+        n: cl_uint,
+        wait: *const Handle,
+        event: *mut Handle,
+    ) -> cl_int;
+    fn clReleaseMemObject(m: Handle) -> cl_int;
+    fn clReleaseKernel(k: Handle) -> cl_int;
+    fn clReleaseProgram(p: Handle) -> cl_int;
+    fn clReleaseCommandQueue(q: Handle) -> cl_int;
+    fn clReleaseContext(c: Handle) -> cl_int;
+}
+
+/// target/<profile>, where the build put libgencl.so.
+fn out_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().and_then(|d| d.parent()).unwrap().to_path_buf()
+}
+
+/// One platform's device, context and queue.
+struct Platform {
+    name: String,
+    device: Handle,
+    context: Handle,
+    queue: Handle,
+}
+
+/// The platforms the loader finds with gencl's and PoCL's .icd files in the vendors folder.
+fn platforms() -> Vec<Platform> {
+    let lib = out_dir().join("libgencl.so");
+    assert!(
+        lib.exists(),
+        "{} missing: cargo build --release -p gencl",
+        lib.display()
+    );
+    let dir = std::env::temp_dir().join(format!("gencl-corpus-icd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("gencl.icd"), format!("{}\n", lib.display())).unwrap();
+    let pocl = Path::new("/etc/OpenCL/vendors/pocl.icd");
+    assert!(pocl.exists(), "PoCL missing (Debian pocl-opencl-icd)");
+    std::fs::copy(pocl, dir.join("pocl.icd")).unwrap();
+    // Read by the loader on its first call, and by gencl's ICD when it starts.
+    std::env::set_var("OCL_ICD_VENDORS", &dir);
+    std::env::set_var("GENCL_MODE", "embedded");
+    std::env::set_var("GENCL_DEVICE", "emulated");
+    let mut out = Vec::new();
+    // SAFETY: out-pointers of the sizes given; handles come from the loader.
+    unsafe {
+        let mut n = 0;
+        assert_eq!(clGetPlatformIDs(0, null_mut(), &mut n), CL_SUCCESS);
+        let mut ps = vec![null_mut(); n as usize];
+        assert_eq!(clGetPlatformIDs(n, ps.as_mut_ptr(), null_mut()), CL_SUCCESS);
+        for p in ps {
+            let mut buf = [0u8; 256];
+            let mut len = 0;
+            clGetPlatformInfo(p, CL_PLATFORM_NAME, 256, buf.as_mut_ptr().cast(), &mut len);
+            let name = String::from_utf8_lossy(&buf[..len.saturating_sub(1)]).into_owned();
+            let mut device = null_mut();
+            if clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &mut device, null_mut()) != CL_SUCCESS {
+                continue;
+            }
+            let mut e = 0;
+            let context = clCreateContext(null(), 1, &device, null(), null_mut(), &mut e);
+            assert_eq!(e, CL_SUCCESS, "{name}: clCreateContext");
+            let queue = clCreateCommandQueue(context, device, 0, &mut e);
+            assert_eq!(e, CL_SUCCESS, "{name}: clCreateCommandQueue");
+            out.push(Platform {
+                name,
+                device,
+                context,
+                queue,
+            });
+        }
+    }
+    out
+}
+
+/// Build `source` on the platform: the program, or the build log.
+fn build(p: &Platform, source: &str, options: &str) -> Result<Handle, String> {
+    let src = CString::new(source).unwrap();
+    let opts = CString::new(options).unwrap();
+    let ptr = src.as_ptr();
+    let mut e = 0;
+    // SAFETY: one NUL-terminated string; out-pointers of the sizes given.
+    unsafe {
+        let prog = clCreateProgramWithSource(p.context, 1, &ptr, null(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        if clBuildProgram(prog, 1, &p.device, opts.as_ptr(), null(), null_mut()) == CL_SUCCESS {
+            return Ok(prog);
+        }
+        let mut log = vec![0u8; 1 << 16];
+        let mut len = 0;
+        clGetProgramBuildInfo(
+            prog,
+            p.device,
+            CL_PROGRAM_BUILD_LOG,
+            log.len(),
+            log.as_mut_ptr().cast(),
+            &mut len,
+        );
+        clReleaseProgram(prog);
+        Err(String::from_utf8_lossy(&log[..len.saturating_sub(1)]).into_owned())
+    }
+}
+
+/// Run one case: its buffers created from their initial bytes, its arguments set, the range
+/// launched with the harness's local size, every buffer read back.
+fn launch(p: &Platform, prog: Handle, c: &Case) -> Result<Run, String> {
+    let dims = c.global.len();
+    let mut global = [1usize; 3];
+    global[..dims].copy_from_slice(&c.global);
+    let mut local = [1usize; 3];
+    match &c.local {
+        Some(l) => local[..dims].copy_from_slice(l),
+        None => {
+            local[0] = (1..=64.min(global[0]))
+                .rev()
+                .find(|d| global[0] % d == 0)
+                .unwrap()
+        }
+    }
+    let name = CString::new(c.kernel).unwrap();
+    let mut e = 0;
+    let mut inputs = Vec::new();
+    let mut outputs = Vec::new();
+    // SAFETY: handles from the loader; host pointers cover the sizes passed.
+    unsafe {
+        let k = clCreateKernel(prog, name.as_ptr(), &mut e);
+        if e != CL_SUCCESS {
+            return Err(format!("clCreateKernel: {e}"));
+        }
+        let mut buffers = Vec::new();
+        for (i, a) in c.args.iter().enumerate() {
+            let i = i as cl_uint;
+            let r = match a {
+                Arg::Buffer(data) => {
+                    let mut bytes = data.clone();
+                    let size = bytes.len().max(1);
+                    bytes.resize(size, 0);
+                    let flags = CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR;
+                    let b =
+                        clCreateBuffer(p.context, flags, size, bytes.as_mut_ptr().cast(), &mut e);
+                    assert_eq!(e, CL_SUCCESS);
+                    buffers.push((b, data.len()));
+                    inputs.push(data.clone());
+                    clSetKernelArg(k, i, std::mem::size_of::<Handle>(), (&raw const b).cast())
+                }
+                Arg::Value(bytes) => {
+                    inputs.push(bytes.clone());
+                    buffers.push((null_mut(), 0));
+                    clSetKernelArg(k, i, bytes.len(), bytes.as_ptr().cast())
+                }
+                Arg::Local(n) => {
+                    inputs.push(Vec::new());
+                    buffers.push((null_mut(), 0));
+                    clSetKernelArg(k, i, *n, null())
+                }
+            };
+            if r != CL_SUCCESS {
+                return Err(format!("clSetKernelArg({i}): {r}"));
+            }
+        }
+        let r = clEnqueueNDRangeKernel(
+            p.queue,
+            k,
+            dims as cl_uint,
+            null(),
+            global.as_ptr(),
+            local.as_ptr(),
+            0,
+            null(),
+            null_mut(),
+        );
+        if r != CL_SUCCESS {
+            return Err(format!("clEnqueueNDRangeKernel: {r}"));
+        }
+        for (b, len) in &buffers {
+            let mut out = vec![0u8; *len];
+            if !b.is_null() && *len > 0 {
+                let r = clEnqueueReadBuffer(
+                    p.queue,
+                    *b,
+                    CL_TRUE,
+                    0,
+                    *len,
+                    out.as_mut_ptr().cast(),
+                    0,
+                    null(),
+                    null_mut(),
+                );
+                assert_eq!(r, CL_SUCCESS);
+            }
+            outputs.push(out);
+        }
+        for (b, _) in buffers {
+            if !b.is_null() {
+                clReleaseMemObject(b);
+            }
+        }
+        clReleaseKernel(k);
+    }
+    Ok(Run {
+        inputs,
+        outputs,
+        global,
+        local,
+        launch_secs: 0.0,
+    })
+}
+
+#[test]
+fn corpus_through_the_icd_on_gencl_and_pocl() {
+    let plats = platforms();
+    let names: Vec<&str> = plats.iter().map(|p| p.name.as_str()).collect();
+    assert!(names.contains(&"gencl"), "no gencl platform: {names:?}");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jit");
+    let cases = jit_corpus::all();
+    let mut failures = Vec::new();
+    let mut report = Vec::new();
+    // results[case][platform]: the outputs, for the cross-platform comparison.
+    let mut results: Vec<Vec<Option<Vec<Vec<u8>>>>> = vec![vec![None; plats.len()]; cases.len()];
+    for (pi, p) in plats.iter().enumerate() {
+        let gencl = p.name == "gencl";
+        let (mut ran, mut unbuilt) = (0, 0);
+        for file in jit_corpus::FILES {
+            let src = std::fs::read_to_string(dir.join(file)).unwrap();
+            let prog = match build(p, &src, "") {
+                Ok(prog) => prog,
+                Err(log) if gencl => {
+                    failures.push(format!("gencl: {file} does not build: {log}"));
+                    continue;
+                }
+                Err(log) => {
+                    let n = cases.iter().filter(|c| c.file == *file).count();
+                    unbuilt += n;
+                    let first = log.lines().find(|l| l.contains("error")).unwrap_or("");
+                    report.push(format!(
+                        "{}: {file} does not build ({n} cases): {first}",
+                        p.name
+                    ));
+                    continue;
+                }
+            };
+            for (ci, c) in cases.iter().enumerate().filter(|(_, c)| c.file == *file) {
+                match launch(p, prog, c) {
+                    Err(e) => failures.push(format!("{}: {file}:{}: {e}", p.name, c.kernel)),
+                    Ok(run) => {
+                        ran += 1;
+                        let errs: Vec<String> =
+                            c.checks.iter().filter_map(|f| f(&run).err()).collect();
+                        if !errs.is_empty() {
+                            failures.push(format!(
+                                "{}: {file}:{}: {}",
+                                p.name,
+                                c.kernel,
+                                errs.join("; ")
+                            ));
+                        }
+                        results[ci][pi] = Some(run.outputs);
+                    }
+                }
+            }
+            // SAFETY: a program this test made.
+            unsafe { clReleaseProgram(prog) };
+        }
+        report.push(format!(
+            "{}: {ran} of {} cases ran and were checked, {unbuilt} not built",
+            p.name,
+            cases.len()
+        ));
+    }
+    // gencl and PoCL side by side: how many cases agree to the byte (float cases may differ
+    // within their ULP bounds, which the references check).
+    if plats.len() > 1 {
+        let both = results
+            .iter()
+            .filter(|r| r.iter().all(|o| o.is_some()))
+            .count();
+        let same = results
+            .iter()
+            .filter(|r| r.iter().all(|o| o.is_some()) && r.windows(2).all(|w| w[0] == w[1]))
+            .count();
+        report.push(format!(
+            "{same} of the {both} cases that ran on every platform agree to the byte"
+        ));
+    }
+    for p in plats {
+        // SAFETY: handles this test made.
+        unsafe {
+            clReleaseCommandQueue(p.queue);
+            clReleaseContext(p.context);
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

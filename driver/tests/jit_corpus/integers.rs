@@ -1,0 +1,89 @@
+//! Cases of tests/jit/integers.cl: eight integer built-ins for each integer type and vector
+//! width, against Rust's integer arithmetic in a wider type.
+use crate::igc::harness::*;
+
+const F: &str = "integers.cl";
+const WIDTHS: [(usize, &str); 5] = [(1, ""), (2, "2"), (4, "4"), (8, "8"), (16, "16")];
+
+/// The eight results for one element pair, computed in `$w` (i128 for signed types, u128 for
+/// unsigned ones) and wrapped back to `$t`.
+macro_rules! reference {
+    ($t:ty, $u:ty, $w:ty) => {
+        |x: $t, y: $t| -> [$t; 8] {
+            let bits = <$t>::BITS as $w;
+            let (wx, wy) = (x as $w, y as $w);
+            [
+                x.saturating_add(y),
+                x.saturating_sub(y),
+                ((wx + wy) >> 1) as $t,
+                ((wx + wy + 1) >> 1) as $t,
+                (if wx > wy { wx - wy } else { wy - wx }) as $t,
+                x.leading_zeros() as $t,
+                x.rotate_left(((y as $u) % (bits as $u)) as u32),
+                ((wx * wy) >> bits) as $t,
+            ]
+        }
+    };
+}
+
+macro_rules! cases_for {
+    ($out:ident, $t:ty, $u:ty, $w:ty, $name:literal, $seed:expr) => {
+        for (k, (n, suffix)) in WIDTHS.iter().enumerate() {
+            let kernel: &'static str = Box::leak(format!("int_ops_{}{}", $name, suffix).into());
+            let items = 32;
+            let count = items * n;
+            let mut a = rand_bits::<$t>(count, $seed + 2 * k as u64);
+            let mut b = rand_bits::<$t>(count, $seed + 2 * k as u64 + 1);
+            // The edges: zero, one, the extremes, equal operands.
+            for (j, (x, y)) in [
+                (0 as $t, 0 as $t),
+                (<$t>::MAX, <$t>::MAX),
+                (<$t>::MIN, <$t>::MAX),
+                (<$t>::MAX, 1 as $t),
+                (<$t>::MIN, <$t>::MIN),
+                (1 as $t, <$t>::MIN),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                a[j] = x;
+                b[j] = y;
+            }
+            let n = *n;
+            $out.push(
+                case(F, kernel)
+                    .global(&[items])
+                    .buf(a)
+                    .buf(b)
+                    .out::<$t>(8 * count)
+                    .expect(2, move |r| {
+                        let (a, b) = (r.input::<$t>(0), r.input::<$t>(1));
+                        let f = reference!($t, $u, $w);
+                        let mut out = vec![0 as $t; 8 * items * n];
+                        for i in 0..items {
+                            for c in 0..n {
+                                let e = i * n + c;
+                                for (op, v) in f(a[e], b[e]).into_iter().enumerate() {
+                                    out[(8 * i + op) * n + c] = v;
+                                }
+                            }
+                        }
+                        out
+                    }),
+            );
+        }
+    };
+}
+
+pub fn cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    cases_for!(v, i8, u8, i128, "char", 100);
+    cases_for!(v, u8, u8, u128, "uchar", 200);
+    cases_for!(v, i16, u16, i128, "short", 300);
+    cases_for!(v, u16, u16, u128, "ushort", 400);
+    cases_for!(v, i32, u32, i128, "int", 500);
+    cases_for!(v, u32, u32, u128, "uint", 600);
+    cases_for!(v, i64, u64, i128, "long", 700);
+    cases_for!(v, u64, u64, u128, "ulong", 800);
+    v
+}
