@@ -35,3 +35,22 @@ kernel void d_div(global const double *a, global const double *b, global double 
 kernel void d_sqrt(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sqrt(a[i]); }
 kernel void d_exp(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = exp(a[i]); }
 kernel void d_sin(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }
+// Double precision through the library (libclc's double functions), within the OpenCL C
+// spec's ULP limits for double.
+kernel void d_exp2(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = exp2(a[i]); }
+kernel void d_expm1(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = expm1(a[i]); }
+kernel void d_log(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = log(a[i]); }
+kernel void d_log2(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = log2(a[i]); }
+kernel void d_log10(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = log10(a[i]); }
+kernel void d_log1p(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = log1p(a[i]); }
+kernel void d_cos(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = cos(a[i]); }
+kernel void d_tan(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = tan(a[i]); }
+kernel void d_asin(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = asin(a[i]); }
+kernel void d_atan(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = atan(a[i]); }
+kernel void d_sinh(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sinh(a[i]); }
+kernel void d_tanh(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = tanh(a[i]); }
+kernel void d_cbrt(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = cbrt(a[i]); }
+kernel void d_pow(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = pow(a[i], b[i]); }
+kernel void d_atan2(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = atan2(a[i], b[i]); }
+kernel void d_hypot(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = hypot(a[i], b[i]); }
+kernel void d_fmod(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = fmod(a[i], b[i]); }

@@ -41,7 +41,88 @@ fn binary(
         })
 }
 
+/// A double function within `ulps` (the spec's limit for double, plus one for the Rust
+/// reference's own error: libm is within an ulp, not correctly rounded).
+fn d_unary(name: &'static str, lo: f64, hi: f64, ulps: u64, f: fn(f64) -> f64, seed: u64) -> Case {
+    case(F, name)
+        .global(&[256])
+        .buf(rand_f64(256, seed, lo, hi))
+        .out::<f64>(256)
+        .expect_f64(1, ulps + 1, move |r| {
+            r.input::<f64>(0).iter().map(|&x| f(x)).collect()
+        })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn d_binary(
+    name: &'static str,
+    a: (f64, f64),
+    b: (f64, f64),
+    ulps: u64,
+    f: fn(f64, f64) -> f64,
+    seed: u64,
+) -> Case {
+    case(F, name)
+        .global(&[256])
+        .buf(rand_f64(256, seed, a.0, a.1))
+        .buf(rand_f64(256, seed + 1000, b.0, b.1))
+        .out::<f64>(256)
+        .expect_f64(2, ulps + 1, move |r| {
+            let (x, y) = (r.input::<f64>(0), r.input::<f64>(1));
+            x.iter().zip(&y).map(|(&x, &y)| f(x, y)).collect()
+        })
+}
+
 pub fn cases() -> Vec<Case> {
+    let mut v = double_cases();
+    v.extend(float_cases());
+    v
+}
+
+fn double_cases() -> Vec<Case> {
+    vec![
+        d_unary("d_exp2", -1000.0, 1000.0, 3, |x| x.exp2(), 60),
+        d_unary("d_expm1", -30.0, 30.0, 3, |x| x.exp_m1(), 61),
+        d_unary("d_log", 1e-300, 1e300, 3, |x| x.ln(), 62),
+        d_unary("d_log2", 1e-300, 1e300, 3, |x| x.log2(), 63),
+        d_unary("d_log10", 1e-300, 1e300, 3, |x| x.log10(), 64),
+        d_unary("d_log1p", -0.9, 1e10, 2, |x| x.ln_1p(), 65),
+        d_unary("d_cos", -100.0, 100.0, 4, |x| x.cos(), 66),
+        d_unary("d_tan", -1.5, 1.5, 5, |x| x.tan(), 67),
+        d_unary("d_asin", -1.0, 1.0, 4, |x| x.asin(), 68),
+        d_unary("d_atan", -1e5, 1e5, 5, |x| x.atan(), 69),
+        d_unary("d_sinh", -300.0, 300.0, 4, |x| x.sinh(), 70),
+        d_unary("d_tanh", -20.0, 20.0, 5, |x| x.tanh(), 71),
+        d_unary("d_cbrt", -1e300, 1e300, 2, |x| x.cbrt(), 72),
+        d_binary(
+            "d_pow",
+            (1e-3, 1e3),
+            (-50.0, 50.0),
+            16,
+            |x, y| x.powf(y),
+            73,
+        ),
+        d_binary(
+            "d_atan2",
+            (-1e3, 1e3),
+            (-1e3, 1e3),
+            6,
+            |x, y| x.atan2(y),
+            74,
+        ),
+        d_binary(
+            "d_hypot",
+            (-1e150, 1e150),
+            (-1e150, 1e150),
+            4,
+            |x, y| x.hypot(y),
+            75,
+        ),
+        d_binary("d_fmod", (-1e10, 1e10), (0.5, 1e5), 0, |x, y| x % y, 76),
+    ]
+}
+
+fn float_cases() -> Vec<Case> {
     vec![
         unary("m_exp", -80.0, 80.0, 3, |x| x.exp(), 1),
         unary("m_exp2", -120.0, 120.0, 3, |x| x.exp2(), 2),

@@ -2,8 +2,10 @@
 pub mod args;
 pub mod constants;
 pub mod control;
+pub mod conversions;
 pub mod integers;
 pub mod math;
+pub mod relational;
 pub mod vectors;
 
 /// The kernel sources of the corpus (files under tests/jit/).
@@ -14,6 +16,8 @@ pub const FILES: &[&str] = &[
     "vectors.cl",
     "math.cl",
     "integers.cl",
+    "conversions.cl",
+    "relational.cl",
 ];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
@@ -24,5 +28,7 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(vectors::cases());
     v.extend(math::cases());
     v.extend(integers::cases());
+    v.extend(conversions::cases());
+    v.extend(relational::cases());
     v
 }

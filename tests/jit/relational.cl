@@ -1,0 +1,33 @@
+// Relational, select and sign built-ins over float and double at every vector width
+// (1, 2, 4, 8, 16): 10 kernels, references in driver/tests/jit_corpus/relational.rs.
+// Scalar relationals answer 1 (int), vector ones -1 (int for float, long for double);
+// select's mask has the width of the values (a long for a scalar double).
+
+#define FREL(T, C, S, N)                                                                     \
+    kernel void frel_##T##N(global const T##N *a, global const T##N *b, global C *cmp,      \
+                            global T##N *out) {                                             \
+        size_t i = get_global_id(0);                                                        \
+        T##N x = a[i], y = b[i];                                                            \
+        cmp[5 * i + 0] = isequal(x, y);                                                     \
+        cmp[5 * i + 1] = isless(x, y);                                                      \
+        cmp[5 * i + 2] = isgreaterequal(x, y);                                              \
+        cmp[5 * i + 3] = isnan(x);                                                          \
+        cmp[5 * i + 4] = signbit(x);                                                        \
+        out[4 * i + 0] = select(x, y, (S)isless(x, y));                                     \
+        out[4 * i + 1] = fmax(x, y);                                                        \
+        out[4 * i + 2] = copysign(x, y);                                                    \
+        out[4 * i + 3] = fabs(x);                                                           \
+    }
+
+FREL(float, int, int, )
+FREL(float, int2, int2, 2)
+FREL(float, int4, int4, 4)
+FREL(float, int8, int8, 8)
+FREL(float, int16, int16, 16)
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+FREL(double, int, long, )
+FREL(double, long2, long2, 2)
+FREL(double, long4, long4, 4)
+FREL(double, long8, long8, 8)
+FREL(double, long16, long16, 16)
