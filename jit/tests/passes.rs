@@ -119,6 +119,61 @@ fn pushed_args_turns_loads_from_a_byval_struct_into_pushed_reads() {
 }
 
 #[test]
+fn pushed_args_moves_a_choice_of_addresses_to_the_values_read() {
+    // `c ? t.a[0] : t.a[1]` as LLVM leaves it: a select of two addresses, and a phi of two
+    // addresses after a branch. Both become the choice among pushed reads.
+    check_pass(
+        passes::pushed_args::run,
+        "kernel k(ptr.global, ptr.private, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = ptr.private arg_addr 1
+           %2 = i32 arg 2
+           %3 = i32 const 0x0
+           %4 = bool cmp eq %2, %3
+           %5 = i64 const 0x4
+           %6 = ptr.private ptradd %1, %5
+           %7 = ptr.private select %4, %1, %6
+           %8 = i32 load %7, align 4, bytes 4
+           store %0, %8, align 4, bytes 4
+           br %4, bb1, bb2
+         bb1:
+           br bb2
+         bb2:
+           %9 = ptr.private phi [bb0: %1], [bb1: %6]
+           %10 = i32 const 0x1
+           %11 = i32 load %9, align 4, bytes 4
+           store %0, %11, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, ptr.private, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = ptr.private arg_addr 1
+           %2 = i32 arg 2
+           %3 = i32 const 0x0
+           %4 = bool cmp eq %2, %3
+           %5 = i64 const 0x4
+           %6 = ptr.private ptradd %1, %5
+           %7 = ptr.private select %4, %1, %6
+           %12 = i32 arg_at 1, 0, 4
+           %13 = i32 arg_at 1, 4, 4
+           %8 = i32 select %4, %12, %13
+           store %0, %8, align 4, bytes 4
+           %14 = i32 arg_at 1, 0, 4
+           %15 = i32 arg_at 1, 4, 4
+           br %4, bb1, bb2
+         bb1:
+           br bb2
+         bb2:
+           %9 = ptr.private phi [bb0: %1], [bb1: %6]
+           %11 = i32 phi [bb0: %14], [bb1: %15]
+           %10 = i32 const 0x1
+           store %0, %11, align 4, bytes 4
+           ret",
+    );
+}
+
+#[test]
 fn pushed_args_leaves_run_time_indexing_alone() {
     let text = "kernel k(ptr.private, i64)
          bb0:

@@ -38,3 +38,37 @@ kernel void long2_arg(global long *out, long2 k, uint2 m) {
     out[2 * i] = k.x + i * (long)m.x;
     out[2 * i + 1] = k.y - i * (long)m.y;
 }
+
+// A union by value: its bytes read as the member each use names.
+typedef union {
+    float f;
+    uint u;
+    uchar b[4];
+} bits_t;
+
+kernel void union_arg(global uint *out, bits_t v) {
+    int i = get_global_id(0);
+    out[3 * i + 0] = as_uint(v.f * (float)i);
+    out[3 * i + 1] = v.u ^ (uint)i;
+    // Constant indices: an aggregate argument indexed at run time needs the private
+    // memory of the memory-model issue.
+    out[3 * i + 2] = v.b[0] + v.b[1] * 2 + v.b[2] * 3 + v.b[3] * 4;
+}
+
+// A struct holding an array and a nested struct, by value.
+typedef struct {
+    short id;
+    int table[6];
+    struct {
+        double scale;
+        char tag;
+    } inner;
+} table_t;
+
+kernel void array_struct_arg(global double *out, table_t t) {
+    int i = get_global_id(0);
+    int k = i % 6;
+    int e = k == 0 ? t.table[0] : k == 1 ? t.table[1] : k == 2 ? t.table[2]
+          : k == 3 ? t.table[3] : k == 4 ? t.table[4] : t.table[5];
+    out[i] = e * t.inner.scale + t.id + t.inner.tag;
+}

@@ -84,3 +84,24 @@ kernel void pressure(global const long16 *a, global long *out) {
                  w.sd * 43 + w.se * 47 + w.sf * 53;
     out[2 * i + 1] = (p.sf ^ q.se) + (r.sd ^ s.sc) + (t.s0 ^ u.s1);
 }
+
+// as_type: the same 16 bytes read as other types of the same size.
+kernel void as_types(global const float4 *a, global uint4 *u, global char16 *c,
+                     global long2 *l, global double *d, global short2 *s) {
+    size_t i = get_global_id(0);
+    float4 x = a[i];
+    u[i] = as_uint4(x);
+    c[i] = as_char16(x);
+    l[i] = as_long2(x);
+    d[i] = as_double(x.xy);
+    s[i] = as_short2(x.z);
+}
+
+// shuffle2 over 32 char sources and shuffle from 8 floats to 4, masks from memory.
+kernel void shuffle_widths(global const char16 *a, global const char16 *b,
+                           global const uchar16 *m, global char16 *out,
+                           global const float8 *f, global const uint4 *fm, global float4 *fout) {
+    size_t i = get_global_id(0);
+    out[i] = shuffle2(a[i], b[i], m[i]);
+    fout[i] = shuffle(f[i], fm[i]);
+}

@@ -94,5 +94,41 @@ pub fn cases() -> Vec<Case> {
                     .flat_map(|i| [-1_000_000_000_000 + i * 3, 77 - i * 4_000_000_000])
                     .collect()
             }),
+        case(F, "union_arg")
+            .global(&[32])
+            .out::<u32>(96)
+            .val_bytes(1.75f32.to_le_bytes().to_vec())
+            .expect(0, |_| {
+                let f = 1.75f32;
+                let bytes = f.to_le_bytes();
+                (0..32u32)
+                    .flat_map(|i| {
+                        [
+                            (f * i as f32).to_bits(),
+                            f.to_bits() ^ i,
+                            (0..4).map(|k| bytes[k] as u32 * (k as u32 + 1)).sum(),
+                        ]
+                    })
+                    .collect()
+            }),
+        case(F, "array_struct_arg")
+            .global(&[24])
+            .out::<f64>(24)
+            // OpenCL C layout: short id at 0, int table[6] at 4, the inner struct (aligned to
+            // 8) at 32: double scale, char tag at 40; 48 bytes in all.
+            .val_bytes({
+                let mut b = vec![0u8; 48];
+                b[0..2].copy_from_slice(&(-3i16).to_le_bytes());
+                for (k, v) in [5i32, -7, 11, 13, -17, 19].iter().enumerate() {
+                    b[4 + 4 * k..8 + 4 * k].copy_from_slice(&v.to_le_bytes());
+                }
+                b[32..40].copy_from_slice(&0.5f64.to_le_bytes());
+                b[40] = 9;
+                b
+            })
+            .expect(0, |_| {
+                let table = [5.0f64, -7.0, 11.0, 13.0, -17.0, 19.0];
+                (0..24).map(|i| table[i % 6] * 0.5 + -3.0 + 9.0).collect()
+            }),
     ]
 }

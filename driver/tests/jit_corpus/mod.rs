@@ -3,6 +3,7 @@ pub mod args;
 pub mod constants;
 pub mod control;
 pub mod conversions;
+pub mod geometric;
 pub mod integers;
 pub mod math;
 pub mod relational;
@@ -18,6 +19,8 @@ pub const FILES: &[&str] = &[
     "integers.cl",
     "conversions.cl",
     "relational.cl",
+    "geometric.cl",
+    "half.cl",
 ];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
@@ -30,5 +33,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(integers::cases());
     v.extend(conversions::cases());
     v.extend(relational::cases());
+    v.extend(geometric::cases());
     v
 }

@@ -92,6 +92,67 @@ fn nextafter(x: f32, y: f32) -> f32 {
     f32::from_bits(if up { x.to_bits() + 1 } else { x.to_bits() - 1 })
 }
 
+/// An IEEE half's value.
+fn from_half(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    sign * match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// `x` rounded to the nearest half, ties to even (overflow to infinity, subnormals kept).
+fn to_half(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = x.abs();
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    // Scale so that one unit in the last place of a half of a's binade is 1.
+    let e = if a == 0.0 {
+        -14
+    } else {
+        (a.log2().floor() as i32).max(-14)
+    };
+    let ulp = 2f64.powi(e - 10);
+    let q = (a / ulp).round_ties_even() * ulp;
+    if q >= 65520.0 || q.is_infinite() {
+        return sign | 0x7c00;
+    }
+    // Find the half whose value is q (exact by construction).
+    let qe = if q == 0.0 {
+        -15
+    } else {
+        (q.log2().floor() as i32).max(-14)
+    };
+    let bits = if q < 2f64.powi(-14) {
+        (q / 2f64.powi(-24)) as u16
+    } else {
+        (((qe + 15) as u16) << 10) | ((q / 2f64.powi(qe) - 1.0) * 1024.0).round() as u16
+    };
+    sign | bits
+}
+
+/// Random finite halves, none zero (divisors), with both signs.
+fn rand_halves(n: usize, seed: u64) -> Vec<u16> {
+    let mut r = Rng::new(seed);
+    (0..n)
+        .map(|_| loop {
+            let h = r.next_u64() as u16;
+            if h & 0x7c00 != 0x7c00 && h & 0x7fff != 0 {
+                break h;
+            }
+        })
+        .collect()
+}
+
 pub fn cases() -> Vec<Case> {
     let (da, db) = div_inputs(9);
     let (ma, mb) = div_inputs(21);
@@ -199,6 +260,105 @@ pub fn cases() -> Vec<Case> {
                     );
                 }
                 out
+            }),
+        case(F, "as_types")
+            .global(&[32])
+            .buf(rand_bits::<u32>(128, 31))
+            .out::<u8>(32 * 16)
+            .out::<u8>(32 * 16)
+            .out::<u8>(32 * 16)
+            .out::<u8>(32 * 8)
+            .out::<u8>(32 * 4)
+            .check(|r| {
+                let a = r.input::<u8>(0);
+                for arg in 1..=3 {
+                    expect_eq(&r.output::<u8>(arg), &a)?;
+                }
+                let firsts: Vec<u8> = a.chunks(16).flat_map(|c| c[..8].to_vec()).collect();
+                expect_eq(&r.output::<u8>(4), &firsts)?;
+                let z: Vec<u8> = a.chunks(16).flat_map(|c| c[8..12].to_vec()).collect();
+                expect_eq(&r.output::<u8>(5), &z)
+            }),
+        case("half.cl", "half_ops")
+            .global(&[256])
+            .buf(rand_halves(256, 41))
+            .buf(rand_halves(256, 42))
+            .out::<u16>(5 * 256)
+            .expect(2, |r| {
+                let (a, b) = (r.input::<u16>(0), r.input::<u16>(1));
+                a.iter()
+                    .zip(&b)
+                    .flat_map(|(&x, &y)| {
+                        let (x, y) = (from_half(x), from_half(y));
+                        [x + y, x - y, x * y, x / y, x.abs().sqrt()].map(to_half)
+                    })
+                    .collect()
+            }),
+        case("half.cl", "half4_ops")
+            .global(&[64])
+            .buf(rand_halves(256, 43))
+            .buf(rand_halves(256, 44))
+            .out::<u16>(3 * 256)
+            .check(|r| {
+                let (a, b) = (r.input::<u16>(0), r.input::<u16>(1));
+                let got = r.output::<u16>(2);
+                let mut bad = Vec::new();
+                for i in 0..64 {
+                    for c in 0..4 {
+                        let (x, y) = (from_half(a[4 * i + c]), from_half(b[4 * i + c]));
+                        // x + y * y may be contracted (FP_CONTRACT): rounded once or twice.
+                        let twice = to_half(x + from_half(to_half(y * y)));
+                        let once = to_half(x + y * y);
+                        let want = [
+                            vec![twice, once],
+                            vec![to_half(x / y)],
+                            vec![to_half(x.max(y) - x.min(y))],
+                        ];
+                        for (op, w) in want.iter().enumerate() {
+                            let k = (3 * i + op) * 4 + c;
+                            if !w.contains(&got[k]) {
+                                bad.push(format!("[{k}] got {:#06x} want {w:x?}", got[k]));
+                            }
+                        }
+                    }
+                }
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} differ: {}",
+                        bad.len(),
+                        bad[..bad.len().min(6)].join(", ")
+                    ))
+                }
+            }),
+        case(F, "shuffle_widths")
+            .global(&[32])
+            .buf(rand_bits::<i8>(512, 51))
+            .buf(rand_bits::<i8>(512, 52))
+            .buf(rand_bits::<u8>(512, 53))
+            .out::<i8>(512)
+            .buf(rand_bits::<u32>(256, 54))
+            .buf(rand_bits::<u32>(128, 55))
+            .out::<u32>(128)
+            .expect(3, |r| {
+                let (a, b, m) = (r.input::<i8>(0), r.input::<i8>(1), r.input::<u8>(2));
+                (0..512)
+                    .map(|e| {
+                        let (i, k) = (e / 16, (m[e] & 31) as usize);
+                        if k < 16 {
+                            a[16 * i + k]
+                        } else {
+                            b[16 * i + k - 16]
+                        }
+                    })
+                    .collect()
+            })
+            .expect(6, |r| {
+                let (f, m) = (r.input::<u32>(4), r.input::<u32>(5));
+                (0..128)
+                    .map(|e| f[8 * (e / 4) + (m[e] & 7) as usize])
+                    .collect()
             }),
         case(F, "float_steps")
             .global(&[256])
