@@ -431,3 +431,102 @@ fn mem2reg_leaves_a_variable_indexed_at_run_time() {
            ret";
     check_pass(passes::mem2reg::run, text, text);
 }
+
+#[test]
+fn constfold_folds_integers_and_identities_but_not_floats() {
+    check_pass(
+        passes::constfold::run,
+        "kernel k(ptr.global, i32, f32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = f32 arg 2
+           %3 = i32 const 0x6
+           %4 = i32 const 0x7
+           %5 = i32 bin mul %3, %4
+           %6 = i32 const 0x0
+           %7 = i32 bin add %1, %6
+           %8 = i32 bin xor %7, %5
+           %9 = bool cmp lt.s %3, %4
+           %10 = i32 select %9, %8, %1
+           %11 = f32 const 0x3f800000
+           %12 = f32 bin fadd %11, %11
+           %13 = i32 const 0xffffffff
+           %14 = i64 conv sext %13
+           store %0, %10, align 4, bytes 4
+           store %0, %12, align 4, bytes 4
+           store %0, %14, align 8, bytes 8
+           ret",
+        "kernel k(ptr.global, i32, f32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = f32 arg 2
+           %3 = i32 const 0x6
+           %4 = i32 const 0x7
+           %5 = i32 const 0x2a
+           %6 = i32 const 0x0
+           %8 = i32 bin xor %1, %5
+           %9 = bool const 0xffffffff
+           %11 = f32 const 0x3f800000
+           %12 = f32 bin fadd %11, %11
+           %13 = i32 const 0xffffffff
+           %14 = i64 const 0xffffffffffffffff
+           store %0, %8, align 4, bytes 4
+           store %0, %12, align 4, bytes 4
+           store %0, %14, align 8, bytes 8
+           ret",
+    );
+}
+
+#[test]
+fn cse_reuses_dominating_expressions_only() {
+    // %5 repeats %3 in a block %3 dominates: it goes. %8 in bb1 and %10 in bb2 compute the
+    // same, but neither block dominates the other: both stay. Loads are never merged.
+    check_pass(
+        passes::cse::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x3
+           %3 = i32 bin mul %1, %2
+           %4 = bool cmp lt.s %3, %2
+           br %4, bb1, bb2
+         bb1:
+           %5 = i32 bin mul %1, %2
+           %6 = i32 load %0, align 4, bytes 4
+           %7 = i32 load %0, align 4, bytes 4
+           %8 = i32 bin add %5, %6
+           store %0, %8, align 4, bytes 4
+           store %0, %7, align 4, bytes 4
+           br bb3
+         bb2:
+           %10 = i32 bin add %3, %3
+           store %0, %10, align 4, bytes 4
+           br bb3
+         bb3:
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x3
+           %3 = i32 bin mul %1, %2
+           %4 = bool cmp lt.s %3, %2
+           br %4, bb1, bb2
+         bb1:
+           %6 = i32 load %0, align 4, bytes 4
+           %7 = i32 load %0, align 4, bytes 4
+           %8 = i32 bin add %3, %6
+           store %0, %8, align 4, bytes 4
+           store %0, %7, align 4, bytes 4
+           br bb3
+         bb2:
+           %10 = i32 bin add %3, %3
+           store %0, %10, align 4, bytes 4
+           br bb3
+         bb3:
+           ret",
+    );
+}

@@ -199,7 +199,7 @@ pub enum Round {
     Rtn,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// Constant, raw bits of `ty`.
     Const(u64),

@@ -3,6 +3,8 @@
 //! `GENCL_DUMP_IR=1` prints the IR after each (to stderr, in `ir::print`'s form).
 //! `uniform` is an analysis that instruction selection reads, run last.
 
+pub mod constfold;
+pub mod cse;
 pub mod dce;
 pub mod mem2reg;
 pub mod pushed_args;
@@ -19,9 +21,35 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("pushed_args", pushed_args::run),
     // Private variables into SSA values (unoptimised SPIR-V, libclc).
     ("mem2reg", mem2reg::run),
+    // Constants and integer identities that inlining and promotion expose.
+    ("constfold", constfold::run),
+    // One computation of each pure expression where another dominates it.
+    ("cse", cse::run),
     // Dead code (what lowering and the passes before leave unused).
     ("dce", dce::run),
 ];
+
+/// Every use of a key of `map` (operands and branch conditions) reads its value instead,
+/// through chains of replacements.
+pub(crate) fn replace_uses(
+    f: &mut Function,
+    map: &rustc_hash::FxHashMap<crate::ir::Value, crate::ir::Value>,
+) {
+    let resolve = |mut v: crate::ir::Value| {
+        while let Some(r) = map.get(&v) {
+            v = *r;
+        }
+        v
+    };
+    for inst in &mut f.insts {
+        inst.op.map_operands(&resolve);
+    }
+    for b in &mut f.blocks {
+        if let crate::ir::Term::CondBr(c, t, e) = b.term {
+            b.term = crate::ir::Term::CondBr(resolve(c), t, e);
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 pub struct PassOptions {
