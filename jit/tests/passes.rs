@@ -530,3 +530,41 @@ fn cse_reuses_dominating_expressions_only() {
            ret",
     );
 }
+
+#[test]
+fn simplify_cfg_follows_constant_branches_and_joins_straight_lines() {
+    // bb0 branches on a constant: bb2 becomes unreachable and leaves bb3's phi, whose one
+    // remaining input then stands for it when bb1 and bb3 join bb0.
+    check_pass(
+        passes::simplify_cfg::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = bool const 0xffffffff
+           br %2, bb1, bb2
+         bb1:
+           %3 = i32 const 0x1
+           %4 = i32 bin add %1, %3
+           br bb3
+         bb2:
+           %5 = i32 const 0x2
+           br bb3
+         bb3:
+           %6 = i32 phi [bb1: %4], [bb2: %5]
+           store %0, %6, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = bool const 0xffffffff
+           %3 = i32 const 0x1
+           %4 = i32 bin add %1, %3
+           store %0, %4, align 4, bytes 4
+           ret
+         bb1:
+         bb2:
+         bb3:",
+    );
+}

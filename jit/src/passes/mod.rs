@@ -8,6 +8,7 @@ pub mod cse;
 pub mod dce;
 pub mod mem2reg;
 pub mod pushed_args;
+pub mod simplify_cfg;
 pub mod uniform;
 
 use crate::ir::{print, verify, Function};
@@ -23,6 +24,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("mem2reg", mem2reg::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
+    // Constant branches gone, dead blocks emptied, straight lines joined.
+    ("simplify_cfg", simplify_cfg::run),
     // One computation of each pure expression where another dominates it.
     ("cse", cse::run),
     // Dead code (what lowering and the passes before leave unused).
