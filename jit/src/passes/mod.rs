@@ -44,12 +44,14 @@ pub(crate) fn replace_uses(
         }
         v
     };
-    for inst in &mut f.insts {
-        inst.op.map_operands(&resolve);
-    }
-    for b in &mut f.blocks {
-        if let crate::ir::Term::CondBr(c, t, e) = b.term {
-            b.term = crate::ir::Term::CondBr(resolve(c), t, e);
+    // Only placed instructions: the rest are dead and read by nobody.
+    for b in 0..f.blocks.len() {
+        for i in 0..f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[i];
+            f.insts[v.0 as usize].op.map_operands(&resolve);
+        }
+        if let crate::ir::Term::CondBr(c, t, e) = f.blocks[b].term {
+            f.blocks[b].term = crate::ir::Term::CondBr(resolve(c), t, e);
         }
     }
 }
