@@ -1,0 +1,240 @@
+//! Message lowering: loads and stores become data-port messages. Global and constant
+//! pointers take the A64 untyped surface messages (dwords and qwords, up to four channels)
+//! and the A64 byte scattered ones (8- and 16-bit values, carried zero-extended in dwords);
+//! private and local pointers are the memory-model issue's and are refused here.
+
+use super::*;
+
+impl Sel<'_> {
+    /// 64-bit per-lane addresses for a message (the A64 address payload).
+    pub(super) fn address_payload(&mut self, addr: Value) -> Result<VRef, IselError> {
+        let o = self.opnd(addr, Type::UQ)?;
+        if !o.scalar {
+            if let Some(r) = o.vref {
+                return Ok(r);
+            }
+        }
+        let r = self.m.new_vreg(8 * SIMD as u32);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UQ));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(VRef { v: r, off: 0 })
+    }
+
+    pub(super) fn space_of(&self, addr: Value) -> Space {
+        match self.f.ty(addr) {
+            Ty::Ptr(s) => s,
+            _ => Space::Global,
+        }
+    }
+
+    pub(super) fn check_space(&self, addr: Value) -> Result<(), IselError> {
+        match self.space_of(addr) {
+            Space::Global | Space::Constant => Ok(()),
+            s => unsupported(format!("memory access in the {s:?} address space")),
+        }
+    }
+
+    /// A byte or word per lane with the A64 byte scattered read; the data port leaves
+    /// it in the low bytes of a dword, which is masked to keep the value zero-extended.
+    pub(super) fn load_narrow(
+        &mut self,
+        v: Value,
+        addr: Value,
+        bytes: u32,
+    ) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let payload = self.address_payload(addr)?;
+        let resp = self.m.new_vreg(4 * SIMD as u32);
+        let (desc, ex_desc, _, _) = send::a64_byte_scattered_read_desc(SIMD as u32, bytes);
+        let mut i = Inst::new(Opcode::Send, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(payload), None, None],
+        );
+        let o = Opnd {
+            src: reg_src(0, 0, region_for(false, Type::UD), Type::UD),
+            vref: Some(VRef { v: resp, off: 0 }),
+            scalar: false,
+        };
+        let mask = Opnd {
+            src: imm(Type::UD, (1u64 << (8 * bytes)) - 1),
+            vref: None,
+            scalar: true,
+        };
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::And, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs = [Some(o.src), Some(mask.src), None];
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(())
+    }
+
+    /// The low byte or word of each lane's dword, with the A64 byte scattered write.
+    pub(super) fn store_narrow(
+        &mut self,
+        addr: Value,
+        value: Value,
+        bytes: u32,
+    ) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let payload = self.address_payload(addr)?;
+        let data = self.m.new_vreg(4 * SIMD as u32);
+        let o = self.opnd(value, Type::UD)?;
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
+        let parts = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
+        self.a64_write(parts, payload, data);
+        Ok(())
+    }
+
+    /// A data-port write (`sends`): the address payload, then `data` (no response).
+    pub(super) fn a64_write(
+        &mut self,
+        (desc, ex_desc, _, _): send::DescParts,
+        payload: VRef,
+        data: VReg,
+    ) {
+        let mut i = Inst::new(Opcode::Sends, SIMD);
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            None,
+            [Some(payload), Some(VRef { v: data, off: 0 }), None],
+        );
+    }
+
+    pub(super) fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let size = ty.bytes();
+        if size != 4 && size != 8 {
+            return unsupported(format!("loads of {ty:?}"));
+        }
+        let payload = self.address_payload(addr)?;
+        let channels = size / 4;
+        let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
+        let (desc, ex_desc, _, _) = send::a64_untyped_read_desc(SIMD as u32, channels);
+        let mut i = Inst::new(Opcode::Sends, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(Src::Reg(SrcReg {
+            file: RegFile::Arf,
+            nr: 0,
+            subreg: 0,
+            region: Region::contiguous(8),
+            ty: Type::UD,
+            modifier: SrcMod::default(),
+            indirect: None,
+            swizzle: [0, 1, 2, 3],
+        }));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(payload), None, None],
+        );
+        if channels == 1 {
+            self.locs.insert(v, Loc::V(resp, false));
+        } else {
+            // The response holds all low dwords, then all high dwords: interleave into qwords.
+            let (r, _) = self.def_varying(v);
+            for half in 0..2u32 {
+                let mut i = Inst::new(Opcode::Mov, SIMD);
+                let mut d = grf_dst(0, 0, Type::UD);
+                d.hstride = 2;
+                i.dst = Some(d);
+                i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+                self.push(
+                    i,
+                    Some(VRef {
+                        v: r,
+                        off: 4 * half,
+                    }),
+                    [
+                        Some(VRef {
+                            v: resp,
+                            off: 32 * half,
+                        }),
+                        None,
+                        None,
+                    ],
+                );
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn store(&mut self, addr: Value, value: Value) -> Result<(), IselError> {
+        self.check_space(addr)?;
+        let ty = self.f.ty(value);
+        let size = ty.bytes();
+        if size != 4 && size != 8 {
+            return unsupported(format!("stores of {ty:?}"));
+        }
+        let payload = self.address_payload(addr)?;
+        let channels = size / 4;
+        let data = self.m.new_vreg(4 * SIMD as u32 * channels);
+        let t = isa_type(ty, false)?;
+        let o = self.opnd(value, t)?;
+        let data = if channels == 1
+            && !o.scalar
+            && o.vref.is_some()
+            && matches!(o.src, Src::Reg(r) if r.modifier == SrcMod::default())
+        {
+            // Already one dword per lane in a register of its own: send it as it is.
+            o.vref.map(|r| r.v).unwrap_or(data)
+        } else {
+            data
+        };
+        if channels == 1 && data != o.vref.map(|r| r.v).unwrap_or(VReg(u32::MAX)) {
+            let mut i = Inst::new(Opcode::Mov, SIMD);
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
+        } else if channels == 2 {
+            // Split qwords into the low-dword and high-dword planes the message wants.
+            for h in 0..2u32 {
+                let o = self.half(value, h)?;
+                let mut i = Inst::new(Opcode::Mov, SIMD);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs[0] = Some(o.src);
+                self.push(
+                    i,
+                    Some(VRef {
+                        v: data,
+                        off: 32 * h,
+                    }),
+                    [o.vref, None, None],
+                );
+            }
+        }
+        let parts = send::a64_untyped_write_desc(SIMD as u32, channels);
+        self.a64_write(parts, payload, data);
+        Ok(())
+    }
+}
