@@ -321,7 +321,12 @@ fn wg_info(
             .map_or([0usize; 3], |r| r.map(|x| x as usize))),
         CL_KERNEL_LOCAL_MEM_SIZE => val(&k.local_mem_size()),
         CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => val(&(k.desc.simd as usize)),
-        CL_KERNEL_PRIVATE_MEM_SIZE => val(&(k.desc.scratch_bytes as u64)),
+        // "the minimum amount of private memory, in bytes, used by each work-item ...
+        // including any private memory needed by an implementation": the kernel's scratch
+        // (spilled registers) is per hardware thread, which runs `simd` work-items.
+        CL_KERNEL_PRIVATE_MEM_SIZE => {
+            val(&(u64::from(k.desc.scratch_bytes).div_ceil(u64::from(k.desc.simd.max(1)))))
+        }
         // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a
         // custom device and kernel is not a built-in kernel."
         _ => Err(CL_INVALID_VALUE),
