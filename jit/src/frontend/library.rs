@@ -52,13 +52,6 @@ static SLICES: OnceLock<Mutex<HashMap<String, &'static Slice>>> = OnceLock::new(
 /// The built-in exported as `name`, cut out of the library and parsed on first use; None
 /// when the library has no such function.
 pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendError> {
-    let index = INDEX
-        .get_or_init(load_index)
-        .as_ref()
-        .map_err(|e| FrontendError::Tool(e.clone()))?;
-    let Some(&fid) = index.exports.get(name) else {
-        return Ok(None);
-    };
     let slices = SLICES.get_or_init(Default::default);
     if let Some(s) = slices
         .lock()
@@ -67,15 +60,42 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
     {
         return Ok(Some(s));
     }
-    let bytes: Vec<u8> = index
-        .slice(fid)
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
     let path = library_path();
-    let loaded = super::spirv::load(&bytes).map_err(|e| {
-        FrontendError::Tool(format!("{path}: the slice for {name} does not load: {e}"))
-    })?;
+    let cached = cache_file(&path, name);
+    // A slice cut by an earlier process (same library file, same compiler) spares this one
+    // the index. It is read back as untrusted SPIR-V; one that does not load is dropped and
+    // cut again.
+    let from_cache = cached
+        .as_ref()
+        .and_then(|c| read_cached(c))
+        .and_then(|(bytes, fid)| Some((super::spirv::load(&bytes).ok()?, fid)));
+    let (loaded, fid) = match from_cache {
+        Some(hit) => hit,
+        None => {
+            if let Some(c) = &cached {
+                let _ = std::fs::remove_file(c);
+            }
+            let index = INDEX
+                .get_or_init(load_index)
+                .as_ref()
+                .map_err(|e| FrontendError::Tool(e.clone()))?;
+            let Some(&fid) = index.exports.get(name) else {
+                return Ok(None);
+            };
+            let bytes: Vec<u8> = index
+                .slice(fid)
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            let loaded = super::spirv::load(&bytes).map_err(|e| {
+                FrontendError::Tool(format!("{path}: the slice for {name} does not load: {e}"))
+            })?;
+            if let Some(c) = &cached {
+                write_cached(c, &bytes, fid);
+            }
+            (loaded, fid)
+        }
+    };
     // Slices live as long as the process: leaking each once lets its index borrow it.
     let loaded: &'static super::spirv::Module = Box::leak(Box::new(loaded));
     let mut info = ModuleInfo::new(&loaded.module)
@@ -93,6 +113,72 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
         .unwrap_or_else(PoisonError::into_inner)
         .insert(name.to_string(), slice);
     Ok(Some(slice))
+}
+
+/// Where a slice of the library at `path` is kept between processes:
+/// `$XDG_CACHE_HOME/gencl/libclc-<key>/<name>.spv` (else `~/.cache`), the key naming the
+/// library file (path, size, modification time) and this compiler build, so that another
+/// library or another gencl never reads it. `GENCL_LIBCLC_CACHE=0` turns the cache off.
+fn cache_file(path: &str, name: &str) -> Option<std::path::PathBuf> {
+    if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
+        return None;
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
+    let meta = std::fs::metadata(path).ok()?;
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    // FNV-1a over what identifies the library and the slicer.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!(
+        "{path}\0{}\0{mtime}\0{}",
+        meta.len(),
+        crate::binary::COMPILER_ID
+    )
+    .bytes()
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    // Mangled names are [A-Za-z0-9_] only; anything else is not cached.
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    Some(
+        base.join("gencl")
+            .join(format!("libclc-{h:016x}"))
+            .join(format!("{name}.spv")),
+    )
+}
+
+/// A cached slice: its function id (a word before the module) and the module's bytes.
+fn read_cached(file: &std::path::Path) -> Option<(Vec<u8>, u32)> {
+    let mut bytes = std::fs::read(file).ok()?;
+    if bytes.len() < 24 {
+        return None;
+    }
+    let fid = u32::from_le_bytes(bytes[..4].try_into().ok()?);
+    bytes.drain(..4);
+    Some((bytes, fid))
+}
+
+/// Write a slice for later processes: to a temporary file, then renamed into place, so that
+/// a reader sees all of it or nothing. Failure only costs the next process the index.
+fn write_cached(file: &std::path::Path, bytes: &[u8], fid: u32) {
+    let Some(dir) = file.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = dir.join(format!(".{}.{}", std::process::id(), fid));
+    let mut data = fid.to_le_bytes().to_vec();
+    data.extend_from_slice(bytes);
+    if std::fs::write(&tmp, &data).is_ok() && std::fs::rename(&tmp, file).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
 }
 
 fn library_path() -> String {
