@@ -55,7 +55,7 @@ pub fn run(f: &mut Function) {
     }
 }
 
-/// One round; whether anything was promoted.
+/// One round; whether another round may promote more.
 fn round(f: &mut Function) -> bool {
     let mut memo = HashMap::default();
     // Every use of every value derived from an alloca, classified.
@@ -157,8 +157,17 @@ fn round(f: &mut Function) -> bool {
         promoted.insert(a);
     }
     if slots.is_empty() {
-        return !promoted.is_empty();
+        return false;
     }
+    // Another round can only find more if a promoted variable held the address of another
+    // (that other variable escaped through the store and is free now).
+    let held_addresses = slots
+        .iter()
+        .flat_map(|(m, _)| m)
+        .any(|m| match f.inst(*m).op {
+            Op::Store { value, .. } => base_offset(f, value, &mut memo).is_some(),
+            _ => false,
+        });
     promote(f, &slots);
     // The promoted allocas and their address arithmetic are dead now (DCE removes them);
     // stop them counting as uses of what they held in the next round.
@@ -178,7 +187,7 @@ fn round(f: &mut Function) -> bool {
     for b in &mut f.blocks {
         b.insts.retain(|v| !gone.contains(v));
     }
-    true
+    held_addresses
 }
 
 /// SSA construction for each slot.
