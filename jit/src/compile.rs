@@ -112,12 +112,10 @@ pub fn compile_specialized(
 
 /// One kernel's figures: SIMD width, registers, spills, instructions.
 pub fn stats_line(k: &KernelBinary) -> String {
-    // Instructions are 16 bytes, or 8 when compacted (bit 29 of the first dword, "CmptCtrl").
     let mut insts = 0;
     let mut at = 0;
-    while at + 8 <= k.isa.len() {
-        let dw0 = u32::from_le_bytes([k.isa[at], k.isa[at + 1], k.isa[at + 2], k.isa[at + 3]]);
-        at += if dw0 & (1 << 29) != 0 { 8 } else { 16 };
+    while let Some(len) = k.isa.get(at..).and_then(crate::isa::gen9::instruction_len) {
+        at += len;
         insts += 1;
     }
     format!(

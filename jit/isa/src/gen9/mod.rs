@@ -45,15 +45,19 @@ pub fn encode(inst: &Inst) -> Result<[u8; 16], EncodeError> {
     encode::encode(inst)
 }
 
+/// The length in bytes (8 compacted, 16 native) of the instruction that starts `bytes`:
+/// CmptCtrl is bit 29 in both forms. None when fewer than 8 bytes remain.
+pub fn instruction_len(bytes: &[u8]) -> Option<usize> {
+    (bytes.len() >= 8).then(|| if bytes[3] & 0x20 != 0 { 8 } else { 16 })
+}
+
 /// Decode one instruction (native or compacted) at the start of `bytes`;
 /// returns it and its length in bytes (16 or 8).
 pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
-    if bytes.len() < 8 {
+    let Some(len) = instruction_len(bytes) else {
         return Err(DecodeError::Truncated(bytes.len()));
-    }
-    // CmptCtrl is bit 29 in both forms.
-    let compacted = bytes[3] & 0x20 != 0;
-    if compacted {
+    };
+    if len == 8 {
         let mut b = [0u8; 8];
         b.copy_from_slice(&bytes[..8]);
         let w = compact::expand(u64::from_le_bytes(b))?;
