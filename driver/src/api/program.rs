@@ -335,39 +335,24 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
     if program.kernels_attached.load(Ordering::Acquire) != 0 {
         return Err(CL_INVALID_OPERATION);
     }
-    let conn = connection()?;
-    let req = Request::BuildProgram {
+    let outcome = call_compiler(Request::BuildProgram {
         source: program.source.clone(),
         options: with_absolute_includes(&options),
         spec_constants: b.spec_constants.clone(),
-    };
-    let result = conn.call(req);
-    if let Some(old) = b.service_id.take() {
-        let _ = conn.call(Request::FreeProgram { id: old });
-    }
-    b.kernels.clear();
+    });
+    b.forget_executable();
     // A program's binary is the executable once built, unless it was created from one.
     if !is_executable_binary(&program.source) {
         b.binary = None;
     }
     b.non_uniform = non_uniform(&options);
     b.options = options;
-    match result {
-        Ok((Response::Built { id, kernels, log }, _)) => {
-            b.status = CL_BUILD_SUCCESS;
-            b.log = log;
-            b.service_id = Some(id);
-            b.kernels = kernels;
-            b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    match outcome {
+        Outcome::Built(id, kernels, log) => {
+            b.built(id, kernels, log);
             Ok(())
         }
-        Ok((
-            Response::BuildFailed {
-                log,
-                invalid_options,
-            },
-            _,
-        )) => {
+        Outcome::Failed(log, invalid_options) => {
             b.status = CL_BUILD_ERROR;
             b.log = log;
             if b.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE
@@ -387,22 +372,7 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
                 CL_BUILD_PROGRAM_FAILURE
             })
         }
-        Ok((other, _)) => {
-            b.status = CL_BUILD_ERROR;
-            b.log = format!("internal error: unexpected answer from the service: {other:?}");
-            Err(CL_OUT_OF_RESOURCES)
-        }
-        Err(e) => {
-            b.status = CL_BUILD_ERROR;
-            b.log = format!("internal error: {e}");
-            Err(match e {
-                ClientError::Service {
-                    code: ErrorCode::OutOfResources,
-                    ..
-                } => CL_OUT_OF_RESOURCES,
-                _ => CL_OUT_OF_HOST_MEMORY,
-            })
-        }
+        other => b.internal_error(other),
     }
 }
 
@@ -441,14 +411,7 @@ pub unsafe extern "C" fn clBuildProgram(
         let opts = unsafe { c_str(options) }.unwrap_or_default();
         build(&p, opts)
     });
-    // "If pfn_notify is not NULL, clBuildProgram does not need to wait for the build to complete
-    // and can return immediately": gencl builds synchronously and then notifies.
-    if let Some(f) = pfn_notify {
-        if Ref::<Program>::is_valid(program) {
-            // SAFETY: calling the application's callback with its own program and user data.
-            unsafe { f(program, user_data) };
-        }
-    }
+    notify(program, pfn_notify, user_data);
     r
 }
 
@@ -489,7 +452,7 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     })
 }
 
-/// What a compile or link request came back with.
+/// What a build, compile or link request came back with.
 enum Outcome {
     /// A compiled object or library (SPIR-V).
     Il(Vec<u8>, String),
@@ -497,26 +460,94 @@ enum Outcome {
     Built(ProgramId, Vec<KernelDesc>, String),
     /// The compiler's log, and whether the options were the fault.
     Failed(String, bool),
+    /// No answer from the compiler (the service, the connection, or an answer of another
+    /// kind): the build log says which, the code is the API's.
+    Internal(String, cl_int),
 }
 
-fn call_compiler(req: Request) -> ClResult<Outcome> {
-    let conn = connection()?;
+fn call_compiler(req: Request) -> Outcome {
+    let conn = match connection() {
+        Ok(c) => c,
+        Err(code) => return Outcome::Internal("internal error: no service".into(), code),
+    };
     match conn.call(req) {
-        Ok((Response::Compiled { il, log }, _)) => Ok(Outcome::Il(il, log)),
-        Ok((Response::Built { id, kernels, log }, _)) => Ok(Outcome::Built(id, kernels, log)),
+        Ok((Response::Compiled { il, log }, _)) => Outcome::Il(il, log),
+        Ok((Response::Built { id, kernels, log }, _)) => Outcome::Built(id, kernels, log),
         Ok((
             Response::BuildFailed {
                 log,
                 invalid_options,
             },
             _,
-        )) => Ok(Outcome::Failed(log, invalid_options)),
-        Ok(_) => Err(CL_OUT_OF_RESOURCES),
-        Err(ClientError::Service {
-            code: ErrorCode::OutOfResources,
-            ..
-        }) => Err(CL_OUT_OF_RESOURCES),
-        Err(_) => Err(CL_OUT_OF_HOST_MEMORY),
+        )) => Outcome::Failed(log, invalid_options),
+        Ok((other, _)) => Outcome::Internal(
+            format!("internal error: unexpected answer from the service: {other:?}"),
+            CL_OUT_OF_RESOURCES,
+        ),
+        Err(e) => {
+            let code = match e {
+                ClientError::Service {
+                    code: ErrorCode::OutOfResources,
+                    ..
+                } => CL_OUT_OF_RESOURCES,
+                _ => CL_OUT_OF_HOST_MEMORY,
+            };
+            Outcome::Internal(format!("internal error: {e}"), code)
+        }
+    }
+}
+
+impl Build {
+    /// The service's executable, if any, freed, and its kernels forgotten.
+    fn forget_executable(&mut self) {
+        if let Some(old) = self.service_id.take() {
+            if let Ok(c) = connection() {
+                let _ = c.call(Request::FreeProgram { id: old });
+            }
+        }
+        self.kernels.clear();
+    }
+
+    /// A compiled object or a library: its SPIR-V is both what links and CL_PROGRAM_BINARIES.
+    fn holds_il(&mut self, il: Vec<u8>, log: String, ty: cl_program_binary_type) {
+        self.status = CL_BUILD_SUCCESS;
+        self.log = log;
+        self.binary = Some(il.clone());
+        self.il = Some(il);
+        self.binary_type = ty;
+    }
+
+    fn built(&mut self, id: ProgramId, kernels: Vec<KernelDesc>, log: String) {
+        self.status = CL_BUILD_SUCCESS;
+        self.log = log;
+        self.service_id = Some(id);
+        self.kernels = kernels;
+        self.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    }
+
+    /// An answer that is not the compiler's verdict: the log says why.
+    fn internal_error(&mut self, outcome: Outcome) -> ClResult<()> {
+        self.status = CL_BUILD_ERROR;
+        let (log, code) = match outcome {
+            Outcome::Internal(log, code) => (log, code),
+            _ => (
+                "internal error: an answer of the wrong kind from the service".into(),
+                CL_OUT_OF_RESOURCES,
+            ),
+        };
+        self.log = log;
+        Err(code)
+    }
+}
+
+/// "If pfn_notify is not NULL, [the call] does not need to wait for the [operation] to
+/// complete and can return immediately": gencl finishes first, then notifies.
+fn notify(program: cl_program, pfn_notify: ProgramNotify, user_data: *mut c_void) {
+    if let Some(f) = pfn_notify {
+        if !program.is_null() && Ref::<Program>::is_valid(program) {
+            // SAFETY: calling the application's callback with its own program and user data.
+            unsafe { f(program, user_data) };
+        }
     }
 }
 
@@ -542,9 +573,8 @@ pub unsafe extern "C" fn clCompileProgram(
         // "CL_INVALID_VALUE if num_input_headers is zero and header_include_names or
         // input_headers are not NULL or if num_input_headers is not zero and
         // header_include_names or input_headers are NULL."
-        if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
-            || (num_input_headers != 0
-                && (input_headers.is_null() || header_include_names.is_null()))
+        if (num_input_headers == 0) != input_headers.is_null()
+            || (num_input_headers == 0) != header_include_names.is_null()
         {
             return Err(CL_INVALID_VALUE);
         }
@@ -595,23 +625,14 @@ pub unsafe extern "C" fn clCompileProgram(
             source: p.source.clone(),
             options: with_absolute_includes(&opts),
             headers,
-        })?;
+        });
         let mut b = p.build.lock();
-        if let Some(old) = b.service_id.take() {
-            if let Ok(c) = connection() {
-                let _ = c.call(Request::FreeProgram { id: old });
-            }
-        }
-        b.kernels.clear();
+        b.forget_executable();
         b.options = opts;
         b.non_uniform = false;
         match outcome {
             Outcome::Il(il, log) => {
-                b.status = CL_BUILD_SUCCESS;
-                b.log = log;
-                b.binary = Some(il.clone());
-                b.il = Some(il);
-                b.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                b.holds_il(il, log, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
                 Ok(())
             }
             Outcome::Failed(log, invalid_options) => {
@@ -629,16 +650,10 @@ pub unsafe extern "C" fn clCompileProgram(
                     CL_COMPILE_PROGRAM_FAILURE
                 })
             }
-            Outcome::Built(..) => Err(CL_OUT_OF_RESOURCES),
+            other => b.internal_error(other),
         }
     });
-    // gencl compiles synchronously, then notifies.
-    if let Some(f) = pfn_notify {
-        if Ref::<Program>::is_valid(program) {
-            // SAFETY: calling the application's callback with its own program and user data.
-            unsafe { f(program, user_data) };
-        }
-    }
+    notify(program, pfn_notify, user_data);
     r
 }
 
@@ -711,7 +726,11 @@ pub unsafe extern "C" fn clLinkProgram(
         let outcome = call_compiler(Request::LinkPrograms {
             modules,
             options: opts.clone(),
-        })?;
+        });
+        // No answer from the compiler is no link: no program.
+        if let Outcome::Internal(_, code) = outcome {
+            return Err(code);
+        }
         // "If the linking operation can begin, clLinkProgram returns a valid non-zero program
         // object": also when the link fails, so that its log can be read.
         let handle = new_program(context, Origin::Link, ProgramSource::SpirV(Vec::new()))?;
@@ -721,20 +740,11 @@ pub unsafe extern "C" fn clLinkProgram(
         linked = handle;
         match outcome {
             Outcome::Il(il, log) => {
-                b.status = CL_BUILD_SUCCESS;
-                b.log = log;
-                b.binary = Some(il.clone());
-                b.il = Some(il);
-                b.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+                b.holds_il(il, log, CL_PROGRAM_BINARY_TYPE_LIBRARY);
                 Ok(())
             }
             Outcome::Built(id, kernels, log) => {
-                b.status = CL_BUILD_SUCCESS;
-                b.log = log;
-                b.service_id = Some(id);
-                b.kernels = kernels;
-                b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-                b.non_uniform = false;
+                b.built(id, kernels, log);
                 Ok(())
             }
             Outcome::Failed(log, _) => {
@@ -744,18 +754,14 @@ pub unsafe extern "C" fn clLinkProgram(
                 // and/or libraries."
                 Err(CL_LINK_PROGRAM_FAILURE)
             }
+            Outcome::Internal(_, code) => Err(code),
         }
     });
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     if let Some(e) = unsafe { errcode_ret.as_mut() } {
         *e = r;
     }
-    if let Some(f) = pfn_notify {
-        if !linked.is_null() {
-            // SAFETY: calling the application's callback with the new program and its data.
-            unsafe { f(linked, user_data) };
-        }
-    }
+    notify(linked, pfn_notify, user_data);
     linked
 }
 
