@@ -3,31 +3,13 @@
 //! CL_PROGRAM_BINARIES and back, and the spec's error codes. The linked kernels run on the
 //! emulated GPU and are checked against a CPU reference.
 
+mod api_common;
+
+use api_common::*;
 use gencl::api::entry::*;
 use gencl::api::types::*;
 use std::ffi::{c_char, CString};
 use std::ptr::{null, null_mut};
-
-fn setup() -> (cl_device_id, cl_context, cl_command_queue) {
-    std::env::set_var("GENCL_MODE", "embedded");
-    std::env::set_var("GENCL_DEVICE", "emulated");
-    let mut p = null_mut();
-    let mut d = null_mut();
-    let mut e = 0;
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(clGetPlatformIDs(1, &mut p, null_mut()), CL_SUCCESS);
-        assert_eq!(
-            clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &mut d, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = clCreateContext(null(), 1, &d, None, null_mut(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        let q = clCreateCommandQueueWithProperties(ctx, d, null(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        (d, ctx, q)
-    }
-}
 
 /// The header: a declaration and a macro the kernel's file needs.
 const HEADER: &str = "int scale(int x);\n#define OFFSET 7\n";
@@ -104,70 +86,6 @@ unsafe fn link(ctx: cl_context, inputs: &[cl_program], options: &str) -> (cl_pro
         )
     };
     (p, e)
-}
-
-unsafe fn binary_type(p: cl_program, d: cl_device_id) -> cl_program_binary_type {
-    let mut t: cl_program_binary_type = 0;
-    // SAFETY: out-pointer of the size given.
-    unsafe {
-        assert_eq!(
-            clGetProgramBuildInfo(
-                p,
-                d,
-                CL_PROGRAM_BINARY_TYPE,
-                8,
-                (&raw mut t).cast(),
-                null_mut()
-            ),
-            CL_SUCCESS
-        );
-    }
-    t
-}
-
-unsafe fn build_log(p: cl_program, d: cl_device_id) -> String {
-    let mut buf = vec![0u8; 1 << 16];
-    let mut n = 0usize;
-    // SAFETY: out-pointers of the sizes given.
-    unsafe {
-        assert_eq!(
-            clGetProgramBuildInfo(
-                p,
-                d,
-                CL_PROGRAM_BUILD_LOG,
-                buf.len(),
-                buf.as_mut_ptr().cast(),
-                &mut n
-            ),
-            CL_SUCCESS
-        );
-    }
-    String::from_utf8_lossy(&buf[..n.saturating_sub(1)]).into_owned()
-}
-
-/// CL_PROGRAM_BINARY_SIZES then CL_PROGRAM_BINARIES.
-unsafe fn binary_of(p: cl_program) -> Vec<u8> {
-    let mut size = 0usize;
-    // SAFETY: out-pointers of the sizes given.
-    unsafe {
-        assert_eq!(
-            clGetProgramInfo(
-                p,
-                CL_PROGRAM_BINARY_SIZES,
-                8,
-                (&raw mut size).cast(),
-                null_mut()
-            ),
-            CL_SUCCESS
-        );
-        let mut bytes = vec![0u8; size];
-        let mut ptr = bytes.as_mut_ptr();
-        assert_eq!(
-            clGetProgramInfo(p, CL_PROGRAM_BINARIES, 8, (&raw mut ptr).cast(), null_mut()),
-            CL_SUCCESS
-        );
-        bytes
-    }
 }
 
 /// Runs `apply` from `p` over 0..64 and checks 3x - 1 + 7.

@@ -3,66 +3,18 @@
 //! this): a built program's binary makes a program that builds without compiling and computes
 //! the same results; bytes that are not a binary for this device get the spec's error codes.
 
+mod api_common;
+
+use api_common::*;
 use gencl::api::entry::*;
 use gencl::api::types::*;
 use std::ffi::{c_void, CString};
 use std::ptr::{null, null_mut};
 
-fn setup() -> (cl_device_id, cl_context, cl_command_queue) {
-    std::env::set_var("GENCL_MODE", "embedded");
-    std::env::set_var("GENCL_DEVICE", "emulated");
-    let mut p = null_mut();
-    let mut d = null_mut();
-    let mut e = 0;
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(clGetPlatformIDs(1, &mut p, null_mut()), CL_SUCCESS);
-        assert_eq!(
-            clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &mut d, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = clCreateContext(null(), 1, &d, None, null_mut(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        let q = clCreateCommandQueueWithProperties(ctx, d, null(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        (d, ctx, q)
-    }
-}
-
 const SRC: &str = "kernel void axpy(global float *y, global const float *x, float a) {
     size_t i = get_global_id(0);
     y[i] = a * x[i] + y[i];
 }";
-
-/// CL_PROGRAM_BINARY_SIZES then CL_PROGRAM_BINARIES, the two-step query applications make.
-unsafe fn binary_of(p: cl_program) -> Vec<u8> {
-    let mut size = 0usize;
-    let mut ret = 0usize;
-    // SAFETY: out-pointers of the sizes given.
-    unsafe {
-        assert_eq!(
-            clGetProgramInfo(
-                p,
-                CL_PROGRAM_BINARY_SIZES,
-                8,
-                (&raw mut size).cast(),
-                &mut ret
-            ),
-            CL_SUCCESS
-        );
-        assert_eq!(ret, 8);
-        let mut bytes = vec![0u8; size];
-        let mut ptr = bytes.as_mut_ptr();
-        assert_eq!(
-            clGetProgramInfo(p, CL_PROGRAM_BINARIES, 8, (&raw mut ptr).cast(), &mut ret),
-            CL_SUCCESS
-        );
-        assert_eq!(ret, 8);
-        // The array of pointers is the application's: it still points to its own buffer.
-        assert_eq!(ptr, bytes.as_mut_ptr());
-        bytes
-    }
-}
 
 unsafe fn run_axpy(ctx: cl_context, q: cl_command_queue, p: cl_program) -> Vec<f32> {
     let n = 64usize;
@@ -117,25 +69,6 @@ unsafe fn run_axpy(ctx: cl_context, q: cl_command_queue, p: cl_program) -> Vec<f
         );
     }
     y
-}
-
-unsafe fn binary_type(p: cl_program, d: cl_device_id) -> cl_program_binary_type {
-    let mut t: cl_program_binary_type = 0;
-    // SAFETY: out-pointer of the size given.
-    unsafe {
-        assert_eq!(
-            clGetProgramBuildInfo(
-                p,
-                d,
-                CL_PROGRAM_BINARY_TYPE,
-                std::mem::size_of_val(&t),
-                (&raw mut t).cast(),
-                null_mut()
-            ),
-            CL_SUCCESS
-        );
-    }
-    t
 }
 
 #[test]

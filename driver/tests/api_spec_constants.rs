@@ -3,32 +3,14 @@
 //! values set, run on the emulated GPU. The module (tests/spirv/spec_constants.spvasm) is
 //! assembled by spirv-as, as producers other than llvm-spirv write such constants.
 
+mod api_common;
+
+use api_common::*;
 use gencl::api::entry::*;
 use gencl::api::types::*;
 use std::ffi::{c_void, CString};
 use std::path::Path;
 use std::ptr::{null, null_mut};
-
-fn setup() -> (cl_device_id, cl_context, cl_command_queue) {
-    std::env::set_var("GENCL_MODE", "embedded");
-    std::env::set_var("GENCL_DEVICE", "emulated");
-    let mut p = null_mut();
-    let mut d = null_mut();
-    let mut e = 0;
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(clGetPlatformIDs(1, &mut p, null_mut()), CL_SUCCESS);
-        assert_eq!(
-            clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &mut d, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = clCreateContext(null(), 1, &d, None, null_mut(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        let q = clCreateCommandQueueWithProperties(ctx, d, null(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        (d, ctx, q)
-    }
-}
 
 fn module() -> Vec<u8> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/spirv/spec_constants.spvasm");
