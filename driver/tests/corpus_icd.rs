@@ -209,19 +209,7 @@ fn build(p: &Platform, source: &str, options: &str) -> Result<Handle, String> {
 /// Run one case: its buffers created from their initial bytes, its arguments set, the range
 /// launched with the harness's local size, every buffer read back.
 fn launch(p: &Platform, prog: Handle, c: &Case) -> Result<Run, String> {
-    let dims = c.global.len();
-    let mut global = [1usize; 3];
-    global[..dims].copy_from_slice(&c.global);
-    let mut local = [1usize; 3];
-    match &c.local {
-        Some(l) => local[..dims].copy_from_slice(l),
-        None => {
-            local[0] = (1..=64.min(global[0]))
-                .rev()
-                .find(|d| global[0] % d == 0)
-                .unwrap()
-        }
-    }
+    let (dims, global, local) = c.shape()?;
     let name = CString::new(c.kernel).unwrap();
     let mut e = 0;
     let mut inputs = Vec::new();

@@ -108,6 +108,29 @@ pub fn case(file: &'static str, kernel: &'static str) -> Case {
 }
 
 impl Case {
+    /// The launch shape: dimensions, global and local sizes in three dimensions. The local
+    /// size is the case's, else the largest divisor of global[0] up to 64 (1 elsewhere).
+    pub fn shape(&self) -> Result<(usize, [usize; 3], [usize; 3]), String> {
+        let dims = self.global.len();
+        if !(1..=3).contains(&dims) {
+            return Err(format!("{dims}-dimensional range"));
+        }
+        let mut global = [1usize; 3];
+        global[..dims].copy_from_slice(&self.global);
+        let mut local = [1usize; 3];
+        match &self.local {
+            Some(l) if l.len() == dims => local[..dims].copy_from_slice(l),
+            Some(l) => return Err(format!("local size {l:?} for a {dims}-D range")),
+            None => {
+                local[0] = (1..=64.min(global[0]))
+                    .rev()
+                    .find(|d| global[0] % d == 0)
+                    .unwrap_or(1)
+            }
+        }
+        Ok((dims, global, local))
+    }
+
     /// Global size, 1 to 3 dimensions (default: [64]).
     pub fn global(mut self, g: &[usize]) -> Self {
         self.global = g.to_vec();

@@ -38,23 +38,7 @@ impl Gpu {
         kernel: &KernelBinary,
         case: &Case,
     ) -> Result<(Run, LaunchStats), String> {
-        let dims = case.global.len();
-        if !(1..=3).contains(&dims) {
-            return Err(format!("{dims}-dimensional range"));
-        }
-        let mut global = [1usize; 3];
-        global[..dims].copy_from_slice(&case.global);
-        let mut local = [1usize; 3];
-        match &case.local {
-            Some(l) if l.len() == dims => local[..dims].copy_from_slice(l),
-            Some(l) => return Err(format!("local size {l:?} for a {dims}-D range")),
-            None => {
-                local[0] = (1..=64.min(global[0]))
-                    .rev()
-                    .find(|d| global[0] % d == 0)
-                    .unwrap()
-            }
-        }
+        let (dims, global, local) = case.shape()?;
         let mut bos: Vec<Option<Bo>> = Vec::new();
         let mut args = Vec::new();
         let mut objects = Vec::new();
