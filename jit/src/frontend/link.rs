@@ -40,47 +40,19 @@ pub fn parse_link_options(options: &str) -> Result<LinkOptions, String> {
     Ok(out)
 }
 
-/// The names a module exports (OpDecorate LinkageAttributes with linkage type Export), read
-/// from the words directly: the module is untrusted, so every length is checked.
+/// The names a module exports (OpDecorate LinkageAttributes with linkage type Export).
 pub fn exports(module: &[u8]) -> Result<Vec<String>, FrontendError> {
     const OP_DECORATE: u32 = 71;
     const LINKAGE_ATTRIBUTES: u32 = 41;
     const EXPORT: u32 = 0;
-    let bad = || FrontendError::InvalidIl("truncated SPIR-V module".into());
-    if !module.len().is_multiple_of(4) || module.len() < 20 {
-        return Err(bad());
-    }
-    let raw: Vec<u32> = module
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let words: Vec<u32> = if raw[0] == 0x0723_0203 {
-        raw
-    } else {
-        raw.into_iter().map(u32::swap_bytes).collect()
-    };
-    let mut out = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        let op = words[at] & 0xffff;
-        if count == 0 || at + count > words.len() {
-            return Err(bad());
-        }
-        let inst = &words[at..at + count];
-        if op == OP_DECORATE && count >= 4 && inst[2] == LINKAGE_ATTRIBUTES {
-            // The name: a NUL-terminated string packed in words, then the linkage type.
-            let bytes: Vec<u8> = inst[3..].iter().flat_map(|w| w.to_le_bytes()).collect();
-            if let Some(end) = bytes.iter().position(|&b| b == 0) {
-                let name_words = end / 4 + 1;
-                if inst.get(3 + name_words) == Some(&EXPORT) {
-                    out.push(String::from_utf8_lossy(&bytes[..end]).into_owned());
-                }
-            }
-        }
-        at += count;
-    }
-    Ok(out)
+    let words = super::spirv::words_of(module)?;
+    Ok(super::spirv::instructions(&words)
+        .filter(|i| i[0] & 0xffff == OP_DECORATE && i.len() >= 4 && i[2] == LINKAGE_ATTRIBUTES)
+        .filter_map(|i| {
+            let (name, used) = super::spirv::literal_string(&i[3..]);
+            (i.get(3 + used) == Some(&EXPORT)).then_some(name)
+        })
+        .collect())
 }
 
 /// Link `modules` (SPIR-V bytes) into one module.

@@ -115,6 +115,29 @@ pub fn load(bytes: &[u8]) -> Result<Module, FrontendError> {
     }
 }
 
+/// The instructions of a module's words as `words_of` returned them (every one fits): each
+/// with its opcode word first.
+pub fn instructions(words: &[u32]) -> impl Iterator<Item = &[u32]> {
+    let mut at = 5;
+    std::iter::from_fn(move || {
+        let count = (*words.get(at)? >> 16) as usize;
+        let inst = words.get(at..at + count).filter(|_| count > 0)?;
+        at += count;
+        Some(inst)
+    })
+}
+
+/// A literal string at the start of `words` (bytes up to the first NUL, four to a word) and
+/// how many words it takes.
+pub fn literal_string(words: &[u32]) -> (String, usize) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    (
+        String::from_utf8_lossy(&bytes[..end]).into_owned(),
+        end / 4 + 1,
+    )
+}
+
 /// A specialization constant a module declares: its SpecId and the size in bytes that
 /// clSetProgramSpecializationConstant must be given ("For boolean constants, spec_value
 /// should be a pointer to a cl_uchar value": 1).
@@ -132,10 +155,7 @@ pub fn spec_constants(bytes: &[u8]) -> Result<Vec<SpecConstant>, FrontendError> 
     let mut spec_id: std::collections::HashMap<u32, u32> = Default::default();
     let mut width: std::collections::HashMap<u32, u32> = Default::default();
     let mut out = Vec::new();
-    let mut i = 5;
-    while i < words.len() {
-        let count = (words[i] >> 16) as usize;
-        let inst = &words[i..i + count];
+    for inst in instructions(&words) {
         let op = Op::from_u32(inst[0] & 0xffff);
         match (op, inst.len()) {
             // OpDecorate %target SpecId n
@@ -155,7 +175,6 @@ pub fn spec_constants(bytes: &[u8]) -> Result<Vec<SpecConstant>, FrontendError> 
             }
             _ => {}
         }
-        i += count;
     }
     Ok(out)
 }
