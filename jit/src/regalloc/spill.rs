@@ -68,24 +68,28 @@ fn pieces(grfs: u32) -> Vec<(u32, u32)> {
     out
 }
 
-/// The r0 header every scratch message carries (its dword 5 is the scratch pointer).
-fn header() -> crate::isa::Src {
-    reg_src(0, 0, Region::contiguous(8), Type::UD)
-}
-
-/// `(W) send (8) t.k r0 scratch-read(n regs at offset + k)`.
-fn fill(t: VReg, k: u32, n: u32, offset: u32) -> MInst {
-    let (desc, ex_desc, _, _) = send::scratch_block_read_desc(n, offset / 32 + k);
-    let mut i = Inst::new(Opcode::Send, 8);
+/// `(W) op (8)` of a scratch block message (DC0) with r0 as its header: r0's dword 5 is the
+/// thread's scratch pointer.
+fn scratch_send(op: Opcode, (desc, ex_desc, _, _): send::DescParts) -> Inst {
+    let mut i = Inst::new(op, 8);
     i.no_mask = true;
-    i.dst = Some(grf_dst(0, 0, Type::UD));
-    i.srcs[0] = Some(header());
+    i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
     i.send = Some(SendInfo {
         sfid: Sfid::Dc0,
         desc: Some(desc),
         ex_desc,
         eot: false,
     });
+    i
+}
+
+/// `(W) send (8) t.k r0 scratch-read(n regs at offset + k)`.
+fn fill(t: VReg, k: u32, n: u32, offset: u32) -> MInst {
+    let mut i = scratch_send(
+        Opcode::Send,
+        send::scratch_block_read_desc(n, offset / 32 + k),
+    );
+    i.dst = Some(grf_dst(0, 0, Type::UD));
     MInst {
         inst: i,
         dst: Some(VRef { v: t, off: k * 32 }),
@@ -97,18 +101,12 @@ fn fill(t: VReg, k: u32, n: u32, offset: u32) -> MInst {
 
 /// `(W) sends (8) null r0 t.k scratch-write(n regs at offset + k)`.
 fn store(t: VReg, k: u32, n: u32, offset: u32) -> MInst {
-    let (desc, ex_desc, _, _) = send::scratch_block_write_desc(n, offset / 32 + k);
-    let mut i = Inst::new(Opcode::Sends, 8);
-    i.no_mask = true;
+    let mut i = scratch_send(
+        Opcode::Sends,
+        send::scratch_block_write_desc(n, offset / 32 + k),
+    );
     i.dst = Some(null_dst(Type::UD));
-    i.srcs[0] = Some(header());
     i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-    i.send = Some(SendInfo {
-        sfid: Sfid::Dc0,
-        desc: Some(desc),
-        ex_desc,
-        eot: false,
-    });
     MInst {
         inst: i,
         dst: None,
