@@ -1491,10 +1491,12 @@ impl Lowerer<'_, '_> {
         if let (Some(id), Some(t)) = (i.result_id, rty) {
             fr.types.insert(id, t);
         }
-        if matches!(
+        let casts_pointer = matches!(
             op,
             SOp::Bitcast | SOp::PtrCastToGeneric | SOp::GenericCastToPtr
-        ) {
+        ) && rty
+            .is_some_and(|t| matches!(self.info.ty(t), Ok(SType::Pointer(..))));
+        if casts_pointer {
             if let (Some(r), Ok(src)) = (i.result_id, id_op(i, 0)) {
                 let origin = fr.ptr_origin.get(&src).copied().unwrap_or(src);
                 fr.ptr_origin.insert(r, origin);
