@@ -445,12 +445,14 @@ impl B<'_> {
     }
 }
 
-/// Whether OpenCL.std instruction `which` can be lowered here.
+/// Whether OpenCL.std instruction `which` can be lowered here. `half`: the result is a half
+/// (carried in a float), for the built-ins whose answer depends on the format's bits.
 pub(super) fn ext_inst(
     bld: &mut B<'_>,
     which: u32,
     ty: Ty,
     vector: bool,
+    half: bool,
     a: &[Value],
 ) -> Result<Option<Value>, FrontendError> {
     let arg = |k: usize| {
@@ -491,6 +493,8 @@ pub(super) fn ext_inst(
         C::rint => b.un(UnOp::Rint, arg(0)?),
         C::round => b.round(arg(0)?),
         C::copysign => b.copysign(arg(0)?, arg(1)?),
+        // libclc-15's SPIR-V has no nextafter.
+        C::nextafter => b.nextafter(arg(0)?, arg(1)?, half),
         C::fclamp => b.fclamp(arg(0)?, arg(1)?, arg(2)?),
         C::sign => b.sign(arg(0)?),
         C::fdim => {
@@ -780,7 +784,7 @@ pub(super) fn ext_inst_narrow(
     w: u32,
 ) -> Result<Option<Value>, FrontendError> {
     let Some(op) = C::from_u32(which) else {
-        return ext_inst(b, which, ty, vector, a);
+        return ext_inst(b, which, ty, vector, false, a);
     };
     let signed = matches!(
         op,
@@ -890,6 +894,6 @@ pub(super) fn ext_inst_narrow(
             let hs = b.bin(BinOp::Shl, hi, kw);
             b.bin(BinOp::Or, hs, lo)
         }
-        _ => return ext_inst(b, which, ty, vector, &args),
+        _ => return ext_inst(b, which, ty, vector, false, &args),
     }))
 }

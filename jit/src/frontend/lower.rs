@@ -1872,17 +1872,10 @@ impl Lowerer<'_, '_> {
                         b: cur,
                     };
                     let native = match arg_width {
-                        // libclc-15's SPIR-V has no nextafter.
-                        _ if which == spirv::OpenclStd100Op::nextafter as u32 => {
-                            let [x, y] = args[..] else {
-                                return invalid("nextafter without two operands");
-                            };
-                            Some(bld.nextafter(x, y, res_half))
-                        }
                         Some(w) if ty.is_int() => {
                             builtins::ext_inst_narrow(&mut bld, which, ty, n > 1, &args, w)?
                         }
-                        _ => builtins::ext_inst(&mut bld, which, ty, n > 1, &args)?,
+                        _ => builtins::ext_inst(&mut bld, which, ty, n > 1, res_half, &args)?,
                     };
                     let Some(v) = native else {
                         // Not one of the exact sequences: the library's implementation.
