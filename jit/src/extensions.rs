@@ -8,6 +8,9 @@
 pub struct Extension {
     pub name: &'static str,
     pub version: (u32, u32, u32),
+    /// The OpenCL C 3.0 feature that goes with it, which clang requires to match under
+    /// -cl-std=CL3.0 ("options cl_khr_fp64 and __opencl_c_fp64 are set to different values").
+    pub feature: Option<&'static str>,
 }
 
 pub const EXTENSIONS: &[Extension] = &[
@@ -15,26 +18,32 @@ pub const EXTENSIONS: &[Extension] = &[
     Extension {
         name: "cl_khr_byte_addressable_store",
         version: (1, 0, 0),
+        feature: None,
     },
     // Gen9's native DF, with IEEE-exact division and square root (isel/ieee.rs).
     Extension {
         name: "cl_khr_fp64",
         version: (1, 0, 0),
+        feature: Some("__opencl_c_fp64"),
     },
     // half values carried in float registers as exact halves, rounded to half after every
     // operation (frontend/lower.rs, "half").
     Extension {
         name: "cl_khr_fp16",
         version: (1, 0, 0),
+        feature: None,
     },
 ];
 
-/// clang's `-cl-ext` argument: everything off, then the list.
+/// clang's `-cl-ext` argument: everything off, then the list with the features that pair
+/// with it.
 pub fn clang_ext_arg() -> String {
     let mut s = String::from("-cl-ext=-all");
     for e in EXTENSIONS {
-        s.push_str(",+");
-        s.push_str(e.name);
+        for name in std::iter::once(e.name).chain(e.feature) {
+            s.push_str(",+");
+            s.push_str(name);
+        }
     }
     s
 }

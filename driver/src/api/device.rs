@@ -204,7 +204,12 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
             name_version("OpenCL C", 1, 2, 0),
             name_version("OpenCL C", 3, 0, 0),
         ]),
-        CL_DEVICE_OPENCL_C_FEATURES => val(&Vec::<cl_name_version>::new()),
+        // The features clang defines under -cl-std=CL3.0 (`gencl_jit::extensions`).
+        CL_DEVICE_OPENCL_C_FEATURES => val(&gencl_jit::extensions::EXTENSIONS
+            .iter()
+            .filter_map(|e| e.feature)
+            .map(|f| name_version(f, 3, 0, 0))
+            .collect::<Vec<_>>()),
         CL_DEVICE_EXTENSIONS => val(&device_extensions()),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => {
             let mut v = vec![name_version("cl_khr_icd", 1, 0, 0)];
