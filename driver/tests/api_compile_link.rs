@@ -200,8 +200,36 @@ fn separate_compilation_links_and_runs() {
         let (exe3, e) = link(ctx, &[kernel, from_binary], "");
         assert_eq!(e, CL_SUCCESS);
         run_apply(ctx, q, exe3);
+        // A library's binary comes back as a library (gencl's header says which kind).
+        let lib_bytes = binary_of(lib);
+        assert_eq!(&lib_bytes[..8], b"GENCLBIN");
+        let (len, mut ptr) = (lib_bytes.len(), lib_bytes.as_ptr());
+        let lib2 = clCreateProgramWithBinary(ctx, 1, &d, &len, &mut ptr, &mut status, &mut err);
+        assert_eq!((err, status), (CL_SUCCESS, CL_SUCCESS));
+        assert_eq!(binary_type(lib2, d), CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        let (exe4, e) = link(ctx, &[kernel, lib2], "");
+        assert_eq!(e, CL_SUCCESS);
+        run_apply(ctx, q, exe4);
+        // Plain SPIR-V is taken as a compiled object too.
+        let spv = lib_bytes[48..].to_vec();
+        let (len, mut ptr) = (spv.len(), spv.as_ptr());
+        let raw = clCreateProgramWithBinary(ctx, 1, &d, &len, &mut ptr, &mut status, &mut err);
+        assert_eq!((err, status), (CL_SUCCESS, CL_SUCCESS));
+        assert_eq!(binary_type(raw, d), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
 
-        for p in [header, kernel, function, exe, lib, exe2, from_binary, exe3] {
+        for p in [
+            header,
+            kernel,
+            function,
+            exe,
+            lib,
+            exe2,
+            from_binary,
+            exe3,
+            lib2,
+            exe4,
+            raw,
+        ] {
             clReleaseProgram(p);
         }
         clReleaseCommandQueue(q);

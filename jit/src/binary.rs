@@ -14,7 +14,7 @@
 //! | 28..32 | reserved, 0 |
 //! | 32..40 | payload length |
 //! | 40..48 | FNV-1a of the payload |
-//! | 48.. | payload: a postcard-encoded [`ProgramBinary`] |
+//! | 48.. | payload: a postcard-encoded [`ProgramBinary`] (executable), or SPIR-V (compiled object, library) |
 //!
 //! A binary is accepted only by the same build of the compiler for the same generation: the
 //! kernel descriptor and the code are one contract, and a binary from another build is
@@ -39,6 +39,10 @@ const HEADER: usize = 48;
 pub enum BinaryKind {
     /// Machine code and kernel descriptors: CL_PROGRAM_BINARY_TYPE_EXECUTABLE.
     Executable = 1,
+    /// clCompileProgram's SPIR-V: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT.
+    CompiledObject = 2,
+    /// clLinkProgram -create-library's SPIR-V: CL_PROGRAM_BINARY_TYPE_LIBRARY.
+    Library = 3,
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -72,17 +76,39 @@ fn compiler_id() -> u64 {
 /// The bytes of `program` as CL_PROGRAM_BINARIES reports them.
 pub fn encode(program: &ProgramBinary) -> Vec<u8> {
     let payload = postcard::to_stdvec(program).unwrap_or_default();
+    wrap(BinaryKind::Executable, &payload)
+}
+
+/// A compiled object's or a library's SPIR-V as CL_PROGRAM_BINARIES reports it: the header
+/// says which, so that the binary comes back as the same kind of program.
+pub fn encode_il(kind: BinaryKind, il: &[u8]) -> Vec<u8> {
+    wrap(kind, il)
+}
+
+fn wrap(kind: BinaryKind, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&TARGET_GEN9.to_le_bytes());
     out.extend_from_slice(&compiler_id().to_le_bytes());
-    out.extend_from_slice(&(BinaryKind::Executable as u32).to_le_bytes());
+    out.extend_from_slice(&(kind as u32).to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(&fnv(payload).to_le_bytes());
+    out.extend_from_slice(payload);
     out
+}
+
+/// The kind and SPIR-V of a compiled object's or library's binary (checked as any header;
+/// the SPIR-V is checked again when it is linked or built). None for an executable.
+pub fn decode_il(
+    bytes: &[u8],
+    compiler: &str,
+) -> Result<Option<(BinaryKind, Vec<u8>)>, BinaryError> {
+    Ok(match check_header_for(bytes, compiler)? {
+        BinaryKind::Executable => None,
+        kind => Some((kind, bytes[HEADER..].to_vec())),
+    })
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -113,17 +139,20 @@ pub fn check_header_for(bytes: &[u8], compiler: &str) -> Result<BinaryKind, Bina
     if target != TARGET_GEN9 {
         return Err(BinaryError::OtherDevice(target));
     }
+    let kind = match u32_at(bytes, 24) {
+        1 => BinaryKind::Executable,
+        2 => BinaryKind::CompiledObject,
+        3 => BinaryKind::Library,
+        k => return Err(BinaryError::Kind(k)),
+    };
+    // Machine code belongs to the compiler build that made it; SPIR-V to any.
     let id = u64_at(bytes, 16);
-    if Some(id) != u64::from_str_radix(compiler, 16).ok() {
+    if kind == BinaryKind::Executable && Some(id) != u64::from_str_radix(compiler, 16).ok() {
         return Err(BinaryError::OtherCompiler {
             found: format!("{id:016x}"),
             expected: compiler.to_string(),
         });
     }
-    let kind = match u32_at(bytes, 24) {
-        1 => BinaryKind::Executable,
-        k => return Err(BinaryError::Kind(k)),
-    };
     let len = u64_at(bytes, 32);
     if len != (bytes.len() - HEADER) as u64 {
         return Err(BinaryError::Corrupt(format!(

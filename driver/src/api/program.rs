@@ -219,12 +219,34 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         // bytes again when the program is built: it does not trust this check.
         // LLVM bitcode (the cl_khr_spir way) is compiled at clBuildProgram like source.
         let compiler = &connection()?.device.compiler_id;
-        let spirv = is_spirv(&bytes);
-        let checked = if gencl_jit::frontend::llvm::is_bitcode(&bytes) || spirv {
-            Ok(())
+        use gencl_jit::binary::BinaryKind;
+        // What the bytes hold: raw SPIR-V, a compiled object or library (gencl's header
+        // around SPIR-V), LLVM bitcode, or an executable.
+        let il: Result<Option<(cl_program_binary_type, Vec<u8>)>, String> = if is_spirv(&bytes) {
+            Ok(Some((
+                CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                bytes.clone(),
+            )))
+        } else if gencl_jit::frontend::llvm::is_bitcode(&bytes) {
+            Ok(None)
         } else {
-            gencl_jit::binary::decode_for(&bytes, compiler).map(|_| ())
+            match gencl_jit::binary::decode_il(&bytes, compiler) {
+                Ok(Some((kind, il))) if is_spirv(&il) => Ok(Some((
+                    if kind == BinaryKind::Library {
+                        CL_PROGRAM_BINARY_TYPE_LIBRARY
+                    } else {
+                        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                    },
+                    il,
+                ))),
+                Ok(Some(_)) => Err("a compiled object without SPIR-V".into()),
+                Ok(None) => gencl_jit::binary::decode_for(&bytes, compiler)
+                    .map(|_| None)
+                    .map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            }
         };
+        let checked = il.as_ref().map(|_| ());
         if let Err(e) = checked {
             tracing::debug!("clCreateProgramWithBinary: {e}");
             if let Some(s) = status {
@@ -235,15 +257,15 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         if let Some(s) = status {
             *s = CL_SUCCESS;
         }
-        // SPIR-V is what clCompileProgram and clLinkProgram -create-library hand out as
-        // CL_PROGRAM_BINARIES: it comes back as a compiled object, to link or to build.
-        if spirv {
-            let program =
-                new_program(context, Origin::Binary, ProgramSource::SpirV(bytes.clone()))?;
+        // What clCompileProgram and clLinkProgram -create-library hand out as
+        // CL_PROGRAM_BINARIES comes back as the same kind of program, to link or to build;
+        // plain SPIR-V as a compiled object.
+        if let Ok(Some((ty, il))) = il {
+            let program = new_program(context, Origin::Binary, ProgramSource::SpirV(il.clone()))?;
             if let Ok(p) = get::<Program>(program) {
                 let mut b = p.build.lock();
-                b.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-                b.il = Some(bytes.clone());
+                b.binary_type = ty;
+                b.il = Some(il);
                 b.binary = Some(bytes);
             }
             return Ok(program);
@@ -508,11 +530,18 @@ impl Build {
         self.kernels.clear();
     }
 
-    /// A compiled object or a library: its SPIR-V is both what links and CL_PROGRAM_BINARIES.
+    /// A compiled object or a library: its SPIR-V is what links, and its binary that SPIR-V
+    /// under gencl's header saying which of the two it is.
     fn holds_il(&mut self, il: Vec<u8>, log: String, ty: cl_program_binary_type) {
+        use gencl_jit::binary::{encode_il, BinaryKind};
         self.status = CL_BUILD_SUCCESS;
         self.log = log;
-        self.binary = Some(il.clone());
+        let kind = if ty == CL_PROGRAM_BINARY_TYPE_LIBRARY {
+            BinaryKind::Library
+        } else {
+            BinaryKind::CompiledObject
+        };
+        self.binary = Some(encode_il(kind, &il));
         self.il = Some(il);
         self.binary_type = ty;
     }
@@ -768,10 +797,8 @@ pub unsafe extern "C" fn clLinkProgram(
 /// The program's binary: the one it was created from, or the service's encoding of the build.
 fn binary(p: &Program) -> ClResult<Option<Vec<u8>>> {
     let mut b = p.build.lock();
-    if b.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
-        if let Some(il) = &b.il {
-            return Ok(Some(il.clone()));
-        }
+    if b.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE && b.binary.is_some() {
+        return Ok(b.binary.clone());
     }
     if b.binary.is_none() && b.status == CL_BUILD_SUCCESS {
         if let Some(id) = b.service_id {
