@@ -35,15 +35,25 @@ pub const EXTENSIONS: &[Extension] = &[
     },
 ];
 
-/// clang's `-cl-ext` argument: everything off, then the list with the features that pair
-/// with it.
+/// OpenCL C 3.0 features without an extension: 64-bit integers (the full profile's, which
+/// clang defines for every spir64 program).
+pub const FEATURES: &[&str] = &["__opencl_c_int64"];
+
+/// Every OpenCL C 3.0 feature the device has: CL_DEVICE_OPENCL_C_FEATURES, and what clang
+/// defines under -cl-std=CL3.0.
+pub fn features() -> impl Iterator<Item = &'static str> {
+    FEATURES
+        .iter()
+        .copied()
+        .chain(EXTENSIONS.iter().filter_map(|e| e.feature))
+}
+
+/// clang's `-cl-ext` argument: everything off, then the extensions and features.
 pub fn clang_ext_arg() -> String {
     let mut s = String::from("-cl-ext=-all");
-    for e in EXTENSIONS {
-        for name in std::iter::once(e.name).chain(e.feature) {
-            s.push_str(",+");
-            s.push_str(name);
-        }
+    for name in EXTENSIONS.iter().map(|e| e.name).chain(features()) {
+        s.push_str(",+");
+        s.push_str(name);
     }
     s
 }

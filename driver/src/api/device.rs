@@ -205,9 +205,7 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
             name_version("OpenCL C", 3, 0, 0),
         ]),
         // The features clang defines under -cl-std=CL3.0 (`gencl_jit::extensions`).
-        CL_DEVICE_OPENCL_C_FEATURES => val(&gencl_jit::extensions::EXTENSIONS
-            .iter()
-            .filter_map(|e| e.feature)
+        CL_DEVICE_OPENCL_C_FEATURES => val(&gencl_jit::extensions::features()
             .map(|f| name_version(f, 3, 0, 0))
             .collect::<Vec<_>>()),
         CL_DEVICE_EXTENSIONS => val(&device_extensions()),
