@@ -1,6 +1,6 @@
 //! `gencl`: developer tool. `gencl disasm FILE` prints a raw Gen9 kernel
 //! binary in IGA's syntax; `gencl compile KERNEL.cl|.spv|.ll|.bc` writes each
-//! kernel's binary (`NAME.bin`) and disassembly (`NAME.asm`); `gencl profile`
+//! kernel's binary (`NAME.bin`) and, with `--asm`, its disassembly (`NAME.asm`); `gencl profile`
 //! runs a kernel once on the emulated device and prints the model's counters.
 
 use std::path::PathBuf;
@@ -22,9 +22,13 @@ enum Cmd {
     /// Disassemble a raw Gen9 kernel binary, one instruction per line, as IGA prints it.
     Disasm { file: PathBuf },
     /// Compile OpenCL C (.cl), SPIR-V (.spv) or LLVM 15 IR (.ll text, .bc bitcode) for Gen9;
-    /// writes NAME.bin and NAME.asm per kernel.
+    /// writes NAME.bin per kernel (and NAME.asm with --asm).
     Compile {
         file: PathBuf,
+        /// Also write each kernel's disassembly, NAME.asm (as `ocloc disasm` would; off by
+        /// default, as in ocloc, since printing costs more than compiling a small kernel).
+        #[arg(long)]
+        asm: bool,
         /// Output folder (default: the current one).
         #[arg(short, long, default_value = ".")]
         out: PathBuf,
@@ -155,6 +159,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Compile {
             file,
+            asm,
             out,
             options,
             repeat,
@@ -192,10 +197,12 @@ fn run(cli: Cli) -> Result<(), String> {
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             for k in &program.kernels {
                 let bin = out.join(format!("{}.bin", k.name));
-                let asm = out.join(format!("{}.asm", k.name));
                 std::fs::write(&bin, &k.isa).map_err(|e| format!("{}: {e}", bin.display()))?;
-                let text = disasm_kernel(&k.isa).map_err(|e| format!("{}: {e}", k.name))?;
-                std::fs::write(&asm, &text).map_err(|e| format!("{}: {e}", asm.display()))?;
+                if asm {
+                    let file = out.join(format!("{}.asm", k.name));
+                    let text = disasm_kernel(&k.isa).map_err(|e| format!("{}: {e}", k.name))?;
+                    std::fs::write(&file, &text).map_err(|e| format!("{}: {e}", file.display()))?;
+                }
                 println!("{} -> {}", gencl_jit::compile::stats_line(k), bin.display());
             }
             Ok(())

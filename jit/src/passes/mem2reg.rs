@@ -22,14 +22,20 @@ struct Access {
     bytes: u32,
 }
 
+/// What `base_offset` has found per value (dense, by value number: a round asks about
+/// most values, and a hash map here was the pass's largest cost).
+struct Memo(Vec<Option<Option<(Value, u64)>>>);
+
+impl Memo {
+    fn new(f: &Function) -> Memo {
+        Memo(vec![None; f.insts.len()])
+    }
+}
+
 /// The variable and constant offset an address denotes.
-fn base_offset(
-    f: &Function,
-    v: Value,
-    memo: &mut HashMap<Value, Option<(Value, u64)>>,
-) -> Option<(Value, u64)> {
-    if let Some(r) = memo.get(&v) {
-        return *r;
+fn base_offset(f: &Function, v: Value, memo: &mut Memo) -> Option<(Value, u64)> {
+    if let Some(r) = memo.0.get(v.0 as usize).copied().flatten() {
+        return r;
     }
     let r = match f.inst(v).op {
         Op::Alloca { .. } => Some((v, 0)),
@@ -40,7 +46,9 @@ fn base_offset(
         Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => base_offset(f, p, memo),
         _ => None,
     };
-    memo.insert(v, r);
+    if let Some(slot) = memo.0.get_mut(v.0 as usize) {
+        *slot = Some(r);
+    }
     r
 }
 
@@ -57,7 +65,7 @@ pub fn run(f: &mut Function) {
 
 /// One round; whether another round may promote more.
 fn round(f: &mut Function) -> bool {
-    let mut memo = HashMap::default();
+    let mut memo = Memo::new(f);
     // Every use of every value derived from an alloca, classified.
     let mut accesses: HashMap<Value, Vec<Access>> = HashMap::default();
     let mut escaped: HashSet<Value> = HashSet::default();
@@ -173,7 +181,7 @@ fn round(f: &mut Function) -> bool {
     // stop them counting as uses of what they held in the next round.
     // Every remaining value that is a promoted variable's address (the alloca and its
     // offsets and casts) has no use left but other such addresses.
-    let mut memo = HashMap::default();
+    let mut memo = Memo::new(f);
     let mut gone = rustc_hash::FxHashSet::default();
     for b in &f.blocks {
         for v in &b.insts {
@@ -343,21 +351,10 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
         }
     }
     // Uses of the removed loads read the values they stood for.
-    let resolve = |mut v: Value| {
-        while let Some(r) = replace.get(&v) {
-            v = *r;
-        }
-        v
-    };
     for b in &mut f.blocks {
         b.insts.retain(|v| !dead.contains(v));
-        if let Term::CondBr(c, t, e) = b.term {
-            b.term = Term::CondBr(resolve(c), t, e);
-        }
     }
-    for inst in &mut f.insts {
-        inst.op.map_operands(&resolve);
-    }
+    crate::passes::replace_uses(f, &replace);
     remove_trivial_phis(f, &undef_values);
 }
 
@@ -392,20 +389,9 @@ fn remove_trivial_phis(f: &mut Function, undef: &rustc_hash::FxHashSet<Value>) {
         if replace.is_empty() {
             return;
         }
-        let resolve = |mut v: Value| {
-            while let Some(r) = replace.get(&v) {
-                v = *r;
-            }
-            v
-        };
         for b in &mut f.blocks {
             b.insts.retain(|v| !replace.contains_key(v));
-            if let Term::CondBr(c, t, e) = b.term {
-                b.term = Term::CondBr(resolve(c), t, e);
-            }
         }
-        for inst in &mut f.insts {
-            inst.op.map_operands(&resolve);
-        }
+        crate::passes::replace_uses(f, &replace);
     }
 }

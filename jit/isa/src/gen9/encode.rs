@@ -17,15 +17,21 @@ struct W<'a> {
 }
 
 impl W<'_> {
+    // Inlined so that each field's mask and shift fold to constants at its call.
+    #[inline(always)]
     fn put(&mut self, f: Field, v: u64, what: &str) -> Result<(), EncodeError> {
         if !f.fits(v) {
-            return Err(self.err(
-                what,
-                &format!("value {v:#x} does not fit in bits {}..{}", f.lo, f.hi),
-            ));
+            return Err(self.overflow(f, v, what));
         }
         f.set(&mut self.w, v);
         Ok(())
+    }
+    #[cold]
+    fn overflow(&self, f: Field, v: u64, what: &str) -> EncodeError {
+        self.err(
+            what,
+            &format!("value {v:#x} does not fit in bits {}..{}", f.lo, f.hi),
+        )
     }
     fn err(&self, what: &str, why: &str) -> EncodeError {
         EncodeError::Unencodable {
@@ -148,7 +154,15 @@ fn alu(w: &mut W, form: Form) -> Result<(), EncodeError> {
     let dst = w.opt(i.dst, "dst", "ALU instructions need a destination")?;
     dst_op(w, &dst, a16)?;
     for (s, src) in i.srcs.iter().enumerate().take(nsrc) {
-        let src = w.opt(*src, "source", &format!("src{s} missing"))?;
+        let src = w.opt(
+            *src,
+            "source",
+            if s == 0 {
+                "src0 missing"
+            } else {
+                "src1 missing"
+            },
+        )?;
         match src {
             Src::Reg(r) => src_reg(w, s, &r, a16)?,
             Src::Imm(imm) => {

@@ -15,9 +15,11 @@ impl Field {
     pub const fn new(lo: u32, hi: u32) -> Field {
         Field { lo, hi }
     }
+    #[inline(always)]
     pub const fn width(self) -> u32 {
         self.hi - self.lo + 1
     }
+    #[inline(always)]
     pub const fn mask(self) -> u128 {
         if self.width() >= 128 {
             u128::MAX
@@ -26,15 +28,18 @@ impl Field {
         }
     }
     /// Read the field from a 128-bit word.
+    #[inline(always)]
     pub fn get(self, w: u128) -> u64 {
         ((w >> self.lo) & self.mask()) as u64
     }
     /// Write the field (value masked to the field's width).
+    #[inline(always)]
     pub fn set(self, w: &mut u128, v: u64) {
         *w &= !(self.mask() << self.lo);
         *w |= (v as u128 & self.mask()) << self.lo;
     }
     /// Does `v` fit in the field?
+    #[inline(always)]
     pub fn fits(self, v: u64) -> bool {
         (v as u128) <= self.mask()
     }
