@@ -66,6 +66,10 @@ pub fn place_arg(end: u32, size: u32) -> u32 {
     end.div_ceil(align) * align
 }
 
+/// Shared local memory a work-group may use on Gen9: 64 KiB (MEDIA_INTERFACE_DESCRIPTOR's
+/// Shared Local Memory Size tops out at 64 KiB; CL_DEVICE_LOCAL_MEM_SIZE).
+pub const SLM_BYTES: u32 = 64 * 1024;
+
 /// Binding-table entries a kernel's surfaces may use: 0..=239 (the rest have fixed meanings,
 /// `gencl_isa::gen9::send`).
 pub const SURFACE_BTIS: usize = gencl_isa::gen9::send::MAX_SURFACE_BTI as usize + 1;

@@ -245,8 +245,15 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         required_wg_size,
         constant_data,
         library_data,
+        slm_bytes,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
+    // The gateway's barrier only where the kernel still has one after the passes.
+    let barriers = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|v| func.inst(*v).op == crate::ir::Op::Barrier);
     let uniform = passes::uniform::analyse(&func);
 
     // Arguments after the implicit values, each aligned to its size.
@@ -331,7 +338,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         cross_thread_bytes,
         implicit,
         uses_local_ids,
-        slm_bytes: 0,
+        slm_bytes,
         scratch_bytes: assignment.spill_bytes,
         // MEDIA_VFE_STATE's Per Thread Scratch Space: 1 KiB << n.
         scratch_per_thread: if assignment.spill_bytes == 0 {
@@ -339,7 +346,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         } else {
             assignment.spill_bytes.max(1024).next_power_of_two()
         },
-        barriers: false,
+        barriers,
         data_buffers,
         required_wg_size,
         attributes,

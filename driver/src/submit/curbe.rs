@@ -35,7 +35,7 @@ pub fn slm_layout(
 }
 
 /// Gen9 shared local memory per work-group.
-pub const SLM_MAX: u32 = 64 * 1024;
+pub const SLM_MAX: u32 = gencl_jit::abi::SLM_BYTES;
 
 /// Cross-thread data for the groups of one walker region, whose work-groups have shape `local`.
 /// `slm_offsets` from [`slm_layout`]; `data_addrs` the GPU addresses of the kernel's

@@ -64,6 +64,18 @@ pub struct LoweredKernel {
     /// The constant tables of each built-in cut out of the library (`library::Slice`) that
     /// inlined code reads (`Op::ConstData(1 + k)` for the k-th; empty when unread).
     pub library_data: Vec<Vec<u8>>,
+    /// Bytes of shared local memory the kernel's own `__local` variables take (at offset 0;
+    /// the runtime places `__local` pointer arguments after them).
+    pub slm_bytes: u32,
+}
+
+/// Where a kernel's `__local` variables sit in shared local memory, assigned in the order
+/// the kernel (and what it calls) first names them, each at its type's alignment. Keyed by
+/// module and id: inlined library code is another module.
+#[derive(Default)]
+struct SlmLayout {
+    offsets: HashMap<(usize, u32), u32>,
+    end: u32,
 }
 
 fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
@@ -91,6 +103,9 @@ pub(super) struct ModuleInfo<'m> {
     no_write: rustc_hash::FxHashSet<u32>,
     /// Program-scope `__constant` variables with their initialisers, in module order.
     constant_vars: Vec<(u32, u32)>,
+    /// Kernel-scope `__local` variables (Workgroup storage): id → pointee type. Each kernel
+    /// lays out in shared local memory those it uses (`SlmLayout`).
+    local_vars: HashMap<u32, u32>,
     /// Their layout, computed on first use.
     layout: std::sync::OnceLock<(Vec<u8>, HashMap<u32, u64>)>,
     /// Rounding modes and saturation of conversions (decorations).
@@ -158,6 +173,7 @@ impl<'m> ModuleInfo<'m> {
             rounding: HashMap::default(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
+            local_vars: HashMap::default(),
             layout: std::sync::OnceLock::new(),
         };
         for i in &m.ext_inst_imports {
@@ -306,6 +322,15 @@ impl<'m> ModuleInfo<'m> {
                     ) = (i.operands.first(), i.operands.get(1))
                     {
                         info.constant_vars.push((id, *init));
+                    }
+                    if let (
+                        Some(Operand::StorageClass(spirv::StorageClass::Workgroup)),
+                        Some(tid),
+                    ) = (i.operands.first(), i.result_type)
+                    {
+                        if let Some(SType::Pointer(_, pointee)) = info.types.get(&tid) {
+                            info.local_vars.insert(id, *pointee);
+                        }
                     }
                     info.globals.insert(id, name);
                     continue;
@@ -769,6 +794,7 @@ fn lower_kernel(
         .map(|p| p.result_type.unwrap_or(0))
         .collect();
     let libs = std::cell::RefCell::new(Vec::new());
+    let slm = std::cell::RefCell::new(SlmLayout::default());
     let mut lw = Lowerer {
         info,
         f: &mut func,
@@ -776,6 +802,7 @@ fn lower_kernel(
         depth: 0,
         data: 0,
         libs: &libs,
+        slm: &slm,
     };
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
@@ -829,12 +856,14 @@ fn lower_kernel(
             Vec::new()
         });
     }
+    let slm_bytes = slm.borrow().end;
     Ok(LoweredKernel {
         func,
         args,
         required_wg_size,
         constant_data,
         library_data,
+        slm_bytes,
     })
 }
 
@@ -849,6 +878,8 @@ struct Lowerer<'a, 'm> {
     data: u32,
     /// The library's built-ins this kernel inlines, in the order of their data buffers.
     libs: &'a std::cell::RefCell<Vec<&'static library::Slice>>,
+    /// The kernel's `__local` variables, laid out as they are first named.
+    slm: &'a std::cell::RefCell<SlmLayout>,
 }
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
@@ -935,6 +966,7 @@ impl Lowerer<'_, '_> {
             depth: self.depth,
             data,
             libs: self.libs,
+            slm: self.slm,
         };
         sub.lower_call(slice.fid, args, cur)
     }
@@ -1277,6 +1309,32 @@ impl Lowerer<'_, '_> {
         }
     }
 
+    /// The SLM offset of the `__local` variable `id` (of type `pointee`), placed after the
+    /// others on first use. The pointer is the offset itself: SLM messages take 32-bit
+    /// offsets, and the runtime's `__local` arguments are offsets too.
+    fn slm_offset(&mut self, id: u32, pointee: u32) -> Result<u32, FrontendError> {
+        let key = (self.info as *const ModuleInfo as usize, id);
+        let mut slm = self.slm.borrow_mut();
+        if let Some(&off) = slm.offsets.get(&key) {
+            return Ok(off);
+        }
+        let bytes = self.info.size_of(pointee)?;
+        let align = self.info.align_of(pointee)?.max(1);
+        let off = u64::from(slm.end).next_multiple_of(align);
+        let end = off + bytes;
+        if end > u64::from(crate::abi::SLM_BYTES) {
+            let name = self.info.names.get(&id).cloned().unwrap_or_default();
+            return Err(FrontendError::Unsupported(format!(
+                "the kernel's __local variables ('{name}' ends at byte {end}) exceed the \
+                 device's {} bytes of local memory",
+                crate::abi::SLM_BYTES
+            )));
+        }
+        slm.offsets.insert(key, off as u32);
+        slm.end = end as u32;
+        Ok(off as u32)
+    }
+
     fn konst(&mut self, ty: Ty, bits: u64) -> Value {
         self.f.push(Block(0), Op::Const(bits), ty)
     }
@@ -1290,6 +1348,14 @@ impl Lowerer<'_, '_> {
                 .f
                 .push(Block(0), Op::ConstData(self.data), Ty::Ptr(Space::Constant));
             let v = self.offset(Block(0), base, off);
+            self.consts.insert(id, vec![v]);
+            return Ok(vec![v]);
+        }
+        if let Some(&pointee) = self.info.local_vars.get(&id) {
+            let off = self.slm_offset(id, pointee)?;
+            let v = self
+                .f
+                .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local));
             self.consts.insert(id, vec![v]);
             return Ok(vec![v]);
         }
@@ -1960,8 +2026,14 @@ impl Lowerer<'_, '_> {
                 }
                 define!(vec![a]);
             }
+            // barrier()/work_group_barrier(): every fence flag given is honoured by the
+            // fence the barrier carries (Gen9's fence orders all data-port accesses).
             SOp::ControlBarrier => {
                 self.f.push(cur, Op::Barrier, Ty::Void);
+            }
+            // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
+            SOp::MemoryBarrier => {
+                self.f.push(cur, Op::Fence, Ty::Void);
             }
             _ => {
                 let tid = rty.unwrap_or(0);

@@ -255,7 +255,12 @@ pub enum Op {
         bytes: u32,
     },
     Phi(Vec<(Block, Value)>),
+    /// A work-group barrier (gateway), preceded by a memory fence: barrier() and
+    /// work_group_barrier() with any fence flags.
     Barrier,
+    /// A memory fence: every earlier data-port access of the work-item is visible before
+    /// any later one (mem_fence, read_mem_fence, write_mem_fence).
+    Fence,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -340,7 +345,8 @@ impl Op {
             | Op::ConstData(_)
             | Op::Alloca { .. }
             | Op::Builtin(..)
-            | Op::Barrier => vec![],
+            | Op::Barrier
+            | Op::Fence => vec![],
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => vec![*a],
             Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],
@@ -359,7 +365,8 @@ impl Op {
             | Op::ConstData(_)
             | Op::Alloca { .. }
             | Op::Builtin(..)
-            | Op::Barrier => {}
+            | Op::Barrier
+            | Op::Fence => {}
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => {
                 *a = f(*a);
                 *b = f(*b);
@@ -384,7 +391,7 @@ impl Op {
     }
 
     pub fn has_side_effects(&self) -> bool {
-        matches!(self, Op::Store { .. } | Op::Barrier)
+        matches!(self, Op::Store { .. } | Op::Barrier | Op::Fence)
     }
 }
 

@@ -260,6 +260,7 @@ fn op_of(text: &str) -> Option<Op> {
             Op::Phi(ins)
         }
         "barrier" => Op::Barrier,
+        "fence" => Op::Fence,
         "const_data" => Op::ConstData(num(rest)? as u32),
         "alloca" => {
             let (b, a) = rest.split_once(',')?;

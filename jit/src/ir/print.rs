@@ -104,6 +104,7 @@ fn op_text(op: &Op) -> String {
             format!("phi {}", parts.join(", "))
         }
         Op::Barrier => "barrier".into(),
+        Op::Fence => "fence".into(),
     }
 }
 

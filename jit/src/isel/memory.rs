@@ -1,7 +1,11 @@
 //! Message lowering: loads and stores become data-port messages. Global and constant
 //! pointers take the A64 untyped surface messages (dwords and qwords, up to four channels)
-//! and the A64 byte scattered ones (8- and 16-bit values, carried zero-extended in dwords);
-//! private and local pointers are the memory-model issue's and are refused here.
+//! and the A64 byte scattered ones (8- and 16-bit values, carried zero-extended in dwords).
+//! Local pointers are 32-bit offsets into the work-group's shared local memory, reached
+//! through binding-table index 254 with the same shapes of message: untyped surface
+//! read/write (DC1) for dwords and qwords, byte scattered read/write (DC0) for bytes and
+//! words, as IGC does. Private pointers are refused here (variables that mem2reg could not
+//! promote).
 
 use super::*;
 
@@ -29,11 +33,28 @@ impl Sel<'_> {
         }
     }
 
-    pub(super) fn check_space(&self, addr: Value) -> Result<(), IselError> {
+    /// The port a pointer's accesses go through.
+    fn port(&self, addr: Value) -> Result<Port, IselError> {
         match self.space_of(addr) {
-            Space::Global | Space::Constant => Ok(()),
+            Space::Global | Space::Constant => Ok(Port::A64),
+            Space::Local => Ok(Port::Slm),
             s => unsupported(format!("memory access in the {s:?} address space")),
         }
+    }
+
+    /// The address payload of a message on `port`: 64-bit addresses (A64), or the low
+    /// dword of each lane's local pointer (SLM offsets).
+    fn payload(&mut self, port: Port, addr: Value) -> Result<VRef, IselError> {
+        if port == Port::A64 {
+            return self.address_payload(addr);
+        }
+        let o = self.half(addr, 0)?;
+        let r = self.m.new_vreg(4 * SIMD as u32);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(VRef { v: r, off: 0 })
     }
 
     /// A byte or word per lane with the A64 byte scattered read; the data port leaves
@@ -44,15 +65,24 @@ impl Sel<'_> {
         addr: Value,
         bytes: u32,
     ) -> Result<(), IselError> {
-        self.check_space(addr)?;
-        let payload = self.address_payload(addr)?;
+        let port = self.port(addr)?;
+        let payload = self.payload(port, addr)?;
         let resp = self.m.new_vreg(4 * SIMD as u32);
-        let (desc, ex_desc, _, _) = send::a64_byte_scattered_read_desc(SIMD as u32, bytes);
+        let (sfid, (desc, ex_desc, _, _)) = match port {
+            Port::A64 => (
+                Sfid::Dc1,
+                send::a64_byte_scattered_read_desc(SIMD as u32, bytes),
+            ),
+            Port::Slm => (
+                Sfid::Dc0,
+                send::byte_scattered_read_desc(send::BTI_SLM, SIMD as u32, bytes),
+            ),
+        };
         let mut i = Inst::new(Opcode::Send, SIMD);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         i.send = Some(SendInfo {
-            sfid: Sfid::Dc1,
+            sfid,
             desc: Some(desc),
             ex_desc,
             eot: false,
@@ -87,22 +117,31 @@ impl Sel<'_> {
         value: Value,
         bytes: u32,
     ) -> Result<(), IselError> {
-        self.check_space(addr)?;
-        let payload = self.address_payload(addr)?;
+        let port = self.port(addr)?;
+        let payload = self.payload(port, addr)?;
         let data = self.m.new_vreg(4 * SIMD as u32);
         let o = self.opnd(value, Type::UD)?;
         let mut i = Inst::new(Opcode::Mov, SIMD);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
-        let parts = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
-        self.a64_write(parts, payload, data);
+        match port {
+            Port::A64 => {
+                let parts = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
+                self.write_msg(Sfid::Dc1, parts, payload, data)
+            }
+            Port::Slm => {
+                let parts = send::byte_scattered_write_desc(send::BTI_SLM, SIMD as u32, bytes);
+                self.write_msg(Sfid::Dc0, parts, payload, data)
+            }
+        }
         Ok(())
     }
 
     /// A data-port write (`sends`): the address payload, then `data` (no response).
-    pub(super) fn a64_write(
+    pub(super) fn write_msg(
         &mut self,
+        sfid: Sfid,
         (desc, ex_desc, _, _): send::DescParts,
         payload: VRef,
         data: VReg,
@@ -112,7 +151,7 @@ impl Sel<'_> {
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         i.send = Some(SendInfo {
-            sfid: Sfid::Dc1,
+            sfid,
             desc: Some(desc),
             ex_desc,
             eot: false,
@@ -125,15 +164,18 @@ impl Sel<'_> {
     }
 
     pub(super) fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {
-        self.check_space(addr)?;
+        let port = self.port(addr)?;
         let size = ty.bytes();
         if size != 4 && size != 8 {
             return unsupported(format!("loads of {ty:?}"));
         }
-        let payload = self.address_payload(addr)?;
+        let payload = self.payload(port, addr)?;
         let channels = size / 4;
         let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
-        let (desc, ex_desc, _, _) = send::a64_untyped_read_desc(SIMD as u32, channels);
+        let (desc, ex_desc, _, _) = match port {
+            Port::A64 => send::a64_untyped_read_desc(SIMD as u32, channels),
+            Port::Slm => send::untyped_read_desc(send::BTI_SLM, SIMD as u32, channels),
+        };
         let mut i = Inst::new(Opcode::Sends, SIMD);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
@@ -190,13 +232,13 @@ impl Sel<'_> {
     }
 
     pub(super) fn store(&mut self, addr: Value, value: Value) -> Result<(), IselError> {
-        self.check_space(addr)?;
+        let port = self.port(addr)?;
         let ty = self.f.ty(value);
         let size = ty.bytes();
         if size != 4 && size != 8 {
             return unsupported(format!("stores of {ty:?}"));
         }
-        let payload = self.address_payload(addr)?;
+        let payload = self.payload(port, addr)?;
         let channels = size / 4;
         let data = self.m.new_vreg(4 * SIMD as u32 * channels);
         let t = isa_type(ty, false)?;
@@ -233,8 +275,99 @@ impl Sel<'_> {
                 );
             }
         }
-        let parts = send::a64_untyped_write_desc(SIMD as u32, channels);
-        self.a64_write(parts, payload, data);
+        let parts = match port {
+            Port::A64 => send::a64_untyped_write_desc(SIMD as u32, channels),
+            Port::Slm => send::untyped_write_desc(send::BTI_SLM, SIMD as u32, channels),
+        };
+        self.write_msg(Sfid::Dc1, parts, payload, data);
         Ok(())
     }
+
+    /// A memory fence: DC0's fence message with commit enable, whose reply is read (into
+    /// the null register) so that the thread waits until every earlier access of its own
+    /// is globally visible (Mesa's `brw_memory_fence` and the `mov null` it is followed by).
+    pub(super) fn fence(&mut self) {
+        let (desc, ex_desc, _, rlen) = send::fence_desc();
+        let reply = self.m.new_vreg(32 * rlen);
+        let mut i = Inst::new(Opcode::Send, 8);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc0,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        // The header is r0 as the thread received it.
+        self.push(i, Some(VRef { v: reply, off: 0 }), [None; 3]);
+        let mut i = Inst::new(Opcode::Mov, 8);
+        i.no_mask = true;
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        self.push(i, None, [Some(VRef { v: reply, off: 0 }), None, None]);
+    }
+
+    /// barrier(): the fence, then the gateway's barrier message with the thread's barrier
+    /// id (r0.2 bits 27:24, masked as Mesa does for Gen9: 0x8F000000), then `wait n0.0`
+    /// until the gateway has heard from every thread of the work-group.
+    pub(super) fn barrier(&mut self) {
+        self.fence();
+        let hdr = self.m.new_vreg(32);
+        let mut i = Inst::new(Opcode::Mov, 8);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(imm(Type::UD, 0));
+        self.push(i, Some(VRef { v: hdr, off: 0 }), [None; 3]);
+        let mut i = Inst::new(Opcode::And, 1);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 8, Region::SCALAR, Type::UD));
+        i.srcs[1] = Some(imm(Type::UD, 0x8F00_0000));
+        self.push(i, Some(VRef { v: hdr, off: 8 }), [None; 3]);
+        let (desc, ex_desc, _, _) = send::barrier_desc();
+        let mut i = Inst::new(Opcode::Send, 8);
+        i.no_mask = true;
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Gateway,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(i, None, [Some(VRef { v: hdr, off: 0 }), None, None]);
+        let mut i = Inst::new(Opcode::Wait, 1);
+        i.no_mask = true;
+        let n0 = Dst {
+            file: RegFile::Arf,
+            nr: 0x90,
+            subreg: 0,
+            hstride: 1,
+            ty: Type::UD,
+            indirect: None,
+            writemask: 0xF,
+        };
+        i.dst = Some(n0);
+        i.srcs[0] = Some(Src::Reg(SrcReg {
+            file: RegFile::Arf,
+            nr: 0x90,
+            subreg: 0,
+            region: Region::SCALAR,
+            ty: Type::UD,
+            modifier: SrcMod::default(),
+            indirect: None,
+            swizzle: [0, 1, 2, 3],
+        }));
+        self.push(i, None, [None; 3]);
+    }
+}
+
+/// The data port a pointer's accesses take.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Port {
+    /// Global and constant memory: 64-bit addresses, stateless A64 messages.
+    A64,
+    /// Shared local memory: 32-bit offsets, binding-table index 254.
+    Slm,
 }

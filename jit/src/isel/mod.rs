@@ -582,7 +582,8 @@ impl Sel<'_> {
             } if bytes < 4 => self.store_narrow(addr, value, bytes)?,
             Op::Load { addr, .. } => self.load(v, addr, ty)?,
             Op::Store { addr, value, .. } => self.store(addr, value)?,
-            Op::Barrier => return unsupported("barrier()"),
+            Op::Barrier => self.barrier(),
+            Op::Fence => self.fence(),
         }
         Ok(())
     }

@@ -11,7 +11,12 @@ use crate::ir::{Function, Op, Ty, Value};
 fn pure(op: &Op) -> bool {
     !matches!(
         op,
-        Op::Load { .. } | Op::Store { .. } | Op::Phi(_) | Op::Barrier | Op::Alloca { .. }
+        Op::Load { .. }
+            | Op::Store { .. }
+            | Op::Phi(_)
+            | Op::Barrier
+            | Op::Fence
+            | Op::Alloca { .. }
     ) && !op.has_side_effects()
 }
 

@@ -19,9 +19,12 @@ pub fn analyse(f: &Function) -> Vec<bool> {
                 true
             }
             Op::Builtin(b, _) => !matches!(b, Builtin::GlobalId | Builtin::LocalId),
-            Op::Load { .. } | Op::Store { .. } | Op::Phi(_) | Op::Barrier | Op::Alloca { .. } => {
-                false
-            }
+            Op::Load { .. }
+            | Op::Store { .. }
+            | Op::Phi(_)
+            | Op::Barrier
+            | Op::Fence
+            | Op::Alloca { .. } => false,
             op => op
                 .operands()
                 .iter()

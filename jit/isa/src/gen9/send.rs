@@ -575,6 +575,33 @@ pub fn a64_byte_scattered_write_desc(simd: u32, bytes: u32) -> DescParts {
     )
 }
 
+/// DC0 byte scattered read through a binding-table index (254 = SLM): `bytes` (1, 2 or 4)
+/// per lane at the dword offsets of the payload, each returned in the low bytes of a
+/// dword slot (message type 0x04; control bit 0 SIMD16, 3:2 log2 of the size: Mesa's
+/// `brw_dp_byte_scattered_rw_desc`).
+pub fn byte_scattered_read_desc(bti: u8, simd: u32, bytes: u32) -> DescParts {
+    let regs = simd / 8;
+    let ctl = u32::from(simd == 16) | (bytes.trailing_zeros() << 2);
+    (
+        desc(regs, regs, false, 0x04, ctl, bti as u32),
+        0xA,
+        regs,
+        regs,
+    )
+}
+
+/// DC0 byte scattered write (message type 0x0C; sends: src1 the data, one dword per lane).
+pub fn byte_scattered_write_desc(bti: u8, simd: u32, bytes: u32) -> DescParts {
+    let regs = simd / 8;
+    let ctl = u32::from(simd == 16) | (bytes.trailing_zeros() << 2);
+    (
+        desc(regs, 0, false, 0x0C, ctl, bti as u32),
+        0xA | (regs << 6),
+        regs,
+        0,
+    )
+}
+
 /// Untyped surface read through a binding-table index (254 = SLM).
 pub fn untyped_read_desc(bti: u8, simd: u32, num_channels: u32) -> DescParts {
     let regs = simd / 8;
@@ -745,5 +772,19 @@ mod tests {
             (MsgKind::ScratchBlockRead, 256, 4095)
         );
         assert_eq!(barrier_desc().0, 0x02000004);
+        for (bytes, size) in [(1, 1), (2, 2)] {
+            let (d, ex, _, _) = byte_scattered_read_desc(BTI_SLM, 8, bytes);
+            let m = decode_message(Opcode::Send, 8, Sfid::Dc0, d, ex);
+            assert_eq!(
+                (m.kind, m.simd, m.data_size, m.bti),
+                (MsgKind::ByteScatteredRead, 8, size, Some(BTI_SLM))
+            );
+            let (d, ex, _, _) = byte_scattered_write_desc(BTI_SLM, 8, bytes);
+            let m = decode_message(Opcode::Sends, 8, Sfid::Dc0, d, ex);
+            assert_eq!(
+                (m.kind, m.simd, m.data_size, m.bti),
+                (MsgKind::ByteScatteredWrite, 8, size, Some(BTI_SLM))
+            );
+        }
     }
 }
