@@ -33,6 +33,41 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // 32-bit atomics on global memory (A64 untyped atomics) and local memory (SLM untyped
+    // atomics through BTI 254): isel/memory.rs.
+    Extension {
+        name: "cl_khr_global_int32_base_atomics",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    Extension {
+        name: "cl_khr_global_int32_extended_atomics",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    Extension {
+        name: "cl_khr_local_int32_base_atomics",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    Extension {
+        name: "cl_khr_local_int32_extended_atomics",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    // 64-bit atomics: A64 atomics with 64-bit data on global memory; on local memory
+    // (Gen9's SLM atomics are 32-bit) a read-modify-write under an SLM lock
+    // (frontend/lower.rs, `local_atomic64`).
+    Extension {
+        name: "cl_khr_int64_base_atomics",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    Extension {
+        name: "cl_khr_int64_extended_atomics",
+        version: (1, 0, 0),
+        feature: None,
+    },
 ];
 
 /// OpenCL C 3.0 features without an extension: 64-bit integers (the full profile's, which

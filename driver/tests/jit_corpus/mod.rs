@@ -5,6 +5,7 @@ pub mod control;
 pub mod conversions;
 pub mod geometric;
 pub mod integers;
+pub mod local;
 pub mod math;
 pub mod relational;
 pub mod vectors;
@@ -21,6 +22,7 @@ pub const FILES: &[&str] = &[
     "relational.cl",
     "geometric.cl",
     "half.cl",
+    "local.cl",
 ];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
@@ -34,5 +36,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(conversions::cases());
     v.extend(relational::cases());
     v.extend(geometric::cases());
+    v.extend(local::cases());
     v
 }

@@ -16,7 +16,8 @@ use super::library;
 use super::FrontendError;
 use crate::abi::AddressQualifier;
 use crate::ir::{
-    self, BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp, Value,
+    self, AtomicOp, BinOp, Block, Builtin, CmpOp, ConvOp, Function, Op, Space, Term, Ty, UnOp,
+    Value,
 };
 
 /// A SPIR-V type, as far as lowering cares.
@@ -115,6 +116,17 @@ pub(super) struct ModuleInfo<'m> {
     actual_local_size: rustc_hash::FxHashSet<u32>,
     /// Odd-width integer types (`spirv::Module::odd_int_widths`).
     odd_int_widths: HashMap<u32, u32>,
+}
+
+/// The integer type an atomic on values of `ty` works on: 32- and 64-bit integers as they
+/// are, floats by their bits (atomic_xchg on float).
+fn atomic_int(ty: Ty) -> Result<Ty, FrontendError> {
+    match ty {
+        Ty::I32 | Ty::I64 => Ok(ty),
+        Ty::F32 => Ok(Ty::I32),
+        Ty::F64 => Ok(Ty::I64),
+        other => unsupported(format!("atomics on {other:?}")),
+    }
 }
 
 fn id_op(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
@@ -1335,6 +1347,152 @@ impl Lowerer<'_, '_> {
         Ok(off as u32)
     }
 
+    /// A 64-bit atomic on local memory, which Gen9's SLM cannot do in one message (its
+    /// atomics are 32-bit): under a lock word of the work-group's own in SLM, taken with a
+    /// 32-bit compare-exchange. Each lane loops until it has held the lock once; lanes of
+    /// one thread that lose to a sibling retry in the next iteration, after the winner has
+    /// released it in this one, so the thread never waits on itself. `aop` None is a
+    /// compare-exchange against `cmp`. Returns the block after the loop and the old value.
+    fn local_atomic64(
+        &mut self,
+        pre: Block,
+        addr: Value,
+        aop: Option<AtomicOp>,
+        x: Value,
+        cmp: Option<Value>,
+    ) -> Result<(Block, Value), FrontendError> {
+        let t = Ty::I64;
+        let lock = self.slm_lock()?;
+        let (f0, t1) = (self.konst(Ty::Bool, 0), self.konst(Ty::Bool, 1));
+        let (z32, o32) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
+        let z64 = self.konst(t, 0);
+        let head = self.f.add_block();
+        let try_ = self.f.add_block();
+        let crit = self.f.add_block();
+        let join = self.f.add_block();
+        let exit = self.f.add_block();
+        self.f.blocks[pre.0 as usize].term = Term::Br(head);
+        let done = self.f.push(head, Op::Phi(Vec::new()), Ty::Bool);
+        let res = self.f.push(head, Op::Phi(Vec::new()), t);
+        self.f.blocks[head.0 as usize].term = Term::CondBr(done, exit, try_);
+        let held = self.f.push(
+            try_,
+            Op::CmpXchg {
+                addr: lock,
+                cmp: z32,
+                value: o32,
+            },
+            Ty::I32,
+        );
+        let got = self.f.push(try_, Op::Cmp(CmpOp::Eq, held, z32), Ty::Bool);
+        self.f.blocks[try_.0 as usize].term = Term::CondBr(got, crit, join);
+        let old = self.f.push(
+            crit,
+            Op::Load {
+                addr,
+                align: 8,
+                bytes: 8,
+            },
+            t,
+        );
+        let new = match (aop, cmp) {
+            (Some(AtomicOp::Xchg), _) => x,
+            (Some(a), _) => {
+                let op = match a {
+                    AtomicOp::Add => BinOp::Add,
+                    AtomicOp::Sub => BinOp::Sub,
+                    AtomicOp::And => BinOp::And,
+                    AtomicOp::Or => BinOp::Or,
+                    AtomicOp::Xor => BinOp::Xor,
+                    AtomicOp::SMin => BinOp::Min { signed: true },
+                    AtomicOp::SMax => BinOp::Max { signed: true },
+                    AtomicOp::UMin => BinOp::Min { signed: false },
+                    _ => BinOp::Max { signed: false },
+                };
+                self.f.push(crit, Op::Bin(op, old, x), t)
+            }
+            (None, Some(c)) => {
+                let eq = self.f.push(crit, Op::Cmp(CmpOp::Eq, old, c), Ty::Bool);
+                self.f.push(crit, Op::Select(eq, x, old), t)
+            }
+            (None, None) => return invalid("compare-exchange without a comparator"),
+        };
+        self.f.push(
+            crit,
+            Op::Store {
+                addr,
+                value: new,
+                align: 8,
+                bytes: 8,
+            },
+            Ty::Void,
+        );
+        self.f.push(crit, Op::Fence, Ty::Void);
+        self.f
+            .push(crit, Op::Atomic(AtomicOp::Xchg, lock, z32), Ty::I32);
+        self.f.blocks[crit.0 as usize].term = Term::Br(join);
+        let done2 = self
+            .f
+            .push(join, Op::Phi(vec![(try_, f0), (crit, t1)]), Ty::Bool);
+        let res2 = self
+            .f
+            .push(join, Op::Phi(vec![(try_, res), (crit, old)]), t);
+        self.f.blocks[join.0 as usize].term = Term::Br(head);
+        self.f.insts[done.0 as usize].op = Op::Phi(vec![(pre, f0), (join, done2)]);
+        self.f.insts[res.0 as usize].op = Op::Phi(vec![(pre, z64), (join, res2)]);
+        Ok((exit, res))
+    }
+
+    /// The SLM word that `local_atomic64` locks, placed after the kernel's `__local`
+    /// variables on first use. SLM holds garbage when a work-group starts, so every
+    /// work-item clears it at the end of the entry block and the work-group meets at a
+    /// barrier before any can take it (the entry block runs in every work-item).
+    fn slm_lock(&mut self) -> Result<Value, FrontendError> {
+        const KEY: (usize, u32) = (0, u32::MAX);
+        let existing = self.slm.borrow().offsets.get(&KEY).copied();
+        let off = match existing {
+            Some(off) => off,
+            None => {
+                let mut slm = self.slm.borrow_mut();
+                let off = slm.end.next_multiple_of(4);
+                if off + 4 > crate::abi::SLM_BYTES {
+                    return unsupported("no local memory left for the 64-bit atomics' lock");
+                }
+                slm.offsets.insert(KEY, off);
+                slm.end = off + 4;
+                drop(slm);
+                let lock = self
+                    .f
+                    .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local));
+                let z = self.konst(Ty::I32, 0);
+                self.f.push(
+                    Block(0),
+                    Op::Store {
+                        addr: lock,
+                        value: z,
+                        align: 4,
+                        bytes: 4,
+                    },
+                    Ty::Void,
+                );
+                self.f.push(Block(0), Op::Barrier, Ty::Void);
+                off
+            }
+        };
+        Ok(self
+            .f
+            .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local)))
+    }
+
+    /// `v` as the integer type `it` of its size (a float's bits).
+    fn as_int(&mut self, cur: Block, v: Value, it: Ty) -> Value {
+        if self.f.ty(v) == it {
+            v
+        } else {
+            self.f.push(cur, Op::Conv(ConvOp::Bitcast, v), it)
+        }
+    }
+
     fn konst(&mut self, ty: Ty, bits: u64) -> Value {
         self.f.push(Block(0), Op::Const(bits), ty)
     }
@@ -2034,6 +2192,120 @@ impl Lowerer<'_, '_> {
             // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
             SOp::MemoryBarrier => {
                 self.f.push(cur, Op::Fence, Ty::Void);
+            }
+            // atomic_* and atom_* (1.x) and atomic_*_explicit (2.0): one data-port atomic
+            // each. Scope and memory order are met by every Gen9 atomic: it is performed
+            // at the L3 (global) or in SLM (local), where every work-item sees it.
+            SOp::AtomicIAdd
+            | SOp::AtomicISub
+            | SOp::AtomicSMin
+            | SOp::AtomicSMax
+            | SOp::AtomicUMin
+            | SOp::AtomicUMax
+            | SOp::AtomicAnd
+            | SOp::AtomicOr
+            | SOp::AtomicXor
+            | SOp::AtomicExchange
+            | SOp::AtomicIIncrement
+            | SOp::AtomicIDecrement
+            | SOp::AtomicLoad => {
+                let addr = self.val(fr, id_op(i, 0)?)?;
+                let tid =
+                    rty.ok_or_else(|| FrontendError::InvalidIl("atomic without a type".into()))?;
+                let ty = self.info.scalar(tid)?;
+                let it = atomic_int(ty)?;
+                let (aop, x) = match op {
+                    SOp::AtomicIIncrement => (AtomicOp::Add, self.konst(it, 1)),
+                    SOp::AtomicIDecrement => (AtomicOp::Sub, self.konst(it, 1)),
+                    // A load that is atomic with the read-modify-writes: or 0.
+                    SOp::AtomicLoad => (AtomicOp::Or, self.konst(it, 0)),
+                    _ => {
+                        let x = self.val(fr, id_op(i, 3)?)?;
+                        let aop = match op {
+                            SOp::AtomicIAdd => AtomicOp::Add,
+                            SOp::AtomicISub => AtomicOp::Sub,
+                            SOp::AtomicSMin => AtomicOp::SMin,
+                            SOp::AtomicSMax => AtomicOp::SMax,
+                            SOp::AtomicUMin => AtomicOp::UMin,
+                            SOp::AtomicUMax => AtomicOp::UMax,
+                            SOp::AtomicAnd => AtomicOp::And,
+                            SOp::AtomicOr => AtomicOp::Or,
+                            SOp::AtomicXor => AtomicOp::Xor,
+                            _ => AtomicOp::Xchg,
+                        };
+                        (aop, self.as_int(cur, x, it))
+                    }
+                };
+                if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
+                    let (b, old) = self.local_atomic64(cur, addr, Some(aop), x, None)?;
+                    let old = if it == ty {
+                        old
+                    } else {
+                        self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
+                    };
+                    define!(vec![old]);
+                    return Ok(b);
+                }
+                let old = self.f.push(cur, Op::Atomic(aop, addr, x), it);
+                let old = if it == ty {
+                    old
+                } else {
+                    self.f.push(cur, Op::Conv(ConvOp::Bitcast, old), ty)
+                };
+                define!(vec![old]);
+            }
+            SOp::AtomicStore => {
+                let addr = self.val(fr, id_op(i, 0)?)?;
+                let x = self.val(fr, id_op(i, 3)?)?;
+                let it = atomic_int(self.f.ty(x))?;
+                let x = self.as_int(cur, x, it);
+                if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
+                    let (b, _) = self.local_atomic64(cur, addr, Some(AtomicOp::Xchg), x, None)?;
+                    return Ok(b);
+                }
+                self.f.push(cur, Op::Atomic(AtomicOp::Xchg, addr, x), it);
+            }
+            SOp::AtomicCompareExchange | SOp::AtomicCompareExchangeWeak => {
+                let addr = self.val(fr, id_op(i, 0)?)?;
+                let value = self.val(fr, id_op(i, 4)?)?;
+                let cmp = self.val(fr, id_op(i, 5)?)?;
+                let ty = self.f.ty(value);
+                let it = atomic_int(ty)?;
+                let (value, cmp) = (self.as_int(cur, value, it), self.as_int(cur, cmp, it));
+                if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
+                    let (b, old) = self.local_atomic64(cur, addr, None, value, Some(cmp))?;
+                    let old = if it == ty {
+                        old
+                    } else {
+                        self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
+                    };
+                    define!(vec![old]);
+                    return Ok(b);
+                }
+                let old = self.f.push(cur, Op::CmpXchg { addr, cmp, value }, it);
+                let old = if it == ty {
+                    old
+                } else {
+                    self.f.push(cur, Op::Conv(ConvOp::Bitcast, old), ty)
+                };
+                define!(vec![old]);
+            }
+            // atomic_flag_test_and_set: exchange a 1, report whether it was set.
+            SOp::AtomicFlagTestAndSet => {
+                let addr = self.val(fr, id_op(i, 0)?)?;
+                let one = self.konst(Ty::I32, 1);
+                let zero = self.konst(Ty::I32, 0);
+                let old = self
+                    .f
+                    .push(cur, Op::Atomic(AtomicOp::Xchg, addr, one), Ty::I32);
+                let set = self.f.push(cur, Op::Cmp(CmpOp::Ne, old, zero), Ty::Bool);
+                define!(vec![set]);
+            }
+            SOp::AtomicFlagClear => {
+                let addr = self.val(fr, id_op(i, 0)?)?;
+                let zero = self.konst(Ty::I32, 0);
+                self.f
+                    .push(cur, Op::Atomic(AtomicOp::Xchg, addr, zero), Ty::I32);
             }
             _ => {
                 let tid = rty.unwrap_or(0);

@@ -172,6 +172,22 @@ pub enum CmpOp {
     FUnord,
 }
 
+/// The read-modify-write of an atomic: the new value from the old one and the operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    /// The operand replaces the old value (atomic_xchg, atomic_store).
+    Xchg,
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConvOp {
     /// Integer to wider or narrower integer: sign- or zero-extension, truncation.
@@ -255,6 +271,16 @@ pub enum Op {
         bytes: u32,
     },
     Phi(Vec<(Block, Value)>),
+    /// An atomic read-modify-write of the `ty`-sized integer at `addr` with the operand
+    /// (global or local memory); the result is the old value.
+    Atomic(AtomicOp, Value, Value),
+    /// An atomic compare-exchange at `addr`: `value` is written where the old value equals
+    /// `cmp`; the result is the old value.
+    CmpXchg {
+        addr: Value,
+        cmp: Value,
+        value: Value,
+    },
     /// A work-group barrier (gateway), preceded by a memory fence: barrier() and
     /// work_group_barrier() with any fence flags.
     Barrier,
@@ -347,7 +373,10 @@ impl Op {
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence => vec![],
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => vec![*a, *b],
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::Atomic(_, a, b) => {
+                vec![*a, *b]
+            }
+            Op::CmpXchg { addr, cmp, value } => vec![*addr, *cmp, *value],
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => vec![*a],
             Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],
             Op::Load { addr, .. } => vec![*addr],
@@ -367,9 +396,14 @@ impl Op {
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence => {}
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) => {
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::Atomic(_, a, b) => {
                 *a = f(*a);
                 *b = f(*b);
+            }
+            Op::CmpXchg { addr, cmp, value } => {
+                *addr = f(*addr);
+                *cmp = f(*cmp);
+                *value = f(*value);
             }
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => *a = f(*a),
             Op::Mad(a, b, c) | Op::Select(a, b, c) => {
@@ -391,7 +425,10 @@ impl Op {
     }
 
     pub fn has_side_effects(&self) -> bool {
-        matches!(self, Op::Store { .. } | Op::Barrier | Op::Fence)
+        matches!(
+            self,
+            Op::Store { .. } | Op::Barrier | Op::Fence | Op::Atomic(..) | Op::CmpXchg { .. }
+        )
     }
 }
 

@@ -148,6 +148,18 @@ const CONVS: &[ConvOp] = &[
     ConvOp::Bitcast,
     ConvOp::ToHalf,
 ];
+const ATOMICS: &[AtomicOp] = &[
+    AtomicOp::Add,
+    AtomicOp::Sub,
+    AtomicOp::And,
+    AtomicOp::Or,
+    AtomicOp::Xor,
+    AtomicOp::Xchg,
+    AtomicOp::SMin,
+    AtomicOp::SMax,
+    AtomicOp::UMin,
+    AtomicOp::UMax,
+];
 const ROUNDS: &[Round] = &[Round::Rte, Round::Rtz, Round::Rtp, Round::Rtn];
 const BUILTINS: &[Builtin] = &[
     Builtin::GlobalId,
@@ -218,6 +230,19 @@ fn op_of(text: &str) -> Option<Op> {
             let (o, r) = word(rest)?;
             let (r, a) = word(&r)?;
             Op::ConvRound(by_debug(CONVS, &o)?, value(&a)?, by_debug(ROUNDS, &r)?)
+        }
+        "atomic" => {
+            let (o, vs) = word(rest)?;
+            let v = values(&vs)?;
+            Op::Atomic(by_debug(ATOMICS, &o)?, *v.first()?, *v.get(1)?)
+        }
+        "cmpxchg" => {
+            let v = values(rest)?;
+            Op::CmpXchg {
+                addr: *v.first()?,
+                cmp: *v.get(1)?,
+                value: *v.get(2)?,
+            }
         }
         "ptradd" => {
             let v = values(rest)?;

@@ -103,6 +103,8 @@ fn op_text(op: &Op) -> String {
             let parts: Vec<String> = ins.iter().map(|(b, v)| format!("[{b}: {v}]")).collect();
             format!("phi {}", parts.join(", "))
         }
+        Op::Atomic(o, a, b) => format!("atomic {o:?} {a}, {b}").to_lowercase(),
+        Op::CmpXchg { addr, cmp, value } => format!("cmpxchg {addr}, {cmp}, {value}"),
         Op::Barrier => "barrier".into(),
         Op::Fence => "fence".into(),
     }

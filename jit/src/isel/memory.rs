@@ -283,6 +283,66 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// An atomic on global or local memory: the A64 untyped atomic (32- or 64-bit, SIMD8)
+    /// or the untyped atomic through BTI 254 (SLM: 32-bit only, Gen9 has no 64-bit SLM
+    /// atomics). The operands follow the address payload in the order the data port
+    /// wants them (compare-exchange: the compared value, then the new one); the reply is
+    /// each lane's old value, laid out as the IR keeps a value of its type.
+    pub(super) fn atomic(
+        &mut self,
+        v: Value,
+        op: send::AtomicOp,
+        addr: Value,
+        operands: &[Value],
+    ) -> Result<(), IselError> {
+        let port = self.port(addr)?;
+        let ty = self.f.ty(v);
+        let wide = ty.bytes() == 8;
+        if wide && port == Port::Slm {
+            return unsupported("64-bit atomics on __local memory (Gen9 SLM atomics are 32-bit)");
+        }
+        let t = if wide { Type::UQ } else { Type::UD };
+        let payload = self.payload(port, addr)?;
+        let per = ty.bytes().max(4) * SIMD as u32;
+        let data = self.m.new_vreg(per * operands.len() as u32);
+        for (k, x) in operands.iter().enumerate() {
+            let o = self.opnd(*x, t)?;
+            let mut i = Inst::new(Opcode::Mov, SIMD);
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(
+                i,
+                Some(VRef {
+                    v: data,
+                    off: per * k as u32,
+                }),
+                [o.vref, None, None],
+            );
+        }
+        let n = operands.len() as u32;
+        let (desc, ex_desc, _, _) = match port {
+            Port::A64 => send::a64_atomic_desc(op, wide, true, n),
+            Port::Slm => send::untyped_atomic_desc(send::BTI_SLM, SIMD as u32, op, true, n),
+        };
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::Sends, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.send = Some(SendInfo {
+            sfid: Sfid::Dc1,
+            desc: Some(desc),
+            ex_desc,
+            eot: false,
+        });
+        self.push(
+            i,
+            Some(VRef { v: r, off: 0 }),
+            [Some(payload), Some(VRef { v: data, off: 0 }), None],
+        );
+        Ok(())
+    }
+
     /// A memory fence: DC0's fence message with commit enable, whose reply is read (into
     /// the null register) so that the thread waits until every earlier access of its own
     /// is globally visible (Mesa's `brw_memory_fence` and the `mov null` it is followed by).

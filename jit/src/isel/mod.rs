@@ -582,6 +582,26 @@ impl Sel<'_> {
             } if bytes < 4 => self.store_narrow(addr, value, bytes)?,
             Op::Load { addr, .. } => self.load(v, addr, ty)?,
             Op::Store { addr, value, .. } => self.store(addr, value)?,
+            Op::Atomic(op, addr, x) => {
+                use crate::ir::AtomicOp as A;
+                use send::AtomicOp as G;
+                let g = match op {
+                    A::Add => G::Add,
+                    A::Sub => G::Sub,
+                    A::And => G::And,
+                    A::Or => G::Or,
+                    A::Xor => G::Xor,
+                    A::Xchg => G::Mov,
+                    A::SMin => G::Imin,
+                    A::SMax => G::Imax,
+                    A::UMin => G::Umin,
+                    A::UMax => G::Umax,
+                };
+                self.atomic(v, g, addr, &[x])?
+            }
+            Op::CmpXchg { addr, cmp, value } => {
+                self.atomic(v, send::AtomicOp::Cmpwr, addr, &[cmp, value])?
+            }
             Op::Barrier => self.barrier(),
             Op::Fence => self.fence(),
         }

@@ -24,6 +24,8 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Phi(_)
             | Op::Barrier
             | Op::Fence
+            | Op::Atomic(..)
+            | Op::CmpXchg { .. }
             | Op::Alloca { .. } => false,
             op => op
                 .operands()
