@@ -104,8 +104,13 @@ pub struct KernelBinary {
     pub uses_local_ids: bool,
     /// Shared local memory bytes the kernel declares itself (not counting __local pointer args).
     pub slm_bytes: u32,
-    /// Private memory bytes per work-item (CL_KERNEL_PRIVATE_MEM_SIZE).
+    /// Scratch bytes per hardware thread in use: its lanes' private memory, then spilled
+    /// registers (CL_KERNEL_PRIVATE_MEM_SIZE is this over the SIMD width).
     pub scratch_bytes: u32,
+    /// Private memory per work-item for the variables that live in memory (at the start of
+    /// the thread's scratch, one area per lane).
+    #[serde(default)]
+    pub private_bytes: u32,
     /// Scratch space per hardware thread in bytes (MEDIA_VFE_STATE's Per Thread Scratch
     /// Space: a power of two from 1 KiB to 2 MiB), 0 if the kernel uses none. The thread finds
     /// its slice at r0.5 [31:10], relative to the General State Base Address.

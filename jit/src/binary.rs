@@ -209,6 +209,7 @@ mod tests {
                 slm_bytes: 0,
                 scratch_bytes: 0,
                 scratch_per_thread: 0,
+                private_bytes: 0,
                 barriers: false,
                 data_buffers: Vec::new(),
                 required_wg_size: None,

@@ -119,11 +119,14 @@ pub fn stats_line(k: &KernelBinary) -> String {
         insts += 1;
     }
     format!(
-        "kernel '{}': SIMD{}, {} GRFs used, {} bytes spilled, {} instructions ({} bytes)",
+        "kernel '{}': SIMD{}, {} GRFs used, {} bytes private, {} bytes spilled, {} instructions \
+         ({} bytes)",
         k.name,
         k.simd,
         k.grfs_used,
-        k.scratch_bytes,
+        k.private_bytes,
+        k.scratch_bytes
+            .saturating_sub((k.private_bytes * k.simd).next_multiple_of(32)),
         insts,
         k.isa.len()
     )
@@ -339,12 +342,13 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         implicit,
         uses_local_ids,
         slm_bytes,
-        scratch_bytes: assignment.spill_bytes,
+        scratch_bytes: assignment.scratch_bytes,
+        private_bytes: func.private_bytes,
         // MEDIA_VFE_STATE's Per Thread Scratch Space: 1 KiB << n.
-        scratch_per_thread: if assignment.spill_bytes == 0 {
+        scratch_per_thread: if assignment.scratch_bytes == 0 {
             0
         } else {
-            assignment.spill_bytes.max(1024).next_power_of_two()
+            assignment.scratch_bytes.max(1024).next_power_of_two()
         },
         barriers,
         data_buffers,

@@ -417,6 +417,7 @@ fn kernel(
         uses_local_ids: true,
         slm_bytes,
         scratch_bytes: 0,
+        private_bytes: 0,
         scratch_per_thread,
         barriers,
         data_buffers,

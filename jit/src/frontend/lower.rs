@@ -102,6 +102,9 @@ pub(super) struct ModuleInfo<'m> {
     globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
     no_write: rustc_hash::FxHashSet<u32>,
+    /// Parameters decorated FuncParamAttr ByVal: a pointer to an aggregate the callee owns
+    /// a copy of (C's pass by value).
+    byval: rustc_hash::FxHashSet<u32>,
     /// Program-scope `__constant` variables with their initialisers, in module order.
     constant_vars: Vec<(u32, u32)>,
     /// Kernel-scope `__local` variables (Workgroup storage): id → pointee type. Each kernel
@@ -180,6 +183,7 @@ impl<'m> ModuleInfo<'m> {
             opencl_std: None,
             globals: HashMap::default(),
             no_write: Default::default(),
+            byval: Default::default(),
             odd_int_widths: HashMap::default(),
             actual_local_size: Default::default(),
             rounding: HashMap::default(),
@@ -225,6 +229,15 @@ impl<'m> ModuleInfo<'m> {
                     )),
                 ) => {
                     info.no_write.insert(*id);
+                }
+                (
+                    Some(Operand::IdRef(id)),
+                    Some(Operand::Decoration(spirv::Decoration::FuncParamAttr)),
+                    Some(Operand::FunctionParameterAttribute(
+                        spirv::FunctionParameterAttribute::ByVal,
+                    )),
+                ) => {
+                    info.byval.insert(*id);
                 }
                 (
                     Some(Operand::IdRef(id)),
@@ -1634,7 +1647,26 @@ impl Lowerer<'_, '_> {
             ptr_origin: HashMap::default(),
         };
         for (p, a) in f.parameters.iter().zip(args) {
-            fr.syms.insert(result_id(p)?, a);
+            let pid = result_id(p)?;
+            let a = match (&a, p.result_type) {
+                // Pass by value: the callee works on a copy of its own, so that its writes
+                // never reach the caller's aggregate.
+                (Sym::Vals(v), Some(tid)) if self.info.byval.contains(&pid) && v.len() == 1 => {
+                    let SType::Pointer(_, pointee) = self.info.ty(tid)?.clone() else {
+                        return invalid("a ByVal parameter that is not a pointer");
+                    };
+                    let bytes = self.info.size_of(pointee)? as u32;
+                    let align = self.info.align_of(pointee)? as u32;
+                    let copy =
+                        self.f
+                            .push(entry, Op::Alloca { bytes, align }, Ty::Ptr(Space::Private));
+                    let vals = self.load(entry, v[0], pointee, align)?;
+                    self.store_vals(entry, copy, pointee, &vals, align)?;
+                    Sym::Vals(vec![copy])
+                }
+                _ => a,
+            };
+            fr.syms.insert(pid, a);
         }
         for (n, b) in f.blocks.iter().enumerate() {
             let label = b

@@ -244,6 +244,9 @@ pub enum Op {
     /// the built-in library's tables), a buffer the runtime makes from the kernel's
     /// `data_buffers`, its address pushed in the cross-thread data.
     ConstData(u32),
+    /// The address of this work-item's private memory (`private_bytes` of it), where the
+    /// variables that stay in memory live: in the thread's scratch space, one area per lane.
+    PrivateBase,
     Builtin(Builtin, u8),
     Bin(BinOp, Value, Value),
     Un(UnOp, Value),
@@ -317,6 +320,9 @@ pub struct Function {
     pub insts: Vec<Inst>,
     pub blocks: Vec<BlockData>,
     pub args: Vec<Ty>,
+    /// Bytes of private memory each work-item needs for the variables that live in memory
+    /// (`passes::private_memory`), 0 when every variable became a register.
+    pub private_bytes: u32,
 }
 
 impl Function {
@@ -326,6 +332,7 @@ impl Function {
             insts: Vec::new(),
             blocks: Vec::new(),
             args,
+            private_bytes: 0,
         }
     }
     pub fn add_block(&mut self) -> Block {
@@ -369,6 +376,7 @@ impl Op {
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
             | Op::ConstData(_)
+            | Op::PrivateBase
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier
@@ -392,6 +400,7 @@ impl Op {
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
             | Op::ConstData(_)
+            | Op::PrivateBase
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier

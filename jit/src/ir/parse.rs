@@ -285,6 +285,7 @@ fn op_of(text: &str) -> Option<Op> {
             Op::Phi(ins)
         }
         "barrier" => Op::Barrier,
+        "private_base" => Op::PrivateBase,
         "fence" => Op::Fence,
         "const_data" => Op::ConstData(num(rest)? as u32),
         "alloca" => {

@@ -38,12 +38,66 @@ impl Sel<'_> {
         match self.space_of(addr) {
             Space::Global | Space::Constant => Ok(Port::A64),
             Space::Local => Ok(Port::Slm),
+            Space::Private => Ok(Port::Scratch),
             s => unsupported(format!("memory access in the {s:?} address space")),
         }
     }
 
+    /// The address of the lane's private memory: the thread's scratch space (r0.5 bits
+    /// 31:10, relative to the General State Base Address as stateless messages are) plus
+    /// the lane's area, lanes one after another at `private_bytes` each.
+    pub(super) fn private_base(&mut self, v: Value) {
+        let per = self.f.private_bytes;
+        let scratch = self.m.new_vreg(4);
+        let mut i = Inst::new(Opcode::And, 1);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 20, Region::SCALAR, Type::UD));
+        i.srcs[1] = Some(imm(Type::UD, 0xFFFF_FC00));
+        self.push(i, Some(VRef { v: scratch, off: 0 }), [None; 3]);
+        // Lane numbers 0..7 from a packed vector immediate.
+        let lanes = self.m.new_vreg(32);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UW));
+        i.srcs[0] = Some(imm(Type::UV, 0x7654_3210));
+        self.push(i, Some(VRef { v: lanes, off: 0 }), [None; 3]);
+        let off = self.m.new_vreg(4 * SIMD as u32);
+        let mut i = Inst::new(Opcode::Mul, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
+        i.srcs[1] = Some(imm(Type::UW, u64::from(per)));
+        self.push(
+            i,
+            Some(VRef { v: off, off: 0 }),
+            [Some(VRef { v: lanes, off: 0 }), None, None],
+        );
+        let mut i = Inst::new(Opcode::Add, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        i.srcs[1] = Some(reg_src(0, 0, Region::SCALAR, Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: off, off: 0 }),
+            [
+                Some(VRef { v: off, off: 0 }),
+                Some(VRef { v: scratch, off: 0 }),
+                None,
+            ],
+        );
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.dst = Some(grf_dst(0, 0, Type::UQ));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: r, off: 0 }),
+            [Some(VRef { v: off, off: 0 }), None, None],
+        );
+    }
+
     /// The address payload of a message on `port`: 64-bit addresses (A64), or the low
-    /// dword of each lane's local pointer (SLM offsets).
+    /// dword of each lane's local or private pointer (SLM offsets, stateless offsets).
     fn payload(&mut self, port: Port, addr: Value) -> Result<VRef, IselError> {
         if port == Port::A64 {
             return self.address_payload(addr);
@@ -73,9 +127,9 @@ impl Sel<'_> {
                 Sfid::Dc1,
                 send::a64_byte_scattered_read_desc(SIMD as u32, bytes),
             ),
-            Port::Slm => (
+            Port::Slm | Port::Scratch => (
                 Sfid::Dc0,
-                send::byte_scattered_read_desc(send::BTI_SLM, SIMD as u32, bytes),
+                send::byte_scattered_read_desc(port.bti(), SIMD as u32, bytes),
             ),
         };
         let mut i = Inst::new(Opcode::Send, SIMD);
@@ -130,8 +184,8 @@ impl Sel<'_> {
                 let parts = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
                 self.write_msg(Sfid::Dc1, parts, payload, data)
             }
-            Port::Slm => {
-                let parts = send::byte_scattered_write_desc(send::BTI_SLM, SIMD as u32, bytes);
+            Port::Slm | Port::Scratch => {
+                let parts = send::byte_scattered_write_desc(port.bti(), SIMD as u32, bytes);
                 self.write_msg(Sfid::Dc0, parts, payload, data)
             }
         }
@@ -174,7 +228,7 @@ impl Sel<'_> {
         let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
         let (desc, ex_desc, _, _) = match port {
             Port::A64 => send::a64_untyped_read_desc(SIMD as u32, channels),
-            Port::Slm => send::untyped_read_desc(send::BTI_SLM, SIMD as u32, channels),
+            Port::Slm | Port::Scratch => send::untyped_read_desc(port.bti(), SIMD as u32, channels),
         };
         let mut i = Inst::new(Opcode::Sends, SIMD);
         i.dst = Some(grf_dst(0, 0, Type::UD));
@@ -277,7 +331,9 @@ impl Sel<'_> {
         }
         let parts = match port {
             Port::A64 => send::a64_untyped_write_desc(SIMD as u32, channels),
-            Port::Slm => send::untyped_write_desc(send::BTI_SLM, SIMD as u32, channels),
+            Port::Slm | Port::Scratch => {
+                send::untyped_write_desc(port.bti(), SIMD as u32, channels)
+            }
         };
         self.write_msg(Sfid::Dc1, parts, payload, data);
         Ok(())
@@ -301,6 +357,9 @@ impl Sel<'_> {
         if wide && port == Port::Slm {
             return unsupported("64-bit atomics on __local memory (Gen9 SLM atomics are 32-bit)");
         }
+        if port == Port::Scratch {
+            return unsupported("atomics on private memory");
+        }
         let t = if wide { Type::UQ } else { Type::UD };
         let payload = self.payload(port, addr)?;
         let per = ty.bytes().max(4) * SIMD as u32;
@@ -322,7 +381,9 @@ impl Sel<'_> {
         let n = operands.len() as u32;
         let (desc, ex_desc, _, _) = match port {
             Port::A64 => send::a64_atomic_desc(op, wide, true, n),
-            Port::Slm => send::untyped_atomic_desc(send::BTI_SLM, SIMD as u32, op, true, n),
+            Port::Slm | Port::Scratch => {
+                send::untyped_atomic_desc(send::BTI_SLM, SIMD as u32, op, true, n)
+            }
         };
         let (r, _) = self.def_varying(v);
         let mut i = Inst::new(Opcode::Sends, SIMD);
@@ -430,4 +491,17 @@ enum Port {
     A64,
     /// Shared local memory: 32-bit offsets, binding-table index 254.
     Slm,
+    /// Private memory in the thread's scratch space: 32-bit stateless offsets (binding-
+    /// table index 255, relative to the General State Base Address).
+    Scratch,
+}
+
+impl Port {
+    /// The binding-table index of a 32-bit-offset port.
+    fn bti(self) -> u8 {
+        match self {
+            Port::Slm => send::BTI_SLM,
+            _ => send::BTI_STATELESS,
+        }
+    }
 }

@@ -62,6 +62,9 @@ pub struct MFunction {
     pub labels: u32,
     /// First GRF that is not thread payload (allocation starts here).
     pub first_free_grf: u8,
+    /// Bytes at the start of each thread's scratch space that hold its lanes' private
+    /// memory (a multiple of 32); spilled registers go after them.
+    pub scratch_base: u32,
 }
 
 impl MFunction {

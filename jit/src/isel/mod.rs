@@ -198,6 +198,7 @@ pub fn select(
         cfg: Cfg::new(f),
         m: MFunction {
             first_free_grf: layout.payload_grfs,
+            scratch_base: (f.private_bytes * SIMD as u32).next_multiple_of(32),
             ..Default::default()
         },
         locs: HashMap::default(),
@@ -465,10 +466,11 @@ impl Sel<'_> {
             }
             Op::Alloca { bytes, .. } => {
                 return unsupported(format!(
-                    "a private variable of {bytes} bytes indexed at run time or whose address \
-                     escapes (private memory in scratch is the memory-model issue's)"
+                    "internal: a private variable of {bytes} bytes left without a place in \
+                     private memory"
                 ))
             }
+            Op::PrivateBase => self.private_base(v),
             Op::ConstData(n) => match self.layout.const_data.get(n as usize).copied().flatten() {
                 Some(off) => {
                     let at = self.layout.cross_thread_grf as u32 * 32 + off;

@@ -7,6 +7,7 @@ pub mod constfold;
 pub mod cse;
 pub mod dce;
 pub mod mem2reg;
+pub mod private_memory;
 pub mod pushed_args;
 pub mod simplify_cfg;
 pub mod uniform;
@@ -22,6 +23,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("pushed_args", pushed_args::run),
     // Private variables into SSA values (unoptimised SPIR-V, libclc).
     ("mem2reg", mem2reg::run),
+    // What stays in memory gets its place in the work-item's private area.
+    ("private_memory", private_memory::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
     // Constant branches gone, dead blocks emptied, straight lines joined.

@@ -24,6 +24,7 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Phi(_)
             | Op::Barrier
             | Op::Fence
+            | Op::PrivateBase
             | Op::Atomic(..)
             | Op::CmpXchg { .. }
             | Op::Alloca { .. } => false,

@@ -40,6 +40,8 @@ pub struct Assignment {
     pub grfs_used: u32,
     /// Bytes of scratch per thread that spilled registers occupy.
     pub spill_bytes: u32,
+    /// Bytes of scratch per thread in use: the lanes' private memory, then the spills.
+    pub scratch_bytes: u32,
 }
 
 const SLOTS_PER_GRF: usize = 4;
@@ -50,11 +52,12 @@ const MAX_SCRATCH: u32 = 4096 * 32;
 /// Allocate, spilling until everything fits.
 pub fn allocate(m: &mut MFunction) -> Result<Assignment, RegallocError> {
     let mut temps: HashSet<u32> = HashSet::default();
-    let mut spill_bytes = 0u32;
+    let mut spill_bytes = m.scratch_base;
     loop {
         let failure = match scan(m) {
             Ok(mut a) => {
-                a.spill_bytes = spill_bytes;
+                a.spill_bytes = spill_bytes - m.scratch_base;
+                a.scratch_bytes = spill_bytes;
                 return Ok(a);
             }
             Err(f) => f,
@@ -214,6 +217,7 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
         grf_count: 128,
         grfs_used: high as u32,
         spill_bytes: 0,
+        scratch_bytes: 0,
     })
 }
 
