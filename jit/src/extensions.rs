@@ -71,8 +71,15 @@ pub const EXTENSIONS: &[Extension] = &[
 ];
 
 /// OpenCL C 3.0 features without an extension: 64-bit integers (the full profile's, which
-/// clang defines for every spir64 program).
-pub const FEATURES: &[&str] = &["__opencl_c_int64"];
+/// clang defines for every spir64 program), and the atomics' orders and device scope (every
+/// Gen9 atomic is performed at the L3 or in SLM, where all work-items see it; acquire and
+/// release add a fence after and before it: frontend/lower.rs, `atomic_order`).
+pub const FEATURES: &[&str] = &[
+    "__opencl_c_int64",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+];
 
 /// Every OpenCL C 3.0 feature the device has: CL_DEVICE_OPENCL_C_FEATURES, and what clang
 /// defines under -cl-std=CL3.0.

@@ -235,13 +235,20 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_PARTITION_TYPE => val(&Vec::<isize>::new()),
         CL_DEVICE_REFERENCE_COUNT => ui(1),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => ui(b(false)),
-        // The minimum 3.0 asks: relaxed, work-group scope.
-        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
-            ul(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
-        }
+        // Every order, up to device scope: Gen9's atomics are performed at the L3 or in SLM,
+        // and acquire/release add the data port's fence (jit/src/extensions.rs). Not all
+        // devices: there is no SVM for a host to share atomics with.
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => ul(CL_DEVICE_ATOMIC_ORDER_RELAXED
+            | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+            | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
+            | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+            | CL_DEVICE_ATOMIC_SCOPE_DEVICE),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => ul(CL_DEVICE_ATOMIC_ORDER_RELAXED
             | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
-            | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP),
+            | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
+            | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM
+            | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+            | CL_DEVICE_ATOMIC_SCOPE_DEVICE),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => ui(b(true)),
         // SIMD8 is the narrowest dispatch; kernels report their own multiple.
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => sz(8),

@@ -1691,7 +1691,17 @@ impl Lowerer<'_, '_> {
                 .get(&label)
                 .ok_or_else(|| FrontendError::InvalidIl("block without a label".into()))?;
             for i in &b.instructions {
+                // An atomic's memory order: a release orders the work-item's earlier
+                // accesses before it (a fence first), an acquire its later ones after it (a
+                // fence after); sequentially consistent is both.
+                let (release, acquire) = self.atomic_order(i)?;
+                if release {
+                    self.f.push(cur, Op::Fence, Ty::Void);
+                }
                 cur = self.lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)?;
+                if acquire {
+                    self.f.push(cur, Op::Fence, Ty::Void);
+                }
             }
             fr.ends.insert(label, cur);
         }
@@ -2353,6 +2363,43 @@ impl Lowerer<'_, '_> {
             .get(&l)
             .copied()
             .ok_or_else(|| FrontendError::InvalidIl(format!("branch to unknown block %{l}")))
+    }
+
+    /// Whether an atomic instruction's memory semantics ask for release and for acquire
+    /// ordering (SPIR-V's Acquire 0x2, Release 0x4, AcquireRelease 0x8,
+    /// SequentiallyConsistent 0x10); (false, false) for anything else.
+    fn atomic_order(&mut self, i: &dr::Instruction) -> Result<(bool, bool), FrontendError> {
+        let at = match i.class.opcode {
+            SOp::AtomicLoad
+            | SOp::AtomicStore
+            | SOp::AtomicExchange
+            | SOp::AtomicCompareExchange
+            | SOp::AtomicCompareExchangeWeak
+            | SOp::AtomicIIncrement
+            | SOp::AtomicIDecrement
+            | SOp::AtomicIAdd
+            | SOp::AtomicISub
+            | SOp::AtomicSMin
+            | SOp::AtomicUMin
+            | SOp::AtomicSMax
+            | SOp::AtomicUMax
+            | SOp::AtomicAnd
+            | SOp::AtomicOr
+            | SOp::AtomicXor
+            | SOp::AtomicFlagTestAndSet
+            | SOp::AtomicFlagClear => 2,
+            _ => return Ok((false, false)),
+        };
+        let id = match i.operands.get(at) {
+            Some(Operand::IdMemorySemantics(id) | Operand::IdRef(id)) => *id,
+            other => return invalid(format!("{:?}: semantics operand {other:?}", i.class.opcode)),
+        };
+        let sem = self.const_index(id).map_err(|_| {
+            FrontendError::Unsupported("an atomic whose memory order is not a constant".into())
+        })?;
+        // A compare-exchange's unequal semantics are never stronger than its equal ones.
+        let (acq, rel, both) = (0x2, 0x4, 0x8 | 0x10);
+        Ok((sem & (rel | both) != 0, sem & (acq | both) != 0))
     }
 
     fn const_index(&mut self, id: u32) -> Result<u64, FrontendError> {
