@@ -231,3 +231,62 @@ fn pyopencl_with_its_binary_cache_runs_twice_through_gencld() {
     let s = Service::start("pycachesvc");
     pyopencl_cache(Some(&s), "pycachesvc");
 }
+
+/// driver/tests/c/printf.c built once per test (see `build_c_vadd` on why).
+fn build_c_printf(tag: &str) -> PathBuf {
+    let exe = scratch(&format!("printf-{tag}")).join("printf");
+    check(
+        Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(repo().join("driver/tests/c/printf.c"))
+            .arg("-lOpenCL")
+            .output()
+            .expect("gcc"),
+        "gcc driver/tests/c/printf.c -lOpenCL",
+    );
+    exe
+}
+
+/// printf from kernels: gencl's lines are PoCL's (as a set: the order of work-items is each
+/// implementation's), every one of them between the host's "before" and "after".
+fn c_printf(svc: Option<&Service>) {
+    let tag = if svc.is_some() { "svc" } else { "embedded" };
+    let exe = build_c_printf(tag);
+    let mut cmd = Command::new(&exe);
+    cmd.env("OCL_ICD_VENDORS", vendors(&format!("printf-{tag}"), false));
+    mode(&mut cmd, svc);
+    let ours = check(cmd.output().unwrap(), "printf.c on gencl");
+    let pocl = check(
+        Command::new(&exe)
+            .env("OCL_ICD_VENDORS", "/etc/OpenCL/vendors/pocl.icd")
+            .output()
+            .unwrap(),
+        "printf.c on PoCL",
+    );
+    let lines: Vec<&str> = ours.lines().collect();
+    assert_eq!(lines.first(), Some(&"host before"), "{ours}");
+    assert_eq!(lines.last(), Some(&"host after"), "{ours}");
+    assert_eq!(lines.len(), 2 + 5 * 4, "{ours}");
+    let sorted = |s: &str| {
+        let mut v: Vec<String> = s.lines().map(str::to_string).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        sorted(&ours),
+        sorted(&pocl),
+        "gencl:\n{ours}\nPoCL:\n{pocl}"
+    );
+}
+
+#[test]
+fn c_program_printf_embedded() {
+    c_printf(None);
+}
+
+#[test]
+fn c_program_printf_through_gencld() {
+    let s = Service::start("printf-svc");
+    c_printf(Some(&s));
+}

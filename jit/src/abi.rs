@@ -121,6 +121,9 @@ pub struct KernelBinary {
     /// runtime places each in its own buffer and pushes its address.
     #[serde(default)]
     pub data_buffers: Vec<DataBuffer>,
+    /// printf's formats and where its buffer's address goes, if the kernel calls printf.
+    #[serde(default)]
+    pub printf: Option<Printf>,
     /// `reqd_work_group_size`, if given.
     pub required_wg_size: Option<[u32; 3]>,
     /// Attributes string as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports.
@@ -188,6 +191,52 @@ pub struct DataBuffer {
     pub curbe_offset: u32,
     /// The binding-table index the kernel also reaches it by, if any.
     pub bti: Option<u8>,
+}
+
+/// Bytes of the printf buffer a launch gets (CL_DEVICE_PRINTF_BUFFER_SIZE).
+pub const PRINTF_BYTES: u32 = 1 << 20;
+
+/// A kernel's printf calls. The kernel appends one record per call and work-item to the
+/// printf buffer, whose first dword counts the bytes used after it (taken with an atomic
+/// add): the call's format index (a dword), then each argument's components, 4 or 8 bytes
+/// each, in order. A call that finds no room writes nothing and returns -1. The runtime
+/// formats the records, in buffer order, when the launch completes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Printf {
+    /// Where the buffer's 64-bit GPU address goes in the cross-thread data.
+    pub curbe_offset: u32,
+    /// One per printf call site.
+    pub formats: Vec<PrintfFormat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrintfFormat {
+    /// The format string, as written (without its terminating NUL).
+    pub format: String,
+    pub args: Vec<PrintfArg>,
+}
+
+/// One argument of a printf call, as its record holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PrintfArg {
+    /// `components` integers of `bytes` (4 or 8) each (narrower ones widened to 4).
+    Int { bytes: u32, components: u32 },
+    /// `components` floating-point values of `bytes` (4 or 8) each.
+    Float { bytes: u32, components: u32 },
+    /// A string literal, known when the kernel was compiled (nothing in the record).
+    Str(String),
+}
+
+impl PrintfArg {
+    /// Bytes the argument takes in a record.
+    pub fn record_bytes(&self) -> u32 {
+        match self {
+            PrintfArg::Int { bytes, components } | PrintfArg::Float { bytes, components } => {
+                bytes * components
+            }
+            PrintfArg::Str(_) => 0,
+        }
+    }
 }
 
 /// One piece of a by-value argument in the cross-thread data.

@@ -210,6 +210,7 @@ mod tests {
                 scratch_bytes: 0,
                 scratch_per_thread: 0,
                 private_bytes: 0,
+                printf: None,
                 barriers: false,
                 data_buffers: Vec::new(),
                 required_wg_size: None,

@@ -249,6 +249,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         constant_data,
         library_data,
         slm_bytes,
+        printf,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
     // The gateway's barrier only where the kernel still has one after the passes.
@@ -305,6 +306,23 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
             Some(off - 8)
         });
     }
+    // The printf buffer's address, last, if a printf call survived the passes.
+    let printf = if printf.is_empty()
+        || !func
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|v| func.inst(*v).op == crate::ir::Op::PrintfBuffer)
+    {
+        None
+    } else {
+        off = abi::place_arg(off, 8);
+        off += 8;
+        Some(abi::Printf {
+            curbe_offset: off - 8,
+            formats: printf,
+        })
+    };
     let cross_thread_bytes = off.div_ceil(32) * 32;
     let cross_thread_grf = abi::cross_thread_grf(SIMD as u32);
     let layout = Layout {
@@ -317,6 +335,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         work_dim: abi::WORK_DIM,
         payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
         const_data,
+        printf_buffer: printf.as_ref().map(|p| p.curbe_offset),
         flush_f32_denorms: opts.denorms_are_zero,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
@@ -352,6 +371,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         },
         barriers,
         data_buffers,
+        printf,
         required_wg_size,
         attributes,
     })

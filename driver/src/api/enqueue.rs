@@ -585,8 +585,16 @@ fn nd_range(
         local_size: local,
     };
     match connection()?.call(Request::Launch(launch)) {
-        Ok((Response::Launched { start_ns, end_ns }, _)) => {
+        Ok((
+            Response::Launched {
+                start_ns,
+                end_ns,
+                printf,
+            },
+            _,
+        )) => {
             let end = now_ns();
+            write_stdout(&printf);
             // The GPU's own duration placed at the end of the host-side window.
             let gpu = end_ns.saturating_sub(start_ns).min(end - start);
             complete(
@@ -638,6 +646,24 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             event,
         )
     })
+}
+
+/// printf's output, through the C library's stdout, so that it lands in order with what the
+/// application prints itself (its own stdio buffer, flushed first).
+fn write_stdout(text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    extern "C" {
+        static mut stdout: *mut libc::FILE;
+    }
+    // SAFETY: `stdout` is the C library's own stream, valid for the life of the process;
+    // fwrite reads `text.len()` bytes from a live slice, and fflush takes the same stream.
+    unsafe {
+        let out = stdout;
+        libc::fwrite(text.as_ptr().cast(), 1, text.len(), out);
+        libc::fflush(out);
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -119,6 +119,8 @@ pub enum Response {
     Launched {
         start_ns: u64,
         end_ns: u64,
+        /// printf's output, formatted, for the client to write to its stdout.
+        printf: String,
     },
     Error {
         code: ErrorCode,

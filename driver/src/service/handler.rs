@@ -283,6 +283,7 @@ impl Client {
             Ok(stats) => Response::Launched {
                 start_ns: stats.start_ns,
                 end_ns: stats.end_ns,
+                printf: stats.printf,
             }
             .into(),
             Err(e) => {

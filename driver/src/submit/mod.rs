@@ -10,6 +10,7 @@
 //! Every packet is built by naming its fields (`gencl_kmd::genx::gen9`).
 
 pub mod curbe;
+pub mod printf;
 pub mod regions;
 
 use std::collections::HashMap;
@@ -67,6 +68,8 @@ pub struct LaunchStats {
     pub counters: gencl_kmd::gpu::Counters,
     pub start_ns: u64,
     pub end_ns: u64,
+    /// What the kernel's printf calls wrote, formatted (empty without printf).
+    pub printf: String,
 }
 
 /// State buffer layout: the batch, then surface state (binding table and
@@ -106,6 +109,9 @@ pub struct Submitter {
     ish_used: usize,
     /// Scratch space for every hardware thread of the device, grown on demand.
     scratch: Option<Bo>,
+    /// The printf buffer (`abi::PRINTF_BYTES`), made for the first kernel that prints and
+    /// emptied before each launch of one.
+    printf: Option<Bo>,
     /// Kernel (name, code hash) → where it was uploaded.
     kernels: HashMap<(String, u64), Uploaded>,
 }
@@ -145,6 +151,7 @@ impl Submitter {
             ish,
             ish_used: 0,
             scratch: None,
+            printf: None,
             kernels: HashMap::new(),
         })
     }
@@ -155,6 +162,9 @@ impl Submitter {
         gpu.free_bo(self.ish);
         if let Some(s) = self.scratch {
             gpu.free_bo(s);
+        }
+        if let Some(p) = self.printf {
+            gpu.free_bo(p);
         }
         for bo in self.kernels.into_values().flat_map(|u| u.data) {
             gpu.free_bo(bo);
@@ -248,6 +258,24 @@ impl Submitter {
     ) -> Result<LaunchStats, SubmitError> {
         let (ksp, data) = self.upload(gpu, kernel)?;
         let scratch = self.scratch_for(gpu, kernel)?;
+        // printf's buffer: its counter of bytes used starts at zero for every launch.
+        let printf_at = match &kernel.printf {
+            None => None,
+            Some(p) => {
+                if self.printf.is_none() {
+                    self.printf = Some(
+                        gpu.create_bo(u64::from(gencl_jit::abi::PRINTF_BYTES))
+                            .map_err(mem_err)?,
+                    );
+                }
+                let bo = self
+                    .printf
+                    .as_mut()
+                    .ok_or(SubmitError::Descriptor("printf"))?;
+                bo.map[..4].fill(0);
+                Some((p.curbe_offset as usize, bo.gpu_addr))
+            }
+        };
         let simd_size = match kernel.simd {
             8 => SIMD8,
             16 => SIMD16,
@@ -397,7 +425,16 @@ impl Submitter {
                 ));
             }
             let per = curbe::per_thread(kernel, r.local);
-            let cross = curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets, &data_addrs)?;
+            let mut cross =
+                curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets, &data_addrs)?;
+            if let Some((at, addr)) = printf_at {
+                cross
+                    .get_mut(at..at + 8)
+                    .ok_or(SubmitError::Descriptor(
+                        "printf buffer outside the cross-thread data",
+                    ))?
+                    .copy_from_slice(&addr.to_le_bytes());
+            }
             let curbe_at = dyn_used.next_multiple_of(64);
             let curbe_len = cross.len() + per.len();
             let idd_at = (curbe_at + curbe_len).next_multiple_of(64);
@@ -480,6 +517,9 @@ impl Submitter {
                 objects.push((s.handle, s.gpu_addr, true));
             }
         }
+        if let (Some(p), Some(_)) = (&self.printf, printf_at) {
+            objects.push((p.handle, p.gpu_addr, true));
+        }
         objects.push((self.state.handle, self.state.gpu_addr, true));
         let before = gpu
             .dev
@@ -508,10 +548,20 @@ impl Submitter {
             u64::from_le_bytes(self.state.map[at..at + 8].try_into().unwrap_or_default())
         };
         let to_ns = |t: u64| t.wrapping_mul(TIMESTAMP_NS_NUM) / TIMESTAMP_NS_DEN;
+        // The records that fit, in the order the work-items reserved them.
+        let printf = match (&kernel.printf, &self.printf) {
+            (Some(p), Some(bo)) => {
+                let used = u32::from_le_bytes(bo.map[..4].try_into().unwrap_or_default());
+                let end = (4 + used as usize).min(bo.map.len());
+                printf::format_records(&p.formats, &bo.map[4..end])
+            }
+            _ => String::new(),
+        };
         Ok(LaunchStats {
             counters: gpu.dev.batch_counters(gpu.ctx).unwrap_or_default(),
             start_ns: to_ns(ts(ts_at)),
             end_ns: to_ns(ts(ts_at + 8)),
+            printf,
         })
     }
 }

@@ -418,6 +418,7 @@ fn kernel(
         slm_bytes,
         scratch_bytes: 0,
         private_bytes: 0,
+        printf: None,
         scratch_per_thread,
         barriers,
         data_buffers,

@@ -68,6 +68,8 @@ pub struct LoweredKernel {
     /// Bytes of shared local memory the kernel's own `__local` variables take (at offset 0;
     /// the runtime places `__local` pointer arguments after them).
     pub slm_bytes: u32,
+    /// The kernel's printf calls, in the order of their format indices.
+    pub printf: Vec<crate::abi::PrintfFormat>,
 }
 
 /// Where a kernel's `__local` variables sit in shared local memory, assigned in the order
@@ -820,6 +822,7 @@ fn lower_kernel(
         .collect();
     let libs = std::cell::RefCell::new(Vec::new());
     let slm = std::cell::RefCell::new(SlmLayout::default());
+    let printf = std::cell::RefCell::new(Vec::new());
     let mut lw = Lowerer {
         info,
         f: &mut func,
@@ -828,6 +831,7 @@ fn lower_kernel(
         data: 0,
         libs: &libs,
         slm: &slm,
+        printf: &printf,
     };
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
@@ -882,6 +886,7 @@ fn lower_kernel(
         });
     }
     let slm_bytes = slm.borrow().end;
+    let printf = printf.into_inner();
     Ok(LoweredKernel {
         func,
         args,
@@ -889,6 +894,7 @@ fn lower_kernel(
         constant_data,
         library_data,
         slm_bytes,
+        printf,
     })
 }
 
@@ -905,6 +911,8 @@ struct Lowerer<'a, 'm> {
     libs: &'a std::cell::RefCell<Vec<&'static library::Slice>>,
     /// The kernel's `__local` variables, laid out as they are first named.
     slm: &'a std::cell::RefCell<SlmLayout>,
+    /// The kernel's printf calls so far.
+    printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
 }
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
@@ -992,6 +1000,7 @@ impl Lowerer<'_, '_> {
             data,
             libs: self.libs,
             slm: self.slm,
+            printf: self.printf,
         };
         sub.lower_call(slice.fid, args, cur)
     }
@@ -1454,6 +1463,153 @@ impl Lowerer<'_, '_> {
         self.f.insts[done.0 as usize].op = Op::Phi(vec![(pre, f0), (join, done2)]);
         self.f.insts[res.0 as usize].op = Op::Phi(vec![(pre, z64), (join, res2)]);
         Ok((exit, res))
+    }
+
+    /// printf: the record (`abi::Printf`) appended to the printf buffer when it has room.
+    /// The format and `%s` arguments must be string literals (OpenCL C 6.15.14.2: "the
+    /// format ... must be a literal string"; "%s ... only literal strings"), so they are
+    /// kept with the kernel; the record holds the format's index and the other arguments.
+    /// Returns the block after the call and printf's result (0, or -1 without room).
+    fn printf(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        pre: Block,
+    ) -> Result<(Block, Value), FrontendError> {
+        use crate::abi::{PrintfArg, PrintfFormat, PRINTF_BYTES};
+        let fmt = self.val(fr, id_op(i, 2)?)?;
+        let format = self.const_string(fmt).ok_or_else(|| {
+            FrontendError::Unsupported("printf whose format is not a literal".into())
+        })?;
+        let mut args = Vec::new();
+        let mut comps: Vec<(Value, u32)> = Vec::new();
+        for n in 3..i.operands.len() {
+            let vals = self.vals(fr, id_op(i, n)?)?;
+            if let [p] = vals.as_slice() {
+                if matches!(self.f.ty(*p), Ty::Ptr(_)) {
+                    if let Some(s) = self.const_string(*p) {
+                        args.push(PrintfArg::Str(s));
+                        continue;
+                    }
+                }
+            }
+            let mut float = None;
+            let mut bytes = 4;
+            for v in &vals {
+                let (v, b, f) = match self.f.ty(*v) {
+                    Ty::Bool | Ty::I8 | Ty::I16 => (
+                        self.f.push(pre, Op::Conv(ConvOp::ZExt, *v), Ty::I32),
+                        4,
+                        false,
+                    ),
+                    Ty::I32 => (*v, 4, false),
+                    Ty::I64 | Ty::Ptr(_) => (*v, 8, false),
+                    Ty::F32 => (*v, 4, true),
+                    Ty::F64 => (*v, 8, true),
+                    Ty::F16 => (
+                        self.f.push(pre, Op::Un(UnOp::HalfToFloat, *v), Ty::F32),
+                        4,
+                        true,
+                    ),
+                    Ty::Void => return invalid("printf of a void value"),
+                };
+                float = Some(f);
+                bytes = b;
+                comps.push((v, b));
+            }
+            let components = vals.len() as u32;
+            args.push(if float == Some(true) {
+                PrintfArg::Float { bytes, components }
+            } else {
+                PrintfArg::Int { bytes, components }
+            });
+        }
+        let index = {
+            let mut p = self.printf.borrow_mut();
+            p.push(PrintfFormat { format, args });
+            p.len() as u32 - 1
+        };
+        let size = 4 + comps.iter().map(|(_, b)| b).sum::<u32>();
+        let buf = self
+            .f
+            .push(Block(0), Op::PrintfBuffer, Ty::Ptr(Space::Global));
+        let k = self.konst(Ty::I32, size.into());
+        let off = self.f.push(pre, Op::Atomic(AtomicOp::Add, buf, k), Ty::I32);
+        let end = self.f.push(pre, Op::Bin(BinOp::Add, off, k), Ty::I32);
+        // The record fits if it ends inside the buffer (after the counter); the counter
+        // itself may run past, and a later call that wraps it is caught by `off <= end`.
+        let cap = self.konst(Ty::I32, u64::from(PRINTF_BYTES - 4));
+        let fits = self.f.push(
+            pre,
+            Op::Cmp(CmpOp::Le { signed: false }, end, cap),
+            Ty::Bool,
+        );
+        let no_wrap = self.f.push(
+            pre,
+            Op::Cmp(CmpOp::Le { signed: false }, off, end),
+            Ty::Bool,
+        );
+        let ok = self
+            .f
+            .push(pre, Op::Bin(BinOp::And, fits, no_wrap), Ty::Bool);
+        let write = self.f.add_block();
+        let join = self.f.add_block();
+        self.f.blocks[pre.0 as usize].term = Term::CondBr(ok, write, join);
+        let off64 = self.f.push(write, Op::Conv(ConvOp::ZExt, off), Ty::I64);
+        let four = self.konst(Ty::I64, 4);
+        let at = self
+            .f
+            .push(write, Op::Bin(BinOp::Add, off64, four), Ty::I64);
+        let rec = self
+            .f
+            .push(write, Op::PtrAdd(buf, at), Ty::Ptr(Space::Global));
+        let id = self.konst(Ty::I32, index.into());
+        let mut o = 0u64;
+        for (v, b) in std::iter::once((id, 4)).chain(comps) {
+            let addr = self.offset(write, rec, o);
+            self.f.push(
+                write,
+                Op::Store {
+                    addr,
+                    value: v,
+                    align: 4,
+                    bytes: b,
+                },
+                Ty::Void,
+            );
+            o += u64::from(b);
+        }
+        self.f.blocks[write.0 as usize].term = Term::Br(join);
+        let (zero, minus1) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 0xffff_ffff));
+        let r = self
+            .f
+            .push(join, Op::Phi(vec![(pre, minus1), (write, zero)]), Ty::I32);
+        Ok((join, r))
+    }
+
+    /// The NUL-terminated bytes a pointer into this module's `__constant` data points at,
+    /// when the pointer is a constant offset into it (a string literal).
+    fn const_string(&self, p: Value) -> Option<String> {
+        let mut v = p;
+        let mut off = 0u64;
+        loop {
+            match &self.f.inst(v).op {
+                Op::PtrAdd(b, k) => {
+                    let Op::Const(c) = self.f.inst(*k).op else {
+                        return None;
+                    };
+                    off = off.wrapping_add(c);
+                    v = *b;
+                }
+                Op::Conv(ConvOp::Bitcast, b) => v = *b,
+                Op::ConstData(n) if *n == self.data => break,
+                _ => return None,
+            }
+        }
+        let data = &self.info.constant_layout().ok()?.0;
+        let tail = data.get(off as usize..)?;
+        let end = tail.iter().position(|b| *b == 0)?;
+        Some(String::from_utf8_lossy(&tail[..end]).into_owned())
     }
 
     /// The SLM word that `local_atomic64` locks, placed after the kernel's `__local`
@@ -2096,6 +2252,11 @@ impl Lowerer<'_, '_> {
                     return unsupported("extended instruction set other than OpenCL.std");
                 }
                 let which = lit_op(i, 1)?;
+                if which == spirv::OpenclStd100Op::printf as u32 {
+                    let (b, r) = self.printf(fr, i, cur)?;
+                    define!(vec![r]);
+                    return Ok(b);
+                }
                 let tid =
                     rty.ok_or_else(|| FrontendError::InvalidIl("ext inst without a type".into()))?;
                 let ty = self.info.scalar(tid)?;

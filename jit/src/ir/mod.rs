@@ -244,6 +244,9 @@ pub enum Op {
     /// the built-in library's tables), a buffer the runtime makes from the kernel's
     /// `data_buffers`, its address pushed in the cross-thread data.
     ConstData(u32),
+    /// The address of the launch's printf buffer (`abi::Printf`), pushed in the
+    /// cross-thread data.
+    PrintfBuffer,
     /// The address of this work-item's private memory (`private_bytes` of it), where the
     /// variables that stay in memory live: in the thread's scratch space, one area per lane.
     PrivateBase,
@@ -377,6 +380,7 @@ impl Op {
             | Op::ArgAddr(_)
             | Op::ConstData(_)
             | Op::PrivateBase
+            | Op::PrintfBuffer
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier
@@ -401,6 +405,7 @@ impl Op {
             | Op::ArgAddr(_)
             | Op::ConstData(_)
             | Op::PrivateBase
+            | Op::PrintfBuffer
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier

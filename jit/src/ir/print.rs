@@ -83,6 +83,7 @@ fn op_text(op: &Op) -> String {
         Op::ArgAddr(n) => format!("arg_addr {n}"),
         Op::ConstData(n) => format!("const_data {n}"),
         Op::PrivateBase => "private_base".into(),
+        Op::PrintfBuffer => "printf_buffer".into(),
         Op::Alloca { bytes, align } => format!("alloca {bytes}, align {align}"),
         Op::Builtin(b, d) => format!("builtin {b:?} {d}"),
         Op::Bin(o, a, b) => format!("bin {} {a}, {b}", bin_name(*o)),

@@ -61,6 +61,8 @@ pub struct Layout {
     /// Cross-thread byte offset of each constant data buffer's address (`Op::ConstData`):
     /// the program's `__constant` data, then the library's, when the kernel reads them.
     pub const_data: Vec<Option<u32>>,
+    /// Cross-thread byte offset of the printf buffer's address, if the kernel prints.
+    pub printf_buffer: Option<u32>,
     /// -cl-denorms-are-zero: float denormals flushed (cr0's FP32 denorm mode left at 0).
     pub flush_f32_denorms: bool,
 }
@@ -477,6 +479,13 @@ impl Sel<'_> {
                     self.locs.insert(v, Loc::Payload(at));
                 }
                 None => return unsupported("internal: __constant data without its address"),
+            },
+            Op::PrintfBuffer => match self.layout.printf_buffer {
+                Some(off) => {
+                    let at = self.layout.cross_thread_grf as u32 * 32 + off;
+                    self.locs.insert(v, Loc::Payload(at));
+                }
+                None => return unsupported("internal: printf without its buffer's address"),
             },
             Op::ArgAddr(_) => {
                 return unsupported(

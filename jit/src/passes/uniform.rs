@@ -15,9 +15,12 @@ pub fn analyse(f: &Function) -> Vec<bool> {
     // use except through phis, which are varying: one forward pass suffices.
     for (i, inst) in f.insts.iter().enumerate() {
         uniform[i] = match &inst.op {
-            Op::Const(_) | Op::Arg(_) | Op::ArgAt { .. } | Op::ArgAddr(_) | Op::ConstData(_) => {
-                true
-            }
+            Op::Const(_)
+            | Op::Arg(_)
+            | Op::ArgAt { .. }
+            | Op::ArgAddr(_)
+            | Op::ConstData(_)
+            | Op::PrintfBuffer => true,
             Op::Builtin(b, _) => !matches!(b, Builtin::GlobalId | Builtin::LocalId),
             Op::Load { .. }
             | Op::Store { .. }
