@@ -1,5 +1,6 @@
 //! gencl's own kernel corpus (tests/jit/*.cl), one module of cases per file.
 pub mod args;
+pub mod atomics;
 pub mod constants;
 pub mod control;
 pub mod conversions;
@@ -7,6 +8,7 @@ pub mod geometric;
 pub mod integers;
 pub mod local;
 pub mod math;
+pub mod private;
 pub mod relational;
 pub mod vectors;
 
@@ -23,6 +25,8 @@ pub const FILES: &[&str] = &[
     "geometric.cl",
     "half.cl",
     "local.cl",
+    "atomics.cl",
+    "private.cl",
 ];
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
@@ -37,5 +41,7 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(relational::cases());
     v.extend(geometric::cases());
     v.extend(local::cases());
+    v.extend(atomics::cases());
+    v.extend(private::cases());
     v
 }
