@@ -315,7 +315,7 @@ fn corpus_through_the_icd_on_gencl_and_pocl() {
         let (mut ran, mut unbuilt) = (0, 0);
         for file in jit_corpus::FILES {
             let src = std::fs::read_to_string(dir.join(file)).unwrap();
-            let prog = match build(p, &src, "") {
+            let prog = match build(p, &src, jit_corpus::options_of(file)) {
                 Ok(prog) => prog,
                 Err(log) if gencl => {
                     failures.push(format!("gencl: {file} does not build: {log}"));

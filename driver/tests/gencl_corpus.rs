@@ -16,7 +16,8 @@ fn run_all(options: &str) {
     let mut kernels = std::collections::HashMap::new();
     for file in jit_corpus::FILES {
         let src = std::fs::read_to_string(dir.join(file)).unwrap();
-        for (name, k) in compile_each(CompileInput::OpenClC(&src), options)
+        let opts = format!("{options} {}", jit_corpus::options_of(file));
+        for (name, k) in compile_each(CompileInput::OpenClC(&src), &opts)
             .unwrap_or_else(|e| panic!("{file} {options}: {}", e.log))
         {
             kernels.insert((*file, name), k);

@@ -68,6 +68,12 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // Sub-groups: the hardware thread, its lanes the work-items (frontend/lower/collectives.rs).
+    Extension {
+        name: "cl_khr_subgroups",
+        version: (1, 0, 0),
+        feature: Some("__opencl_c_subgroups"),
+    },
 ];
 
 /// OpenCL C 3.0 features without an extension: 64-bit integers (the full profile's, which
@@ -79,6 +85,8 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_atomic_order_acq_rel",
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
+    // work_group_all/any/broadcast/reduce/scan, through shared local memory.
+    "__opencl_c_work_group_collective_functions",
 ];
 
 /// Every OpenCL C 3.0 feature the device has: CL_DEVICE_OPENCL_C_FEATURES, and what clang

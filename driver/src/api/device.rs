@@ -178,8 +178,9 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
-        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT
-        | CL_DEVICE_MAX_NUM_SUB_GROUPS => ui(0),
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => ui(0),
+        // A sub-group is a SIMD8 thread; the largest work-group holds this many.
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => ui(d.max_work_group_size.div_ceil(8) as u32),
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
             sz(0)
         }
@@ -252,9 +253,9 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => ui(b(true)),
         // SIMD8 is the narrowest dispatch; kernels report their own multiple.
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => sz(8),
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
-        | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
-        | CL_DEVICE_PIPE_SUPPORT => ui(b(false)),
+        // work_group_* through shared local memory (jit/src/frontend/lower/collectives.rs).
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => ui(b(true)),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT | CL_DEVICE_PIPE_SUPPORT => ui(b(false)),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => ul(0),
         // Not conformant: the spec's format with no date.
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => val("v0000-00-00-00"),

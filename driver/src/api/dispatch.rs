@@ -1329,18 +1329,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clGetHostTimer", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clGetKernelSubGroupInfo(
-        _kernel: cl_kernel,
-        _device: cl_device_id,
-        _param_name: cl_kernel_sub_group_info,
-        _input_value_size: usize,
-        _input_value: *const c_void,
-        _param_value_size: usize,
-        _param_value: *mut c_void,
-        _param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        unsupported("clGetKernelSubGroupInfo", CL_INVALID_OPERATION)
-    }
     pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
         _context: cl_context,
         _device: cl_device_id,
@@ -1694,7 +1682,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clEnqueueSVMMigrateMem: Some(unsupported::clEnqueueSVMMigrateMem),
     clGetDeviceAndHostTimer: Some(unsupported::clGetDeviceAndHostTimer),
     clGetHostTimer: Some(unsupported::clGetHostTimer),
-    clGetKernelSubGroupInfo: Some(unsupported::clGetKernelSubGroupInfo),
+    clGetKernelSubGroupInfo: Some(crate::api::entry::clGetKernelSubGroupInfo),
     clSetDefaultDeviceCommandQueue: Some(unsupported::clSetDefaultDeviceCommandQueue),
     clSetProgramReleaseCallback: Some(unsupported::clSetProgramReleaseCallback),
     clSetProgramSpecializationConstant: Some(crate::api::entry::clSetProgramSpecializationConstant),

@@ -18,7 +18,8 @@ pub use super::icd::{
 };
 pub use super::kernel::{
     clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
-    clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel, clSetKernelArg,
+    clGetKernelSubGroupInfo, clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel,
+    clSetKernelArg,
 };
 pub use super::memory::{
     clCreateBuffer, clGetMemObjectInfo, clReleaseMemObject, clRetainMemObject,

@@ -348,3 +348,107 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
         param_value_size_ret,
     )
 }
+
+/// clGetKernelSubGroupInfo: the sub-group is the hardware thread of `simd` work-items, and
+/// work-items fill threads in local linear order.
+///
+/// # Safety
+/// `input_value` is read for `input_value_size` bytes when not NULL.
+unsafe fn sg_info(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+) -> ClResult<Info> {
+    let k = get::<Kernel>(kernel)?;
+    // "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel or if
+    // device is NULL but there is more than one device associated with kernel."
+    if !device.is_null() {
+        check_device(device)?;
+    }
+    let simd = k.desc.simd.max(1) as usize;
+    let max_wg = k.max_work_group_size()?;
+    let word = std::mem::size_of::<usize>();
+    // "CL_INVALID_VALUE if param_name is CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE and the size in
+    // bytes specified by input_value_size is not valid or if input_value is NULL."
+    let input = || -> ClResult<Vec<usize>> {
+        if input_value.is_null() || input_value_size == 0 || !input_value_size.is_multiple_of(word)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let n = input_value_size / word;
+        if n > 3 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the caller passes `input_value_size` readable bytes at `input_value`
+        // (checked non-NULL above); read unaligned, as the application owns the layout.
+        Ok((0..n)
+            .map(|i| unsafe { input_value.cast::<usize>().add(i).read_unaligned() })
+            .collect())
+    };
+    match param {
+        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE | CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
+            let local = input()?;
+            let total = local.iter().product::<usize>();
+            if param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE {
+                val(&total.min(simd))
+            } else {
+                val(&total.div_ceil(simd))
+            }
+        }
+        // "the local size that will generate the requested number of sub-groups for the
+        // kernel... 0 if ... no work-group size can accommodate the requested number".
+        CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+            if input_value.is_null() || input_value_size != word {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: one size_t at `input_value`, non-NULL (checked above).
+            let count = unsafe { input_value.cast::<usize>().read_unaligned() };
+            let dims = (param_value_size / word).clamp(1, 3);
+            let x = count.saturating_mul(simd);
+            let mut out = vec![1usize; dims];
+            out[0] = if count == 0 || x > max_wg { 0 } else { x };
+            if out[0] == 0 {
+                out.iter_mut().for_each(|v| *v = 0);
+            }
+            val(&out)
+        }
+        CL_KERNEL_MAX_NUM_SUB_GROUPS => val(&max_wg.div_ceil(simd)),
+        // No attribute sets it (intel_reqd_sub_group_size is not honoured yet).
+        CL_KERNEL_COMPILE_NUM_SUB_GROUPS => val(&0usize),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+/// # Safety
+/// The pointers follow the OpenCL API contract.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clGetKernelSubGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        // SAFETY: the application's input buffer, as the API contract gives it.
+        || unsafe {
+            sg_info(
+                kernel,
+                device,
+                param_name,
+                input_value_size,
+                input_value,
+                param_value_size,
+            )
+        },
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}

@@ -5,6 +5,7 @@ pub mod constants;
 pub mod control;
 pub mod conversions;
 pub mod geometric;
+pub mod groups;
 pub mod integers;
 pub mod local;
 pub mod math;
@@ -27,7 +28,17 @@ pub const FILES: &[&str] = &[
     "local.cl",
     "atomics.cl",
     "private.cl",
+    "groups.cl",
 ];
+
+/// Build options a file needs beside the run's own (its language version).
+pub fn options_of(file: &str) -> &'static str {
+    match file {
+        // work_group_* functions are OpenCL C 2.0.
+        "groups.cl" => "-cl-std=CL2.0",
+        _ => "",
+    }
+}
 
 pub fn all() -> Vec<crate::igc::harness::Case> {
     let mut v = Vec::new();
@@ -43,5 +54,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(local::cases());
     v.extend(atomics::cases());
     v.extend(private::cases());
+    v.extend(groups::cases());
     v
 }

@@ -20,6 +20,9 @@ use crate::ir::{
     Value,
 };
 
+mod collectives;
+use collectives::SCOPE_SUBGROUP;
+
 /// A SPIR-V type, as far as lowering cares.
 #[derive(Clone, Debug, PartialEq)]
 enum SType {
@@ -119,6 +122,9 @@ pub(super) struct ModuleInfo<'m> {
     saturated: rustc_hash::FxHashSet<u32>,
     /// Built-in variables that are WorkgroupSize (the actual, not the enqueued, size).
     actual_local_size: rustc_hash::FxHashSet<u32>,
+    /// Built-in variables of the sub-group that are computed from others
+    /// (`collectives.rs`): SubgroupSize, SubgroupMaxSize, NumSubgroups, ...
+    subgroup_vars: HashMap<u32, spirv::BuiltIn>,
     /// Odd-width integer types (`spirv::Module::odd_int_widths`).
     odd_int_widths: HashMap<u32, u32>,
 }
@@ -188,6 +194,7 @@ impl<'m> ModuleInfo<'m> {
             byval: Default::default(),
             odd_int_widths: HashMap::default(),
             actual_local_size: Default::default(),
+            subgroup_vars: HashMap::default(),
             rounding: HashMap::default(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
@@ -331,6 +338,15 @@ impl<'m> ModuleInfo<'m> {
                             spirv::BuiltIn::NumWorkgroups => Builtin::NumGroups,
                             spirv::BuiltIn::GlobalOffset => Builtin::GlobalOffset,
                             spirv::BuiltIn::WorkDim => Builtin::WorkDim,
+                            spirv::BuiltIn::SubgroupLocalInvocationId => Builtin::SubgroupLocalId,
+                            spirv::BuiltIn::SubgroupSize
+                            | spirv::BuiltIn::SubgroupMaxSize
+                            | spirv::BuiltIn::NumSubgroups
+                            | spirv::BuiltIn::NumEnqueuedSubgroups
+                            | spirv::BuiltIn::SubgroupId => {
+                                info.subgroup_vars.insert(id, *b);
+                                continue;
+                            }
                             other => return unsupported(format!("built-in variable {other:?}")),
                         };
                         info.builtins.insert(id, b);
@@ -2039,28 +2055,19 @@ impl Lowerer<'_, '_> {
                 let ptr = id_op(i, 0)?;
                 let tid =
                     rty.ok_or_else(|| FrontendError::InvalidIl("load without a type".into()))?;
-                if let Some(b) = self.info.builtins.get(&ptr).copied() {
+                if let Some(b) = self.info.subgroup_vars.get(&ptr).copied() {
+                    let v = self.subgroup_builtin(cur, b)?;
+                    define!(vec![v]);
+                } else if let Some(b) = self.info.builtins.get(&ptr).copied() {
                     let n = self.info.components(tid)?;
                     let ty = self.info.scalar(tid)?;
                     let mut comps = Vec::new();
                     for d in 0..n {
-                        let mut v = self.f.push(cur, Op::Builtin(b, d as u8), Ty::I32);
-                        if self.info.actual_local_size.contains(&ptr) {
-                            // OpenCL 2.0 non-uniform groups: the last group of a dimension
-                            // holds what is left, min(enqueued, global size - group * enqueued).
-                            let d = d as u8;
-                            let gs = self
-                                .f
-                                .push(cur, Op::Builtin(Builtin::GlobalSize, d), Ty::I32);
-                            let gid = self.f.push(cur, Op::Builtin(Builtin::GroupId, d), Ty::I32);
-                            let start = self.f.push(cur, Op::Bin(BinOp::Mul, gid, v), Ty::I32);
-                            let left = self.f.push(cur, Op::Bin(BinOp::Sub, gs, start), Ty::I32);
-                            v = self.f.push(
-                                cur,
-                                Op::Bin(BinOp::Min { signed: false }, v, left),
-                                Ty::I32,
-                            );
-                        }
+                        let v = if self.info.actual_local_size.contains(&ptr) {
+                            self.actual_local_size(cur, d as u8)
+                        } else {
+                            self.f.push(cur, Op::Builtin(b, d as u8), Ty::I32)
+                        };
                         comps.push(if ty == Ty::I32 {
                             v
                         } else {
@@ -2390,7 +2397,29 @@ impl Lowerer<'_, '_> {
             // barrier()/work_group_barrier(): every fence flag given is honoured by the
             // fence the barrier carries (Gen9's fence orders all data-port accesses).
             SOp::ControlBarrier => {
-                self.f.push(cur, Op::Barrier, Ty::Void);
+                // sub_group_barrier: the sub-group is one thread, its lanes in step; only
+                // its memory needs ordering.
+                let op = if self.scope(i, 0)? == SCOPE_SUBGROUP {
+                    Op::Fence
+                } else {
+                    Op::Barrier
+                };
+                self.f.push(cur, op, Ty::Void);
+            }
+            SOp::GroupAll
+            | SOp::GroupAny
+            | SOp::GroupBroadcast
+            | SOp::GroupIAdd
+            | SOp::GroupFAdd
+            | SOp::GroupFMin
+            | SOp::GroupUMin
+            | SOp::GroupSMin
+            | SOp::GroupFMax
+            | SOp::GroupUMax
+            | SOp::GroupSMax => {
+                let (b, vals) = self.group_function(fr, i, cur)?;
+                define!(vals);
+                return Ok(b);
             }
             // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
             SOp::MemoryBarrier => {

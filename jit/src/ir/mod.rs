@@ -74,6 +74,8 @@ pub enum Builtin {
     NumGroups,
     GlobalOffset,
     WorkDim,
+    /// The work-item's lane in its sub-group (the hardware thread): 0 .. SIMD width - 1.
+    SubgroupLocalId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -277,6 +279,12 @@ pub enum Op {
         bytes: u32,
     },
     Phi(Vec<(Block, Value)>),
+    /// `x` in the lanes that execute this, `fill` in the others (the sub-group's inactive
+    /// work-items, so that a reduction over every lane sees its identity there). Depends on
+    /// where it is, so never merged with another.
+    FillInactive(Value, Value),
+    /// `x` as lane `k` of the sub-group holds it, the same for every lane.
+    ReadLane(Value, u8),
     /// An atomic read-modify-write of the `ty`-sized integer at `addr` with the operand
     /// (global or local memory); the result is the old value.
     Atomic(AtomicOp, Value, Value),
@@ -385,9 +393,14 @@ impl Op {
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence => vec![],
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::Atomic(_, a, b) => {
+            Op::Bin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::PtrAdd(a, b)
+            | Op::Atomic(_, a, b)
+            | Op::FillInactive(a, b) => {
                 vec![*a, *b]
             }
+            Op::ReadLane(a, _) => vec![*a],
             Op::CmpXchg { addr, cmp, value } => vec![*addr, *cmp, *value],
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => vec![*a],
             Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],
@@ -410,10 +423,15 @@ impl Op {
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence => {}
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::Atomic(_, a, b) => {
+            Op::Bin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::PtrAdd(a, b)
+            | Op::Atomic(_, a, b)
+            | Op::FillInactive(a, b) => {
                 *a = f(*a);
                 *b = f(*b);
             }
+            Op::ReadLane(a, _) => *a = f(*a),
             Op::CmpXchg { addr, cmp, value } => {
                 *addr = f(*addr);
                 *cmp = f(*cmp);

@@ -170,6 +170,7 @@ const BUILTINS: &[Builtin] = &[
     Builtin::NumGroups,
     Builtin::GlobalOffset,
     Builtin::WorkDim,
+    Builtin::SubgroupLocalId,
 ];
 
 /// `a, b, c` operands as values.
@@ -235,6 +236,14 @@ fn op_of(text: &str) -> Option<Op> {
             let (o, vs) = word(rest)?;
             let v = values(&vs)?;
             Op::Atomic(by_debug(ATOMICS, &o)?, *v.first()?, *v.get(1)?)
+        }
+        "fill_inactive" => {
+            let v = values(rest)?;
+            Op::FillInactive(*v.first()?, *v.get(1)?)
+        }
+        "read_lane" => {
+            let (a, k) = rest.split_once(',')?;
+            Op::ReadLane(value(a.trim())?, num(k.trim())? as u8)
         }
         "cmpxchg" => {
             let v = values(rest)?;

@@ -107,6 +107,8 @@ fn op_text(op: &Op) -> String {
         }
         Op::Atomic(o, a, b) => format!("atomic {o:?} {a}, {b}").to_lowercase(),
         Op::CmpXchg { addr, cmp, value } => format!("cmpxchg {addr}, {cmp}, {value}"),
+        Op::FillInactive(a, b) => format!("fill_inactive {a}, {b}"),
+        Op::ReadLane(a, k) => format!("read_lane {a}, {k}"),
         Op::Barrier => "barrier".into(),
         Op::Fence => "fence".into(),
     }

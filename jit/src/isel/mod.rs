@@ -13,6 +13,7 @@ pub mod layout;
 mod memory;
 pub mod mfunc;
 mod ssa_copies;
+mod subgroup;
 mod wide;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -531,17 +532,22 @@ impl Sel<'_> {
                     self.push(i, Some(VRef { v: r, off: 0 }), [oc.vref, oa.vref, ob.vref]);
                 } else {
                     let t = isa_type(ty, true)?;
-                    let (oa, ob) = (self.opnd(a, t)?, self.opnd(b, t)?);
-                    let tmp = self.m.new_vreg(ty.bytes() * SIMD as u32);
-                    let mut i = Inst::new(Opcode::Mul, SIMD);
+                    // Only the last source of mul may be an immediate. A uniform mad is
+                    // computed once (SIMD1), as its readers expect.
+                    let scalar = self.is_uniform(v);
+                    let (oa, ob) = (self.reg_opnd(a, t)?, self.opnd(b, t)?);
+                    let lanes = if scalar { 1 } else { SIMD };
+                    let tmp = self.m.new_vreg(ty.bytes() * lanes as u32);
+                    let mut i = Inst::new(Opcode::Mul, lanes);
+                    i.no_mask = scalar;
                     i.dst = Some(grf_dst(0, 0, t));
                     i.srcs = [Some(oa.src), Some(ob.src), None];
                     self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, ob.vref, None]);
                     let oc = self.opnd(c, t)?;
                     let ot = Opnd {
-                        src: reg_src(0, 0, region_for(false, t), t),
+                        src: reg_src(0, 0, region_for(scalar, t), t),
                         vref: Some(VRef { v: tmp, off: 0 }),
-                        scalar: false,
+                        scalar,
                     };
                     self.locs.remove(&v);
                     self.alu(v, Opcode::Add, t, &[ot, oc], None);
@@ -550,11 +556,29 @@ impl Sel<'_> {
             Op::Cmp(op, a, b) => self.cmp(v, op, a, b)?,
             Op::Select(c, a, b) => {
                 let t = isa_type(ty, false)?;
-                self.flag_from_bool(c)?;
+                // A uniform select is one scalar sel, as the uniform analysis promises its
+                // readers; a varying one picks per lane.
+                let scalar = self.is_uniform(v);
+                if scalar {
+                    let o = self.reg_opnd(c, Type::D)?;
+                    let mut i = Inst::new(Opcode::Cmp, 1);
+                    i.no_mask = true;
+                    i.cond_mod = Some(CondMod::Nz);
+                    i.dst = Some(null_dst(Type::D));
+                    i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
+                    self.push(i, None, [o.vref, None, None]);
+                } else {
+                    self.flag_from_bool(c)?;
+                }
                 let oa = self.reg_opnd(a, t)?;
                 let ob = self.opnd(b, t)?;
-                let (r, _) = self.def_varying(v);
-                let mut i = Inst::new(Opcode::Sel, SIMD);
+                let (r, _) = if scalar {
+                    self.def(v)
+                } else {
+                    self.def_varying(v)
+                };
+                let mut i = Inst::new(Opcode::Sel, if scalar { 1 } else { SIMD });
+                i.no_mask = scalar;
                 i.predicate = Some(Predicate {
                     ctrl: PredCtrl::Normal,
                     inverse: false,
@@ -613,6 +637,8 @@ impl Sel<'_> {
             Op::CmpXchg { addr, cmp, value } => {
                 self.atomic(v, send::AtomicOp::Cmpwr, addr, &[cmp, value])?
             }
+            Op::FillInactive(x, fill) => self.fill_inactive(v, x, fill)?,
+            Op::ReadLane(x, k) => self.read_lane(v, x, k)?,
             Op::Barrier => self.barrier(),
             Op::Fence => self.fence(),
         }
@@ -692,6 +718,10 @@ impl Sel<'_> {
             Builtin::NumGroups => payload(l.num_groups),
             Builtin::GlobalOffset => payload(l.global_offset),
             Builtin::WorkDim => Loc::Payload(ct + l.work_dim),
+            Builtin::SubgroupLocalId => {
+                self.subgroup_local_id(v);
+                return Ok(());
+            }
             Builtin::LocalId => {
                 // Widen the u16 lanes of r1+d to 32 bits once; every use then reads a dword register.
                 self.uses_local_ids = true;

@@ -16,6 +16,7 @@ fn pure(op: &Op) -> bool {
             | Op::Phi(_)
             | Op::Barrier
             | Op::Fence
+            | Op::FillInactive(..)
             | Op::Alloca { .. }
     ) && !op.has_side_effects()
 }

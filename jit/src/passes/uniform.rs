@@ -21,13 +21,19 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::ArgAddr(_)
             | Op::ConstData(_)
             | Op::PrintfBuffer => true,
-            Op::Builtin(b, _) => !matches!(b, Builtin::GlobalId | Builtin::LocalId),
+            Op::Builtin(b, _) => !matches!(
+                b,
+                Builtin::GlobalId | Builtin::LocalId | Builtin::SubgroupLocalId
+            ),
+            // One lane's value is every lane's.
+            Op::ReadLane(..) => true,
             Op::Load { .. }
             | Op::Store { .. }
             | Op::Phi(_)
             | Op::Barrier
             | Op::Fence
             | Op::PrivateBase
+            | Op::FillInactive(..)
             | Op::Atomic(..)
             | Op::CmpXchg { .. }
             | Op::Alloca { .. } => false,

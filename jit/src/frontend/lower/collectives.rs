@@ -1,0 +1,519 @@
+//! Sub-group and work-group functions: cl_khr_subgroups (get_sub_group_*, sub_group_barrier,
+//! sub_group_all/any/broadcast/reduce/scan) and OpenCL C 2.0's work-group functions
+//! (work_group_all/any/broadcast/reduce/scan).
+//!
+//! The sub-group is the hardware thread, its work-items the SIMD lanes, numbered in the
+//! order the runtime lays out local IDs (x fastest, `SIMD` work-items a thread). Everything
+//! is built from three IR primitives (`isel/subgroup.rs`): the lane number, `FillInactive`
+//! (inactive lanes hold the operation's identity) and `ReadLane` (one lane's value, read by
+//! all). A reduction folds the lanes' values as ordinary uniform arithmetic, so every type
+//! and operation the IR has works; a scan selects each lane's prefix.
+//!
+//! Work-group functions combine the sub-groups' results through shared local memory: lane 0
+//! of each sub-group writes its sub-group's value, the work-group meets at a barrier, every
+//! work-item folds the values it needs, and a second barrier lets the next call reuse the
+//! memory. They are called by every work-item of the group, as the spec requires.
+
+use super::*;
+
+/// SPIR-V scopes (Scope enumerant values).
+const SCOPE_WORKGROUP: u32 = 2;
+pub(super) const SCOPE_SUBGROUP: u32 = 3;
+
+/// The operations of the group functions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum GroupOp {
+    Add,
+    FAdd,
+    SMin,
+    UMin,
+    FMin,
+    SMax,
+    UMax,
+    FMax,
+    And,
+    Or,
+}
+
+/// Which of a group function's forms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Reduce,
+    Inclusive,
+    Exclusive,
+}
+
+/// Bytes of shared local memory the work-group functions use: one value of up to 8 bytes
+/// per sub-group, for the largest work-group (256 work-items, `SIMD` a sub-group).
+const COLLECTIVE_SLM: u32 = 8 * 256 / crate::isel::SIMD as u32;
+
+impl Lowerer<'_, '_> {
+    /// The value of a Scope operand (a constant id).
+    pub(super) fn scope(&mut self, i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
+        let id = match i.operands.get(n) {
+            Some(Operand::IdScope(id) | Operand::IdRef(id)) => *id,
+            other => return invalid(format!("{:?}: scope operand {other:?}", i.class.opcode)),
+        };
+        self.const_index(id)
+            .map(|s| s as u32)
+            .map_err(|_| FrontendError::Unsupported("a scope that is not a constant".into()))
+    }
+
+    /// get_local_size(d): the enqueued size, or what is left in the last group of a
+    /// dimension (OpenCL 2.0 non-uniform groups): min(enqueued, global size - group ×
+    /// enqueued).
+    pub(super) fn actual_local_size(&mut self, b: Block, d: u8) -> Value {
+        let enq = self
+            .f
+            .push(b, Op::Builtin(Builtin::EnqueuedLocalSize, d), Ty::I32);
+        let gs = self.f.push(b, Op::Builtin(Builtin::GlobalSize, d), Ty::I32);
+        let gid = self.f.push(b, Op::Builtin(Builtin::GroupId, d), Ty::I32);
+        let start = self.f.push(b, Op::Bin(BinOp::Mul, gid, enq), Ty::I32);
+        let left = self.f.push(b, Op::Bin(BinOp::Sub, gs, start), Ty::I32);
+        self.f
+            .push(b, Op::Bin(BinOp::Min { signed: false }, enq, left), Ty::I32)
+    }
+
+    /// get_local_linear_id() and the work-group's size in work-items.
+    fn local_linear(&mut self, b: Block) -> (Value, Value) {
+        let l: Vec<Value> = (0..3)
+            .map(|d| self.f.push(b, Op::Builtin(Builtin::LocalId, d), Ty::I32))
+            .collect();
+        let s: Vec<Value> = (0..3).map(|d| self.actual_local_size(b, d)).collect();
+        let yz = self.f.push(b, Op::Mad(l[2], s[1], l[1]), Ty::I32);
+        let id = self.f.push(b, Op::Mad(yz, s[0], l[0]), Ty::I32);
+        let s01 = self.f.push(b, Op::Bin(BinOp::Mul, s[0], s[1]), Ty::I32);
+        let size = self.f.push(b, Op::Bin(BinOp::Mul, s01, s[2]), Ty::I32);
+        (id, size)
+    }
+
+    fn simd(&mut self) -> Value {
+        self.konst(Ty::I32, u64::from(crate::isel::SIMD))
+    }
+
+    /// The sub-group built-in variables that are not a lane number.
+    pub(super) fn subgroup_builtin(
+        &mut self,
+        b: Block,
+        which: spirv::BuiltIn,
+    ) -> Result<Value, FrontendError> {
+        let simd = self.simd();
+        let shift = self.konst(Ty::I32, u64::from(crate::isel::SIMD.trailing_zeros()));
+        let round_up = |me: &mut Self, n: Value| {
+            let k = me.konst(Ty::I32, u64::from(crate::isel::SIMD) - 1);
+            let n = me.f.push(b, Op::Bin(BinOp::Add, n, k), Ty::I32);
+            me.f.push(b, Op::Bin(BinOp::LShr, n, shift), Ty::I32)
+        };
+        Ok(match which {
+            spirv::BuiltIn::SubgroupMaxSize => simd,
+            spirv::BuiltIn::SubgroupId => {
+                let (id, _) = self.local_linear(b);
+                self.f.push(b, Op::Bin(BinOp::LShr, id, shift), Ty::I32)
+            }
+            spirv::BuiltIn::NumSubgroups => {
+                let (_, size) = self.local_linear(b);
+                round_up(self, size)
+            }
+            spirv::BuiltIn::NumEnqueuedSubgroups => {
+                let e: Vec<Value> = (0..3)
+                    .map(|d| {
+                        self.f
+                            .push(b, Op::Builtin(Builtin::EnqueuedLocalSize, d), Ty::I32)
+                    })
+                    .collect();
+                let e01 = self.f.push(b, Op::Bin(BinOp::Mul, e[0], e[1]), Ty::I32);
+                let n = self.f.push(b, Op::Bin(BinOp::Mul, e01, e[2]), Ty::I32);
+                round_up(self, n)
+            }
+            // The last sub-group of a work-group that is not a multiple of SIMD is smaller.
+            spirv::BuiltIn::SubgroupSize => {
+                let (id, size) = self.local_linear(b);
+                let sg = self.f.push(b, Op::Bin(BinOp::LShr, id, shift), Ty::I32);
+                let first = self.f.push(b, Op::Bin(BinOp::Shl, sg, shift), Ty::I32);
+                let left = self.f.push(b, Op::Bin(BinOp::Sub, size, first), Ty::I32);
+                self.f.push(
+                    b,
+                    Op::Bin(BinOp::Min { signed: false }, left, simd),
+                    Ty::I32,
+                )
+            }
+            other => return unsupported(format!("built-in variable {other:?}")),
+        })
+    }
+
+    /// One OpGroup* instruction: the sub-group or work-group form of all, any, broadcast,
+    /// reduce and scan.
+    pub(super) fn group_function(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        cur: Block,
+    ) -> Result<(Block, Vec<Value>), FrontendError> {
+        let scope = self.scope(i, 0)?;
+        if scope != SCOPE_SUBGROUP && scope != SCOPE_WORKGROUP {
+            return unsupported(format!("group operations at scope {scope}"));
+        }
+        let wg = scope == SCOPE_WORKGROUP;
+        let op = i.class.opcode;
+        if matches!(op, SOp::GroupAll | SOp::GroupAny) {
+            let p = self.val(fr, id_op(i, 1)?)?;
+            let (one, zero) = (self.konst(Ty::I32, 1), self.konst(Ty::I32, 0));
+            let x = self.f.push(cur, Op::Select(p, one, zero), Ty::I32);
+            let g = if op == SOp::GroupAll {
+                GroupOp::And
+            } else {
+                GroupOp::Or
+            };
+            let (b, r) = self.collective(cur, g, Form::Reduce, x, wg)?;
+            let r = self.f.push(b, Op::Cmp(CmpOp::Ne, r, zero), Ty::Bool);
+            return Ok((b, vec![r]));
+        }
+        if op == SOp::GroupBroadcast {
+            let x = self.vals(fr, id_op(i, 1)?)?;
+            let id = self.vals(fr, id_op(i, 2)?)?;
+            return self.broadcast(cur, &x, &id, wg);
+        }
+        let form = match i.operands.get(1) {
+            Some(Operand::GroupOperation(spirv::GroupOperation::Reduce)) => Form::Reduce,
+            Some(Operand::GroupOperation(spirv::GroupOperation::InclusiveScan)) => Form::Inclusive,
+            Some(Operand::GroupOperation(spirv::GroupOperation::ExclusiveScan)) => Form::Exclusive,
+            other => return unsupported(format!("group operation {other:?}")),
+        };
+        let g = match op {
+            SOp::GroupIAdd => GroupOp::Add,
+            SOp::GroupFAdd => GroupOp::FAdd,
+            SOp::GroupFMin => GroupOp::FMin,
+            SOp::GroupUMin => GroupOp::UMin,
+            SOp::GroupSMin => GroupOp::SMin,
+            SOp::GroupFMax => GroupOp::FMax,
+            SOp::GroupUMax => GroupOp::UMax,
+            _ => GroupOp::SMax,
+        };
+        let x = self.val(fr, id_op(i, 2)?)?;
+        let (b, r) = self.collective(cur, g, form, x, wg)?;
+        Ok((b, vec![r]))
+    }
+
+    /// The identity of `op` on values of `ty`, as bits.
+    fn identity(ty: Ty, op: GroupOp) -> Result<u64, FrontendError> {
+        let wide = ty.bytes() == 8;
+        Ok(match (op, ty) {
+            (GroupOp::Add | GroupOp::Or | GroupOp::UMax, _) => 0,
+            (GroupOp::And | GroupOp::UMin, _) => {
+                if wide {
+                    u64::MAX
+                } else {
+                    u64::from(u32::MAX)
+                }
+            }
+            (GroupOp::SMin, _) => {
+                if wide {
+                    i64::MAX as u64
+                } else {
+                    i32::MAX as u32 as u64
+                }
+            }
+            (GroupOp::SMax, _) => {
+                if wide {
+                    i64::MIN as u64
+                } else {
+                    i32::MIN as u32 as u64
+                }
+            }
+            (GroupOp::FAdd, Ty::F32) => (-0.0f32).to_bits().into(),
+            (GroupOp::FAdd, Ty::F64) => (-0.0f64).to_bits(),
+            (GroupOp::FMin, Ty::F32) => f32::INFINITY.to_bits().into(),
+            (GroupOp::FMin, Ty::F64) => f64::INFINITY.to_bits(),
+            (GroupOp::FMax, Ty::F32) => f32::NEG_INFINITY.to_bits().into(),
+            (GroupOp::FMax, Ty::F64) => f64::NEG_INFINITY.to_bits(),
+            (op, ty) => return unsupported(format!("group {op:?} on {ty:?}")),
+        })
+    }
+
+    fn combine(&mut self, b: Block, op: GroupOp, a: Value, x: Value) -> Value {
+        let ty = self.f.ty(a);
+        let bop = match op {
+            GroupOp::Add => BinOp::Add,
+            GroupOp::FAdd => BinOp::FAdd,
+            GroupOp::SMin => BinOp::Min { signed: true },
+            GroupOp::UMin => BinOp::Min { signed: false },
+            GroupOp::FMin => BinOp::FMin,
+            GroupOp::SMax => BinOp::Max { signed: true },
+            GroupOp::UMax => BinOp::Max { signed: false },
+            GroupOp::FMax => BinOp::FMax,
+            GroupOp::And => BinOp::And,
+            GroupOp::Or => BinOp::Or,
+        };
+        self.f.push(b, Op::Bin(bop, a, x), ty)
+    }
+
+    /// The sub-group's inclusive prefixes of `x` under `op`, lane by lane (uniform values;
+    /// the last is the reduction), with the identity standing in for inactive lanes.
+    fn prefixes(&mut self, b: Block, op: GroupOp, x: Value) -> Result<Vec<Value>, FrontendError> {
+        let ty = self.f.ty(x);
+        if !matches!(ty, Ty::I32 | Ty::I64 | Ty::F32 | Ty::F64) {
+            return unsupported(format!("sub-group and work-group functions on {ty:?}"));
+        }
+        let ident = self.konst(ty, Self::identity(ty, op)?);
+        let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
+        let mut acc = self.f.push(b, Op::ReadLane(filled, 0), ty);
+        let mut out = vec![acc];
+        for k in 1..crate::isel::SIMD {
+            let lane = self.f.push(b, Op::ReadLane(filled, k), ty);
+            acc = self.combine(b, op, acc, lane);
+            out.push(acc);
+        }
+        Ok(out)
+    }
+
+    /// The sub-group form: the reduction (uniform), or each lane's inclusive or exclusive
+    /// prefix.
+    fn subgroup(
+        &mut self,
+        b: Block,
+        op: GroupOp,
+        form: Form,
+        x: Value,
+    ) -> Result<Value, FrontendError> {
+        let p = self.prefixes(b, op, x)?;
+        if form == Form::Reduce {
+            return Ok(p[p.len() - 1]);
+        }
+        let ty = self.f.ty(x);
+        let lane = self
+            .f
+            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+        // Lane k's value: its prefix (inclusive), or the one before (exclusive).
+        let pick = |k: usize| -> Option<usize> {
+            match form {
+                Form::Exclusive => k.checked_sub(1),
+                _ => Some(k),
+            }
+        };
+        let last = p.len() - 1;
+        let ident = self.konst(ty, Self::identity(ty, op)?);
+        let mut r = pick(last).map_or(ident, |j| p[j]);
+        for k in (0..last).rev() {
+            let kk = self.konst(Ty::I32, k as u64);
+            let is = self.f.push(b, Op::Cmp(CmpOp::Eq, lane, kk), Ty::Bool);
+            let v = pick(k).map_or(ident, |j| p[j]);
+            r = self.f.push(b, Op::Select(is, v, r), ty);
+        }
+        Ok(r)
+    }
+
+    /// Reduce or scan at sub-group or work-group scope.
+    fn collective(
+        &mut self,
+        b: Block,
+        op: GroupOp,
+        form: Form,
+        x: Value,
+        wg: bool,
+    ) -> Result<(Block, Value), FrontendError> {
+        if !wg {
+            return Ok((b, self.subgroup(b, op, form, x)?));
+        }
+        let ty = self.f.ty(x);
+        let total = self.subgroup(b, op, Form::Reduce, x)?;
+        let own = match form {
+            Form::Reduce => None,
+            _ => Some(self.subgroup(b, op, form, x)?),
+        };
+        // Lane 0 of each sub-group writes the sub-group's total at its index.
+        let slm = self.collective_slm()?;
+        let shift = self.konst(Ty::I32, u64::from(crate::isel::SIMD.trailing_zeros()));
+        let (lin, _) = self.local_linear(b);
+        let sg = self.f.push(b, Op::Bin(BinOp::LShr, lin, shift), Ty::I32);
+        let lane = self
+            .f
+            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+        let zero = self.konst(Ty::I32, 0);
+        let first = self.f.push(b, Op::Cmp(CmpOp::Eq, lane, zero), Ty::Bool);
+        let at = self.slot(b, slm, sg);
+        let b = self.guarded_store(b, first, at, total)?;
+        self.f.push(b, Op::Barrier, Ty::Void);
+        // Fold the totals of the sub-groups before this one (scans) or of all (reduce).
+        let count = match form {
+            Form::Reduce => self.subgroup_builtin(b, spirv::BuiltIn::NumSubgroups)?,
+            _ => sg,
+        };
+        let (b, acc) = self.fold_slots(b, slm, count, op, ty)?;
+        self.f.push(b, Op::Barrier, Ty::Void);
+        let r = match own {
+            None => acc,
+            Some(v) => self.combine(b, op, acc, v),
+        };
+        Ok((b, r))
+    }
+
+    /// work_group_broadcast / sub_group_broadcast: `x` of the work-item whose local id (or
+    /// lane) is `id`.
+    fn broadcast(
+        &mut self,
+        b: Block,
+        x: &[Value],
+        id: &[Value],
+        wg: bool,
+    ) -> Result<(Block, Vec<Value>), FrontendError> {
+        let id32 = |me: &mut Self, v: Value| match me.f.ty(v) {
+            Ty::I64 => me.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32),
+            _ => v,
+        };
+        if !wg {
+            let lane = id.first().copied().ok_or_else(|| {
+                FrontendError::InvalidIl("sub_group_broadcast without a lane".into())
+            })?;
+            let lane = id32(self, lane);
+            let mut out = Vec::new();
+            for &v in x {
+                let ty = self.f.ty(v);
+                // A constant lane reads it directly; any other picks among the lanes.
+                if let Op::Const(k) = self.f.inst(lane).op {
+                    out.push(self.f.push(b, Op::ReadLane(v, k as u8), ty));
+                    continue;
+                }
+                let mut r = self.f.push(b, Op::ReadLane(v, crate::isel::SIMD - 1), ty);
+                for k in (0..crate::isel::SIMD - 1).rev() {
+                    let kk = self.konst(Ty::I32, u64::from(k));
+                    let is = self.f.push(b, Op::Cmp(CmpOp::Eq, lane, kk), Ty::Bool);
+                    let lv = self.f.push(b, Op::ReadLane(v, k), ty);
+                    r = self.f.push(b, Op::Select(is, lv, r), ty);
+                }
+                out.push(r);
+            }
+            return Ok((b, out));
+        }
+        // The work-item at local id (x, y, z) writes its value; everyone reads it.
+        let s: Vec<Value> = (0..3).map(|d| self.actual_local_size(b, d)).collect();
+        let zero = self.konst(Ty::I32, 0);
+        let c: Vec<Value> = (0..3)
+            .map(|d| id.get(d).map_or(zero, |v| id32(self, *v)))
+            .collect();
+        let yz = self.f.push(b, Op::Mad(c[2], s[1], c[1]), Ty::I32);
+        let target = self.f.push(b, Op::Mad(yz, s[0], c[0]), Ty::I32);
+        let (lin, _) = self.local_linear(b);
+        let me = self.f.push(b, Op::Cmp(CmpOp::Eq, lin, target), Ty::Bool);
+        let slm = self.collective_slm()?;
+        let mut out = Vec::new();
+        let mut b = b;
+        for (k, &v) in x.iter().enumerate() {
+            let kk = self.konst(Ty::I32, k as u64);
+            let at = self.slot(b, slm, kk);
+            let nb = self.guarded_store(b, me, at, v)?;
+            b = nb;
+            self.f.push(b, Op::Barrier, Ty::Void);
+            let ty = self.f.ty(v);
+            let r = self.f.push(
+                b,
+                Op::Load {
+                    addr: at,
+                    align: ty.bytes(),
+                    bytes: ty.bytes(),
+                },
+                ty,
+            );
+            out.push(r);
+            self.f.push(b, Op::Barrier, Ty::Void);
+        }
+        Ok((b, out))
+    }
+
+    /// Where slot `k` of the work-group functions' local memory is (8 bytes each).
+    fn slot(&mut self, b: Block, slm: Value, k: Value) -> Value {
+        let k64 = self.f.push(b, Op::Conv(ConvOp::ZExt, k), Ty::I64);
+        let eight = self.konst(Ty::I64, 8);
+        let off = self.f.push(b, Op::Bin(BinOp::Mul, k64, eight), Ty::I64);
+        self.f.push(b, Op::PtrAdd(slm, off), Ty::Ptr(Space::Local))
+    }
+
+    /// Store `v` at `at` in the work-items where `cond` holds; returns the block after.
+    fn guarded_store(
+        &mut self,
+        b: Block,
+        cond: Value,
+        at: Value,
+        v: Value,
+    ) -> Result<Block, FrontendError> {
+        let write = self.f.add_block();
+        let join = self.f.add_block();
+        self.f.blocks[b.0 as usize].term = Term::CondBr(cond, write, join);
+        let bytes = self.f.ty(v).bytes();
+        self.f.push(
+            write,
+            Op::Store {
+                addr: at,
+                value: v,
+                align: bytes,
+                bytes,
+            },
+            Ty::Void,
+        );
+        self.f.blocks[write.0 as usize].term = Term::Br(join);
+        Ok(join)
+    }
+
+    /// The identity folded with slots 0 .. count-1 under `op` (a loop: count is uniform).
+    fn fold_slots(
+        &mut self,
+        pre: Block,
+        slm: Value,
+        count: Value,
+        op: GroupOp,
+        ty: Ty,
+    ) -> Result<(Block, Value), FrontendError> {
+        let ident = self.konst(ty, Self::identity(ty, op)?);
+        let (zero, one) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
+        let head = self.f.add_block();
+        let body = self.f.add_block();
+        let exit = self.f.add_block();
+        self.f.blocks[pre.0 as usize].term = Term::Br(head);
+        let k = self.f.push(head, Op::Phi(Vec::new()), Ty::I32);
+        let acc = self.f.push(head, Op::Phi(Vec::new()), ty);
+        let more = self.f.push(
+            head,
+            Op::Cmp(CmpOp::Lt { signed: false }, k, count),
+            Ty::Bool,
+        );
+        self.f.blocks[head.0 as usize].term = Term::CondBr(more, body, exit);
+        let at = self.slot(body, slm, k);
+        let v = self.f.push(
+            body,
+            Op::Load {
+                addr: at,
+                align: ty.bytes(),
+                bytes: ty.bytes(),
+            },
+            ty,
+        );
+        let acc2 = self.combine(body, op, acc, v);
+        let k2 = self.f.push(body, Op::Bin(BinOp::Add, k, one), Ty::I32);
+        self.f.blocks[body.0 as usize].term = Term::Br(head);
+        self.f.insts[k.0 as usize].op = Op::Phi(vec![(pre, zero), (body, k2)]);
+        self.f.insts[acc.0 as usize].op = Op::Phi(vec![(pre, ident), (body, acc2)]);
+        Ok((exit, acc))
+    }
+
+    /// The shared local memory the work-group functions exchange values through, placed
+    /// after the kernel's `__local` variables on first use.
+    fn collective_slm(&mut self) -> Result<Value, FrontendError> {
+        const KEY: (usize, u32) = (0, u32::MAX - 1);
+        let existing = self.slm.borrow().offsets.get(&KEY).copied();
+        let off = match existing {
+            Some(off) => off,
+            None => {
+                let mut slm = self.slm.borrow_mut();
+                let off = slm.end.next_multiple_of(8);
+                if off + COLLECTIVE_SLM > crate::abi::SLM_BYTES {
+                    return unsupported("no local memory left for the work-group functions");
+                }
+                slm.offsets.insert(KEY, off);
+                slm.end = off + COLLECTIVE_SLM;
+                off
+            }
+        };
+        Ok(self
+            .f
+            .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local)))
+    }
+}

@@ -1,0 +1,89 @@
+//! The sub-group primitives: the sub-group is the hardware thread, its work-items the SIMD
+//! lanes. The front end builds every sub-group and work-group function from these three
+//! (frontend/collectives.rs): the lane number, a value with the inactive lanes filled, and
+//! one lane's value read by all.
+
+use super::*;
+
+impl Sel<'_> {
+    /// get_sub_group_local_id(): the lane numbers, from a packed vector immediate.
+    pub(super) fn subgroup_local_id(&mut self, v: Value) {
+        let words = self.m.new_vreg(2 * SIMD as u32);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UW));
+        i.srcs[0] = Some(imm(Type::UV, 0x7654_3210));
+        self.push(i, Some(VRef { v: words, off: 0 }), [None; 3]);
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::Mov, SIMD);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
+        self.push(
+            i,
+            Some(VRef { v: r, off: 0 }),
+            [Some(VRef { v: words, off: 0 }), None, None],
+        );
+    }
+
+    /// `x` where the lane executes, `fill` elsewhere: the fill written to every lane with
+    /// NoMask, then `x` under the execution mask.
+    pub(super) fn fill_inactive(
+        &mut self,
+        v: Value,
+        x: Value,
+        fill: Value,
+    ) -> Result<(), IselError> {
+        let t = raw_type(self.f.ty(v))?;
+        let (r, _) = self.def_varying(v);
+        for (src, no_mask) in [(fill, true), (x, false)] {
+            let o = self.opnd(src, t)?;
+            let mut i = Inst::new(Opcode::Mov, SIMD);
+            i.no_mask = no_mask;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        }
+        Ok(())
+    }
+
+    /// Lane `k`'s `x`, as a scalar every lane reads.
+    pub(super) fn read_lane(&mut self, v: Value, x: Value, k: u8) -> Result<(), IselError> {
+        let t = raw_type(self.f.ty(v))?;
+        let o = self.opnd(x, t)?;
+        if o.scalar || k >= SIMD {
+            // Already the same in every lane (or a lane past the thread's: undefined, any
+            // value will do).
+            let (r, _) = self.def(v);
+            let mut i = Inst::new(Opcode::Mov, 1);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+            return Ok(());
+        }
+        let Some(xr) = o.vref else {
+            return unsupported("internal: a varying value outside a register");
+        };
+        let (r, _) = self.def(v);
+        let mut i = Inst::new(Opcode::Mov, 1);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(reg_src(0, 0, Region::SCALAR, t));
+        let lane = VRef {
+            v: xr.v,
+            off: xr.off + u32::from(k) * t.size(),
+        };
+        self.push(i, Some(VRef { v: r, off: 0 }), [Some(lane), None, None]);
+        Ok(())
+    }
+}
+
+/// The unsigned integer type that moves a value of `ty` bit for bit.
+fn raw_type(ty: Ty) -> Result<Type, IselError> {
+    Ok(match ty.bytes() {
+        8 => Type::UQ,
+        4 | 1 | 2 => Type::UD,
+        _ => return unsupported(format!("sub-group operations on {ty:?}")),
+    })
+}

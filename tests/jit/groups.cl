@@ -1,0 +1,56 @@
+// Sub-group (cl_khr_subgroups) and work-group (OpenCL C 2.0) functions; built with
+// -cl-std=CL2.0 (jit_corpus::options_of). Sub-groups are gencl's SIMD8 threads, but the
+// references compute from get_max_sub_group_size(), which each kernel also writes out.
+
+// Eight ints per work-item: the sub-group's shape and its int functions.
+__kernel void sg_int(__global const int *in, __global int *out) {
+    size_t g = get_global_id(0);
+    int x = in[g];
+    __global int *o = out + 8 * g;
+    o[0] = (int)(get_sub_group_size() * 10000 + get_max_sub_group_size() * 100 +
+                 get_num_sub_groups());
+    o[1] = (int)(get_sub_group_id() * 100 + get_sub_group_local_id());
+    o[2] = sub_group_reduce_add(x);
+    o[3] = sub_group_reduce_min(x) ^ sub_group_reduce_max(x);
+    o[4] = sub_group_scan_inclusive_add(x);
+    o[5] = sub_group_scan_exclusive_max(x);
+    o[6] = sub_group_broadcast(x, 1) + sub_group_broadcast(x, (uint)in[0] & 1);
+    o[7] = sub_group_any(x > 900) * 10 + sub_group_all(x >= -900);
+}
+
+// The unsigned, long, float and double forms.
+__kernel void sg_types(__global const int *in, __global ulong *lo, __global double *fo) {
+    size_t g = get_global_id(0);
+    int x = in[g];
+    lo[4 * g] = sub_group_reduce_max((uint)x);
+    lo[4 * g + 1] = sub_group_scan_inclusive_add((long)x * 1000000007L);
+    lo[4 * g + 2] = sub_group_scan_exclusive_min((ulong)(x + 2000));
+    lo[4 * g + 3] = sub_group_reduce_add((ulong)x << 33);
+    fo[3 * g] = sub_group_reduce_add((float)x);
+    fo[3 * g + 1] = sub_group_scan_inclusive_max((float)x * 0.5f);
+    fo[3 * g + 2] = sub_group_scan_exclusive_add((double)x * 0.25);
+}
+
+// Work-group reductions, scans and all/any.
+__kernel void wg_int(__global const int *in, __global int *out) {
+    size_t g = get_global_id(0);
+    int x = in[g];
+    __global int *o = out + 6 * g;
+    o[0] = work_group_reduce_add(x);
+    o[1] = work_group_reduce_min(x);
+    o[2] = work_group_reduce_max(x);
+    o[3] = work_group_scan_inclusive_add(x);
+    o[4] = work_group_scan_exclusive_add(x);
+    o[5] = work_group_any(x > 990) * 10 + work_group_all(x > -990);
+}
+
+// Work-group scans of long and float, and broadcasts in one and two dimensions.
+__kernel void wg_more(__global const int *in, __global long *lo, __global float *fo) {
+    size_t g = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    int x = in[g];
+    lo[3 * g] = work_group_scan_inclusive_max((long)x << 20);
+    lo[3 * g + 1] = work_group_scan_exclusive_min((long)x);
+    lo[3 * g + 2] = work_group_broadcast((long)x, get_local_size(0) - 1, 0);
+    fo[2 * g] = work_group_reduce_add((float)x);
+    fo[2 * g + 1] = work_group_broadcast((float)x * 2.0f, 1, get_local_size(1) - 1);
+}
