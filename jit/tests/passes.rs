@@ -568,3 +568,79 @@ fn simplify_cfg_follows_constant_branches_and_joins_straight_lines() {
          bb3:",
     );
 }
+
+/// A generic pointer that is a local pointer on every path, through a loop's phi and its
+/// address arithmetic, becomes a local pointer; one that is global on one path and local on
+/// the other stays generic (its accesses are then a build error, not a guess).
+#[test]
+fn address_spaces_resolves_what_every_path_agrees_on() {
+    check_pass(
+        passes::address_spaces::run,
+        "kernel k(ptr.local, ptr.global, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 arg 2
+           %3 = i64 const 0x4
+           %4 = i32 const 0x0
+           %5 = bool cmp lt.s %2, %4
+           br %5, bb1, bb2
+         bb1:
+           %6 = ptr.generic phi [bb0: %0], [bb1: %7]
+           %7 = ptr.generic ptradd %6, %3
+           %8 = i32 load %7, align 4, bytes 4
+           br %5, bb1, bb2
+         bb2:
+           %9 = ptr.generic phi [bb0: %1], [bb1: %7]
+           %10 = i32 load %9, align 4, bytes 4
+           ret",
+        "kernel k(ptr.local, ptr.global, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 arg 2
+           %3 = i64 const 0x4
+           %4 = i32 const 0x0
+           %5 = bool cmp lt.s %2, %4
+           br %5, bb1, bb2
+         bb1:
+           %6 = ptr.local phi [bb0: %0], [bb1: %7]
+           %7 = ptr.local ptradd %6, %3
+           %8 = i32 load %7, align 4, bytes 4
+           br %5, bb1, bb2
+         bb2:
+           %9 = ptr.generic phi [bb0: %1], [bb1: %7]
+           %10 = i32 load %9, align 4, bytes 4
+           ret",
+    );
+}
+
+/// A variable mem2reg cannot promote gets its place in the private area: the base once in
+/// the entry block, the variable its offset from it.
+#[test]
+fn private_memory_places_what_stays_in_memory() {
+    check_pass(
+        passes::private_memory::run,
+        "kernel k(i32)
+         bb0:
+           %0 = i32 arg 0
+           %1 = ptr.private alloca 12, align 4
+           %2 = ptr.private alloca 8, align 8
+           %3 = i64 conv zext %0
+           %4 = ptr.private ptradd %2, %3
+           store %4, %0, align 4, bytes 4
+           ret",
+        "kernel k(i32)
+         bb0:
+           %5 = ptr.private private_base
+           %6 = i64 const 0x0
+           %7 = i64 const 0x10
+           %0 = i32 arg 0
+           %1 = ptr.private ptradd %5, %6
+           %2 = ptr.private ptradd %5, %7
+           %3 = i64 conv zext %0
+           %4 = ptr.private ptradd %2, %3
+           store %4, %0, align 4, bytes 4
+           ret",
+    );
+}

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use gencl_isa::gen9::validate::validate_kernel;
+use gencl_jit::compile::compile_each;
 use gencl_jit::{compile, CompileInput};
 
 #[test]
@@ -61,6 +62,50 @@ fn register_pressure_spills_legally() {
         assert!(
             text.contains("scratch"),
             "{options:?}: no scratch message in the disassembly"
+        );
+    }
+}
+
+/// OpenCL C 2.0 helpers taking generic pointers, inlined at call sites with global, local
+/// and private pointers: each access takes its own space's message, with no run-time
+/// switch on the address (static resolution, seed 002). The kernel's only sends are the
+/// A64 (global), BTI 254 (SLM) and BTI 255 (stateless private) messages, the fence and
+/// barrier of `barrier()`, and the end of thread.
+#[test]
+fn generic_pointers_resolve_statically() {
+    let src = "int sum2(int *p) { return p[0] + p[1]; }
+        __kernel void k(__global int *g, __global int *out, int i) {
+            __local int l[64];
+            int priv[8];
+            l[get_local_id(0)] = g[get_global_id(0)];
+            for (int j = 0; j < 8; j++) priv[j] = j * i;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[get_global_id(0)] = sum2(g) + sum2(&l[i & 7]) + sum2(&priv[i & 3]);
+        }";
+    for opts in ["-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"] {
+        let ks = compile_each(CompileInput::OpenClC(src), opts).unwrap();
+        let k = ks[0].1.as_ref().unwrap_or_else(|e| panic!("{opts}: {e}"));
+        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
+        let sends: Vec<&str> = text.lines().filter(|l| l.contains("send")).collect();
+        // A64 messages carry two GRFs of 64-bit addresses ("wr:2+"); the SLM and private
+        // ones one GRF of 32-bit offsets, to BTI 254 and 255 (the descriptor's low byte).
+        let a64 = sends.iter().filter(|l| l.contains("wr:2+")).count();
+        let bti = |b: &str| {
+            sends
+                .iter()
+                .filter(|l| l.contains("wr:1+") && l.contains(&format!("{b} ")))
+                .count()
+        };
+        assert!(a64 >= 3, "{opts}: global accesses\n{text}");
+        assert!(bti("EFE") >= 2, "{opts}: SLM messages\n{text}");
+        assert!(
+            bti("EFF") + bti("0FF") >= 2,
+            "{opts}: private messages\n{text}"
+        );
+        // Nothing picks a space at run time: no compare of an address's tag bits.
+        assert!(
+            !text.contains("0xE000000000000000"),
+            "{opts}: tag test\n{text}"
         );
     }
 }

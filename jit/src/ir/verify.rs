@@ -92,7 +92,7 @@ pub fn verify(f: &Function) -> Result<(), String> {
                     if !reachable(p.0 as usize) {
                         continue;
                     }
-                    if f.ty(*x) != inst.ty {
+                    if !fits(f.ty(*x), inst.ty) {
                         return Err(here(format!("phi input {x} is not {:?}", inst.ty)));
                     }
                     let len = f.blocks[p.0 as usize].insts.len();
@@ -146,7 +146,7 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
         Op::Select(c, a, b) => {
             want(t(*c) == Ty::Bool, "select condition is not a bool")?;
             want(
-                t(*a) == inst.ty && t(*b) == inst.ty,
+                fits(t(*a), inst.ty) && fits(t(*b), inst.ty),
                 "select operands differ from the result type",
             )
         }
@@ -172,4 +172,15 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// Whether a value of type `have` may stand where `want` is expected: the same type, or any
+/// pointer where a generic one is (a cast to the generic address space is the pointer
+/// itself until `passes::address_spaces` resolves it).
+fn fits(have: Ty, want: Ty) -> bool {
+    have == want
+        || matches!(
+            (have, want),
+            (Ty::Ptr(_), Ty::Ptr(crate::ir::Space::Generic))
+        )
 }

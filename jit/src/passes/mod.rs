@@ -3,6 +3,7 @@
 //! `GENCL_DUMP_IR=1` prints the IR after each (to stderr, in `ir::print`'s form).
 //! `uniform` is an analysis that instruction selection reads, run last.
 
+pub mod address_spaces;
 pub mod constfold;
 pub mod cse;
 pub mod dce;
@@ -23,6 +24,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("pushed_args", pushed_args::run),
     // Private variables into SSA values (unoptimised SPIR-V, libclc).
     ("mem2reg", mem2reg::run),
+    // Generic pointers whose address space is provable take it (seed 002); after mem2reg,
+    // which turns the pointers unoptimised code keeps in variables back into values.
+    ("address_spaces", address_spaces::run),
     // What stays in memory gets its place in the work-item's private area.
     ("private_memory", private_memory::run),
     // Constants and integer identities that inlining and promotion expose.
