@@ -20,3 +20,14 @@ kernel void half4_ops(global const half4 *a, global const half4 *b, global half4
     out[3 * i + 2] = fmax(x, y) - fmin(x, y);
 }
 
+
+// Half math functions (libclc-15 has none: gencl computes them in float and rounds once).
+kernel void half_math(global const half *a, global half *out) {
+    size_t i = get_global_id(0);
+    half x = a[i];
+    out[5 * i + 0] = sin(x);
+    out[5 * i + 1] = exp(clamp(x, -8.0h, 8.0h));
+    out[5 * i + 2] = log(fabs(x) + 1.0h);
+    out[5 * i + 3] = acospi(clamp(x, -1.0h, 1.0h));
+    out[5 * i + 4] = nan((ushort)i) != nan((ushort)i) ? 1.0h : 0.0h;
+}

@@ -294,6 +294,56 @@ pub fn cases() -> Vec<Case> {
                     })
                     .collect()
             }),
+        case("half.cl", "half_math")
+            .global(&[256])
+            .buf(rand_halves(256, 45))
+            .out::<u16>(5 * 256)
+            .check(|r| {
+                let a = r.input::<u16>(0);
+                let got = r.output::<u16>(1);
+                let mut bad = Vec::new();
+                for (i, &h) in a.iter().enumerate() {
+                    let x = from_half(h);
+                    let want = [
+                        x.sin(),
+                        x.clamp(-8.0, 8.0).exp(),
+                        // The sum is a half operation: rounded before the log.
+                        from_half(to_half(x.abs() + 1.0)).ln(),
+                        x.clamp(-1.0, 1.0).acos() / std::f64::consts::PI,
+                    ];
+                    for (k, w) in want.iter().enumerate() {
+                        // The spec allows 2 ulp for these half functions; float then one
+                        // rounding to half stays within 1 of the correctly rounded half.
+                        let (g, w) = (got[5 * i + k], to_half(*w));
+                        // Sign and magnitude to one ordered line, so that -0 and +0 meet.
+                        let line = |h: u16| {
+                            let m = i32::from(h & 0x7fff);
+                            if h & 0x8000 != 0 {
+                                -m
+                            } else {
+                                m
+                            }
+                        };
+                        let ulps = (line(g) - line(w)).abs();
+                        if ulps > 1 {
+                            bad.push(format!("[{i}.{k}] x={x} got {g:#06x} want {w:#06x}"));
+                        }
+                    }
+                    // nan(code) is a NaN: never equal to itself.
+                    if got[5 * i + 4] != to_half(1.0) {
+                        bad.push(format!("[{i}.4] nan == nan"));
+                    }
+                }
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} differ: {}",
+                        bad.len(),
+                        bad[..bad.len().min(6)].join("; ")
+                    ))
+                }
+            }),
         case("half.cl", "half4_ops")
             .global(&[64])
             .buf(rand_halves(256, 43))

@@ -495,6 +495,44 @@ pub(super) fn ext_inst(
         C::copysign => b.copysign(arg(0)?, arg(1)?),
         // libclc-15's SPIR-V has no nextafter.
         C::nextafter => b.nextafter(arg(0)?, arg(1)?, half),
+        // libclc-15 has no half nan(): a quiet NaN with the code's low nine bits as payload
+        // (a half's mantissa below its quiet bit), carried as the float that is that half.
+        C::nan if half => {
+            let code = arg(0)?;
+            let code = match b.ty(code) {
+                Ty::I32 => code,
+                Ty::I64 => b.conv(ConvOp::Trunc, code, Ty::I32),
+                _ => b.conv(ConvOp::ZExt, code, Ty::I32),
+            };
+            let mask = b.k(Ty::I32, 0x1ff);
+            let payload = b.bin(BinOp::And, code, mask);
+            let thirteen = b.k(Ty::I32, 13);
+            let payload = b.bin(BinOp::Shl, payload, thirteen);
+            let quiet = b.k(Ty::I32, 0x7fc0_0000);
+            let bits = b.bin(BinOp::Or, payload, quiet);
+            b.conv(ConvOp::Bitcast, bits, Ty::F32)
+        }
+        // nan(uint) and nan(ulong) (libclc-15 has neither): a quiet NaN carrying the code
+        // in the mantissa bits below the quiet bit.
+        C::nan if matches!(ty, Ty::F32 | Ty::F64) => {
+            let it = if ty == Ty::F64 { Ty::I64 } else { Ty::I32 };
+            let code = arg(0)?;
+            let code = match (b.ty(code), it) {
+                (t, u) if t == u => code,
+                (Ty::I64, _) => b.conv(ConvOp::Trunc, code, it),
+                _ => b.conv(ConvOp::ZExt, code, it),
+            };
+            let (mask, quiet) = if ty == Ty::F64 {
+                (0x0007_ffff_ffff_ffff, 0x7ff8_0000_0000_0000)
+            } else {
+                (0x003f_ffff, 0x7fc0_0000)
+            };
+            let mask = b.k(it, mask);
+            let payload = b.bin(BinOp::And, code, mask);
+            let quiet = b.k(it, quiet);
+            let bits = b.bin(BinOp::Or, payload, quiet);
+            b.conv(ConvOp::Bitcast, bits, ty)
+        }
         C::fclamp => b.fclamp(arg(0)?, arg(1)?, arg(2)?),
         C::sign => b.sign(arg(0)?),
         C::fdim => {

@@ -129,6 +129,32 @@ pub(super) struct ModuleInfo<'m> {
     odd_int_widths: HashMap<u32, u32>,
 }
 
+fn missing_builtin(op: spirv::OpenclStd100Op, name: &str) -> FrontendError {
+    FrontendError::Unsupported(format!(
+        "the built-in '{op:?}' for these operand types ({name}) is in neither gencl nor libclc"
+    ))
+}
+
+fn is_half_param(p: &library::Param) -> bool {
+    matches!(
+        p,
+        library::Param::Scalar("Dh") | library::Param::Vector(_, "Dh")
+    )
+}
+
+/// The parameter with half replaced by float.
+fn half_to_float(p: &library::Param) -> library::Param {
+    match p {
+        library::Param::Scalar("Dh") => library::Param::Scalar("f"),
+        library::Param::Vector(n, "Dh") => library::Param::Vector(*n, "f"),
+        library::Param::Scalar(c) => library::Param::Scalar(c),
+        library::Param::Vector(n, c) => library::Param::Vector(*n, c),
+        library::Param::Pointer(s, inner) => {
+            library::Param::Pointer(s, Box::new(half_to_float(inner)))
+        }
+    }
+}
+
 /// The integer type an atomic on values of `ty` works on: 32- and 64-bit integers as they
 /// are, floats by their bits (atomic_xchg on float).
 fn atomic_int(ty: Ty) -> Result<Ty, FrontendError> {
@@ -991,12 +1017,27 @@ impl Lowerer<'_, '_> {
             args.push(Sym::Vals(vals));
         }
         let name = library::mangle(&format!("{op:?}"), &codes);
-        let slice = library::function(&name)?.ok_or_else(|| {
-            FrontendError::Unsupported(format!(
-                "the built-in '{op:?}' for these operand types ({name}) is in neither gencl \
-                 nor libclc"
-            ))
-        })?;
+        let (slice, to_half) = match library::function(&name)? {
+            Some(s) => (s, false),
+            // libclc-15 leaves out most half built-ins. Halves travel as the floats that
+            // are them, so the float built-in computes the value and the result is rounded
+            // to half: within the half ULP limits, since float is exact to far more bits.
+            // Not for built-ins writing through a pointer (frexp, modf, sincos, ...), which
+            // would store a float where a half belongs.
+            None if codes.iter().any(is_half_param)
+                && !codes
+                    .iter()
+                    .any(|c| matches!(c, library::Param::Pointer(..))) =>
+            {
+                let floats: Vec<library::Param> = codes.iter().map(half_to_float).collect();
+                let fname = library::mangle(&format!("{op:?}"), &floats);
+                match library::function(&fname)? {
+                    Some(s) => (s, true),
+                    None => return Err(missing_builtin(op, &name)),
+                }
+            }
+            None => return Err(missing_builtin(op, &name)),
+        };
         let data = {
             let mut libs = self.libs.borrow_mut();
             let k = match libs.iter().position(|s| std::ptr::eq(*s, slice)) {
@@ -1018,7 +1059,13 @@ impl Lowerer<'_, '_> {
             slm: self.slm,
             printf: self.printf,
         };
-        sub.lower_call(slice.fid, args, cur)
+        let (b, vals) = sub.lower_call(slice.fid, args, cur)?;
+        let half_result = i.result_type.is_some_and(|t| self.info.is_half(t));
+        if !to_half || !half_result {
+            return Ok((b, vals));
+        }
+        let vals = vals.into_iter().map(|v| self.round_half(b, v)).collect();
+        Ok((b, vals))
     }
 
     /// 64-bit division or remainder of `n` by `d` (`op`: UDiv, SDiv, UMod or SRem), as a
