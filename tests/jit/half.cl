@@ -31,3 +31,12 @@ kernel void half_math(global const half *a, global half *out) {
     out[5 * i + 3] = acospi(clamp(x, -1.0h, 1.0h));
     out[5 * i + 4] = nan((ushort)i) != nan((ushort)i) ? 1.0h : 0.0h;
 }
+
+// Halves moved, not computed on, keep every bit: signalling NaNs and payloads included.
+kernel void half_bits(global const half *a, global half *out, global const short *s,
+                      global half *out2) {
+    size_t i = get_global_id(0);
+    half2 v = vload2(i, a);
+    vstore2(v, i, out);
+    out2[i] = as_half(s[i]);
+}

@@ -180,11 +180,24 @@ impl Submitter {
     ) -> Result<(usize, Vec<DataRef>), SubmitError> {
         let key = (kernel.name.clone(), hash(&kernel.isa));
         if !self.kernels.contains_key(&key) {
-            let off = self.ish_used.next_multiple_of(64);
+            let mut off = self.ish_used.next_multiple_of(64);
+            if off + kernel.isa.len() + ISH_PAD > self.ish.map.len() {
+                // The heap is full of kernels uploaded before. Launches run to completion
+                // before the next is built, so none of them is in use: start the heap over
+                // (they are uploaded again when launched again).
+                for bo in std::mem::take(&mut self.kernels)
+                    .into_values()
+                    .flat_map(|u| u.data)
+                {
+                    gpu.free_bo(bo);
+                }
+                self.ish_used = 0;
+                off = 0;
+            }
             let end = off + kernel.isa.len() + ISH_PAD;
             if end > self.ish.map.len() {
                 return Err(SubmitError::TooLarge(
-                    "kernels of this client exceed the 4 MiB instruction heap",
+                    "a kernel larger than the 4 MiB instruction heap",
                 ));
             }
             let mut data = Vec::new();

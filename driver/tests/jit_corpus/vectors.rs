@@ -141,6 +141,16 @@ fn to_half(x: f64) -> u16 {
 }
 
 /// Random finite halves, none zero (divisors), with both signs.
+/// Signalling and quiet NaNs of both signs with payloads, infinities, zeros, subnormals
+/// and normals, repeated to `n`.
+fn half_bit_patterns(n: usize) -> Vec<u16> {
+    let p = [
+        0x7d8e, 0xfd68, 0x7c01, 0xfc01, 0x7dff, 0x7e00, 0xfe01, 0x7fff, 0x7c00, 0xfc00, 0x0000,
+        0x8000, 0x0001, 0x83ff, 0x3c00, 0x6e6f,
+    ];
+    (0..n).map(|i| p[i % p.len()]).collect()
+}
+
 fn rand_halves(n: usize, seed: u64) -> Vec<u16> {
     let mut r = Rng::new(seed);
     (0..n)
@@ -293,6 +303,24 @@ pub fn cases() -> Vec<Case> {
                         [x + y, x - y, x * y, x / y, x.abs().sqrt()].map(to_half)
                     })
                     .collect()
+            }),
+        case("half.cl", "half_bits")
+            .global(&[32])
+            .buf(half_bit_patterns(64))
+            .out::<u16>(64)
+            .buf(
+                half_bit_patterns(32)
+                    .into_iter()
+                    .map(|h| h as i16)
+                    .collect::<Vec<i16>>(),
+            )
+            .out::<u16>(32)
+            .expect(1, |r| r.input::<u16>(0))
+            .expect(3, |r| {
+                r.input::<i16>(2)
+                    .into_iter()
+                    .map(|h| h as u16)
+                    .collect::<Vec<u16>>()
             }),
         case("half.cl", "half_math")
             .global(&[256])

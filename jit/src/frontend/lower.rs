@@ -334,11 +334,12 @@ impl<'m> ModuleInfo<'m> {
                         .collect(),
                 ),
                 SOp::TypeFunction => SType::Function,
-                SOp::TypeOpaque
-                | SOp::TypeEvent
-                | SOp::TypeImage
-                | SOp::TypeSampler
-                | SOp::TypeSampledImage => SType::Opaque(format!("{:?}", i.class.opcode)),
+                // event_t: async work-group copies are done when they return (see
+                // collectives.rs), so an event is only a value to pass along.
+                SOp::TypeEvent => SType::Int(64),
+                SOp::TypeOpaque | SOp::TypeImage | SOp::TypeSampler | SOp::TypeSampledImage => {
+                    SType::Opaque(format!("{:?}", i.class.opcode))
+                }
                 SOp::Constant
                 | SOp::ConstantTrue
                 | SOp::ConstantFalse
@@ -365,7 +366,9 @@ impl<'m> ModuleInfo<'m> {
                             spirv::BuiltIn::GlobalOffset => Builtin::GlobalOffset,
                             spirv::BuiltIn::WorkDim => Builtin::WorkDim,
                             spirv::BuiltIn::SubgroupLocalInvocationId => Builtin::SubgroupLocalId,
-                            spirv::BuiltIn::SubgroupSize
+                            spirv::BuiltIn::GlobalLinearId
+                            | spirv::BuiltIn::LocalInvocationIndex
+                            | spirv::BuiltIn::SubgroupSize
                             | spirv::BuiltIn::SubgroupMaxSize
                             | spirv::BuiltIn::NumSubgroups
                             | spirv::BuiltIn::NumEnqueuedSubgroups
@@ -1269,7 +1272,7 @@ impl Lowerer<'_, '_> {
                         bytes: 2,
                     };
                     let bits = self.f.push(b, op, Ty::I32);
-                    out.push(self.f.push(b, Op::Un(UnOp::HalfToFloat, bits), Ty::F32));
+                    out.push(self.half_in(b, bits));
                 }
                 Ok(Some(out))
             }
@@ -1288,11 +1291,7 @@ impl Lowerer<'_, '_> {
                 let half = self.info.is_half(dt);
                 for (c, v) in data.iter().enumerate() {
                     let a = self.offset(b, addr, esize * c as u64);
-                    let v = if half {
-                        self.f.push(b, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
-                    } else {
-                        *v
-                    };
+                    let v = if half { self.half_out(b, *v) } else { *v };
                     let op = Op::Store {
                         addr: a,
                         value: v,
@@ -1361,7 +1360,65 @@ impl Lowerer<'_, '_> {
             bytes: 2,
         };
         let bits = self.f.push(b, op, Ty::I32);
-        self.f.push(b, Op::Un(UnOp::HalfToFloat, bits), Ty::F32)
+        self.half_in(b, bits)
+    }
+
+    /// A half's 16 bits (the low bits of an I32) as the float that is that half, bit for bit
+    /// also for NaNs: the hardware conversion quiets a signalling NaN, and moving a half
+    /// through memory or as_type must keep all its bits.
+    fn half_in(&mut self, b: Block, bits: Value) -> Value {
+        let f = self.f.push(b, Op::Un(UnOp::HalfToFloat, bits), Ty::F32);
+        let k = |me: &mut Self, x: u64| me.konst(Ty::I32, x);
+        let (m7fff, inf, m3ff, m8000) = (
+            k(self, 0x7fff),
+            k(self, 0x7c00),
+            k(self, 0x3ff),
+            k(self, 0x8000),
+        );
+        let (sixteen, thirteen, finf) = (k(self, 16), k(self, 13), k(self, 0x7f80_0000));
+        let mag = self.f.push(b, Op::Bin(BinOp::And, bits, m7fff), Ty::I32);
+        let nan = self
+            .f
+            .push(b, Op::Cmp(CmpOp::Gt { signed: false }, mag, inf), Ty::Bool);
+        let sign = self.f.push(b, Op::Bin(BinOp::And, bits, m8000), Ty::I32);
+        let sign = self.f.push(b, Op::Bin(BinOp::Shl, sign, sixteen), Ty::I32);
+        let mant = self.f.push(b, Op::Bin(BinOp::And, bits, m3ff), Ty::I32);
+        let mant = self.f.push(b, Op::Bin(BinOp::Shl, mant, thirteen), Ty::I32);
+        let e = self.f.push(b, Op::Bin(BinOp::Or, sign, finf), Ty::I32);
+        let e = self.f.push(b, Op::Bin(BinOp::Or, e, mant), Ty::I32);
+        let exact = self.f.push(b, Op::Conv(ConvOp::Bitcast, e), Ty::F32);
+        self.f.push(b, Op::Select(nan, exact, f), Ty::F32)
+    }
+
+    /// A half (carried as a float) as its 16 bits, keeping a NaN's sign and payload (the
+    /// counterpart of `half_in`; a payload that lived only below the half's bits becomes
+    /// the quiet bit, so that a NaN stays a NaN).
+    fn half_out(&mut self, b: Block, v: Value) -> Value {
+        let h = self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32);
+        let k = |me: &mut Self, x: u64| me.konst(Ty::I32, x);
+        let fb = self.f.push(b, Op::Conv(ConvOp::Bitcast, v), Ty::I32);
+        let (m7fffffff, finf, m3ff) = (k(self, 0x7fff_ffff), k(self, 0x7f80_0000), k(self, 0x3ff));
+        let (sixteen, thirteen, m8000, inf, quiet, zero) = (
+            k(self, 16),
+            k(self, 13),
+            k(self, 0x8000),
+            k(self, 0x7c00),
+            k(self, 0x200),
+            k(self, 0),
+        );
+        let mag = self.f.push(b, Op::Bin(BinOp::And, fb, m7fffffff), Ty::I32);
+        let nan = self
+            .f
+            .push(b, Op::Cmp(CmpOp::Gt { signed: false }, mag, finf), Ty::Bool);
+        let mant = self.f.push(b, Op::Bin(BinOp::LShr, fb, thirteen), Ty::I32);
+        let mant = self.f.push(b, Op::Bin(BinOp::And, mant, m3ff), Ty::I32);
+        let none = self.f.push(b, Op::Cmp(CmpOp::Eq, mant, zero), Ty::Bool);
+        let mant = self.f.push(b, Op::Select(none, quiet, mant), Ty::I32);
+        let sign = self.f.push(b, Op::Bin(BinOp::LShr, fb, sixteen), Ty::I32);
+        let sign = self.f.push(b, Op::Bin(BinOp::And, sign, m8000), Ty::I32);
+        let e = self.f.push(b, Op::Bin(BinOp::Or, sign, inf), Ty::I32);
+        let e = self.f.push(b, Op::Bin(BinOp::Or, e, mant), Ty::I32);
+        self.f.push(b, Op::Select(nan, e, h), Ty::I32)
     }
 
     /// `v` rounded to half precision (to nearest even).
@@ -2104,6 +2161,13 @@ impl Lowerer<'_, '_> {
                     rty.ok_or_else(|| FrontendError::InvalidIl("load without a type".into()))?;
                 if let Some(b) = self.info.subgroup_vars.get(&ptr).copied() {
                     let v = self.subgroup_builtin(cur, b)?;
+                    // size_t or uint, as the variable is declared.
+                    let want = self.info.scalar(tid)?;
+                    let v = match (self.f.ty(v), want) {
+                        (a, b) if a == b => v,
+                        (Ty::I32, Ty::I64) => self.f.push(cur, Op::Conv(ConvOp::ZExt, v), want),
+                        _ => self.f.push(cur, Op::Conv(ConvOp::Trunc, v), want),
+                    };
                     define!(vec![v]);
                 } else if let Some(b) = self.info.builtins.get(&ptr).copied() {
                     let n = self.info.components(tid)?;
@@ -2220,14 +2284,22 @@ impl Lowerer<'_, '_> {
                 define!(vec![addr]);
             }
             SOp::CompositeExtract => {
-                let v = self.vals(fr, id_op(i, 0)?)?;
+                let vid = id_op(i, 0)?;
+                let v = self.vals(fr, vid)?;
                 let k = lit_op(i, 1)? as usize;
                 if i.operands.len() > 2 {
                     return unsupported("nested composite extract");
                 }
-                let c = *v.get(k).ok_or_else(|| {
-                    FrontendError::InvalidIl("composite index out of range".into())
-                })?;
+                let c = match (v.get(k), fr.builtin_default.get(&vid)) {
+                    (Some(c), _) => *c,
+                    // get_global_id(3) and the like, with the dimension a constant: what
+                    // the function returns for a dimension out of range (0, or 1 for sizes).
+                    (None, Some(&d)) => {
+                        let ty = v.first().map_or(Ty::I64, |x| self.f.ty(*x));
+                        self.konst(ty, d)
+                    }
+                    (None, None) => return invalid("composite index out of range"),
+                };
                 define!(vec![c]);
             }
             SOp::CompositeInsert => {
@@ -2306,6 +2378,10 @@ impl Lowerer<'_, '_> {
                     return unsupported("extended instruction set other than OpenCL.std");
                 }
                 let which = lit_op(i, 1)?;
+                // prefetch: a hint to the caches; Gen9's data port has nothing to ask.
+                if which == spirv::OpenclStd100Op::prefetch as u32 {
+                    return Ok(cur);
+                }
                 if which == spirv::OpenclStd100Op::printf as u32 {
                     let (b, r) = self.printf(fr, i, cur)?;
                     define!(vec![r]);
@@ -2452,6 +2528,16 @@ impl Lowerer<'_, '_> {
                     Op::Barrier
                 };
                 self.f.push(cur, op, Ty::Void);
+            }
+            SOp::GroupAsyncCopy => {
+                let (b, ev) = self.async_copy(fr, i, cur)?;
+                define!(vec![ev]);
+                return Ok(b);
+            }
+            // wait_group_events: the copies are complete; the work-group meets so that each
+            // work-item sees what the others copied.
+            SOp::GroupWaitEvents => {
+                self.f.push(cur, Op::Barrier, Ty::Void);
             }
             SOp::GroupAll
             | SOp::GroupAny
@@ -2722,11 +2808,7 @@ impl Lowerer<'_, '_> {
                 },
                 ty,
             );
-            out.push(if half {
-                self.f.push(b, Op::Un(UnOp::HalfToFloat, v), Ty::F32)
-            } else {
-                v
-            });
+            out.push(if half { self.half_in(b, v) } else { v });
         }
         Ok(out)
     }
@@ -2752,7 +2834,7 @@ impl Lowerer<'_, '_> {
             let bytes = self.info.size_of(leaf)? as u32;
             let a = self.offset(b, addr, off);
             let v = if self.info.is_half(leaf) {
-                self.f.push(b, Op::Un(UnOp::FloatToHalf, *v), Ty::I32)
+                self.half_out(b, *v)
             } else {
                 *v
             };
@@ -3007,7 +3089,7 @@ impl Lowerer<'_, '_> {
         for &v in x {
             let t = self.f.ty(v);
             let int = if self.info.is_half(se) {
-                self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32)
+                self.half_out(b, v)
             } else if t.is_float() {
                 let it = if t == Ty::F64 { Ty::I64 } else { Ty::I32 };
                 self.f.push(b, Op::Conv(ConvOp::Bitcast, v), it)
@@ -3053,7 +3135,7 @@ impl Lowerer<'_, '_> {
                 self.f.push(b, Op::Cmp(CmpOp::Ne, v, zero), Ty::Bool)
             } else if self.info.is_half(de) {
                 let t = self.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32);
-                self.f.push(b, Op::Un(UnOp::HalfToFloat, t), Ty::F32)
+                self.half_in(b, t)
             } else {
                 let it = if wd == 64 { Ty::I64 } else { Ty::I32 };
                 let t = if it == Ty::I64 {
@@ -3112,12 +3194,8 @@ impl Lowerer<'_, '_> {
                         self.f.push(b, Op::Conv(ConvOp::FConv, v), ty)
                     }
                 }
-                SOp::Bitcast if src_half && !res_half => {
-                    self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32)
-                }
-                SOp::Bitcast if res_half && !src_half => {
-                    self.f.push(b, Op::Un(UnOp::HalfToFloat, v), Ty::F32)
-                }
+                SOp::Bitcast if src_half && !res_half => self.half_out(b, v),
+                SOp::Bitcast if res_half && !src_half => self.half_in(b, v),
                 _ => return Ok(None),
             };
             out.push(r);

@@ -106,6 +106,26 @@ impl Lowerer<'_, '_> {
         };
         Ok(match which {
             spirv::BuiltIn::SubgroupMaxSize => simd,
+            // get_local_linear_id().
+            spirv::BuiltIn::LocalInvocationIndex => self.local_linear(b).0,
+            // get_global_linear_id(): (id - offset) of each dimension, x fastest.
+            spirv::BuiltIn::GlobalLinearId => {
+                let mut lin = self.konst(Ty::I64, 0);
+                for d in (0..3).rev() {
+                    let id = self.f.push(b, Op::Builtin(Builtin::GlobalId, d), Ty::I32);
+                    let off = self
+                        .f
+                        .push(b, Op::Builtin(Builtin::GlobalOffset, d), Ty::I32);
+                    let rel = self.f.push(b, Op::Bin(BinOp::Sub, id, off), Ty::I32);
+                    let rel = self.f.push(b, Op::Conv(ConvOp::ZExt, rel), Ty::I64);
+                    let gs = self.f.push(b, Op::Builtin(Builtin::GlobalSize, d), Ty::I32);
+                    let gs = self.f.push(b, Op::Conv(ConvOp::ZExt, gs), Ty::I64);
+                    // (64-bit multiply as a Bin: Gen9 has no qword mad.)
+                    let scaled = self.f.push(b, Op::Bin(BinOp::Mul, lin, gs), Ty::I64);
+                    lin = self.f.push(b, Op::Bin(BinOp::Add, scaled, rel), Ty::I64);
+                }
+                return Ok(lin);
+            }
             spirv::BuiltIn::SubgroupId => {
                 let (id, _) = self.local_linear(b);
                 self.f.push(b, Op::Bin(BinOp::LShr, id, shift), Ty::I32)
@@ -417,6 +437,94 @@ impl Lowerer<'_, '_> {
             self.f.push(b, Op::Barrier, Ty::Void);
         }
         Ok((b, out))
+    }
+
+    /// async_work_group_copy and async_work_group_strided_copy: the work-group's items share
+    /// the elements (item k copies k, k + size, ...) and the copy is complete when the call
+    /// returns; the stride (in elements) applies to the global side. Returns the block
+    /// after and the event (the one passed in: nothing is left to wait for).
+    pub(super) fn async_copy(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        pre: Block,
+    ) -> Result<(Block, Value), FrontendError> {
+        let (dst_id, src_id) = (id_op(i, 1)?, id_op(i, 2)?);
+        let (dst, src) = (self.val(fr, dst_id)?, self.val(fr, src_id)?);
+        let count = self.val(fr, id_op(i, 3)?)?;
+        let stride = self.val(fr, id_op(i, 4)?)?;
+        let event = self.val(fr, id_op(i, 5)?)?;
+        let tid = fr
+            .types
+            .get(&dst_id)
+            .or_else(|| self.info.type_of.get(&dst_id))
+            .copied()
+            .ok_or_else(|| FrontendError::InvalidIl("async copy without types".into()))?;
+        let SType::Pointer(_, elem) = self.info.ty(tid)?.clone() else {
+            return invalid("async copy to a non-pointer");
+        };
+        let bytes = self.info.size_of(elem)?;
+        let align = self.info.align_of(elem)? as u32;
+        let wide = |me: &mut Self, b: Block, v: Value| match me.f.ty(v) {
+            Ty::I64 => v,
+            _ => me.f.push(b, Op::Conv(ConvOp::ZExt, v), Ty::I64),
+        };
+        let (count, stride) = (wide(self, pre, count), wide(self, pre, stride));
+        let (lin, size) = self.local_linear(pre);
+        let (lin, size) = (wide(self, pre, lin), wide(self, pre, size));
+        let strided_src = self.f.ty(dst) == Ty::Ptr(Space::Local);
+        let esize = self.konst(Ty::I64, bytes);
+        let head = self.f.add_block();
+        let body = self.f.add_block();
+        let exit = self.f.add_block();
+        self.f.blocks[pre.0 as usize].term = Term::Br(head);
+        let k = self.f.push(head, Op::Phi(Vec::new()), Ty::I64);
+        let more = self.f.push(
+            head,
+            Op::Cmp(CmpOp::Lt { signed: false }, k, count),
+            Ty::Bool,
+        );
+        self.f.blocks[head.0 as usize].term = Term::CondBr(more, body, exit);
+        let far = self.f.push(body, Op::Bin(BinOp::Mul, k, stride), Ty::I64);
+        let (si, di) = if strided_src { (far, k) } else { (k, far) };
+        let so = self.f.push(body, Op::Bin(BinOp::Mul, si, esize), Ty::I64);
+        let dof = self.f.push(body, Op::Bin(BinOp::Mul, di, esize), Ty::I64);
+        let (st, dt) = (self.f.ty(src), self.f.ty(dst));
+        let sa = self.f.push(body, Op::PtrAdd(src, so), st);
+        let da = self.f.push(body, Op::PtrAdd(dst, dof), dt);
+        // The element's bytes, padding included (a 3-vector is four elements in memory,
+        // and code reading the copy back as a 4-vector sees all of them).
+        let piece = [8u64, 4, 2, 1]
+            .into_iter()
+            .find(|p| bytes % p == 0 && u64::from(align) % p == 0)
+            .unwrap_or(1);
+        let pty = if piece == 8 { Ty::I64 } else { Ty::I32 };
+        for o in (0..bytes).step_by(piece as usize) {
+            let (sp, dp) = (self.offset(body, sa, o), self.offset(body, da, o));
+            let v = self.f.push(
+                body,
+                Op::Load {
+                    addr: sp,
+                    align: piece as u32,
+                    bytes: piece as u32,
+                },
+                pty,
+            );
+            self.f.push(
+                body,
+                Op::Store {
+                    addr: dp,
+                    value: v,
+                    align: piece as u32,
+                    bytes: piece as u32,
+                },
+                Ty::Void,
+            );
+        }
+        let k2 = self.f.push(body, Op::Bin(BinOp::Add, k, size), Ty::I64);
+        self.f.blocks[body.0 as usize].term = Term::Br(head);
+        self.f.insts[k.0 as usize].op = Op::Phi(vec![(pre, lin), (body, k2)]);
+        Ok((exit, event))
     }
 
     /// Where slot `k` of the work-group functions' local memory is (8 bytes each).
