@@ -991,15 +991,6 @@ pub mod unsupported {
         }
         std::ptr::null_mut()
     }
-    pub unsafe extern "C" fn clEnqueueTask(
-        _command_queue: cl_command_queue,
-        _kernel: cl_kernel,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueTask", CL_INVALID_OPERATION)
-    }
     pub unsafe extern "C" fn clEnqueueNativeKernel(
         _command_queue: cl_command_queue,
         _user_func: Option<unsafe extern "C" fn(*mut c_void)>,
@@ -1598,7 +1589,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clEnqueueMapImage: Some(unsupported::clEnqueueMapImage),
     clEnqueueUnmapMemObject: Some(crate::api::entry::clEnqueueUnmapMemObject),
     clEnqueueNDRangeKernel: Some(crate::api::entry::clEnqueueNDRangeKernel),
-    clEnqueueTask: Some(unsupported::clEnqueueTask),
+    clEnqueueTask: Some(crate::api::entry::clEnqueueTask),
     clEnqueueNativeKernel: Some(unsupported::clEnqueueNativeKernel),
     clEnqueueMarker: Some(crate::api::entry::clEnqueueMarker),
     clEnqueueWaitForEvents: Some(crate::api::entry::clEnqueueWaitForEvents),

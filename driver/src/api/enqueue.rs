@@ -446,6 +446,7 @@ pub fn choose_local_size(global: &[u64; 3], dims: usize, max_wg: u64, max_item: 
 
 #[allow(clippy::too_many_arguments)]
 fn nd_range(
+    command: cl_command_type,
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
@@ -568,7 +569,7 @@ fn nd_range(
     if global[..dims].contains(&0) {
         complete(
             &q,
-            CL_COMMAND_NDRANGE_KERNEL,
+            command,
             CL_COMPLETE,
             [queued, start, start, start],
             event,
@@ -599,7 +600,7 @@ fn nd_range(
             let gpu = end_ns.saturating_sub(start_ns).min(end - start);
             complete(
                 &q,
-                CL_COMMAND_NDRANGE_KERNEL,
+                command,
                 CL_COMPLETE,
                 [queued, start, end - gpu, end],
                 event,
@@ -635,12 +636,43 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
 ) -> cl_int {
     entry(|| {
         nd_range(
+            CL_COMMAND_NDRANGE_KERNEL,
             command_queue,
             kernel,
             work_dim,
             global_work_offset,
             global_work_size,
             local_work_size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
+}
+
+/// "clEnqueueTask is equivalent to calling clEnqueueNDRangeKernel with work_dim set to 1,
+/// global_work_offset set to NULL, global_work_size[0] set to 1, and local_work_size[0] set
+/// to 1" (OpenCL 3.0, deprecated since 2.0 but in the core), its event a CL_COMMAND_TASK.
+///
+/// # Safety
+/// The pointers follow the OpenCL API contract.
+pub unsafe extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    let one = [1usize];
+    entry(|| {
+        nd_range(
+            CL_COMMAND_TASK,
+            command_queue,
+            kernel,
+            1,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
             num_events_in_wait_list,
             event_wait_list,
             event,

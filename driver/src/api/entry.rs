@@ -8,7 +8,8 @@ pub use super::dispatch::unsupported;
 pub use super::enqueue::{
     clEnqueueBarrier, clEnqueueBarrierWithWaitList, clEnqueueCopyBuffer, clEnqueueFillBuffer,
     clEnqueueMapBuffer, clEnqueueMarker, clEnqueueMarkerWithWaitList, clEnqueueNDRangeKernel,
-    clEnqueueReadBuffer, clEnqueueUnmapMemObject, clEnqueueWaitForEvents, clEnqueueWriteBuffer,
+    clEnqueueReadBuffer, clEnqueueTask, clEnqueueUnmapMemObject, clEnqueueWaitForEvents,
+    clEnqueueWriteBuffer,
 };
 pub use super::event::{
     clGetEventInfo, clGetEventProfilingInfo, clReleaseEvent, clRetainEvent, clWaitForEvents,
