@@ -23,12 +23,17 @@ pub const GT_CLOCK_HZ: u64 = 1_000_000_000;
 /// Modelled cycles a command costs the command streamer.
 const CYCLES_PER_COMMAND: u64 = 8;
 
-/// The GPU's free-running clock in modelled cycles (one GPU per process).
-static GPU_CYCLES: AtomicU64 = AtomicU64::new(0);
+/// A GPU's free-running clock in modelled cycles. Each device has its own, so that two
+/// devices (or the clients of one service on different devices) never share a counter;
+/// the TIMESTAMP register reads it.
+#[derive(Debug, Default)]
+pub struct GpuClock(AtomicU64);
 
-/// The TIMESTAMP register now, in CS_TIMESTAMP_HZ ticks.
-pub fn timestamp_now() -> u64 {
-    cycles_to_ticks(GPU_CYCLES.load(Ordering::Relaxed))
+impl GpuClock {
+    /// The TIMESTAMP register now, in CS_TIMESTAMP_HZ ticks.
+    pub fn timestamp(&self) -> u64 {
+        cycles_to_ticks(self.0.load(Ordering::Relaxed))
+    }
 }
 
 fn cycles_to_ticks(cycles: u64) -> u64 {
@@ -85,9 +90,10 @@ pub fn execute_batch(
     mem: &dyn GpuMemory,
     batch_addr: u64,
     budget: &Budget,
+    clock: &GpuClock,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    execute_batch_with(mem, batch_addr, budget, counters, &mut run_on_eus)
+    execute_batch_with(mem, batch_addr, budget, clock, counters, &mut run_on_eus)
 }
 
 /// [`execute_batch`] with the thread-group consumer given (tests capture the groups).
@@ -95,10 +101,11 @@ pub fn execute_batch_with(
     mem: &dyn GpuMemory,
     batch_addr: u64,
     budget: &Budget,
+    clock: &GpuClock,
     counters: &mut Counters,
     dispatch: &mut Dispatch<'_>,
 ) -> Result<(), GpuError> {
-    let start_cycles = GPU_CYCLES.load(Ordering::Relaxed);
+    let start_cycles = clock.0.load(Ordering::Relaxed);
     let mut cs = CommandStreamer {
         mem,
         budget: *budget,
@@ -111,7 +118,7 @@ pub fn execute_batch_with(
     let r = cs.run(batch_addr, counters, dispatch);
     let spent =
         cs.commands * CYCLES_PER_COMMAND + counters.modelled_cycles.saturating_sub(cs.eu_cycles0);
-    GPU_CYCLES.fetch_add(spent, Ordering::Relaxed);
+    clock.0.fetch_add(spent, Ordering::Relaxed);
     r
 }
 

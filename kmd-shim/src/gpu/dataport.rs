@@ -8,8 +8,6 @@
 //! uses; layouts from the PRM vol 2d "Message Descriptor" as Mesa's
 //! `brw_eu.h` lists them); this file executes the decoded message.
 
-use std::sync::Mutex;
-
 use gencl_isa::gen9::send::{self, decode_message, AtomicOp, Message, MsgKind};
 use gencl_isa::{Sfid, Src};
 
@@ -29,9 +27,10 @@ pub const LATENCY_MEMORY: u32 = 200;
 pub const LATENCY_SLM: u32 = 30;
 pub const LATENCY_FENCE: u32 = 50;
 
-/// Read-modify-writes of atomics hold this lock, so that they are atomic even
-/// when groups run on several host threads over one memory.
-static ATOMIC_LOCK: Mutex<()> = Mutex::new(());
+// Atomics need no lock: a send runs to its end before any other thread of the group
+// issues, the command streamer runs a batch's groups one after another, and a VM's memory
+// (the only memory a batch reaches) belongs to one client, whose batches the service runs
+// one at a time. A process-wide lock here made the clients of a service contend.
 
 /// What the thread does after its send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -585,7 +584,6 @@ impl Dataport<'_> {
         if needs_src1 && s1 + dregs > msg.len || needs_src0 && s0 + dregs > msg.len {
             return Err(illegal(inst, "atomic payload shorter than its operands"));
         }
-        let _g = ATOMIC_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
                 continue;

@@ -76,6 +76,8 @@ pub struct EmulatedI915 {
     /// The counters of each context's most recent batch.
     last_batch: Mutex<std::collections::HashMap<u32, Counters>>,
     last_error: Mutex<Option<(u32, GpuError)>>,
+    /// This device's GPU clock (the TIMESTAMP register).
+    clock: cs::GpuClock,
 }
 
 impl Default for EmulatedI915 {
@@ -191,6 +193,7 @@ impl EmulatedI915 {
             counters: Mutex::new(Counters::default()),
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
+            clock: cs::GpuClock::default(),
         }
     }
 
@@ -582,7 +585,13 @@ impl I915 for EmulatedI915 {
             "execbuffer2"
         );
         let mut counters = Counters::default();
-        let result = cs::execute_batch(&vm.view(), batch_gpu, &self.budget, &mut counters);
+        let result = cs::execute_batch(
+            &vm.view(),
+            batch_gpu,
+            &self.budget,
+            &self.clock,
+            &mut counters,
+        );
         self.counters.lock().add(&counters);
         self.last_batch.lock().insert(ctx_id, counters);
         if let Err(gpu_err) = result {

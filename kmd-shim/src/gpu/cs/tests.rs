@@ -179,11 +179,18 @@ fn setup(batch: &[u32]) -> TestMem {
 fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>) {
     let mut groups = Vec::new();
     let mut counters = Counters::default();
-    let r = execute_batch_with(m, BATCH, budget, &mut counters, &mut |_, tg, _, c| {
-        c.instructions += 10;
-        groups.push(tg.clone());
-        Ok(())
-    });
+    let r = execute_batch_with(
+        m,
+        BATCH,
+        budget,
+        &GpuClock::default(),
+        &mut counters,
+        &mut |_, tg, _, c| {
+            c.instructions += 10;
+            groups.push(tg.clone());
+            Ok(())
+        },
+    );
     (r, groups)
 }
 
@@ -336,8 +343,13 @@ fn bad_batches_are_errors_not_panics() {
         addr: 0x42,
         kind: "read",
     });
-    let r = execute_batch_with(&m, BATCH, &Budget::default(), &mut c, &mut |_, _, _, _| {
-        Err(e.clone())
-    });
+    let r = execute_batch_with(
+        &m,
+        BATCH,
+        &Budget::default(),
+        &GpuClock::default(),
+        &mut c,
+        &mut |_, _, _, _| Err(e.clone()),
+    );
     assert_eq!(r, Err(e));
 }
