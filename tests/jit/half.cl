@@ -40,3 +40,17 @@ kernel void half_bits(global const half *a, global half *out, global const short
     vstore2(v, i, out);
     out2[i] = as_half(s[i]);
 }
+
+// Half built-ins writing through pointers (libclc-15 has none: computed in float into a
+// temporary, rounded to half and stored).
+kernel void half_ptr(global const half *a, global half *out, global int *ints) {
+    size_t i = get_global_id(0);
+    half x = a[i], ip, c, fl;
+    int ex;
+    out[5 * i + 0] = modf(x, &ip);
+    out[5 * i + 1] = ip;
+    out[5 * i + 2] = sincos(x, &c) + c;
+    out[5 * i + 3] = frexp(x, &ex);
+    out[5 * i + 4] = fract(x, &fl) + fl;
+    ints[i] = ex;
+}

@@ -322,6 +322,58 @@ pub fn cases() -> Vec<Case> {
                     .map(|h| h as u16)
                     .collect::<Vec<u16>>()
             }),
+        case("half.cl", "half_ptr")
+            .global(&[256])
+            .buf(rand_halves(256, 46))
+            .out::<u16>(5 * 256)
+            .out::<i32>(256)
+            .check(|r| {
+                let a = r.input::<u16>(0);
+                let got = r.output::<u16>(1);
+                let exps = r.output::<i32>(2);
+                let line = |h: u16| {
+                    let m = i32::from(h & 0x7fff);
+                    if h & 0x8000 != 0 {
+                        -m
+                    } else {
+                        m
+                    }
+                };
+                let mut bad = Vec::new();
+                for (i, &h) in a.iter().enumerate() {
+                    let x = from_half(h);
+                    let (fr, ip) = (x.fract(), x.trunc());
+                    let (s, c) = (from_half(to_half(x.sin())), from_half(to_half(x.cos())));
+                    // frexp: x = m * 2^e with 0.5 <= |m| < 1 (m = x, e = 0 for zero).
+                    let e = if x == 0.0 {
+                        0
+                    } else {
+                        x.abs().log2().floor() as i32 + 1
+                    };
+                    let m = x / 2f64.powi(e);
+                    let fl = x.floor();
+                    let fr2 = from_half(to_half((x - fl).min(0.999_511_718_75)));
+                    let want = [fr, ip, s + c, m, fr2 + fl];
+                    for (k, w) in want.iter().enumerate() {
+                        let (g, w) = (got[5 * i + k], to_half(*w));
+                        if (line(g) - line(w)).abs() > 1 {
+                            bad.push(format!("[{i}.{k}] x={x} got {g:#06x} want {w:#06x}"));
+                        }
+                    }
+                    if exps[i] != e {
+                        bad.push(format!("[{i}] x={x} exponent {} want {e}", exps[i]));
+                    }
+                }
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} differ: {}",
+                        bad.len(),
+                        bad[..bad.len().min(6)].join("; ")
+                    ))
+                }
+            }),
         case("half.cl", "half_math")
             .global(&[256])
             .buf(rand_halves(256, 45))

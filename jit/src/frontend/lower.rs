@@ -135,6 +135,14 @@ fn missing_builtin(op: spirv::OpenclStd100Op, name: &str) -> FrontendError {
     ))
 }
 
+/// Whether a parameter is a half, or a pointer to halves.
+fn has_half(p: &library::Param) -> bool {
+    match p {
+        library::Param::Pointer(_, inner) => has_half(inner),
+        other => is_half_param(other),
+    }
+}
+
 fn is_half_param(p: &library::Param) -> bool {
     matches!(
         p,
@@ -1020,19 +1028,45 @@ impl Lowerer<'_, '_> {
             args.push(Sym::Vals(vals));
         }
         let name = library::mangle(&format!("{op:?}"), &codes);
+        // Half results written through pointers (modf, fract, sincos, remquo's quotient is
+        // an int and stays): (half pointer, float temporary, components).
+        let mut write_back: Vec<(Value, Value, u32)> = Vec::new();
         let (slice, to_half) = match library::function(&name)? {
             Some(s) => (s, false),
             // libclc-15 leaves out most half built-ins. Halves travel as the floats that
             // are them, so the float built-in computes the value and the result is rounded
             // to half: within the half ULP limits, since float is exact to far more bits.
-            // Not for built-ins writing through a pointer (frexp, modf, sincos, ...), which
-            // would store a float where a half belongs.
-            None if codes.iter().any(is_half_param)
-                && !codes
-                    .iter()
-                    .any(|c| matches!(c, library::Param::Pointer(..))) =>
-            {
-                let floats: Vec<library::Param> = codes.iter().map(half_to_float).collect();
+            // A half written through a pointer goes to a private float temporary first,
+            // then is rounded and stored where the caller asked.
+            None if codes.iter().any(has_half) => {
+                let mut floats = Vec::new();
+                for (k, c) in codes.iter().enumerate() {
+                    match c {
+                        library::Param::Pointer(_, inner) if is_half_param(inner) => {
+                            let n = match **inner {
+                                library::Param::Vector(n, _) => n,
+                                _ => 1,
+                            };
+                            let slots = if n == 3 { 4 } else { n };
+                            let temp = self.f.push(
+                                cur,
+                                Op::Alloca {
+                                    bytes: 4 * slots,
+                                    align: 4 * slots.min(4),
+                                },
+                                Ty::Ptr(Space::Private),
+                            );
+                            let Sym::Vals(v) = &args[k] else {
+                                return invalid("a pointer argument without a value");
+                            };
+                            write_back.push((v[0], temp, n));
+                            args[k] = Sym::Vals(vec![temp]);
+                            floats
+                                .push(library::Param::Pointer("P", Box::new(half_to_float(inner))));
+                        }
+                        other => floats.push(half_to_float(other)),
+                    }
+                }
                 let fname = library::mangle(&format!("{op:?}"), &floats);
                 match library::function(&fname)? {
                     Some(s) => (s, true),
@@ -1063,6 +1097,26 @@ impl Lowerer<'_, '_> {
             printf: self.printf,
         };
         let (b, vals) = sub.lower_call(slice.fid, args, cur)?;
+        for (dst, temp, n) in write_back {
+            for c in 0..n {
+                let at = self.offset(b, temp, 4 * u64::from(c));
+                let load = Op::Load {
+                    addr: at,
+                    align: 4,
+                    bytes: 4,
+                };
+                let f = self.f.push(b, load, Ty::F32);
+                let h = self.half_out(b, f);
+                let to = self.offset(b, dst, 2 * u64::from(c));
+                let st = Op::Store {
+                    addr: to,
+                    value: h,
+                    align: 2,
+                    bytes: 2,
+                };
+                self.f.push(b, st, Ty::Void);
+            }
+        }
         let half_result = i.result_type.is_some_and(|t| self.info.is_half(t));
         if !to_half || !half_result {
             return Ok((b, vals));
