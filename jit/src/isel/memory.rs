@@ -122,25 +122,12 @@ impl Sel<'_> {
         let port = self.port(addr)?;
         let payload = self.payload(port, addr)?;
         let resp = self.m.new_vreg(4 * SIMD as u32);
-        let (sfid, (desc, ex_desc, _, _)) = match port {
-            Port::A64 => (
-                Sfid::Dc1,
-                send::a64_byte_scattered_read_desc(SIMD as u32, bytes),
-            ),
-            Port::Slm | Port::Scratch => (
-                Sfid::Dc0,
-                send::byte_scattered_read_desc(port.bti(), SIMD as u32, bytes),
-            ),
+        let parts = match port {
+            Port::A64 => send::a64_byte_scattered_read_desc(SIMD as u32, bytes),
+            _ => send::byte_scattered_read_desc(port.bti(), SIMD as u32, bytes),
         };
-        let mut i = Inst::new(Opcode::Send, SIMD);
+        let mut i = send::message(Opcode::Send, SIMD, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
         self.push(
             i,
             Some(VRef { v: resp, off: 0 }),
@@ -179,37 +166,17 @@ impl Sel<'_> {
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
-        match port {
-            Port::A64 => {
-                let parts = send::a64_byte_scattered_write_desc(SIMD as u32, bytes);
-                self.write_msg(Sfid::Dc1, parts, payload, data)
-            }
-            Port::Slm | Port::Scratch => {
-                let parts = send::byte_scattered_write_desc(port.bti(), SIMD as u32, bytes);
-                self.write_msg(Sfid::Dc0, parts, payload, data)
-            }
-        }
+        let parts = match port {
+            Port::A64 => send::a64_byte_scattered_write_desc(SIMD as u32, bytes),
+            _ => send::byte_scattered_write_desc(port.bti(), SIMD as u32, bytes),
+        };
+        self.write_msg(parts, payload, data);
         Ok(())
     }
 
     /// A data-port write (`sends`): the address payload, then `data` (no response).
-    pub(super) fn write_msg(
-        &mut self,
-        sfid: Sfid,
-        (desc, ex_desc, _, _): send::DescParts,
-        payload: VRef,
-        data: VReg,
-    ) {
-        let mut i = Inst::new(Opcode::Sends, SIMD);
-        i.dst = Some(null_dst(Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
+    pub(super) fn write_msg(&mut self, parts: send::DescParts, payload: VRef, data: VReg) {
+        let i = send::message(Opcode::Sends, SIMD, parts);
         self.push(
             i,
             None,
@@ -226,13 +193,13 @@ impl Sel<'_> {
         let payload = self.payload(port, addr)?;
         let channels = size / 4;
         let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
-        let (desc, ex_desc, _, _) = match port {
+        let parts = match port {
             Port::A64 => send::a64_untyped_read_desc(SIMD as u32, channels),
-            Port::Slm | Port::Scratch => send::untyped_read_desc(port.bti(), SIMD as u32, channels),
+            _ => send::untyped_read_desc(port.bti(), SIMD as u32, channels),
         };
-        let mut i = Inst::new(Opcode::Sends, SIMD);
+        let mut i = send::message(Opcode::Sends, SIMD, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        // No second payload: src1 is the null register.
         i.srcs[1] = Some(Src::Reg(SrcReg {
             file: RegFile::Arf,
             nr: 0,
@@ -243,12 +210,6 @@ impl Sel<'_> {
             indirect: None,
             swizzle: [0, 1, 2, 3],
         }));
-        i.send = Some(SendInfo {
-            sfid: Sfid::Dc1,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
         self.push(
             i,
             Some(VRef { v: resp, off: 0 }),
@@ -331,11 +292,9 @@ impl Sel<'_> {
         }
         let parts = match port {
             Port::A64 => send::a64_untyped_write_desc(SIMD as u32, channels),
-            Port::Slm | Port::Scratch => {
-                send::untyped_write_desc(port.bti(), SIMD as u32, channels)
-            }
+            _ => send::untyped_write_desc(port.bti(), SIMD as u32, channels),
         };
-        self.write_msg(Sfid::Dc1, parts, payload, data);
+        self.write_msg(parts, payload, data);
         Ok(())
     }
 
@@ -379,23 +338,13 @@ impl Sel<'_> {
             );
         }
         let n = operands.len() as u32;
-        let (desc, ex_desc, _, _) = match port {
+        let parts = match port {
             Port::A64 => send::a64_atomic_desc(op, wide, true, n),
-            Port::Slm | Port::Scratch => {
-                send::untyped_atomic_desc(send::BTI_SLM, SIMD as u32, op, true, n)
-            }
+            _ => send::untyped_atomic_desc(port.bti(), SIMD as u32, op, true, n),
         };
         let (r, _) = self.def_varying(v);
-        let mut i = Inst::new(Opcode::Sends, SIMD);
+        let mut i = send::message(Opcode::Sends, SIMD, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid: Sfid::Dc1,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
         self.push(
             i,
             Some(VRef { v: r, off: 0 }),
@@ -408,18 +357,11 @@ impl Sel<'_> {
     /// the null register) so that the thread waits until every earlier access of its own
     /// is globally visible (Mesa's `brw_memory_fence` and the `mov null` it is followed by).
     pub(super) fn fence(&mut self) {
-        let (desc, ex_desc, _, rlen) = send::fence_desc();
-        let reply = self.m.new_vreg(32 * rlen);
-        let mut i = Inst::new(Opcode::Send, 8);
+        let parts = send::fence_desc();
+        let reply = self.m.new_vreg(32 * parts.3);
+        let mut i = send::message(Opcode::Send, 8, parts);
         i.no_mask = true;
         i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid: Sfid::Dc0,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
         // The header is r0 as the thread received it.
         self.push(i, Some(VRef { v: reply, off: 0 }), [None; 3]);
         let mut i = Inst::new(Opcode::Mov, 8);
@@ -446,17 +388,8 @@ impl Sel<'_> {
         i.srcs[0] = Some(reg_src(0, 8, Region::SCALAR, Type::UD));
         i.srcs[1] = Some(imm(Type::UD, 0x8F00_0000));
         self.push(i, Some(VRef { v: hdr, off: 8 }), [None; 3]);
-        let (desc, ex_desc, _, _) = send::barrier_desc();
-        let mut i = Inst::new(Opcode::Send, 8);
+        let mut i = send::message(Opcode::Send, 8, send::barrier_desc());
         i.no_mask = true;
-        i.dst = Some(null_dst(Type::UD));
-        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid: Sfid::Gateway,
-            desc: Some(desc),
-            ex_desc,
-            eot: false,
-        });
         self.push(i, None, [Some(VRef { v: hdr, off: 0 }), None, None]);
         let mut i = Inst::new(Opcode::Wait, 1);
         i.no_mask = true;

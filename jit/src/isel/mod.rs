@@ -26,8 +26,8 @@ use crate::ir::{
 };
 use crate::isa::gen9::send;
 use crate::isa::{
-    AccessMode, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile, Region,
-    SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
+    AccessMode, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile, Region, Src,
+    SrcMod, SrcReg, Type,
 };
 use mfunc::{Item, Label, MFunction, MInst, VRef, VReg};
 
@@ -308,16 +308,12 @@ impl Sel<'_> {
         i.dst = Some(grf_dst(127, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         self.push(i, None, [None; 3]);
-        let mut i = Inst::new(Opcode::Send, 8);
+        let mut i = send::message(Opcode::Send, 8, send::eot_desc());
         i.no_mask = true;
-        i.dst = Some(null_dst(Type::UD));
         i.srcs[0] = Some(reg_src(127, 0, Region::contiguous(8), Type::UD));
-        i.send = Some(SendInfo {
-            sfid: Sfid::ThreadSpawner,
-            desc: Some(0x0200_0010),
-            ex_desc: 0x27,
-            eot: true,
-        });
+        if let Some(s) = &mut i.send {
+            s.eot = true;
+        }
         self.push(i, None, [None; 3]);
     }
 

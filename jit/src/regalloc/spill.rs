@@ -9,9 +9,9 @@
 //! their values, as IGC's spill code does.
 
 use crate::isa::gen9::send;
-use crate::isa::{Inst, Opcode, Region, SendInfo, Sfid, Type};
+use crate::isa::{Inst, Opcode, Type};
+use crate::isel::grf_dst;
 use crate::isel::mfunc::{Item, MFunction, MInst, VRef, VReg};
-use crate::isel::{grf_dst, null_dst, reg_src};
 
 /// Spill `v` to scratch at `offset` bytes (a multiple of 32). Returns the temporaries made
 /// for its references, which must never be spilled themselves.
@@ -70,16 +70,9 @@ fn pieces(grfs: u32) -> Vec<(u32, u32)> {
 
 /// `(W) op (8)` of a scratch block message (DC0) with r0 as its header: r0's dword 5 is the
 /// thread's scratch pointer.
-fn scratch_send(op: Opcode, (desc, ex_desc, _, _): send::DescParts) -> Inst {
-    let mut i = Inst::new(op, 8);
+fn scratch_send(op: Opcode, parts: send::DescParts) -> Inst {
+    let mut i = send::message(op, 8, parts);
     i.no_mask = true;
-    i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-    i.send = Some(SendInfo {
-        sfid: Sfid::Dc0,
-        desc: Some(desc),
-        ex_desc,
-        eot: false,
-    });
     i
 }
 
@@ -101,12 +94,10 @@ fn fill(t: VReg, k: u32, n: u32, offset: u32) -> MInst {
 
 /// `(W) sends (8) null r0 t.k scratch-write(n regs at offset + k)`.
 fn store(t: VReg, k: u32, n: u32, offset: u32) -> MInst {
-    let mut i = scratch_send(
+    let i = scratch_send(
         Opcode::Sends,
         send::scratch_block_write_desc(n, offset / 32 + k),
     );
-    i.dst = Some(null_dst(Type::UD));
-    i.srcs[1] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
     MInst {
         inst: i,
         dst: None,

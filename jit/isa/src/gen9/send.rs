@@ -5,7 +5,7 @@
 //! Mesa's brw_eu_defines.h / brw_eu.h descriptor helpers (facts re-typed),
 //! checked against iga64's decoding of ocloc-built kernels.
 
-use crate::{Opcode, SendInfo, Sfid};
+use crate::{Dst, Inst, Opcode, RegFile, Region, SendInfo, Sfid, Src, SrcMod, SrcReg, Type};
 
 /// Binding-table indices 0..=MAX_SURFACE_BTI name surfaces; 240..=251 are reserved, and
 /// 252..=255 have fixed meanings (Mesa brw_eu_defines.h, IGA's send decoding).
@@ -723,6 +723,44 @@ pub fn scratch_block_write_desc(regs: u32, offset_hwords: u32) -> DescParts {
     )
 }
 
+/// A `send`/`sends` of message `parts` at `exec_size`: the SFID taken from the extended
+/// descriptor's low bits (where the builders above put it, so it is never said twice),
+/// src0 (and src1 of `sends`) whole GRFs of UD at r0 for the register allocator to place,
+/// no reply (the caller names one). The one way the JIT builds a message instruction.
+pub fn message(op: Opcode, exec_size: u8, (desc, ex_desc, _, _): DescParts) -> Inst {
+    let grf = Src::Reg(SrcReg {
+        file: RegFile::Grf,
+        nr: 0,
+        subreg: 0,
+        region: Region::contiguous(8),
+        ty: Type::UD,
+        modifier: SrcMod::default(),
+        indirect: None,
+        swizzle: [0, 1, 2, 3],
+    });
+    let mut i = Inst::new(op, exec_size);
+    i.dst = Some(Dst {
+        file: RegFile::Arf,
+        nr: 0,
+        subreg: 0,
+        hstride: 1,
+        ty: Type::UD,
+        indirect: None,
+        writemask: 0xF,
+    });
+    i.srcs[0] = Some(grf);
+    if matches!(op, Opcode::Sends | Opcode::Sendsc) {
+        i.srcs[1] = Some(grf);
+    }
+    i.send = Some(SendInfo {
+        sfid: crate::gen9::encoding::sfid_from_code(u64::from(ex_desc & 0xF)),
+        desc: Some(desc),
+        ex_desc,
+        eot: false,
+    });
+    i
+}
+
 /// Memory fence through DC0 (commit enable: returns one GRF to wait on).
 pub fn fence_desc() -> DescParts {
     (desc(1, 1, true, 0x7, 1 << 5, 0), 0xA, 1, 1)
@@ -772,6 +810,17 @@ mod tests {
             (MsgKind::ScratchBlockRead, 256, 4095)
         );
         assert_eq!(barrier_desc().0, 0x02000004);
+        // `message` takes the SFID from the extended descriptor the builders wrote.
+        for (parts, sfid) in [
+            (fence_desc(), Sfid::Dc0),
+            (barrier_desc(), Sfid::Gateway),
+            (a64_untyped_read_desc(8, 1), Sfid::Dc1),
+            (byte_scattered_write_desc(BTI_SLM, 8, 1), Sfid::Dc0),
+            (eot_desc(), Sfid::ThreadSpawner),
+        ] {
+            let i = message(Opcode::Send, 8, parts);
+            assert_eq!(i.send.map(|s| s.sfid), Some(sfid), "{parts:x?}");
+        }
         for (bytes, size) in [(1, 1), (2, 2)] {
             let (d, ex, _, _) = byte_scattered_read_desc(BTI_SLM, 8, bytes);
             let m = decode_message(Opcode::Send, 8, Sfid::Dc0, d, ex);
