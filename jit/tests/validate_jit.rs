@@ -109,3 +109,31 @@ fn generic_pointers_resolve_statically() {
         );
     }
 }
+
+/// More `__local` memory than Gen9's 64 KiB per work-group is a build error that says so,
+/// and what fits builds (the variables are laid out per kernel: a kernel that does not use
+/// the big array does not pay for it).
+#[test]
+fn local_memory_past_the_device_is_a_build_error() {
+    let src = "__kernel void big(__global int *o) {
+            __local int a[12000], b[5000];
+            a[get_local_id(0)] = 1; b[get_local_id(0)] = 2;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            o[get_global_id(0)] = a[0] + b[1];
+        }
+        __kernel void fits(__global int *o) {
+            __local int c[16000];
+            c[get_local_id(0)] = 3;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            o[get_global_id(0)] = c[1];
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let by = |n: &str| ks.iter().find(|(k, _)| k == n).map(|(_, r)| r).unwrap();
+    let e = by("big")
+        .as_ref()
+        .err()
+        .expect("68000 bytes of __local must not build");
+    assert!(e.contains("65536 bytes of local memory"), "{e}");
+    let k = by("fits").as_ref().expect("64000 bytes of __local fit");
+    assert_eq!(k.slm_bytes, 64000);
+}

@@ -84,6 +84,28 @@ struct SlmLayout {
     end: u32,
 }
 
+impl SlmLayout {
+    /// The offset of what `key` names, placed after everything before it on first use;
+    /// whether it was placed just now; or None when it would pass the device's SLM.
+    fn reserve(&mut self, key: (usize, u32), bytes: u64, align: u64) -> Option<(u32, bool)> {
+        if let Some(&off) = self.offsets.get(&key) {
+            return Some((off, false));
+        }
+        let off = u64::from(self.end).next_multiple_of(align.max(1));
+        let end = off + bytes;
+        if end > u64::from(crate::abi::SLM_BYTES) {
+            return None;
+        }
+        self.offsets.insert(key, off as u32);
+        self.end = end as u32;
+        Some((off as u32, true))
+    }
+}
+
+/// SLM the compiler itself uses, named apart from every module's variables (module 0).
+const SLM_ATOMIC64_LOCK: (usize, u32) = (0, u32::MAX);
+const SLM_COLLECTIVES: (usize, u32) = (0, u32::MAX - 1);
+
 fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
     Err(FrontendError::Unsupported(what.into()))
 }
@@ -1522,25 +1544,19 @@ impl Lowerer<'_, '_> {
     /// offsets, and the runtime's `__local` arguments are offsets too.
     fn slm_offset(&mut self, id: u32, pointee: u32) -> Result<u32, FrontendError> {
         let key = (self.info as *const ModuleInfo as usize, id);
-        let mut slm = self.slm.borrow_mut();
-        if let Some(&off) = slm.offsets.get(&key) {
-            return Ok(off);
-        }
         let bytes = self.info.size_of(pointee)?;
-        let align = self.info.align_of(pointee)?.max(1);
-        let off = u64::from(slm.end).next_multiple_of(align);
-        let end = off + bytes;
-        if end > u64::from(crate::abi::SLM_BYTES) {
-            let name = self.info.names.get(&id).cloned().unwrap_or_default();
-            return Err(FrontendError::Unsupported(format!(
-                "the kernel's __local variables ('{name}' ends at byte {end}) exceed the \
-                 device's {} bytes of local memory",
-                crate::abi::SLM_BYTES
-            )));
+        let align = self.info.align_of(pointee)?;
+        match self.slm.borrow_mut().reserve(key, bytes, align) {
+            Some((off, _)) => Ok(off),
+            None => {
+                let name = self.info.names.get(&id).cloned().unwrap_or_default();
+                Err(FrontendError::Unsupported(format!(
+                    "the kernel's __local variables (with '{name}', {bytes} bytes) exceed \
+                     the device's {} bytes of local memory",
+                    crate::abi::SLM_BYTES
+                )))
+            }
         }
-        slm.offsets.insert(key, off as u32);
-        slm.end = end as u32;
-        Ok(off as u32)
     }
 
     /// A 64-bit atomic on local memory, which Gen9's SLM cannot do in one message (its
@@ -1791,19 +1807,11 @@ impl Lowerer<'_, '_> {
     /// work-item clears it at the end of the entry block and the work-group meets at a
     /// barrier before any can take it (the entry block runs in every work-item).
     fn slm_lock(&mut self) -> Result<Value, FrontendError> {
-        const KEY: (usize, u32) = (0, u32::MAX);
-        let existing = self.slm.borrow().offsets.get(&KEY).copied();
-        let off = match existing {
-            Some(off) => off,
-            None => {
-                let mut slm = self.slm.borrow_mut();
-                let off = slm.end.next_multiple_of(4);
-                if off + 4 > crate::abi::SLM_BYTES {
-                    return unsupported("no local memory left for the 64-bit atomics' lock");
-                }
-                slm.offsets.insert(KEY, off);
-                slm.end = off + 4;
-                drop(slm);
+        let reserved = self.slm.borrow_mut().reserve(SLM_ATOMIC64_LOCK, 4, 4);
+        let off = match reserved {
+            None => return unsupported("no local memory left for the 64-bit atomics' lock"),
+            Some((off, false)) => off,
+            Some((off, true)) => {
                 let lock = self
                     .f
                     .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local));

@@ -605,20 +605,12 @@ impl Lowerer<'_, '_> {
     /// The shared local memory the work-group functions exchange values through, placed
     /// after the kernel's `__local` variables on first use.
     fn collective_slm(&mut self) -> Result<Value, FrontendError> {
-        const KEY: (usize, u32) = (0, u32::MAX - 1);
-        let existing = self.slm.borrow().offsets.get(&KEY).copied();
-        let off = match existing {
-            Some(off) => off,
-            None => {
-                let mut slm = self.slm.borrow_mut();
-                let off = slm.end.next_multiple_of(8);
-                if off + COLLECTIVE_SLM > crate::abi::SLM_BYTES {
-                    return unsupported("no local memory left for the work-group functions");
-                }
-                slm.offsets.insert(KEY, off);
-                slm.end = off + COLLECTIVE_SLM;
-                off
-            }
+        let reserved = self
+            .slm
+            .borrow_mut()
+            .reserve(SLM_COLLECTIVES, COLLECTIVE_SLM.into(), 8);
+        let Some((off, _)) = reserved else {
+            return unsupported("no local memory left for the work-group functions");
         };
         Ok(self
             .f
