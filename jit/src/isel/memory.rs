@@ -55,13 +55,7 @@ impl Sel<'_> {
         i.srcs[0] = Some(reg_src(0, 20, Region::SCALAR, Type::UD));
         i.srcs[1] = Some(imm(Type::UD, 0xFFFF_FC00));
         self.push(i, Some(VRef { v: scratch, off: 0 }), [None; 3]);
-        // Lane numbers 0..7 from a packed vector immediate.
-        let lanes = self.m.new_vreg(32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
-        i.no_mask = true;
-        i.dst = Some(grf_dst(0, 0, Type::UW));
-        i.srcs[0] = Some(imm(Type::UV, 0x7654_3210));
-        self.push(i, Some(VRef { v: lanes, off: 0 }), [None; 3]);
+        let lanes = self.lane_words();
         let off = self.m.new_vreg(4 * SIMD as u32);
         let mut i = Inst::new(Opcode::Mul, SIMD);
         i.dst = Some(grf_dst(0, 0, Type::UD));

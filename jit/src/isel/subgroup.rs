@@ -6,14 +6,20 @@
 use super::*;
 
 impl Sel<'_> {
-    /// get_sub_group_local_id(): the lane numbers, from a packed vector immediate.
-    pub(super) fn subgroup_local_id(&mut self, v: Value) {
+    /// The lane numbers 0..7 as words, from a packed vector immediate.
+    pub(super) fn lane_words(&mut self) -> VReg {
         let words = self.m.new_vreg(2 * SIMD as u32);
         let mut i = Inst::new(Opcode::Mov, SIMD);
         i.no_mask = true;
         i.dst = Some(grf_dst(0, 0, Type::UW));
         i.srcs[0] = Some(imm(Type::UV, 0x7654_3210));
         self.push(i, Some(VRef { v: words, off: 0 }), [None; 3]);
+        words
+    }
+
+    /// get_sub_group_local_id(): the lane numbers as dwords.
+    pub(super) fn subgroup_local_id(&mut self, v: Value) {
+        let words = self.lane_words();
         let (r, _) = self.def_varying(v);
         let mut i = Inst::new(Opcode::Mov, SIMD);
         i.no_mask = true;
