@@ -2955,6 +2955,13 @@ impl Lowerer<'_, '_> {
         if size > 4096 {
             return unsupported(format!("memcpy of {size} bytes between untyped pointers"));
         }
+        self.copy_bytes(b, dst, src, size, align);
+        Ok(())
+    }
+
+    /// Copy `size` bytes from `src` to `dst`, unrolled, in the widest pieces (8, 4, 2 or 1
+    /// bytes) the alignment and what is left allow.
+    pub(super) fn copy_bytes(&mut self, b: Block, dst: Value, src: Value, size: u64, align: u32) {
         let mut off = 0u64;
         while off < size {
             let piece = [8u64, 4, 2, 1]
@@ -2988,7 +2995,6 @@ impl Lowerer<'_, '_> {
             self.f.push(b, st, Ty::Void);
             off += piece;
         }
-        Ok(())
     }
 
     /// Bytes in memory of a scalar type, or of a vector's element.

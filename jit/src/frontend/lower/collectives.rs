@@ -494,33 +494,7 @@ impl Lowerer<'_, '_> {
         let da = self.f.push(body, Op::PtrAdd(dst, dof), dt);
         // The element's bytes, padding included (a 3-vector is four elements in memory,
         // and code reading the copy back as a 4-vector sees all of them).
-        let piece = [8u64, 4, 2, 1]
-            .into_iter()
-            .find(|p| bytes % p == 0 && u64::from(align) % p == 0)
-            .unwrap_or(1);
-        let pty = if piece == 8 { Ty::I64 } else { Ty::I32 };
-        for o in (0..bytes).step_by(piece as usize) {
-            let (sp, dp) = (self.offset(body, sa, o), self.offset(body, da, o));
-            let v = self.f.push(
-                body,
-                Op::Load {
-                    addr: sp,
-                    align: piece as u32,
-                    bytes: piece as u32,
-                },
-                pty,
-            );
-            self.f.push(
-                body,
-                Op::Store {
-                    addr: dp,
-                    value: v,
-                    align: piece as u32,
-                    bytes: piece as u32,
-                },
-                Ty::Void,
-            );
-        }
+        self.copy_bytes(body, da, sa, bytes, align);
         let k2 = self.f.push(body, Op::Bin(BinOp::Add, k, size), Ty::I64);
         self.f.blocks[body.0 as usize].term = Term::Br(head);
         self.f.insts[k.0 as usize].op = Op::Phi(vec![(pre, lin), (body, k2)]);
