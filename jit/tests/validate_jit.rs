@@ -131,8 +131,7 @@ fn local_memory_past_the_device_is_a_build_error() {
     let by = |n: &str| ks.iter().find(|(k, _)| k == n).map(|(_, r)| r).unwrap();
     let e = by("big")
         .as_ref()
-        .err()
-        .expect("68000 bytes of __local must not build");
+        .expect_err("68000 bytes of __local must not build");
     assert!(e.contains("65536 bytes of local memory"), "{e}");
     let k = by("fits").as_ref().expect("64000 bytes of __local fit");
     assert_eq!(k.slm_bytes, 64000);
