@@ -141,6 +141,34 @@ fn to_half(x: f64) -> u16 {
 }
 
 /// Random finite halves, none zero (divisors), with both signs.
+/// Whether half `got` is within one ulp of `want` rounded to half (sign and magnitude laid
+/// on one ordered line, so that -0 and +0 meet). Half functions may be 2 ulp off; float
+/// then one rounding to half stays within 1 of the correctly rounded half.
+fn within_1ulp_half(got: u16, want: f64) -> bool {
+    let line = |h: u16| {
+        let m = i32::from(h & 0x7fff);
+        if h & 0x8000 != 0 {
+            -m
+        } else {
+            m
+        }
+    };
+    (line(got) - line(to_half(want))).abs() <= 1
+}
+
+/// A check's verdict from its list of differences (the first few shown).
+fn verdict(bad: Vec<String>) -> Result<(), String> {
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} differ: {}",
+            bad.len(),
+            bad[..bad.len().min(6)].join("; ")
+        ))
+    }
+}
+
 /// Signalling and quiet NaNs of both signs with payloads, infinities, zeros, subnormals
 /// and normals, repeated to `n`.
 fn half_bit_patterns(n: usize) -> Vec<u16> {
@@ -331,14 +359,6 @@ pub fn cases() -> Vec<Case> {
                 let a = r.input::<u16>(0);
                 let got = r.output::<u16>(1);
                 let exps = r.output::<i32>(2);
-                let line = |h: u16| {
-                    let m = i32::from(h & 0x7fff);
-                    if h & 0x8000 != 0 {
-                        -m
-                    } else {
-                        m
-                    }
-                };
                 let mut bad = Vec::new();
                 for (i, &h) in a.iter().enumerate() {
                     let x = from_half(h);
@@ -355,24 +375,16 @@ pub fn cases() -> Vec<Case> {
                     let fr2 = from_half(to_half((x - fl).min(0.999_511_718_75)));
                     let want = [fr, ip, s + c, m, fr2 + fl];
                     for (k, w) in want.iter().enumerate() {
-                        let (g, w) = (got[5 * i + k], to_half(*w));
-                        if (line(g) - line(w)).abs() > 1 {
-                            bad.push(format!("[{i}.{k}] x={x} got {g:#06x} want {w:#06x}"));
+                        let g = got[5 * i + k];
+                        if !within_1ulp_half(g, *w) {
+                            bad.push(format!("[{i}.{k}] x={x} got {g:#06x} want {w}"));
                         }
                     }
                     if exps[i] != e {
                         bad.push(format!("[{i}] x={x} exponent {} want {e}", exps[i]));
                     }
                 }
-                if bad.is_empty() {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "{} differ: {}",
-                        bad.len(),
-                        bad[..bad.len().min(6)].join("; ")
-                    ))
-                }
+                verdict(bad)
             }),
         case("half.cl", "half_math")
             .global(&[256])
@@ -392,21 +404,9 @@ pub fn cases() -> Vec<Case> {
                         x.clamp(-1.0, 1.0).acos() / std::f64::consts::PI,
                     ];
                     for (k, w) in want.iter().enumerate() {
-                        // The spec allows 2 ulp for these half functions; float then one
-                        // rounding to half stays within 1 of the correctly rounded half.
-                        let (g, w) = (got[5 * i + k], to_half(*w));
-                        // Sign and magnitude to one ordered line, so that -0 and +0 meet.
-                        let line = |h: u16| {
-                            let m = i32::from(h & 0x7fff);
-                            if h & 0x8000 != 0 {
-                                -m
-                            } else {
-                                m
-                            }
-                        };
-                        let ulps = (line(g) - line(w)).abs();
-                        if ulps > 1 {
-                            bad.push(format!("[{i}.{k}] x={x} got {g:#06x} want {w:#06x}"));
+                        let g = got[5 * i + k];
+                        if !within_1ulp_half(g, *w) {
+                            bad.push(format!("[{i}.{k}] x={x} got {g:#06x} want {w}"));
                         }
                     }
                     // nan(code) is a NaN: never equal to itself.
@@ -414,15 +414,7 @@ pub fn cases() -> Vec<Case> {
                         bad.push(format!("[{i}.4] nan == nan"));
                     }
                 }
-                if bad.is_empty() {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "{} differ: {}",
-                        bad.len(),
-                        bad[..bad.len().min(6)].join("; ")
-                    ))
-                }
+                verdict(bad)
             }),
         case("half.cl", "half4_ops")
             .global(&[64])
@@ -452,15 +444,7 @@ pub fn cases() -> Vec<Case> {
                         }
                     }
                 }
-                if bad.is_empty() {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "{} differ: {}",
-                        bad.len(),
-                        bad[..bad.len().min(6)].join(", ")
-                    ))
-                }
+                verdict(bad)
             }),
         case(F, "shuffle_widths")
             .global(&[32])
