@@ -1559,6 +1559,44 @@ impl Lowerer<'_, '_> {
         }
     }
 
+    /// One atomic at `addr` on values of `ty` (integers, or floats by their bits): the
+    /// read-modify-write `aop` with operand `x`, or (`aop` None) a compare-exchange writing
+    /// `x` where the old value equals `cmp`. 64-bit atomics on local memory go through
+    /// `local_atomic64`. Returns the block after and the old value, as a `ty`.
+    fn atomic(
+        &mut self,
+        cur: Block,
+        addr: Value,
+        aop: Option<AtomicOp>,
+        x: Value,
+        cmp: Option<Value>,
+        ty: Ty,
+    ) -> Result<(Block, Value), FrontendError> {
+        let it = atomic_int(ty)?;
+        let x = self.as_int(cur, x, it);
+        let cmp = cmp.map(|c| self.as_int(cur, c, it));
+        let (b, old) = if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
+            self.local_atomic64(cur, addr, aop, x, cmp)?
+        } else {
+            let op = match (aop, cmp) {
+                (Some(a), _) => Op::Atomic(a, addr, x),
+                (None, Some(cmp)) => Op::CmpXchg {
+                    addr,
+                    cmp,
+                    value: x,
+                },
+                (None, None) => return invalid("compare-exchange without a comparator"),
+            };
+            (cur, self.f.push(cur, op, it))
+        };
+        let old = if it == ty {
+            old
+        } else {
+            self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
+        };
+        Ok((b, old))
+    }
+
     /// A 64-bit atomic on local memory, which Gen9's SLM cannot do in one message (its
     /// atomics are 32-bit): under a lock word of the work-group's own in SLM, taken with a
     /// 32-bit compare-exchange. Each lane loops until it has held the lock once; lanes of
@@ -2621,8 +2659,9 @@ impl Lowerer<'_, '_> {
                 self.f.push(cur, Op::Fence, Ty::Void);
             }
             // atomic_* and atom_* (1.x) and atomic_*_explicit (2.0): one data-port atomic
-            // each. Scope and memory order are met by every Gen9 atomic: it is performed
-            // at the L3 (global) or in SLM (local), where every work-item sees it.
+            // each. Any scope up to the device is met by every Gen9 atomic, performed at the
+            // L3 (global) or in SLM (local) where every work-item sees it; the memory order
+            // by the fences around it (`atomic_order`).
             SOp::AtomicIAdd
             | SOp::AtomicISub
             | SOp::AtomicSMin
@@ -2660,62 +2699,28 @@ impl Lowerer<'_, '_> {
                             SOp::AtomicXor => AtomicOp::Xor,
                             _ => AtomicOp::Xchg,
                         };
-                        (aop, self.as_int(cur, x, it))
+                        (aop, x)
                     }
                 };
-                if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
-                    let (b, old) = self.local_atomic64(cur, addr, Some(aop), x, None)?;
-                    let old = if it == ty {
-                        old
-                    } else {
-                        self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
-                    };
-                    define!(vec![old]);
-                    return Ok(b);
-                }
-                let old = self.f.push(cur, Op::Atomic(aop, addr, x), it);
-                let old = if it == ty {
-                    old
-                } else {
-                    self.f.push(cur, Op::Conv(ConvOp::Bitcast, old), ty)
-                };
+                let (b, old) = self.atomic(cur, addr, Some(aop), x, None, ty)?;
                 define!(vec![old]);
+                return Ok(b);
             }
             SOp::AtomicStore => {
                 let addr = self.val(fr, id_op(i, 0)?)?;
                 let x = self.val(fr, id_op(i, 3)?)?;
-                let it = atomic_int(self.f.ty(x))?;
-                let x = self.as_int(cur, x, it);
-                if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
-                    let (b, _) = self.local_atomic64(cur, addr, Some(AtomicOp::Xchg), x, None)?;
-                    return Ok(b);
-                }
-                self.f.push(cur, Op::Atomic(AtomicOp::Xchg, addr, x), it);
+                let ty = self.f.ty(x);
+                let (b, _) = self.atomic(cur, addr, Some(AtomicOp::Xchg), x, None, ty)?;
+                return Ok(b);
             }
             SOp::AtomicCompareExchange | SOp::AtomicCompareExchangeWeak => {
                 let addr = self.val(fr, id_op(i, 0)?)?;
                 let value = self.val(fr, id_op(i, 4)?)?;
                 let cmp = self.val(fr, id_op(i, 5)?)?;
                 let ty = self.f.ty(value);
-                let it = atomic_int(ty)?;
-                let (value, cmp) = (self.as_int(cur, value, it), self.as_int(cur, cmp, it));
-                if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
-                    let (b, old) = self.local_atomic64(cur, addr, None, value, Some(cmp))?;
-                    let old = if it == ty {
-                        old
-                    } else {
-                        self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
-                    };
-                    define!(vec![old]);
-                    return Ok(b);
-                }
-                let old = self.f.push(cur, Op::CmpXchg { addr, cmp, value }, it);
-                let old = if it == ty {
-                    old
-                } else {
-                    self.f.push(cur, Op::Conv(ConvOp::Bitcast, old), ty)
-                };
+                let (b, old) = self.atomic(cur, addr, None, value, Some(cmp), ty)?;
                 define!(vec![old]);
+                return Ok(b);
             }
             // atomic_flag_test_and_set: exchange a 1, report whether it was set.
             SOp::AtomicFlagTestAndSet => {
