@@ -380,3 +380,34 @@ pub fn rand_f64(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
         .map(|_| lo + (hi - lo) * ((r.next_u64() >> 11) as f64 / (1u64 << 53) as f64))
         .collect()
 }
+
+/// One winner per claimed slot: `slots[s]` is the tag of the one item with key `s` whose
+/// exchange succeeded (`won` 1, every other 0); a slot nobody claimed keeps `empty`.
+pub fn check_claims(
+    keys: &[usize],
+    slots: &[i64],
+    won: &[i64],
+    empty: i64,
+    tag: impl Fn(usize) -> i64,
+) -> Result<(), String> {
+    if let Some(i) = won.iter().position(|&w| w != 0 && w != 1) {
+        return Err(format!("won[{i}] = {}", won[i]));
+    }
+    let mut claimants = vec![Vec::new(); slots.len()];
+    for (i, &k) in keys.iter().enumerate() {
+        claimants[k].push(i);
+    }
+    for (s, (&v, c)) in slots.iter().zip(&claimants).enumerate() {
+        let winners: Vec<usize> = c.iter().copied().filter(|&i| won[i] == 1).collect();
+        if c.is_empty() {
+            if v != empty {
+                return Err(format!("slot {s}: nobody claimed it, holds {v:#x}"));
+            }
+        } else if winners.len() != 1 || tag(winners[0]) != v {
+            return Err(format!(
+                "slot {s} holds {v:#x}; winners {winners:?} of claimants {c:?}"
+            ));
+        }
+    }
+    Ok(())
+}

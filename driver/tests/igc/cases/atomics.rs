@@ -38,36 +38,6 @@ fn same_multiset<T: Elem + Ord>(got: &[T], want: &[T]) -> Result<(), String> {
     expect_eq(&g, &w).map_err(|e| format!("as multisets: {e}"))
 }
 
-/// One winner per claimed slot: `slots[s]` names an item whose key is `s`
-/// and that alone won; unclaimed slots keep `empty`.
-fn check_claims(
-    keys: &[usize],
-    slots: &[i64],
-    won: &[i64],
-    empty: i64,
-    tag: impl Fn(usize) -> i64,
-) -> Result<(), String> {
-    for (s, &v) in slots.iter().enumerate() {
-        let claimants: Vec<usize> = (0..keys.len()).filter(|&i| keys[i] == s).collect();
-        let winners: Vec<usize> = claimants.iter().copied().filter(|&i| won[i] != 0).collect();
-        if claimants.is_empty() {
-            if v != empty {
-                return Err(format!("slot {s}: nobody claimed it, holds {v}"));
-            }
-        } else if winners.len() != 1 || tag(winners[0]) != v {
-            return Err(format!(
-                "slot {s} holds {v}; winners {winners:?} of {claimants:?}"
-            ));
-        }
-    }
-    for (i, &w) in won.iter().enumerate() {
-        if w != 0 && w != 1 {
-            return Err(format!("won[{i}] = {w}"));
-        }
-    }
-    Ok(())
-}
-
 pub fn cases() -> Vec<Case> {
     vec![
         case(F, "atomic_add_old")
