@@ -72,3 +72,23 @@ kernel void array_struct_arg(global double *out, table_t t) {
           : k == 3 ? t.table[3] : k == 4 ? t.table[4] : t.table[5];
     out[i] = e * t.inner.scale + t.id + t.inner.tag;
 }
+
+// A packed struct (pyopencl's scan sizes its local scratch for one): members back to back,
+// 7 bytes, so `value` and `weight` sit at odd addresses in the buffers and in local memory.
+typedef struct __attribute__((packed)) {
+    char tag;
+    int value;
+    short weight;
+} packed_t;
+
+kernel void packed_struct(global const packed_t *in, global packed_t *out, packed_t k) {
+    local packed_t tmp[64];
+    int i = get_global_id(0);
+    int l = get_local_id(0);
+    tmp[l] = in[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    packed_t v = tmp[63 - l];
+    v.value = v.value * k.value + k.tag;
+    v.weight += k.weight;
+    out[i] = v;
+}

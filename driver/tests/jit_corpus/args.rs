@@ -130,5 +130,32 @@ pub fn cases() -> Vec<Case> {
                 let table = [5.0f64, -7.0, 11.0, 13.0, -17.0, 19.0];
                 (0..24).map(|i| table[i % 6] * 0.5 + -3.0 + 9.0).collect()
             }),
+        // packed_t { char tag; int value; short weight; } packed: offsets 0, 1, 5; 7 bytes.
+        // Each group of 64 reverses its elements through local memory.
+        case(F, "packed_struct")
+            .global(&[128])
+            .local(&[64])
+            .buf(rand_bits::<u8>(128 * 7, 3))
+            .out::<u8>(128 * 7)
+            .val_bytes(packed(-2, 3, 1000))
+            .expect(1, |r| {
+                let input = r.input::<u8>(0);
+                (0..128)
+                    .flat_map(|i| {
+                        let src = &input[7 * ((i / 64) * 64 + 63 - i % 64)..][..7];
+                        let value = i32::from_le_bytes(src[1..5].try_into().unwrap());
+                        let weight = i16::from_le_bytes(src[5..7].try_into().unwrap());
+                        packed(
+                            src[0] as i8,
+                            value.wrapping_mul(3).wrapping_add(-2),
+                            weight.wrapping_add(1000),
+                        )
+                    })
+                    .collect()
+            }),
     ]
+}
+
+fn packed(tag: i8, value: i32, weight: i16) -> Vec<u8> {
+    bytes(&[&[tag as u8], &value.to_le_bytes(), &weight.to_le_bytes()])
 }

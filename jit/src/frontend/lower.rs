@@ -132,6 +132,9 @@ pub(super) struct ModuleInfo<'m> {
     /// Parameters decorated FuncParamAttr ByVal: a pointer to an aggregate the callee owns
     /// a copy of (C's pass by value).
     byval: rustc_hash::FxHashSet<u32>,
+    /// Struct types decorated CPacked (`__attribute__((packed))`): members at byte
+    /// granularity, no padding, alignment 1.
+    packed: rustc_hash::FxHashSet<u32>,
     /// Program-scope `__constant` variables with their initialisers, in module order.
     constant_vars: Vec<(u32, u32)>,
     /// Kernel-scope `__local` variables (Workgroup storage): id → pointee type. Each kernel
@@ -248,6 +251,7 @@ impl<'m> ModuleInfo<'m> {
             globals: HashMap::default(),
             no_write: Default::default(),
             byval: Default::default(),
+            packed: Default::default(),
             odd_int_widths: HashMap::default(),
             actual_local_size: Default::default(),
             subgroup_vars: HashMap::default(),
@@ -317,6 +321,13 @@ impl<'m> ModuleInfo<'m> {
                     _,
                 ) => {
                     info.saturated.insert(*id);
+                }
+                (
+                    Some(Operand::IdRef(id)),
+                    Some(Operand::Decoration(spirv::Decoration::CPacked)),
+                    _,
+                ) => {
+                    info.packed.insert(*id);
                 }
                 _ => {}
             }
@@ -510,12 +521,9 @@ impl<'m> ModuleInfo<'m> {
                 }
             }
             SType::Struct(members) => {
-                let mut off = 0u64;
-                for m in members {
-                    let a = self.align_of(m)?;
-                    off = off.div_ceil(a) * a;
+                let (offsets, _) = self.struct_layout(tid)?;
+                for (m, off) in members.into_iter().zip(offsets) {
                     self.leaves_at(m, at + off, out)?;
-                    off += self.size_of(m)?;
                 }
             }
             SType::Array(e, n) => {
@@ -606,13 +614,10 @@ impl<'m> ModuleInfo<'m> {
                     })
                     .collect();
                 match self.ty(ty)?.clone() {
-                    SType::Struct(members) => {
-                        let mut off = 0u64;
-                        for (m, part) in members.iter().zip(&parts) {
-                            let a = self.align_of(*m)?;
-                            off = off.div_ceil(a) * a;
+                    SType::Struct(_) => {
+                        let (offsets, _) = self.struct_layout(ty)?;
+                        for (off, part) in offsets.into_iter().zip(&parts) {
                             self.const_bytes(*part, out, at + off as usize)?;
-                            off += self.size_of(*m)?;
                         }
                     }
                     SType::Array(e, _) | SType::Vector(e, _) => {
@@ -706,23 +711,37 @@ impl<'m> ModuleInfo<'m> {
             SType::Vector(e, n) => self.size_of(*e)? * if *n == 3 { 4 } else { *n as u64 },
             SType::Pointer(..) => 8,
             SType::Array(e, n) => self.size_of(*e)? * n,
-            SType::Struct(ms) => {
-                let mut off: u64 = 0;
-                let mut align: u64 = 1;
-                for m in ms {
-                    let a = self.align_of(*m)?;
-                    align = align.max(a);
-                    off = off.div_ceil(a) * a + self.size_of(*m)?;
-                }
-                off.div_ceil(align) * align
-            }
+            SType::Struct(_) => self.struct_layout(tid)?.1,
             other => return unsupported(format!("size of {other:?}")),
         })
+    }
+
+    /// A struct's member offsets and its size: OpenCL C's (C99's) layout, each member at the
+    /// next multiple of its alignment and the size rounded up to the largest; a CPacked struct
+    /// places members back to back and is not rounded.
+    fn struct_layout(&self, tid: u32) -> Result<(Vec<u64>, u64), FrontendError> {
+        let SType::Struct(ms) = self.ty(tid)? else {
+            return invalid(format!("%{tid} is not a struct"));
+        };
+        let packed = self.packed.contains(&tid);
+        let mut offsets = Vec::with_capacity(ms.len());
+        let mut off: u64 = 0;
+        for &m in ms {
+            if !packed {
+                let a = self.align_of(m)?;
+                off = off.div_ceil(a) * a;
+            }
+            offsets.push(off);
+            off += self.size_of(m)?;
+        }
+        let align = self.align_of(tid)?;
+        Ok((offsets, off.div_ceil(align) * align))
     }
 
     fn align_of(&self, tid: u32) -> Result<u64, FrontendError> {
         Ok(match self.ty(tid)? {
             SType::Array(e, _) => self.align_of(*e)?,
+            SType::Struct(_) if self.packed.contains(&tid) => 1,
             SType::Struct(ms) => {
                 let mut a = 1;
                 for m in ms {
@@ -2352,18 +2371,11 @@ impl Lowerer<'_, '_> {
                     match self.info.ty(cur_ty)?.clone() {
                         SType::Struct(members) => {
                             let k = self.const_index(idx_id)? as usize;
-                            let mut off: u64 = 0;
-                            for (m, mt) in members.iter().enumerate() {
-                                let a = self.info.align_of(*mt)?;
-                                off = off.div_ceil(a) * a;
-                                if m == k {
-                                    break;
-                                }
-                                off += self.info.size_of(*mt)?;
-                            }
-                            cur_ty = *members.get(k).ok_or_else(|| {
-                                FrontendError::InvalidIl("struct member index out of range".into())
-                            })?;
+                            let (offsets, _) = self.info.struct_layout(cur_ty)?;
+                            let (Some(&mt), Some(&off)) = (members.get(k), offsets.get(k)) else {
+                                return invalid("struct member index out of range");
+                            };
+                            cur_ty = mt;
                             addr = self.offset(cur, addr, off);
                         }
                         SType::Array(e, _) | SType::Vector(e, _) => {

@@ -426,6 +426,47 @@ impl Sel<'_> {
         (r, scalar)
     }
 
+    /// `bytes` pushed bytes at payload byte `at`, not aligned to their size: moved byte by
+    /// byte into a scalar, then zero-extended or broadcast as `v` needs.
+    fn arg_unaligned(&mut self, v: Value, at: u32, bytes: u32) {
+        let tmp = self.m.new_vreg(8);
+        for k in 0..bytes {
+            let mut i = Inst::new(Opcode::Mov, 1);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::UB));
+            let b = at + k;
+            i.srcs[0] = Some(reg_src(
+                (b / 32) as u8,
+                (b % 32) as u8,
+                Region::SCALAR,
+                Type::UB,
+            ));
+            self.push(i, Some(VRef { v: tmp, off: k }), [None; 3]);
+        }
+        let ty = self.f.ty(v);
+        if bytes == ty.bytes() && self.is_uniform(v) {
+            self.locs.insert(v, Loc::V(tmp, true));
+            return;
+        }
+        let st = match bytes {
+            2 => Type::UW,
+            4 => Type::UD,
+            _ => Type::UQ,
+        };
+        let (r, scalar) = self.def(v);
+        let exec = if scalar { 1 } else { SIMD };
+        let dt = if ty.bytes() == 8 { Type::UQ } else { Type::UD };
+        let mut i = Inst::new(Opcode::Mov, exec);
+        i.no_mask = scalar;
+        i.dst = Some(grf_dst(0, 0, dt));
+        i.srcs[0] = Some(reg_src(0, 0, Region::SCALAR, st));
+        self.push(
+            i,
+            Some(VRef { v: r, off: 0 }),
+            [Some(VRef { v: tmp, off: 0 }), None, None],
+        );
+    }
+
     fn inst(&mut self, v: Value) -> Result<(), IselError> {
         let inst = self.f.inst(v).clone();
         let ty = inst.ty;
@@ -444,7 +485,12 @@ impl Sel<'_> {
                 let at = self.layout.cross_thread_grf as u32 * 32
                     + self.layout.arg_offsets[arg as usize]
                     + offset;
-                if bytes < ty.bytes() {
+                if bytes > 1 && at % bytes != 0 {
+                    // A member of a packed struct at an address its type does not align:
+                    // "the subregister offset must be aligned to the operand's data type size"
+                    // (PRM Vol 7, register region restrictions), so gather its bytes first.
+                    self.arg_unaligned(v, at, bytes);
+                } else if bytes < ty.bytes() {
                     // A byte or word: one zero-extending move from :ub / :uw.
                     let st = if bytes == 1 { Type::UB } else { Type::UW };
                     let (r, _) = self.def(v);
