@@ -1,6 +1,7 @@
 //! gencl's OpenCL runtime.
 pub mod api;
 pub mod client;
+pub mod core;
 pub mod profile;
 pub mod protocol;
 pub mod service;

@@ -205,6 +205,8 @@ fn handles_of_the_wrong_type_or_freed_are_rejected() {
             clEnqueueCopyBuffer(q, m, m, 0, 8, 16, 0, null(), null_mut()),
             CL_MEM_COPY_OVERLAP
         );
+        // Queued commands hold the buffer until they have run.
+        assert_eq!(clFinish(q), CL_SUCCESS);
         assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
         assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
         assert_eq!(clReleaseMemObject(m), CL_INVALID_MEM_OBJECT);

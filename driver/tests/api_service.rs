@@ -68,7 +68,10 @@ fn launch(c: &Connection, program: u64, buffer: u64, n: u64) -> Result<Response,
         program,
         kernel: 0,
         args: vec![
-            WireArg::Buffer { id: buffer },
+            WireArg::Buffer {
+                id: buffer,
+                offset: 0,
+            },
             WireArg::Bytes(7i32.to_ne_bytes().to_vec()),
         ],
         work_dim: 1,
@@ -170,7 +173,13 @@ fn bad_requests_get_errors_not_crashes() {
     let base = Launch {
         program: prog,
         kernel: 0,
-        args: vec![WireArg::Buffer { id: buf.id }, WireArg::Bytes(vec![0; 4])],
+        args: vec![
+            WireArg::Buffer {
+                id: buf.id,
+                offset: 0,
+            },
+            WireArg::Bytes(vec![0; 4]),
+        ],
         work_dim: 1,
         global_offset: [0; 3],
         global_size: [64, 1, 1],

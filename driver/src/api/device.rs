@@ -167,7 +167,9 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_LINKER_AVAILABLE => ui(b(true)),
         CL_DEVICE_EXECUTION_CAPABILITIES => ul(CL_EXEC_KERNEL),
         // Also CL_DEVICE_QUEUE_ON_HOST_PROPERTIES (same value).
-        CL_DEVICE_QUEUE_PROPERTIES => ul(CL_QUEUE_PROFILING_ENABLE),
+        CL_DEVICE_QUEUE_PROPERTIES => {
+            ul(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        }
         CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => ul(0),
         CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE

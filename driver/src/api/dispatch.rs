@@ -1005,102 +1005,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clEnqueueNativeKernel", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clSetEventCallback(
-        _a0: cl_event,
-        _a1: cl_int,
-        _a2: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
-        _a3: *mut c_void,
-    ) -> cl_int {
-        unsupported("clSetEventCallback", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clCreateSubBuffer(
-        _a0: cl_mem,
-        _a1: cl_mem_flags,
-        _a2: cl_buffer_create_type,
-        _a3: *const c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem {
-        let err = unsupported("clCreateSubBuffer", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
-        _a0: cl_mem,
-        _a1: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
-        _a2: *mut c_void,
-    ) -> cl_int {
-        unsupported("clSetMemObjectDestructorCallback", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clCreateUserEvent(
-        _a0: cl_context,
-        errcode_ret: *mut cl_int,
-    ) -> cl_event {
-        let err = unsupported("clCreateUserEvent", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clSetUserEventStatus(_a0: cl_event, _a1: cl_int) -> cl_int {
-        unsupported("clSetUserEventStatus", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueReadBufferRect(
-        _command_queue: cl_command_queue,
-        _buffer: cl_mem,
-        _blocking_read: cl_bool,
-        _buffer_origin: *const usize,
-        _host_origin: *const usize,
-        _region: *const usize,
-        _buffer_row_pitch: usize,
-        _buffer_slice_pitch: usize,
-        _host_row_pitch: usize,
-        _host_slice_pitch: usize,
-        _ptr: *mut c_void,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueReadBufferRect", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueWriteBufferRect(
-        _command_queue: cl_command_queue,
-        _buffer: cl_mem,
-        _blocking_read: cl_bool,
-        _buffer_origin: *const usize,
-        _host_origin: *const usize,
-        _region: *const usize,
-        _buffer_row_pitch: usize,
-        _buffer_slice_pitch: usize,
-        _host_row_pitch: usize,
-        _host_slice_pitch: usize,
-        _ptr: *const c_void,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueWriteBufferRect", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueCopyBufferRect(
-        _command_queue: cl_command_queue,
-        _src_buffer: cl_mem,
-        _dst_buffer: cl_mem,
-        _src_origin: *const usize,
-        _dst_origin: *const usize,
-        _region: *const usize,
-        _src_row_pitch: usize,
-        _src_slice_pitch: usize,
-        _dst_row_pitch: usize,
-        _dst_slice_pitch: usize,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueCopyBufferRect", CL_INVALID_OPERATION)
-    }
     pub unsafe extern "C" fn clCreateSubDevices(
         _in_device: cl_device_id,
         _partition_properties: *const cl_device_partition_property,
@@ -1150,17 +1054,6 @@ pub mod unsupported {
         _event: *mut cl_event,
     ) -> cl_int {
         unsupported("clEnqueueFillImage", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
-        _command_queue: cl_command_queue,
-        _num_mem_objects: cl_uint,
-        _mem_objects: *const cl_mem,
-        _flags: cl_mem_migration_flags,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueMigrateMemObjects", CL_INVALID_OPERATION)
     }
     pub unsafe extern "C" fn clCreatePipe(
         _a0: cl_context,
@@ -1333,21 +1226,6 @@ pub mod unsupported {
         _user_data: *mut c_void,
     ) -> cl_int {
         unsupported("clSetProgramReleaseCallback", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clCreateBufferWithProperties(
-        _context: cl_context,
-        _properties: *const cl_mem_properties,
-        _flags: cl_mem_flags,
-        _size: usize,
-        _host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem {
-        let err = unsupported("clCreateBufferWithProperties", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
     }
     pub unsafe extern "C" fn clCreateImageWithProperties(
         _context: cl_context,
@@ -1610,14 +1488,14 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clCreateFromD3D10Texture3DKHR: None,
     clEnqueueAcquireD3D10ObjectsKHR: None,
     clEnqueueReleaseD3D10ObjectsKHR: None,
-    clSetEventCallback: Some(unsupported::clSetEventCallback),
-    clCreateSubBuffer: Some(unsupported::clCreateSubBuffer),
-    clSetMemObjectDestructorCallback: Some(unsupported::clSetMemObjectDestructorCallback),
-    clCreateUserEvent: Some(unsupported::clCreateUserEvent),
-    clSetUserEventStatus: Some(unsupported::clSetUserEventStatus),
-    clEnqueueReadBufferRect: Some(unsupported::clEnqueueReadBufferRect),
-    clEnqueueWriteBufferRect: Some(unsupported::clEnqueueWriteBufferRect),
-    clEnqueueCopyBufferRect: Some(unsupported::clEnqueueCopyBufferRect),
+    clSetEventCallback: Some(crate::api::entry::clSetEventCallback),
+    clCreateSubBuffer: Some(crate::api::entry::clCreateSubBuffer),
+    clSetMemObjectDestructorCallback: Some(crate::api::entry::clSetMemObjectDestructorCallback),
+    clCreateUserEvent: Some(crate::api::entry::clCreateUserEvent),
+    clSetUserEventStatus: Some(crate::api::entry::clSetUserEventStatus),
+    clEnqueueReadBufferRect: Some(crate::api::entry::clEnqueueReadBufferRect),
+    clEnqueueWriteBufferRect: Some(crate::api::entry::clEnqueueWriteBufferRect),
+    clEnqueueCopyBufferRect: Some(crate::api::entry::clEnqueueCopyBufferRect),
     clCreateSubDevicesEXT: None,
     clRetainDeviceEXT: None,
     clReleaseDeviceEXT: None,
@@ -1633,7 +1511,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clGetKernelArgInfo: Some(crate::api::entry::clGetKernelArgInfo),
     clEnqueueFillBuffer: Some(crate::api::entry::clEnqueueFillBuffer),
     clEnqueueFillImage: Some(unsupported::clEnqueueFillImage),
-    clEnqueueMigrateMemObjects: Some(unsupported::clEnqueueMigrateMemObjects),
+    clEnqueueMigrateMemObjects: Some(crate::api::entry::clEnqueueMigrateMemObjects),
     clEnqueueMarkerWithWaitList: Some(crate::api::entry::clEnqueueMarkerWithWaitList),
     clEnqueueBarrierWithWaitList: Some(crate::api::entry::clEnqueueBarrierWithWaitList),
     clGetExtensionFunctionAddressForPlatform: Some(
@@ -1677,7 +1555,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clSetDefaultDeviceCommandQueue: Some(unsupported::clSetDefaultDeviceCommandQueue),
     clSetProgramReleaseCallback: Some(unsupported::clSetProgramReleaseCallback),
     clSetProgramSpecializationConstant: Some(crate::api::entry::clSetProgramSpecializationConstant),
-    clCreateBufferWithProperties: Some(unsupported::clCreateBufferWithProperties),
+    clCreateBufferWithProperties: Some(crate::api::entry::clCreateBufferWithProperties),
     clCreateImageWithProperties: Some(unsupported::clCreateImageWithProperties),
     clSetContextDestructorCallback: Some(unsupported::clSetContextDestructorCallback),
 };

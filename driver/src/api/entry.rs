@@ -6,13 +6,12 @@ pub use super::device::{clGetDeviceIDs, clGetDeviceInfo, clReleaseDevice, clReta
 /// The stubs, for completeness of this namespace.
 pub use super::dispatch::unsupported;
 pub use super::enqueue::{
-    clEnqueueBarrier, clEnqueueBarrierWithWaitList, clEnqueueCopyBuffer, clEnqueueFillBuffer,
-    clEnqueueMapBuffer, clEnqueueMarker, clEnqueueMarkerWithWaitList, clEnqueueNDRangeKernel,
-    clEnqueueReadBuffer, clEnqueueTask, clEnqueueUnmapMemObject, clEnqueueWaitForEvents,
-    clEnqueueWriteBuffer,
+    clEnqueueBarrier, clEnqueueBarrierWithWaitList, clEnqueueMarker, clEnqueueMarkerWithWaitList,
+    clEnqueueMigrateMemObjects, clEnqueueWaitForEvents,
 };
 pub use super::event::{
-    clGetEventInfo, clGetEventProfilingInfo, clReleaseEvent, clRetainEvent, clWaitForEvents,
+    clCreateUserEvent, clGetEventInfo, clGetEventProfilingInfo, clReleaseEvent, clRetainEvent,
+    clSetEventCallback, clSetUserEventStatus, clWaitForEvents,
 };
 pub use super::icd::{
     clGetExtensionFunctionAddress, clGetExtensionFunctionAddressForPlatform, clIcdGetPlatformIDsKHR,
@@ -22,8 +21,10 @@ pub use super::kernel::{
     clGetKernelSubGroupInfo, clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel,
     clSetKernelArg,
 };
+pub use super::launch::{clEnqueueNDRangeKernel, clEnqueueTask};
 pub use super::memory::{
-    clCreateBuffer, clGetMemObjectInfo, clReleaseMemObject, clRetainMemObject,
+    clCreateBuffer, clCreateBufferWithProperties, clCreateSubBuffer, clGetMemObjectInfo,
+    clReleaseMemObject, clRetainMemObject, clSetMemObjectDestructorCallback,
 };
 pub use super::platform::{clGetPlatformIDs, clGetPlatformInfo};
 pub use super::program::{
@@ -35,4 +36,9 @@ pub use super::program::{
 pub use super::queue::{
     clCreateCommandQueue, clCreateCommandQueueWithProperties, clFinish, clFlush,
     clGetCommandQueueInfo, clReleaseCommandQueue, clRetainCommandQueue,
+};
+pub use super::transfer::{
+    clEnqueueCopyBuffer, clEnqueueCopyBufferRect, clEnqueueFillBuffer, clEnqueueMapBuffer,
+    clEnqueueReadBuffer, clEnqueueReadBufferRect, clEnqueueUnmapMemObject, clEnqueueWriteBuffer,
+    clEnqueueWriteBufferRect,
 };

@@ -1,22 +1,24 @@
-//! Event objects (OpenCL 3.0 §5.11, §5.14). Every command completes before its enqueue call
-//! returns, so events are born complete (or with a negative error status).
+//! Event objects (OpenCL 3.0 §5.11, §5.14): a handle over the core's event state
+//! (`core::event`), for a command or a user event.
 
 use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, ClObject, Ref};
 use super::queue::Queue;
 use super::types::*;
-use super::util::{entry, slice, ClResult};
+use super::util::{entry, entry_ptr, slice, ClResult};
+use crate::core::event::EventCore;
 use std::ffi::c_void;
+use std::sync::Arc;
+
+pub use crate::core::event::now_ns;
 
 pub struct Event {
     pub context: Ref<Context>,
-    pub queue: Ref<Queue>,
+    /// None for a user event.
+    pub queue: Option<Ref<Queue>>,
     pub command_type: cl_command_type,
-    /// CL_COMPLETE or a negative error code.
-    pub status: cl_int,
-    /// Host monotonic nanoseconds: queued, submitted, started, ended.
-    pub times: [u64; 4],
+    pub core: Arc<EventCore>,
 }
 
 impl ClObject for Event {
@@ -25,19 +27,11 @@ impl ClObject for Event {
     const INVALID: cl_int = CL_INVALID_EVENT;
 }
 
-/// CLOCK_MONOTONIC in nanoseconds (the profiling time base).
-pub fn now_ns() -> u64 {
-    nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
-        .map(|t| t.tv_sec() as u64 * 1_000_000_000 + t.tv_nsec() as u64)
-        .unwrap_or(0)
-}
-
-/// Hand the application an event for a finished command, if it asked for one.
-pub(crate) fn complete(
+/// Hand the application an event for a queued command, if it asked for one.
+pub(crate) fn hand_out(
     queue: &Ref<Queue>,
     command_type: cl_command_type,
-    status: cl_int,
-    times: [u64; 4],
+    core: &Arc<EventCore>,
     event: *mut cl_event,
 ) {
     if event.is_null() {
@@ -45,37 +39,39 @@ pub(crate) fn complete(
     }
     let h = Ref::new_handle(Event {
         context: queue.context.clone(),
-        queue: queue.clone(),
+        queue: Some(queue.clone()),
         command_type,
-        status,
-        times,
+        core: core.clone(),
     });
     // SAFETY: event is a valid out-pointer (checked non-NULL).
     unsafe { *event = h };
 }
 
-/// The wait-list rules every clEnqueue* shares:
+/// The wait-list rules every clEnqueue* shares, and the events it names:
 /// "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and num_events_in_wait_list > 0, or
 /// event_wait_list is not NULL and num_events_in_wait_list is 0, or if event objects in
 /// event_wait_list are not valid events."
 /// "CL_INVALID_CONTEXT if the context associated with command_queue and events in
 /// event_wait_list are not the same."
-/// Returns whether some event in the list failed (commands then must not run:
-/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for blocking calls).
-pub(crate) fn check_wait_list(queue: &Queue, n: cl_uint, list: *const cl_event) -> ClResult<bool> {
+pub(crate) fn wait_list(
+    queue: &Queue,
+    n: cl_uint,
+    list: *const cl_event,
+) -> ClResult<Vec<Arc<EventCore>>> {
     if list.is_null() != (n == 0) {
         return Err(CL_INVALID_EVENT_WAIT_LIST);
     }
-    let mut failed = false;
     // SAFETY: list has n entries per the spec.
-    for &e in unsafe { slice(list, n as usize) } {
+    let handles = unsafe { slice(list, n as usize) };
+    let mut out = Vec::with_capacity(handles.len());
+    for &e in handles {
         let ev = get::<Event>(e).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
         if ev.context.handle() != queue.context.handle() {
             return Err(CL_INVALID_CONTEXT);
         }
-        failed |= ev.status < 0;
+        out.push(ev.core.clone());
     }
-    Ok(failed)
+    Ok(out)
 }
 
 pub unsafe extern "C" fn clWaitForEvents(
@@ -90,7 +86,7 @@ pub unsafe extern "C" fn clWaitForEvents(
         // SAFETY: event_list has num_events entries per the spec.
         let list = unsafe { slice(event_list, num_events as usize) };
         let mut ctx = None;
-        let mut failed = false;
+        let mut events = Vec::with_capacity(list.len());
         for &e in list {
             // "CL_INVALID_EVENT if event objects specified in event_list are not valid event
             // objects."
@@ -101,10 +97,14 @@ pub unsafe extern "C" fn clWaitForEvents(
             if *ctx.get_or_insert(c) != c {
                 return Err(CL_INVALID_CONTEXT);
             }
-            failed |= ev.status < 0;
+            events.push(ev.core.clone());
         }
         // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the execution status of any of the
         // events in event_list is a negative integer value."
+        let mut failed = false;
+        for e in events {
+            failed |= e.wait() < 0;
+        }
         if failed {
             return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         }
@@ -112,13 +112,86 @@ pub unsafe extern "C" fn clWaitForEvents(
     })
 }
 
+pub unsafe extern "C" fn clCreateUserEvent(
+    context: cl_context,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        let ctx = get::<Context>(context)?;
+        Ok(Ref::new_handle(Event {
+            context: ctx,
+            queue: None,
+            command_type: CL_COMMAND_USER,
+            core: Arc::new(EventCore::user()),
+        }))
+    })
+}
+
+pub unsafe extern "C" fn clSetUserEventStatus(event: cl_event, execution_status: cl_int) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_EVENT if event is not a valid user event object."
+        let e = get::<Event>(event)?;
+        if e.command_type != CL_COMMAND_USER {
+            return Err(CL_INVALID_EVENT);
+        }
+        // "CL_INVALID_VALUE if the execution_status is not CL_COMPLETE or a negative integer
+        // value."
+        if execution_status > CL_COMPLETE {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_OPERATION if the execution_status for event has already been changed by
+        // a previous call to clSetUserEventStatus."
+        if e.core.is_done() {
+            return Err(CL_INVALID_OPERATION);
+        }
+        e.core.set_status(execution_status);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clSetEventCallback(
+    event: cl_event,
+    command_exec_callback_type: cl_int,
+    pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_EVENT if event is not a valid event object."
+        let e = get::<Event>(event)?;
+        // "CL_INVALID_VALUE if pfn_event_notify is NULL or if command_exec_callback_type is
+        // not CL_SUBMITTED, CL_RUNNING, or CL_COMPLETE."
+        let Some(f) = pfn_notify else {
+            return Err(CL_INVALID_VALUE);
+        };
+        if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // The callback holds a reference, so that the handle it is given is live when it runs.
+        let held = e.clone();
+        let data = user_data as usize;
+        e.core.on_status(
+            command_exec_callback_type,
+            Box::new(move |status| {
+                // SAFETY: the application's callback, called as the spec says, with a live
+                // event handle (`held`) and its own user_data.
+                unsafe { f(held.handle(), status, data as *mut c_void) };
+            }),
+        );
+        Ok(())
+    })
+}
+
 fn event_info(event: cl_event, param: cl_event_info) -> ClResult<Info> {
     let e = get::<Event>(event)?;
     match param {
-        CL_EVENT_COMMAND_QUEUE => val(&e.queue.handle()),
+        CL_EVENT_COMMAND_QUEUE => val(&e
+            .queue
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |q| q.handle())),
         CL_EVENT_CONTEXT => val(&e.context.handle()),
         CL_EVENT_COMMAND_TYPE => val(&e.command_type),
-        CL_EVENT_COMMAND_EXECUTION_STATUS => val(&e.status),
+        CL_EVENT_COMMAND_EXECUTION_STATUS => val(&e.core.status()),
         CL_EVENT_REFERENCE_COUNT => val(&e.ref_count()),
         _ => Err(CL_INVALID_VALUE),
     }
@@ -143,15 +216,17 @@ fn profiling_info(event: cl_event, param: cl_profiling_info) -> ClResult<Info> {
     let e = get::<Event>(event)?;
     // "CL_PROFILING_INFO_NOT_AVAILABLE if the CL_QUEUE_PROFILING_ENABLE flag is not set for the
     // command-queue, if the execution status of the command identified by event is not
-    // CL_COMPLETE"
-    if !e.queue.profiling() || e.status != CL_COMPLETE {
+    // CL_COMPLETE or if event is a user event object."
+    let profiled = e.queue.as_ref().is_some_and(|q| q.profiling());
+    if !profiled || e.core.status() != CL_COMPLETE {
         return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
     }
+    let t = e.core.times();
     match param {
-        CL_PROFILING_COMMAND_QUEUED => val(&e.times[0]),
-        CL_PROFILING_COMMAND_SUBMIT => val(&e.times[1]),
-        CL_PROFILING_COMMAND_START => val(&e.times[2]),
-        CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => val(&e.times[3]),
+        CL_PROFILING_COMMAND_QUEUED => val(&t[0]),
+        CL_PROFILING_COMMAND_SUBMIT => val(&t[1]),
+        CL_PROFILING_COMMAND_START => val(&t[2]),
+        CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => val(&t[3]),
         _ => Err(CL_INVALID_VALUE),
     }
 }

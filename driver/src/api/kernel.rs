@@ -8,7 +8,7 @@ use super::program::Program;
 use super::runtime::{check_device, device_desc};
 use super::types::*;
 use super::util::{c_str, entry, entry_ptr, write_opt, ClResult};
-use crate::protocol::{AddressDesc, ArgKindDesc, KernelDesc, ProgramId};
+use crate::protocol::{AddressDesc, ArgKindDesc, KernelDesc};
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::Ordering;
@@ -23,7 +23,7 @@ pub struct Kernel {
     pub program: Ref<Program>,
     pub index: u32,
     pub desc: KernelDesc,
-    pub service_program: ProgramId,
+    pub service_program: std::sync::Arc<super::program::Executable>,
     pub non_uniform: bool,
     pub args: Mutex<Vec<Option<ArgVal>>>,
 }
@@ -47,7 +47,7 @@ fn make_kernel(p: &Ref<Program>, index: usize) -> ClResult<cl_kernel> {
         .get(index)
         .cloned()
         .ok_or(CL_INVALID_KERNEL_NAME)?;
-    let service_program = b.service_id.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    let service_program = b.service_id.clone().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     p.kernels_attached.fetch_add(1, Ordering::AcqRel);
     let args = (0..desc.args.len()).map(|_| None).collect();
     Ok(Ref::new_handle(Kernel {

@@ -1,27 +1,43 @@
 //! Buffer objects (OpenCL 3.0 §5.2). A buffer is a GEM object in this client's GPU VM whose
 //! pages are mapped into the application's process (`client::SharedBuffer`): reads, writes,
-//! copies and maps are plain memory operations on that mapping.
+//! copies and maps are plain memory operations on that mapping. A sub-buffer is a window of
+//! its parent's object (it holds a reference to the parent, so the object outlives it).
 
 use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, ClObject, Ref};
 use super::runtime::{connection, device_desc};
 use super::types::*;
-use super::util::{entry, entry_ptr, ClResult};
+use super::util::{entry, entry_ptr, flatten, properties, ClResult};
 use crate::client::SharedBuffer;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Where a buffer's bytes are.
+pub enum Storage {
+    Own(SharedBuffer),
+    /// A sub-buffer: `origin` bytes into its parent.
+    Sub {
+        parent: Ref<Mem>,
+        origin: usize,
+    },
+}
 
 pub struct Mem {
     pub context: Ref<Context>,
     pub flags: cl_mem_flags,
     pub size: usize,
-    /// The application's pointer for CL_MEM_USE_HOST_PTR (kept in sync at map/unmap).
+    /// The application's pointer for CL_MEM_USE_HOST_PTR (kept in sync at map/unmap); a
+    /// sub-buffer's is its parent's plus its origin.
     pub host_ptr: usize,
-    pub buf: SharedBuffer,
+    pub storage: Storage,
+    /// The list given to clCreateBufferWithProperties (CL_MEM_PROPERTIES), if one was.
+    pub properties: Option<Vec<(cl_mem_properties, cl_mem_properties)>>,
     pub map_count: AtomicU32,
     /// Live maps: (pointer handed out, offset, size).
     pub maps: parking_lot::Mutex<Vec<(usize, usize, usize)>>,
+    /// clSetMemObjectDestructorCallback's callbacks, to call in reverse order on deletion.
+    pub destructors: parking_lot::Mutex<Vec<Box<dyn FnOnce() + Send>>>,
 }
 
 impl ClObject for Mem {
@@ -32,21 +48,59 @@ impl ClObject for Mem {
 
 impl Drop for Mem {
     fn drop(&mut self) {
-        if let Ok(c) = connection() {
-            if let Err(e) = c.free_buffer(self.buf.id) {
-                tracing::warn!("freeing buffer {}: {e}", self.buf.id);
+        // "The registered user callback functions are called in the reverse order in which
+        // they were registered", once the memory object's resources are freed.
+        if let Storage::Own(buf) = &self.storage {
+            if let Ok(c) = connection() {
+                if let Err(e) = c.free_buffer(buf.id) {
+                    tracing::warn!("freeing buffer {}: {e}", buf.id);
+                }
             }
+        }
+        for cb in std::mem::take(&mut *self.destructors.lock())
+            .into_iter()
+            .rev()
+        {
+            cb();
         }
     }
 }
 
 impl Mem {
+    /// The buffer object holding the bytes, and where this buffer starts in it.
+    pub fn object(&self) -> (&SharedBuffer, usize) {
+        match &self.storage {
+            Storage::Own(b) => (b, 0),
+            Storage::Sub { parent, origin } => {
+                let (b, o) = parent.object();
+                (b, o + origin)
+            }
+        }
+    }
     /// Copy `out.len()` bytes at `offset` out of the buffer.
     pub fn read(&self, offset: usize, out: &mut [u8]) {
-        out.copy_from_slice(&self.buf.map.lock()[offset..offset + out.len()]);
+        let (b, base) = self.object();
+        let at = base + offset;
+        out.copy_from_slice(&b.map.lock()[at..at + out.len()]);
     }
     pub fn write(&self, offset: usize, data: &[u8]) {
-        self.buf.map.lock()[offset..offset + data.len()].copy_from_slice(data);
+        let (b, base) = self.object();
+        let at = base + offset;
+        b.map.lock()[at..at + data.len()].copy_from_slice(data);
+    }
+    /// Run `f` over the buffer's bytes (all `size` of them).
+    pub fn with_bytes<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let (b, base) = self.object();
+        f(&mut b.map.lock()[base..base + self.size])
+    }
+    /// The address of byte `offset` in this process's mapping (valid while `self` lives).
+    pub fn host_addr(&self, offset: usize) -> *mut u8 {
+        let (b, base) = self.object();
+        // SAFETY: base + offset is within the object (offsets are checked against `size`).
+        unsafe { b.map.lock().as_mut_ptr().add(base + offset) }
+    }
+    pub fn is_sub_buffer(&self) -> bool {
+        matches!(self.storage, Storage::Sub { .. })
     }
     /// "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is out
     /// of bounds".
@@ -88,12 +142,19 @@ pub fn valid_flags(flags: cl_mem_flags) -> bool {
 
 pub(crate) fn create_buffer(
     context: cl_context,
+    properties: Option<Vec<(cl_mem_properties, cl_mem_properties)>>,
     flags: cl_mem_flags,
     size: usize,
     host_ptr: *mut c_void,
 ) -> ClResult<cl_mem> {
     // "CL_INVALID_CONTEXT if context is not a valid context."
     let ctx = get::<Context>(context)?;
+    // "CL_INVALID_PROPERTY if a property name in properties is not a supported property name,
+    // if the value specified for a supported property name is not valid, or if the same
+    // property name is specified more than once": OpenCL 3.0 defines no buffer property.
+    if properties.as_ref().is_some_and(|p| !p.is_empty()) {
+        return Err(CL_INVALID_PROPERTY);
+    }
     // "CL_INVALID_VALUE if values specified in flags are not valid as defined in the Memory
     // Flags table."
     if !valid_flags(flags) {
@@ -140,9 +201,11 @@ pub(crate) fn create_buffer(
         flags,
         size,
         host_ptr,
-        buf,
+        storage: Storage::Own(buf),
+        properties,
         map_count: AtomicU32::new(0),
         maps: Default::default(),
+        destructors: Default::default(),
     }))
 }
 
@@ -154,7 +217,146 @@ pub unsafe extern "C" fn clCreateBuffer(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     entry_ptr(errcode_ret, || {
-        create_buffer(context, flags, size, host_ptr)
+        create_buffer(context, None, flags, size, host_ptr)
+    })
+}
+
+pub unsafe extern "C" fn clCreateBufferWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    entry_ptr(errcode_ret, || {
+        // SAFETY: a 0-terminated list or NULL, per the spec.
+        let list = unsafe { self::properties(properties) };
+        create_buffer(context, list, flags, size, host_ptr)
+    })
+}
+
+/// "CL_DEVICE_MEM_BASE_ADDR_ALIGN: the minimum value is the size (in bits) of the largest
+/// OpenCL built-in data type supported by the device" (long16: 1024 bits); a sub-buffer's
+/// origin must be a multiple of it.
+pub const BASE_ADDR_ALIGN_BYTES: usize = 128;
+
+pub unsafe extern "C" fn clCreateSubBuffer(
+    buffer: cl_mem,
+    flags: cl_mem_flags,
+    buffer_create_type: cl_buffer_create_type,
+    buffer_create_info: *const c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a sub-buffer
+        // object."
+        let parent = get::<Mem>(buffer)?;
+        if parent.is_sub_buffer() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        if !valid_flags(flags) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and flags specifies
+        // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or if buffer was created with
+        // CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY, or if
+        // flags specifies CL_MEM_USE_HOST_PTR or CL_MEM_ALLOC_HOST_PTR or
+        // CL_MEM_COPY_HOST_PTR."
+        let pf = parent.flags;
+        let wants = flags & ACCESS;
+        if (pf & CL_MEM_WRITE_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
+            || (pf & CL_MEM_READ_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
+            || flags & HOST_PTR_FLAGS != 0
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if buffer was created with CL_MEM_HOST_WRITE_ONLY and flags
+        // specify CL_MEM_HOST_READ_ONLY, or if buffer was created with CL_MEM_HOST_READ_ONLY
+        // and flags specify CL_MEM_HOST_WRITE_ONLY, or if buffer was created with
+        // CL_MEM_HOST_NO_ACCESS and flags specify CL_MEM_HOST_READ_ONLY or
+        // CL_MEM_HOST_WRITE_ONLY."
+        let host = flags & HOST_ACCESS;
+        if (pf & CL_MEM_HOST_WRITE_ONLY != 0 && host & CL_MEM_HOST_READ_ONLY != 0)
+            || (pf & CL_MEM_HOST_READ_ONLY != 0 && host & CL_MEM_HOST_WRITE_ONLY != 0)
+            || (pf & CL_MEM_HOST_NO_ACCESS != 0
+                && host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if value specified in buffer_create_type is not valid."
+        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if value(s) specified in buffer_create_info (for a given
+        // buffer_create_type) is not valid or if buffer_create_info is NULL."
+        if buffer_create_info.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: a cl_buffer_region for CL_BUFFER_CREATE_TYPE_REGION, per the spec.
+        let region = unsafe { &*buffer_create_info.cast::<cl_buffer_region>() };
+        // "CL_INVALID_BUFFER_SIZE if the size field of the cl_buffer_region structure passed in
+        // buffer_create_info is 0."
+        if region.size == 0 {
+            return Err(CL_INVALID_BUFFER_SIZE);
+        }
+        // The region must lie within the buffer (an invalid buffer_create_info).
+        parent.check_range(region.origin, region.size)?;
+        // "CL_MISALIGNED_SUB_BUFFER_OFFSET if there are no devices in context associated with
+        // buffer for which the origin field of the cl_buffer_region structure passed in
+        // buffer_create_info is aligned to the CL_DEVICE_MEM_BASE_ADDR_ALIGN value."
+        if !region.origin.is_multiple_of(BASE_ADDR_ALIGN_BYTES) {
+            return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+        }
+        // Access and host-access flags not given are inherited, and so are the host-pointer
+        // flags.
+        let mut f = flags;
+        if f & ACCESS == 0 {
+            f |= pf & ACCESS;
+        }
+        if f & HOST_ACCESS == 0 {
+            f |= pf & HOST_ACCESS;
+        }
+        f |= pf & HOST_PTR_FLAGS;
+        let host_ptr = if parent.host_ptr != 0 {
+            parent.host_ptr + region.origin
+        } else {
+            0
+        };
+        Ok(Ref::new_handle(Mem {
+            context: parent.context.clone(),
+            flags: f,
+            size: region.size,
+            host_ptr,
+            storage: Storage::Sub {
+                parent: parent.clone(),
+                origin: region.origin,
+            },
+            properties: None,
+            map_count: AtomicU32::new(0),
+            maps: Default::default(),
+            destructors: Default::default(),
+        }))
+    })
+}
+
+pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
+    memobj: cl_mem,
+    pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object."
+        let m = get::<Mem>(memobj)?;
+        // "CL_INVALID_VALUE if pfn_notify is NULL."
+        let f = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        let (h, data) = (memobj as usize, user_data as usize);
+        m.destructors.lock().push(Box::new(move || {
+            // SAFETY: the application's callback with its own handle (whose header outlives
+            // the object, see `object`) and user_data, as the spec says.
+            unsafe { f(h as cl_mem, data as *mut c_void) }
+        }));
+        Ok(())
     })
 }
 
@@ -176,10 +378,19 @@ fn mem_info(m: cl_mem, param: cl_mem_info) -> ClResult<Info> {
         CL_MEM_MAP_COUNT => val(&m.map_count.load(Ordering::Relaxed)),
         CL_MEM_REFERENCE_COUNT => val(&m.ref_count()),
         CL_MEM_CONTEXT => val(&m.context.handle()),
-        CL_MEM_ASSOCIATED_MEMOBJECT => val(&std::ptr::null_mut::<_cl_mem>()),
-        CL_MEM_OFFSET => val(&0usize),
+        CL_MEM_ASSOCIATED_MEMOBJECT => val(&match &m.storage {
+            Storage::Sub { parent, .. } => parent.handle(),
+            Storage::Own(_) => std::ptr::null_mut(),
+        }),
+        CL_MEM_OFFSET => val(&match &m.storage {
+            Storage::Sub { origin, .. } => *origin,
+            Storage::Own(_) => 0,
+        }),
         CL_MEM_USES_SVM_POINTER => val(&CL_FALSE),
-        CL_MEM_PROPERTIES => val(&Vec::<u64>::new()),
+        CL_MEM_PROPERTIES => match &m.properties {
+            Some(p) => val(&flatten(p)),
+            None => val(&Vec::<u64>::new()),
+        },
         _ => Err(CL_INVALID_VALUE),
     }
 }

@@ -12,6 +12,7 @@ use crate::protocol::{ErrorCode, KernelDesc, ProgramId, ProgramSource, Request, 
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 /// Which clCreateProgramWith* (or clLinkProgram) made a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +38,9 @@ pub struct Build {
     pub status: cl_build_status,
     pub options: String,
     pub log: String,
-    /// The service's program, once built.
-    pub service_id: Option<ProgramId>,
+    /// The service's program, once built (kernels and queued launches share it, so a rebuild
+    /// or a release never frees it under a launch still to run).
+    pub service_id: Option<Arc<Executable>>,
     pub kernels: Vec<KernelDesc>,
     /// OpenCL 2.0+ language (-cl-std=CL2.0/CL3.0) without -cl-uniform-work-group-size: the
     /// global size need not be a multiple of the local size.
@@ -60,10 +62,13 @@ impl ClObject for Program {
     const INVALID: cl_int = CL_INVALID_PROGRAM;
 }
 
-impl Drop for Program {
+/// A program built in the service, freed there when the last holder lets go.
+pub struct Executable(pub ProgramId);
+
+impl Drop for Executable {
     fn drop(&mut self) {
-        if let (Some(id), Ok(c)) = (self.build.get_mut().service_id, connection()) {
-            let _ = c.call(Request::FreeProgram { id });
+        if let Ok(c) = connection() {
+            let _ = c.call(Request::FreeProgram { id: self.0 });
         }
     }
 }
@@ -522,11 +527,7 @@ fn call_compiler(req: Request) -> Outcome {
 impl Build {
     /// The service's executable, if any, freed, and its kernels forgotten.
     fn forget_executable(&mut self) {
-        if let Some(old) = self.service_id.take() {
-            if let Ok(c) = connection() {
-                let _ = c.call(Request::FreeProgram { id: old });
-            }
-        }
+        self.service_id = None;
         self.kernels.clear();
     }
 
@@ -549,7 +550,7 @@ impl Build {
     fn built(&mut self, id: ProgramId, kernels: Vec<KernelDesc>, log: String) {
         self.status = CL_BUILD_SUCCESS;
         self.log = log;
-        self.service_id = Some(id);
+        self.service_id = Some(Arc::new(Executable(id)));
         self.kernels = kernels;
         self.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     }
@@ -801,7 +802,7 @@ fn binary(p: &Program) -> ClResult<Option<Vec<u8>>> {
         return Ok(b.binary.clone());
     }
     if b.binary.is_none() && b.status == CL_BUILD_SUCCESS {
-        if let Some(id) = b.service_id {
+        if let Some(id) = b.service_id.as_ref().map(|e| e.0) {
             match connection()?.call(Request::ProgramBinary { id }) {
                 Ok((Response::Binary { bytes }, _)) => b.binary = Some(bytes),
                 Ok(_) | Err(_) => return Err(CL_OUT_OF_RESOURCES),

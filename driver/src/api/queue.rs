@@ -1,6 +1,5 @@
-//! Command queues (OpenCL 3.0 §5.1). Commands execute when enqueued, in order (the service
-//! runs a client's launches synchronously), so a queue holds no pending work: clFlush and
-//! clFinish only check the queue.
+//! Command queues (OpenCL 3.0 §5.1): the handle over a core queue (`core::queue`), whose
+//! worker runs the commands after clEnqueue* has returned.
 
 use super::context::Context;
 use super::info::{self, val, Info};
@@ -8,6 +7,7 @@ use super::object::{get, ClObject, Ref};
 use super::runtime::{check_device, device_id};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, has_other_bits, properties, ClResult};
+use crate::core::queue::QueueCore;
 use std::ffi::c_void;
 
 pub struct Queue {
@@ -15,6 +15,7 @@ pub struct Queue {
     pub properties: cl_command_queue_properties,
     /// The list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
     pub props_array: Option<Vec<(cl_queue_properties, cl_queue_properties)>>,
+    pub core: QueueCore,
 }
 
 impl ClObject for Queue {
@@ -49,13 +50,17 @@ fn create(
     }
     // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not
     // supported by the device."
-    if has_other_bits(props, CL_QUEUE_PROFILING_ENABLE) {
+    if has_other_bits(
+        props,
+        CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+    ) {
         return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
     Ok(Ref::new_handle(Queue {
         context: ctx,
         properties: props,
         props_array,
+        core: QueueCore::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0),
     }))
 }
 
@@ -138,11 +143,17 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
     )
 }
 
-/// Everything enqueued has executed by the time the enqueue returned.
+/// "clFlush issues all previously queued OpenCL commands in command_queue to the device": the
+/// worker sees every command as soon as it is queued, so there is nothing left to issue.
 pub unsafe extern "C" fn clFlush(q: cl_command_queue) -> cl_int {
     entry(|| get::<Queue>(q).map(drop))
 }
 
+/// "clFinish ... does not return until all previously queued OpenCL commands in command_queue
+/// are issued to the associated device and have completed."
 pub unsafe extern "C" fn clFinish(q: cl_command_queue) -> cl_int {
-    entry(|| get::<Queue>(q).map(drop))
+    entry(|| {
+        get::<Queue>(q)?.core.finish();
+        Ok(())
+    })
 }

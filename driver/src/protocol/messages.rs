@@ -8,7 +8,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -80,9 +80,15 @@ pub struct Launch {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum WireArg {
-    Buffer { id: BufferId },
+    /// A buffer, from `offset` bytes into it (a sub-buffer's origin).
+    Buffer {
+        id: BufferId,
+        offset: u64,
+    },
     NullBuffer,
-    Local { size: u32 },
+    Local {
+        size: u32,
+    },
     Bytes(Vec<u8>),
 }
 

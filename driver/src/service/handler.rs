@@ -229,20 +229,26 @@ impl Client {
         let mut buffers = Vec::new();
         for (i, (decl, val)) in kernel.args.iter().zip(&l.args).enumerate() {
             let v = match (&decl.kind, val) {
-                (ArgKind::Buffer { .. }, WireArg::Buffer { id }) => {
+                (ArgKind::Buffer { .. }, WireArg::Buffer { id, offset }) => {
                     let Some(bo) = self.buffers.get(id) else {
                         return error(
                             ErrorCode::UnknownObject,
                             format!("argument {i}: no buffer {id}"),
                         );
                     };
+                    if *offset >= bo.size {
+                        return error(
+                            ErrorCode::InvalidArgs,
+                            format!("argument {i}: offset {offset} past buffer {id}"),
+                        );
+                    }
                     // Written unless declared __constant (the JIT does not report writes yet).
                     let written = decl.address != gencl_jit::abi::AddressQualifier::Constant;
                     buffers.push((bo.handle, bo.gpu_addr, written));
                     ArgValue::Buffer {
-                        gpu_addr: bo.gpu_addr,
+                        gpu_addr: bo.gpu_addr + offset,
                         handle: bo.handle,
-                        size: bo.size,
+                        size: bo.size - offset,
                     }
                 }
                 (ArgKind::Buffer { .. }, WireArg::NullBuffer) => ArgValue::NullBuffer,

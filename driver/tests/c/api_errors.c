@@ -59,7 +59,11 @@ int main(void) {
     EXPECT(e, CL_SUCCESS);
 
     /* Queues. */
-    clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
+    /* Out-of-order host queues are supported; device queues are not. */
+    cl_command_queue ooo = clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
+    EXPECT(e, CL_SUCCESS);
+    EXPECT(clReleaseCommandQueue(ooo), CL_SUCCESS);
+    clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, &e);
     EXPECT(e, CL_INVALID_QUEUE_PROPERTIES);
     clCreateCommandQueue(ctx, d, 1u << 10, &e);
     EXPECT(e, CL_INVALID_VALUE);

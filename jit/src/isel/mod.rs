@@ -485,7 +485,7 @@ impl Sel<'_> {
                 let at = self.layout.cross_thread_grf as u32 * 32
                     + self.layout.arg_offsets[arg as usize]
                     + offset;
-                if bytes > 1 && at % bytes != 0 {
+                if bytes > 1 && !at.is_multiple_of(bytes) {
                     // A member of a packed struct at an address its type does not align:
                     // "the subregister offset must be aligned to the operand's data type size"
                     // (PRM Vol 7, register region restrictions), so gather its bytes first.

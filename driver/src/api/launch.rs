@@ -1,0 +1,317 @@
+//! Kernel launches (OpenCL 3.0 §5.10): clEnqueueNDRangeKernel and clEnqueueTask, checked when
+//! enqueued and run on the queue's worker as one request to the service, which answers when
+//! the kernel has completed; and the local size chosen when the application gives none.
+
+use super::enqueue::{nothing, Enqueue};
+use super::kernel::{ArgVal, Kernel};
+use super::object::get;
+use super::queue::Queue;
+use super::runtime::{connection, device_desc};
+use super::types::*;
+use super::util::{entry, slice, ClResult};
+use crate::client::ClientError;
+use crate::core::queue::Kind;
+use crate::protocol::{ErrorCode, Launch, Request, Response, WireArg};
+
+/// The largest divisor of `n` not above `limit` (≥ 1).
+fn largest_divisor(n: u64, limit: u64) -> u64 {
+    (1..=limit.min(n).max(1))
+        .rev()
+        .find(|d| n.is_multiple_of(*d))
+        .unwrap_or(1)
+}
+
+/// A local size when the application gave none: per dimension the largest divisor of the
+/// global size that keeps the group within the device limit (uniform groups, so the choice is
+/// valid whatever the program's language version).
+pub fn choose_local_size(global: &[u64; 3], dims: usize, max_wg: u64, max_item: u64) -> [u32; 3] {
+    let mut local = [1u32; 3];
+    let mut budget = max_wg;
+    for d in 0..dims {
+        let l = largest_divisor(global[d], budget.min(max_item));
+        local[d] = l as u32;
+        budget /= l;
+    }
+    local
+}
+
+#[allow(clippy::too_many_arguments)]
+fn nd_range(
+    command: cl_command_type,
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
+    let q = get::<Queue>(command_queue)?;
+    // "CL_INVALID_KERNEL if kernel is not a valid kernel object."
+    let k = get::<Kernel>(kernel)?;
+    // "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the same"
+    if q.context.handle() != k.program.context.handle() {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
+    // The values are taken now ("the argument value ... can be changed after the enqueue");
+    // the buffers they name are held until the launch has run.
+    let mut held = Vec::new();
+    let args: Vec<WireArg> = {
+        let set = k.args.lock();
+        let mut out = Vec::with_capacity(set.len());
+        for a in set.iter() {
+            out.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
+                ArgVal::Mem(Some(m)) => {
+                    let (object, base) = m.object();
+                    held.push(m.clone());
+                    WireArg::Buffer {
+                        id: object.id,
+                        offset: base as u64,
+                    }
+                }
+                ArgVal::Mem(None) => WireArg::NullBuffer,
+                ArgVal::Local(n) => WireArg::Local { size: *n },
+                ArgVal::Bytes(b) => WireArg::Bytes(b.clone()),
+            });
+        }
+        out
+    };
+    // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1 and
+    // CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)."
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let dims = work_dim as usize;
+    // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL"
+    if global_work_size.is_null() {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
+    // SAFETY: the three arrays have work_dim entries when not NULL, per the spec.
+    let (gs, go, ls) = unsafe {
+        (
+            slice(global_work_size, dims),
+            slice(global_work_offset, dims),
+            slice(local_work_size, dims),
+        )
+    };
+    let mut global = [1u64; 3];
+    let mut offset = [0u64; 3];
+    for d in 0..dims {
+        global[d] = gs[d] as u64;
+        offset[d] = go.get(d).copied().unwrap_or(0) as u64;
+        // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
+        // corresponding values in global_work_offset for any dimensions is greater than the
+        // maximum value representable by size t on the device."
+        if offset[d].checked_add(global[d]).is_none() {
+            return Err(CL_INVALID_GLOBAL_OFFSET);
+        }
+    }
+    let dev = device_desc()?;
+    let max_wg = k.max_work_group_size()? as u64;
+    let local: [u32; 3] = if ls.is_empty() {
+        match k.desc.required_wg_size {
+            Some(r) => r,
+            None => choose_local_size(
+                &global,
+                dims,
+                max_wg,
+                super::device::MAX_WORK_ITEM_SIZE as u64,
+            ),
+        }
+    } else {
+        let mut l = [1u32; 3];
+        let mut total: u64 = 1;
+        for d in 0..dims {
+            // A zero local size can form no work-group.
+            if ls[d] == 0 {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
+            // local_work_size[0], … local_work_size[work_dim - 1] is greater than the
+            // corresponding values specified by CL_DEVICE_MAX_WORK_ITEM_SIZES"
+            if ls[d] > super::device::MAX_WORK_ITEM_SIZE {
+                return Err(CL_INVALID_WORK_ITEM_SIZE);
+            }
+            l[d] = ls[d] as u32;
+            total *= ls[d] as u64;
+        }
+        // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match the
+        // required work-group size for kernel in the program source."
+        if k.desc.required_wg_size.is_some_and(|r| r != l) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        // "... the total number of work-items in the work-group ... is greater than the value
+        // specified by CL_KERNEL_WORK_GROUP_SIZE"
+        if total > max_wg {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        // "CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and ... the
+        // global_work_size is not evenly divisible by the local_work_size."
+        if !k.non_uniform && (0..dims).any(|d| !global[d].is_multiple_of(l[d] as u64)) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        l
+    };
+    let e = Enqueue::new(q, command, num_events_in_wait_list, event_wait_list, event)?;
+    // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on
+    // the command-queue because of insufficient resources needed to execute the kernel": the
+    // work-group's shared local memory must fit.
+    if k.local_mem_size() > dev.local_mem_bytes {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    // A zero global size in any dimension: "the kernel command will trivially succeed after its
+    // event dependencies are satisfied".
+    if global[..dims].contains(&0) {
+        return e.submit(Kind::Command, false, nothing());
+    }
+    // The launch holds the executable, not the kernel: "kernel objects attached to program"
+    // are the application's, which it may release while the launch waits.
+    let exe = k.service_program.clone();
+    let launch = Launch {
+        program: exe.0,
+        kernel: k.index,
+        args,
+        work_dim,
+        global_offset: offset,
+        global_size: global,
+        local_size: local,
+    };
+    drop(k);
+    e.submit(
+        Kind::Command,
+        false,
+        Box::new(move || {
+            let result = run(launch);
+            drop((held, exe));
+            result
+        }),
+    )
+}
+
+/// One launch through the service: the GPU's time on success, the event's error status on
+/// failure.
+fn run(launch: Launch) -> Result<Option<u64>, cl_int> {
+    match connection()?.call(Request::Launch(launch)) {
+        Ok((
+            Response::Launched {
+                start_ns,
+                end_ns,
+                printf,
+            },
+            _,
+        )) => {
+            write_stdout(&printf);
+            Ok(Some(end_ns.saturating_sub(start_ns)))
+        }
+        Ok(_) => Err(CL_OUT_OF_RESOURCES),
+        Err(ClientError::Service {
+            code: ErrorCode::InvalidArgs,
+            message,
+        }) => {
+            tracing::warn!("launch refused: {message}");
+            Err(CL_INVALID_KERNEL_ARGS)
+        }
+        Err(e) => {
+            tracing::warn!("launch failed: {e}");
+            Err(CL_OUT_OF_RESOURCES)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        nd_range(
+            CL_COMMAND_NDRANGE_KERNEL,
+            command_queue,
+            kernel,
+            work_dim,
+            global_work_offset,
+            global_work_size,
+            local_work_size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
+}
+
+/// "clEnqueueTask is equivalent to calling clEnqueueNDRangeKernel with work_dim set to 1,
+/// global_work_offset set to NULL, global_work_size[0] set to 1, and local_work_size[0] set
+/// to 1" (OpenCL 3.0, deprecated since 2.0 but in the core), its event a CL_COMMAND_TASK.
+///
+/// # Safety
+/// The pointers follow the OpenCL API contract.
+pub unsafe extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    let one = [1usize];
+    entry(|| {
+        nd_range(
+            CL_COMMAND_TASK,
+            command_queue,
+            kernel,
+            1,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
+}
+
+/// printf's output, through the C library's stdout, so that it lands in order with what the
+/// application prints itself (its own stdio buffer, flushed first).
+fn write_stdout(text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    extern "C" {
+        static mut stdout: *mut libc::FILE;
+    }
+    // SAFETY: `stdout` is the C library's own stream, valid for the life of the process;
+    // fwrite reads `text.len()` bytes from a live slice, and fflush takes the same stream.
+    unsafe {
+        let out = stdout;
+        libc::fwrite(text.as_ptr().cast(), 1, text.len(), out);
+        libc::fflush(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_size_is_the_largest_divisor_within_limits() {
+        assert_eq!(choose_local_size(&[1024, 1, 1], 1, 256, 256), [256, 1, 1]);
+        assert_eq!(choose_local_size(&[1000, 1, 1], 1, 256, 256), [250, 1, 1]);
+        assert_eq!(choose_local_size(&[7919, 1, 1], 1, 256, 256), [1, 1, 1]); // prime
+        assert_eq!(choose_local_size(&[64, 64, 1], 2, 256, 256), [64, 4, 1]);
+        assert_eq!(choose_local_size(&[3, 5, 7], 3, 256, 256), [3, 5, 7]);
+        assert_eq!(
+            choose_local_size(&[512, 512, 512], 3, 256, 256),
+            [256, 1, 1]
+        );
+    }
+}

@@ -1,0 +1,714 @@
+//! Buffer commands (OpenCL 3.0 §5.2.2-5.2.4): read, write, copy, fill, their rectangular
+//! forms, map and unmap. Each is checked when enqueued and runs on the queue's worker as
+//! memory operations on the buffer's shared mapping.
+
+use super::enqueue::{queue_and_mem, Enqueue, HostPtr};
+use super::memory::Mem;
+use super::types::*;
+use super::util::{entry, entry_ptr, has_other_bits, slice, ClResult};
+use crate::core::queue::Kind;
+use std::ffi::c_void;
+use std::sync::atomic::Ordering;
+
+/// A buffer command's direction and its host pointer.
+#[derive(Clone, Copy)]
+enum Dir {
+    /// Buffer → host memory.
+    Read,
+    /// Host memory → buffer.
+    Write,
+}
+
+impl Dir {
+    /// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created
+    /// with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." / "... if clEnqueueWriteBuffer
+    /// is called on buffer which has been created with CL_MEM_HOST_READ_ONLY or
+    /// CL_MEM_HOST_NO_ACCESS." (and the same of the Rect forms)
+    fn check_host_access(self, m: &Mem) -> ClResult<()> {
+        let refused = match self {
+            Dir::Read => CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS,
+            Dir::Write => CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
+        };
+        if m.flags & refused != 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        Ok(())
+    }
+}
+
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer: the same checks in the spec's order, then
+/// the copy.
+#[allow(clippy::too_many_arguments)]
+fn transfer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: HostPtr,
+    dir: Dir,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        // "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
+        // out of bounds or if ptr is a NULL value."
+        m.check_range(offset, size)?;
+        if ptr.0 == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let ty = match dir {
+            Dir::Read => CL_COMMAND_READ_BUFFER,
+            Dir::Write => CL_COMMAND_WRITE_BUFFER,
+        };
+        let e = Enqueue::new(q, ty, num_events_in_wait_list, event_wait_list, event)?;
+        dir.check_host_access(&m)?;
+        e.submit(
+            Kind::Command,
+            blocking != 0,
+            Box::new(move || {
+                match dir {
+                    // SAFETY: ptr points to `size` writable bytes until the command completes.
+                    Dir::Read => m.read(offset, unsafe {
+                        std::slice::from_raw_parts_mut(ptr.get(), size)
+                    }),
+                    // SAFETY: ptr points to `size` readable bytes until the command completes.
+                    Dir::Write => m.write(offset, unsafe {
+                        std::slice::from_raw_parts(ptr.get(), size)
+                    }),
+                }
+                Ok(None)
+            }),
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueReadBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    transfer(
+        command_queue,
+        buffer,
+        blocking_read,
+        offset,
+        size,
+        HostPtr::new(ptr),
+        Dir::Read,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueWriteBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    transfer(
+        command_queue,
+        buffer,
+        blocking_write,
+        offset,
+        size,
+        HostPtr::new(ptr),
+        Dir::Write,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )
+}
+
+/// Whether two byte ranges of the same buffer object overlap ("the same buffer or sub-buffer
+/// object": sub-buffers of one parent share its object).
+fn same_object_overlap(a: &Mem, a_off: usize, b: &Mem, b_off: usize, size: usize) -> bool {
+    let ((oa, ba), (ob, bb)) = (a.object(), b.object());
+    if oa.id != ob.id {
+        return false;
+    }
+    let (x, y) = (ba + a_off, bb + b_off);
+    x < y + size && y < x + size
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueCopyBuffer(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, src) = queue_and_mem(command_queue, src_buffer)?;
+        let (_, dst) = queue_and_mem(command_queue, dst_buffer)?;
+        // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or dst_offset +
+        // size require accessing elements outside the src_buffer and dst_buffer buffer objects
+        // respectively."
+        // "CL_INVALID_VALUE if size is 0."
+        src.check_range(src_offset, size)?;
+        dst.check_range(dst_offset, size)?;
+        if size == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let e = Enqueue::new(
+            q,
+            CL_COMMAND_COPY_BUFFER,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )?;
+        // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer
+        // object and the source and destination regions overlap or if src_buffer and
+        // dst_buffer are different sub-buffers of the same associated buffer object and they
+        // overlap."
+        if same_object_overlap(&src, src_offset, &dst, dst_offset, size) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+        e.submit(
+            Kind::Command,
+            false,
+            Box::new(move || {
+                let mut tmp = vec![0u8; size];
+                src.read(src_offset, &mut tmp);
+                dst.write(dst_offset, &tmp);
+                Ok(None)
+            }),
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueFillBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        // "CL_INVALID_VALUE if offset or offset + size require accessing elements outside the
+        // buffer buffer object respectively."
+        m.check_range(offset, size)?;
+        // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if pattern_size is not
+        // one of { 1, 2, 4, 8, 16, 32, 64, 128 }."
+        if pattern.is_null() || !pattern_size.is_power_of_two() || pattern_size > 128 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if offset and size are not a multiple of pattern_size."
+        if !offset.is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let e = Enqueue::new(
+            q,
+            CL_COMMAND_FILL_BUFFER,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )?;
+        // "The memory associated with pattern can be reused or freed after the function
+        // returns": copied now.
+        // SAFETY: pattern points to pattern_size bytes per the spec.
+        let pat =
+            unsafe { std::slice::from_raw_parts(pattern.cast::<u8>(), pattern_size) }.to_vec();
+        e.submit(
+            Kind::Command,
+            false,
+            Box::new(move || {
+                m.with_bytes(|b| {
+                    for chunk in b[offset..offset + size].chunks_exact_mut(pattern_size) {
+                        chunk.copy_from_slice(&pat);
+                    }
+                });
+                Ok(None)
+            }),
+        )
+    })
+}
+
+/// A rectangle of bytes: its origin's offset and its pitches, once the spec's defaults are
+/// applied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Rect {
+    pub offset: usize,
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+}
+
+impl Rect {
+    /// "If buffer_row_pitch is 0, buffer_row_pitch is computed as region[0]. If
+    /// buffer_slice_pitch is 0, buffer_slice_pitch is computed as region[1] ×
+    /// buffer_row_pitch." The offset is "origin[2] × slice_pitch + origin[1] × row_pitch +
+    /// origin[0]". "CL_INVALID_VALUE if row_pitch is not 0 and is less than region[0]";
+    /// "... if slice_pitch is not 0 and is less than region[1] × row_pitch and not a multiple
+    /// of row_pitch".
+    pub fn new(
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+    ) -> ClResult<Rect> {
+        if row_pitch != 0 && row_pitch < region[0] {
+            return Err(CL_INVALID_VALUE);
+        }
+        let row_pitch = if row_pitch == 0 { region[0] } else { row_pitch };
+        let min_slice = region[1].checked_mul(row_pitch).ok_or(CL_INVALID_VALUE)?;
+        if slice_pitch != 0 && (slice_pitch < min_slice || !slice_pitch.is_multiple_of(row_pitch)) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let slice_pitch = if slice_pitch == 0 {
+            min_slice
+        } else {
+            slice_pitch
+        };
+        let offset = origin[2]
+            .checked_mul(slice_pitch)
+            .and_then(|z| origin[1].checked_mul(row_pitch)?.checked_add(z))
+            .and_then(|o| o.checked_add(origin[0]))
+            .ok_or(CL_INVALID_VALUE)?;
+        Ok(Rect {
+            offset,
+            row_pitch,
+            slice_pitch,
+        })
+    }
+
+    /// One past the last byte the region touches.
+    pub fn end(&self, region: [usize; 3]) -> Option<usize> {
+        let z = (region[2] - 1).checked_mul(self.slice_pitch)?;
+        let y = (region[1] - 1).checked_mul(self.row_pitch)?;
+        self.offset
+            .checked_add(z)?
+            .checked_add(y)?
+            .checked_add(region[0])
+    }
+
+    /// The offset of each row of the region, slice by slice.
+    pub fn rows(self, region: [usize; 3]) -> impl Iterator<Item = usize> {
+        (0..region[2]).flat_map(move |z| {
+            (0..region[1]).map(move |y| self.offset + z * self.slice_pitch + y * self.row_pitch)
+        })
+    }
+
+    /// The rectangle's (slice, row, column) coordinates of its origin, for overlap tests.
+    fn coords(&self) -> [usize; 3] {
+        let z = self.offset / self.slice_pitch;
+        let r = self.offset % self.slice_pitch;
+        [z, r / self.row_pitch, r % self.row_pitch]
+    }
+}
+
+/// The three-element arrays of the rect commands: NULL is CL_INVALID_VALUE; "CL_INVALID_VALUE
+/// if any region array element is 0".
+///
+/// # Safety
+/// Each pointer is NULL or points to three `usize`.
+unsafe fn rect_args(
+    a: *const usize,
+    b: *const usize,
+    region: *const usize,
+) -> ClResult<([usize; 3], [usize; 3], [usize; 3])> {
+    if a.is_null() || b.is_null() || region.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let three = |p: *const usize| -> [usize; 3] {
+        // SAFETY: three elements, per this function's contract.
+        let s = unsafe { slice(p, 3) };
+        [s[0], s[1], s[2]]
+    };
+    let r = three(region);
+    if r.contains(&0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok((three(a), three(b), r))
+}
+
+/// clEnqueueReadBufferRect and clEnqueueWriteBufferRect.
+#[allow(clippy::too_many_arguments)]
+unsafe fn transfer_rect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: HostPtr,
+    dir: Dir,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        // SAFETY: the arrays have three elements when not NULL, per the spec.
+        let (bo, ho, region) = unsafe { rect_args(buffer_origin, host_origin, region) }?;
+        // "CL_INVALID_VALUE if the region being read or written specified by (buffer_origin,
+        // region, buffer_row_pitch, buffer_slice_pitch) is out of bounds."
+        // "CL_INVALID_VALUE if ptr is a NULL value."
+        // "CL_INVALID_VALUE if buffer_row_pitch is not 0 and is less than region[0]." (and the
+        // other pitch rules, in `Rect::new`)
+        let buf = Rect::new(bo, region, buffer_row_pitch, buffer_slice_pitch)?;
+        let host = Rect::new(ho, region, host_row_pitch, host_slice_pitch)?;
+        if buf.end(region).is_none_or(|e| e > m.size) || ptr.0 == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let ty = match dir {
+            Dir::Read => CL_COMMAND_READ_BUFFER_RECT,
+            Dir::Write => CL_COMMAND_WRITE_BUFFER_RECT,
+        };
+        let e = Enqueue::new(q, ty, num_events_in_wait_list, event_wait_list, event)?;
+        dir.check_host_access(&m)?;
+        e.submit(
+            Kind::Command,
+            blocking != 0,
+            Box::new(move || {
+                m.with_bytes(|bytes| {
+                    for (b, h) in buf.rows(region).zip(host.rows(region)) {
+                        let row = &mut bytes[b..b + region[0]];
+                        // SAFETY: the application's host rectangle holds these rows until the
+                        // command completes.
+                        let hp = unsafe { ptr.get().add(h) };
+                        match dir {
+                            // SAFETY: as above; writable for a read.
+                            Dir::Read => unsafe {
+                                std::ptr::copy_nonoverlapping(row.as_ptr(), hp, region[0])
+                            },
+                            // SAFETY: as above; readable for a write.
+                            Dir::Write => unsafe {
+                                std::ptr::copy_nonoverlapping(hp, row.as_mut_ptr(), region[0])
+                            },
+                        }
+                    }
+                });
+                Ok(None)
+            }),
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueReadBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // SAFETY: the caller's pointers, per the spec.
+    unsafe {
+        transfer_rect(
+            command_queue,
+            buffer,
+            blocking_read,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+            HostPtr::new(ptr),
+            Dir::Read,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueWriteBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // SAFETY: the caller's pointers, per the spec.
+    unsafe {
+        transfer_rect(
+            command_queue,
+            buffer,
+            blocking_write,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+            HostPtr::new(ptr),
+            Dir::Write,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    }
+}
+
+/// Whether two rectangles with the same pitches in one buffer object overlap: their boxes of
+/// (slice, row, byte) coordinates intersect.
+fn rects_overlap(a: Rect, b: Rect, region: [usize; 3]) -> bool {
+    let (ca, cb) = (a.coords(), b.coords());
+    let extent = [region[2], region[1], region[0]];
+    (0..3).all(|d| ca[d] < cb[d] + extent[d] && cb[d] < ca[d] + extent[d])
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueCopyBufferRect(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, src) = queue_and_mem(command_queue, src_buffer)?;
+        let (_, dst) = queue_and_mem(command_queue, dst_buffer)?;
+        // SAFETY: the arrays have three elements when not NULL, per the spec.
+        let (so, d_o, region) = unsafe { rect_args(src_origin, dst_origin, region) }?;
+        // "CL_INVALID_VALUE if (src_origin, region, src_row_pitch, src_slice_pitch) or
+        // (dst_origin, region, dst_row_pitch, dst_slice_pitch) require accessing elements
+        // outside the src_buffer and dst_buffer buffer objects respectively."
+        let s = Rect::new(so, region, src_row_pitch, src_slice_pitch)?;
+        let d = Rect::new(d_o, region, dst_row_pitch, dst_slice_pitch)?;
+        if s.end(region).is_none_or(|e| e > src.size) || d.end(region).is_none_or(|e| e > dst.size)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer object and
+        // src_slice_pitch is not equal to dst_slice_pitch and src_row_pitch is not equal to
+        // dst_row_pitch."
+        let same = src.handle() == dst.handle();
+        if same && (s.row_pitch != d.row_pitch || s.slice_pitch != d.slice_pitch) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let e = Enqueue::new(
+            q,
+            CL_COMMAND_COPY_BUFFER_RECT,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )?;
+        // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer
+        // object and the source and destination regions overlap"
+        if same && rects_overlap(s, d, region) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+        e.submit(
+            Kind::Command,
+            false,
+            Box::new(move || {
+                let mut row = vec![0u8; region[0]];
+                for (a, b) in s.rows(region).zip(d.rows(region)) {
+                    src.read(a, &mut row);
+                    dst.write(b, &row);
+                }
+                Ok(None)
+            }),
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clEnqueueMapBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    entry_ptr(errcode_ret, || {
+        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        // "CL_INVALID_VALUE if region being mapped given by (offset, size) is out of bounds or
+        // if size is 0 or if values specified in map_flags are not valid."
+        m.check_range(offset, size)?;
+        let rw = CL_MAP_READ | CL_MAP_WRITE;
+        if size == 0
+            || has_other_bits(map_flags, rw | CL_MAP_WRITE_INVALIDATE_REGION)
+            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & rw != 0)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let e = Enqueue::new(
+            q,
+            CL_COMMAND_MAP_BUFFER,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )?;
+        // "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
+        // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags" / the write counterpart.
+        if (m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
+            && map_flags & CL_MAP_READ != 0)
+            || (m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
+                && map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
+        {
+            return Err(CL_INVALID_OPERATION);
+        }
+        // CL_MEM_USE_HOST_PTR: "the pointer value returned by clEnqueueMapBuffer will be
+        // derived from the host_ptr specified when the buffer object is created", and must
+        // hold the buffer's current contents once the map completes. Otherwise the map is the
+        // buffer's own pages: nothing to copy ("without copies", CL_MAP_WRITE_INVALIDATE_REGION
+        // included).
+        let p = if m.host_ptr != 0 {
+            m.host_ptr + offset
+        } else {
+            m.host_addr(offset) as usize
+        };
+        m.maps.lock().push((p, offset, size));
+        m.map_count.fetch_add(1, Ordering::Relaxed);
+        let copy_in = m.host_ptr != 0 && map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
+        let held = m.clone();
+        e.submit(
+            Kind::Command,
+            blocking_map != 0,
+            Box::new(move || {
+                if copy_in {
+                    // SAFETY: host_ptr has the buffer's size (clCreateBuffer's contract);
+                    // the range was checked.
+                    let dst = unsafe { std::slice::from_raw_parts_mut(p as *mut u8, size) };
+                    held.read(offset, dst);
+                }
+                Ok(None)
+            }),
+        )?;
+        Ok(p as *mut c_void)
+    })
+}
+
+pub unsafe extern "C" fn clEnqueueUnmapMemObject(
+    command_queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, m) = queue_and_mem(command_queue, memobj)?;
+        // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer
+        // or clEnqueueMapImage for memobj."
+        let mut maps = m.maps.lock();
+        let i = maps
+            .iter()
+            .position(|&(p, _, _)| p == mapped_ptr as usize)
+            .ok_or(CL_INVALID_VALUE)?;
+        let e = Enqueue::new(
+            q,
+            CL_COMMAND_UNMAP_MEM_OBJECT,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )?;
+        let (p, offset, size) = maps.remove(i);
+        drop(maps);
+        let held = m.clone();
+        e.submit(
+            Kind::Command,
+            false,
+            Box::new(move || {
+                if held.host_ptr != 0 {
+                    // SAFETY: the same host_ptr range the map handed out.
+                    let src = unsafe { std::slice::from_raw_parts(p as *const u8, size) };
+                    held.write(offset, src);
+                }
+                held.map_count.fetch_sub(1, Ordering::Relaxed);
+                Ok(None)
+            }),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rect_pitches_default_and_are_checked() {
+        let r = Rect::new([1, 2, 3], [4, 5, 6], 0, 0).unwrap();
+        assert_eq!((r.row_pitch, r.slice_pitch), (4, 20));
+        assert_eq!(r.offset, 3 * 20 + 2 * 4 + 1);
+        assert_eq!(r.end([4, 5, 6]), Some(r.offset + 5 * 20 + 4 * 4 + 4));
+        assert_eq!(Rect::new([0; 3], [8, 2, 1], 7, 0), Err(CL_INVALID_VALUE));
+        assert_eq!(Rect::new([0; 3], [8, 2, 1], 10, 15), Err(CL_INVALID_VALUE));
+        assert_eq!(Rect::new([0; 3], [8, 2, 1], 10, 25), Err(CL_INVALID_VALUE));
+        assert!(Rect::new([0; 3], [8, 2, 1], 10, 30).is_ok());
+    }
+
+    #[test]
+    fn rect_rows_walk_slices_then_rows() {
+        let r = Rect::new([1, 1, 0], [2, 2, 2], 4, 16).unwrap();
+        assert_eq!(r.rows([2, 2, 2]).collect::<Vec<_>>(), [5, 9, 21, 25]);
+    }
+
+    #[test]
+    fn overlapping_rects_are_found() {
+        let region = [4, 4, 1];
+        let at = |x, y| Rect::new([x, y, 0], region, 16, 256).unwrap();
+        assert!(rects_overlap(at(0, 0), at(3, 3), region));
+        assert!(!rects_overlap(at(0, 0), at(4, 0), region));
+        assert!(!rects_overlap(at(0, 0), at(0, 4), region));
+    }
+}

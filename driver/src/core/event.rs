@@ -1,0 +1,192 @@
+//! The state of one command (or user event): its execution status, the host times at which it
+//! reached each status, and the callbacks waiting for a status. Queues' workers, blocking
+//! calls and clWaitForEvents wait on it; every change wakes the scheduler (`sched`).
+
+use super::sched;
+use crate::api::types::*;
+use parking_lot::{Condvar, Mutex};
+
+/// A callback for a status (CL_SUBMITTED, CL_RUNNING or CL_COMPLETE), called with the status
+/// the event has when it reaches that one or a later one (or an error status).
+pub type Callback = Box<dyn FnOnce(cl_int) + Send>;
+
+struct State {
+    /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a negative error code.
+    status: cl_int,
+    /// CLOCK_MONOTONIC ns at CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE.
+    times: [u64; 4],
+    callbacks: Vec<(cl_int, Callback)>,
+}
+
+pub struct EventCore {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (the profiling time base).
+pub fn now_ns() -> u64 {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
+        .map(|t| t.tv_sec() as u64 * 1_000_000_000 + t.tv_nsec() as u64)
+        .unwrap_or(0)
+}
+
+/// Whether `status` is at or past `state` (statuses count down to CL_COMPLETE = 0; an error
+/// is past every state).
+fn reached(status: cl_int, state: cl_int) -> bool {
+    status <= state
+}
+
+impl EventCore {
+    /// A command's event, CL_QUEUED now.
+    pub fn queued() -> EventCore {
+        Self::with_status(CL_QUEUED, now_ns())
+    }
+
+    /// A user event: "The execution status of the user event object created is set to
+    /// CL_SUBMITTED."
+    pub fn user() -> EventCore {
+        Self::with_status(CL_SUBMITTED, now_ns())
+    }
+
+    fn with_status(status: cl_int, t: u64) -> EventCore {
+        EventCore {
+            state: Mutex::new(State {
+                status,
+                times: [t; 4],
+                callbacks: Vec::new(),
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    pub fn status(&self) -> cl_int {
+        self.state.lock().status
+    }
+
+    /// Complete or failed: nothing will change any more.
+    pub fn is_done(&self) -> bool {
+        self.status() <= CL_COMPLETE
+    }
+
+    pub fn times(&self) -> [u64; 4] {
+        self.state.lock().times
+    }
+
+    /// Move to `status` (a later state or an error) at host time `t`, filling the times of
+    /// states skipped; then run the callbacks it satisfies, outside the lock.
+    pub fn set_status_at(&self, status: cl_int, t: u64) {
+        let due = {
+            let mut s = self.state.lock();
+            if s.status <= CL_COMPLETE || status >= s.status {
+                return;
+            }
+            let last = if status < 0 { CL_COMPLETE } else { status };
+            for st in last..s.status {
+                s.times[(CL_QUEUED - st) as usize] = t;
+            }
+            s.status = status;
+            let (due, keep) = std::mem::take(&mut s.callbacks)
+                .into_iter()
+                .partition(|(on, _)| reached(status, *on));
+            s.callbacks = keep;
+            due
+        };
+        self.changed.notify_all();
+        sched::wake();
+        for (_, cb) in due {
+            cb(status);
+        }
+    }
+
+    pub fn set_status(&self, status: cl_int) {
+        self.set_status_at(status, now_ns());
+    }
+
+    /// Complete at `end`, the command having started at `start` (a kernel's GPU window,
+    /// within the time it was CL_RUNNING).
+    pub fn complete_at(&self, start: u64, end: u64) {
+        {
+            let mut s = self.state.lock();
+            if s.status == CL_RUNNING {
+                s.times[2] = s.times[2].max(start);
+            }
+        }
+        self.set_status_at(CL_COMPLETE, end);
+    }
+
+    /// Call `cb` once the event reaches `on` (now, on this thread, if it has).
+    pub fn on_status(&self, on: cl_int, cb: Callback) {
+        let now = {
+            let mut s = self.state.lock();
+            if !reached(s.status, on) {
+                s.callbacks.push((on, cb));
+                return;
+            }
+            (s.status, cb)
+        };
+        (now.1)(now.0);
+    }
+
+    /// Block until complete or failed; the final status.
+    pub fn wait(&self) -> cl_int {
+        let mut s = self.state.lock();
+        while s.status > CL_COMPLETE {
+            self.changed.wait(&mut s);
+        }
+        s.status
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn statuses_only_move_forward_and_fill_skipped_times() {
+        let e = EventCore::queued();
+        e.set_status_at(CL_RUNNING, 100);
+        assert_eq!(e.status(), CL_RUNNING);
+        e.set_status_at(CL_SUBMITTED, 200); // backwards: ignored
+        assert_eq!(e.status(), CL_RUNNING);
+        e.set_status_at(CL_COMPLETE, 300);
+        let t = e.times();
+        assert_eq!(t[1..], [100, 100, 300]);
+        e.set_status_at(-5, 400); // already complete: final
+        assert_eq!(e.status(), CL_COMPLETE);
+    }
+
+    #[test]
+    fn callbacks_run_once_at_or_past_their_state() {
+        let e = EventCore::queued();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        for on in [CL_SUBMITTED, CL_RUNNING, CL_COMPLETE] {
+            let seen = seen.clone();
+            e.on_status(on, Box::new(move |s| seen.lock().push((on, s))));
+        }
+        e.set_status(CL_RUNNING);
+        assert_eq!(
+            *seen.lock(),
+            [(CL_SUBMITTED, CL_RUNNING), (CL_RUNNING, CL_RUNNING)]
+        );
+        e.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(
+            seen.lock()[2],
+            (CL_COMPLETE, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        );
+        // Registered after the fact: called at once.
+        let seen2 = seen.clone();
+        e.on_status(CL_SUBMITTED, Box::new(move |s| seen2.lock().push((0, s))));
+        assert_eq!(seen.lock().len(), 4);
+    }
+
+    #[test]
+    fn wait_returns_when_another_thread_completes() {
+        let e = Arc::new(EventCore::user());
+        let e2 = e.clone();
+        let t = std::thread::spawn(move || e2.wait());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        e.set_status(CL_COMPLETE);
+        assert_eq!(t.join().unwrap(), CL_COMPLETE);
+    }
+}

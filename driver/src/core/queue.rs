@@ -1,0 +1,266 @@
+//! A command queue's device side: commands wait in `pending` until their events are
+//! satisfied, and one worker thread per queue runs them, so that clEnqueue* returns as soon as
+//! the command is queued. An in-order queue makes each command wait for the one before; an
+//! out-of-order queue runs whatever its wait list allows, with barriers ordering the rest.
+
+use super::event::{now_ns, EventCore};
+use super::sched;
+use crate::api::types::*;
+use parking_lot::Mutex;
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// What a command does when it runs: `Ok(Some(ns))` for a kernel that ran `ns` on the GPU,
+/// `Ok(None)` for any other command, `Err(status)` for a failure (the event's error status).
+pub type Work = Box<dyn FnOnce() -> Result<Option<u64>, cl_int> + Send>;
+
+/// How a command orders the others (OpenCL 3.0 §5.11).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Command,
+    /// clEnqueueMarkerWithWaitList: "If event_wait_list is NULL, then this particular command
+    /// waits until all previous enqueued commands to command_queue have completed."
+    Marker,
+    /// clEnqueueBarrierWithWaitList: as a marker, and "blocks command execution, that is, any
+    /// following commands enqueued after it do not execute until it completes."
+    Barrier,
+}
+
+struct Command {
+    event: Arc<EventCore>,
+    /// The wait list: a failure there fails this command.
+    deps: Vec<Arc<EventCore>>,
+    /// What the queue's order adds (the command before, the last barrier, what a marker
+    /// waits for): waited for, whatever its outcome.
+    after: Vec<Arc<EventCore>>,
+    work: Work,
+}
+
+impl Command {
+    fn ready(&self) -> bool {
+        self.deps.iter().chain(&self.after).all(|d| d.is_done())
+    }
+}
+
+#[derive(Default)]
+struct Order {
+    /// In-order queues: the last command (the next one waits for it).
+    last: Option<Arc<EventCore>>,
+    /// Out-of-order queues: the last barrier (every later command waits for it).
+    barrier: Option<Arc<EventCore>>,
+    /// Commands not known to be done (clFinish waits for them; markers too).
+    outstanding: Vec<Arc<EventCore>>,
+}
+
+#[derive(Default)]
+struct Shared {
+    pending: Mutex<VecDeque<Command>>,
+    closed: AtomicBool,
+}
+
+pub struct QueueCore {
+    out_of_order: bool,
+    order: Mutex<Order>,
+    shared: Arc<Shared>,
+    worker: OnceLock<()>,
+}
+
+impl QueueCore {
+    pub fn new(out_of_order: bool) -> QueueCore {
+        QueueCore {
+            out_of_order,
+            order: Mutex::default(),
+            shared: Arc::default(),
+            worker: OnceLock::new(),
+        }
+    }
+
+    /// Queue `work` to run once every event of `wait` is done (and what the queue's order
+    /// adds); its event, CL_QUEUED.
+    pub fn enqueue(&self, kind: Kind, wait: Vec<Arc<EventCore>>, work: Work) -> Arc<EventCore> {
+        let event = Arc::new(EventCore::queued());
+        let mut after = Vec::new();
+        {
+            let mut o = self.order.lock();
+            o.outstanding.retain(|e| !e.is_done());
+            if self.out_of_order {
+                after.extend(o.barrier.clone());
+                if kind != Kind::Command && wait.is_empty() {
+                    after.extend(o.outstanding.iter().cloned());
+                }
+                if kind == Kind::Barrier {
+                    o.barrier = Some(event.clone());
+                }
+            } else {
+                after.extend(o.last.replace(event.clone()));
+            }
+            o.outstanding.push(event.clone());
+        }
+        self.shared.pending.lock().push_back(Command {
+            event: event.clone(),
+            deps: wait,
+            after,
+            work,
+        });
+        self.worker.get_or_init(|| {
+            let shared = self.shared.clone();
+            std::thread::Builder::new()
+                .name("gencl-queue".into())
+                .spawn(move || worker(&shared))
+                .map(drop)
+                .unwrap_or_else(|e| tracing::error!("no worker thread for a queue: {e}"));
+        });
+        sched::wake();
+        event
+    }
+
+    /// clFinish: wait for every command queued so far.
+    pub fn finish(&self) {
+        let all: Vec<_> = self.order.lock().outstanding.clone();
+        for e in all {
+            e.wait();
+        }
+    }
+}
+
+impl Drop for QueueCore {
+    /// "clReleaseCommandQueue performs an implicit flush": the worker runs what is queued,
+    /// then ends.
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Release);
+        sched::wake();
+    }
+}
+
+fn worker(shared: &Shared) {
+    loop {
+        let seen = sched::generation();
+        let next = {
+            let mut p = shared.pending.lock();
+            let ready = p.iter().position(Command::ready);
+            match ready {
+                Some(i) => p.remove(i),
+                None if p.is_empty() && shared.closed.load(Ordering::Acquire) => return,
+                None => None,
+            }
+        };
+        match next {
+            Some(c) => run(c),
+            None => sched::wait_past(seen),
+        }
+    }
+}
+
+fn run(c: Command) {
+    // "If the execution of a command is terminated, the command-queue associated with this
+    // terminated command, and the associated context (and all other command-queues in this
+    // context) may no longer be available" — gencl goes on, and fails only the commands that
+    // wait on the failed one, with this status.
+    if c.deps.iter().any(|d| d.status() < 0) {
+        c.event
+            .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        return;
+    }
+    c.event.set_status(CL_SUBMITTED);
+    let start = now_ns();
+    c.event.set_status_at(CL_RUNNING, start);
+    let result = catch_unwind(AssertUnwindSafe(c.work)).unwrap_or_else(|_| {
+        tracing::error!("panic in a queued command");
+        Err(CL_OUT_OF_RESOURCES)
+    });
+    match result {
+        Ok(None) => c.event.set_status(CL_COMPLETE),
+        Ok(Some(gpu_ns)) => {
+            // The GPU's own duration, placed at the end of the host-side window.
+            let end = now_ns();
+            c.event.complete_at(end - gpu_ns.min(end - start), end);
+        }
+        Err(status) => c.event.set_status(status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    fn log_work(log: &Arc<Mutex<Vec<u32>>>, n: u32) -> Work {
+        let log = log.clone();
+        Box::new(move || {
+            log.lock().push(n);
+            Ok(None)
+        })
+    }
+
+    #[test]
+    fn in_order_queue_runs_in_order_behind_a_user_event() {
+        let q = QueueCore::new(false);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let gate = Arc::new(EventCore::user());
+        let a = q.enqueue(Kind::Command, vec![gate.clone()], log_work(&log, 1));
+        let b = q.enqueue(Kind::Command, vec![], log_work(&log, 2));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(log.lock().is_empty(), "nothing runs before the gate opens");
+        assert_eq!(b.status(), CL_QUEUED);
+        gate.set_status(CL_COMPLETE);
+        assert_eq!(b.wait(), CL_COMPLETE);
+        assert_eq!(a.status(), CL_COMPLETE);
+        assert_eq!(*log.lock(), [1, 2]);
+    }
+
+    #[test]
+    fn out_of_order_queue_runs_past_a_blocked_command_but_not_past_a_barrier() {
+        let q = QueueCore::new(true);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let gate = Arc::new(EventCore::user());
+        let a = q.enqueue(Kind::Command, vec![gate.clone()], log_work(&log, 1));
+        let b = q.enqueue(Kind::Command, vec![], log_work(&log, 2));
+        assert_eq!(b.wait(), CL_COMPLETE);
+        assert_eq!(*log.lock(), [2]);
+        let bar = q.enqueue(Kind::Barrier, vec![], Box::new(|| Ok(None)));
+        let c = q.enqueue(Kind::Command, vec![], log_work(&log, 3));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(
+            c.status(),
+            CL_QUEUED,
+            "a command after a barrier waits for it"
+        );
+        gate.set_status(CL_COMPLETE);
+        q.finish();
+        assert_eq!(a.status(), CL_COMPLETE);
+        assert_eq!(bar.status(), CL_COMPLETE);
+        assert_eq!(*log.lock(), [2, 1, 3]);
+    }
+
+    #[test]
+    fn a_failed_event_fails_its_waiters_without_running_them() {
+        let q = QueueCore::new(false);
+        let ran = Arc::new(AtomicUsize::new(0));
+        let gate = Arc::new(EventCore::user());
+        let r = ran.clone();
+        let a = q.enqueue(
+            Kind::Command,
+            vec![gate.clone()],
+            Box::new(move || {
+                r.fetch_add(1, Ordering::Relaxed);
+                Ok(None)
+            }),
+        );
+        gate.set_status(-1234);
+        assert_eq!(a.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(ran.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_command_error_is_its_status_and_times_are_ordered() {
+        let q = QueueCore::new(false);
+        let bad = q.enqueue(Kind::Command, vec![], Box::new(|| Err(CL_OUT_OF_RESOURCES)));
+        assert_eq!(bad.wait(), CL_OUT_OF_RESOURCES);
+        let k = q.enqueue(Kind::Command, vec![], Box::new(|| Ok(Some(0))));
+        assert_eq!(k.wait(), CL_COMPLETE);
+        let t = k.times();
+        assert!(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3], "{t:?}");
+    }
+}
