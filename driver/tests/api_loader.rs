@@ -88,7 +88,7 @@ fn clinfo_lists_the_gencl_platform_and_device() {
     assert_eq!(field(&text, "Device Profile"), Some("FULL_PROFILE"));
     assert_eq!(
         field(&text, "Device OpenCL C Version"),
-        Some("OpenCL C 1.2")
+        Some("OpenCL C 1.2 gencl")
     );
     assert_eq!(field(&text, "Max compute units"), Some("24"));
     assert_eq!(field(&text, "Max work group size"), Some("256"));

@@ -281,11 +281,13 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
             size: a.size,
             curbe_offset: off,
             pieces: Vec::new(),
-            type_qualifier: if a.is_const && a.address != AddressQualifier::Private {
-                1
-            } else {
-                0
-            },
+            type_qualifier: a.type_qualifier.unwrap_or(
+                if a.is_const && a.address != AddressQualifier::Private {
+                    1
+                } else {
+                    0
+                },
+            ),
         });
         off += size;
     }

@@ -9,6 +9,8 @@ use super::util::{entry, entry_ptr, flatten, properties, slice, ClResult};
 use std::ffi::c_void;
 
 pub struct Context {
+    /// clSetContextDestructorCallback's callbacks, called in reverse order on deletion.
+    pub destructors: parking_lot::Mutex<Vec<Box<dyn FnOnce() + Send>>>,
     pub properties: Vec<(cl_context_properties, cl_context_properties)>,
     /// Whether the application passed a property list at all (CL_CONTEXT_PROPERTIES returns
     /// nothing then).
@@ -59,6 +61,7 @@ fn new_context(
     // device was returned by clGetDeviceIDs."
     connection().map_err(|_| CL_DEVICE_NOT_AVAILABLE)?;
     Ok(Ref::new_handle(Context {
+        destructors: Default::default(),
         properties: props,
         had_properties: had,
     }))
@@ -156,4 +159,37 @@ pub unsafe extern "C" fn clGetContextInfo(
         param_value,
         param_value_size_ret,
     )
+}
+
+impl Drop for Context {
+    /// "The registered user callback functions are called in the reverse order in which they
+    /// were registered ... when the context is destroyed."
+    fn drop(&mut self) {
+        for cb in std::mem::take(&mut *self.destructors.lock())
+            .into_iter()
+            .rev()
+        {
+            cb();
+        }
+    }
+}
+
+pub unsafe extern "C" fn clSetContextDestructorCallback(
+    context: cl_context,
+    pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        let c = get::<Context>(context)?;
+        // "CL_INVALID_VALUE if pfn_notify is NULL."
+        let f = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        let (h, data) = (context as usize, user_data as usize);
+        c.destructors.lock().push(Box::new(move || {
+            // SAFETY: the application's callback with its own handle (whose header outlives
+            // the object) and user_data, as the spec says.
+            unsafe { f(h as cl_context, data as *mut c_void) }
+        }));
+        Ok(())
+    })
 }

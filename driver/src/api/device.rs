@@ -12,7 +12,8 @@ use super::util::{entry, write_opt, ClResult};
 use std::ffi::c_void;
 
 pub const DEVICE_VERSION: &str = "OpenCL 3.0 gencl";
-pub const OPENCL_C_VERSION: &str = "OpenCL C 1.2";
+/// "OpenCL C<space><major_version.minor_version><space><vendor-specific information>".
+pub const OPENCL_C_VERSION: &str = "OpenCL C 1.2 gencl";
 /// Only what works end to end: the compiler's list (`gencl_jit::extensions`, which also
 /// decides clang's extension macros) after cl_khr_icd.
 pub fn device_extensions() -> String {

@@ -853,25 +853,6 @@ pub mod unsupported {
         }
         std::ptr::null_mut()
     }
-    pub unsafe extern "C" fn clGetSupportedImageFormats(
-        _context: cl_context,
-        _flags: cl_mem_flags,
-        _image_type: cl_mem_object_type,
-        _num_entries: cl_uint,
-        _image_formats: *mut cl_image_format,
-        _num_image_formats: *mut cl_uint,
-    ) -> cl_int {
-        unsupported("clGetSupportedImageFormats", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clGetImageInfo(
-        _image: cl_mem,
-        _param_name: cl_image_info,
-        _param_value_size: usize,
-        _param_value: *mut c_void,
-        _param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        unsupported("clGetImageInfo", CL_INVALID_OPERATION)
-    }
     pub unsafe extern "C" fn clCreateSampler(
         _context: cl_context,
         _normalized_coords: cl_bool,
@@ -885,21 +866,6 @@ pub mod unsupported {
             *e = err;
         }
         std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clRetainSampler(_sampler: cl_sampler) -> cl_int {
-        unsupported("clRetainSampler", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clReleaseSampler(_sampler: cl_sampler) -> cl_int {
-        unsupported("clReleaseSampler", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clGetSamplerInfo(
-        _sampler: cl_sampler,
-        _param_name: cl_sampler_info,
-        _param_value_size: usize,
-        _param_value: *mut c_void,
-        _param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        unsupported("clGetSamplerInfo", CL_INVALID_OPERATION)
     }
     pub unsafe extern "C" fn clEnqueueReadImage(
         _command_queue: cl_command_queue,
@@ -1070,15 +1036,6 @@ pub mod unsupported {
         }
         std::ptr::null_mut()
     }
-    pub unsafe extern "C" fn clGetPipeInfo(
-        _a0: cl_mem,
-        _a1: cl_pipe_info,
-        _a2: usize,
-        _a3: *mut c_void,
-        _a4: *mut usize,
-    ) -> cl_int {
-        unsupported("clGetPipeInfo", CL_INVALID_OPERATION)
-    }
     pub unsafe extern "C" fn clSVMAlloc(
         _a0: cl_context,
         _a1: cl_svm_mem_flags,
@@ -1169,25 +1126,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clSetKernelArgSVMPointer", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clSetKernelExecInfo(
-        _a0: cl_kernel,
-        _a1: cl_kernel_exec_info,
-        _a2: usize,
-        _a3: *const c_void,
-    ) -> cl_int {
-        unsupported("clSetKernelExecInfo", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clCloneKernel(
-        _source_kernel: cl_kernel,
-        errcode_ret: *mut cl_int,
-    ) -> cl_kernel {
-        let err = unsupported("clCloneKernel", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
     pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
         _command_queue: cl_command_queue,
         _num_svm_pointers: cl_uint,
@@ -1242,13 +1180,6 @@ pub mod unsupported {
             *e = err;
         }
         std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clSetContextDestructorCallback(
-        _context: cl_context,
-        _pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
-        _user_data: *mut c_void,
-    ) -> cl_int {
-        unsupported("clSetContextDestructorCallback", CL_INVALID_OPERATION)
     }
 }
 
@@ -1426,13 +1357,13 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clCreateImage3D: Some(unsupported::clCreateImage3D),
     clRetainMemObject: Some(crate::api::entry::clRetainMemObject),
     clReleaseMemObject: Some(crate::api::entry::clReleaseMemObject),
-    clGetSupportedImageFormats: Some(unsupported::clGetSupportedImageFormats),
+    clGetSupportedImageFormats: Some(crate::api::absent::clGetSupportedImageFormats),
     clGetMemObjectInfo: Some(crate::api::entry::clGetMemObjectInfo),
-    clGetImageInfo: Some(unsupported::clGetImageInfo),
+    clGetImageInfo: Some(crate::api::absent::clGetImageInfo),
     clCreateSampler: Some(unsupported::clCreateSampler),
-    clRetainSampler: Some(unsupported::clRetainSampler),
-    clReleaseSampler: Some(unsupported::clReleaseSampler),
-    clGetSamplerInfo: Some(unsupported::clGetSamplerInfo),
+    clRetainSampler: Some(crate::api::absent::clRetainSampler),
+    clReleaseSampler: Some(crate::api::absent::clReleaseSampler),
+    clGetSamplerInfo: Some(crate::api::absent::clGetSamplerInfo),
     clCreateProgramWithSource: Some(crate::api::entry::clCreateProgramWithSource),
     clCreateProgramWithBinary: Some(crate::api::entry::clCreateProgramWithBinary),
     clRetainProgram: Some(crate::api::entry::clRetainProgram),
@@ -1534,7 +1465,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clCreateEventFromEGLSyncKHR: None,
     clCreateCommandQueueWithProperties: Some(crate::api::entry::clCreateCommandQueueWithProperties),
     clCreatePipe: Some(unsupported::clCreatePipe),
-    clGetPipeInfo: Some(unsupported::clGetPipeInfo),
+    clGetPipeInfo: Some(crate::api::absent::clGetPipeInfo),
     clSVMAlloc: Some(unsupported::clSVMAlloc),
     clSVMFree: Some(unsupported::clSVMFree),
     clEnqueueSVMFree: Some(unsupported::clEnqueueSVMFree),
@@ -1544,9 +1475,9 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clEnqueueSVMUnmap: Some(unsupported::clEnqueueSVMUnmap),
     clCreateSamplerWithProperties: Some(unsupported::clCreateSamplerWithProperties),
     clSetKernelArgSVMPointer: Some(unsupported::clSetKernelArgSVMPointer),
-    clSetKernelExecInfo: Some(unsupported::clSetKernelExecInfo),
+    clSetKernelExecInfo: Some(crate::api::entry::clSetKernelExecInfo),
     clGetKernelSubGroupInfoKHR: None,
-    clCloneKernel: Some(unsupported::clCloneKernel),
+    clCloneKernel: Some(crate::api::entry::clCloneKernel),
     clCreateProgramWithIL: Some(crate::api::entry::clCreateProgramWithIL),
     clEnqueueSVMMigrateMem: Some(unsupported::clEnqueueSVMMigrateMem),
     clGetDeviceAndHostTimer: Some(unsupported::clGetDeviceAndHostTimer),
@@ -1557,7 +1488,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clSetProgramSpecializationConstant: Some(crate::api::entry::clSetProgramSpecializationConstant),
     clCreateBufferWithProperties: Some(crate::api::entry::clCreateBufferWithProperties),
     clCreateImageWithProperties: Some(unsupported::clCreateImageWithProperties),
-    clSetContextDestructorCallback: Some(unsupported::clSetContextDestructorCallback),
+    clSetContextDestructorCallback: Some(crate::api::entry::clSetContextDestructorCallback),
 };
 
 /// The address of a core entry point by name (clGetExtensionFunctionAddress answers through it).

@@ -1,6 +1,11 @@
 //! Every implemented entry point in one namespace (the dispatch table and tests use these).
+pub use super::absent::{
+    clGetImageInfo, clGetPipeInfo, clGetSamplerInfo, clGetSupportedImageFormats, clReleaseSampler,
+    clRetainSampler,
+};
 pub use super::context::{
     clCreateContext, clCreateContextFromType, clGetContextInfo, clReleaseContext, clRetainContext,
+    clSetContextDestructorCallback,
 };
 pub use super::device::{clGetDeviceIDs, clGetDeviceInfo, clReleaseDevice, clRetainDevice};
 /// The stubs, for completeness of this namespace.
@@ -17,9 +22,9 @@ pub use super::icd::{
     clGetExtensionFunctionAddress, clGetExtensionFunctionAddressForPlatform, clIcdGetPlatformIDsKHR,
 };
 pub use super::kernel::{
-    clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
+    clCloneKernel, clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
     clGetKernelSubGroupInfo, clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel,
-    clSetKernelArg,
+    clSetKernelArg, clSetKernelExecInfo,
 };
 pub use super::launch::{clEnqueueNDRangeKernel, clEnqueueTask};
 pub use super::memory::{

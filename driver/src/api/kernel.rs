@@ -14,7 +14,10 @@ use std::ffi::{c_char, c_void};
 use std::sync::atomic::Ordering;
 
 pub enum ArgVal {
-    Mem(Option<Ref<Mem>>),
+    /// A buffer's handle, not a reference: clSetKernelArg does not retain the buffer (an
+    /// application may release it and expect its destructor callback), so the handle is
+    /// checked again at each enqueue.
+    Mem(Option<usize>),
     Local(u32),
     Bytes(Vec<u8>),
 }
@@ -160,7 +163,8 @@ fn set_arg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void)
             } else {
                 // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
                 // specified arg_value is not a valid memory object"
-                ArgVal::Mem(Some(get::<Mem>(m)?))
+                get::<Mem>(m)?;
+                ArgVal::Mem(Some(m as usize))
             }
         }
         ArgKindDesc::Local => {
@@ -451,4 +455,60 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
         param_value,
         param_value_size_ret,
     )
+}
+
+/// "clCloneKernel ... makes a shallow copy of the kernel object, its arguments and any
+/// information passed to the kernel object using clSetKernelExecInfo."
+pub unsafe extern "C" fn clCloneKernel(
+    source_kernel: cl_kernel,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    entry_ptr(errcode_ret, || {
+        // "CL_INVALID_KERNEL if kernel is not a valid kernel object."
+        let k = get::<Kernel>(source_kernel)?;
+        let args = k
+            .args
+            .lock()
+            .iter()
+            .map(|a| {
+                a.as_ref().map(|v| match v {
+                    ArgVal::Mem(m) => ArgVal::Mem(*m),
+                    ArgVal::Local(n) => ArgVal::Local(*n),
+                    ArgVal::Bytes(b) => ArgVal::Bytes(b.clone()),
+                })
+            })
+            .collect();
+        k.program.kernels_attached.fetch_add(1, Ordering::AcqRel);
+        Ok(Ref::new_handle(Kernel {
+            program: k.program.clone(),
+            index: k.index,
+            desc: k.desc.clone(),
+            service_program: k.service_program.clone(),
+            non_uniform: k.non_uniform,
+            args: Mutex::new(args),
+        }))
+    })
+}
+
+/// The two parameters OpenCL 3.0 defines both concern SVM, which the device does not support.
+pub unsafe extern "C" fn clSetKernelExecInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_exec_info,
+    _param_value_size: usize,
+    _param_value: *const c_void,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_KERNEL if kernel is a not a valid kernel object."
+        get::<Kernel>(kernel)?;
+        // "CL_INVALID_OPERATION if no devices in the context associated with kernel support
+        // SVM" comes before the value checks for the SVM parameters (OpenCL-CTS
+        // consistency_svm holds a device without SVM to it).
+        match param_name {
+            CL_KERNEL_EXEC_INFO_SVM_PTRS | CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+                Err(CL_INVALID_OPERATION)
+            }
+            // "CL_INVALID_VALUE if param_name is not valid"
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
 }

@@ -4,6 +4,7 @@
 
 use super::enqueue::{nothing, Enqueue};
 use super::kernel::{ArgVal, Kernel};
+use super::memory::Mem;
 use super::object::get;
 use super::queue::Queue;
 use super::runtime::{connection, device_desc};
@@ -65,7 +66,9 @@ fn nd_range(
         let mut out = Vec::with_capacity(set.len());
         for a in set.iter() {
             out.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
-                ArgVal::Mem(Some(m)) => {
+                ArgVal::Mem(Some(h)) => {
+                    // A buffer released since clSetKernelArg is no argument value any more.
+                    let m = get::<Mem>(*h as cl_mem).map_err(|_| CL_INVALID_KERNEL_ARGS)?;
                     let (object, base) = m.object();
                     held.push(m.clone());
                     WireArg::Buffer {
@@ -86,10 +89,11 @@ fn nd_range(
         return Err(CL_INVALID_WORK_DIMENSION);
     }
     let dims = work_dim as usize;
-    // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL"
-    if global_work_size.is_null() {
-        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
-    }
+    // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of the values
+    // specified in global_work_size[0], ... are 0. Returning this error code under these
+    // circumstances is deprecated by version 2.1": a 3.0 device runs such a launch as a
+    // command that "will trivially succeed after its event dependencies are satisfied"
+    // (global sizes of 0, below).
     // SAFETY: the three arrays have work_dim entries when not NULL, per the spec.
     let (gs, go, ls) = unsafe {
         (
@@ -101,7 +105,7 @@ fn nd_range(
     let mut global = [1u64; 3];
     let mut offset = [0u64; 3];
     for d in 0..dims {
-        global[d] = gs[d] as u64;
+        global[d] = gs.get(d).map_or(0, |&g| g as u64);
         offset[d] = go.get(d).copied().unwrap_or(0) as u64;
         // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
         // corresponding values in global_work_offset for any dimensions is greater than the

@@ -10,6 +10,7 @@
 //! per-function `# Safety` sections are not repeated.
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+pub mod absent;
 pub mod context;
 pub mod device;
 pub mod dispatch;

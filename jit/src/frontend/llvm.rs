@@ -110,8 +110,10 @@ fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
     // Odd integer widths (i33 from IndVarSimplify's closed forms, say) that the data layout
     // cannot keep out pass through as SPV_INTEL_arbitrary_precision_integers; the front end
     // carries them in a 32- or 64-bit register (`lower.rs`, "odd-width integers").
+    // The source's argument type names and qualifiers, for clGetKernelArgInfo.
     cmd.arg("--spirv-max-version=1.2")
         .arg("--spirv-ext=+SPV_INTEL_arbitrary_precision_integers")
+        .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .arg(bc)
         .arg("-o")
         .arg(spv);

@@ -56,6 +56,9 @@ pub struct ArgInfo {
     pub address: AddressQualifier,
     pub size: u32,
     pub is_const: bool,
+    /// CL_KERNEL_ARG_TYPE_* bits from the source's qualifiers (const 1, restrict 2,
+    /// volatile 4, pipe 8), when the producer kept them (`kernel_arg_type_qual` strings).
+    pub type_qualifier: Option<u64>,
 }
 
 /// One lowered kernel.
@@ -124,6 +127,11 @@ pub(super) struct ModuleInfo<'m> {
     builtins: HashMap<u32, Builtin>,
     functions: HashMap<u32, &'m dr::Function>,
     names: HashMap<u32, String>,
+    /// Per kernel, its arguments' source type names and qualifiers, as llvm-spirv keeps
+    /// them (`OpString "kernel_arg_type.<kernel>.<t0>,<t1>,..."` and `kernel_arg_type_qual`):
+    /// SPIR-V's own types have no signedness and no typedef names.
+    arg_types: HashMap<String, Vec<String>>,
+    arg_quals: HashMap<String, Vec<String>>,
     opencl_std: Option<u32>,
     /// Program-scope variables (not supported yet where used), by id.
     globals: HashMap<u32, String>,
@@ -247,6 +255,8 @@ impl<'m> ModuleInfo<'m> {
             builtins: HashMap::default(),
             functions: HashMap::default(),
             names: HashMap::default(),
+            arg_types: HashMap::default(),
+            arg_quals: HashMap::default(),
             opencl_std: None,
             globals: HashMap::default(),
             no_write: Default::default(),
@@ -265,6 +275,27 @@ impl<'m> ModuleInfo<'m> {
             if let Some(Operand::LiteralString(s)) = i.operands.first() {
                 if s == "OpenCL.std" {
                     info.opencl_std = i.result_id;
+                }
+            }
+        }
+        for i in &m.debug_string_source {
+            let (SOp::String, Some(Operand::LiteralString(text))) =
+                (i.class.opcode, i.operands.first())
+            else {
+                continue;
+            };
+            for (prefix, table) in [
+                ("kernel_arg_type_qual.", &mut info.arg_quals),
+                ("kernel_arg_type.", &mut info.arg_types),
+            ] {
+                if let Some((kernel, list)) =
+                    text.strip_prefix(prefix).and_then(|r| r.split_once('.'))
+                {
+                    let mut items: Vec<String> = list.split(',').map(str::to_string).collect();
+                    // The list ends with a comma.
+                    items.pop();
+                    table.insert(kernel.to_string(), items);
+                    break;
                 }
             }
         }
@@ -894,10 +925,21 @@ fn lower_kernel(
         };
         let is_const = info.no_write.contains(&pid)
             || matches!(info.ty(tid)?, SType::Pointer(Space::Constant, _));
-        let mut type_name = info.type_name(tid);
-        if type_name == "bool" {
-            type_name = "bool".into();
-        }
+        let type_name = match info.arg_types.get(name).and_then(|t| t.get(n)) {
+            Some(t) => t.clone(),
+            None => info.type_name(tid),
+        };
+        let type_qualifier = info.arg_quals.get(name).and_then(|q| q.get(n)).map(|q| {
+            q.split_whitespace()
+                .map(|w| match w {
+                    "const" => 1,
+                    "restrict" => 2,
+                    "volatile" => 4,
+                    "pipe" => 8,
+                    _ => 0,
+                })
+                .fold(0, |a, b| a | b)
+        });
         args.push(ArgInfo {
             name: info.names.get(&pid).cloned().unwrap_or_default(),
             type_name,
@@ -905,6 +947,7 @@ fn lower_kernel(
             address,
             size,
             is_const,
+            type_qualifier,
         });
     }
     let mut func = Function::new(name, args.iter().map(|a| a.ty).collect());
