@@ -291,3 +291,42 @@ pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
 pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
     entry(|| check_device(device))
 }
+
+/// "clGetDeviceAndHostTimer returns a reasonably synchronized pair of timestamps from the
+/// device timer and the host timer as seen by device": the device timer is the profiling
+/// timebase, and gencl's profiling times are CLOCK_MONOTONIC nanoseconds (a kernel's window
+/// placed by the GPU's own duration: docs/runtime.md), so both are one reading.
+pub unsafe extern "C" fn clGetDeviceAndHostTimer(
+    device: cl_device_id,
+    device_timestamp: *mut cl_ulong,
+    host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_DEVICE if device is not a valid device."
+        check_device(device)?;
+        // "CL_INVALID_VALUE if host_timestamp or device_timestamp is NULL."
+        if device_timestamp.is_null() || host_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let now = crate::core::event::now_ns();
+        write_opt(device_timestamp, now);
+        write_opt(host_timestamp, now);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clGetHostTimer(
+    device: cl_device_id,
+    host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_DEVICE if device is not a valid device."
+        check_device(device)?;
+        // "CL_INVALID_VALUE if host_timestamp is NULL."
+        if host_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        write_opt(host_timestamp, crate::core::event::now_ns());
+        Ok(())
+    })
+}

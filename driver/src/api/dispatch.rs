@@ -1138,19 +1138,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clEnqueueSVMMigrateMem", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clGetDeviceAndHostTimer(
-        _device: cl_device_id,
-        _device_timestamp: *mut cl_ulong,
-        _host_timestamp: *mut cl_ulong,
-    ) -> cl_int {
-        unsupported("clGetDeviceAndHostTimer", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clGetHostTimer(
-        _device: cl_device_id,
-        _host_timestamp: *mut cl_ulong,
-    ) -> cl_int {
-        unsupported("clGetHostTimer", CL_INVALID_OPERATION)
-    }
     pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
         _context: cl_context,
         _device: cl_device_id,
@@ -1480,8 +1467,8 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clCloneKernel: Some(crate::api::entry::clCloneKernel),
     clCreateProgramWithIL: Some(crate::api::entry::clCreateProgramWithIL),
     clEnqueueSVMMigrateMem: Some(unsupported::clEnqueueSVMMigrateMem),
-    clGetDeviceAndHostTimer: Some(unsupported::clGetDeviceAndHostTimer),
-    clGetHostTimer: Some(unsupported::clGetHostTimer),
+    clGetDeviceAndHostTimer: Some(crate::api::entry::clGetDeviceAndHostTimer),
+    clGetHostTimer: Some(crate::api::entry::clGetHostTimer),
     clGetKernelSubGroupInfo: Some(crate::api::entry::clGetKernelSubGroupInfo),
     clSetDefaultDeviceCommandQueue: Some(unsupported::clSetDefaultDeviceCommandQueue),
     clSetProgramReleaseCallback: Some(unsupported::clSetProgramReleaseCallback),

@@ -7,7 +7,10 @@ pub use super::context::{
     clCreateContext, clCreateContextFromType, clGetContextInfo, clReleaseContext, clRetainContext,
     clSetContextDestructorCallback,
 };
-pub use super::device::{clGetDeviceIDs, clGetDeviceInfo, clReleaseDevice, clRetainDevice};
+pub use super::device::{
+    clGetDeviceAndHostTimer, clGetDeviceIDs, clGetDeviceInfo, clGetHostTimer, clReleaseDevice,
+    clRetainDevice,
+};
 /// The stubs, for completeness of this namespace.
 pub use super::dispatch::unsupported;
 pub use super::enqueue::{

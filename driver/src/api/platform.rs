@@ -56,7 +56,8 @@ fn platform_info(platform: cl_platform_id, param: cl_platform_info) -> ClResult<
         CL_PLATFORM_EXTENSIONS_WITH_VERSION => val(&[name_version("cl_khr_icd", 1, 0, 0)]),
         // "If the platform does not support device and host timer synchronization, the value
         // returned will be 0."
-        CL_PLATFORM_HOST_TIMER_RESOLUTION => val(&0u64),
+        // clGetHostTimer reads CLOCK_MONOTONIC in nanoseconds.
+        CL_PLATFORM_HOST_TIMER_RESOLUTION => val(&1u64),
         CL_PLATFORM_ICD_SUFFIX_KHR => val(ICD_SUFFIX),
         // "CL_INVALID_VALUE if param_name is not one of the supported values"
         _ => Err(CL_INVALID_VALUE),
