@@ -130,15 +130,25 @@ impl<T: ClObject> Clone for Ref<T> {
 
 impl<T: ClObject> Drop for Ref<T> {
     fn drop(&mut self) {
-        let mut live = LIVE.lock();
-        if self.obj().refs.fetch_sub(1, Ordering::AcqRel) == 1 {
-            live.remove(&(self.0.as_ptr() as usize));
-            drop(live);
-            // SAFETY: the count reached zero and the registry no longer lists the object, so no
-            // other reference exists or can be made: nothing reads `inner` again. The header
-            // allocation is deliberately kept (see the module comment).
-            unsafe { std::mem::ManuallyDrop::drop(&mut (*self.0.as_ptr()).inner) };
+        // The registry lock only when the count reaches zero: every other drop is one atomic
+        // (queued commands clone and drop references on the enqueue path).
+        if self.obj().refs.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
         }
+        let mut live = LIVE.lock();
+        // Between the decrement and the lock, `from_handle` may have revived the object (it
+        // counts up under the lock) and even released it again; it is ours to free only if it
+        // is still listed and still at zero. The header is never freed, so reading it is safe.
+        let addr = self.0.as_ptr() as usize;
+        if self.obj().refs.load(Ordering::Acquire) != 0 || live.get(&addr) != Some(&T::TAG) {
+            return;
+        }
+        live.remove(&addr);
+        drop(live);
+        // SAFETY: the count is zero and the registry no longer lists the object, so no other
+        // reference exists or can be made: nothing reads `inner` again. The header allocation
+        // is deliberately kept (see the module comment).
+        unsafe { std::mem::ManuallyDrop::drop(&mut (*self.0.as_ptr()).inner) };
     }
 }
 

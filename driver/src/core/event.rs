@@ -23,6 +23,9 @@ pub struct EventCore {
     changed: Condvar,
 }
 
+/// How long a waiter polls before it sleeps.
+pub(crate) const SPIN: std::time::Duration = std::time::Duration::from_micros(50);
+
 /// CLOCK_MONOTONIC in nanoseconds (the profiling time base).
 pub fn now_ns() -> u64 {
     nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
@@ -91,8 +94,12 @@ impl EventCore {
             s.callbacks = keep;
             due
         };
-        self.changed.notify_all();
-        sched::wake();
+        // Waiters and the scheduler care only for the end: waking them at SUBMITTED and
+        // RUNNING too would cost two context switches per command for nothing.
+        if status <= CL_COMPLETE {
+            self.changed.notify_all();
+            sched::wake();
+        }
         for (_, cb) in due {
             cb(status);
         }
@@ -127,8 +134,18 @@ impl EventCore {
         (now.1)(now.0);
     }
 
-    /// Block until complete or failed; the final status.
+    /// Block until complete or failed; the final status. A short command is waited for by
+    /// polling a few microseconds first: sleeping costs a wake-up (tens of µs on a busy or
+    /// idle-throttled machine) that a blocking launch of a small kernel would pay every time.
     pub fn wait(&self) -> cl_int {
+        let spin_until = std::time::Instant::now() + SPIN;
+        while std::time::Instant::now() < spin_until {
+            let st = self.status();
+            if st <= CL_COMPLETE {
+                return st;
+            }
+            std::hint::spin_loop();
+        }
         let mut s = self.state.lock();
         while s.status > CL_COMPLETE {
             self.changed.wait(&mut s);

@@ -50,8 +50,9 @@ struct Order {
     last: Option<Arc<EventCore>>,
     /// Out-of-order queues: the last barrier (every later command waits for it).
     barrier: Option<Arc<EventCore>>,
-    /// Commands not known to be done (clFinish waits for them; markers too).
-    outstanding: Vec<Arc<EventCore>>,
+    /// Commands not known to be done, oldest first (clFinish waits for them; markers too).
+    /// Pruned from the front, so a long batch costs nothing per enqueue.
+    outstanding: VecDeque<Arc<EventCore>>,
 }
 
 #[derive(Default)]
@@ -84,7 +85,9 @@ impl QueueCore {
         let mut after = Vec::new();
         {
             let mut o = self.order.lock();
-            o.outstanding.retain(|e| !e.is_done());
+            while o.outstanding.front().is_some_and(|e| e.is_done()) {
+                o.outstanding.pop_front();
+            }
             if self.out_of_order {
                 after.extend(o.barrier.clone());
                 if kind != Kind::Command && wait.is_empty() {
@@ -96,7 +99,7 @@ impl QueueCore {
             } else {
                 after.extend(o.last.replace(event.clone()));
             }
-            o.outstanding.push(event.clone());
+            o.outstanding.push_back(event.clone());
         }
         self.shared.pending.lock().push_back(Command {
             event: event.clone(),
@@ -118,7 +121,7 @@ impl QueueCore {
 
     /// clFinish: wait for every command queued so far.
     pub fn finish(&self) {
-        let all: Vec<_> = self.order.lock().outstanding.clone();
+        let all: Vec<_> = self.order.lock().outstanding.iter().cloned().collect();
         for e in all {
             e.wait();
         }
