@@ -404,3 +404,22 @@ fn buffer_reads_and_writes_check_range_pointer_and_host_access() {
         assert_eq!(clReleaseContext(ctx), CL_SUCCESS);
     }
 }
+
+/// The dispatch table is generated (`scripts/gen_dispatch.py` from cl_icd.h and entry.rs):
+/// the committed file must be what the generator writes, so a new entry point in entry.rs or
+/// a new slot in the header cannot be forgotten in the table.
+#[test]
+fn dispatch_table_is_what_the_generator_writes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new("python3")
+        .arg(root.join("scripts/gen_dispatch.py"))
+        .arg("--check")
+        .output()
+        .expect("run python3 scripts/gen_dispatch.py --check");
+    assert!(
+        out.status.success(),
+        "driver/src/api/dispatch.rs is stale: run python3 scripts/gen_dispatch.py\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
