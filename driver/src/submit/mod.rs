@@ -520,7 +520,17 @@ impl Submitter {
         }
         write_dwords(map, BATCH, &b.0);
 
-        let mut objects: Vec<(u32, u64, bool)> = buffers.to_vec();
+        // i915 refuses an execbuffer2 that lists a GEM object twice (EINVAL, "appears more
+        // than once in object list"; the emulated device too): one entry per object, written
+        // if any use writes it (a buffer passed as two arguments, or sub-buffers of one
+        // parent).
+        let mut objects: Vec<(u32, u64, bool)> = Vec::with_capacity(buffers.len() + 5);
+        for &(handle, addr, written) in buffers {
+            match objects.iter_mut().find(|o| o.0 == handle) {
+                Some(o) => o.2 |= written,
+                None => objects.push((handle, addr, written)),
+            }
+        }
         objects.push((self.ish.handle, self.ish.gpu_addr, false));
         for (addr, _, handle) in &data {
             objects.push((*handle, *addr, false));
