@@ -98,6 +98,25 @@ pub fn features() -> impl Iterator<Item = &'static str> {
         .chain(EXTENSIONS.iter().filter_map(|e| e.feature))
 }
 
+/// Features clang-15's opencl-c-base.h defines for every SPIR target whatever `-cl-ext` says
+/// (`#if defined(__SPIR__)` ... `#define __opencl_c_atomic_scope_all_devices 1`).
+const SPIR_HEADER_FEATURES: &[&str] = &[
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_read_write_images",
+];
+
+/// A header to include after clang's own: `#undef` of each feature macro that header defined
+/// but the device does not have, so that a kernel's `#ifdef` sees what the device reports.
+pub fn undefine_header() -> String {
+    SPIR_HEADER_FEATURES
+        .iter()
+        .filter(|f| !features().any(|g| g == **f))
+        .map(|f| format!("#undef {f}\n"))
+        .collect()
+}
+
 /// clang's `-cl-ext` argument: everything off, then the extensions and features.
 pub fn clang_ext_arg() -> String {
     let mut s = String::from("-cl-ext=-all");

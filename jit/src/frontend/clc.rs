@@ -152,6 +152,9 @@ fn compile_to_bitcode_with(
     let bc = dir.0.join("program.bc");
     std::fs::write(&src, source)
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", src.display())))?;
+    let undefine = dir.0.join("gencl-features.h");
+    std::fs::write(&undefine, crate::extensions::undefine_header())
+        .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", undefine.display())))?;
     let include = dir.0.join("include");
     for (name, text) in headers {
         let rel = std::path::Path::new(name);
@@ -189,7 +192,9 @@ fn compile_to_bitcode_with(
     // (CL_DEVICE_IMAGE_SUPPORT is false); __OPENCL_VERSION__, which the SPIR target leaves
     // out, is the device's OpenCL version (3.0).
     cmd.arg(crate::extensions::clang_ext_arg())
-        .args(["-U__IMAGE_SUPPORT__", "-D__OPENCL_VERSION__=300"]);
+        .args(["-U__IMAGE_SUPPORT__", "-D__OPENCL_VERSION__=300"])
+        .arg("-include")
+        .arg(&undefine);
     if opt_disabled(opts) {
         cmd.args(["-O0", "-disable-O0-optnone"]);
     } else {
@@ -247,5 +252,19 @@ mod tests {
             o.clang_args,
             ["-fdenormal-fp-math-f32=preserve-sign,preserve-sign"]
         );
+    }
+
+    /// The feature macros clang's SPIR header defines on its own are gone where the device
+    /// does not report the feature, and stay where it does.
+    #[test]
+    fn feature_macros_are_the_devices() {
+        let src = "#ifdef __opencl_c_read_write_images\n#error rw\n#endif\n\
+                   #ifdef __opencl_c_atomic_scope_all_devices\n#error all\n#endif\n\
+                   #ifndef __opencl_c_atomic_scope_device\n#error device\n#endif\n\
+                   kernel void k(global int *a) { a[0] = 1; }";
+        let o = parse_options("-cl-std=CL3.0").unwrap();
+        if let Err(e) = compile_to_bitcode(src, &o) {
+            panic!("{e:?}");
+        }
     }
 }

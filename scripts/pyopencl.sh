@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# pyopencl's own tests (its source distribution's test/) against gencl alone, embedded, then
+# compared with tests/pyopencl/expected-failures.txt (tests/pyopencl/compare.py): a failure not
+# on the list, or a listed test that passes, fails this script. The sdist of the pyopencl that
+# scripts/setup.sh installed is fetched from PyPI once into target/.
+# usage: scripts/pyopencl.sh [TEST_FILE...]   (default: the issue's six files)
+# Needs target/release/libgencl.so (cargo build --release -p gencl).
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+venv="$here/target/venv"
+py="$venv/bin/python"
+"$py" -c "import pytest, mako" 2>/dev/null ||
+  "$venv/bin/pip" install -q --disable-pip-version-check pytest mako
+version="$("$py" -c "import pyopencl; print(pyopencl.VERSION_TEXT)")"
+src="$here/target/pyopencl-$version"
+if [ ! -d "$src/test" ]; then
+  # Preparing the sdist's metadata needs its build backend (TOOLCHAIN.md).
+  "$py" -c "import scikit_build_core, nanobind" 2>/dev/null ||
+    "$venv/bin/pip" install -q --disable-pip-version-check scikit-build-core nanobind
+  dl="$(mktemp -d)"
+  "$venv/bin/pip" download -q --disable-pip-version-check --no-deps --no-binary :all: \
+    --no-build-isolation "pyopencl==$version" -d "$dl"
+  tar -xzf "$dl"/pyopencl-*.tar.gz -C "$here/target"
+  rm -rf "$dl"
+fi
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=(test_wrapper.py test_enqueue_copy.py test_arrays_in_structs.py
+  test_clmath.py test_array.py test_algorithm.py)
+out="$here/target/pyopencl-run"
+rm -rf "$out" && mkdir -p "$out/vendors"
+echo "$here/target/release/libgencl.so" > "$out/vendors/gencl.icd"
+# From a copy of test/: some tests write files next to themselves.
+cp -r "$src/test" "$out/test"
+set +e
+( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded \
+    XDG_CACHE_HOME="$out/cache" timeout 2400 "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
+    --junitxml="$out/report.xml" "${files[@]}" > "$out/pytest.log" 2>&1 )
+set -e
+tail -n 3 "$out/pytest.log"
+python3 "$here/tests/pyopencl/compare.py" "$out/report.xml" "$here/tests/pyopencl/expected-failures.txt"

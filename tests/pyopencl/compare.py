@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Compares a pytest JUnit XML report of pyopencl's own tests with gencl's expected-failure list.
+
+usage: compare.py REPORT.xml EXPECTED.txt
+
+Test ids drop pytest's context-factory parameter (it names the device), so
+`test_array.py::test_pow_array[<context factory for ...>-add]` is listed as
+`test_array.py::test_pow_array[add]`. Each line of EXPECTED.txt is `test id | cause`. The run
+fails when a test fails that is not listed (a regression) or when a listed test passes (the list
+must shrink with the fix); a listed test that did not run (skipped, deselected) is reported only.
+"""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+CTX = re.compile(r"<context factory for <pyopencl\.Device [^>]*>>-?")
+
+
+def test_id(case):
+    # classname "test_array" (or "test.test_array"), name "test_x[<context factory ...>-p]"
+    module = case.get("classname", "").split(".")[-1]
+    name = CTX.sub("", case.get("name", "")).replace("[]", "")
+    return f"{module}.py::{name}"
+
+
+def load_report(path):
+    outcome = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            outcome[test_id(case)] = "fail"
+        elif case.find("skipped") is not None:
+            outcome[test_id(case)] = "skip"
+        else:
+            outcome[test_id(case)] = "pass"
+    return outcome
+
+
+def load_expected(path):
+    expected = {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            name, sep, cause = line.partition(" | ")
+            if not sep or not cause.strip():
+                sys.exit(f"{path}: every entry needs a cause: {line!r}")
+            expected[name.strip()] = cause.strip()
+    return expected
+
+
+def main():
+    outcome = load_report(sys.argv[1])
+    expected = load_expected(sys.argv[2])
+    counts = {k: sum(1 for v in outcome.values() if v == k) for k in ("pass", "fail", "skip")}
+    print(f"pyopencl: {len(outcome)} tests: pass {counts['pass']}, fail {counts['fail']}, "
+          f"skip {counts['skip']}")
+    bad = 0
+    for t, o in sorted(outcome.items()):
+        if o == "fail" and t not in expected:
+            print(f"REGRESSION {t}")
+            bad += 1
+        if o == "pass" and t in expected:
+            print(f"NOW PASSES (remove it from the list): {t}")
+            bad += 1
+    for t in sorted(set(expected) - set(outcome)):
+        print(f"not run: {t}")
+    print(f"pyopencl: {counts['fail']} failing, {len(expected)} expected; {bad} unexpected")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
