@@ -6,7 +6,8 @@
 # The sources come from KhronosGroup/OpenCL-CTS, OpenCL-Headers and SPIRV-Headers (extracted
 # outside the repo, never committed). Needs cmake and ninja-build; runs the test from its own
 # build folder with gencl's .icd alone, embedded, on the emulated device. GENCL_CTS_ICD names
-# another library (a second gencl build, to compare before and after).
+# another library (a second gencl build, to compare before and after). CL_DEVICE_TYPE (default
+# all) picks the device type; test_computeinfo refuses "all" and needs CL_DEVICE_TYPE=gpu.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cts="$1" headers="$2" spirv="$3" build="$4" test="$5"
@@ -22,5 +23,5 @@ vendors="$(mktemp -d)"
 trap 'rm -rf "$vendors"' EXIT
 echo "${GENCL_CTS_ICD:-$here/target/release/libgencl.so}" > "$vendors/gencl.icd"
 cd "$(dirname "$bin")"
-GENCL_MODE=embedded GENCL_DEVICE=emulated OCL_ICD_VENDORS="$vendors" CL_DEVICE_TYPE=all \
+GENCL_MODE=embedded GENCL_DEVICE=emulated OCL_ICD_VENDORS="$vendors" CL_DEVICE_TYPE="${CL_DEVICE_TYPE:-all}" \
   timeout 1800 "./$test" "$@"

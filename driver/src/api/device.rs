@@ -260,8 +260,9 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => ui(b(true)),
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT | CL_DEVICE_PIPE_SUPPORT => ui(b(false)),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => ul(0),
-        // Not conformant: the spec's format with no date.
-        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => val("v0000-00-00-00"),
+        // Not conformant: the spec's format "vYYYY-MM-DD-XX" (month and day must be valid,
+        // as the CTS's computeinfo checks) with year 0, which no CTS release has.
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => val("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),
     }
 }
