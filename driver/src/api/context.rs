@@ -6,9 +6,14 @@ use super::platform::is_platform;
 use super::runtime::{check_device, connection, device_id};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, slice, ClResult};
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
 
 pub struct Context {
+    /// clCreateContext's pfn_notify and user_data: told of errors in this context.
+    pub notify: Option<(
+        unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void),
+        usize,
+    )>,
     /// clSetContextDestructorCallback's callbacks, called in reverse order on deletion.
     pub destructors: parking_lot::Mutex<Vec<Box<dyn FnOnce() + Send>>>,
     pub properties: Vec<(cl_context_properties, cl_context_properties)>,
@@ -56,11 +61,14 @@ fn check_properties(
 fn new_context(
     props: Vec<(cl_context_properties, cl_context_properties)>,
     had: bool,
+    pfn_notify: ContextNotify,
+    user_data: *mut c_void,
 ) -> ClResult<cl_context> {
     // "CL_DEVICE_NOT_AVAILABLE if a device in devices is currently not available even though the
     // device was returned by clGetDeviceIDs."
     connection().map_err(|_| CL_DEVICE_NOT_AVAILABLE)?;
     Ok(Ref::new_handle(Context {
+        notify: pfn_notify.map(|f| (f, user_data as usize)),
         destructors: Default::default(),
         properties: props,
         had_properties: had,
@@ -91,7 +99,7 @@ pub unsafe extern "C" fn clCreateContext(
         for &d in unsafe { slice(devices, num_devices as usize) } {
             check_device(d)?;
         }
-        new_context(props, had)
+        new_context(props, had, pfn_notify, user_data)
     })
 }
 
@@ -122,7 +130,7 @@ pub unsafe extern "C" fn clCreateContextFromType(
             Ok(()) => {}
             Err(e) => return Err(e),
         }
-        new_context(props, had)
+        new_context(props, had, pfn_notify, user_data)
     })
 }
 
@@ -159,6 +167,21 @@ pub unsafe extern "C" fn clGetContextInfo(
         param_value,
         param_value_size_ret,
     )
+}
+
+impl Context {
+    /// "pfn_notify ... will be used by the OpenCL implementation to report information on
+    /// errors during context creation as well as errors that occur at runtime in this
+    /// context": `errinfo` is the text, with no private data.
+    pub fn report(&self, errinfo: &str) {
+        let Some((f, data)) = self.notify else {
+            return;
+        };
+        let text = std::ffi::CString::new(errinfo.replace('\0', " ")).unwrap_or_default();
+        // SAFETY: the application's callback, with a NUL-terminated string that lives across
+        // the call, no private data, and its own user_data.
+        unsafe { f(text.as_ptr(), std::ptr::null(), 0, data as *mut c_void) };
+    }
 }
 
 impl Drop for Context {

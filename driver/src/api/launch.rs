@@ -204,21 +204,31 @@ fn nd_range(
         local_size: local,
     };
     drop(k);
+    let context = e.queue.context.clone();
     e.submit(
         Kind::Command,
         false,
         Box::new(move || {
-            let result = run(launch);
+            let result = run(launch).map_err(|(status, text)| {
+                context.report(&text);
+                status
+            });
             drop((held, exe));
             result
         }),
     )
 }
 
-/// One launch through the service: the GPU's time on success, the event's error status on
-/// failure.
-fn run(launch: Launch) -> Result<Option<u64>, cl_int> {
-    match connection()?.call(Request::Launch(launch)) {
+/// One launch through the service: the GPU's time on success; on failure the event's error
+/// status and the text for the context's notification callback.
+fn run(launch: Launch) -> Result<Option<u64>, (cl_int, String)> {
+    let kernel = launch.kernel;
+    let fail = |status, what: String| {
+        tracing::warn!("{what}");
+        Err((status, format!("gencl: kernel #{kernel} {what}")))
+    };
+    let conn = connection().map_err(|s| (s, "gencl: no device".to_string()))?;
+    match conn.call(Request::Launch(launch)) {
         Ok((
             Response::Launched {
                 start_ns,
@@ -230,18 +240,15 @@ fn run(launch: Launch) -> Result<Option<u64>, cl_int> {
             write_stdout(&printf);
             Ok(Some(end_ns.saturating_sub(start_ns)))
         }
-        Ok(_) => Err(CL_OUT_OF_RESOURCES),
+        Ok((other, _)) => fail(
+            CL_OUT_OF_RESOURCES,
+            format!("launch: unexpected answer {other:?}"),
+        ),
         Err(ClientError::Service {
             code: ErrorCode::InvalidArgs,
             message,
-        }) => {
-            tracing::warn!("launch refused: {message}");
-            Err(CL_INVALID_KERNEL_ARGS)
-        }
-        Err(e) => {
-            tracing::warn!("launch failed: {e}");
-            Err(CL_OUT_OF_RESOURCES)
-        }
+        }) => fail(CL_INVALID_KERNEL_ARGS, format!("launch refused: {message}")),
+        Err(e) => fail(CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
     }
 }
 

@@ -1,0 +1,615 @@
+//! The runtime core through the entry points (embedded device): commands that run after
+//! clEnqueue* returns, user events that gate them, callbacks, failure through wait lists,
+//! out-of-order queues, sub-buffers, rectangular copies and a failed launch's status.
+
+use gencl::api::entry::*;
+use gencl::api::types::*;
+use std::ffi::{c_char, c_void, CStr};
+use std::ptr::{null, null_mut};
+use std::sync::Mutex;
+
+struct Env {
+    ctx: cl_context,
+    dev: cl_device_id,
+}
+
+/// Text the context's notification callback received.
+static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn note(text: *const c_char, _: *const c_void, _: usize, _: *mut c_void) {
+    // SAFETY: the runtime passes a NUL-terminated string.
+    let t = unsafe { CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned();
+    NOTES.lock().unwrap().push(t);
+}
+
+fn env() -> Env {
+    std::env::set_var("GENCL_MODE", "embedded");
+    std::env::set_var("GENCL_DEVICE", "emulated");
+    let mut p = null_mut();
+    let mut d = null_mut();
+    let mut e = 0;
+    // SAFETY: valid out-pointers; the callback has the C signature.
+    unsafe {
+        assert_eq!(clGetPlatformIDs(1, &mut p, null_mut()), CL_SUCCESS);
+        assert_eq!(
+            clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &mut d, null_mut()),
+            CL_SUCCESS
+        );
+        let ctx = clCreateContext(null(), 1, &d, Some(note), null_mut(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        Env { ctx, dev: d }
+    }
+}
+
+impl Env {
+    fn queue(&self, props: cl_command_queue_properties) -> cl_command_queue {
+        let mut e = 0;
+        // SAFETY: valid handles and out-pointer.
+        let q = unsafe { clCreateCommandQueue(self.ctx, self.dev, props, &mut e) };
+        assert_eq!(e, CL_SUCCESS);
+        q
+    }
+    fn buffer(&self, size: usize) -> cl_mem {
+        let mut e = 0;
+        // SAFETY: valid context and out-pointer.
+        let m = unsafe { clCreateBuffer(self.ctx, CL_MEM_READ_WRITE, size, null_mut(), &mut e) };
+        assert_eq!(e, CL_SUCCESS);
+        m
+    }
+    fn user_event(&self) -> cl_event {
+        let mut e = 0;
+        // SAFETY: valid context and out-pointer.
+        let u = unsafe { clCreateUserEvent(self.ctx, &mut e) };
+        assert_eq!(e, CL_SUCCESS);
+        u
+    }
+    fn kernel(&self, src: &str, name: &str) -> cl_kernel {
+        let mut e = 0;
+        let text = std::ffi::CString::new(src).unwrap();
+        let name = std::ffi::CString::new(name).unwrap();
+        let mut p = text.as_ptr();
+        // SAFETY: valid handles, strings and out-pointers.
+        unsafe {
+            let prog = clCreateProgramWithSource(self.ctx, 1, &mut p, null(), &mut e);
+            assert_eq!(e, CL_SUCCESS);
+            assert_eq!(
+                clBuildProgram(prog, 1, &self.dev, null(), None, null_mut()),
+                CL_SUCCESS
+            );
+            let k = clCreateKernel(prog, name.as_ptr(), &mut e);
+            assert_eq!(e, CL_SUCCESS);
+            clReleaseProgram(prog);
+            k
+        }
+    }
+}
+
+fn status(e: cl_event) -> cl_int {
+    let mut s: cl_int = 99;
+    // SAFETY: valid event and out-pointer of the queried size.
+    let r = unsafe {
+        clGetEventInfo(
+            e,
+            CL_EVENT_COMMAND_EXECUTION_STATUS,
+            4,
+            (&raw mut s).cast(),
+            null_mut(),
+        )
+    };
+    assert_eq!(r, CL_SUCCESS);
+    s
+}
+
+/// Statuses the event callbacks saw, in order.
+static SEEN: Mutex<Vec<(cl_int, cl_int)>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn seen(_: cl_event, status: cl_int, data: *mut c_void) {
+    SEEN.lock().unwrap().push((data as usize as cl_int, status));
+}
+
+#[test]
+fn a_user_event_gates_an_in_order_queue_and_callbacks_follow_the_states() {
+    let env = env();
+    let q = env.queue(0);
+    let m = env.buffer(64);
+    let gate = env.user_event();
+    let data: Vec<u8> = (0..64).collect();
+    let mut back = vec![0u8; 64];
+    let (mut w, mut r) = (null_mut(), null_mut());
+    // SAFETY: valid handles; data and back outlive the commands (clFinish below).
+    unsafe {
+        assert_eq!(
+            clEnqueueWriteBuffer(
+                q,
+                m,
+                CL_FALSE,
+                0,
+                64,
+                data.as_ptr().cast(),
+                1,
+                &gate,
+                &mut w
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                m,
+                CL_FALSE,
+                0,
+                64,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                &mut r
+            ),
+            CL_SUCCESS
+        );
+        for (tag, state) in [(1, CL_SUBMITTED), (2, CL_RUNNING), (3, CL_COMPLETE)] {
+            assert_eq!(
+                clSetEventCallback(r, state, Some(seen), tag as usize as *mut c_void),
+                CL_SUCCESS
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        // Nothing ran: the write waits for the gate, the read for the write.
+        assert_eq!(status(w), CL_QUEUED);
+        assert_eq!(status(r), CL_QUEUED);
+        assert_eq!(back, vec![0u8; 64]);
+        assert!(SEEN.lock().unwrap().is_empty());
+        assert_eq!(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+        assert_eq!(
+            clSetUserEventStatus(gate, CL_COMPLETE),
+            CL_INVALID_OPERATION
+        );
+        assert_eq!(clWaitForEvents(1, &r), CL_SUCCESS);
+        assert_eq!(back, data);
+        assert_eq!(status(w), CL_COMPLETE);
+        // Each callback ran once, with the state it asked for, in the order the states came.
+        // (The spec does not order a CL_COMPLETE callback before the waits that return on
+        // completion: it runs on the worker, so give it a moment.)
+        let t = std::time::Instant::now();
+        while SEEN.lock().unwrap().len() < 3 && t.elapsed().as_secs() < 5 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(
+            *SEEN.lock().unwrap(),
+            [(1, CL_SUBMITTED), (2, CL_RUNNING), (3, CL_COMPLETE)]
+        );
+        for e in [gate, w, r] {
+            clReleaseEvent(e);
+        }
+        clReleaseMemObject(m);
+        clReleaseCommandQueue(q);
+    }
+}
+
+#[test]
+fn a_failed_user_event_fails_the_commands_that_wait_on_it() {
+    let env = env();
+    let q = env.queue(0);
+    let m = env.buffer(16);
+    let gate = env.user_event();
+    let mut back = [7u8; 16];
+    let (mut w, mut r) = (null_mut(), null_mut());
+    let data = [1u8; 16];
+    // SAFETY: valid handles; the buffers outlive the commands.
+    unsafe {
+        assert_eq!(
+            clEnqueueWriteBuffer(
+                q,
+                m,
+                CL_FALSE,
+                0,
+                16,
+                data.as_ptr().cast(),
+                1,
+                &gate,
+                &mut w
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(clSetUserEventStatus(gate, -1234), CL_SUCCESS);
+        // The blocking read waits on the failed write explicitly.
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                m,
+                CL_TRUE,
+                0,
+                16,
+                back.as_mut_ptr().cast(),
+                1,
+                &w,
+                &mut r
+            ),
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        );
+        assert_eq!(status(w), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(status(r), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(back, [7u8; 16], "neither command ran");
+        assert_eq!(
+            clWaitForEvents(1, &w),
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        );
+        // The queue goes on: a command that does not wait on them runs.
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                m,
+                CL_TRUE,
+                0,
+                16,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(back, [0u8; 16]);
+        for e in [gate, w, r] {
+            clReleaseEvent(e);
+        }
+        clReleaseMemObject(m);
+        clReleaseCommandQueue(q);
+    }
+}
+
+#[test]
+fn an_out_of_order_queue_runs_past_a_gated_command_but_not_past_a_barrier() {
+    let env = env();
+    let q = env.queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    let (a, b) = (env.buffer(4), env.buffer(4));
+    let gate = env.user_event();
+    let one = 1u32.to_le_bytes();
+    let two = 2u32.to_le_bytes();
+    let mut got = [0u8; 4];
+    let (mut ea, mut bar, mut eb) = (null_mut(), null_mut(), null_mut());
+    // SAFETY: valid handles; the host memory outlives the commands.
+    unsafe {
+        assert_eq!(
+            clEnqueueWriteBuffer(q, a, CL_FALSE, 0, 4, one.as_ptr().cast(), 1, &gate, &mut ea),
+            CL_SUCCESS
+        );
+        // Independent of the gate: it completes while the first waits.
+        assert_eq!(
+            clEnqueueWriteBuffer(
+                q,
+                b,
+                CL_TRUE,
+                0,
+                4,
+                two.as_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(status(ea), CL_QUEUED);
+        assert_eq!(
+            clEnqueueBarrierWithWaitList(q, 0, null(), &mut bar),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                b,
+                CL_FALSE,
+                0,
+                4,
+                got.as_mut_ptr().cast(),
+                0,
+                null(),
+                &mut eb
+            ),
+            CL_SUCCESS
+        );
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        assert_eq!(status(eb), CL_QUEUED, "behind the barrier, behind the gate");
+        assert_eq!(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+        assert_eq!(clFinish(q), CL_SUCCESS);
+        assert_eq!(status(bar), CL_COMPLETE);
+        assert_eq!(got, two);
+        for e in [gate, ea, bar, eb] {
+            clReleaseEvent(e);
+        }
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseCommandQueue(q);
+    }
+}
+
+#[test]
+fn a_kernel_on_a_sub_buffer_sees_only_its_window() {
+    let env = env();
+    let q = env.queue(0);
+    let parent = env.buffer(1024);
+    let mut e = 0;
+    // SAFETY: valid handles and pointers throughout.
+    unsafe {
+        let bad = cl_buffer_region {
+            origin: 4,
+            size: 64,
+        };
+        clCreateSubBuffer(
+            parent,
+            0,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            (&raw const bad).cast(),
+            &mut e,
+        );
+        assert_eq!(e, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+        let region = cl_buffer_region {
+            origin: 256,
+            size: 512,
+        };
+        let sub = clCreateSubBuffer(
+            parent,
+            0,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            (&raw const region).cast(),
+            &mut e,
+        );
+        assert_eq!(e, CL_SUCCESS);
+        let mut off = 0usize;
+        assert_eq!(
+            clGetMemObjectInfo(sub, CL_MEM_OFFSET, 8, (&raw mut off).cast(), null_mut()),
+            CL_SUCCESS
+        );
+        assert_eq!(off, 256);
+        let init: Vec<u32> = (0..256).collect();
+        assert_eq!(
+            clEnqueueWriteBuffer(
+                q,
+                parent,
+                CL_TRUE,
+                0,
+                1024,
+                init.as_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let k = env.kernel(
+            "kernel void twice(global uint *a) { a[get_global_id(0)] *= 2; }",
+            "twice",
+        );
+        assert_eq!(clSetKernelArg(k, 0, 8, (&raw const sub).cast()), CL_SUCCESS);
+        let g = 128usize;
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, k, 1, null(), &g, null(), 0, null(), null_mut()),
+            CL_SUCCESS
+        );
+        let mut back = vec![0u32; 256];
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                parent,
+                CL_TRUE,
+                0,
+                1024,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let want: Vec<u32> = (0..256)
+            .map(|i| if (64..192).contains(&i) { i * 2 } else { i })
+            .collect();
+        assert_eq!(back, want);
+        clReleaseKernel(k);
+        clReleaseMemObject(sub);
+        clReleaseMemObject(parent);
+        clReleaseCommandQueue(q);
+    }
+}
+
+#[test]
+fn rect_writes_reads_and_copies_match_a_cpu_reference() {
+    let env = env();
+    let q = env.queue(0);
+    let (w, h) = (16usize, 8usize); // a 16 x 8 byte image in each buffer
+    let (a, b) = (env.buffer(w * h), env.buffer(w * h));
+    let zeros = vec![0u8; w * h];
+    let host: Vec<u8> = (0..=255).collect(); // a 32-byte-pitch host image
+                                             // SAFETY: valid handles; host memory outlives the blocking commands.
+    unsafe {
+        for m in [a, b] {
+            assert_eq!(
+                clEnqueueWriteBuffer(
+                    q,
+                    m,
+                    CL_TRUE,
+                    0,
+                    w * h,
+                    zeros.as_ptr().cast(),
+                    0,
+                    null(),
+                    null_mut()
+                ),
+                CL_SUCCESS
+            );
+        }
+        // Host (2, 1) of pitch 32 → buffer (3, 2) of pitch 16, a 5 x 4 region.
+        let (bo, ho, region) = ([3usize, 2, 0], [2usize, 1, 0], [5usize, 4, 1]);
+        assert_eq!(
+            clEnqueueWriteBufferRect(
+                q,
+                a,
+                CL_TRUE,
+                bo.as_ptr(),
+                ho.as_ptr(),
+                region.as_ptr(),
+                w,
+                0,
+                32,
+                0,
+                host.as_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        // Buffer a (3, 2) → buffer b (10, 3), same region.
+        let dst = [10usize, 3, 0];
+        assert_eq!(
+            clEnqueueCopyBufferRect(
+                q,
+                a,
+                b,
+                bo.as_ptr(),
+                dst.as_ptr(),
+                region.as_ptr(),
+                w,
+                0,
+                w,
+                0,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        // Overlapping regions of one buffer.
+        let near = [4usize, 3, 0];
+        assert_eq!(
+            clEnqueueCopyBufferRect(
+                q,
+                a,
+                a,
+                bo.as_ptr(),
+                near.as_ptr(),
+                region.as_ptr(),
+                w,
+                0,
+                w,
+                0,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_MEM_COPY_OVERLAP
+        );
+        let mut got = vec![0u8; w * h];
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                b,
+                CL_TRUE,
+                0,
+                w * h,
+                got.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let mut want = vec![0u8; w * h];
+        for y in 0..4 {
+            for x in 0..5 {
+                want[(3 + y) * w + 10 + x] = host[(1 + y) * 32 + 2 + x];
+            }
+        }
+        assert_eq!(got, want);
+        // Read b's region back into a host image of pitch 8 at (1, 1).
+        let mut out = vec![0u8; 8 * 6];
+        let (ro, rh) = ([10usize, 3, 0], [1usize, 1, 0]);
+        assert_eq!(
+            clEnqueueReadBufferRect(
+                q,
+                b,
+                CL_TRUE,
+                ro.as_ptr(),
+                rh.as_ptr(),
+                region.as_ptr(),
+                w,
+                0,
+                8,
+                0,
+                out.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        for y in 0..4 {
+            for x in 0..5 {
+                assert_eq!(out[(1 + y) * 8 + 1 + x], host[(1 + y) * 32 + 2 + x]);
+            }
+        }
+        // Out of bounds: a region that ends past the buffer.
+        let far = [12usize, 5, 0];
+        assert_eq!(
+            clEnqueueReadBufferRect(
+                q,
+                b,
+                CL_TRUE,
+                far.as_ptr(),
+                rh.as_ptr(),
+                region.as_ptr(),
+                w,
+                0,
+                8,
+                0,
+                out.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_INVALID_VALUE
+        );
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseCommandQueue(q);
+    }
+}
+
+#[test]
+fn a_faulting_launch_fails_its_event_and_tells_the_context() {
+    let env = env();
+    let q = env.queue(0);
+    // A store through a NULL buffer argument: a GPU page fault.
+    let k = env.kernel(
+        "kernel void bad(global int *p) { p[get_global_id(0) * 4096] = 1; }",
+        "bad",
+    );
+    let none: cl_mem = null_mut();
+    let mut ev = null_mut();
+    // SAFETY: valid handles and pointers.
+    unsafe {
+        assert_eq!(
+            clSetKernelArg(k, 0, 8, (&raw const none).cast()),
+            CL_SUCCESS
+        );
+        let g = 64usize;
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, k, 1, null(), &g, null(), 0, null(), &mut ev),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clWaitForEvents(1, &ev),
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        );
+        assert!(status(ev) < 0, "status {}", status(ev));
+        let notes = NOTES.lock().unwrap().clone();
+        assert!(
+            notes.iter().any(|n| n.contains("launch failed")),
+            "context notes: {notes:?}"
+        );
+        clReleaseEvent(ev);
+        clReleaseKernel(k);
+        clReleaseCommandQueue(q);
+    }
+}
