@@ -246,6 +246,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         mut func,
         args,
         required_wg_size,
+        attributes,
         constant_data,
         library_data,
         slm_bytes,
@@ -348,10 +349,6 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     };
     let (_insts, isa) = emit::emit_with(&mfunc, &assignment, emit_opts)?;
     let implicit = abi::implicit_args();
-    let attributes = match required_wg_size {
-        Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
-        None => String::new(),
-    };
     Ok(KernelBinary {
         name: func.name.clone(),
         isa,

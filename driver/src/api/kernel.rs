@@ -4,7 +4,7 @@
 use super::info::{self, val, Info};
 use super::memory::Mem;
 use super::object::{get, ClObject, Ref};
-use super::program::Program;
+use super::program::{Origin, Program};
 use super::runtime::{check_device, device_desc};
 use super::types::*;
 use super::util::{c_str, entry, entry_ptr, write_opt, ClResult};
@@ -250,7 +250,22 @@ fn arg_info(kernel: cl_kernel, index: cl_uint, param: cl_kernel_arg_info) -> ClR
         .get(index as usize)
         .ok_or(CL_INVALID_ARG_INDEX)?;
     // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel."
-    if a.name.is_empty() && a.type_name.is_empty() {
+    // "Kernel argument information is only available if the program object associated with
+    // kernel is created with clCreateProgramWithSource and the program executable was built
+    // with the -cl-kernel-arg-info option". A linked program keeps it too: the option belongs
+    // to the clCompileProgram of its inputs, which the link does not see.
+    let requested = match k.program.origin {
+        Origin::Source => k
+            .program
+            .build
+            .lock()
+            .options
+            .split_whitespace()
+            .any(|w| w == "-cl-kernel-arg-info"),
+        Origin::Link => true,
+        Origin::Il | Origin::Binary => false,
+    };
+    if !requested || (a.name.is_empty() && a.type_name.is_empty()) {
         return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
     }
     match param {

@@ -66,6 +66,8 @@ pub struct LoweredKernel {
     pub func: Function,
     pub args: Vec<ArgInfo>,
     pub required_wg_size: Option<[u32; 3]>,
+    /// CL_KERNEL_ATTRIBUTES: the source attributes SPIR-V keeps, as the source spells them.
+    pub attributes: String,
     /// The program's `__constant` data, if the kernel reads it (`Op::ConstData(0)`).
     pub constant_data: Vec<u8>,
     /// The constant tables of each built-in cut out of the library (`library::Slice`) that
@@ -838,17 +840,32 @@ pub fn lower_module_each(
         .map(|(k, v)| (*k, *v))
         .collect();
     let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::default();
+    let mut attributes: HashMap<u32, Vec<String>> = HashMap::default();
     for e in &m.execution_modes {
-        if let (
-            Some(Operand::IdRef(f)),
-            Some(Operand::ExecutionMode(spirv::ExecutionMode::LocalSize)),
-        ) = (e.operands.first(), e.operands.get(1))
-        {
-            let x = lit_op(e, 2)?;
-            let y = lit_op(e, 3)?;
-            let z = lit_op(e, 4)?;
-            req_wg.insert(*f, [x, y, z]);
-        }
+        let (Some(Operand::IdRef(f)), Some(Operand::ExecutionMode(mode))) =
+            (e.operands.first(), e.operands.get(1))
+        else {
+            continue;
+        };
+        let attribute = match mode {
+            spirv::ExecutionMode::LocalSize => {
+                let xyz = [lit_op(e, 2)?, lit_op(e, 3)?, lit_op(e, 4)?];
+                req_wg.insert(*f, xyz);
+                Some(format!(
+                    "reqd_work_group_size({},{},{})",
+                    xyz[0], xyz[1], xyz[2]
+                ))
+            }
+            spirv::ExecutionMode::LocalSizeHint => Some(format!(
+                "work_group_size_hint({},{},{})",
+                lit_op(e, 2)?,
+                lit_op(e, 3)?,
+                lit_op(e, 4)?
+            )),
+            spirv::ExecutionMode::VecTypeHint => vec_type_hint(lit_op(e, 2)?),
+            _ => None,
+        };
+        attributes.entry(*f).or_default().extend(attribute);
     }
     let mut out = Vec::new();
     for ep in &m.entry_points {
@@ -863,12 +880,38 @@ pub fn lower_module_each(
             Some(Operand::LiteralString(s)) => s.clone(),
             _ => return invalid("OpEntryPoint without a name"),
         };
-        let k = lower_kernel(&info, fid, &name, req_wg.get(&fid).copied());
+        let k = lower_kernel(&info, fid, &name, req_wg.get(&fid).copied()).map(|mut k| {
+            k.attributes = attributes
+                .get(&fid)
+                .map(|a| a.join(" "))
+                .unwrap_or_default();
+            k
+        });
         out.push((name, k));
     }
     // A module without kernels is a program without kernels (an empty source, helper
     // functions only): it builds, and clCreateKernelsInProgram finds nothing.
     Ok(out)
+}
+
+/// `vec_type_hint(T)` from SPIR-V's VecTypeHint operand: the low 16 bits are the component
+/// type (0 i8, 1 i16, 2 i32, 3 i64, 4 half, 5 float, 6 double), the high 16 the count. The
+/// integer types have no signedness there (`uchar4` and `char4` are one value), so only the
+/// floating-point hints can be spelled as the source did; an integer hint is left out rather
+/// than reported with a sign the source may not have had.
+fn vec_type_hint(operand: u32) -> Option<String> {
+    let ty = match operand & 0xffff {
+        4 => "half",
+        5 => "float",
+        6 => "double",
+        _ => return None,
+    };
+    let n = operand >> 16;
+    Some(if n <= 1 {
+        format!("vec_type_hint({ty})")
+    } else {
+        format!("vec_type_hint({ty}{n})")
+    })
 }
 
 fn lower_kernel(
@@ -1028,6 +1071,7 @@ fn lower_kernel(
         func,
         args,
         required_wg_size,
+        attributes: String::new(),
         constant_data,
         library_data,
         slm_bytes,
