@@ -290,3 +290,38 @@ fn c_program_printf_through_gencld() {
     let s = Service::start("printf-svc");
     c_printf(Some(&s));
 }
+
+/// A client that ends with launches in flight, by exit or by SIGKILL, leaves gencld serving
+/// the next client (its state goes with its connection; the answer to a launch whose client
+/// is gone is dropped, not a crash).
+#[test]
+fn a_client_that_dies_with_work_in_flight_leaves_gencld_serving() {
+    let mut s = Service::start("inflight");
+    let exe = scratch("cbuild-inflight").join("exit_in_flight");
+    check(
+        Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(repo().join("driver/tests/c/exit_in_flight.c"))
+            .arg("-lOpenCL")
+            .output()
+            .expect("gcc"),
+        "gcc driver/tests/c/exit_in_flight.c",
+    );
+    for how in ["exit", "kill"] {
+        let mut cmd = Command::new(&exe);
+        cmd.arg(how)
+            .env("OCL_ICD_VENDORS", vendors("inflight", false));
+        mode(&mut cmd, Some(&s));
+        let out = cmd.output().unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("queued"),
+            "{how}: {out:?}"
+        );
+        assert!(
+            s.child.try_wait().unwrap().is_none(),
+            "gencld ended after a client's {how}"
+        );
+    }
+    c_vadd(Some(&s));
+}
