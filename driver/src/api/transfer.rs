@@ -315,13 +315,6 @@ impl Rect {
             (0..region[1]).map(move |y| self.offset + z * self.slice_pitch + y * self.row_pitch)
         })
     }
-
-    /// The rectangle's (slice, row, column) coordinates of its origin, for overlap tests.
-    fn coords(&self) -> [usize; 3] {
-        let z = self.offset / self.slice_pitch;
-        let r = self.offset % self.slice_pitch;
-        [z, r / self.row_pitch, r % self.row_pitch]
-    }
 }
 
 /// The three-element arrays of the rect commands: NULL is CL_INVALID_VALUE; "CL_INVALID_VALUE
@@ -494,12 +487,23 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     }
 }
 
-/// Whether two rectangles with the same pitches in one buffer object overlap: their boxes of
-/// (slice, row, byte) coordinates intersect.
+/// Whether two rectangles of one shape (`region`, the same pitches) in one buffer object share
+/// a byte. Each is the set {origin + z·slice + y·row + x} over the region, so they meet iff
+/// the distance between their origins is some dz·slice + dy·row + dx with |dx| < region[0],
+/// |dy| < region[1], |dz| < region[2]. For each dz only two dy can bring the rest within
+/// (-region[0], region[0]), because region[0] ≤ row pitch: an exact test in region[2] steps,
+/// which also sees rows that run past the pitch into the next row.
 fn rects_overlap(a: Rect, b: Rect, region: [usize; 3]) -> bool {
-    let (ca, cb) = (a.coords(), b.coords());
-    let extent = [region[2], region[1], region[0]];
-    (0..3).all(|d| ca[d] < cb[d] + extent[d] && cb[d] < ca[d] + extent[d])
+    let delta = b.offset as i128 - a.offset as i128;
+    let [nx, ny, nz] = region.map(|n| n as i128);
+    let (row, slice) = (a.row_pitch as i128, a.slice_pitch as i128);
+    (-(nz - 1)..nz).any(|dz| {
+        let rest = delta - dz * slice;
+        let q = rest.div_euclid(row);
+        [q, q + 1]
+            .into_iter()
+            .any(|dy| dy.abs() < ny && (rest - dy * row).abs() < nx)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -703,12 +707,34 @@ mod tests {
         assert_eq!(r.rows([2, 2, 2]).collect::<Vec<_>>(), [5, 9, 21, 25]);
     }
 
+    /// The exact test against the sets of bytes themselves.
     #[test]
-    fn overlapping_rects_are_found() {
-        let region = [4, 4, 1];
-        let at = |x, y| Rect::new([x, y, 0], region, 16, 256).unwrap();
-        assert!(rects_overlap(at(0, 0), at(3, 3), region));
-        assert!(!rects_overlap(at(0, 0), at(4, 0), region));
-        assert!(!rects_overlap(at(0, 0), at(0, 4), region));
+    fn overlap_is_exactly_a_shared_byte() {
+        let bytes = |r: Rect, region: [usize; 3]| -> std::collections::HashSet<usize> {
+            r.rows(region).flat_map(|o| o..o + region[0]).collect()
+        };
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..2000 {
+            let region = [1 + next(5), 1 + next(4), 1 + next(3)];
+            let row = region[0] + next(4);
+            let slice = row * (region[1] + next(3));
+            let at = |o: [usize; 3]| Rect::new(o, region, row, slice).unwrap();
+            let (a, b) = (
+                at([next(2 * row), next(6), next(4)]),
+                at([next(2 * row), next(6), next(4)]),
+            );
+            let shared = !bytes(a, region).is_disjoint(&bytes(b, region));
+            assert_eq!(
+                rects_overlap(a, b, region),
+                shared,
+                "{a:?} {b:?} {region:?}"
+            );
+        }
     }
 }
