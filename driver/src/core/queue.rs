@@ -138,6 +138,11 @@ impl Drop for QueueCore {
 }
 
 fn worker(shared: &Shared) {
+    // Whether the last look found work: only a worker that has just run a command polls
+    // before it sleeps (its queue's next command usually comes at once); one woken by
+    // another queue's event and finding nothing sleeps again at once, so that idle queues
+    // cost nothing however many there are.
+    let mut busy = false;
     loop {
         let seen = sched::generation();
         let next = {
@@ -150,8 +155,14 @@ fn worker(shared: &Shared) {
             }
         };
         match next {
-            Some(c) => run(c),
-            None => sched::wait_past(seen),
+            Some(c) => {
+                run(c);
+                busy = true;
+            }
+            None => {
+                sched::wait_past(seen, busy);
+                busy = false;
+            }
         }
     }
 }

@@ -23,11 +23,11 @@ pub fn wake() {
     CHANGED.notify_all();
 }
 
-/// Sleep until the generation moves past `seen`, after polling for a moment as
-/// `EventCore::wait` does: the next command of a busy queue usually comes at once.
-pub fn wait_past(seen: u64) {
+/// Sleep until the generation moves past `seen`; with `poll`, after polling for a moment as
+/// `EventCore::wait` does (the next command of a busy queue usually comes at once).
+pub fn wait_past(seen: u64, poll: bool) {
     let spin_until = std::time::Instant::now() + super::event::SPIN;
-    while std::time::Instant::now() < spin_until {
+    while poll && std::time::Instant::now() < spin_until {
         if generation() != seen {
             return;
         }
