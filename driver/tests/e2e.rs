@@ -126,25 +126,30 @@ fn clinfo_lists_the_gencl_platform_and_device() {
     assert!(full.contains("0x8086"), "vendor id: {full}");
 }
 
-/// Each test builds its own executable: two tests writing one path race (ETXTBSY when one
-/// executes what the other is still writing).
-fn build_c_vadd(tag: &str) -> PathBuf {
-    let exe = scratch(&format!("cbuild-{tag}")).join("vadd");
+/// A C program of the repo built with gcc against the ICD loader, into a folder of `tag`'s
+/// own: two tests writing one path race (ETXTBSY when one executes what the other is still
+/// writing).
+fn build_c(source: &str, tag: &str) -> PathBuf {
+    let name = Path::new(source).file_stem().unwrap();
+    let exe = scratch(&format!("cbuild-{tag}")).join(name);
     check(
         Command::new("gcc")
             .args(["-O2", "-o"])
             .arg(&exe)
-            .arg(repo().join("examples/vadd.c"))
+            .arg(repo().join(source))
             .arg("-lOpenCL")
             .output()
             .expect("gcc"),
-        "gcc examples/vadd.c -lOpenCL",
+        &format!("gcc {source} -lOpenCL"),
     );
     exe
 }
 
 fn c_vadd(svc: Option<&Service>) {
-    let exe = build_c_vadd(if svc.is_some() { "svc" } else { "embedded" });
+    let exe = build_c(
+        "examples/vadd.c",
+        if svc.is_some() { "svc" } else { "embedded" },
+    );
     let mut cmd = Command::new(&exe);
     cmd.env("OCL_ICD_VENDORS", vendors("cvadd", false));
     mode(&mut cmd, svc);
@@ -232,27 +237,11 @@ fn pyopencl_with_its_binary_cache_runs_twice_through_gencld() {
     pyopencl_cache(Some(&s), "pycachesvc");
 }
 
-/// driver/tests/c/printf.c built once per test (see `build_c_vadd` on why).
-fn build_c_printf(tag: &str) -> PathBuf {
-    let exe = scratch(&format!("printf-{tag}")).join("printf");
-    check(
-        Command::new("gcc")
-            .args(["-O2", "-o"])
-            .arg(&exe)
-            .arg(repo().join("driver/tests/c/printf.c"))
-            .arg("-lOpenCL")
-            .output()
-            .expect("gcc"),
-        "gcc driver/tests/c/printf.c -lOpenCL",
-    );
-    exe
-}
-
 /// printf from kernels: gencl's lines are PoCL's (as a set: the order of work-items is each
 /// implementation's), every one of them between the host's "before" and "after".
 fn c_printf(svc: Option<&Service>) {
     let tag = if svc.is_some() { "svc" } else { "embedded" };
-    let exe = build_c_printf(tag);
+    let exe = build_c("driver/tests/c/printf.c", &format!("printf-{tag}"));
     let mut cmd = Command::new(&exe);
     cmd.env("OCL_ICD_VENDORS", vendors(&format!("printf-{tag}"), false));
     mode(&mut cmd, svc);
@@ -297,17 +286,7 @@ fn c_program_printf_through_gencld() {
 #[test]
 fn a_client_that_dies_with_work_in_flight_leaves_gencld_serving() {
     let mut s = Service::start("inflight");
-    let exe = scratch("cbuild-inflight").join("exit_in_flight");
-    check(
-        Command::new("gcc")
-            .args(["-O2", "-o"])
-            .arg(&exe)
-            .arg(repo().join("driver/tests/c/exit_in_flight.c"))
-            .arg("-lOpenCL")
-            .output()
-            .expect("gcc"),
-        "gcc driver/tests/c/exit_in_flight.c",
-    );
+    let exe = build_c("driver/tests/c/exit_in_flight.c", "inflight");
     for how in ["exit", "kill"] {
         let mut cmd = Command::new(&exe);
         cmd.arg(how)
