@@ -2,6 +2,8 @@
 //! clEnqueue* returns, user events that gate them, callbacks, failure through wait lists,
 //! out-of-order queues, sub-buffers, rectangular copies and a failed launch's status.
 
+mod api_common;
+
 use gencl::api::entry::*;
 use gencl::api::types::*;
 use std::ffi::{c_char, c_void, CStr};
@@ -25,22 +27,12 @@ unsafe extern "C" fn note(text: *const c_char, _: *const c_void, _: usize, _: *m
 }
 
 fn env() -> Env {
-    std::env::set_var("GENCL_MODE", "embedded");
-    std::env::set_var("GENCL_DEVICE", "emulated");
-    let mut p = null_mut();
-    let mut d = null_mut();
+    let d = api_common::device();
     let mut e = 0;
-    // SAFETY: valid out-pointers; the callback has the C signature.
-    unsafe {
-        assert_eq!(clGetPlatformIDs(1, &mut p, null_mut()), CL_SUCCESS);
-        assert_eq!(
-            clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &mut d, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = clCreateContext(null(), 1, &d, Some(note), null_mut(), &mut e);
-        assert_eq!(e, CL_SUCCESS);
-        Env { ctx, dev: d }
-    }
+    // SAFETY: a valid device and out-pointer; the callback has the C signature.
+    let ctx = unsafe { clCreateContext(null(), 1, &d, Some(note), null_mut(), &mut e) };
+    assert_eq!(e, CL_SUCCESS);
+    Env { ctx, dev: d }
 }
 
 impl Env {

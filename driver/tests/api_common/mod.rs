@@ -6,12 +6,12 @@ use gencl::api::entry::*;
 use gencl::api::types::*;
 use std::ptr::{null, null_mut};
 
-pub fn setup() -> (cl_device_id, cl_context, cl_command_queue) {
+/// The embedded gencl device on the emulated GPU.
+pub fn device() -> cl_device_id {
     std::env::set_var("GENCL_MODE", "embedded");
     std::env::set_var("GENCL_DEVICE", "emulated");
     let mut p = null_mut();
     let mut d = null_mut();
-    let mut e = 0;
     // SAFETY: valid out-pointers.
     unsafe {
         assert_eq!(clGetPlatformIDs(1, &mut p, null_mut()), CL_SUCCESS);
@@ -19,6 +19,16 @@ pub fn setup() -> (cl_device_id, cl_context, cl_command_queue) {
             clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &mut d, null_mut()),
             CL_SUCCESS
         );
+    }
+    d
+}
+
+/// The device, a context on it and an in-order queue.
+pub fn setup() -> (cl_device_id, cl_context, cl_command_queue) {
+    let d = device();
+    let mut e = 0;
+    // SAFETY: valid handles and out-pointers.
+    unsafe {
         let ctx = clCreateContext(null(), 1, &d, None, null_mut(), &mut e);
         assert_eq!(e, CL_SUCCESS);
         let q = clCreateCommandQueueWithProperties(ctx, d, null(), &mut e);
