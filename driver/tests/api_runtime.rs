@@ -605,3 +605,45 @@ fn a_faulting_launch_fails_its_event_and_tells_the_context() {
         clReleaseCommandQueue(q);
     }
 }
+
+/// Destructor callbacks, in the order they ran: (object kind, user_data).
+static DESTROYED: Mutex<Vec<(char, usize)>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn mem_gone(_: cl_mem, data: *mut c_void) {
+    DESTROYED.lock().unwrap().push(('m', data as usize));
+}
+
+unsafe extern "C" fn ctx_gone(_: cl_context, data: *mut c_void) {
+    DESTROYED.lock().unwrap().push(('c', data as usize));
+}
+
+#[test]
+fn destructor_callbacks_run_last_first_when_the_object_goes() {
+    let env = env();
+    let m = env.buffer(64);
+    // SAFETY: valid handles; the callbacks have the C signatures.
+    unsafe {
+        for tag in [1usize, 2] {
+            assert_eq!(
+                clSetMemObjectDestructorCallback(m, Some(mem_gone), tag as *mut c_void),
+                CL_SUCCESS
+            );
+            assert_eq!(
+                clSetContextDestructorCallback(env.ctx, Some(ctx_gone), tag as *mut c_void),
+                CL_SUCCESS
+            );
+        }
+        assert_eq!(
+            clSetMemObjectDestructorCallback(m, None, null_mut()),
+            CL_INVALID_VALUE
+        );
+        // The buffer holds its context: the context goes with the buffer, after it.
+        assert_eq!(clReleaseContext(env.ctx), CL_SUCCESS);
+        assert!(DESTROYED.lock().unwrap().is_empty());
+        assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
+    }
+    assert_eq!(
+        *DESTROYED.lock().unwrap(),
+        [('m', 2), ('m', 1), ('c', 2), ('c', 1)]
+    );
+}

@@ -1,7 +1,7 @@
 //! Contexts (OpenCL 3.0 §4.4).
 
 use super::info::{self, val, Info};
-use super::object::{get, ClObject, Ref};
+use super::object::{get, ClObject, Destructors, Ref};
 use super::platform::is_platform;
 use super::runtime::{check_device, connection, device_id};
 use super::types::*;
@@ -14,8 +14,8 @@ pub struct Context {
         unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void),
         usize,
     )>,
-    /// clSetContextDestructorCallback's callbacks, called in reverse order on deletion.
-    pub destructors: parking_lot::Mutex<Vec<Box<dyn FnOnce() + Send>>>,
+    /// clSetContextDestructorCallback's callbacks.
+    pub destructors: Destructors<_cl_context>,
     pub properties: Vec<(cl_context_properties, cl_context_properties)>,
     /// Whether the application passed a property list at all (CL_CONTEXT_PROPERTIES returns
     /// nothing then).
@@ -185,15 +185,8 @@ impl Context {
 }
 
 impl Drop for Context {
-    /// "The registered user callback functions are called in the reverse order in which they
-    /// were registered ... when the context is destroyed."
     fn drop(&mut self) {
-        for cb in std::mem::take(&mut *self.destructors.lock())
-            .into_iter()
-            .rev()
-        {
-            cb();
-        }
+        self.destructors.run();
     }
 }
 
@@ -207,12 +200,7 @@ pub unsafe extern "C" fn clSetContextDestructorCallback(
         let c = get::<Context>(context)?;
         // "CL_INVALID_VALUE if pfn_notify is NULL."
         let f = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-        let (h, data) = (context as usize, user_data as usize);
-        c.destructors.lock().push(Box::new(move || {
-            // SAFETY: the application's callback with its own handle (whose header outlives
-            // the object) and user_data, as the spec says.
-            unsafe { f(h as cl_context, data as *mut c_void) }
-        }));
+        c.destructors.push(context, f, user_data);
         Ok(())
     })
 }

@@ -5,7 +5,7 @@
 
 use super::context::Context;
 use super::info::{self, val, Info};
-use super::object::{get, ClObject, Ref};
+use super::object::{get, ClObject, Destructors, Ref};
 use super::runtime::{connection, device_desc};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, ClResult};
@@ -36,8 +36,8 @@ pub struct Mem {
     pub map_count: AtomicU32,
     /// Live maps: (pointer handed out, offset, size).
     pub maps: parking_lot::Mutex<Vec<(usize, usize, usize)>>,
-    /// clSetMemObjectDestructorCallback's callbacks, to call in reverse order on deletion.
-    pub destructors: parking_lot::Mutex<Vec<Box<dyn FnOnce() + Send>>>,
+    /// clSetMemObjectDestructorCallback's callbacks, run once the resources are freed.
+    pub destructors: Destructors<_cl_mem>,
 }
 
 impl ClObject for Mem {
@@ -48,8 +48,6 @@ impl ClObject for Mem {
 
 impl Drop for Mem {
     fn drop(&mut self) {
-        // "The registered user callback functions are called in the reverse order in which
-        // they were registered", once the memory object's resources are freed.
         if let Storage::Own(buf) = &self.storage {
             if let Ok(c) = connection() {
                 if let Err(e) = c.free_buffer(buf.id) {
@@ -57,12 +55,7 @@ impl Drop for Mem {
                 }
             }
         }
-        for cb in std::mem::take(&mut *self.destructors.lock())
-            .into_iter()
-            .rev()
-        {
-            cb();
-        }
+        self.destructors.run();
     }
 }
 
@@ -350,12 +343,7 @@ pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
         let m = get::<Mem>(memobj)?;
         // "CL_INVALID_VALUE if pfn_notify is NULL."
         let f = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-        let (h, data) = (memobj as usize, user_data as usize);
-        m.destructors.lock().push(Box::new(move || {
-            // SAFETY: the application's callback with its own handle (whose header outlives
-            // the object, see `object`) and user_data, as the spec says.
-            unsafe { f(h as cl_mem, data as *mut c_void) }
-        }));
+        m.destructors.push(memobj, f, user_data);
         Ok(())
     })
 }

@@ -15,6 +15,7 @@ use super::types::*;
 use super::util::ClResult;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::ffi::c_void;
 use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -162,4 +163,40 @@ impl<T: ClObject> Deref for Ref<T> {
 /// A checked, counted reference from a handle.
 pub fn get<T: ClObject>(h: *mut T::Raw) -> ClResult<Ref<T>> {
     Ref::from_handle(h)
+}
+
+/// The destructor callbacks of an object whose handles point at `R`
+/// (clSetMemObjectDestructorCallback, clSetContextDestructorCallback): "called in the
+/// reverse order in which they were registered" when the object is deleted, each with the
+/// object's handle (whose header outlives the object, see the module comment) and its
+/// user_data.
+pub struct Destructors<R>(Mutex<Vec<Destructor<R>>>);
+
+/// The handle and user_data kept as addresses: the list moves between threads with its object.
+type Destructor<R> = (usize, usize, unsafe extern "C" fn(*mut R, *mut c_void));
+
+impl<R> Default for Destructors<R> {
+    fn default() -> Self {
+        Destructors(Mutex::new(Vec::new()))
+    }
+}
+
+impl<R> Destructors<R> {
+    pub fn push(
+        &self,
+        handle: *mut R,
+        f: unsafe extern "C" fn(*mut R, *mut c_void),
+        data: *mut c_void,
+    ) {
+        self.0.lock().push((handle as usize, data as usize, f));
+    }
+
+    /// Call every callback, last registered first.
+    pub fn run(&self) {
+        for (h, data, f) in std::mem::take(&mut *self.0.lock()).into_iter().rev() {
+            // SAFETY: the application's callback, called as the spec says with the handle and
+            // user_data it was registered with.
+            unsafe { f(h as *mut R, data as *mut c_void) };
+        }
+    }
 }
