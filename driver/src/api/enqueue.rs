@@ -89,17 +89,16 @@ pub(crate) fn queue_and_mem(q: cl_command_queue, m: cl_mem) -> ClResult<(Ref<Que
     Ok((q, m))
 }
 
-/// Markers and barriers.
+/// Markers and barriers, on a queue already checked ("CL_INVALID_COMMAND_QUEUE if
+/// command_queue is not a valid host command-queue" comes first in each).
 fn marker(
-    q: cl_command_queue,
+    q: Ref<Queue>,
     n: cl_uint,
     list: *const cl_event,
     event: *mut cl_event,
     ty: cl_command_type,
     kind: Kind,
 ) -> ClResult<()> {
-    // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
-    let q = get::<Queue>(q)?;
     Enqueue::new(q, ty, n, list, event)?.submit(kind, false, nothing())
 }
 
@@ -109,7 +108,7 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    entry(|| marker(q, n, list, event, CL_COMMAND_MARKER, Kind::Marker))
+    entry(|| marker(get(q)?, n, list, event, CL_COMMAND_MARKER, Kind::Marker))
 }
 
 pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
@@ -118,19 +117,18 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    entry(|| marker(q, n, list, event, CL_COMMAND_BARRIER, Kind::Barrier))
+    entry(|| marker(get(q)?, n, list, event, CL_COMMAND_BARRIER, Kind::Barrier))
 }
 
 pub unsafe extern "C" fn clEnqueueMarker(q: cl_command_queue, event: *mut cl_event) -> cl_int {
     entry(|| {
-        let queue = get::<Queue>(q)?;
+        let queue = get(q)?;
         // "CL_INVALID_VALUE if event is a NULL value."
         if event.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        drop(queue);
         marker(
-            q,
+            queue,
             0,
             std::ptr::null(),
             event,
@@ -143,7 +141,7 @@ pub unsafe extern "C" fn clEnqueueMarker(q: cl_command_queue, event: *mut cl_eve
 pub unsafe extern "C" fn clEnqueueBarrier(q: cl_command_queue) -> cl_int {
     entry(|| {
         marker(
-            q,
+            get(q)?,
             0,
             std::ptr::null(),
             std::ptr::null_mut(),
@@ -162,14 +160,13 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
     list: *const cl_event,
 ) -> cl_int {
     entry(|| {
-        let queue = get::<Queue>(q)?;
+        let queue = get(q)?;
         // "CL_INVALID_VALUE if num_events is 0 or event_list is NULL."
         if n == 0 || list.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        drop(queue);
         marker(
-            q,
+            queue,
             n,
             list,
             std::ptr::null_mut(),

@@ -4,13 +4,15 @@
 
 use super::enqueue::{queue_and_mem, Enqueue, HostPtr};
 use super::memory::Mem;
+use super::object::Ref;
+use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, entry_ptr, has_other_bits, slice, ClResult};
 use crate::core::queue::Kind;
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
-/// A buffer command's direction and its host pointer.
+/// A host transfer's direction.
 #[derive(Clone, Copy)]
 enum Dir {
     /// Buffer → host memory.
@@ -20,6 +22,28 @@ enum Dir {
 }
 
 impl Dir {
+    /// The command's wait list and event, then the host-access rule, in the spec's order
+    /// (the same for the plain and the rect forms).
+    fn enqueue(
+        self,
+        q: Ref<Queue>,
+        m: &Mem,
+        rect: bool,
+        n: cl_uint,
+        list: *const cl_event,
+        event: *mut cl_event,
+    ) -> ClResult<Enqueue> {
+        let ty = match (self, rect) {
+            (Dir::Read, false) => CL_COMMAND_READ_BUFFER,
+            (Dir::Write, false) => CL_COMMAND_WRITE_BUFFER,
+            (Dir::Read, true) => CL_COMMAND_READ_BUFFER_RECT,
+            (Dir::Write, true) => CL_COMMAND_WRITE_BUFFER_RECT,
+        };
+        let e = Enqueue::new(q, ty, n, list, event)?;
+        self.check_host_access(m)?;
+        Ok(e)
+    }
+
     /// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created
     /// with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." / "... if clEnqueueWriteBuffer
     /// is called on buffer which has been created with CL_MEM_HOST_READ_ONLY or
@@ -59,12 +83,14 @@ fn transfer(
         if ptr.0 == 0 {
             return Err(CL_INVALID_VALUE);
         }
-        let ty = match dir {
-            Dir::Read => CL_COMMAND_READ_BUFFER,
-            Dir::Write => CL_COMMAND_WRITE_BUFFER,
-        };
-        let e = Enqueue::new(q, ty, num_events_in_wait_list, event_wait_list, event)?;
-        dir.check_host_access(&m)?;
+        let e = dir.enqueue(
+            q,
+            &m,
+            false,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )?;
         e.submit(
             Kind::Command,
             blocking != 0,
@@ -375,12 +401,7 @@ unsafe fn transfer_rect(
         if buf.end(region).is_none_or(|e| e > m.size) || ptr.0 == 0 {
             return Err(CL_INVALID_VALUE);
         }
-        let ty = match dir {
-            Dir::Read => CL_COMMAND_READ_BUFFER_RECT,
-            Dir::Write => CL_COMMAND_WRITE_BUFFER_RECT,
-        };
-        let e = Enqueue::new(q, ty, num_events_in_wait_list, event_wait_list, event)?;
-        dir.check_host_access(&m)?;
+        let e = dir.enqueue(q, &m, true, num_events_in_wait_list, event_wait_list, event)?;
         e.submit(
             Kind::Command,
             blocking != 0,

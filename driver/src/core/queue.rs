@@ -57,12 +57,12 @@ struct Order {
 
 #[derive(Default)]
 struct Shared {
+    out_of_order: bool,
     pending: Mutex<VecDeque<Command>>,
     closed: AtomicBool,
 }
 
 pub struct QueueCore {
-    out_of_order: bool,
     order: Mutex<Order>,
     shared: Arc<Shared>,
     worker: OnceLock<()>,
@@ -71,9 +71,11 @@ pub struct QueueCore {
 impl QueueCore {
     pub fn new(out_of_order: bool) -> QueueCore {
         QueueCore {
-            out_of_order,
             order: Mutex::default(),
-            shared: Arc::default(),
+            shared: Arc::new(Shared {
+                out_of_order,
+                ..Shared::default()
+            }),
             worker: OnceLock::new(),
         }
     }
@@ -88,7 +90,7 @@ impl QueueCore {
             while o.outstanding.front().is_some_and(|e| e.is_done()) {
                 o.outstanding.pop_front();
             }
-            if self.out_of_order {
+            if self.shared.out_of_order {
                 after.extend(o.barrier.clone());
                 if kind != Kind::Command && wait.is_empty() {
                     after.extend(o.outstanding.iter().cloned());
@@ -147,7 +149,13 @@ fn worker(shared: &Shared) {
         let seen = sched::generation();
         let next = {
             let mut p = shared.pending.lock();
-            let ready = p.iter().position(Command::ready);
+            // In order, only the oldest command can be ready (each waits for the one before):
+            // a long batch behind a gated command is not scanned at every wake-up.
+            let ready = if shared.out_of_order {
+                p.iter().position(Command::ready)
+            } else {
+                p.front().filter(|c| c.ready()).map(|_| 0)
+            };
             match ready {
                 Some(i) => p.remove(i),
                 None if p.is_empty() && shared.closed.load(Ordering::Acquire) => return,
