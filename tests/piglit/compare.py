@@ -14,6 +14,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from expected_failures import load_expected  # noqa: E402
+
 BAD = ("fail", "crash", "timeout", "incomplete", "dmesg-fail", "warn")
 
 # Causes that belong to the open issues, recognised in the build log so that a rewritten list
@@ -33,22 +36,6 @@ KNOWN = [
 def load_results(path):
     with bz2.open(path, "rt") as f:
         return json.load(f)["tests"]
-
-
-def load_expected(path):
-    expected = {}
-    if not os.path.exists(path):
-        return expected
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            name, sep, cause = line.partition(" | ")
-            if not sep or not cause.strip():
-                sys.exit(f"{path}: every entry needs a cause: {line!r}")
-            expected[name.strip()] = cause.strip()
-    return expected
 
 
 def derive_cause(result):

@@ -9,9 +9,13 @@ Test ids drop pytest's context-factory parameter (it names the device), so
 fails when a test fails that is not listed (a regression) or when a listed test passes (the list
 must shrink with the fix); a listed test that did not run (skipped, deselected) is reported only.
 """
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from expected_failures import load_expected  # noqa: E402
 
 CTX = re.compile(r"<context factory for <pyopencl\.Device [^>]*>>-?")
 
@@ -33,20 +37,6 @@ def load_report(path):
         else:
             outcome[test_id(case)] = "pass"
     return outcome
-
-
-def load_expected(path):
-    expected = {}
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            name, sep, cause = line.partition(" | ")
-            if not sep or not cause.strip():
-                sys.exit(f"{path}: every entry needs a cause: {line!r}")
-            expected[name.strip()] = cause.strip()
-    return expected
 
 
 def main():
