@@ -134,15 +134,7 @@ impl Sel<'_> {
                 // An all-false f0.0: every channel jumps (IGC's unconditional goto).
                 let mut i = Inst::new(Opcode::Mov, 1);
                 i.no_mask = true;
-                i.dst = Some(Dst {
-                    file: RegFile::Arf,
-                    nr: 0x30,
-                    subreg: 0,
-                    hstride: 1,
-                    ty: Type::UW,
-                    indirect: None,
-                    writemask: 0xF,
-                });
+                i.dst = Some(arf_dst(0x30, Type::UW));
                 i.srcs[0] = Some(imm(Type::UW, 0));
                 self.push(i, None, [None; 3]);
                 false

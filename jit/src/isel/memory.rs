@@ -194,16 +194,7 @@ impl Sel<'_> {
         let mut i = send::message(Opcode::Sends, SIMD, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         // No second payload: src1 is the null register.
-        i.srcs[1] = Some(Src::Reg(SrcReg {
-            file: RegFile::Arf,
-            nr: 0,
-            subreg: 0,
-            region: Region::contiguous(8),
-            ty: Type::UD,
-            modifier: SrcMod::default(),
-            indirect: None,
-            swizzle: [0, 1, 2, 3],
-        }));
+        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
         self.push(
             i,
             Some(VRef { v: resp, off: 0 }),
@@ -387,26 +378,9 @@ impl Sel<'_> {
         self.push(i, None, [Some(VRef { v: hdr, off: 0 }), None, None]);
         let mut i = Inst::new(Opcode::Wait, 1);
         i.no_mask = true;
-        let n0 = Dst {
-            file: RegFile::Arf,
-            nr: 0x90,
-            subreg: 0,
-            hstride: 1,
-            ty: Type::UD,
-            indirect: None,
-            writemask: 0xF,
-        };
-        i.dst = Some(n0);
-        i.srcs[0] = Some(Src::Reg(SrcReg {
-            file: RegFile::Arf,
-            nr: 0x90,
-            subreg: 0,
-            region: Region::SCALAR,
-            ty: Type::UD,
-            modifier: SrcMod::default(),
-            indirect: None,
-            swizzle: [0, 1, 2, 3],
-        }));
+        // n0.0, the notification register the gateway signals.
+        i.dst = Some(arf_dst(0x90, Type::UD));
+        i.srcs[0] = Some(arf_src(0x90, Region::SCALAR, Type::UD));
         self.push(i, None, [None; 3]);
     }
 }

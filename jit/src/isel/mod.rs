@@ -143,16 +143,36 @@ pub(crate) fn grf_dst(nr: u8, subreg: u8, ty: Type) -> Dst {
     }
 }
 
-pub(crate) fn null_dst(ty: Type) -> Dst {
+/// Architecture register `nr` (null 0x00, f0 0x30, cr0 0x80, n0 0x90; PRM Vol 7,
+/// "ARF Registers") as a destination.
+pub(crate) fn arf_dst(nr: u8, ty: Type) -> Dst {
     Dst {
         file: RegFile::Arf,
-        nr: 0,
+        nr,
         subreg: 0,
         hstride: 1,
         ty,
         indirect: None,
         writemask: 0xF,
     }
+}
+
+/// Architecture register `nr` as a source with `region`.
+pub(crate) fn arf_src(nr: u8, region: Region, ty: Type) -> Src {
+    Src::Reg(SrcReg {
+        file: RegFile::Arf,
+        nr,
+        subreg: 0,
+        region,
+        ty,
+        modifier: SrcMod::default(),
+        indirect: None,
+        swizzle: [0, 1, 2, 3],
+    })
+}
+
+pub(crate) fn null_dst(ty: Type) -> Dst {
+    arf_dst(0, ty)
 }
 
 fn imm(ty: Type, bits: u64) -> Src {
@@ -269,34 +289,16 @@ impl Sel<'_> {
 
     /// `(W) op (1) cr0.0 cr0.0 imm {Switch}`.
     fn cr0(&mut self, op: Opcode, bits: u64) {
-        let cr0 = |ty| SrcReg {
-            file: RegFile::Arf,
-            nr: 0x80,
-            subreg: 0,
-            region: Region::SCALAR,
-            ty,
-            modifier: SrcMod::default(),
-            indirect: None,
-            swizzle: [0, 1, 2, 3],
-        };
         let mut i = Inst::new(op, 1);
         i.no_mask = true;
         i.thread_ctrl = crate::isa::ThreadCtrl::Switch;
-        i.dst = Some(Dst {
-            file: RegFile::Arf,
-            nr: 0x80,
-            subreg: 0,
-            hstride: 1,
-            ty: Type::UD,
-            indirect: None,
-            writemask: 0xF,
-        });
+        i.dst = Some(arf_dst(0x80, Type::UD));
         let k = if bits <= 0xffff {
             imm(Type::UW, bits)
         } else {
             imm(Type::UD, bits)
         };
-        i.srcs = [Some(Src::Reg(cr0(Type::UD))), Some(k), None];
+        i.srcs = [Some(arf_src(0x80, Region::SCALAR, Type::UD)), Some(k), None];
         self.push(i, None, [None; 3]);
     }
 
