@@ -11,8 +11,6 @@ use crate::core::event::EventCore;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-pub use crate::core::event::now_ns;
-
 pub struct Event {
     pub context: Ref<Context>,
     /// None for a user event.

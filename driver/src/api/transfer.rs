@@ -645,7 +645,6 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         m.maps.lock().push((p, offset, size));
         m.map_count.fetch_add(1, Ordering::Relaxed);
         let copy_in = m.host_ptr != 0 && map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
-        let held = m.clone();
         e.submit(
             Kind::Command,
             blocking_map != 0,
@@ -654,7 +653,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                     // SAFETY: host_ptr has the buffer's size (clCreateBuffer's contract);
                     // the range was checked.
                     let dst = unsafe { std::slice::from_raw_parts_mut(p as *mut u8, size) };
-                    held.read(offset, dst);
+                    m.read(offset, dst);
                 }
                 Ok(None)
             }),
@@ -689,17 +688,16 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
         )?;
         let (p, offset, size) = maps.remove(i);
         drop(maps);
-        let held = m.clone();
         e.submit(
             Kind::Command,
             false,
             Box::new(move || {
-                if held.host_ptr != 0 {
+                if m.host_ptr != 0 {
                     // SAFETY: the same host_ptr range the map handed out.
                     let src = unsafe { std::slice::from_raw_parts(p as *const u8, size) };
-                    held.write(offset, src);
+                    m.write(offset, src);
                 }
-                held.map_count.fetch_sub(1, Ordering::Relaxed);
+                m.map_count.fetch_sub(1, Ordering::Relaxed);
                 Ok(None)
             }),
         )
