@@ -170,3 +170,38 @@ fn every_language_version_builds_with_the_reported_extensions() {
             .unwrap_or_else(|e| panic!("[{std}] {}", e.log));
     }
 }
+
+/// CL_KERNEL_ATTRIBUTES spells `vec_type_hint` as the source did, the sign of an integer
+/// component included (SPIR-V's VecTypeHint operand has none; `frontend::type_hints`), next to
+/// the work-group attributes; at -O2 and with -cl-opt-disable.
+#[test]
+fn kernel_attributes_keep_the_sources_spelling() {
+    let src = "__kernel __attribute__((vec_type_hint(uint4))) \
+                 __attribute__((reqd_work_group_size(1,2,3))) void k1(__global int *a) { a[0] = 1; }\n\
+               __kernel __attribute__((vec_type_hint(char16))) void k2(__global int *a) { a[0] = 2; }\n\
+               __kernel __attribute__((vec_type_hint(ulong))) void k3(__global int *a) { a[0] = 3; }\n\
+               __kernel __attribute__((vec_type_hint(float8))) \
+                 __attribute__((work_group_size_hint(4,1,1))) void k4(__global int *a) { a[0] = 4; }\n";
+    for opts in ["", "-cl-opt-disable"] {
+        let p = gencl_jit::compile(gencl_jit::CompileInput::OpenClC(src), opts)
+            .unwrap_or_else(|e| panic!("[{opts}] {}", e.log));
+        let attrs = |name: &str| {
+            let k = p.kernels.iter().find(|k| k.name == name).expect(name);
+            let mut a: Vec<&str> = k.attributes.split(' ').collect();
+            a.sort();
+            a.join(" ")
+        };
+        assert_eq!(
+            attrs("k1"),
+            "reqd_work_group_size(1,2,3) vec_type_hint(uint4)",
+            "[{opts}]"
+        );
+        assert_eq!(attrs("k2"), "vec_type_hint(char16)", "[{opts}]");
+        assert_eq!(attrs("k3"), "vec_type_hint(ulong)", "[{opts}]");
+        assert_eq!(
+            attrs("k4"),
+            "vec_type_hint(float8) work_group_size_hint(4,1,1)",
+            "[{opts}]"
+        );
+    }
+}

@@ -100,8 +100,24 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
             other => break other?,
         }
     }
-    std::fs::read(&spv)
-        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))
+    let bytes = std::fs::read(&spv)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))?;
+    if !super::type_hints::has_integer_hint(&bytes) {
+        return Ok(bytes);
+    }
+    let hints = super::type_hints::from_llvm_text(&disassemble(&dir, &module)?);
+    super::type_hints::annotate(&bytes, &hints)
+}
+
+/// LLVM IR text of a bitcode module.
+fn disassemble(dir: &TempDir, bc: &Path) -> Result<String, FrontendError> {
+    let ll = dir.0.join("module.ll");
+    let dis = tool("llvm-dis-15", "GENCL_LLVM_DIS");
+    let mut cmd = Command::new(&dis);
+    cmd.arg(bc).arg("-o").arg(&ll);
+    run(cmd, &dis, "llvm-dis-15 (Debian package llvm-15)")?;
+    std::fs::read_to_string(&ll)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", ll.display())))
 }
 
 fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
@@ -148,13 +164,8 @@ fn expand_reductions(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, Fro
 
 /// The module with every `freeze` turned into a no-op bitcast (see the module comment).
 fn thaw(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, FrontendError> {
+    let text = disassemble(dir, bc)?;
     let ll = dir.0.join("thaw.ll");
-    let dis = tool("llvm-dis-15", "GENCL_LLVM_DIS");
-    let mut cmd = Command::new(&dis);
-    cmd.arg(bc).arg("-o").arg(&ll);
-    run(cmd, &dis, "llvm-dis-15 (Debian package llvm-15)")?;
-    let text = std::fs::read_to_string(&ll)
-        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", ll.display())))?;
     std::fs::write(&ll, thaw_text(&text))
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", ll.display())))?;
     let out = dir.0.join("thawed.bc");

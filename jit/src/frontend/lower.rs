@@ -134,6 +134,8 @@ pub(super) struct ModuleInfo<'m> {
     /// SPIR-V's own types have no signedness and no typedef names.
     arg_types: HashMap<String, Vec<String>>,
     arg_quals: HashMap<String, Vec<String>>,
+    /// Per kernel, its integer `vec_type_hint` as the source spelled it (`type_hints`).
+    vec_type_hints: HashMap<String, String>,
     opencl_std: Option<u32>,
     /// Program-scope variables (not supported yet where used), by id.
     globals: HashMap<u32, String>,
@@ -259,6 +261,7 @@ impl<'m> ModuleInfo<'m> {
             names: HashMap::default(),
             arg_types: HashMap::default(),
             arg_quals: HashMap::default(),
+            vec_type_hints: HashMap::default(),
             opencl_std: None,
             globals: HashMap::default(),
             no_write: Default::default(),
@@ -286,6 +289,13 @@ impl<'m> ModuleInfo<'m> {
             else {
                 continue;
             };
+            if let Some((kernel, ty)) = text
+                .strip_prefix(super::type_hints::PREFIX)
+                .and_then(|r| r.rsplit_once('.'))
+            {
+                info.vec_type_hints.insert(kernel.to_string(), ty.to_string());
+                continue;
+            }
             for (prefix, table) in [
                 ("kernel_arg_type_qual.", &mut info.arg_quals),
                 ("kernel_arg_type.", &mut info.arg_types),
@@ -841,6 +851,16 @@ pub fn lower_module_each(
         .collect();
     let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::default();
     let mut attributes: HashMap<u32, Vec<String>> = HashMap::default();
+    let entry_names: HashMap<u32, &str> = m
+        .entry_points
+        .iter()
+        .filter_map(|ep| match (ep.operands.get(1), ep.operands.get(2)) {
+            (Some(Operand::IdRef(f)), Some(Operand::LiteralString(name))) => {
+                Some((*f, name.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
     for e in &m.execution_modes {
         let (Some(Operand::IdRef(f)), Some(Operand::ExecutionMode(mode))) =
             (e.operands.first(), e.operands.get(1))
@@ -862,7 +882,15 @@ pub fn lower_module_each(
                 lit_op(e, 3)?,
                 lit_op(e, 4)?
             )),
-            spirv::ExecutionMode::VecTypeHint => vec_type_hint(lit_op(e, 2)?),
+            spirv::ExecutionMode::VecTypeHint => {
+                let spelled = entry_names
+                    .get(f)
+                    .and_then(|name| info.vec_type_hints.get(*name));
+                match spelled {
+                    Some(ty) => Some(format!("vec_type_hint({ty})")),
+                    None => vec_type_hint(lit_op(e, 2)?),
+                }
+            }
             _ => None,
         };
         attributes.entry(*f).or_default().extend(attribute);
@@ -896,9 +924,9 @@ pub fn lower_module_each(
 
 /// `vec_type_hint(T)` from SPIR-V's VecTypeHint operand: the low 16 bits are the component
 /// type (0 i8, 1 i16, 2 i32, 3 i64, 4 half, 5 float, 6 double), the high 16 the count. The
-/// integer types have no signedness there (`uchar4` and `char4` are one value), so only the
-/// floating-point hints can be spelled as the source did; an integer hint is left out rather
-/// than reported with a sign the source may not have had.
+/// integer types have no signedness there (`uchar4` and `char4` are one value): an integer
+/// hint is spelled from the producer's string (`type_hints`) where there is one, and left out
+/// otherwise rather than reported with a sign the source may not have had.
 fn vec_type_hint(operand: u32) -> Option<String> {
     let ty = match operand & 0xffff {
         4 => "half",

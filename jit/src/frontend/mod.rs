@@ -10,6 +10,7 @@ pub mod link;
 pub mod llvm;
 pub mod lower;
 pub mod spirv;
+pub mod type_hints;
 
 use thiserror::Error;
 
