@@ -91,9 +91,13 @@ pub fn compile_specialized(
             return crate::binary::decode(b).map_err(|e| BuildError::log(e.to_string()));
         }
     };
+    let mut kernels = compile_spirv_each(spirv, spec, &opts)?;
+    if let CompileInput::OpenClC(src) = input {
+        kernels = with_source_lines(kernels, src, spec, &opts)?;
+    }
     let mut out = Vec::new();
     let mut log = String::new();
-    for (name, k) in compile_spirv_each(spirv, spec, &opts)? {
+    for (name, k) in kernels {
         match k {
             Ok(bin) => out.push(bin),
             Err(e) => log.push_str(&format!("kernel '{name}': {e}\n")),
@@ -198,7 +202,10 @@ pub fn compile_each(
         invalid_options: true,
     })?;
     let spirv = match input {
-        CompileInput::OpenClC(src) => clc::compile_to_spirv(src, &opts)?,
+        CompileInput::OpenClC(src) => {
+            let kernels = compile_spirv_each(&clc::compile_to_spirv(src, &opts)?, &[], &opts)?;
+            return with_source_lines(kernels, src, &[], &opts);
+        }
         CompileInput::SpirV(b) => b.to_vec(),
         CompileInput::LlvmIr(ir) => frontend::llvm::to_spirv(ir, opt_level(&opts))?,
         CompileInput::Binary(_) => {
@@ -208,6 +215,43 @@ pub fn compile_each(
         }
     };
     compile_spirv_each(&spirv, &[], &opts)
+}
+
+/// When a kernel of an OpenCL C program fails in the JIT and the build had no line tables,
+/// the program is built again with them (`-g`), so that the log names the source line of what
+/// failed; the first build stays fast, and only a failing one pays for the second.
+fn with_source_lines(
+    kernels: Vec<(String, KernelResult)>,
+    src: &str,
+    spec: &[(u32, Vec<u8>)],
+    opts: &clc::ClcOptions,
+) -> Result<Vec<(String, KernelResult)>, BuildError> {
+    if opts.line_tables || kernels.iter().all(|(_, k)| k.is_ok()) {
+        return Ok(kernels);
+    }
+    let mut located = opts.clone();
+    located.line_tables = true;
+    let Ok(spirv) = clc::compile_to_spirv(src, &located) else {
+        return Ok(kernels);
+    };
+    let Ok(again) = compile_spirv_each(&spirv, spec, &located) else {
+        return Ok(kernels);
+    };
+    // Kernel by kernel: the located error where the second build failed the same kernel.
+    Ok(kernels
+        .into_iter()
+        .map(|(name, k)| {
+            let k = match k {
+                Err(e) => Err(again
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .and_then(|(_, r)| r.as_ref().err().cloned())
+                    .unwrap_or(e)),
+                ok => ok,
+            };
+            (name, k)
+        })
+        .collect())
 }
 
 fn compile_spirv_each(

@@ -205,3 +205,53 @@ fn kernel_attributes_keep_the_sources_spelling() {
         );
     }
 }
+
+/// The JIT's errors name the source line, as clang's do: a failed OpenCL C build is retried
+/// with line tables (`compile::with_source_lines`), and the front end reads OpLine.
+#[test]
+fn jit_errors_name_the_source_line() {
+    let cases = [
+        (
+            "int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n\
+             kernel void k(global int *a) {\n    a[0] = fib(a[1]);\n}\n",
+            "program.cl:1:",
+            "recursion ('fib' calls 'fib')",
+        ),
+        (
+            "kernel void k(global int *a, int n) {\n    int i = a[1];\n    if (n > 3) goto inside;\n\
+             \x20   while (i < 100) {\n        i += 3;\ninside:\n        i *= 2;\n    }\n    a[0] = i;\n}\n",
+            "program.cl:",
+            "irreducible control flow",
+        ),
+        (
+            "kernel void k(global int *a) {\n    int x = a[0];\n    a[1] = x;\n    printf(a[2] ? \"a\" : \"b\");\n}\n",
+            "program.cl:4:5: unsupported: printf whose format is not a literal",
+            "",
+        ),
+    ];
+    for (src, at, what) in cases {
+        for opts in ["", "-cl-opt-disable", "-g"] {
+            let log = gencl_jit::compile(gencl_jit::CompileInput::OpenClC(src), opts)
+                .map(|_| "built".to_string())
+                .unwrap_or_else(|e| e.log);
+            assert!(log.contains(at) && log.contains(what), "[{opts}] {log}");
+        }
+    }
+}
+
+/// `-g` puts line tables (and llvm-spirv's OpenCL.DebugInfo.100 instructions, which the loader
+/// drops) into the SPIR-V; the machine code is the same as without.
+#[test]
+fn debug_info_changes_no_machine_code() {
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jit/args.cl"),
+    )
+    .unwrap();
+    let plain = gencl_jit::compile(gencl_jit::CompileInput::OpenClC(&src), "").unwrap();
+    let debug = gencl_jit::compile(gencl_jit::CompileInput::OpenClC(&src), "-g").unwrap();
+    assert_eq!(plain.kernels.len(), debug.kernels.len());
+    for (a, b) in plain.kernels.iter().zip(&debug.kernels) {
+        assert_eq!(a.name, b.name);
+        assert!(a.isa == b.isa, "kernel {}: -g changed the code", a.name);
+    }
+}

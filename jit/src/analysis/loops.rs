@@ -25,23 +25,29 @@ pub struct LoopForest {
     pub headed_by: Vec<Option<usize>>,
 }
 
+/// Reducibility: every retreating edge (to an earlier block in RPO) is a back edge. The
+/// first edge that breaks the rule, as (from, to).
+pub fn irreducible_edge(cfg: &Cfg) -> Option<(u32, u32)> {
+    let reachable = |b: u32| cfg.rpo[b as usize] != u32::MAX;
+    (0..cfg.succs.len() as u32)
+        .filter(|u| reachable(*u))
+        .find_map(|u| {
+            cfg.succs[u as usize]
+                .iter()
+                .find(|v| cfg.rpo[v.0 as usize] <= cfg.rpo[u as usize] && !cfg.dominates(v.0, u))
+                .map(|v| (u, v.0))
+        })
+}
+
 impl LoopForest {
     pub fn new(f: &Function, cfg: &Cfg) -> Result<LoopForest, String> {
         let n = f.blocks.len();
         let reachable = |b: u32| cfg.rpo[b as usize] != u32::MAX;
-        // Reducibility: every retreating edge (to an earlier block in RPO) is a back edge.
-        for u in 0..n as u32 {
-            if !reachable(u) {
-                continue;
-            }
-            for v in &cfg.succs[u as usize] {
-                if cfg.rpo[v.0 as usize] <= cfg.rpo[u as usize] && !cfg.dominates(v.0, u) {
-                    return Err(format!(
-                        "irreducible control flow (the edge bb{u} -> {v} enters a loop \
-                         other than through its header)"
-                    ));
-                }
-            }
+        if let Some((u, v)) = irreducible_edge(cfg) {
+            return Err(format!(
+                "irreducible control flow (the edge bb{u} -> bb{v} enters a loop \
+                 other than through its header)"
+            ));
         }
         let mut order: Vec<u32> = (0..n as u32).filter(|b| reachable(*b)).collect();
         order.sort_by_key(|b| cfg.rpo[*b as usize]);

@@ -20,12 +20,16 @@ pub struct ClcOptions {
     pub cl_std: String,
     /// -cl-denorms-are-zero: the generated code flushes float denormals.
     pub denorms_are_zero: bool,
+    /// -g: clang's line tables go into the SPIR-V (OpLine), so that the JIT's errors name
+    /// the source line. A failed build is retried this way to find the line (`compile`).
+    pub line_tables: bool,
 }
 
 /// Parse a clBuildProgram options string (OpenCL 3.0 §5.8.6).
 pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
     let mut out = ClcOptions {
         denorms_are_zero: false,
+        line_tables: false,
         clang_args: Vec::new(),
         // "If the -cl-std build option is not specified, the highest OpenCL C 1.x language
         // version supported by each device is used."
@@ -74,7 +78,8 @@ pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
             | "-cl-uniform-work-group-size" => out.clang_args.push(w.into()),
             // Options that only affect what the runtime reports or warnings.
             "-cl-kernel-arg-info" | "-w" | "-Werror" => out.clang_args.push(w.into()),
-            "-g" | "-cl-strict-aliasing" => {}
+            "-g" => out.line_tables = true,
+            "-cl-strict-aliasing" => {}
             _ => return Err(format!("unknown build option '{w}'")),
         }
     }
@@ -199,6 +204,9 @@ fn compile_to_bitcode_with(
         cmd.args(["-O0", "-disable-O0-optnone"]);
     } else {
         cmd.args(["-O2", "-disable-llvm-passes"]);
+    }
+    if opts.line_tables {
+        cmd.args(["-debug-info-kind=line-tables-only", "-dwarf-version=4"]);
     }
     if !headers.is_empty() {
         cmd.arg("-I").arg(&include);

@@ -136,6 +136,8 @@ pub(super) struct ModuleInfo<'m> {
     arg_quals: HashMap<String, Vec<String>>,
     /// Per kernel, its integer `vec_type_hint` as the source spelled it (`type_hints`).
     vec_type_hints: HashMap<String, String>,
+    /// Every OpString, by id (OpLine's file names).
+    strings: HashMap<u32, String>,
     opencl_std: Option<u32>,
     /// Program-scope variables (not supported yet where used), by id.
     globals: HashMap<u32, String>,
@@ -251,6 +253,22 @@ fn space_of(sc: spirv::StorageClass) -> Space {
 }
 
 impl<'m> ModuleInfo<'m> {
+    /// `e` at an OpLine position (file name without its folder), unless it has one already
+    /// from a deeper call.
+    fn located(&self, (file, line, col): (u32, u32, u32), e: FrontendError) -> FrontendError {
+        if matches!(e, FrontendError::Located { .. }) {
+            return e;
+        }
+        let file = self
+            .strings
+            .get(&file)
+            .map_or("<unknown>", |f| f.rsplit(['/', '\\']).next().unwrap_or(f));
+        FrontendError::Located {
+            at: format!("{file}:{line}:{col}"),
+            error: Box::new(e),
+        }
+    }
+
     pub(super) fn new(m: &'m dr::Module) -> Result<Self, FrontendError> {
         let mut info = ModuleInfo {
             types: HashMap::default(),
@@ -262,6 +280,7 @@ impl<'m> ModuleInfo<'m> {
             arg_types: HashMap::default(),
             arg_quals: HashMap::default(),
             vec_type_hints: HashMap::default(),
+            strings: HashMap::default(),
             opencl_std: None,
             globals: HashMap::default(),
             no_write: Default::default(),
@@ -289,11 +308,15 @@ impl<'m> ModuleInfo<'m> {
             else {
                 continue;
             };
+            if let Some(id) = i.result_id {
+                info.strings.insert(id, text.clone());
+            }
             if let Some((kernel, ty)) = text
                 .strip_prefix(super::type_hints::PREFIX)
                 .and_then(|r| r.rsplit_once('.'))
             {
-                info.vec_type_hints.insert(kernel.to_string(), ty.to_string());
+                info.vec_type_hints
+                    .insert(kernel.to_string(), ty.to_string());
                 continue;
             }
             for (prefix, table) in [
@@ -1036,6 +1059,9 @@ fn lower_kernel(
         f: &mut func,
         consts: HashMap::default(),
         depth: 0,
+        calls: Vec::new(),
+        line: None,
+        branch_lines: HashMap::default(),
         data: 0,
         libs: &libs,
         slm: &slm,
@@ -1078,7 +1104,20 @@ fn lower_kernel(
         })
         .collect::<Result<_, FrontendError>>()?;
     let (exit, _) = lw.lower_call(fid, params, entry)?;
+    let branch_lines = std::mem::take(&mut lw.branch_lines);
     func.blocks[exit.0 as usize].term = Term::Ret;
+    // "Irreducible control flow is not supported" is found here, where the branch that
+    // enters a loop sideways still has its source line; the loop analysis checks again.
+    let cfg = crate::analysis::cfg::Cfg::new(&func);
+    if let Some((from, _)) = crate::analysis::loops::irreducible_edge(&cfg) {
+        let e = FrontendError::Unsupported(
+            "irreducible control flow (a branch into a loop other than through its header)".into(),
+        );
+        return Err(match branch_lines.get(&Block(from)) {
+            Some(at) => info.located(*at, e),
+            None => e,
+        });
+    }
     let reads = |n| func.insts.iter().any(|i| i.op == Op::ConstData(n));
     let constant_data = if reads(0) {
         info.constant_layout()?.0.clone()
@@ -1113,6 +1152,13 @@ struct Lowerer<'a, 'm> {
     /// Materialised global constants (in block 0).
     consts: HashMap<u32, Vec<Value>>,
     depth: u32,
+    /// The functions being inlined, outermost first (recursion is a call of one of them).
+    calls: Vec<u32>,
+    /// The source position of the last OpLine: (file string id, line, column).
+    line: Option<(u32, u32, u32)>,
+    /// The source position of each IR block's branch, where OpLine gave one (irreducible
+    /// flow is found on the whole kernel, after inlining, and named by its branch).
+    branch_lines: HashMap<Block, (u32, u32, u32)>,
     /// Which constant data buffer this module's `__constant` variables live in (0: the
     /// program's, 1 + k: the k-th built-in cut out of the library).
     data: u32,
@@ -1247,6 +1293,9 @@ impl Lowerer<'_, '_> {
             f: &mut *self.f,
             consts: HashMap::default(),
             depth: self.depth,
+            calls: Vec::new(),
+            line: None,
+            branch_lines: HashMap::default(),
             data,
             libs: self.libs,
             slm: self.slm,
@@ -2125,10 +2174,22 @@ impl Lowerer<'_, '_> {
         args: Vec<Sym>,
         entry: Block,
     ) -> Result<(Block, Vec<Value>), FrontendError> {
+        // "Recursion is not supported" (OpenCL C 3.0, 6.11 restrictions): named as the cycle
+        // of calls, from the function called again.
+        if let Some(at) = self.calls.iter().position(|f| *f == fid) {
+            let chain: Vec<String> = self.calls[at..]
+                .iter()
+                .chain([&fid])
+                .map(|f| self.function_name(*f))
+                .collect();
+            return unsupported(format!("recursion ({})", chain.join(" calls ")));
+        }
         self.depth += 1;
         if self.depth > 64 {
-            return unsupported("recursion (call depth over 64)");
+            return unsupported("calls nested more than 64 deep");
         }
+        self.calls.push(fid);
+        let caller_line = self.line.take();
         let f =
             *self.info.functions.get(&fid).ok_or_else(|| {
                 FrontendError::InvalidIl(format!("call of %{fid}, not a function"))
@@ -2208,7 +2269,25 @@ impl Lowerer<'_, '_> {
                 if release {
                     self.f.push(cur, Op::Fence, Ty::Void);
                 }
-                cur = self.lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)?;
+                match i.class.opcode {
+                    SOp::Line => {
+                        if let (Ok(file), Ok(line), Ok(col)) =
+                            (id_op(i, 0), lit_op(i, 1), lit_op(i, 2))
+                        {
+                            self.line = Some((file, line, col));
+                        }
+                    }
+                    SOp::NoLine => self.line = None,
+                    SOp::Branch | SOp::BranchConditional | SOp::Switch => {
+                        if let Some(at) = self.line {
+                            self.branch_lines.insert(cur, at);
+                        }
+                    }
+                    _ => {}
+                }
+                cur = self
+                    .lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)
+                    .map_err(|e| self.locate(e))?;
                 if acquire {
                     self.f.push(cur, Op::Fence, Ty::Void);
                 }
@@ -2249,7 +2328,27 @@ impl Lowerer<'_, '_> {
             }
         }
         self.depth -= 1;
+        self.calls.pop();
+        self.line = caller_line;
         Ok((exit, result))
+    }
+
+    /// A function's name for messages: its OpName, or its id.
+    fn function_name(&self, fid: u32) -> String {
+        self.info
+            .names
+            .get(&fid)
+            .map(|n| format!("'{n}'"))
+            .unwrap_or_else(|| format!("%{fid}"))
+    }
+
+    /// `e` at the current OpLine's position (file name without its folder), unless it has
+    /// one already from a deeper call.
+    fn locate(&self, e: FrontendError) -> FrontendError {
+        match self.line {
+            Some(at) => self.info.located(at, e),
+            None => e,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -28,4 +28,11 @@ pub enum FrontendError {
     /// Valid input that this JIT does not compile yet.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// An error at a source location the module's OpLine gave (`file:line:column`, as
+    /// clang's diagnostics begin).
+    #[error("{at}: {error}")]
+    Located {
+        at: String,
+        error: Box<FrontendError>,
+    },
 }

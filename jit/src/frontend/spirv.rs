@@ -98,9 +98,44 @@ fn widen_odd_ints(words: &mut [u32]) -> Result<std::collections::HashMap<u32, u3
     Ok(odd)
 }
 
+const OP_EXT_INST_IMPORT: u32 = 11;
+const OP_EXT_INST: u32 = 12;
+
+/// The module without its debug-information extended instructions (`OpenCL.DebugInfo.100`,
+/// which llvm-spirv writes for `clang -g`, and the `NonSemantic.*` sets): they place
+/// OpExtInst among the types, where rspirv's loader refuses it ("not inside block"), and
+/// nothing in them changes what the kernel computes. Core OpLine stays: it is how build
+/// logs name source lines.
+fn strip_debug_info(words: Vec<u32>) -> Vec<u32> {
+    let debug_sets: std::collections::HashSet<u32> = instructions(&words)
+        .filter(|i| i[0] & 0xffff == OP_EXT_INST_IMPORT && i.len() > 2)
+        .filter(|i| {
+            let (name, _) = literal_string(&i[2..]);
+            name.starts_with("OpenCL.DebugInfo.") || name.starts_with("NonSemantic.")
+        })
+        .map(|i| i[1])
+        .collect();
+    if debug_sets.is_empty() {
+        return words;
+    }
+    let mut out = words[..5].to_vec();
+    for i in instructions(&words) {
+        let op = i[0] & 0xffff;
+        let debug = match op {
+            OP_EXT_INST_IMPORT => debug_sets.contains(&i[1]),
+            OP_EXT_INST => i.len() > 3 && debug_sets.contains(&i[3]),
+            _ => false,
+        };
+        if !debug {
+            out.extend_from_slice(i);
+        }
+    }
+    out
+}
+
 /// Load a checked module. A panic inside rspirv becomes an error.
 pub fn load(bytes: &[u8]) -> Result<Module, FrontendError> {
-    let mut words = words_of(bytes)?;
+    let mut words = strip_debug_info(words_of(bytes)?);
     let odd_int_widths = widen_odd_ints(&mut words)?;
     let result = std::panic::catch_unwind(move || dr::load_words(words));
     match result {
