@@ -35,6 +35,14 @@ fn check_properties(
     let Some(list) = (unsafe { properties(props) }) else {
         return Ok((Vec::new(), false));
     };
+    // "CL_INVALID_PLATFORM if ... the platform specified in properties is not a valid
+    // platform." (listed before CL_INVALID_PROPERTY: wherever it is in the list)
+    if list
+        .iter()
+        .any(|&(k, v)| k == CL_CONTEXT_PLATFORM && !is_platform(v as cl_platform_id))
+    {
+        return Err(CL_INVALID_PLATFORM);
+    }
     let mut seen = Vec::new();
     for &(k, v) in &list {
         // "CL_INVALID_PROPERTY if ... the same property name is specified more than once."
@@ -43,11 +51,6 @@ fn check_properties(
         }
         seen.push(k);
         match k {
-            // "CL_INVALID_PLATFORM if ... platform value specified in properties is not a valid
-            // platform."
-            CL_CONTEXT_PLATFORM if !is_platform(v as cl_platform_id) => {
-                return Err(CL_INVALID_PLATFORM)
-            }
             CL_CONTEXT_PLATFORM => {}
             CL_CONTEXT_INTEROP_USER_SYNC if v == CL_TRUE as isize || v == CL_FALSE as isize => {}
             // "CL_INVALID_PROPERTY if context property name in properties is not a supported
