@@ -45,15 +45,23 @@ fn create(
         | CL_QUEUE_PROFILING_ENABLE
         | CL_QUEUE_ON_DEVICE
         | CL_QUEUE_ON_DEVICE_DEFAULT;
-    if has_other_bits(props, all) {
+    let names = props_array.as_deref().unwrap_or_default();
+    let known = |k: cl_queue_properties| {
+        k == CL_QUEUE_PROPERTIES as cl_queue_properties || k == CL_QUEUE_SIZE as cl_queue_properties
+    };
+    if has_other_bits(props, all) || names.iter().any(|&(k, _)| !known(k)) {
         return Err(CL_INVALID_VALUE);
     }
     // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not
-    // supported by the device."
+    // supported by the device": on-device queues, and CL_QUEUE_SIZE, which only means
+    // something on one.
     if has_other_bits(
         props,
         CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-    ) {
+    ) || names
+        .iter()
+        .any(|&(k, _)| k == CL_QUEUE_SIZE as cl_queue_properties)
+    {
         return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
     Ok(Ref::new_handle(Queue {
@@ -82,23 +90,14 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
     entry_ptr(errcode_ret, || {
         // SAFETY: a 0-terminated list or NULL, per the spec.
         let list = unsafe { self::properties(properties) };
-        let mut bits = 0;
-        for &(k, v) in list.iter().flatten() {
-            match k as cl_uint {
-                CL_QUEUE_PROPERTIES => bits = v,
-                // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but
-                // are not supported by the device": a size only means something on device queues.
-                CL_QUEUE_SIZE => {
-                    get::<Context>(context)?;
-                    return Err(CL_INVALID_QUEUE_PROPERTIES);
-                }
-                _ => {
-                    get::<Context>(context)?;
-                    check_device(device)?;
-                    return Err(CL_INVALID_VALUE);
-                }
-            }
-        }
+        // The property names are checked by `create`, in the spec's order.
+        let bits = list
+            .iter()
+            .flatten()
+            .filter(|&&(k, _)| k == CL_QUEUE_PROPERTIES as cl_queue_properties)
+            .map(|&(_, v)| v)
+            .last()
+            .unwrap_or(0);
         create(context, device, bits, list)
     })
 }
