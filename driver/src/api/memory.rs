@@ -288,13 +288,14 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         }
         // SAFETY: a cl_buffer_region for CL_BUFFER_CREATE_TYPE_REGION, per the spec.
         let region = unsafe { &*buffer_create_info.cast::<cl_buffer_region>() };
+        // "CL_INVALID_VALUE if the region specified by the cl_buffer_region structure passed in
+        // buffer_create_info is out of bounds in buffer."
+        parent.check_range(region.origin, region.size)?;
         // "CL_INVALID_BUFFER_SIZE if the size field of the cl_buffer_region structure passed in
         // buffer_create_info is 0."
         if region.size == 0 {
             return Err(CL_INVALID_BUFFER_SIZE);
         }
-        // The region must lie within the buffer (an invalid buffer_create_info).
-        parent.check_range(region.origin, region.size)?;
         // "CL_MISALIGNED_SUB_BUFFER_OFFSET if there are no devices in context associated with
         // buffer for which the origin field of the cl_buffer_region structure passed in
         // buffer_create_info is aligned to the CL_DEVICE_MEM_BASE_ADDR_ALIGN value."
