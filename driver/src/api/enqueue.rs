@@ -3,7 +3,7 @@
 //! and the commands that only order others (markers, barriers, migrations). Buffer commands
 //! are in `transfer.rs`, kernel launches in `launch.rs`.
 
-use super::event::{hand_out, wait_list};
+use super::event::{hand_out, wait_list, wait_list_context};
 use super::memory::Mem;
 use super::object::{get, Ref};
 use super::queue::Queue;
@@ -75,18 +75,30 @@ pub(crate) fn nothing() -> Work {
     Box::new(|| Ok(None))
 }
 
-/// The checks the buffer commands share, in their spec order: queue, (caller: buffer), context.
-pub(crate) fn queue_and_mem(q: cl_command_queue, m: cl_mem) -> ClResult<(Ref<Queue>, Ref<Mem>)> {
-    // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
+/// The checks the buffer commands share, in their spec order:
+/// "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
+/// "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the same
+/// or if the context associated with command_queue and events in event_wait_list are not the
+/// same" (over the buffers and events that are valid: an invalid one is the error after)
+/// "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object."
+pub(crate) fn queue_and_mems<const N: usize>(
+    q: cl_command_queue,
+    mems: [cl_mem; N],
+    n: cl_uint,
+    list: *const cl_event,
+) -> ClResult<(Ref<Queue>, [Ref<Mem>; N])> {
     let q = get::<Queue>(q)?;
-    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object."
-    let m = get::<Mem>(m)?;
-    // "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the
-    // same"
-    if q.context.handle() != m.context.handle() {
+    let mems = mems.map(get::<Mem>);
+    let ctx = q.context.handle();
+    if mems.iter().flatten().any(|m| m.context.handle() != ctx) {
         return Err(CL_INVALID_CONTEXT);
     }
-    Ok((q, m))
+    wait_list_context(&q, n, list)?;
+    let mems: Vec<Ref<Mem>> = mems.into_iter().collect::<ClResult<_>>()?;
+    let mems = mems
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("N buffers"));
+    Ok((q, mems))
 }
 
 /// Markers and barriers, on a queue already checked ("CL_INVALID_COMMAND_QUEUE if
@@ -99,6 +111,9 @@ fn marker(
     ty: cl_command_type,
     kind: Kind,
 ) -> ClResult<()> {
+    // "CL_INVALID_CONTEXT if context associated with command_queue and events in
+    // event_wait_list are not the same." (before CL_INVALID_EVENT_WAIT_LIST)
+    wait_list_context(&q, n, list)?;
     Enqueue::new(q, ty, n, list, event)?.submit(kind, false, nothing())
 }
 
@@ -190,23 +205,23 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     entry(|| {
         // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
         let q = get::<Queue>(command_queue)?;
+        // SAFETY: mem_objects has num_mem_objects entries per the spec (none read when NULL).
+        let handles = unsafe { slice(mem_objects, num_mem_objects as usize) };
+        let found: Vec<ClResult<Ref<Mem>>> = handles.iter().map(|&h| get::<Mem>(h)).collect();
+        // "CL_INVALID_CONTEXT if the context associated with command_queue and memory objects
+        // in mem_objects are not the same or if the context associated with command_queue and
+        // events in event_wait_list are not the same" (over those that are valid)
+        let ctx = q.context.handle();
+        if found.iter().flatten().any(|m| m.context.handle() != ctx) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        wait_list_context(&q, num_events_in_wait_list, event_wait_list)?;
+        // "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects is not a valid
+        // memory object."
+        let held = found.into_iter().collect::<ClResult<Vec<_>>>()?;
         // "CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is NULL."
         if num_mem_objects == 0 || mem_objects.is_null() {
             return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: mem_objects has num_mem_objects entries per the spec.
-        let handles = unsafe { slice(mem_objects, num_mem_objects as usize) };
-        let mut held = Vec::with_capacity(handles.len());
-        for &h in handles {
-            // "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects is not a
-            // valid memory object."
-            let m = get::<Mem>(h)?;
-            // "CL_INVALID_CONTEXT if the context associated with command_queue and memory
-            // objects in mem_objects are not the same"
-            if m.context.handle() != q.context.handle() {
-                return Err(CL_INVALID_CONTEXT);
-            }
-            held.push(m);
         }
         // "CL_INVALID_VALUE if flags is not 0 or is not any of the values described in the
         // table above."

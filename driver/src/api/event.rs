@@ -49,8 +49,9 @@ pub(crate) fn hand_out(
 /// "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and num_events_in_wait_list > 0, or
 /// event_wait_list is not NULL and num_events_in_wait_list is 0, or if event objects in
 /// event_wait_list are not valid events."
-/// "CL_INVALID_CONTEXT if the context associated with command_queue and events in
-/// event_wait_list are not the same."
+/// then "CL_INVALID_CONTEXT if the context associated with command_queue and events in
+/// event_wait_list are not the same" (`wait_list_context`: the commands that list it earlier
+/// have checked it already; clEnqueueUnmapMemObject lists it after).
 pub(crate) fn wait_list(
     queue: &Queue,
     n: cl_uint,
@@ -64,12 +65,27 @@ pub(crate) fn wait_list(
     let mut out = Vec::with_capacity(handles.len());
     for &e in handles {
         let ev = get::<Event>(e).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-        if ev.context.handle() != queue.context.handle() {
-            return Err(CL_INVALID_CONTEXT);
-        }
         out.push(ev.core.clone());
     }
+    wait_list_context(queue, n, list)?;
     Ok(out)
+}
+
+/// "CL_INVALID_CONTEXT if the context associated with command_queue and events in
+/// event_wait_list are not the same", checked where each command lists it (most before their
+/// argument and wait-list checks) over the events of the list that are valid: an invalid one,
+/// or a list of the wrong shape, is the later CL_INVALID_EVENT_WAIT_LIST.
+pub(crate) fn wait_list_context(queue: &Queue, n: cl_uint, list: *const cl_event) -> ClResult<()> {
+    if list.is_null() || n == 0 {
+        return Ok(());
+    }
+    // SAFETY: list has n entries per the spec.
+    for &e in unsafe { slice(list, n as usize) } {
+        if get::<Event>(e).is_ok_and(|ev| ev.context.handle() != queue.context.handle()) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+    }
+    Ok(())
 }
 
 pub unsafe extern "C" fn clWaitForEvents(

@@ -3,6 +3,7 @@
 //! the kernel has completed; and the local size chosen when the application gives none.
 
 use super::enqueue::{nothing, Enqueue};
+use super::event::wait_list_context;
 use super::kernel::{ArgVal, Kernel};
 use super::memory::Mem;
 use super::object::get;
@@ -71,10 +72,13 @@ fn nd_range(
     let q = get::<Queue>(command_queue)?;
     // "CL_INVALID_KERNEL if kernel is not a valid kernel object."
     let k = get::<Kernel>(kernel)?;
-    // "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the same"
+    // "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the same
+    // or if the context associated with command_queue and events in event_wait_list are not the
+    // same."
     if q.context.handle() != k.program.context.handle() {
         return Err(CL_INVALID_CONTEXT);
     }
+    wait_list_context(&q, num_events_in_wait_list, event_wait_list)?;
     // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
     // The values are taken now ("the argument value ... can be changed after the enqueue");
     // the buffers they name are held until the launch has run.

@@ -2,9 +2,9 @@
 //! forms, map and unmap. Each is checked when enqueued and runs on the queue's worker as
 //! memory operations on the buffer's shared mapping.
 
-use super::enqueue::{queue_and_mem, Enqueue, HostPtr};
+use super::enqueue::{queue_and_mems, Enqueue, HostPtr};
 use super::memory::Mem;
-use super::object::Ref;
+use super::object::{get, Ref};
 use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, entry_ptr, has_other_bits, slice, ClResult};
@@ -76,7 +76,12 @@ fn transfer(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        let (q, [m]) = queue_and_mems(
+            command_queue,
+            [buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
         // "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
         // out of bounds or if ptr is a NULL value."
         m.check_range(offset, size)?;
@@ -187,8 +192,12 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        let (q, src) = queue_and_mem(command_queue, src_buffer)?;
-        let (_, dst) = queue_and_mem(command_queue, dst_buffer)?;
+        let (q, [src, dst]) = queue_and_mems(
+            command_queue,
+            [src_buffer, dst_buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
         // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or dst_offset +
         // size require accessing elements outside the src_buffer and dst_buffer buffer objects
         // respectively."
@@ -238,7 +247,12 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        let (q, [m]) = queue_and_mems(
+            command_queue,
+            [buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
         // "CL_INVALID_VALUE if offset or offset + size require accessing elements outside the
         // buffer buffer object respectively."
         m.check_range(offset, size)?;
@@ -388,7 +402,12 @@ unsafe fn transfer_rect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        let (q, [m]) = queue_and_mems(
+            command_queue,
+            [buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
         // SAFETY: the arrays have three elements when not NULL, per the spec.
         let (bo, ho, region) = unsafe { rect_args(buffer_origin, host_origin, region) }?;
         // "CL_INVALID_VALUE if the region being read or written specified by (buffer_origin,
@@ -544,8 +563,12 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        let (q, src) = queue_and_mem(command_queue, src_buffer)?;
-        let (_, dst) = queue_and_mem(command_queue, dst_buffer)?;
+        let (q, [src, dst]) = queue_and_mems(
+            command_queue,
+            [src_buffer, dst_buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
         // SAFETY: the arrays have three elements when not NULL, per the spec.
         let (so, d_o, region) = unsafe { rect_args(src_origin, dst_origin, region) }?;
         // "CL_INVALID_VALUE if (src_origin, region, src_row_pitch, src_slice_pitch) or
@@ -605,7 +628,12 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
     entry_ptr(errcode_ret, || {
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        let (q, [m]) = queue_and_mems(
+            command_queue,
+            [buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
         // "CL_INVALID_VALUE if region being mapped given by (offset, size) is out of bounds or
         // if size is 0 or if values specified in map_flags are not valid."
         m.check_range(offset, size)?;
@@ -671,7 +699,10 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        let (q, m) = queue_and_mem(command_queue, memobj)?;
+        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
+        let q = get::<Queue>(command_queue)?;
+        // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object or is a pipe object."
+        let m = get::<Mem>(memobj)?;
         // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer
         // or clEnqueueMapImage for memobj."
         let mut maps = m.maps.lock();
@@ -679,6 +710,11 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
             .iter()
             .position(|&(p, _, _)| p == mapped_ptr as usize)
             .ok_or(CL_INVALID_VALUE)?;
+        // "CL_INVALID_EVENT_WAIT_LIST ..." (and the events' context), then, listed last here,
+        // "CL_INVALID_CONTEXT if context associated with command_queue and memobj are not the
+        // same or if the context associated with command_queue and events in event_wait_list
+        // are not the same."
+        let ctx = q.context.handle();
         let e = Enqueue::new(
             q,
             CL_COMMAND_UNMAP_MEM_OBJECT,
@@ -686,6 +722,9 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
             event_wait_list,
             event,
         )?;
+        if m.context.handle() != ctx {
+            return Err(CL_INVALID_CONTEXT);
+        }
         let (p, offset, size) = maps.remove(i);
         drop(maps);
         e.submit(
