@@ -673,7 +673,8 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         m.maps.lock().push((p, offset, size));
         m.map_count.fetch_add(1, Ordering::Relaxed);
         let copy_in = m.host_ptr != 0 && map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
-        e.submit(
+        let source = m.clone();
+        let submitted = e.submit(
             Kind::Command,
             blocking_map != 0,
             Box::new(move || {
@@ -681,11 +682,21 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                     // SAFETY: host_ptr has the buffer's size (clCreateBuffer's contract);
                     // the range was checked.
                     let dst = unsafe { std::slice::from_raw_parts_mut(p as *mut u8, size) };
-                    m.read(offset, dst);
+                    source.read(offset, dst);
                 }
                 Ok(None)
             }),
-        )?;
+        );
+        if let Err(err) = submitted {
+            // A blocking map that failed maps nothing ("A NULL pointer is returned
+            // otherwise"): it leaves no map to unmap and CL_MEM_MAP_COUNT as it was.
+            let mut maps = m.maps.lock();
+            if let Some(i) = maps.iter().rposition(|&x| x == (p, offset, size)) {
+                maps.remove(i);
+            }
+            m.map_count.fetch_sub(1, Ordering::Relaxed);
+            return Err(err);
+        }
         Ok(p as *mut c_void)
     })
 }
