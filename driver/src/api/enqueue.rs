@@ -3,7 +3,7 @@
 //! and the commands that only order others (markers, barriers, migrations). Buffer commands
 //! are in `transfer.rs`, kernel launches in `launch.rs`.
 
-use super::event::{hand_out, wait_list, wait_list_context};
+use super::event::{hand_out, wait_list, wait_list_context, Event};
 use super::memory::Mem;
 use super::object::{get, Ref};
 use super::queue::Queue;
@@ -176,9 +176,19 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
 ) -> cl_int {
     entry(|| {
         let queue = get(q)?;
+        // "CL_INVALID_CONTEXT if context associated with command_queue and events in
+        // event_list are not the same."
+        wait_list_context(&queue, n, list)?;
         // "CL_INVALID_VALUE if num_events is 0 or event_list is NULL."
         if n == 0 || list.is_null() {
             return Err(CL_INVALID_VALUE);
+        }
+        // OpenCL 3.0 lists no error for an invalid event here; 1.0, which defined the
+        // function, has "CL_INVALID_EVENT if event objects specified in event_list are not
+        // valid events", last (clWaitForEvents' code for its list).
+        // SAFETY: list has n entries per the spec.
+        for &e in unsafe { slice(list, n as usize) } {
+            get::<Event>(e)?;
         }
         marker(
             queue,

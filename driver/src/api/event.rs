@@ -99,20 +99,22 @@ pub unsafe extern "C" fn clWaitForEvents(
         }
         // SAFETY: event_list has num_events entries per the spec.
         let list = unsafe { slice(event_list, num_events as usize) };
+        let found: Vec<ClResult<Ref<Event>>> = list.iter().map(|&e| get::<Event>(e)).collect();
+        // "CL_INVALID_CONTEXT if events specified in event_list do not belong to the same
+        // context." (over the events that are valid)
         let mut ctx = None;
-        let mut events = Vec::with_capacity(list.len());
-        for &e in list {
-            // "CL_INVALID_EVENT if event objects specified in event_list are not valid event
-            // objects."
-            let ev = get::<Event>(e)?;
-            // "CL_INVALID_CONTEXT if events specified in event_list do not belong to the same
-            // context."
+        for ev in found.iter().flatten() {
             let c = ev.context.handle();
             if *ctx.get_or_insert(c) != c {
                 return Err(CL_INVALID_CONTEXT);
             }
-            events.push(ev.core.clone());
         }
+        // "CL_INVALID_EVENT if event objects specified in event_list are not valid event
+        // objects."
+        let events = found
+            .into_iter()
+            .map(|e| e.map(|ev| ev.core.clone()))
+            .collect::<ClResult<Vec<_>>>()?;
         // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the execution status of any of the
         // events in event_list is a negative integer value."
         let mut failed = false;
