@@ -429,13 +429,16 @@ pub unsafe extern "C" fn clBuildProgram(
         for &d in unsafe { slice(device_list, num_devices as usize) } {
             check_device(d)?;
         }
+        // SAFETY: options is NULL or NUL-terminated.
+        let opts = unsafe { c_str(options) }.unwrap_or_default();
+        // "CL_INVALID_BUILD_OPTIONS if the build options specified by options are invalid."
+        // (before the CL_INVALID_OPERATION cases; the compiler checks them again)
+        gencl_jit::frontend::clc::parse_options(&opts).map_err(|_| CL_INVALID_BUILD_OPTIONS)?;
         // "CL_INVALID_OPERATION if program was not created with clCreateProgramWithSource,
         // clCreateProgramWithIL or clCreateProgramWithBinary."
         if p.origin == Origin::Link {
             return Err(CL_INVALID_OPERATION);
         }
-        // SAFETY: options is NULL or NUL-terminated.
-        let opts = unsafe { c_str(options) }.unwrap_or_default();
         build(&p, opts)
     });
     notify(program, pfn_notify, user_data);
@@ -618,6 +621,11 @@ pub unsafe extern "C" fn clCompileProgram(
         for &d in unsafe { slice(device_list, num_devices as usize) } {
             check_device(d)?;
         }
+        // SAFETY: options is NULL or NUL-terminated.
+        let opts = unsafe { c_str(options) }.unwrap_or_default();
+        // "CL_INVALID_COMPILER_OPTIONS if the compiler options specified by options are
+        // invalid." (before the CL_INVALID_OPERATION cases; the compiler checks them again)
+        gencl_jit::frontend::clc::parse_options(&opts).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
         // The headers: programs created from source, under the names the application gives.
         let mut headers = Vec::new();
         // SAFETY: both arrays have num_input_headers entries per the spec.
@@ -649,8 +657,6 @@ pub unsafe extern "C" fn clCompileProgram(
         if p.kernels_attached.load(Ordering::Acquire) != 0 {
             return Err(CL_INVALID_OPERATION);
         }
-        // SAFETY: options is NULL or NUL-terminated.
-        let opts = unsafe { c_str(options) }.unwrap_or_default();
         let outcome = call_compiler(Request::CompileProgram {
             source: p.source.clone(),
             options: with_absolute_includes(&opts),
