@@ -126,6 +126,16 @@ pub fn write(
     Ok(())
 }
 
+/// The size rule quoted at the top of this file, for a query whose return type `T` has a size
+/// known without the value: checked ahead of the errors the spec lists after CL_INVALID_VALUE
+/// (which need the value: CL_INVALID_PROGRAM_EXECUTABLE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE).
+pub fn fits<T>(param_value_size: usize, param_value: *mut c_void) -> ClResult<()> {
+    if !param_value.is_null() && param_value_size < std::mem::size_of::<T>() {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
 /// An entire clGet*Info body: validate the object (inside `query`), compute, write.
 pub fn answer(
     query: impl FnOnce() -> ClResult<Info>,

@@ -818,7 +818,12 @@ fn binary(p: &Program) -> ClResult<Option<Vec<u8>>> {
     Ok(b.binary.clone())
 }
 
-fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
+fn program_info(
+    program: cl_program,
+    param: cl_program_info,
+    size: usize,
+    value: *mut c_void,
+) -> ClResult<Info> {
     let p = get::<Program>(program)?;
     // "If a binary is not available for a device(s), a size of zero is returned."
     if param == CL_PROGRAM_BINARY_SIZES {
@@ -846,8 +851,12 @@ fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
             (ProgramSource::SpirV(il), Origin::Il) => val(il),
             _ => val(&Vec::<u8>::new()),
         },
-        // "If a binary is not available for a device(s), a size of zero is returned."
+        // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS,
+        // CL_PROGRAM_KERNEL_NAMES, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, or
+        // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program executable has not been
+        // built", listed after CL_INVALID_VALUE (a size_t, a cl_bool: sizes known without it).
         CL_PROGRAM_NUM_KERNELS => {
+            info::fits::<usize>(size, value)?;
             built()?;
             val(&b.kernels.len())
         }
@@ -861,6 +870,8 @@ fn program_info(program: cl_program, param: cl_program_info) -> ClResult<Info> {
                 .join(";"))
         }
         CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+            info::fits::<cl_bool>(size, value)?;
+            built()?;
             val(&CL_FALSE)
         }
         _ => Err(CL_INVALID_VALUE),
@@ -903,7 +914,7 @@ pub unsafe extern "C" fn clGetProgramInfo(
         });
     }
     info::answer(
-        || program_info(program, param_name),
+        || program_info(program, param_name, param_value_size, param_value),
         param_value_size,
         param_value,
         param_value_size_ret,
