@@ -241,7 +241,13 @@ pub unsafe extern "C" fn clGetKernelInfo(
     )
 }
 
-fn arg_info(kernel: cl_kernel, index: cl_uint, param: cl_kernel_arg_info) -> ClResult<Info> {
+fn arg_info(
+    kernel: cl_kernel,
+    index: cl_uint,
+    param: cl_kernel_arg_info,
+    size: usize,
+    value: *mut c_void,
+) -> ClResult<Info> {
     let k = get::<Kernel>(kernel)?;
     // "CL_INVALID_ARG_INDEX if arg_indx is not a valid argument index."
     let a = k
@@ -249,6 +255,21 @@ fn arg_info(kernel: cl_kernel, index: cl_uint, param: cl_kernel_arg_info) -> ClR
         .args
         .get(index as usize)
         .ok_or(CL_INVALID_ARG_INDEX)?;
+    // "CL_INVALID_VALUE if param_name is not one of the supported values, or if the size in
+    // bytes specified by param_value_size is less than size of the return type ... and
+    // param_value is not NULL", before CL_KERNEL_ARG_INFO_NOT_AVAILABLE (the names' size needs
+    // the information).
+    match param {
+        CL_KERNEL_ARG_ADDRESS_QUALIFIER => {
+            info::fits::<cl_kernel_arg_address_qualifier>(size, value)?
+        }
+        CL_KERNEL_ARG_ACCESS_QUALIFIER => {
+            info::fits::<cl_kernel_arg_access_qualifier>(size, value)?
+        }
+        CL_KERNEL_ARG_TYPE_QUALIFIER => info::fits::<cl_kernel_arg_type_qualifier>(size, value)?,
+        CL_KERNEL_ARG_TYPE_NAME | CL_KERNEL_ARG_NAME => {}
+        _ => return Err(CL_INVALID_VALUE),
+    }
     // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel."
     // "Kernel argument information is only available if the program object associated with
     // kernel is created with clCreateProgramWithSource and the program executable was built
@@ -294,7 +315,7 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     param_value_size_ret: *mut usize,
 ) -> cl_int {
     info::answer(
-        || arg_info(kernel, arg_index, param_name),
+        || arg_info(kernel, arg_index, param_name, param_value_size, param_value),
         param_value_size,
         param_value,
         param_value_size_ret,
