@@ -150,46 +150,49 @@ fn nd_range(
             ),
         }
     } else {
-        let mut l = [1u32; 3];
-        let mut total: u64 = 1;
-        for d in 0..dims {
-            // A zero local size can form no work-group.
-            if ls[d] == 0 {
-                return Err(CL_INVALID_WORK_GROUP_SIZE);
-            }
-            // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
-            // local_work_size[0], … local_work_size[work_dim - 1] is greater than the
-            // corresponding values specified by CL_DEVICE_MAX_WORK_ITEM_SIZES"
-            if ls[d] > super::device::MAX_WORK_ITEM_SIZE {
-                return Err(CL_INVALID_WORK_ITEM_SIZE);
-            }
-            l[d] = ls[d] as u32;
-            total *= ls[d] as u64;
+        let mut want = [1usize; 3];
+        want[..dims].copy_from_slice(ls);
+        // A zero local size can form no work-group.
+        if want.contains(&0) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
         // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match the
         // required work-group size for kernel in the program source."
-        if k.desc.required_wg_size.is_some_and(|r| r != l) {
+        if k.desc
+            .required_wg_size
+            .is_some_and(|r| r.map(|x| x as usize) != want)
+        {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
         // "... the total number of work-items in the work-group ... is greater than the value
         // specified by CL_KERNEL_WORK_GROUP_SIZE"
-        if total > max_wg {
+        let total = want.iter().try_fold(1u64, |t, &x| t.checked_mul(x as u64));
+        if total.is_none_or(|t| t > max_wg) {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
         // "CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and ... the
         // global_work_size is not evenly divisible by the local_work_size."
-        if !k.non_uniform && (0..dims).any(|d| !global[d].is_multiple_of(l[d] as u64)) {
+        if !k.non_uniform && (0..dims).any(|d| !global[d].is_multiple_of(want[d] as u64)) {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
-        l
+        // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
+        // local_work_size[0], … local_work_size[work_dim - 1] is greater than the
+        // corresponding values specified by CL_DEVICE_MAX_WORK_ITEM_SIZES", listed after the
+        // work-group size (on this device a group within CL_KERNEL_WORK_GROUP_SIZE has no
+        // dimension above them).
+        if want.iter().any(|&x| x > super::device::MAX_WORK_ITEM_SIZE) {
+            return Err(CL_INVALID_WORK_ITEM_SIZE);
+        }
+        want.map(|x| x as u32)
     };
-    let e = Enqueue::new(q, command, num_events_in_wait_list, event_wait_list, event)?;
     // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on
-    // the command-queue because of insufficient resources needed to execute the kernel": the
-    // work-group's shared local memory must fit.
+    // the command-queue because of insufficient resources needed to execute the kernel"
+    // (listed before CL_INVALID_EVENT_WAIT_LIST): the work-group's shared local memory must
+    // fit.
     if k.local_mem_size() > dev.local_mem_bytes {
         return Err(CL_OUT_OF_RESOURCES);
     }
+    let e = Enqueue::new(q, command, num_events_in_wait_list, event_wait_list, event)?;
     // A zero global size in any dimension: "the kernel command will trivially succeed after its
     // event dependencies are satisfied".
     if global[..dims].contains(&0) {
