@@ -94,10 +94,8 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
         let bits = list
             .iter()
             .flatten()
-            .filter(|&&(k, _)| k == CL_QUEUE_PROPERTIES as cl_queue_properties)
-            .map(|&(_, v)| v)
-            .last()
-            .unwrap_or(0);
+            .rfind(|&&(k, _)| k == CL_QUEUE_PROPERTIES as cl_queue_properties)
+            .map_or(0, |&(_, v)| v);
         create(context, device, bits, list)
     })
 }
