@@ -162,8 +162,12 @@ fn set_arg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void)
                 ArgVal::Mem(None)
             } else {
                 // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
-                // specified arg_value is not a valid memory object"
-                get::<Mem>(m)?;
+                // specified arg_value is not a valid memory object", and "The memory object must
+                // be created with the context associated with the kernel object": one of another
+                // context is not a valid one for this kernel.
+                if get::<Mem>(m)?.context.handle() != k.program.context.handle() {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
                 ArgVal::Mem(Some(m as usize))
             }
         }
