@@ -38,7 +38,8 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
         {
             return Err(CL_INVALID_VALUE);
         }
-        // "If no devices in context support images, the returned list is empty."
+        // "num_image_formats is the actual number of supported image formats for a specific
+        // context and values specified by flags": none, as no device supports images.
         write_opt(num_image_formats, 0);
         Ok(())
     })
