@@ -644,3 +644,79 @@ fn private_memory_places_what_stays_in_memory() {
            ret",
     );
 }
+
+/// `narrow`: the low and high halves of a 32×32 product written in 64 bits (Random123's
+/// Philox, `mul_hi` in C) become a 32-bit `mul` and a `mulhi`; a mixed-sign product and a
+/// shift by other than 32 stay 64-bit; the 64-bit values are left for dce.
+#[test]
+fn narrow_does_64_bit_products_read_in_32_bits_in_32_bits() {
+    check_pass(
+        passes::narrow::run,
+        "kernel k(ptr.global, i32, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 arg 2
+           %3 = i64 conv zext %1
+           %4 = i64 const 0xd2511f53
+           %5 = i64 bin mul %3, %4
+           %6 = i64 const 0x20
+           %7 = i64 bin lshr %5, %6
+           %8 = i32 conv trunc %7
+           %9 = i32 conv trunc %5
+           %10 = i64 conv sext %1
+           %11 = i64 conv sext %2
+           %12 = i64 bin mul %10, %11
+           %13 = i64 bin ashr %12, %6
+           %14 = i32 conv trunc %13
+           %15 = i64 bin mul %3, %11
+           %16 = i64 bin lshr %15, %6
+           %17 = i32 conv trunc %16
+           %18 = i64 const 0x1f
+           %19 = i64 bin lshr %5, %18
+           %20 = i32 conv trunc %19
+           %21 = i64 bin add %3, %11
+           %22 = i32 conv trunc %21
+           store %0, %8, align 4, bytes 4
+           store %0, %9, align 4, bytes 4
+           store %0, %14, align 4, bytes 4
+           store %0, %17, align 4, bytes 4
+           store %0, %20, align 4, bytes 4
+           store %0, %22, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 arg 2
+           %3 = i64 conv zext %1
+           %4 = i64 const 0xd2511f53
+           %5 = i64 bin mul %3, %4
+           %6 = i64 const 0x20
+           %7 = i64 bin lshr %5, %6
+           %23 = i32 const 0xd2511f53
+           %8 = i32 bin mulhi.u %1, %23
+           %24 = i32 const 0xd2511f53
+           %9 = i32 bin mul %1, %24
+           %10 = i64 conv sext %1
+           %11 = i64 conv sext %2
+           %12 = i64 bin mul %10, %11
+           %13 = i64 bin ashr %12, %6
+           %14 = i32 bin mulhi.s %1, %2
+           %15 = i64 bin mul %3, %11
+           %16 = i64 bin lshr %15, %6
+           %17 = i32 conv trunc %16
+           %18 = i64 const 0x1f
+           %19 = i64 bin lshr %5, %18
+           %20 = i32 conv trunc %19
+           %21 = i64 bin add %3, %11
+           %22 = i32 bin add %1, %2
+           store %0, %8, align 4, bytes 4
+           store %0, %9, align 4, bytes 4
+           store %0, %14, align 4, bytes 4
+           store %0, %17, align 4, bytes 4
+           store %0, %20, align 4, bytes 4
+           store %0, %22, align 4, bytes 4
+           ret",
+    );
+}

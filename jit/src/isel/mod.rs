@@ -875,6 +875,7 @@ impl Sel<'_> {
                 return self.math(v, MathFn::IntDivRemainder, &[a, b], t)
             }
             BinOp::Mul => return self.mul64(v, a, b),
+            BinOp::MulHi { signed } if ty == Ty::I32 => return self.mul_hi32(v, a, b, signed),
             other => return unsupported(format!("{other:?} on {ty:?}")),
         };
         let oa = self.reg_opnd(a, t)?;

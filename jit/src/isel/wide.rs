@@ -104,4 +104,52 @@ impl Sel<'_> {
         }
         Ok(())
     }
+
+    /// The high dword of a 32×32 product (`mulhi.i32`): the full product into a qword, then
+    /// its high dwords moved out. (IGC's `mul` to acc0 and `mach` give the same; the
+    /// accumulator is avoided here as everywhere in gencl's code.)
+    pub(super) fn mul_hi32(
+        &mut self,
+        v: Value,
+        a: Value,
+        b: Value,
+        signed: bool,
+    ) -> Result<(), IselError> {
+        let (a, b) = if matches!(self.f.inst(a).op, Op::Const(_)) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let (t, wide) = if signed {
+            (Type::D, Type::Q)
+        } else {
+            (Type::UD, Type::UQ)
+        };
+        let (r, scalar) = self.def(v);
+        let exec = if scalar { 1 } else { SIMD };
+        let oa = self.reg_opnd(a, t)?;
+        let ob = self.opnd(b, t)?;
+        let p = self.m.new_vreg(if scalar { 8 } else { 8 * SIMD as u32 });
+        let mut i = Inst::new(Opcode::Mul, exec);
+        i.no_mask = scalar;
+        i.dst = Some(grf_dst(0, 0, wide));
+        i.srcs = [Some(oa.src), Some(ob.src), None];
+        self.push(i, Some(VRef { v: p, off: 0 }), [oa.vref, ob.vref, None]);
+        let mut i = Inst::new(Opcode::Mov, exec);
+        i.no_mask = scalar;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        let hi_region = if scalar {
+            Region::SCALAR
+        } else {
+            Region {
+                vstride: 8,
+                width: 4,
+                hstride: 2,
+            }
+        };
+        i.srcs = [Some(reg_src(0, 0, hi_region, Type::UD)), None, None];
+        let hi = VRef { v: p, off: 4 };
+        self.push(i, Some(VRef { v: r, off: 0 }), [Some(hi), None, None]);
+        Ok(())
+    }
 }

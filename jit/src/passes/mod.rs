@@ -8,6 +8,7 @@ pub mod constfold;
 pub mod cse;
 pub mod dce;
 pub mod mem2reg;
+pub mod narrow;
 pub mod private_memory;
 pub mod pushed_args;
 pub mod simplify_cfg;
@@ -31,6 +32,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("private_memory", private_memory::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
+    // 64-bit arithmetic read only in 32 bits done in 32 bits (mul_hi written in C).
+    ("narrow", narrow::run),
     // Constant branches gone, dead blocks emptied, straight lines joined.
     ("simplify_cfg", simplify_cfg::run),
     // One computation of each pure expression where another dominates it.

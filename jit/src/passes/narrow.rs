@@ -1,0 +1,130 @@
+//! 64-bit arithmetic whose result is only read in 32 bits, done in 32 bits. LLVM leaves
+//! `(ulong)a * b` with both halves used (`mul_hi` written in C, Random123's Philox, hashes):
+//! `trunc(mul(zext a, zext b))` and `trunc(lshr(mul(zext a, zext b), 32))`. Gen9 has no
+//! qword multiply, so the 64-bit forms cost a widening multiply, cross products, a 64-bit
+//! shift and moves between strided halves; the 32-bit forms are one `mul`, and a `mul` into a
+//! qword plus a `mov` of its high dwords (`BinOp::MulHi`).
+//!
+//! - `trunc.i32(op.i64(x, y))` → `op.i32(x', y')` for add, sub, mul, and, or, xor (the low 32
+//!   bits of the result depend on the low 32 bits of the operands only), and for shl by a
+//!   constant below 32, where each operand is a 32-bit value extended or a constant;
+//! - `trunc.i32(lshr|ashr.i64(mul.i64(ext a, ext b), 32))` → `mulhi.i32(a, b)`, unsigned when
+//!   both operands are zero-extended (or constants below 2^32), signed when both are
+//!   sign-extended (or constants in i32's range).
+//!
+//! The 64-bit values become dead where nothing else reads them; `dce` removes them.
+
+use crate::ir::{BinOp, ConvOp, Function, Op, Ty, Value};
+
+/// How a 64-bit operand holds a 32-bit value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Narrow {
+    /// Zero-extended from this i32 value.
+    Zext(Value),
+    /// Sign-extended from this i32 value.
+    Sext(Value),
+    /// A constant.
+    Const(u64),
+}
+
+fn narrow_of(f: &Function, x: Value) -> Option<Narrow> {
+    match f.inst(x).op {
+        Op::Conv(ConvOp::ZExt, a) if f.ty(a) == Ty::I32 => Some(Narrow::Zext(a)),
+        Op::Conv(ConvOp::SExt, a) if f.ty(a) == Ty::I32 => Some(Narrow::Sext(a)),
+        Op::Const(k) => Some(Narrow::Const(k)),
+        _ => None,
+    }
+}
+
+/// The rewrite of one `trunc`, before it is applied: the new operation and the constants
+/// it needs (created in front of it).
+enum Rewrite {
+    Bin(BinOp, Narrow, Narrow),
+}
+
+fn rewrite_of(f: &Function, v: Value) -> Option<Rewrite> {
+    let Op::Conv(ConvOp::Trunc, p) = f.inst(v).op else {
+        return None;
+    };
+    if f.ty(v) != Ty::I32 || f.ty(p) != Ty::I64 {
+        return None;
+    }
+    let Op::Bin(op, x, y) = f.inst(p).op else {
+        return None;
+    };
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => {
+            Some(Rewrite::Bin(op, narrow_of(f, x)?, narrow_of(f, y)?))
+        }
+        BinOp::Shl => match narrow_of(f, y)? {
+            Narrow::Const(k) if k < 32 => {
+                Some(Rewrite::Bin(op, narrow_of(f, x)?, Narrow::Const(k)))
+            }
+            _ => None,
+        },
+        BinOp::LShr | BinOp::AShr => {
+            if f.inst(y).op != Op::Const(32) {
+                return None;
+            }
+            let Op::Bin(BinOp::Mul, a, b) = f.inst(x).op else {
+                return None;
+            };
+            let (a, b) = (narrow_of(f, a)?, narrow_of(f, b)?);
+            let fits_unsigned = |n: Narrow| match n {
+                Narrow::Zext(_) => true,
+                Narrow::Const(k) => k <= u64::from(u32::MAX),
+                Narrow::Sext(_) => false,
+            };
+            let fits_signed = |n: Narrow| match n {
+                Narrow::Sext(_) => true,
+                Narrow::Const(k) => {
+                    (k as i64) >= i64::from(i32::MIN) && (k as i64) <= i64::from(i32::MAX)
+                }
+                Narrow::Zext(_) => false,
+            };
+            // Two constants are constfold's; one extended operand decides the signedness.
+            let extended = |n: Narrow| !matches!(n, Narrow::Const(_));
+            if !extended(a) && !extended(b) {
+                return None;
+            }
+            if fits_unsigned(a) && fits_unsigned(b) {
+                Some(Rewrite::Bin(BinOp::MulHi { signed: false }, a, b))
+            } else if fits_signed(a) && fits_signed(b) {
+                Some(Rewrite::Bin(BinOp::MulHi { signed: true }, a, b))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+pub fn run(f: &mut Function) {
+    for b in 0..f.blocks.len() {
+        let mut i = 0;
+        while i < f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[i];
+            let Some(Rewrite::Bin(op, x, y)) = rewrite_of(f, v) else {
+                i += 1;
+                continue;
+            };
+            // Constants go in front of the rewritten instruction, in its block.
+            let mut operand = |n: Narrow, f: &mut Function| match n {
+                Narrow::Zext(a) | Narrow::Sext(a) => a,
+                Narrow::Const(k) => {
+                    f.insts.push(crate::ir::Inst {
+                        op: Op::Const(k & 0xffff_ffff),
+                        ty: Ty::I32,
+                    });
+                    let c = Value(f.insts.len() as u32 - 1);
+                    f.blocks[b].insts.insert(i, c);
+                    i += 1;
+                    c
+                }
+            };
+            let (x, y) = (operand(x, f), operand(y, f));
+            f.insts[v.0 as usize].op = Op::Bin(op, x, y);
+            i += 1;
+        }
+    }
+}
