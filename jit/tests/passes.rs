@@ -720,3 +720,71 @@ fn narrow_does_64_bit_products_read_in_32_bits_in_32_bits() {
            ret",
     );
 }
+
+/// `strength`: division and remainder by a power of two as shifts and masks (the signed
+/// forms biased toward zero), a 64-bit product by one as a shift; a divisor that is not a
+/// power of two stays.
+#[test]
+fn strength_makes_power_of_two_division_shifts() {
+    check_pass(
+        passes::strength::run,
+        "kernel k(ptr.global, i64, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 arg 1
+           %2 = i32 arg 2
+           %3 = i64 const 0x100000000
+           %4 = i64 bin div.s %1, %3
+           %5 = i32 const 0x8
+           %6 = i32 bin rem.s %2, %5
+           %7 = i32 bin div.u %2, %5
+           %8 = i32 bin rem.u %2, %5
+           %9 = i64 bin mul %1, %3
+           %10 = i32 const 0x6
+           %11 = i32 bin div.s %2, %10
+           store %0, %4, align 8, bytes 8
+           store %0, %6, align 4, bytes 4
+           store %0, %7, align 4, bytes 4
+           store %0, %8, align 4, bytes 4
+           store %0, %9, align 8, bytes 8
+           store %0, %11, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i64, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 arg 1
+           %2 = i32 arg 2
+           %3 = i64 const 0x100000000
+           %12 = i64 const 0x3f
+           %13 = i64 bin ashr %1, %12
+           %14 = i64 const 0x20
+           %15 = i64 bin lshr %13, %14
+           %16 = i64 bin add %1, %15
+           %17 = i64 const 0x20
+           %4 = i64 bin ashr %16, %17
+           %5 = i32 const 0x8
+           %18 = i32 const 0x1f
+           %19 = i32 bin ashr %2, %18
+           %20 = i32 const 0x1d
+           %21 = i32 bin lshr %19, %20
+           %22 = i32 bin add %2, %21
+           %23 = i32 const 0xfffffff8
+           %24 = i32 bin and %22, %23
+           %6 = i32 bin sub %2, %24
+           %25 = i32 const 0x3
+           %7 = i32 bin lshr %2, %25
+           %26 = i32 const 0x7
+           %8 = i32 bin and %2, %26
+           %27 = i64 const 0x20
+           %9 = i64 bin shl %1, %27
+           %10 = i32 const 0x6
+           %11 = i32 bin div.s %2, %10
+           store %0, %4, align 8, bytes 8
+           store %0, %6, align 4, bytes 4
+           store %0, %7, align 4, bytes 4
+           store %0, %8, align 4, bytes 4
+           store %0, %9, align 8, bytes 8
+           store %0, %11, align 4, bytes 4
+           ret",
+    );
+}

@@ -1,5 +1,6 @@
 //! Cases of tests/jit/integers.cl: eight integer built-ins for each integer type and vector
-//! width, against Rust's integer arithmetic in a wider type.
+//! width, against Rust's integer arithmetic in a wider type; division, remainder and
+//! multiplication by powers of two against Rust's (which truncate toward zero, as C's).
 use crate::igc::harness::*;
 
 const F: &str = "integers.cl";
@@ -75,8 +76,75 @@ macro_rules! cases_for {
     };
 }
 
+macro_rules! pow2_cases_for {
+    ($out:ident, $t:ty, $name:literal, $seed:expr) => {
+        for (k, (n, suffix)) in [(1usize, ""), (4, "4")].into_iter().enumerate() {
+            let kernel: &'static str = Box::leak(format!("pow2_ops_{}{}", $name, suffix).into());
+            let items = 32;
+            let count = items * n;
+            let mut a = rand_bits::<$t>(count, $seed + k as u64);
+            // The edges: zero, ±1, the extremes, and values just off the divisors.
+            let bits = <$t>::BITS;
+            for (j, x) in [
+                0 as $t,
+                1 as $t,
+                (0 as $t).wrapping_sub(1),
+                <$t>::MIN,
+                <$t>::MAX,
+                (7 as $t).wrapping_neg(),
+                (1 as $t).wrapping_shl(bits / 2).wrapping_neg(),
+                (1 as $t)
+                    .wrapping_shl(bits / 2)
+                    .wrapping_add(1)
+                    .wrapping_neg(),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                a[j] = x;
+            }
+            $out.push(
+                case(F, kernel)
+                    .global(&[items])
+                    .buf(a)
+                    .out::<$t>(6 * count)
+                    .expect(1, move |r| {
+                        let a = r.input::<$t>(0);
+                        let mut out = vec![0 as $t; 6 * items * n];
+                        for i in 0..items {
+                            for c in 0..n {
+                                let x = a[i * n + c];
+                                let p = |s: u32| (1 as $t).wrapping_shl(s);
+                                let r = [
+                                    x / 2,
+                                    x / p(bits - 2),
+                                    x % 8,
+                                    x % p(bits / 2),
+                                    x.wrapping_mul(p(bits / 2 - 1)),
+                                    x / p(bits / 2),
+                                ];
+                                for (op, v) in r.into_iter().enumerate() {
+                                    out[(6 * i + op) * n + c] = v;
+                                }
+                            }
+                        }
+                        out
+                    }),
+            );
+        }
+    };
+}
+
 pub fn cases() -> Vec<Case> {
     let mut v = Vec::new();
+    pow2_cases_for!(v, i8, "char", 900);
+    pow2_cases_for!(v, u8, "uchar", 910);
+    pow2_cases_for!(v, i16, "short", 920);
+    pow2_cases_for!(v, u16, "ushort", 930);
+    pow2_cases_for!(v, i32, "int", 940);
+    pow2_cases_for!(v, u32, "uint", 950);
+    pow2_cases_for!(v, i64, "long", 960);
+    pow2_cases_for!(v, u64, "ulong", 970);
     cases_for!(v, i8, u8, i128, "char", 100);
     cases_for!(v, u8, u8, u128, "uchar", 200);
     cases_for!(v, i16, u16, i128, "short", 300);

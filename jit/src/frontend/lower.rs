@@ -2792,6 +2792,19 @@ impl Lowerer<'_, '_> {
                     let yv = *y.get(c).or(y.first()).ok_or_else(|| {
                         FrontendError::InvalidIl("division without a divisor".into())
                     })?;
+                    // By a power of two: one instruction that `passes::strength` turns
+                    // into shifts, rather than the loop.
+                    let signed = matches!(op, SOp::SDiv | SOp::SRem);
+                    if let Op::Const(d) = self.f.inst(yv).op {
+                        if crate::passes::strength::reduces_division(d, 64, signed) {
+                            let bop = match op {
+                                SOp::UDiv | SOp::SDiv => BinOp::Div { signed },
+                                _ => BinOp::Rem { signed },
+                            };
+                            out.push(self.f.push(b, Op::Bin(bop, *xv, yv), Ty::I64));
+                            continue;
+                        }
+                    }
                     let (next, v) = self.div64(b, *xv, yv, op)?;
                     b = next;
                     out.push(v);

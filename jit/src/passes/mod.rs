@@ -12,6 +12,7 @@ pub mod narrow;
 pub mod private_memory;
 pub mod pushed_args;
 pub mod simplify_cfg;
+pub mod strength;
 pub mod uniform;
 
 use crate::ir::{print, verify, Function};
@@ -32,6 +33,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("private_memory", private_memory::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
+    // Division, remainder and 64-bit products by powers of two as shifts and masks.
+    ("strength", strength::run),
     // 64-bit arithmetic read only in 32 bits done in 32 bits (mul_hi written in C).
     ("narrow", narrow::run),
     // Constant branches gone, dead blocks emptied, straight lines joined.
