@@ -54,3 +54,28 @@ kernel void half_ptr(global const half *a, global half *out, global int *ints) {
     out[5 * i + 4] = fract(x, &fl) + fl;
     ints[i] = ex;
 }
+
+// ldexp on halves: libclc-15's calls a helper it lacks, so it is computed in float (exact)
+// and rounded once to half, which is the correctly rounded half result.
+kernel void half_ldexp(global const half *a, global const int *e, global half *out) {
+    size_t i = get_global_id(0);
+    out[i] = ldexp(a[i], e[i]);
+}
+
+// Conversions to half in every rounding mode, from float and from double (a double goes
+// through float in the same mode), and vstore_half_r from a double.
+kernel void half_round_modes(global const float *f, global const double *d, global half *out) {
+    size_t i = get_global_id(0);
+    float x = f[i];
+    double y = d[i];
+    out[10 * i + 0] = convert_half_rte(x);
+    out[10 * i + 1] = convert_half_rtz(x);
+    out[10 * i + 2] = convert_half_rtp(x);
+    out[10 * i + 3] = convert_half_rtn(x);
+    out[10 * i + 4] = convert_half_rte(y);
+    out[10 * i + 5] = convert_half_rtz(y);
+    out[10 * i + 6] = convert_half_rtp(y);
+    out[10 * i + 7] = convert_half_rtn(y);
+    vstore_half_rtz(y, 10 * i + 8, out);
+    vstore_half_rtp(y, 10 * i + 9, out);
+}

@@ -106,6 +106,92 @@ fn from_half(h: u16) -> f64 {
 }
 
 /// `x` rounded to the nearest half, ties to even (overflow to infinity, subnormals kept).
+#[derive(Clone, Copy)]
+enum Dir {
+    Zero,
+    Up,
+    Down,
+}
+
+/// The half next to `h` toward +infinity (`up`) or -infinity, on half bits.
+fn half_step(h: u16, up: bool) -> u16 {
+    let negative = h & 0x8000 != 0;
+    match (negative, up) {
+        (false, true) => h + 1,
+        (false, false) if h == 0 => 0x8001,
+        (false, false) => h - 1,
+        (true, true) if h == 0x8000 => 0x0001,
+        (true, true) => h - 1,
+        (true, false) => h + 1,
+    }
+}
+
+/// `x` rounded to half toward zero, up or down: the two halves around `x` from the
+/// round-to-nearest one, and the side the mode picks.
+fn half_directed(x: f64, dir: Dir) -> u16 {
+    let h = to_half(x);
+    let hv = from_half(h);
+    if x.is_nan() || hv == x {
+        return h;
+    }
+    let (lo, hi) = if hv < x {
+        (h, half_step(h, true))
+    } else {
+        (half_step(h, false), h)
+    };
+    match dir {
+        Dir::Zero if x > 0.0 => lo,
+        Dir::Zero | Dir::Up => hi,
+        Dir::Down => lo,
+    }
+}
+
+/// Floats and doubles around the half range: normal and subnormal halves, beyond the largest
+/// half, exact halves, ties, and signs; no float denormals (the device flushes them).
+fn round_mode_inputs(n: usize, seed: u64) -> (Vec<f32>, Vec<f64>) {
+    let mut s = seed;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut f = Vec::new();
+    let mut d = Vec::new();
+    let fixed = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        65504.0,
+        65519.0,
+        65520.0,
+        -70000.0,
+        1e-9,
+        -1e-9,
+        6.0e-8,
+        3.0e-8,
+        1.0009765625,
+        1.00048828125,
+        -2.00146484375,
+        1e30,
+    ];
+    for k in 0..n {
+        let r = next();
+        let v = if k < fixed.len() {
+            fixed[k]
+        } else {
+            let m = 1.0 + (r % (1 << 40)) as f64 / (1u64 << 40) as f64;
+            let e = (r >> 40) % 50;
+            let sign = if (r >> 50) & 1 == 1 { -1.0 } else { 1.0 };
+            sign * m * 2f64.powi(e as i32 - 30)
+        };
+        f.push(v as f32);
+        d.push(v);
+    }
+    (f, d)
+}
+
 fn to_half(x: f64) -> u16 {
     if x.is_nan() {
         return 0x7e00;
@@ -385,6 +471,45 @@ pub fn cases() -> Vec<Case> {
                     }
                 }
                 verdict(bad)
+            }),
+        case("half.cl", "half_ldexp")
+            .global(&[256])
+            .buf(rand_halves(256, 47))
+            .buf(
+                (0..256)
+                    .map(|i: i32| (i * 7919) % 61 - 30)
+                    .collect::<Vec<i32>>(),
+            )
+            .out::<u16>(256)
+            .expect(2, |r| {
+                // x·2^e is exact in f64; to_half rounds it once to nearest even.
+                let (a, e) = (r.input::<u16>(0), r.input::<i32>(1));
+                a.iter()
+                    .zip(&e)
+                    .map(|(&h, &k)| to_half(from_half(h) * 2f64.powi(k)))
+                    .collect()
+            }),
+        case("half.cl", "half_round_modes")
+            .global(&[256])
+            .buf(round_mode_inputs(256, 48).0)
+            .buf(round_mode_inputs(256, 48).1)
+            .out::<u16>(10 * 256)
+            .expect(2, |r| {
+                let (f, d) = (r.input::<f32>(0), r.input::<f64>(1));
+                let mut out = Vec::new();
+                for (x, y) in f.iter().zip(&d) {
+                    let x = f64::from(*x);
+                    for v in [x, *y] {
+                        out.extend([
+                            to_half(v),
+                            half_directed(v, Dir::Zero),
+                            half_directed(v, Dir::Up),
+                            half_directed(v, Dir::Down),
+                        ]);
+                    }
+                    out.extend([half_directed(*y, Dir::Zero), half_directed(*y, Dir::Up)]);
+                }
+                out
             }),
         case("half.cl", "half_math")
             .global(&[256])

@@ -25,6 +25,9 @@ pub(super) struct Slice {
     pub info: ModuleInfo<'static>,
     /// The built-in's function id (ids are the library's own).
     pub fid: u32,
+    /// Every function the slice calls has a body. libclc-15 has a few built-ins that call
+    /// a helper it does not define (`ldexp(half, int)` calls `__clc_ldexp(half, int)`).
+    pub complete: bool,
 }
 
 /// The library's words and where everything is in them.
@@ -107,7 +110,12 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
             .map(|(k, v)| (*k, *v))
             .collect(),
     );
-    let slice: &'static Slice = Box::leak(Box::new(Slice { info, fid }));
+    let complete = loaded.module.functions.iter().all(|f| !f.blocks.is_empty());
+    let slice: &'static Slice = Box::leak(Box::new(Slice {
+        info,
+        fid,
+        complete,
+    }));
     slices
         .lock()
         .unwrap_or_else(PoisonError::into_inner)

@@ -1234,13 +1234,15 @@ impl Lowerer<'_, '_> {
         // an int and stays): (half pointer, float temporary, components).
         let mut write_back: Vec<(Value, Value, u32)> = Vec::new();
         let (slice, to_half) = match library::function(&name)? {
-            Some(s) => (s, false),
+            Some(s) if s.complete || !codes.iter().any(has_half) => (s, false),
             // libclc-15 leaves out most half built-ins. Halves travel as the floats that
             // are them, so the float built-in computes the value and the result is rounded
             // to half: within the half ULP limits, since float is exact to far more bits.
             // A half written through a pointer goes to a private float temporary first,
-            // then is rounded and stored where the caller asked.
-            None if codes.iter().any(has_half) => {
+            // then is rounded and stored where the caller asked. The same where libclc's
+            // half built-in calls a helper libclc lacks (`ldexp`): the float one is exact,
+            // and ldexp's float result rounds to half as the half result would.
+            _ if codes.iter().any(has_half) => {
                 let mut floats = Vec::new();
                 for (k, c) in codes.iter().enumerate() {
                     match c {
@@ -1275,7 +1277,7 @@ impl Lowerer<'_, '_> {
                     None => return Err(missing_builtin(op, &name)),
                 }
             }
-            None => return Err(missing_builtin(op, &name)),
+            _ => return Err(missing_builtin(op, &name)),
         };
         let data = {
             let mut libs = self.libs.borrow_mut();
@@ -1583,12 +1585,14 @@ impl Lowerer<'_, '_> {
                 let addr = self.index(b, base, fr, id(1)?, 2 * stride)?;
                 for (c, v) in data.iter().enumerate() {
                     let a = self.offset(b, addr, 2 * c as u64);
-                    let h = if self.f.ty(*v) == Ty::F64 {
-                        if round != ir::Round::Rte {
-                            return unsupported(format!(
-                                "vstore_half_r of a double rounding {round:?} (only to nearest even yet)"
-                            ));
-                        }
+                    let h = if self.f.ty(*v) == Ty::F64 && round != ir::Round::Rte {
+                        // Through float in the same mode (see `half_special`).
+                        let f = self
+                            .f
+                            .push(b, Op::ConvRound(ConvOp::FConv, *v, round), Ty::F32);
+                        self.f
+                            .push(b, Op::ConvRound(ConvOp::ToHalf, f, round), Ty::I32)
+                    } else if self.f.ty(*v) == Ty::F64 {
                         let r = self.double_to_half(b, *v);
                         self.f.push(b, Op::Un(UnOp::FloatToHalf, r), Ty::I32)
                     } else if round == ir::Round::Rte {
@@ -3488,10 +3492,18 @@ impl Lowerer<'_, '_> {
         for &v in x {
             let r = match op {
                 SOp::FConvert if res_half => {
-                    if !matches!(round, None | Some(ir::Round::Rte)) {
-                        return unsupported(format!(
-                            "conversion to half rounding {round:?} (only to nearest even yet)"
-                        ));
+                    if let Some(r @ (ir::Round::Rtz | ir::Round::Rtp | ir::Round::Rtn)) = round {
+                        // A directed rounding to half: a double goes to float in the same
+                        // mode first. The half grid is part of the float grid, so two
+                        // roundings toward zero (or up, or down) are the one rounding.
+                        let f = if self.f.ty(v) == Ty::F64 {
+                            self.f.push(b, Op::ConvRound(ConvOp::FConv, v, r), Ty::F32)
+                        } else {
+                            v
+                        };
+                        let h = self.f.push(b, Op::ConvRound(ConvOp::ToHalf, f, r), Ty::I32);
+                        out.push(self.f.push(b, Op::Un(UnOp::HalfToFloat, h), Ty::F32));
+                        continue;
                     }
                     if self.f.ty(v) == Ty::F64 {
                         self.double_to_half(b, v)
