@@ -10,7 +10,10 @@
 //! - `mad32`: SIMD32 f32 mad loop as IGC emits SIMD32 (M0/M16 halves);
 //! - `int16`: SIMD16 integer add/shl/and/xor loop;
 //! - `mix`:   `mix.cl` compiled by Intel's ocloc for skl (SIMD32), a float and
-//!   integer hash loop with one load and one store per work-item.
+//!   integer hash loop with one load and one store per work-item;
+//! - `addr8`: SIMD8 64-bit address arithmetic in the shapes gencl's JIT emits
+//!   for size_t/long (extensions, qword add/shl/shr/logic/cmp/sel, 32-bit ops
+//!   on the halves of qwords, widening mul), assembled as `mad16`.
 //!
 //! It prints figures; it asserts nothing about timings.
 
@@ -167,6 +170,13 @@ fn main() {
             iters: 5_000,
             payload: mix_payload,
         },
+        Kernel {
+            name: "addr8 (SIMD8 64-bit addressing)",
+            code: include_bytes!("kernels/addr8.bin"),
+            simd: 8,
+            iters: 10_000,
+            payload: int_payload,
+        },
     ];
     println!(
         "{:<32} {:>12} {:>13} {:>7} {:>7} {:>15} {:>10}",
@@ -198,7 +208,11 @@ fn main() {
                 threads: (0..THREADS)
                     .map(|t| ThreadPayload {
                         grfs: (k.payload)(g, t, n),
-                        exec_mask: if k.simd == 32 { u32::MAX } else { 0xFFFF },
+                        exec_mask: if k.simd == 32 {
+                            u32::MAX
+                        } else {
+                            (1 << k.simd) - 1
+                        },
                     })
                     .collect(),
                 bindings: Bindings::Fixed(vec![surf(out), surf(inp)]),
