@@ -3,14 +3,18 @@
 # compared with tests/pyopencl/expected-failures.txt (tests/pyopencl/compare.py): a failure not
 # on the list, or a listed test that passes, fails this script. The sdist of the pyopencl that
 # scripts/setup.sh installed is fetched from PyPI once into target/.
+# Each file runs in a pytest process of its own: pyopencl keeps process-wide registries (a
+# struct dtype registered under one C name by test_array.py is spelled with that name in
+# test_algorithm.py's generated code), so files sharing a process fail each other's tests.
+# A test that runs longer than GENCL_PYOPENCL_TIMEOUT seconds (default 900) fails.
 # usage: scripts/pyopencl.sh [TEST_FILE...]   (default: the issue's six files)
 # Needs target/release/libgencl.so (cargo build --release -p gencl).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$here/target/venv"
 py="$venv/bin/python"
-"$py" -c "import pytest, mako" 2>/dev/null ||
-  "$venv/bin/pip" install -q --disable-pip-version-check pytest mako
+"$py" -c "import pytest, mako, pytest_timeout" 2>/dev/null ||
+  "$venv/bin/pip" install -q --disable-pip-version-check pytest mako pytest-timeout
 version="$("$py" -c "import pyopencl; print(pyopencl.VERSION_TEXT)")"
 src="$here/target/pyopencl-$version"
 if [ ! -d "$src/test" ]; then
@@ -31,10 +35,16 @@ rm -rf "$out" && mkdir -p "$out/vendors"
 echo "$here/target/release/libgencl.so" > "$out/vendors/gencl.icd"
 # From a copy of test/: some tests write files next to themselves.
 cp -r "$src/test" "$out/test"
-set +e
-( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded \
-    XDG_CACHE_HOME="$out/cache" timeout 2400 "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
-    --junitxml="$out/report.xml" "${files[@]}" > "$out/pytest.log" 2>&1 )
-set -e
-tail -n 3 "$out/pytest.log"
-python3 "$here/tests/pyopencl/compare.py" "$out/report.xml" "$here/tests/pyopencl/expected-failures.txt"
+reports=()
+for f in "${files[@]}"; do
+  name="${f%.py}"
+  set +e
+  ( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded \
+      XDG_CACHE_HOME="$out/cache" "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
+      --timeout="${GENCL_PYOPENCL_TIMEOUT:-900}" --durations=5 \
+      --junitxml="$out/$name.xml" "$f" > "$out/$name.log" 2>&1 )
+  set -e
+  echo "$f: $(tail -n 1 "$out/$name.log")"
+  reports+=("$out/$name.xml")
+done
+python3 "$here/tests/pyopencl/compare.py" "${reports[@]}" "$here/tests/pyopencl/expected-failures.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares a pytest JUnit XML report of pyopencl's own tests with gencl's expected-failure list.
 
-usage: compare.py REPORT.xml EXPECTED.txt
+usage: compare.py REPORT.xml [REPORT.xml...] EXPECTED.txt   (one report per test file)
 
 Test ids drop pytest's context-factory parameter (it names the device), so
 `test_array.py::test_pow_array[<context factory for ...>-add]` is listed as
@@ -40,8 +40,15 @@ def load_report(path):
 
 
 def main():
-    outcome = load_report(sys.argv[1])
-    expected = load_expected(sys.argv[2])
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    outcome = {}
+    for report in sys.argv[1:-1]:
+        if not os.path.exists(report):
+            print(f"no report: {report} (the pytest run did not finish)")
+            sys.exit(1)
+        outcome.update(load_report(report))
+    expected = load_expected(sys.argv[-1])
     counts = {k: sum(1 for v in outcome.values() if v == k) for k in ("pass", "fail", "skip")}
     print(f"pyopencl: {len(outcome)} tests: pass {counts['pass']}, fail {counts['fail']}, "
           f"skip {counts['skip']}")
