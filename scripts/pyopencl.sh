@@ -28,23 +28,33 @@ if [ ! -d "$src/test" ]; then
   rm -rf "$dl"
 fi
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(test_wrapper.py test_enqueue_copy.py test_arrays_in_structs.py
-  test_clmath.py test_array.py test_algorithm.py)
+# The longest first, so that the side-by-side runs end together.
+[ ${#files[@]} -gt 0 ] || files=(test_algorithm.py test_array.py test_wrapper.py
+  test_enqueue_copy.py test_arrays_in_structs.py test_clmath.py)
 out="$here/target/pyopencl-run"
 rm -rf "$out" && mkdir -p "$out/vendors"
 echo "$here/target/release/libgencl.so" > "$out/vendors/gencl.icd"
 # From a copy of test/: some tests write files next to themselves.
 cp -r "$src/test" "$out/test"
-reports=()
-for f in "${files[@]}"; do
-  name="${f%.py}"
-  set +e
+# One file: its own process, its own cache folder, its own report.
+run_one() {
+  local f="$1" name="${1%.py}"
   ( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded \
-      XDG_CACHE_HOME="$out/cache" "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
+      XDG_CACHE_HOME="$out/cache-$name" "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
       --timeout="${GENCL_PYOPENCL_TIMEOUT:-900}" --durations=5 \
       --junitxml="$out/$name.xml" "$f" > "$out/$name.log" 2>&1 )
-  set -e
   echo "$f: $(tail -n 1 "$out/$name.log")"
-  reports+=("$out/$name.xml")
+}
+# The files run side by side, one per core (GENCL_PYOPENCL_JOBS): the GPU model runs a launch
+# on one host thread, so two files take the time of the longer one.
+jobs_max="${GENCL_PYOPENCL_JOBS:-$(nproc)}"
+reports=()
+set +e
+for f in "${files[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  run_one "$f" &
+  reports+=("$out/${f%.py}.xml")
 done
+wait
+set -e
 python3 "$here/tests/pyopencl/compare.py" "${reports[@]}" "$here/tests/pyopencl/expected-failures.txt"
