@@ -1,6 +1,7 @@
 //! Speed of the Gen9 EU model on ALU-bound kernels.
 //!
-//! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE]`
+//! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE [NAME]]`
+//! (NAME: run only the kernels whose name starts with it)
 //!
 //! Each kernel runs as thread groups through `run_thread_group_with`, as the
 //! command streamer runs them; the figures are lane-instructions (the sum of
@@ -141,6 +142,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
+    let only = std::env::args().nth(2).unwrap_or_default();
     let kernels = [
         Kernel {
             name: "mad16 (SIMD16 f32 mad)",
@@ -183,7 +185,7 @@ fn main() {
         "kernel", "instructions", "lane-instr", "cpu s", "wall s", "M lane-instr/s", "M instr/s"
     );
     let mut total = (0u64, 0u64, 0f64, 0f64);
-    for k in &kernels {
+    for k in kernels.iter().filter(|k| k.name.starts_with(&only)) {
         let mem = Mem(RefCell::new(vec![0; MEM_SIZE]));
         let kaddr = KERNEL_BASE;
         mem.write(kaddr, k.code).unwrap();
