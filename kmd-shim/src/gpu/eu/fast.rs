@@ -1,7 +1,14 @@
 //! Fast paths for the instruction shapes that dominate compiled kernels:
-//! 32-bit float and integer ALU operations whose sources are contiguous
-//! (`<8;8,1>`, `<16;16,1>`, Align16 `<4;4,1>`), scalar (`<0;1,0>`) or
-//! immediate, writing a contiguous destination (hstride 1).
+//! - 32-bit float and integer ALU operations whose sources are contiguous
+//!   dwords (`<8;8,1>`, `<16;16,1>`, Align16 `<4;4,1>`), dwords 8 bytes apart
+//!   (`<8;4,2>`: the halves of qwords), contiguous words (integer sources,
+//!   extended), scalar (`<0;1,0>`) or immediate, writing dwords contiguous or
+//!   8 bytes apart (hstride 1 or 2);
+//! - 64-bit integer operations (SIMD1 and SIMD8: address arithmetic on
+//!   size_t/long): mov, add, logic, shifts, sel, cmp, and the widening mul of
+//!   two 32-bit sources, on qword sources (contiguous, scalar, immediate) and
+//!   any of the 32-bit integer sources above, extended per type, writing
+//!   contiguous qwords, dwords (the low halves) or, for cmp, null.
 //!
 //! A [`Plan`] is made once per instruction at decode time; executing it is a
 //! few straight loops over fixed-size lane arrays, monomorphised per SIMD
@@ -17,12 +24,13 @@
 
 use gencl_isa::{CondMod, Opcode, Type};
 
-use super::alu::{write_flags, CR0_FP32_DENORM_KEEP};
+use super::alu::{cond_int, write_flags, CR0_FP32_DENORM_KEEP};
 use super::float::{nan_f32, CR0_ROUND_MASK};
-use super::program::{Dom, ExecInst, Loc, SrcOp};
+use super::program::{Dom, DstOp, ExecInst, Loc, SrcOp};
 use super::thread::{full, Thread};
 
-/// Where a source's lanes come from.
+/// Where a source's lanes come from. (The forms of `Path::Plain` come
+/// first: their `match` in the hot loops stays short.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum At {
     /// Consecutive dwords from this GRF byte offset.
@@ -31,6 +39,31 @@ pub enum At {
     Scalar(u32),
     /// An immediate: the low 32 bits of its value extended per its type.
     Imm(u32),
+    /// Dwords 8 bytes apart (`<8;4,2>`: the low or high halves of qwords).
+    Vec2(u32),
+    /// Consecutive words, extended to 32 bits per the source's type.
+    Words(u32),
+    /// One word, extended per the source's type, for every lane.
+    WScalar(u32),
+    /// Consecutive qwords (64-bit plans only).
+    QVec(u32),
+    /// One qword for every lane (64-bit plans only).
+    QScalar(u32),
+    /// An immediate extended to 64 bits per its type (64-bit plans only):
+    /// the low half here, the high half in `FSrc::hi` (a u64 here would
+    /// double the size of every plan).
+    QImm(u32),
+}
+
+/// How a plan's result is laid out from `Plan::dst`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DForm {
+    /// Consecutive dwords (and the null destination).
+    Vec,
+    /// Dwords 8 bytes apart (hstride 2).
+    Vec2,
+    /// Consecutive qwords (64-bit plans only).
+    QVec,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +73,8 @@ pub struct FSrc {
     pub abs: bool,
     /// Integer sources: sign- (B/W/D) or zero-extended.
     pub signed: bool,
+    /// The high half of an `At::QImm`.
+    pub hi: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,59 +105,142 @@ pub enum FOp {
     ICmp(CondMod),
     /// 32-bit integer source, F destination (round to nearest even).
     IToF,
+    /// A 64-bit integer plan: `Plan::q` says which (one variant here keeps
+    /// the 32-bit `match` as small as it was, which the int16 kernel notices).
+    Wide,
+}
+
+/// The 64-bit integer operations: sources extended to i64 (SIMD1/SIMD8 only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QOp {
+    Mov,
+    Add,
+    /// Two sources of at most 32 bits: the full product of the extended values.
+    Mul,
+    And,
+    Or,
+    Xor,
+    Not,
+    /// Shifts: `cm` masks the count (63 when src0 or the destination is a
+    /// qword, else 31), `bits` is src0's width (what shr/asr shift in from).
+    Shl {
+        cm: u8,
+    },
+    Shr {
+        cm: u8,
+        bits: u8,
+    },
+    Asr {
+        cm: u8,
+        bits: u8,
+    },
+    /// `u`: some source is UQ, so comparisons are unsigned 64-bit.
+    Sel {
+        cm: Option<CondMod>,
+        u: bool,
+    },
+    Cmp {
+        cm: CondMod,
+        u: bool,
+    },
+}
+
+/// Which loops run a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// 32-bit, every source `Vec`, `Scalar` or `Imm`, the destination `Vec`
+    /// or null: the loops that were here before the strided forms, kept as
+    /// lean (their `match`es on forms they never see cost the ALU kernels).
+    Plain,
+    /// 32-bit with some strided or word form.
+    Strided,
+    /// 64-bit (`FOp::Wide`).
+    Wide,
 }
 
 /// The pre-resolved fast form of one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub op: FOp,
+    /// The operation of an `FOp::Wide` plan (else `Mov`, unused).
+    pub q: QOp,
     pub srcs: [FSrc; 3],
-    /// GRF byte offset of the destination (`None`: the null register).
+    /// GRF byte offset of the destination (`None`: the null register); an
+    /// offset alone, as the plain loops read it, and its layout apart.
     pub dst: Option<u32>,
+    pub dform: DForm,
     /// Float saturation to [0, 1] (integer saturation is never planned).
     pub sat: bool,
+    pub path: Path,
+    /// sel: the predicate selects, it does not mask the writes.
+    pub selects: bool,
 }
 
-fn contiguous(rel: &[u16]) -> bool {
+/// `rel[i] == step * i` for every lane.
+fn strided(rel: &[u16], step: u32) -> bool {
     rel.iter()
         .enumerate()
-        .all(|(i, &r)| u32::from(r) == 4 * i as u32)
+        .all(|(i, &r)| u32::from(r) == step * i as u32)
 }
 
-fn plan_src(s: &SrcOp, n: usize, float: bool) -> Option<FSrc> {
+/// What a plan computes in, for its sources.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    F32,
+    I32,
+    I64,
+}
+
+fn plan_src(s: &SrcOp, n: usize, kind: Kind) -> Option<FSrc> {
     let signed = s.ty.is_signed_int();
+    let mut imm64 = 0u64;
     let at = match s.loc {
         Loc::Imm => {
-            let v = match s.ty {
-                Type::F if float => s.imm as u32,
-                Type::UB => s.imm as u8 as u32,
-                Type::B => s.imm as i8 as i32 as u32,
-                Type::UW => s.imm as u16 as u32,
-                Type::W => s.imm as i16 as i32 as u32,
-                Type::UD | Type::D => s.imm as u32,
+            // As `fill_imm_int` / `fill_imm_f32` extend them.
+            let v: i64 = match s.ty {
+                Type::F if kind == Kind::F32 => s.imm as u32 as i64,
+                Type::UB => s.imm as u8 as i64,
+                Type::B => s.imm as i8 as i64,
+                Type::UW => s.imm as u16 as i64,
+                Type::W => s.imm as i16 as i64,
+                Type::UD => s.imm as u32 as i64,
+                Type::D => s.imm as i32 as i64,
+                Type::UQ | Type::Q if kind == Kind::I64 => s.imm as i64,
                 _ => return None,
             };
-            if float != (s.ty == Type::F) {
+            if (kind == Kind::F32) != (s.ty == Type::F) {
                 return None;
             }
-            At::Imm(v)
+            if kind == Kind::I64 {
+                imm64 = v as u64;
+                At::QImm(v as u32)
+            } else {
+                At::Imm(v as u32)
+            }
         }
         Loc::Grf if s.indirect.is_none() && s.vxh == 0 => {
-            let ok_ty = if float {
-                s.ty == Type::F
-            } else {
-                matches!(s.ty, Type::D | Type::UD)
+            let ok_ty = match kind {
+                Kind::F32 => s.ty == Type::F,
+                Kind::I32 => matches!(s.ty, Type::D | Type::UD | Type::W | Type::UW),
+                Kind::I64 => matches!(
+                    s.ty,
+                    Type::D | Type::UD | Type::W | Type::UW | Type::Q | Type::UQ
+                ),
             };
             if !ok_ty {
                 return None;
             }
             let rel = &s.rel[..n];
-            if rel.iter().all(|&r| r == 0) {
-                At::Scalar(s.base)
-            } else if contiguous(rel) {
-                At::Vec(s.base)
-            } else {
-                return None;
+            let scalar = rel.iter().all(|&r| r == 0);
+            match s.ty.size() {
+                8 if scalar => At::QScalar(s.base),
+                8 if strided(rel, 8) => At::QVec(s.base),
+                4 if scalar => At::Scalar(s.base),
+                4 if strided(rel, 4) => At::Vec(s.base),
+                4 if strided(rel, 8) => At::Vec2(s.base),
+                2 if scalar => At::WScalar(s.base),
+                2 if strided(rel, 2) => At::Words(s.base),
+                _ => return None,
             }
         }
         _ => return None,
@@ -132,8 +250,29 @@ fn plan_src(s: &SrcOp, n: usize, float: bool) -> Option<FSrc> {
         neg: s.neg,
         abs: s.abs,
         signed,
+        hi: (imm64 >> 32) as u32,
     })
 }
+
+/// A destination of dwords: contiguous or 8 bytes apart.
+fn dform32(d: &DstOp, n: usize) -> Option<DForm> {
+    let rel = &d.rel[..n];
+    if strided(rel, 4) {
+        Some(DForm::Vec)
+    } else if strided(rel, 8) {
+        Some(DForm::Vec2)
+    } else {
+        None
+    }
+}
+
+const NO_SRC: FSrc = FSrc {
+    at: At::Imm(0),
+    neg: false,
+    abs: false,
+    signed: false,
+    hi: 0,
+};
 
 /// The fast form of `inst`, when it has one.
 pub fn plan(inst: &ExecInst) -> Option<Plan> {
@@ -147,12 +286,19 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         Dom::F64 => return None,
     };
     let d = inst.dst?;
-    if d.indirect.is_some() || d.wmask_off != 0 || d.ty.size() != 4 {
+    if d.indirect.is_some() || d.wmask_off != 0 {
         return None;
     }
-    let dst = match d.loc {
-        Loc::Null => None,
-        Loc::Grf if contiguous(&d.rel[..n]) => Some(d.base),
+    let qword = |ty: Type| ty.size() == 8;
+    if !float && (qword(d.ty) || inst.srcs.iter().flatten().any(|s| qword(s.ty))) {
+        return plan_q(inst, &d);
+    }
+    if d.ty.size() != 4 {
+        return None;
+    }
+    let (dst, dform) = match d.loc {
+        Loc::Null => (None, DForm::Vec),
+        Loc::Grf => (Some(d.base), dform32(&d, n)?),
         _ => return None,
     };
     let dst_f = d.ty == Type::F;
@@ -198,28 +344,111 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
     if inst.srcs.iter().filter(|s| s.is_some()).count() != arity {
         return None;
     }
-    let mut srcs = [FSrc {
-        at: At::Imm(0),
-        neg: false,
-        abs: false,
-        signed: false,
-    }; 3];
+    let kind = if float { Kind::F32 } else { Kind::I32 };
+    let mut srcs = [NO_SRC; 3];
     for k in 0..arity {
-        srcs[k] = plan_src(inst.srcs[k].as_ref()?, n, float)?;
+        srcs[k] = plan_src(inst.srcs[k].as_ref()?, n, kind)?;
     }
-    // Shifts read the count width from src0's type: only 32-bit src0 here.
+    // Shifts read the count width from src0's type, and shr/asr shift in from
+    // its width: only 32-bit src0 here.
     if matches!(op, IShl | IShr | IAsr) && inst.srcs[0].as_ref()?.ty.size() != 4 {
         return None;
     }
+    let plain = srcs[..arity]
+        .iter()
+        .all(|s| matches!(s.at, At::Vec(_) | At::Scalar(_) | At::Imm(_)))
+        && dform == DForm::Vec;
     Some(Plan {
         op,
+        q: QOp::Mov,
         srcs,
         dst,
+        dform,
         sat: inst.sat,
+        path: if plain { Path::Plain } else { Path::Strided },
+        selects: matches!(op, FSel(_) | ISel(_)),
+    })
+}
+
+/// The 64-bit integer plans: some source or the destination is a qword.
+fn plan_q(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
+    let n = inst.n as usize;
+    // SIMD16 qword operations are split by the JIT; saturation stays general.
+    if !matches!(n, 1 | 8) || inst.sat {
+        return None;
+    }
+    let (dst, dform) = match (d.loc, d.ty) {
+        (Loc::Null, _) => (None, DForm::Vec),
+        (Loc::Grf, Type::Q | Type::UQ) if strided(&d.rel[..n], 8) => (Some(d.base), DForm::QVec),
+        // The general path writes the low 32 bits of the 64-bit result.
+        (Loc::Grf, Type::D | Type::UD) => (Some(d.base), dform32(d, n)?),
+        _ => return None,
+    };
+    let src = |k: usize| inst.srcs[k].as_ref();
+    let u = inst.unsigned64;
+    use Opcode::{Add, And, Asr, Cmp, Mov, Mul, Not, Or, Sel, Shl, Shr, Xor};
+    let (op, arity) = match inst.op {
+        Cmp => (QOp::Cmp { cm: inst.cmod?, u }, 2),
+        Sel => (QOp::Sel { cm: inst.cmod, u }, 2),
+        _ if inst.cmod.is_some() => return None,
+        Mov => (QOp::Mov, 1),
+        Add => (QOp::Add, 2),
+        // The JIT's widening multiply; qword factors stay general.
+        Mul if src(0)?.ty.size() <= 4 && src(1)?.ty.size() <= 4 => (QOp::Mul, 2),
+        And => (QOp::And, 2),
+        Or => (QOp::Or, 2),
+        Xor => (QOp::Xor, 2),
+        Not => (QOp::Not, 1),
+        Shl | Shr | Asr => {
+            let size0 = src(0)?.ty.size();
+            if !matches!(size0, 4 | 8) {
+                return None;
+            }
+            // As `alu::exec`: the count is masked to 6 bits when src0 or the
+            // destination is a qword.
+            let cm = if size0 == 8 || d.ty.size() == 8 {
+                63
+            } else {
+                31
+            };
+            let bits = (size0 * 8) as u8;
+            match inst.op {
+                Shl => (QOp::Shl { cm }, 2),
+                Shr => (QOp::Shr { cm, bits }, 2),
+                _ => (QOp::Asr { cm, bits }, 2),
+            }
+        }
+        _ => return None,
+    };
+    if dst.is_none() && !matches!(op, QOp::Cmp { .. }) {
+        return None;
+    }
+    if inst.srcs.iter().filter(|s| s.is_some()).count() != arity {
+        return None;
+    }
+    let mut srcs = [NO_SRC; 3];
+    for k in 0..arity {
+        srcs[k] = plan_src(src(k)?, n, Kind::I64)?;
+    }
+    Some(Plan {
+        op: FOp::Wide,
+        q: op,
+        srcs,
+        dst,
+        dform,
+        sat: false,
+        path: Path::Wide,
+        selects: matches!(op, QOp::Sel { .. }),
     })
 }
 
 impl Plan {
+    /// A 64-bit plan (executed by `lanes_q`).
+    #[inline(always)]
+    pub fn wide(&self) -> bool {
+        self.path == Path::Wide
+    }
+
     /// Whether the plan computes what the general path does under `cr0`:
     /// float results that round need cr0's rounding mode to be RTNE.
     #[inline]
@@ -238,11 +467,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst, p: &Plan) -> u32 {
         full(inst.n)
     };
     // sel uses the predicate as its selector, not as a write mask.
-    let wmask = if matches!(p.op, FOp::FSel(_) | FOp::ISel(_)) {
-        enabled
-    } else {
-        enabled & pred
-    };
+    let wmask = if p.selects { enabled } else { enabled & pred };
     let ftz = t.cr0() & CR0_FP32_DENORM_KEEP == 0;
     let cond = run(&mut t.grf, p, inst.n, wmask, pred, ftz);
     if let Some(m) = cond {
@@ -254,66 +479,193 @@ pub fn exec(t: &mut Thread, inst: &ExecInst, p: &Plan) -> u32 {
 fn run(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the host supports the features the function is compiled for.
-        return unsafe { run_avx2(g, p, n, wmask, pred, ftz) };
+        // SAFETY: the host supports the features the functions are compiled for.
+        return unsafe {
+            match p.path {
+                Path::Plain => run_avx2::<false>(g, p, n, wmask, pred, ftz),
+                Path::Strided => run_avx2::<true>(g, p, n, wmask, pred, ftz),
+                Path::Wide => run_q_avx2(g, p, n, wmask, pred),
+            }
+        };
     }
-    run_any(g, p, n, wmask, pred, ftz)
+    run_portable(g, p, n, wmask, pred, ftz)
+}
+
+/// Without AVX2. Out of line, so that `run` stays a small dispatcher.
+#[inline(never)]
+fn run_portable(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
+    match p.path {
+        Path::Plain => run_any::<false>(g, p, n, wmask, pred, ftz),
+        Path::Strided => run_any::<true>(g, p, n, wmask, pred, ftz),
+        Path::Wide => run_q(g, p, n, wmask, pred),
+    }
 }
 
 /// The same loops compiled for AVX2 + FMA: identical results (no contraction
 /// happens in Rust; `mul_add` is a fused multiply-add either way), wider vectors.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn run_avx2(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
-    run_any(g, p, n, wmask, pred, ftz)
+unsafe fn run_avx2<const S: bool>(
+    g: &mut [u8],
+    p: &Plan,
+    n: u8,
+    wmask: u32,
+    pred: u32,
+    ftz: bool,
+) -> Option<u32> {
+    run_any::<S>(g, p, n, wmask, pred, ftz)
 }
 
+/// The 64-bit plans in functions of their own, as the strided ones: inlined
+/// beside the plain 32-bit loops, they made those slower.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_q_avx2(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32) -> Option<u32> {
+    run_q(g, p, n, wmask, pred)
+}
+
+/// `S`: the plan is `Path::Strided` (else `Path::Plain`).
 #[inline(always)]
-fn run_any(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
+fn run_any<const S: bool>(
+    g: &mut [u8],
+    p: &Plan,
+    n: u8,
+    wmask: u32,
+    pred: u32,
+    ftz: bool,
+) -> Option<u32> {
     match n {
-        1 => lanes::<1>(g, p, wmask, pred, ftz),
-        8 => lanes::<8>(g, p, wmask, pred, ftz),
-        16 => lanes::<16>(g, p, wmask, pred, ftz),
-        _ => lanes::<32>(g, p, wmask, pred, ftz),
+        1 => lanes::<1, S>(g, p, wmask, pred, ftz),
+        8 => lanes::<8, S>(g, p, wmask, pred, ftz),
+        16 => lanes::<16, S>(g, p, wmask, pred, ftz),
+        _ => lanes::<32, S>(g, p, wmask, pred, ftz),
+    }
+}
+
+/// `plan_q` makes 64-bit plans for SIMD1 and SIMD8 only.
+#[inline(always)]
+fn run_q(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32) -> Option<u32> {
+    if n == 1 {
+        lanes_q::<1>(g, p, wmask, pred)
+    } else {
+        lanes_q::<8>(g, p, wmask, pred)
     }
 }
 
 #[inline(always)]
-fn load<const N: usize>(g: &[u8], at: At) -> [u32; N] {
-    match at {
+fn dword(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+}
+
+#[inline(always)]
+fn qword(b: &[u8], o: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[o..o + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// A word extended to 32 bits per `signed`.
+#[inline(always)]
+fn word(b: &[u8], o: usize, signed: bool) -> u32 {
+    let w = u16::from_le_bytes([b[o], b[o + 1]]);
+    if signed {
+        w as i16 as i32 as u32
+    } else {
+        u32::from(w)
+    }
+}
+
+/// A source's lanes as 32-bit values (of a qword source: its low halves).
+/// `S`: the strided and word forms may occur (`Path`).
+#[inline(always)]
+fn load<const N: usize, const S: bool>(g: &[u8], s: &FSrc) -> [u32; N] {
+    match s.at {
         At::Vec(o) => {
             let o = o as usize;
             let b = &g[o..o + 4 * N];
             let mut r = [0u32; N];
             for i in 0..N {
-                r[i] = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+                r[i] = dword(b, 4 * i);
             }
             r
         }
-        At::Scalar(o) => {
-            let o = o as usize;
-            [u32::from_le_bytes([g[o], g[o + 1], g[o + 2], g[o + 3]]); N]
-        }
+        At::Scalar(o) => [dword(g, o as usize); N],
         At::Imm(v) => [v; N],
+        // `plan` makes a plain plan only of the three forms above.
+        _ if !S => unreachable!("a strided form in a plain plan"),
+        _ => load_all::<N>(g, s),
     }
 }
 
-/// Write the lanes of `mask`; other lanes keep their contents.
+/// `load` of every form (strided plans, and the dword sources of 64-bit ones).
+/// Slices end at the last element read: a region may end at r127's last byte.
 #[inline(always)]
-fn store<const N: usize>(g: &mut [u8], o: u32, v: &[u32; N], mask: u32) {
+fn load_all<const N: usize>(g: &[u8], s: &FSrc) -> [u32; N] {
+    let mut r = [0u32; N];
+    match s.at {
+        At::Vec2(o) | At::QVec(o) => {
+            let o = o as usize;
+            let b = &g[o..o + 8 * (N - 1) + 4];
+            for i in 0..N {
+                r[i] = dword(b, 8 * i);
+            }
+        }
+        At::Words(o) => {
+            let o = o as usize;
+            let b = &g[o..o + 2 * N];
+            for i in 0..N {
+                r[i] = word(b, 2 * i, s.signed);
+            }
+        }
+        At::WScalar(o) => r = [word(g, o as usize, s.signed); N],
+        At::Scalar(o) | At::QScalar(o) => r = [dword(g, o as usize); N],
+        At::Imm(v) | At::QImm(v) => r = [v; N],
+        At::Vec(o) => {
+            let o = o as usize;
+            let b = &g[o..o + 4 * N];
+            for i in 0..N {
+                r[i] = dword(b, 4 * i);
+            }
+        }
+    }
+    r
+}
+
+/// Write the lanes of `mask` as dwords `STEP` (4 or 8) bytes apart; other
+/// lanes and the bytes between keep their contents.
+#[inline(always)]
+fn store_at<const N: usize, const STEP: usize>(g: &mut [u8], o: u32, v: &[u32; N], mask: u32) {
     let o = o as usize;
-    let b = &mut g[o..o + 4 * N];
+    let b = &mut g[o..o + STEP * (N - 1) + 4];
     if mask == full(N as u8) {
         for i in 0..N {
-            b[4 * i..4 * i + 4].copy_from_slice(&v[i].to_le_bytes());
+            b[STEP * i..STEP * i + 4].copy_from_slice(&v[i].to_le_bytes());
         }
         return;
     }
     // Branch-free blend, so that it vectorises too.
     for i in 0..N {
-        let old = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+        let old = dword(b, STEP * i);
         let m = 0u32.wrapping_sub((mask >> i) & 1);
-        b[4 * i..4 * i + 4].copy_from_slice(&((v[i] & m) | (old & !m)).to_le_bytes());
+        b[STEP * i..STEP * i + 4].copy_from_slice(&((v[i] & m) | (old & !m)).to_le_bytes());
+    }
+}
+
+/// Write the lanes of `mask` of a dword destination at `o`; other lanes keep
+/// their contents. `S` as for `load` (a plain plan's `form` is `Vec`).
+#[inline(always)]
+fn store<const N: usize, const S: bool>(
+    g: &mut [u8],
+    o: u32,
+    form: DForm,
+    v: &[u32; N],
+    mask: u32,
+) {
+    if !S || form == DForm::Vec {
+        store_at::<N, 4>(g, o, v, mask)
+    } else {
+        // (Of a qword destination, the low halves: only `store_q` has one.)
+        store_at::<N, 8>(g, o, v, mask)
     }
 }
 
@@ -330,8 +682,8 @@ fn flush(v: u32) -> u32 {
 /// A float source as `gather_f32` produces it: flush (when `ftz`), abs, negate.
 /// (Plain loops rather than `array::map`, which is not reliably inlined.)
 #[inline(always)]
-fn load_f<const N: usize>(g: &[u8], s: &FSrc, ftz: bool) -> [f32; N] {
-    let mut v = load::<N>(g, s.at);
+fn load_f<const N: usize, const S: bool>(g: &[u8], s: &FSrc, ftz: bool) -> [f32; N] {
+    let mut v = load::<N, S>(g, s);
     if ftz {
         for x in v.iter_mut() {
             *x = flush(*x);
@@ -348,8 +700,8 @@ fn load_f<const N: usize>(g: &[u8], s: &FSrc, ftz: bool) -> [f32; N] {
 
 /// An integer source's low 32 bits after its modifiers (`logic`: negate is not).
 #[inline(always)]
-fn load_u<const N: usize>(g: &[u8], s: &FSrc, logic: bool) -> [u32; N] {
-    let mut v = load::<N>(g, s.at);
+fn load_u<const N: usize, const S: bool>(g: &[u8], s: &FSrc, logic: bool) -> [u32; N] {
+    let mut v = load::<N, S>(g, s);
     if logic {
         if s.neg {
             for x in v.iter_mut() {
@@ -374,8 +726,8 @@ fn load_u<const N: usize>(g: &[u8], s: &FSrc, logic: bool) -> [u32; N] {
 
 /// An integer source extended to i64 as `gather_int` does, modifiers in 64 bits.
 #[inline(always)]
-fn load_w<const N: usize>(g: &[u8], s: &FSrc) -> [i64; N] {
-    let v = load::<N>(g, s.at);
+fn load_w<const N: usize, const S: bool>(g: &[u8], s: &FSrc) -> [i64; N] {
+    let v = load::<N, S>(g, s);
     let mut r = [0i64; N];
     for i in 0..N {
         let mut x = if s.signed {
@@ -411,7 +763,7 @@ fn cond_f(cm: CondMod, a: f32, b: f32) -> bool {
 
 #[inline(always)]
 fn cond_i(cm: CondMod, a: i64, b: i64) -> bool {
-    super::alu::cond_int(cm, a, b, false)
+    cond_int(cm, a, b, false)
 }
 
 #[inline(always)]
@@ -433,7 +785,13 @@ fn zip<const N: usize>(x: &[u32; N], y: &[u32; N], f: impl Fn(u32, u32) -> u32) 
 }
 
 #[inline(always)]
-fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
+fn lanes<const N: usize, const S: bool>(
+    g: &mut [u8],
+    p: &Plan,
+    wmask: u32,
+    pred: u32,
+    ftz: bool,
+) -> Option<u32> {
     use FOp::*;
     let [s0, s1, s2] = &p.srcs;
     let mut out = [0u32; N];
@@ -450,10 +808,10 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
         }
     };
     match p.op {
-        FMov => fin(load_f::<N>(g, s0, false), &mut out),
+        FMov => fin(load_f::<N, S>(g, s0, false), &mut out),
         FAdd | FMul | FMad => {
-            let x = load_f::<N>(g, s0, ftz);
-            let y = load_f::<N>(g, s1, ftz);
+            let x = load_f::<N, S>(g, s0, ftz);
+            let y = load_f::<N, S>(g, s1, ftz);
             let mut r = [0f32; N];
             match p.op {
                 FAdd => {
@@ -468,7 +826,7 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
                 }
                 _ => {
                     // Gen mad: src0 + src1 * src2, one rounding.
-                    let z = load_f::<N>(g, s2, ftz);
+                    let z = load_f::<N, S>(g, s2, ftz);
                     for i in 0..N {
                         r[i] = y[i].mul_add(z[i], x[i]);
                     }
@@ -476,7 +834,7 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
             }
             if r.iter().any(|v| v.is_nan()) {
                 let z = if p.op == FMad {
-                    load_f::<N>(g, s2, ftz)
+                    load_f::<N, S>(g, s2, ftz)
                 } else {
                     [0.0; N]
                 };
@@ -498,8 +856,8 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
             fin(rf, &mut out);
         }
         FSel(cm) => {
-            let x = load_f::<N>(g, s0, false);
-            let y = load_f::<N>(g, s1, false);
+            let x = load_f::<N, S>(g, s0, false);
+            let y = load_f::<N, S>(g, s1, false);
             let m = match cm {
                 None => pred,
                 // minNum/maxNum: a NaN operand loses.
@@ -520,8 +878,8 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
             fin(r, &mut out);
         }
         FCmp(cm) => {
-            let x = load_f::<N>(g, s0, ftz);
-            let y = load_f::<N>(g, s1, ftz);
+            let x = load_f::<N, S>(g, s0, ftz);
+            let y = load_f::<N, S>(g, s1, ftz);
             let m = mask_of::<N>(|i| cond_f(cm, x[i], y[i]));
             for i in 0..N {
                 out[i] = if (m >> i) & 1 != 0 { u32::MAX } else { 0 };
@@ -529,14 +887,14 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
             cond = Some(m);
         }
         FToI { signed } => {
-            let x = load_f::<N>(g, s0, false);
+            let x = load_f::<N, S>(g, s0, false);
             for i in 0..N {
                 let v = x[i];
                 out[i] = if signed { v as i32 as u32 } else { v as u32 };
             }
         }
         IToF => {
-            let x = load_w::<N>(g, s0);
+            let x = load_w::<N, S>(g, s0);
             let mut r = [0f32; N];
             for i in 0..N {
                 r[i] = x[i] as f32;
@@ -544,8 +902,8 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
             fin(r, &mut out);
         }
         ISel(cm) => {
-            let x = load_w::<N>(g, s0);
-            let y = load_w::<N>(g, s1);
+            let x = load_w::<N, S>(g, s0);
+            let y = load_w::<N, S>(g, s1);
             let m = match cm {
                 None => pred,
                 Some(cm) => mask_of::<N>(|i| cond_i(cm, x[i], y[i])),
@@ -555,8 +913,8 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
             }
         }
         ICmp(cm) => {
-            let x = load_w::<N>(g, s0);
-            let y = load_w::<N>(g, s1);
+            let x = load_w::<N, S>(g, s0);
+            let y = load_w::<N, S>(g, s1);
             let m = mask_of::<N>(|i| cond_i(cm, x[i], y[i]));
             for i in 0..N {
                 out[i] = if (m >> i) & 1 != 0 { u32::MAX } else { 0 };
@@ -565,15 +923,15 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
         }
         IMov | INot => {
             let logic = p.op == INot;
-            let x = load_u::<N>(g, s0, logic);
+            let x = load_u::<N, S>(g, s0, logic);
             for i in 0..N {
                 out[i] = if logic { !x[i] } else { x[i] };
             }
         }
         IAdd | IMul | IAnd | IOr | IXor | IShl | IShr | IAsr => {
             let logic = matches!(p.op, IAnd | IOr | IXor);
-            let x = load_u::<N>(g, s0, logic);
-            let y = load_u::<N>(g, s1, logic);
+            let x = load_u::<N, S>(g, s0, logic);
+            let y = load_u::<N, S>(g, s1, logic);
             out = match p.op {
                 IAdd => zip(&x, &y, u32::wrapping_add),
                 IMul => zip(&x, &y, u32::wrapping_mul),
@@ -586,9 +944,156 @@ fn lanes<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32, ftz: boo
                 _ => zip(&x, &y, |a, b| ((a as i32) >> (b & 31)) as u32),
             };
         }
+        Wide => unreachable!("64-bit plans run in lanes_q"),
     }
     if let Some(o) = p.dst {
-        store::<N>(g, o, &out, wmask);
+        store::<N, S>(g, o, p.dform, &out, wmask);
+    }
+    cond
+}
+
+/// A source of a 64-bit plan as `gather_int` gives it: extended to i64 per its
+/// type, then abs and negate in 64 bits (`logic`: negate is a 64-bit not).
+#[inline(always)]
+fn load_q<const N: usize>(g: &[u8], s: &FSrc, logic: bool) -> [i64; N] {
+    let mut r = [0i64; N];
+    match s.at {
+        At::QVec(o) => {
+            let o = o as usize;
+            let b = &g[o..o + 8 * N];
+            for i in 0..N {
+                r[i] = qword(b, 8 * i) as i64;
+            }
+        }
+        At::QScalar(o) => r = [qword(g, o as usize) as i64; N],
+        At::QImm(lo) => r = [(u64::from(s.hi) << 32 | u64::from(lo)) as i64; N],
+        _ => {
+            let v = load_all::<N>(g, s);
+            for i in 0..N {
+                r[i] = if s.signed {
+                    v[i] as i32 as i64
+                } else {
+                    i64::from(v[i])
+                };
+            }
+        }
+    }
+    if logic {
+        if s.neg {
+            for x in r.iter_mut() {
+                *x = !*x;
+            }
+        }
+        return r;
+    }
+    if s.abs {
+        for x in r.iter_mut() {
+            *x = x.wrapping_abs();
+        }
+    }
+    if s.neg {
+        for x in r.iter_mut() {
+            *x = x.wrapping_neg();
+        }
+    }
+    r
+}
+
+/// Write the lanes of `mask` of a 64-bit result: whole qwords, or the low
+/// halves to a dword destination (what the general path's conversion keeps).
+#[inline(always)]
+fn store_q<const N: usize>(g: &mut [u8], o: u32, form: DForm, v: &[i64; N], mask: u32) {
+    if form != DForm::QVec {
+        let mut lo = [0u32; N];
+        for i in 0..N {
+            lo[i] = v[i] as u32;
+        }
+        return store::<N, true>(g, o, form, &lo, mask);
+    }
+    let o = o as usize;
+    let b = &mut g[o..o + 8 * N];
+    for i in 0..N {
+        let old = qword(b, 8 * i);
+        let m = 0u64.wrapping_sub(u64::from((mask >> i) & 1));
+        b[8 * i..8 * i + 8].copy_from_slice(&((v[i] as u64 & m) | (old & !m)).to_le_bytes());
+    }
+}
+
+#[inline(always)]
+fn zip64<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> i64) -> [i64; N] {
+    let mut r = [0i64; N];
+    for i in 0..N {
+        r[i] = f(x[i], y[i]);
+    }
+    r
+}
+
+#[inline(always)]
+fn lanes_q<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32) -> Option<u32> {
+    use QOp::*;
+    let [s0, s1, _] = &p.srcs;
+    let logic = matches!(p.q, And | Or | Xor | Not);
+    let x = load_q::<N>(g, s0, logic);
+    let mut out = [0i64; N];
+    let mut cond = None;
+    match p.q {
+        Mov => out = x,
+        Not => {
+            for i in 0..N {
+                out[i] = !x[i];
+            }
+        }
+        _ => {
+            let y = load_q::<N>(g, s1, logic);
+            match p.q {
+                Add => out = zip64(&x, &y, |a, b| a.wrapping_add(b)),
+                Mul => out = zip64(&x, &y, |a, b| a.wrapping_mul(b)),
+                And => out = zip64(&x, &y, |a, b| a & b),
+                Or => out = zip64(&x, &y, |a, b| a | b),
+                Xor => out = zip64(&x, &y, |a, b| a ^ b),
+                Shl { cm } => {
+                    let cm = i64::from(cm);
+                    out = zip64(&x, &y, |a, b| a.wrapping_shl((b & cm) as u32))
+                }
+                // shr shifts in zeros above src0's width, asr its sign.
+                Shr { cm, bits: 64 } => {
+                    let cm = i64::from(cm);
+                    out = zip64(&x, &y, |a, b| ((a as u64) >> (b & cm)) as i64)
+                }
+                Shr { cm, .. } => {
+                    let cm = i64::from(cm);
+                    out = zip64(&x, &y, |a, b| (u64::from(a as u32) >> (b & cm)) as i64)
+                }
+                Asr { cm, bits: 64 } => {
+                    let cm = i64::from(cm);
+                    out = zip64(&x, &y, |a, b| a >> (b & cm))
+                }
+                Asr { cm, .. } => {
+                    let cm = i64::from(cm);
+                    out = zip64(&x, &y, |a, b| i64::from(a as i32) >> (b & cm))
+                }
+                Sel { cm, u } => {
+                    let m = match cm {
+                        None => pred,
+                        Some(cm) => mask_of::<N>(|i| cond_int(cm, x[i], y[i], u)),
+                    };
+                    for i in 0..N {
+                        out[i] = if (m >> i) & 1 != 0 { x[i] } else { y[i] };
+                    }
+                }
+                Cmp { cm, u } => {
+                    let m = mask_of::<N>(|i| cond_int(cm, x[i], y[i], u));
+                    for i in 0..N {
+                        out[i] = if (m >> i) & 1 != 0 { -1 } else { 0 };
+                    }
+                    cond = Some(m);
+                }
+                Mov | Not => unreachable!("one source"),
+            }
+        }
+    }
+    if let Some(o) = p.dst {
+        store_q::<N>(g, o, p.dform, &out, wmask);
     }
     cond
 }

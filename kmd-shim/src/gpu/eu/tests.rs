@@ -1780,6 +1780,409 @@ fn fast_path_matches_general_path() {
     assert!(planned > cases * 3 / 4, "only {planned} of {cases} planned");
 }
 
+/// 64-bit register contents: integer extremes, values whose halves differ in
+/// sign, shift counts around 32 and 64, and random bits.
+fn corner_u64(r: &mut Rng) -> u64 {
+    let a = r.next();
+    r.pick(&[
+        0,
+        1,
+        u64::MAX,
+        1 << 63,
+        i64::MAX as u64,
+        0xFFFF_FFFF,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0x1_0000_0000,
+        0xFFFF_FFFF_8000_0000,
+        0x8000_0000_7FFF_FFFF,
+        31,
+        32,
+        33,
+        63,
+        64,
+        65,
+        a,
+        a & 0xFFFF_FFFF,
+        a >> 32,
+        a as i32 as i64 as u64,
+        a & 0x7F,
+    ])
+}
+
+/// A region operand the 64-bit and strided fast paths read, or (now and then)
+/// one they do not; `n` is the execution size, `qword_ok` allows qword types.
+fn wide_src(r: &mut Rng, n: u8, nr: u8, qword_ok: bool, float: bool) -> Src {
+    let rg = |v, w, h| Region {
+        vstride: v,
+        width: w,
+        hstride: h,
+    };
+    if float {
+        let f = Type::F;
+        return match r.below(8) {
+            0 | 1 => reg(nr, 0, f, rg(8, 8, 1)),
+            2 | 3 => reg(nr, 4 * r.below(2) as u8, f, rg(8, 4, 2)),
+            4 => scalar(nr, 4 * r.below(8) as u8, f),
+            5 => reg(nr, 0, f, rg(2, 2, 1)),
+            _ => imm(f, corner_u32(r) as u64),
+        };
+    }
+    let q = if r.coin() { Type::Q } else { Type::UQ };
+    let d = if r.coin() { Type::D } else { Type::UD };
+    let w = if r.coin() { Type::W } else { Type::UW };
+    let pick = r.below(if qword_ok { 16 } else { 10 });
+    let mut s = match pick {
+        // Dword forms: contiguous, the halves of qwords, scalar.
+        0 => reg(nr, 0, d, rg(8, 8, 1)),
+        1 => reg(nr, 0, d, rg(4, 4, 1)),
+        2 | 3 => reg(nr, 4 * r.below(2) as u8, d, rg(8, 4, 2)),
+        4 => scalar(nr, 4 * r.below(8) as u8, d),
+        // Words: contiguous, scalar.
+        5 => reg(nr, 0, w, rg(8, 8, 1)),
+        6 => scalar(nr, 2 * r.below(16) as u8, w),
+        // Immediates of 32 bits or less.
+        7 => imm(
+            r.pick(&[Type::D, Type::UD, Type::W, Type::UW, Type::B, Type::UB]),
+            corner_u64(r),
+        ),
+        // Regions the fast path leaves alone: `<2;2,1>`, bytes, `<16;8,2>` words.
+        8 => reg(nr, 0, d, rg(2, 2, 1)),
+        9 => match r.below(2) {
+            0 => reg(nr, 0, Type::B, rg(8, 8, 1)),
+            _ => reg(nr, 0, w, rg(16, 8, 2)),
+        },
+        // Qwords: contiguous (`<4;4,1>`, `<8;8,1>`), scalar, immediate.
+        10 | 11 => reg(nr, 8 * (n == 1) as u8 * r.below(4) as u8, q, rg(4, 4, 1)),
+        12 => reg(nr, 0, q, rg(8, 8, 1)),
+        13 => scalar(nr, 8 * r.below(4) as u8, q),
+        14 => imm(q, corner_u64(r)),
+        // Not contiguous: `<2;2,1>` qwords.
+        _ => reg(nr, 0, q, rg(2, 2, 1)),
+    };
+    if let Src::Reg(reg) = &mut s {
+        reg.modifier.negate = r.below(4) == 0;
+        reg.modifier.abs = r.below(4) == 0;
+    }
+    s
+}
+
+/// Run `prog` on `tg` through the fast and the general path: the outcome,
+/// every GRF, both flags and the counters must agree. Returns the plan of the
+/// instruction at `at`.
+fn fast_matches_general(
+    prog: Vec<Inst>,
+    at: u64,
+    tg: &ThreadGroup,
+    what: &str,
+) -> Option<super::fast::Plan> {
+    let mem = FlatMem::new();
+    let env = LaunchEnv::default();
+    let mut fast = program(prog.clone());
+    let plan = fast.fetch(&mem, at).unwrap().fast;
+    let mut cf = Counters::default();
+    let tf = run_threads(&mut fast, &mem, tg, &env, &mut cf);
+    let mut cg = Counters::default();
+    let tgen = run_threads(
+        &mut program(prog).without_fast_paths(),
+        &mem,
+        tg,
+        &env,
+        &mut cg,
+    );
+    let (tf, tgen) = match (tf, tgen) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(a), Err(b)) => {
+            assert_eq!(a, b, "{what}");
+            return plan;
+        }
+        (a, b) => panic!("{what}: fast {:?} general {:?}", a.err(), b.err()),
+    };
+    assert_eq!(cf, cg, "{what}: counters");
+    let (a, b) = (&tf[0], &tgen[0]);
+    for reg in 0..128 {
+        assert_eq!(grf_u32s(a, reg, 8), grf_u32s(b, reg, 8), "{what}: r{reg}");
+    }
+    assert_eq!(a.flag(0), b.flag(0), "{what}: f0");
+    assert_eq!(a.flag(1), b.flag(1), "{what}: f1");
+    plan
+}
+
+/// The 64-bit and strided forms on regions that end at r127's last byte
+/// (a stride-8 region's last element ends 4 bytes before its span of 8 × 8).
+#[test]
+fn fast_path_regions_at_the_end_of_the_grf() {
+    let rg = |v, w, h| Region {
+        vstride: v,
+        width: w,
+        hstride: h,
+    };
+    let mut half_dst = dst(126, Type::UD);
+    half_dst.subreg = 4;
+    half_dst.hstride = 2;
+    let insts = [
+        // r126.1<8;4,2>: the high halves of r126..r127's qwords, the last at byte 4092.
+        alu(
+            Opcode::Mov,
+            8,
+            dst(10, Type::UD),
+            &[reg(126, 4, Type::UD, rg(8, 4, 2))],
+        ),
+        alu(
+            Opcode::Mul,
+            8,
+            dst(10, Type::UQ),
+            &[reg(126, 4, Type::UD, rg(8, 4, 2)), imm(Type::UD, 0x404)],
+        ),
+        alu(
+            Opcode::Add,
+            8,
+            half_dst,
+            &[reg(126, 4, Type::UD, rg(8, 4, 2)), r8(20, Type::UD)],
+        ),
+        alu(
+            Opcode::Add,
+            8,
+            dst(126, Type::UQ),
+            &[reg(126, 0, Type::UQ, rg(4, 4, 1)), scalar(127, 24, Type::Q)],
+        ),
+        alu(
+            Opcode::Mov,
+            8,
+            dst(10, Type::D),
+            &[reg(127, 16, Type::W, rg(8, 8, 1))],
+        ),
+    ];
+    for inst in insts {
+        let mut tg = group(1, 0xFF, |_, g| {
+            for (k, r) in g.iter_mut().enumerate() {
+                for (b, v) in r.iter_mut().enumerate() {
+                    *v = (k * 32 + b).wrapping_mul(0x9D) as u8;
+                }
+            }
+        });
+        tg.simd = 8;
+        let what = format!("{inst:?}");
+        let plan = fast_matches_general(vec![inst, eot()], KBASE, &tg, &what);
+        assert!(plan.is_some(), "not planned: {what}");
+    }
+}
+
+/// The shapes gencl's JIT emits for size_t/long arithmetic — qword sources
+/// and destinations, 32-bit operations on the halves of qwords (`<8;4,2>`
+/// sources, hstride-2 destinations), word sources, dword → qword moves, the
+/// widening mul, 64-bit immediates — with random predication, conditional
+/// modifiers, neg/abs, masks, flags and channel offsets, run through the fast
+/// and the general path on the same registers: every GRF, flag and the
+/// counters must agree bit for bit, and most cases (every new form many
+/// times) must have been planned.
+#[test]
+fn fast_path_matches_general_path_wide() {
+    use super::fast::DForm;
+    use std::collections::BTreeMap;
+    use Opcode::*;
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut planned, mut wide) = (0, 0);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let cases = 20_000;
+    for case in 0..cases {
+        let r = &mut rng;
+        let float = r.below(8) == 0;
+        let n = r.pick(&[1u8, 8, 8, 8, 8, 16]);
+        let off = match n {
+            1 => 4 * r.below(8) as u8,
+            8 => 8 * r.below(4) as u8,
+            _ => 16 * r.below(2) as u8,
+        };
+        let (op, arity) = if float {
+            r.pick(&[(Mov, 1), (Add, 2), (Mul, 2), (Mad, 3), (Sel, 2), (Cmp, 2)])
+        } else {
+            r.pick(&[
+                (Mov, 1),
+                (Mov, 1),
+                (Add, 2),
+                (Add, 2),
+                (Mul, 2),
+                (Mul, 2),
+                (And, 2),
+                (Or, 2),
+                (Xor, 2),
+                (Not, 1),
+                (Shl, 2),
+                (Shr, 2),
+                (Asr, 2),
+                (Sel, 2),
+                (Cmp, 2),
+            ])
+        };
+        // Sources from r10.., the destination sometimes on top of them (the JIT
+        // updates qword halves in place: `add r41.1<2>:ud r41.1<8;4,2>:ud ..`).
+        let mut srcs = Vec::new();
+        for _ in 0..arity {
+            let nr = r.pick(&[10u8, 14, 18, 22]);
+            // The widening mul mostly gets 32-bit factors.
+            let qword_ok = op != Mul || r.below(5) == 0;
+            srcs.push(wide_src(r, n, nr, qword_ok, float));
+        }
+        let dnr = r.pick(&[30u8, 34, 10, 14]);
+        let dsub = |r: &mut Rng, unit: u8| if n == 1 { unit * r.below(4) as u8 } else { 0 };
+        let q = if r.coin() { Type::Q } else { Type::UQ };
+        let dd = if r.coin() { Type::D } else { Type::UD };
+        let mut d = dst(dnr, Type::UQ);
+        match r.below(if float { 2 } else { 8 }) {
+            _ if float => {
+                d.ty = Type::F;
+                d.hstride = r.pick(&[1, 2]);
+                d.subreg = 4 * (d.hstride - 1) * r.below(2) as u8;
+            }
+            0..=3 => {
+                d.ty = q;
+                d.subreg = dsub(r, 8);
+            }
+            4 => d.ty = dd,
+            5 => {
+                // hstride 2: the high or low halves of qwords.
+                d.ty = dd;
+                d.hstride = 2;
+                d.subreg = 4 * r.below(2) as u8;
+            }
+            6 => {
+                // Not planned: a qword destination 16 bytes apart, a word one.
+                d.ty = r.pick(&[q, Type::W]);
+                d.hstride = 2;
+            }
+            _ => d.ty = q,
+        }
+        if op == Cmp && r.coin() {
+            d = null_dst(if float { Type::F } else { r.pick(&[q, dd]) });
+        }
+        let mut inst = alu(op, n, d, &srcs);
+        inst.chan_offset = off;
+        inst.saturate = r.below(10) == 0;
+        inst.no_mask = r.below(4) == 0;
+        let flag = (r.below(2) as u8, r.below(2) as u8);
+        if op == Cmp || (op == Sel && r.coin()) || r.below(20) == 0 {
+            let cm = r.pick(&[
+                CondMod::Z,
+                CondMod::Nz,
+                CondMod::G,
+                CondMod::Ge,
+                CondMod::L,
+                CondMod::Le,
+                CondMod::O,
+                CondMod::U,
+            ]);
+            inst = with_cmod(inst, cm, flag);
+        }
+        if r.coin() {
+            inst = with_pred(inst, flag, r.coin());
+        }
+        let mut prog = Vec::new();
+        for nr in [0x30u8, 0x31] {
+            let mut m = alu(
+                Mov,
+                1,
+                arf_dst(nr),
+                &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
+            );
+            m.no_mask = true;
+            prog.push(m);
+        }
+        if r.coin() {
+            // Denormals kept (the float cases see both modes).
+            let mut k = alu(
+                Or,
+                1,
+                arf_dst(0x80),
+                &[arf_scalar(0x80), imm(Type::UW, 0x4C0)],
+            );
+            k.no_mask = true;
+            prog.push(k);
+        }
+        let at = KBASE + 16 * prog.len() as u64;
+        prog.push(inst.clone());
+        prog.push(eot());
+        let mask = match r.below(3) {
+            0 => u32::MAX,
+            _ => r.next() as u32,
+        };
+        let mut regs = vec![[0u8; 32]; 128];
+        for g in regs.iter_mut().take(60).skip(1) {
+            for k in 0..4 {
+                let v = if r.coin() {
+                    corner_u64(r)
+                } else {
+                    u64::from(corner_u32(r)) | u64::from(corner_u32(r)) << 32
+                };
+                g[k * 8..k * 8 + 8].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        let mut tg = group(1, mask, |_, _| {});
+        tg.simd = 32;
+        tg.threads[0].grfs = regs;
+        let what = format!("case {case}: {inst:?}");
+        if let Some(p) = fast_matches_general(prog, at, &tg, &what) {
+            planned += 1;
+            wide += usize::from(p.wide());
+            // Variant names: `QShr { cm: 63, bits: 32 }` → `QShr`.
+            let name = |s: String| s.split([' ', '(', '{']).next().unwrap_or("").to_string();
+            let mut names = vec![if p.wide() {
+                format!("Q{}", name(format!("{:?}", p.q)))
+            } else {
+                name(format!("{:?}", p.op))
+            }];
+            for s in &p.srcs[..arity] {
+                names.push(format!("src:{}", name(format!("{:?}", s.at))));
+            }
+            names.push(format!("path:{:?}", p.path));
+            names.push(match (p.dst, p.dform) {
+                (None, _) => "dst:null".into(),
+                (Some(_), DForm::Vec) => "dst:Vec".into(),
+                (Some(_), DForm::Vec2) => "dst:Vec2".into(),
+                (Some(_), DForm::QVec) => "dst:QVec".into(),
+            });
+            for k in names {
+                *seen.entry(k).or_default() += 1;
+            }
+        }
+    }
+    println!("planned {planned} of {cases}, {wide} of them 64-bit: {seen:?}");
+    // Not vacuous: most cases planned, and every new form many times.
+    assert!(planned > cases / 2, "only {planned} of {cases} planned");
+    assert!(
+        wide > cases * 3 / 10,
+        "only {wide} of {cases} planned as 64-bit"
+    );
+    for k in [
+        "QMov",
+        "QAdd",
+        "QMul",
+        "QAnd",
+        "QOr",
+        "QXor",
+        "QNot",
+        "QShl",
+        "QShr",
+        "QAsr",
+        "QSel",
+        "QCmp",
+        "src:Vec2",
+        "src:Words",
+        "src:WScalar",
+        "src:QVec",
+        "src:QScalar",
+        "src:QImm",
+        "dst:Vec2",
+        "dst:QVec",
+        "dst:null",
+        "path:Plain",
+        "path:Strided",
+    ] {
+        let c = seen.get(k).copied().unwrap_or(0);
+        assert!(c >= 50, "{k} planned only {c} times");
+    }
+}
+
 /// Kernels fetched from GPU memory are decoded once and kept across thread
 /// groups; an instruction rewritten in memory between groups is noticed (the
 /// bulk re-check at group start, then the per-instruction one).
