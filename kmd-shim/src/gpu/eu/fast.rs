@@ -3,12 +3,12 @@
 //!   dwords (`<8;8,1>`, `<16;16,1>`, Align16 `<4;4,1>`), dwords 8 bytes apart
 //!   (`<8;4,2>`: the halves of qwords), contiguous words (integer sources,
 //!   extended), scalar (`<0;1,0>`) or immediate, writing dwords contiguous or
-//!   8 bytes apart (hstride 1 or 2);
+//!   8 bytes apart (hstride 1 or 2), or null;
 //! - 64-bit integer operations (SIMD1 and SIMD8: address arithmetic on
 //!   size_t/long): mov, add, logic, shifts, sel, cmp, and the widening mul of
 //!   two 32-bit sources, on qword sources (contiguous, scalar, immediate) and
 //!   any of the 32-bit integer sources above, extended per type, writing
-//!   contiguous qwords, dwords (the low halves) or, for cmp, null.
+//!   contiguous qwords, dwords (the low halves) or null.
 //!
 //! A [`Plan`] is made once per instruction at decode time; executing it is a
 //! few straight loops over fixed-size lane arrays, monomorphised per SIMD
@@ -337,10 +337,10 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         (Asr, false) => (IAsr, 2),
         _ => return None,
     };
-    // A null destination only makes sense where the flags are the result.
-    if dst.is_none() && !matches!(op, FCmp(_) | ICmp(_)) {
-        return None;
-    }
+    // A null destination is planned too: without a conditional modifier
+    // (only cmp's sets flags here) the general path writes nothing either.
+    // The JIT's `(W) mov (8) null:ud rN:ud`, a wait for a send's reply, is
+    // the commonest instruction left on the general path otherwise.
     if inst.srcs.iter().filter(|s| s.is_some()).count() != arity {
         return None;
     }
@@ -420,9 +420,6 @@ fn plan_q(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
         }
         _ => return None,
     };
-    if dst.is_none() && !matches!(op, QOp::Cmp { .. }) {
-        return None;
-    }
     if inst.srcs.iter().filter(|s| s.is_some()).count() != arity {
         return None;
     }

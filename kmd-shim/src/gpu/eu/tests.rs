@@ -2053,7 +2053,8 @@ fn fast_path_matches_general_path_wide() {
             }
             _ => d.ty = q,
         }
-        if op == Cmp && r.coin() {
+        // Null: cmp's flags, or (the JIT's wait for a send) nothing at all.
+        if (op == Cmp && r.coin()) || r.below(10) == 0 {
             d = null_dst(if float { Type::F } else { r.pick(&[q, dd]) });
         }
         let mut inst = alu(op, n, d, &srcs);
