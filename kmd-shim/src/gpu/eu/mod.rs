@@ -4,7 +4,7 @@
 //! - `program`: decode once per kernel, pre-resolve operands;
 //! - `thread`: one thread's registers and typed operand access;
 //! - `alu`: ALU and math instructions;
-//! - `fast`: fast paths for contiguous 32-bit ALU instructions;
+//! - `fast`: fast paths for the common 32-bit and 64-bit ALU shapes;
 //! - `flow`: SIMD control flow on per-channel instruction pointers;
 //! - `float`: IEEE helpers (half, denormals, the rounding instructions);
 //! - `softfloat`: exact arithmetic rounded once in any cr0 rounding mode;
