@@ -4,6 +4,20 @@
 
 use super::*;
 
+/// One dword per qword lane (`<8;4,2>`: a SIMD8 qword operand's two GRFs), or the one dword
+/// of a scalar; the high halves when the reference is offset by 4 bytes.
+fn odd_dwords(scalar: bool) -> Region {
+    if scalar {
+        Region::SCALAR
+    } else {
+        Region {
+            vstride: 8,
+            width: 4,
+            hstride: 2,
+        }
+    }
+}
+
 impl Sel<'_> {
     /// One dword half (0: low, 1: high) of a 64-bit operand, as a UD source.
     pub(super) fn half(&mut self, x: Value, h: u32) -> Result<Opnd, IselError> {
@@ -21,15 +35,7 @@ impl Sel<'_> {
         let mut src = o.src;
         if let Src::Reg(r) = &mut src {
             r.ty = Type::UD;
-            r.region = if o.scalar {
-                Region::SCALAR
-            } else {
-                Region {
-                    vstride: 8,
-                    width: 4,
-                    hstride: 2,
-                }
-            };
+            r.region = odd_dwords(o.scalar);
             if o.vref.is_none() {
                 r.subreg += 4 * h as u8;
             }
@@ -85,15 +91,7 @@ impl Sel<'_> {
             let mut d = grf_dst(0, 0, Type::UD);
             d.hstride = if scalar { 1 } else { 2 };
             i.dst = Some(d);
-            let hi_region = if scalar {
-                Region::SCALAR
-            } else {
-                Region {
-                    vstride: 8,
-                    width: 4,
-                    hstride: 2,
-                }
-            };
+            let hi_region = odd_dwords(scalar);
             i.srcs = [
                 Some(reg_src(0, 0, hi_region, Type::UD)),
                 Some(reg_src(0, 0, region_for(scalar, Type::UD), Type::UD)),
@@ -138,15 +136,7 @@ impl Sel<'_> {
         let mut i = Inst::new(Opcode::Mov, exec);
         i.no_mask = scalar;
         i.dst = Some(grf_dst(0, 0, Type::UD));
-        let hi_region = if scalar {
-            Region::SCALAR
-        } else {
-            Region {
-                vstride: 8,
-                width: 4,
-                hstride: 2,
-            }
-        };
+        let hi_region = odd_dwords(scalar);
         i.srcs = [Some(reg_src(0, 0, hi_region, Type::UD)), None, None];
         let hi = VRef { v: p, off: 4 };
         self.push(i, Some(VRef { v: r, off: 0 }), [Some(hi), None, None]);
