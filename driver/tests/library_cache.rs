@@ -1,7 +1,8 @@
-//! The built-in library's slices cached between processes (`jit/src/frontend/library.rs`):
-//! a second `gencl compile` reads the slices the first one wrote and produces the same
-//! bytes, as does a compile with the cache turned off; a damaged entry is read as untrusted
-//! SPIR-V, dropped and cut again.
+//! The built-in library cached between processes (`jit/src/frontend/library.rs`, and
+//! `jit/src/frontend/lower/template.rs`): the first `gencl compile` writes each built-in's
+//! slice (`.spv`) and lowered template (`.ir`); a second reads the templates and produces
+//! the same bytes, as does a compile with the cache turned off; a damaged entry of either
+//! kind is read as untrusted input, dropped and made again.
 
 use std::path::Path;
 use std::process::Command;
@@ -34,9 +35,32 @@ fn slices_are_cached_between_processes_and_give_the_same_code() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     cached.sort();
-    assert_eq!(cached, ["_Z3expf.spv", "_Z3sinf.spv"]);
+    let kinds: Vec<&str> = cached
+        .iter()
+        .map(|n| n.rsplit('.').next().unwrap())
+        .collect();
+    assert_eq!(kinds, ["spv", "ir", "spv", "ir"], "{cached:?}");
+    assert!(cached[0] == "_Z3expf.spv" && cached[1].starts_with("_Z3expf_"));
+    assert!(cached[2] == "_Z3sinf.spv" && cached[3].starts_with("_Z3sinf_"));
+    // Without the slices, the second process works from the templates alone.
+    let folder = std::fs::read_dir(cache.join("gencl"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    for n in ["_Z3expf.spv", "_Z3sinf.spv"] {
+        std::fs::rename(folder.join(n), dir.join(n)).unwrap();
+    }
     let second = compile(&cache, &dir.join("b"), &[]);
     assert_eq!(first, second);
+    assert!(
+        !folder.join("_Z3sinf.spv").exists(),
+        "a template hit cuts no slice"
+    );
+    for n in ["_Z3expf.spv", "_Z3sinf.spv"] {
+        std::fs::rename(dir.join(n), folder.join(n)).unwrap();
+    }
     let uncached = compile(
         &dir.join("none"),
         &dir.join("c"),
@@ -58,6 +82,20 @@ fn slices_are_cached_between_processes_and_give_the_same_code() {
     let good = std::fs::read(&entry).unwrap();
     std::fs::write(&entry, [7u8; 40]).unwrap();
     assert_eq!(compile(&cache, &dir.join("d"), &[]), first);
+    // The template was read, so the slice was not needed: still damaged. Without the
+    // template, it is cut again.
+    let template = folder.join(&cached[3]);
+    let good_template = std::fs::read(&template).unwrap();
+    std::fs::remove_file(&template).unwrap();
+    assert_eq!(compile(&cache, &dir.join("e"), &[]), first);
     assert_eq!(std::fs::read(&entry).unwrap(), good);
+    assert_eq!(std::fs::read(&template).unwrap(), good_template);
+    // A damaged template is dropped and made again.
+    let mut bad = good_template.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x40;
+    std::fs::write(&template, &bad).unwrap();
+    assert_eq!(compile(&cache, &dir.join("f"), &[]), first);
+    assert_eq!(std::fs::read(&template).unwrap(), good_template);
     let _ = std::fs::remove_dir_all(&dir);
 }

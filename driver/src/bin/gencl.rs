@@ -84,6 +84,13 @@ fn sizes(s: &str) -> Result<Vec<u64>, String> {
 }
 
 fn main() -> ExitCode {
+    // The JIT's logs (`GENCL_LOG=debug`), as gencld's; nothing is set up without it.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -22,6 +22,8 @@ pub const DEFAULT_PATH: &str = "/usr/lib/clc/spirv64-mesa3d-.spv";
 
 /// One built-in cut out of the library, parsed and indexed.
 pub(super) struct Slice {
+    /// The built-in's mangled name.
+    pub name: String,
     pub info: ModuleInfo<'static>,
     /// The built-in's function id (ids are the library's own).
     pub fid: u32,
@@ -64,7 +66,7 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
         return Ok(Some(s));
     }
     let path = library_path();
-    let cached = cache_file(&path, name);
+    let cached = cache_file(&path, name, "spv");
     // A slice cut by an earlier process (same library file, same compiler) spares this one
     // the index. It is read back as untrusted SPIR-V; one that does not load is dropped and
     // cut again.
@@ -112,6 +114,7 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
     );
     let complete = loaded.module.functions.iter().all(|f| !f.blocks.is_empty());
     let slice: &'static Slice = Box::leak(Box::new(Slice {
+        name: name.to_string(),
         info,
         fid,
         complete,
@@ -123,11 +126,12 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
     Ok(Some(slice))
 }
 
-/// Where a slice of the library at `path` is kept between processes:
-/// `$XDG_CACHE_HOME/gencl/libclc-<key>/<name>.spv` (else `~/.cache`), the key naming the
+/// Where what is made of the library at `path` is kept between processes (a slice,
+/// `<name>.spv`; a lowered template, `<name>.ir`):
+/// `$XDG_CACHE_HOME/gencl/libclc-<key>/<name>.<ext>` (else `~/.cache`), the key naming the
 /// library file (path, size, modification time) and this compiler build, so that another
 /// library or another gencl never reads it. `GENCL_LIBCLC_CACHE=0` turns the cache off.
-fn cache_file(path: &str, name: &str) -> Option<std::path::PathBuf> {
+pub(super) fn cache_file(path: &str, name: &str, ext: &str) -> Option<std::path::PathBuf> {
     if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
         return None;
     }
@@ -159,7 +163,7 @@ fn cache_file(path: &str, name: &str) -> Option<std::path::PathBuf> {
     Some(
         base.join("gencl")
             .join(format!("libclc-{h:016x}"))
-            .join(format!("{name}.spv")),
+            .join(format!("{name}.{ext}")),
     )
 }
 
@@ -174,22 +178,33 @@ fn read_cached(file: &std::path::Path) -> Option<(Vec<u8>, u32)> {
     Some((bytes, fid))
 }
 
-/// Write a slice for later processes: to a temporary file, then renamed into place, so that
-/// a reader sees all of it or nothing. Failure only costs the next process the index.
+/// Write a slice for later processes (its function id, then the module).
 fn write_cached(file: &std::path::Path, bytes: &[u8], fid: u32) {
-    let Some(dir) = file.parent() else { return };
+    let mut data = fid.to_le_bytes().to_vec();
+    data.extend_from_slice(bytes);
+    write_atomically(file, &data);
+}
+
+/// Write a cache file: to a temporary file, then renamed into place, so that a reader sees
+/// all of it or nothing. Failure only costs the next process the work the file would save.
+pub(super) fn write_atomically(file: &std::path::Path, data: &[u8]) {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
+        return;
+    };
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let tmp = dir.join(format!(".{}.{}", std::process::id(), fid));
-    let mut data = fid.to_le_bytes().to_vec();
-    data.extend_from_slice(bytes);
-    if std::fs::write(&tmp, &data).is_ok() && std::fs::rename(&tmp, file).is_err() {
+    let tmp = dir.join(format!(
+        ".{}.{}",
+        std::process::id(),
+        name.to_string_lossy()
+    ));
+    if std::fs::write(&tmp, data).is_ok() && std::fs::rename(&tmp, file).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
 
-fn library_path() -> String {
+pub(super) fn library_path() -> String {
     std::env::var("GENCL_LIBCLC").unwrap_or_else(|_| DEFAULT_PATH.into())
 }
 

@@ -21,7 +21,9 @@ use crate::ir::{
 };
 
 mod collectives;
+mod template;
 use collectives::SCOPE_SUBGROUP;
+use template::Callee;
 
 /// A SPIR-V type, as far as lowering cares.
 #[derive(Clone, Debug, PartialEq)]
@@ -1125,9 +1127,9 @@ fn lower_kernel(
         Vec::new()
     };
     let mut library_data = Vec::new();
-    for (k, slice) in libs.borrow().iter().enumerate() {
+    for (k, lib) in libs.borrow().iter().enumerate() {
         library_data.push(if reads(1 + k as u32) {
-            slice.info.constant_layout()?.0.clone()
+            lib.bytes()?
         } else {
             Vec::new()
         });
@@ -1163,11 +1165,35 @@ struct Lowerer<'a, 'm> {
     /// program's, 1 + k: the k-th built-in cut out of the library).
     data: u32,
     /// The library's built-ins this kernel inlines, in the order of their data buffers.
-    libs: &'a std::cell::RefCell<Vec<&'static library::Slice>>,
+    libs: &'a std::cell::RefCell<Vec<LibTables>>,
     /// The kernel's `__local` variables, laid out as they are first named.
     slm: &'a std::cell::RefCell<SlmLayout>,
     /// The kernel's printf calls so far.
     printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
+}
+
+/// The constant tables of a built-in a kernel inlines: its data buffer 1 + k, one per
+/// library function cut out (sin's tables and exp's are separate buffers).
+struct LibTables {
+    /// The function's mangled name.
+    name: String,
+    data: LibData,
+}
+
+enum LibData {
+    /// Laid out from the slice, once the kernel is known to read it.
+    Slice(&'static library::Slice),
+    /// Laid out already: a template carries its tables.
+    Bytes(std::sync::Arc<Vec<u8>>),
+}
+
+impl LibTables {
+    fn bytes(&self) -> Result<Vec<u8>, FrontendError> {
+        Ok(match &self.data {
+            LibData::Slice(s) => s.info.constant_layout()?.0.clone(),
+            LibData::Bytes(b) => b.to_vec(),
+        })
+    }
 }
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
@@ -1233,8 +1259,8 @@ impl Lowerer<'_, '_> {
         // Half results written through pointers (modf, fract, sincos, remquo's quotient is
         // an int and stays): (half pointer, float temporary, components).
         let mut write_back: Vec<(Value, Value, u32)> = Vec::new();
-        let (slice, to_half) = match library::function(&name)? {
-            Some(s) if s.complete || !codes.iter().any(has_half) => (s, false),
+        let (callee, to_half) = match self.callee(&name, &args)? {
+            Some(c) if c.complete() || !codes.iter().any(has_half) => (c, false),
             // libclc-15 leaves out most half built-ins. Halves travel as the floats that
             // are them, so the float built-in computes the value and the result is rounded
             // to half: within the half ULP limits, since float is exact to far more bits.
@@ -1272,38 +1298,17 @@ impl Lowerer<'_, '_> {
                     }
                 }
                 let fname = library::mangle(&format!("{op:?}"), &floats);
-                match library::function(&fname)? {
-                    Some(s) => (s, true),
+                match self.callee(&fname, &args)? {
+                    Some(c) => (c, true),
                     None => return Err(missing_builtin(op, &name)),
                 }
             }
             _ => return Err(missing_builtin(op, &name)),
         };
-        let data = {
-            let mut libs = self.libs.borrow_mut();
-            let k = match libs.iter().position(|s| std::ptr::eq(*s, slice)) {
-                Some(k) => k,
-                None => {
-                    libs.push(slice);
-                    libs.len() - 1
-                }
-            };
-            1 + k as u32
+        let (b, vals) = match callee {
+            Callee::Template(t) => self.splice(&t, args, cur)?,
+            Callee::Slice(slice) => self.inline_slice(slice, args, cur)?,
         };
-        let mut sub = Lowerer {
-            info: &slice.info,
-            f: &mut *self.f,
-            consts: HashMap::default(),
-            depth: self.depth,
-            calls: Vec::new(),
-            line: None,
-            branch_lines: HashMap::default(),
-            data,
-            libs: self.libs,
-            slm: self.slm,
-            printf: self.printf,
-        };
-        let (b, vals) = sub.lower_call(slice.fid, args, cur)?;
         for (dst, temp, n) in write_back {
             for c in 0..n {
                 let at = self.offset(b, temp, 4 * u64::from(c));
@@ -1330,6 +1335,47 @@ impl Lowerer<'_, '_> {
         }
         let vals = vals.into_iter().map(|v| self.round_half(b, v)).collect();
         Ok((b, vals))
+    }
+
+    /// A built-in lowered in place from its library slice (one that has no template).
+    fn inline_slice(
+        &mut self,
+        slice: &'static library::Slice,
+        args: Vec<Sym>,
+        cur: Block,
+    ) -> Result<(Block, Vec<Value>), FrontendError> {
+        let data = self.lib_index(&slice.name, || LibData::Slice(slice));
+        let mut sub = Lowerer {
+            info: &slice.info,
+            f: &mut *self.f,
+            consts: HashMap::default(),
+            depth: self.depth,
+            calls: Vec::new(),
+            line: None,
+            branch_lines: HashMap::default(),
+            data,
+            libs: self.libs,
+            slm: self.slm,
+            printf: self.printf,
+        };
+        sub.lower_call(slice.fid, args, cur)
+    }
+
+    /// The data buffer (1 + k) of the tables of library function `name`, added on first
+    /// use.
+    fn lib_index(&self, name: &str, data: impl FnOnce() -> LibData) -> u32 {
+        let mut libs = self.libs.borrow_mut();
+        let k = match libs.iter().position(|l| l.name == name) {
+            Some(k) => k,
+            None => {
+                libs.push(LibTables {
+                    name: name.to_string(),
+                    data: data(),
+                });
+                libs.len() - 1
+            }
+        };
+        1 + k as u32
     }
 
     /// 64-bit division or remainder of `n` by `d` (`op`: UDiv, SDiv, UMod or SRem), as a

@@ -11,8 +11,10 @@ pub mod verify;
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// Address spaces of pointers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Space {
     Global,
     Constant,
@@ -21,7 +23,7 @@ pub enum Space {
     Generic,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Ty {
     Bool,
     I8,
@@ -54,14 +56,14 @@ impl Ty {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Value(pub u32);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Block(pub u32);
 
 /// Work-item built-ins, per dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Builtin {
     GlobalId,
     LocalId,
@@ -78,7 +80,7 @@ pub enum Builtin {
     SubgroupLocalId,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinOp {
     Add,
     Sub,
@@ -113,7 +115,7 @@ pub enum BinOp {
     FMax,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum UnOp {
     Neg,
     FNeg,
@@ -140,7 +142,7 @@ pub enum UnOp {
     FloatToHalf,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CmpOp {
     Eq,
     Ne,
@@ -175,7 +177,7 @@ pub enum CmpOp {
 }
 
 /// The read-modify-write of an atomic: the new value from the old one and the operand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AtomicOp {
     Add,
     Sub,
@@ -190,7 +192,7 @@ pub enum AtomicOp {
     UMax,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ConvOp {
     /// Integer to wider or narrower integer: sign- or zero-extension, truncation.
     SExt,
@@ -209,7 +211,7 @@ pub enum ConvOp {
 }
 
 /// A rounding mode of a conversion (SPIR-V FPRoundingMode).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Round {
     Rte,
     Rtz,
@@ -217,7 +219,7 @@ pub enum Round {
     Rtn,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Op {
     /// Constant, raw bits of `ty`.
     Const(u64),
@@ -303,13 +305,13 @@ pub enum Op {
     Fence,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Inst {
     pub op: Op,
     pub ty: Ty,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Term {
     Br(Block),
     CondBr(Value, Block, Block),
@@ -318,14 +320,14 @@ pub enum Term {
     None,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BlockData {
     pub insts: Vec<Value>,
     pub term: Term,
 }
 
 /// One kernel in IR: its blocks (entry = block 0) and its arguments' types.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Function {
     pub name: String,
     pub insts: Vec<Inst>,
@@ -334,6 +336,9 @@ pub struct Function {
     /// Bytes of private memory each work-item needs for the variables that live in memory
     /// (`passes::private_memory`), 0 when every variable became a register.
     pub private_bytes: u32,
+    /// Values read after the function returns, which every pass keeps alive and renames:
+    /// a library template's results (`frontend::lower::template`). Empty for a kernel.
+    pub live_out: Vec<Value>,
 }
 
 impl Function {
@@ -344,6 +349,7 @@ impl Function {
             blocks: Vec::new(),
             args,
             private_bytes: 0,
+            live_out: Vec::new(),
         }
     }
     pub fn add_block(&mut self) -> Block {

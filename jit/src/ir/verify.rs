@@ -6,7 +6,8 @@
 //!   is defined before its use: earlier in the same block or in a dominating block;
 //! - phis stand at the head of their block, with exactly one incoming value per
 //!   predecessor, each available at the end of that predecessor;
-//! - operand types agree with the operation (integer, float, bool, pointer).
+//! - operand types agree with the operation (integer, float, bool, pointer);
+//! - the live-out values are available at every return.
 
 use super::*;
 use crate::analysis::Cfg;
@@ -111,6 +112,17 @@ pub fn verify(f: &Function) -> Result<(), String> {
         }
         if let Term::CondBr(c, _, _) = bd.term {
             available(c, b, bd.insts.len()).map_err(|e| format!("bb{b}: branch: {e}"))?;
+        }
+    }
+    // Values read after the return are available where the function returns.
+    if !f.live_out.is_empty() {
+        for (b, bd) in f.blocks.iter().enumerate() {
+            if bd.term == Term::Ret && reachable(b) {
+                for v in &f.live_out {
+                    available(*v, b, bd.insts.len())
+                        .map_err(|e| format!("bb{b}: live-out value: {e}"))?;
+                }
+            }
         }
     }
     Ok(())

@@ -6,6 +6,9 @@ use crate::ir::Function;
 pub fn run(f: &mut Function) {
     loop {
         let mut uses = vec![0u32; f.insts.len()];
+        for v in &f.live_out {
+            uses[v.0 as usize] += 1;
+        }
         for b in &f.blocks {
             for v in &b.insts {
                 for o in f.insts[v.0 as usize].op.operands() {

@@ -45,6 +45,19 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("dce", dce::run),
 ];
 
+/// The passes a library template gets once, on its own, before it is kept
+/// (`frontend::lower::template`): what cleans up a built-in whatever calls it. The rest of
+/// `PASSES` runs on the kernel the template is spliced into.
+pub const LIBRARY_PASSES: &[(&str, Pass)] = &[
+    ("mem2reg", mem2reg::run),
+    ("constfold", constfold::run),
+    ("strength", strength::run),
+    ("narrow", narrow::run),
+    ("simplify_cfg", simplify_cfg::run),
+    ("cse", cse::run),
+    ("dce", dce::run),
+];
+
 /// Every use of a key of `map` (operands and branch conditions) reads its value instead,
 /// through chains of replacements.
 pub(crate) fn replace_uses(
@@ -66,6 +79,9 @@ pub(crate) fn replace_uses(
         if let crate::ir::Term::CondBr(c, t, e) = f.blocks[b].term {
             f.blocks[b].term = crate::ir::Term::CondBr(resolve(c), t, e);
         }
+    }
+    for v in &mut f.live_out {
+        *v = resolve(*v);
     }
 }
 
@@ -92,6 +108,12 @@ impl Default for PassOptions {
 /// Run every pass; an error names the pass after which the IR stopped verifying
 /// (a compiler bug, reported as a build error rather than a crash).
 pub fn run(f: &mut Function, opts: PassOptions) -> Result<(), String> {
+    run_list(f, PASSES, opts)
+}
+
+/// Run `list` in order, with the verifier and the dump of `opts` after lowering and after
+/// each pass.
+pub fn run_list(f: &mut Function, list: &[(&str, Pass)], opts: PassOptions) -> Result<(), String> {
     let check = |f: &Function, after: &str| -> Result<(), String> {
         if opts.dump {
             eprintln!("; IR of '{}' after {after}\n{}", f.name, print::print(f));
@@ -104,7 +126,7 @@ pub fn run(f: &mut Function, opts: PassOptions) -> Result<(), String> {
         Ok(())
     };
     check(f, "lowering")?;
-    for (name, pass) in PASSES {
+    for (name, pass) in list {
         pass(f);
         check(f, name)?;
     }
