@@ -1,6 +1,5 @@
 //! The control-flow graph of a function: predecessors, successors, reverse
-//! post-order, dominators and post-dominators (Cooper, Harvey and Kennedy's
-//! iterative algorithm). Loops (`loops.rs`) and the block layout of
+//! post-order and dominators (Cooper, Harvey and Kennedy's iterative algorithm). Loops (`loops.rs`) and the block layout of
 //! instruction selection read it.
 
 use crate::ir::{Block, Function};
@@ -10,8 +9,6 @@ pub struct Cfg {
     pub succs: Vec<Vec<Block>>,
     /// Immediate dominator (entry: itself).
     pub idom: Vec<u32>,
-    /// Immediate post-dominator; `None` for blocks that reach only the exit.
-    pub ipdom: Vec<Option<u32>>,
     /// Reverse post-order index (unreachable blocks: u32::MAX).
     pub rpo: Vec<u32>,
 }
@@ -49,62 +46,10 @@ impl Cfg {
             rpo[*b as usize] = i as u32;
         }
         let idom = dominators(&order, &rpo, &preds, |b| b.0, 0);
-        // Post-dominators: the same algorithm on the reversed graph from a virtual exit.
-        let exit = n as u32;
-        // Reversed graph plus a virtual exit node `n` after every exit block.
-        let mut rpreds: Vec<Vec<Block>> = succs.clone();
-        rpreds.push(Vec::new());
-        let exits: Vec<u32> = (0..n as u32)
-            .filter(|b| succs[*b as usize].is_empty() && rpo[*b as usize] != u32::MAX)
-            .collect();
-        for e in &exits {
-            rpreds[*e as usize].push(Block(exit));
-        }
-        let mut rsuccs = vec![Vec::new(); n + 1];
-        for (b, ps) in rpreds.iter().enumerate() {
-            for p in ps {
-                rsuccs[p.0 as usize].push(b as u32);
-            }
-        }
-        // Post-order of the reversed graph from the virtual exit.
-        let mut porder = Vec::new();
-        let mut seen = vec![false; n + 1];
-        let mut stack = vec![(exit, 0usize)];
-        seen[exit as usize] = true;
-        while let Some((b, i)) = stack.pop() {
-            if i < rsuccs[b as usize].len() {
-                stack.push((b, i + 1));
-                let s = rsuccs[b as usize][i];
-                if !seen[s as usize] {
-                    seen[s as usize] = true;
-                    stack.push((s, 0));
-                }
-            } else {
-                porder.push(b);
-            }
-        }
-        porder.reverse();
-        let mut prpo = vec![u32::MAX; n + 1];
-        for (i, b) in porder.iter().enumerate() {
-            prpo[*b as usize] = i as u32;
-        }
-        // In the reversed graph a node's predecessors are its CFG successors: `rpreds`.
-        let pidom = dominators(&porder, &prpo, &rpreds, |b| b.0, exit);
-        let ipdom = (0..n)
-            .map(|b| {
-                let p = pidom[b];
-                if p == u32::MAX || p == exit {
-                    None
-                } else {
-                    Some(p)
-                }
-            })
-            .collect();
         Cfg {
             preds,
             succs,
             idom,
-            ipdom,
             rpo,
         }
     }
