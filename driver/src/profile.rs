@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use gencl_jit::abi::{ArgKind, KernelBinary};
+use gencl_jit::abi::{ArgKind, KernelBinary, ProgramGlobals};
 use gencl_kmd::backend::{open_emulated, Device};
 use gencl_kmd::gpu::Counters;
 
@@ -23,8 +23,13 @@ pub struct ProfileLaunch {
     pub local_bytes: u32,
 }
 
-/// Run `kernel` once on a fresh emulated device and return the launch's statistics.
-pub fn profile(kernel: &KernelBinary, launch: &ProfileLaunch) -> Result<LaunchStats, String> {
+/// Run `kernel` once on a fresh emulated device and return the launch's statistics;
+/// `globals`, its program's global variables, start as the program initialises them.
+pub fn profile(
+    kernel: &KernelBinary,
+    globals: &ProgramGlobals,
+    launch: &ProfileLaunch,
+) -> Result<LaunchStats, String> {
     let dev = Arc::new(Device::new(open_emulated()));
     let gpu = ClientGpu::new(dev).map_err(|e| e.to_string())?;
     let mut submitter = Submitter::new(&gpu).map_err(|e| e.to_string())?;
@@ -62,6 +67,19 @@ pub fn profile(kernel: &KernelBinary, launch: &ProfileLaunch) -> Result<LaunchSt
             }
         }
     }
+    let mut globals_addr = None;
+    if result.is_ok() && kernel.globals_offset.is_some() {
+        match gpu.create_bo((globals.data.len() as u64).max(1).next_multiple_of(4096)) {
+            Ok(mut bo) => {
+                let bytes = globals.bytes_at(bo.gpu_addr);
+                bo.map[..bytes.len()].copy_from_slice(&bytes);
+                objects.push((bo.handle, bo.gpu_addr, true));
+                globals_addr = Some(bo.gpu_addr);
+                bos.push(bo);
+            }
+            Err(e) => result = Err(e.to_string()),
+        }
+    }
     let stats = result.and_then(|()| {
         let nd = NdRange {
             work_dim: launch.work_dim,
@@ -70,7 +88,7 @@ pub fn profile(kernel: &KernelBinary, launch: &ProfileLaunch) -> Result<LaunchSt
             local_size: launch.local,
         };
         submitter
-            .launch(&gpu, kernel, &args, &nd, &objects)
+            .launch(&gpu, kernel, &args, &nd, &objects, globals_addr)
             .map_err(|e| e.to_string())
     });
     for bo in bos {

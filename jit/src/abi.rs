@@ -79,6 +79,51 @@ pub const SURFACE_BTIS: usize = gencl_isa::gen9::send::MAX_SURFACE_BTI as usize 
 pub struct ProgramBinary {
     pub kernels: Vec<KernelBinary>,
     pub build_log: String,
+    /// The program's global variables (OpenCL C 2.0 program scope): the buffer every kernel
+    /// of the program shares, made by the runtime before the program's first launch.
+    pub globals: ProgramGlobals,
+}
+
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (the spec's minimum for a device that has program-scope
+/// global variables), also reported as CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE.
+pub const MAX_GLOBAL_VARIABLE_BYTES: u32 = 64 * 1024;
+
+/// The initial contents of a program's global variables.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramGlobals {
+    /// Every variable at its offset, its initialiser or zeros
+    /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE is its length).
+    pub data: Vec<u8>,
+    /// Pointers in `data` initialised with the address of a global variable: (offset of the
+    /// 64-bit pointer, offset it points to); the runtime adds the buffer's address.
+    pub relocations: Vec<(u32, u32)>,
+}
+
+impl ProgramGlobals {
+    /// `data` with the relocations done for a buffer at GPU address `base`.
+    pub fn bytes_at(&self, base: u64) -> Vec<u8> {
+        let mut out = self.data.clone();
+        for &(at, target) in &self.relocations {
+            let at = at as usize;
+            if let Some(slot) = out.get_mut(at..at + 8) {
+                slot.copy_from_slice(&(base + u64::from(target)).to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Every relocation inside `data` (a program binary's are untrusted).
+    pub fn check(&self) -> Result<(), String> {
+        let len = self.data.len() as u64;
+        for &(at, target) in &self.relocations {
+            if u64::from(at) + 8 > len || u64::from(target) > len {
+                return Err(format!(
+                    "a global-variable relocation ({at} -> {target}) outside the {len} bytes"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -124,6 +169,10 @@ pub struct KernelBinary {
     /// printf's formats and where its buffer's address goes, if the kernel calls printf.
     #[serde(default)]
     pub printf: Option<Printf>,
+    /// Where the address of the program's global-variable buffer goes in the cross-thread
+    /// data, if the kernel reads or writes a global variable.
+    #[serde(default)]
+    pub globals_offset: Option<u32>,
     /// `reqd_work_group_size`, if given.
     pub required_wg_size: Option<[u32; 3]>,
     /// Attributes string as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports.
@@ -271,6 +320,7 @@ impl ProgramBinary {
     /// Checks every descriptor field a launch or a query reads, for binaries that come from
     /// outside (clCreateProgramWithBinary): a bad one is named, never trusted.
     pub fn check(&self) -> Result<(), String> {
+        self.globals.check()?;
         let mut names = std::collections::HashSet::new();
         for k in &self.kernels {
             k.check().map_err(|e| format!("kernel '{}': {e}", k.name))?;
@@ -336,6 +386,9 @@ impl KernelBinary {
         }
         if self.data_buffers.iter().any(|d| !fits(d.curbe_offset, 8)) {
             return Err("a data buffer address outside the cross-thread data".into());
+        }
+        if self.globals_offset.is_some_and(|o| !fits(o, 8)) {
+            return Err("the global variables' address outside the cross-thread data".into());
         }
         if self.scratch_per_thread != 0
             && (!self.scratch_per_thread.is_power_of_two()

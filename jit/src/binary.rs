@@ -213,10 +213,12 @@ mod tests {
                 printf: None,
                 barriers: false,
                 data_buffers: Vec::new(),
+                globals_offset: None,
                 required_wg_size: None,
                 attributes: String::new(),
             }],
             build_log: "ok".into(),
+            globals: Default::default(),
         }
     }
 

@@ -91,7 +91,7 @@ pub fn compile_specialized(
             return crate::binary::decode(b).map_err(|e| BuildError::log(e.to_string()));
         }
     };
-    let mut kernels = compile_spirv_each(spirv, spec, &opts)?;
+    let (mut kernels, globals) = compile_spirv_program(spirv, spec, &opts)?;
     if let CompileInput::OpenClC(src) = input {
         kernels = with_source_lines(kernels, src, spec, &opts)?;
     }
@@ -111,6 +111,7 @@ pub fn compile_specialized(
     Ok(ProgramBinary {
         kernels: out,
         build_log,
+        globals,
     })
 }
 
@@ -259,10 +260,19 @@ fn compile_spirv_each(
     spec: &[(u32, Vec<u8>)],
     opts: &clc::ClcOptions,
 ) -> Result<Vec<(String, KernelResult)>, BuildError> {
+    Ok(compile_spirv_program(spirv, spec, opts)?.0)
+}
+
+/// Every kernel of the module, each on its own, and the program's global variables.
+fn compile_spirv_program(
+    spirv: &[u8],
+    spec: &[(u32, Vec<u8>)],
+    opts: &clc::ClcOptions,
+) -> Result<(Vec<(String, KernelResult)>, crate::abi::ProgramGlobals), BuildError> {
     let mut module = frontend::spirv::load(spirv)?;
     frontend::spirv::specialize(&mut module.module, spec)?;
-    let kernels = frontend::lower::lower_module_each(&module)?;
-    Ok(kernels
+    let (kernels, globals) = frontend::lower::lower_program(&module)?;
+    let kernels = kernels
         .into_iter()
         .map(|(name, k)| {
             let r = k
@@ -270,7 +280,8 @@ fn compile_spirv_each(
                 .and_then(|k| compile_kernel(k, opts).map_err(|e| e.to_string()));
             (name, r)
         })
-        .collect())
+        .collect();
+    Ok((kernels, globals))
 }
 
 #[derive(Debug, Error)]
@@ -353,6 +364,19 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
             Some(off - 8)
         });
     }
+    // The program's global variables' address, if the kernel still reaches them.
+    let globals_offset = if func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|v| func.inst(*v).op == crate::ir::Op::GlobalVars)
+    {
+        off = abi::place_arg(off, 8);
+        off += 8;
+        Some(off - 8)
+    } else {
+        None
+    };
     // The printf buffer's address, last, if a printf call survived the passes.
     let printf = if printf.is_empty()
         || !func
@@ -383,6 +407,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
         const_data,
         printf_buffer: printf.as_ref().map(|p| p.curbe_offset),
+        global_vars: globals_offset,
         flush_f32_denorms: opts.denorms_are_zero,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
@@ -415,6 +440,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         barriers,
         data_buffers,
         printf,
+        globals_offset,
         required_wg_size,
         attributes,
     })

@@ -87,6 +87,9 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_atomic_scope_device",
     // work_group_all/any/broadcast/reduce/scan, through shared local memory.
     "__opencl_c_work_group_collective_functions",
+    // Program-scope global variables and static function-scope ones: one buffer per
+    // program, shared by its kernels and kept between launches (abi::ProgramGlobals).
+    "__opencl_c_program_scope_global_variables",
 ];
 
 /// Every OpenCL C 3.0 feature the device has: CL_DEVICE_OPENCL_C_FEATURES, and what clang

@@ -184,8 +184,9 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => ui(0),
         // A sub-group is a SIMD8 thread; the largest work-group holds this many.
         CL_DEVICE_MAX_NUM_SUB_GROUPS => ui(d.max_work_group_size.div_ceil(8) as u32),
+        // Program-scope global variables: one buffer per program (service/handler.rs).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-            sz(0)
+            sz(gencl_jit::abi::MAX_GLOBAL_VARIABLE_BYTES as usize)
         }
         CL_DEVICE_SVM_CAPABILITIES => ul(0),
         CL_DEVICE_PLATFORM => val(&platform_id()),

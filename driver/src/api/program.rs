@@ -54,6 +54,8 @@ pub struct Build {
     pub il: Option<Vec<u8>>,
     /// clSetProgramSpecializationConstant's values, applied by the next build.
     pub spec_constants: Vec<(u32, Vec<u8>)>,
+    /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE of the last successful build.
+    pub globals_bytes: usize,
 }
 
 impl ClObject for Program {
@@ -375,8 +377,8 @@ fn build(program: &Ref<Program>, options: String) -> ClResult<()> {
     b.non_uniform = non_uniform(&options);
     b.options = options;
     match outcome {
-        Outcome::Built(id, kernels, log) => {
-            b.built(id, kernels, log);
+        Outcome::Built(id, kernels, log, globals) => {
+            b.built(id, kernels, log, globals);
             Ok(())
         }
         Outcome::Failed(log, invalid_options) => {
@@ -486,8 +488,8 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
 enum Outcome {
     /// A compiled object or library (SPIR-V).
     Il(Vec<u8>, String),
-    /// An executable built in the service.
-    Built(ProgramId, Vec<KernelDesc>, String),
+    /// An executable built in the service, with the bytes of its global variables.
+    Built(ProgramId, Vec<KernelDesc>, String, usize),
     /// The compiler's log, and whether the options were the fault.
     Failed(String, bool),
     /// No answer from the compiler (the service, the connection, or an answer of another
@@ -502,7 +504,15 @@ fn call_compiler(req: Request) -> Outcome {
     };
     match conn.call(req) {
         Ok((Response::Compiled { il, log }, _)) => Outcome::Il(il, log),
-        Ok((Response::Built { id, kernels, log }, _)) => Outcome::Built(id, kernels, log),
+        Ok((
+            Response::Built {
+                id,
+                kernels,
+                log,
+                globals_bytes,
+            },
+            _,
+        )) => Outcome::Built(id, kernels, log, globals_bytes as usize),
         Ok((
             Response::BuildFailed {
                 log,
@@ -550,8 +560,9 @@ impl Build {
         self.binary_type = ty;
     }
 
-    fn built(&mut self, id: ProgramId, kernels: Vec<KernelDesc>, log: String) {
+    fn built(&mut self, id: ProgramId, kernels: Vec<KernelDesc>, log: String, globals: usize) {
         self.status = CL_BUILD_SUCCESS;
+        self.globals_bytes = globals;
         self.log = log;
         self.service_id = Some(Arc::new(Executable(id)));
         self.kernels = kernels;
@@ -779,8 +790,8 @@ pub unsafe extern "C" fn clLinkProgram(
                 b.holds_il(il, log, CL_PROGRAM_BINARY_TYPE_LIBRARY);
                 Ok(())
             }
-            Outcome::Built(id, kernels, log) => {
-                b.built(id, kernels, log);
+            Outcome::Built(id, kernels, log, globals) => {
+                b.built(id, kernels, log, globals);
                 Ok(())
             }
             Outcome::Failed(log, _) => {
@@ -935,7 +946,9 @@ fn build_info(
         CL_PROGRAM_BUILD_OPTIONS => val(&b.options),
         CL_PROGRAM_BUILD_LOG => val(&b.log),
         CL_PROGRAM_BINARY_TYPE => val(&b.binary_type),
-        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => val(&0usize),
+        // "The total amount of storage, in bytes, used by program variables in the global
+        // address space."
+        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => val(&b.globals_bytes),
         _ => Err(CL_INVALID_VALUE),
     }
 }

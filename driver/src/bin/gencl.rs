@@ -149,7 +149,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 buffer_bytes: buffer_bytes.unwrap_or(items.saturating_mul(16)),
                 local_bytes,
             };
-            let stats = gencl::profile::profile(k, &launch)?;
+            let stats = gencl::profile::profile(k, &program.globals, &launch)?;
             println!("kernel: {} (SIMD{})", k.name, k.simd);
             print!("{}", gencl::profile::format_counters(&stats.counters));
             println!(

@@ -8,7 +8,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -109,6 +109,8 @@ pub enum Response {
         id: ProgramId,
         kernels: Vec<KernelDesc>,
         log: String,
+        /// Bytes of the program's global variables (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
+        globals_bytes: u64,
     },
     BuildFailed {
         log: String,

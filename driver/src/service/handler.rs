@@ -44,8 +44,16 @@ pub struct Client {
     gpu: ClientGpu,
     greeted: bool,
     buffers: HashMap<u64, Bo>,
-    programs: HashMap<u64, ProgramBinary>,
+    programs: HashMap<u64, Program>,
     submitter: Option<Submitter>,
+}
+
+/// A built program of a client: its kernels, and the buffer of its global variables (OpenCL
+/// C 2.0 program scope), made before the first launch that reaches them and kept, with what
+/// the kernels wrote there, until the program is released.
+struct Program {
+    bin: ProgramBinary,
+    globals: Option<Bo>,
 }
 
 impl Client {
@@ -101,12 +109,17 @@ impl Client {
             } => compile_object(&source, &options, &headers),
             Request::LinkPrograms { modules, options } => self.link(&modules, &options),
             Request::FreeProgram { id } => match self.programs.remove(&id) {
-                Some(_) => Response::Done.into(),
+                Some(p) => {
+                    if let Some(bo) = p.globals {
+                        self.gpu.free_bo(bo);
+                    }
+                    Response::Done.into()
+                }
                 None => error(ErrorCode::UnknownObject, format!("no program {id}")),
             },
             Request::ProgramBinary { id } => match self.programs.get(&id) {
                 Some(p) => Response::Binary {
-                    bytes: gencl_jit::binary::encode(p),
+                    bytes: gencl_jit::binary::encode(&p.bin),
                 }
                 .into(),
                 None => error(ErrorCode::UnknownObject, format!("no program {id}")),
@@ -194,18 +207,25 @@ impl Client {
         let id = self.svc.next_id();
         let kernels = bin.kernels.iter().map(KernelDesc::from).collect();
         let log = bin.build_log.clone();
-        self.programs.insert(id, bin);
-        Response::Built { id, kernels, log }.into()
+        let globals_bytes = bin.globals.data.len() as u64;
+        self.programs.insert(id, Program { bin, globals: None });
+        Response::Built {
+            id,
+            kernels,
+            log,
+            globals_bytes,
+        }
+        .into()
     }
 
     fn launch(&mut self, l: &Launch) -> Reply {
-        let Some(program) = self.programs.get(&l.program) else {
+        let Some(program) = self.programs.get_mut(&l.program) else {
             return error(
                 ErrorCode::UnknownObject,
                 format!("no program {}", l.program),
             );
         };
-        let Some(kernel) = program.kernels.get(l.kernel as usize) else {
+        let Some(kernel) = program.bin.kernels.get(l.kernel as usize) else {
             return error(
                 ErrorCode::InvalidArgs,
                 format!("program has no kernel #{}", l.kernel),
@@ -282,10 +302,33 @@ impl Client {
                 Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
             }
         }
+        // The program's global variables: made with their initial values before the first
+        // launch that reaches them, then shared by every launch of the program's kernels.
+        let mut globals = None;
+        if kernel.globals_offset.is_some() {
+            if program.globals.is_none() {
+                let data = &program.bin.globals;
+                match self
+                    .gpu
+                    .create_bo((data.data.len() as u64).max(1).next_multiple_of(4096))
+                {
+                    Ok(mut bo) => {
+                        let bytes = data.bytes_at(bo.gpu_addr);
+                        bo.map[..bytes.len()].copy_from_slice(&bytes);
+                        program.globals = Some(bo);
+                    }
+                    Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
+                }
+            }
+            if let Some(bo) = &program.globals {
+                buffers.push((bo.handle, bo.gpu_addr, true));
+                globals = Some(bo.gpu_addr);
+            }
+        }
         let Some(submitter) = self.submitter.as_mut() else {
             return error(ErrorCode::LaunchFailed, "no submitter");
         };
-        match submitter.launch(&self.gpu, kernel, &args, &nd, &buffers) {
+        match submitter.launch(&self.gpu, kernel, &args, &nd, &buffers, globals) {
             Ok(stats) => Response::Launched {
                 start_ns: stats.start_ns,
                 end_ns: stats.end_ns,
@@ -348,6 +391,9 @@ impl Drop for Client {
         }
         let n = self.buffers.len();
         for (_, bo) in self.buffers.drain() {
+            self.gpu.free_bo(bo);
+        }
+        for bo in self.programs.values_mut().filter_map(|p| p.globals.take()) {
             self.gpu.free_bo(bo);
         }
         tracing::debug!(

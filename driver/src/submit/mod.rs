@@ -261,6 +261,8 @@ impl Submitter {
     }
 
     /// Build state + batch for one launch, execbuffer2 it, wait for completion.
+    /// `globals`: the GPU address of the program's global-variable buffer, for a kernel
+    /// that reaches it (`KernelBinary::globals_offset`); the buffer is among `buffers`.
     pub fn launch(
         &mut self,
         gpu: &ClientGpu,
@@ -268,7 +270,17 @@ impl Submitter {
         args: &[ArgValue],
         nd: &NdRange,
         buffers: &[(u32, u64, bool)],
+        globals: Option<u64>,
     ) -> Result<LaunchStats, SubmitError> {
+        let globals_at = match (kernel.globals_offset, globals) {
+            (None, _) => None,
+            (Some(at), Some(addr)) => Some((at as usize, addr)),
+            (Some(_), None) => {
+                return Err(SubmitError::Descriptor(
+                    "global variables without their buffer",
+                ))
+            }
+        };
         let (ksp, data) = self.upload(gpu, kernel)?;
         let scratch = self.scratch_for(gpu, kernel)?;
         // printf's buffer: its counter of bytes used starts at zero for every launch.
@@ -440,11 +452,11 @@ impl Submitter {
             let per = curbe::per_thread(kernel, r.local);
             let mut cross =
                 curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets, &data_addrs)?;
-            if let Some((at, addr)) = printf_at {
+            for (at, addr) in printf_at.into_iter().chain(globals_at) {
                 cross
                     .get_mut(at..at + 8)
                     .ok_or(SubmitError::Descriptor(
-                        "printf buffer outside the cross-thread data",
+                        "a buffer address outside the cross-thread data",
                     ))?
                     .copy_from_slice(&addr.to_le_bytes());
             }

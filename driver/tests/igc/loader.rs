@@ -422,6 +422,7 @@ fn kernel(
         scratch_per_thread,
         barriers,
         data_buffers,
+        globals_offset: None,
         required_wg_size,
         attributes,
     })

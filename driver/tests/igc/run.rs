@@ -77,7 +77,7 @@ impl Gpu {
             let submitter = self.submitter.as_mut().expect("submitter");
             let t = std::time::Instant::now();
             let stats = submitter
-                .launch(&self.gpu, kernel, &args, &nd, &objects)
+                .launch(&self.gpu, kernel, &args, &nd, &objects, None)
                 .map_err(|e| format!("launch: {e}"))?;
             let launch_secs = t.elapsed().as_secs_f64();
             let inputs: Vec<Vec<u8>> = case

@@ -141,7 +141,7 @@ pub(super) struct ModuleInfo<'m> {
     /// Every OpString, by id (OpLine's file names).
     strings: HashMap<u32, String>,
     opencl_std: Option<u32>,
-    /// Program-scope variables (not supported yet where used), by id.
+    /// Program-scope variables by id, with their names.
     globals: HashMap<u32, String>,
     /// Decorations: FuncParamAttr NoWrite etc., keyed by id.
     no_write: rustc_hash::FxHashSet<u32>,
@@ -153,6 +153,11 @@ pub(super) struct ModuleInfo<'m> {
     packed: rustc_hash::FxHashSet<u32>,
     /// Program-scope `__constant` variables with their initialisers, in module order.
     constant_vars: Vec<(u32, u32)>,
+    /// Program-scope `global` variables (OpenCL C 2.0; CrossWorkgroup storage): (variable,
+    /// pointee type, initialiser), in module order.
+    global_vars: Vec<(u32, u32, Option<u32>)>,
+    /// Their layout in the program's global-variable buffer, computed on first use.
+    global_layout: std::sync::OnceLock<(crate::abi::ProgramGlobals, HashMap<u32, u64>)>,
     /// Kernel-scope `__local` variables (Workgroup storage): id → pointee type. Each kernel
     /// lays out in shared local memory those it uses (`SlmLayout`).
     local_vars: HashMap<u32, u32>,
@@ -294,6 +299,8 @@ impl<'m> ModuleInfo<'m> {
             rounding: HashMap::default(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
+            global_vars: Vec::new(),
+            global_layout: std::sync::OnceLock::new(),
             local_vars: HashMap::default(),
             layout: std::sync::OnceLock::new(),
         };
@@ -505,6 +512,19 @@ impl<'m> ModuleInfo<'m> {
                         info.constant_vars.push((id, *init));
                     }
                     if let (
+                        Some(Operand::StorageClass(spirv::StorageClass::CrossWorkgroup)),
+                        Some(tid),
+                    ) = (i.operands.first(), i.result_type)
+                    {
+                        if let Some(SType::Pointer(_, pointee)) = info.types.get(&tid) {
+                            let init = match i.operands.get(1) {
+                                Some(Operand::IdRef(x)) => Some(*x),
+                                _ => None,
+                            };
+                            info.global_vars.push((id, *pointee, init));
+                        }
+                    }
+                    if let (
                         Some(Operand::StorageClass(spirv::StorageClass::Workgroup)),
                         Some(tid),
                     ) = (i.operands.first(), i.result_type)
@@ -650,8 +670,93 @@ impl<'m> ModuleInfo<'m> {
         Ok(self.constant_layout()?.1.get(&var).copied())
     }
 
+    /// The program's global variables (OpenCL C 2.0 program scope): each at its alignment
+    /// in module order, with its initialiser or zeros; the address of another global
+    /// variable in an initialiser is a relocation the runtime completes.
+    pub(super) fn global_layout(
+        &self,
+    ) -> Result<&(crate::abi::ProgramGlobals, HashMap<u32, u64>), FrontendError> {
+        if let Some(l) = self.global_layout.get() {
+            return Ok(l);
+        }
+        let l = self.compute_global_layout()?;
+        Ok(self.global_layout.get_or_init(|| l))
+    }
+
+    fn compute_global_layout(
+        &self,
+    ) -> Result<(crate::abi::ProgramGlobals, HashMap<u32, u64>), FrontendError> {
+        let mut offsets = HashMap::default();
+        let mut end = 0u64;
+        for &(var, ty, _) in &self.global_vars {
+            let size = self.size_of(ty)?;
+            // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE.
+            if size > u64::from(crate::abi::MAX_GLOBAL_VARIABLE_BYTES) {
+                let name = self.globals.get(&var).cloned().unwrap_or_default();
+                return unsupported(format!(
+                    "program-scope variable '{name}' of {size} bytes, more than the device's \
+                     {} (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)",
+                    crate::abi::MAX_GLOBAL_VARIABLE_BYTES
+                ));
+            }
+            let at = end.next_multiple_of(self.align_of(ty)?.max(1));
+            offsets.insert(var, at);
+            end = at + size;
+        }
+        let mut globals = crate::abi::ProgramGlobals {
+            data: vec![0; end as usize],
+            relocations: Vec::new(),
+        };
+        for &(var, _, init) in &self.global_vars {
+            if let Some(init) = init {
+                let at = offsets[&var] as usize;
+                self.const_bytes_in(
+                    init,
+                    &mut globals.data,
+                    at,
+                    Some((&offsets, &mut globals.relocations)),
+                )?;
+            }
+        }
+        Ok((globals, offsets))
+    }
+
+    fn global_offset(&self, var: u32) -> Result<Option<u64>, FrontendError> {
+        if !self.global_vars.iter().any(|(v, _, _)| *v == var) {
+            return Ok(None);
+        }
+        Ok(self.global_layout()?.1.get(&var).copied())
+    }
+
     /// Write constant `id` (OpenCL C layout) into `out` at `at`.
     fn const_bytes(&self, id: u32, out: &mut [u8], at: usize) -> Result<(), FrontendError> {
+        self.const_bytes_in(id, out, at, None)
+    }
+
+    /// `const_bytes`, where the address of a global variable (`globals`: their offsets) is
+    /// a relocation: (where the pointer is, the offset it points to).
+    fn const_bytes_in(
+        &self,
+        id: u32,
+        out: &mut [u8],
+        at: usize,
+        mut globals: Option<GlobalRelocs<'_>>,
+    ) -> Result<(), FrontendError> {
+        if let Some((offsets, relocs)) = globals.as_mut() {
+            if let Some(&target) = offsets.get(&id) {
+                if at + 8 > out.len() {
+                    return invalid("a pointer runs past its variable");
+                }
+                relocs.push((at as u32, target as u32));
+                return Ok(());
+            }
+        }
+        if self.globals.contains_key(&id) || self.constant_vars.iter().any(|(v, _)| *v == id) {
+            return unsupported(
+                "an initialiser holding the address of a program-scope variable other than a \
+                 global one",
+            );
+        }
         let c = *self
             .constants
             .get(&id)
@@ -685,13 +790,15 @@ impl<'m> ModuleInfo<'m> {
                     SType::Struct(_) => {
                         let (offsets, _) = self.struct_layout(ty)?;
                         for (off, part) in offsets.into_iter().zip(&parts) {
-                            self.const_bytes(*part, out, at + off as usize)?;
+                            let g = globals.as_mut().map(|(o, r)| (*o, &mut **r));
+                            self.const_bytes_in(*part, out, at + off as usize, g)?;
                         }
                     }
                     SType::Array(e, _) | SType::Vector(e, _) => {
                         let es = self.size_of(e)? as usize;
                         for (k, part) in parts.iter().enumerate() {
-                            self.const_bytes(*part, out, at + k * es)?;
+                            let g = globals.as_mut().map(|(o, r)| (*o, &mut **r));
+                            self.const_bytes_in(*part, out, at + k * es, g)?;
                         }
                     }
                     other => return unsupported(format!("a constant composite of {other:?}")),
@@ -856,6 +963,13 @@ pub fn lower_module(m: &super::spirv::Module) -> Result<Vec<LoweredKernel>, Fron
 pub fn lower_module_each(
     loaded: &super::spirv::Module,
 ) -> Result<Vec<(String, KernelLowering)>, FrontendError> {
+    Ok(lower_program(loaded)?.0)
+}
+
+/// `lower_module_each`, and the program's global variables, which every kernel of it shares.
+pub fn lower_program(
+    loaded: &super::spirv::Module,
+) -> Result<(Vec<(String, KernelLowering)>, crate::abi::ProgramGlobals), FrontendError> {
     let m = &loaded.module;
     match &m.memory_model {
         Some(mm) => match mm.operands.first() {
@@ -944,7 +1058,8 @@ pub fn lower_module_each(
     }
     // A module without kernels is a program without kernels (an empty source, helper
     // functions only): it builds, and clCreateKernelsInProgram finds nothing.
-    Ok(out)
+    let globals = info.global_layout()?.0.clone();
+    Ok((out, globals))
 }
 
 /// `vec_type_hint(T)` from SPIR-V's VecTypeHint operand: the low 16 bits are the component
@@ -1195,6 +1310,9 @@ impl LibTables {
         })
     }
 }
+
+/// While laying out global variables: their offsets, and the relocations found so far.
+type GlobalRelocs<'a> = (&'a HashMap<u32, u64>, &'a mut Vec<(u32, u32)>);
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
 type PendingPhi = (Value, Vec<(u32, u32)>, usize, Block);
@@ -2139,9 +2257,21 @@ impl Lowerer<'_, '_> {
             self.consts.insert(id, vec![v]);
             return Ok(vec![v]);
         }
+        if let Some(off) = self.info.global_offset(id)? {
+            if self.data != 0 {
+                return unsupported("a global variable of the built-in library");
+            }
+            let base = self
+                .f
+                .push(Block(0), Op::GlobalVars, Ty::Ptr(Space::Global));
+            let v = self.offset(Block(0), base, off);
+            self.consts.insert(id, vec![v]);
+            return Ok(vec![v]);
+        }
         if let Some(name) = self.info.globals.get(&id) {
             return unsupported(format!(
-                "program-scope variable '{name}' outside the constant address space"
+                "program-scope variable '{name}' in an address space other than global, \
+                 constant or local"
             ));
         }
         let i = *self

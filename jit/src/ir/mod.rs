@@ -251,6 +251,10 @@ pub enum Op {
     /// The address of the launch's printf buffer (`abi::Printf`), pushed in the
     /// cross-thread data.
     PrintfBuffer,
+    /// The address of the program's global variables (`abi::ProgramGlobals`: one buffer
+    /// per program that every kernel of it shares, as long as the program lives), pushed
+    /// in the cross-thread data.
+    GlobalVars,
     /// The address of this work-item's private memory (`private_bytes` of it), where the
     /// variables that stay in memory live: in the thread's scratch space, one area per lane.
     PrivateBase,
@@ -395,6 +399,7 @@ impl Op {
             | Op::ConstData(_)
             | Op::PrivateBase
             | Op::PrintfBuffer
+            | Op::GlobalVars
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier
@@ -425,6 +430,7 @@ impl Op {
             | Op::ConstData(_)
             | Op::PrivateBase
             | Op::PrintfBuffer
+            | Op::GlobalVars
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier

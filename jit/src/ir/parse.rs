@@ -296,6 +296,7 @@ fn op_of(text: &str) -> Option<Op> {
         "barrier" => Op::Barrier,
         "private_base" => Op::PrivateBase,
         "printf_buffer" => Op::PrintfBuffer,
+        "global_vars" => Op::GlobalVars,
         "fence" => Op::Fence,
         "const_data" => Op::ConstData(num(rest)? as u32),
         "alloca" => {

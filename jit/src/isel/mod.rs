@@ -64,6 +64,9 @@ pub struct Layout {
     pub const_data: Vec<Option<u32>>,
     /// Cross-thread byte offset of the printf buffer's address, if the kernel prints.
     pub printf_buffer: Option<u32>,
+    /// Cross-thread byte offset of the program's global-variable buffer's address
+    /// (`Op::GlobalVars`).
+    pub global_vars: Option<u32>,
     /// -cl-denorms-are-zero: float denormals flushed (cr0's FP32 denorm mode left at 0).
     pub flush_f32_denorms: bool,
 }
@@ -531,6 +534,15 @@ impl Sel<'_> {
                     self.locs.insert(v, Loc::Payload(at));
                 }
                 None => return unsupported("internal: printf without its buffer's address"),
+            },
+            Op::GlobalVars => match self.layout.global_vars {
+                Some(off) => {
+                    let at = self.layout.cross_thread_grf as u32 * 32 + off;
+                    self.locs.insert(v, Loc::Payload(at));
+                }
+                None => {
+                    return unsupported("internal: global variables without their buffer's address")
+                }
             },
             Op::ArgAddr(_) => {
                 return unsupported(

@@ -20,7 +20,8 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::ArgAt { .. }
             | Op::ArgAddr(_)
             | Op::ConstData(_)
-            | Op::PrintfBuffer => true,
+            | Op::PrintfBuffer
+            | Op::GlobalVars => true,
             Op::Builtin(b, _) => !matches!(
                 b,
                 Builtin::GlobalId | Builtin::LocalId | Builtin::SubgroupLocalId

@@ -379,7 +379,11 @@ fn check(t: &Template, tys: &[Ty]) -> Result<(), String> {
             Op::ConstData(n) if *n == 0 || *n as usize > t.data.len() => {
                 return Err(format!("table {n} out of range"));
             }
-            Op::ArgAt { .. } | Op::ArgAddr(_) | Op::PrintfBuffer | Op::PrivateBase => {
+            Op::ArgAt { .. }
+            | Op::ArgAddr(_)
+            | Op::PrintfBuffer
+            | Op::PrivateBase
+            | Op::GlobalVars => {
                 return Err("an operation of the kernel's own".into());
             }
             _ => {}
