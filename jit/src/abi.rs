@@ -84,6 +84,30 @@ pub struct ProgramBinary {
     pub globals: ProgramGlobals,
 }
 
+/// Generic pointers' tags, bits 63:61 (seed 002, as IGC): global and constant pointers are
+/// canonical addresses (000, or 111 above the 47-bit half), private ones 001, local ones 010.
+pub const GENERIC_TAG_PRIVATE: u64 = 1;
+pub const GENERIC_TAG_LOCAL: u64 = 2;
+
+/// Bytes at the start of shared local memory that a program with generic pointers leaves
+/// unused, so that no local object is at offset 0, local NULL.
+pub const SLM_NULL_GUARD: u32 = 16;
+
+/// Bytes at the start of each thread's scratch space that private memory leaves unused,
+/// so that no private object is at offset 0, private NULL (to_private's answer for a
+/// pointer elsewhere).
+pub const PRIVATE_NULL_GUARD: u32 = 32;
+
+/// Bytes of a thread's scratch space before its spills: the guard and every lane's private
+/// memory (none without private memory).
+pub fn private_area(private_bytes: u32, simd: u32) -> u32 {
+    if private_bytes == 0 {
+        0
+    } else {
+        PRIVATE_NULL_GUARD + (private_bytes * simd).next_multiple_of(32)
+    }
+}
+
 /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (the spec's minimum for a device that has program-scope
 /// global variables), also reported as CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE.
 pub const MAX_GLOBAL_VARIABLE_BYTES: u32 = 64 * 1024;
@@ -173,6 +197,10 @@ pub struct KernelBinary {
     /// data, if the kernel reads or writes a global variable.
     #[serde(default)]
     pub globals_offset: Option<u32>,
+    /// Where the GPU address of the launch's scratch space goes in the cross-thread data, if
+    /// the kernel turns private pointers into generic ones.
+    #[serde(default)]
+    pub scratch_base_offset: Option<u32>,
     /// `reqd_work_group_size`, if given.
     pub required_wg_size: Option<[u32; 3]>,
     /// Attributes string as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports.
@@ -386,6 +414,12 @@ impl KernelBinary {
         }
         if self.data_buffers.iter().any(|d| !fits(d.curbe_offset, 8)) {
             return Err("a data buffer address outside the cross-thread data".into());
+        }
+        if self.scratch_base_offset.is_some_and(|o| !fits(o, 8)) {
+            return Err("the scratch space's address outside the cross-thread data".into());
+        }
+        if self.scratch_base_offset.is_some() && self.scratch_per_thread == 0 {
+            return Err("the scratch space's address without scratch space".into());
         }
         if self.globals_offset.is_some_and(|o| !fits(o, 8)) {
             return Err("the global variables' address outside the cross-thread data".into());

@@ -214,6 +214,7 @@ mod tests {
                 barriers: false,
                 data_buffers: Vec::new(),
                 globals_offset: None,
+                scratch_base_offset: None,
                 required_wg_size: None,
                 attributes: String::new(),
             }],

@@ -131,7 +131,7 @@ pub fn stats_line(k: &KernelBinary) -> String {
         k.grfs_used,
         k.private_bytes,
         k.scratch_bytes
-            .saturating_sub((k.private_bytes * k.simd).next_multiple_of(32)),
+            .saturating_sub(abi::private_area(k.private_bytes, k.simd)),
         insts,
         k.isa.len()
     )
@@ -377,6 +377,19 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     } else {
         None
     };
+    // The scratch space's address, if a private pointer turns generic.
+    let scratch_base_offset = if func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|v| func.inst(*v).op == crate::ir::Op::ScratchBase)
+    {
+        off = abi::place_arg(off, 8);
+        off += 8;
+        Some(off - 8)
+    } else {
+        None
+    };
     // The printf buffer's address, last, if a printf call survived the passes.
     let printf = if printf.is_empty()
         || !func
@@ -408,6 +421,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         const_data,
         printf_buffer: printf.as_ref().map(|p| p.curbe_offset),
         global_vars: globals_offset,
+        scratch_base: scratch_base_offset,
         flush_f32_denorms: opts.denorms_are_zero,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
@@ -441,6 +455,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         data_buffers,
         printf,
         globals_offset,
+        scratch_base_offset,
         required_wg_size,
         attributes,
     })

@@ -90,6 +90,9 @@ pub const FEATURES: &[&str] = &[
     // Program-scope global variables and static function-scope ones: one buffer per
     // program, shared by its kernels and kept between launches (abi::ProgramGlobals).
     "__opencl_c_program_scope_global_variables",
+    // The generic address space: static resolution where the space is provable, tags in
+    // bits 63:61 and a local/global switch at run time otherwise (passes/generic_pointers.rs).
+    "__opencl_c_generic_address_space",
 ];
 
 /// Every OpenCL C 3.0 feature the device has: CL_DEVICE_OPENCL_C_FEATURES, and what clang

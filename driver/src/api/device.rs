@@ -259,7 +259,10 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => sz(8),
         // work_group_* through shared local memory (jit/src/frontend/lower/collectives.rs).
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => ui(b(true)),
-        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT | CL_DEVICE_PIPE_SUPPORT => ui(b(false)),
+        // Generic pointers: resolved statically where provable, tagged at run time otherwise
+        // (jit/src/passes/generic_pointers.rs).
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => ui(b(true)),
+        CL_DEVICE_PIPE_SUPPORT => ui(b(false)),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => ul(0),
         // Not conformant: the spec's format "vYYYY-MM-DD-XX" (month and day must be valid,
         // as the CTS's computeinfo checks) with year 0, which no CTS release has.

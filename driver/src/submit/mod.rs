@@ -283,6 +283,16 @@ impl Submitter {
         };
         let (ksp, data) = self.upload(gpu, kernel)?;
         let scratch = self.scratch_for(gpu, kernel)?;
+        // Private pointers made generic are addresses in the scratch space.
+        let scratch_at = match (kernel.scratch_base_offset, scratch) {
+            (None, _) => None,
+            (Some(at), Some((addr, _))) => Some((at as usize, addr)),
+            (Some(_), None) => {
+                return Err(SubmitError::Descriptor(
+                    "the scratch space's address without scratch space",
+                ))
+            }
+        };
         // printf's buffer: its counter of bytes used starts at zero for every launch.
         let printf_at = match &kernel.printf {
             None => None,
@@ -452,7 +462,7 @@ impl Submitter {
             let per = curbe::per_thread(kernel, r.local);
             let mut cross =
                 curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets, &data_addrs)?;
-            for (at, addr) in printf_at.into_iter().chain(globals_at) {
+            for (at, addr) in printf_at.into_iter().chain(globals_at).chain(scratch_at) {
                 cross
                     .get_mut(at..at + 8)
                     .ok_or(SubmitError::Descriptor(

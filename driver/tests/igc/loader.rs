@@ -423,6 +423,7 @@ fn kernel(
         barriers,
         data_buffers,
         globals_offset: None,
+        scratch_base_offset: None,
         required_wg_size,
         attributes,
     })

@@ -123,6 +123,8 @@ fn invalid<T>(what: impl Into<String>) -> Result<T, FrontendError> {
 
 /// Module-wide tables.
 pub(super) struct ModuleInfo<'m> {
+    /// The module declares the GenericPointer capability.
+    generic_pointers: bool,
     types: HashMap<u32, SType>,
     /// Result type of every id that has one.
     type_of: HashMap<u32, u32>,
@@ -299,6 +301,12 @@ impl<'m> ModuleInfo<'m> {
             rounding: HashMap::default(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
+            generic_pointers: m.capabilities.iter().any(|c| {
+                matches!(
+                    c.operands.first(),
+                    Some(Operand::Capability(spirv::Capability::GenericPointer))
+                )
+            }),
             global_vars: Vec::new(),
             global_layout: std::sync::OnceLock::new(),
             local_vars: HashMap::default(),
@@ -1169,7 +1177,18 @@ fn lower_kernel(
         .map(|p| p.result_type.unwrap_or(0))
         .collect();
     let libs = std::cell::RefCell::new(Vec::new());
-    let slm = std::cell::RefCell::new(SlmLayout::default());
+    // Local memory starts after a few reserved bytes in a program that has generic
+    // pointers: a local pointer is its SLM offset and NULL is 0, so no object may sit at 0
+    // where to_local's NULL must mean "not local" (passes/generic_pointers.rs).
+    let reserved = if info.generic_pointers {
+        crate::abi::SLM_NULL_GUARD
+    } else {
+        0
+    };
+    let slm = std::cell::RefCell::new(SlmLayout {
+        end: reserved,
+        ..SlmLayout::default()
+    });
     let printf = std::cell::RefCell::new(Vec::new());
     let mut lw = Lowerer {
         info,
@@ -1249,7 +1268,11 @@ fn lower_kernel(
             Vec::new()
         });
     }
-    let slm_bytes = slm.borrow().end;
+    let local_args = args.iter().any(|a| a.address == AddressQualifier::Local);
+    let slm_bytes = match slm.borrow().end {
+        end if end == reserved && !local_args => 0,
+        end => end,
+    };
     let printf = printf.into_inner();
     Ok(LoweredKernel {
         func,
@@ -1365,11 +1388,21 @@ impl Lowerer<'_, '_> {
                 .or_else(|| self.info.type_of.get(&id))
                 .copied()
                 .ok_or_else(|| FrontendError::InvalidIl(format!("operand %{id} has no type")))?;
-            let vals = self.vals(fr, id)?;
+            let mut vals = self.vals(fr, id)?;
             let space = match vals.first().map(|v| self.f.ty(*v)) {
-                Some(Ty::Ptr(s)) => Some(s),
+                Some(Ty::Ptr(s)) => Some(self.static_space(vals[0]).unwrap_or(s)),
                 _ => None,
             };
+            // A generic pointer whose space is known here goes to the built-in of that space.
+            if let (Some(s), Some(Ty::Ptr(Space::Generic))) =
+                (space, vals.first().map(|v| self.f.ty(*v)))
+            {
+                if s != Space::Generic {
+                    vals[0] = self
+                        .f
+                        .push(cur, Op::Conv(ConvOp::FromGeneric, vals[0]), Ty::Ptr(s));
+                }
+            }
             codes.push(self.info.mangle_param(t, space)?);
             args.push(Sym::Vals(vals));
         }
@@ -1926,7 +1959,20 @@ impl Lowerer<'_, '_> {
         let it = atomic_int(ty)?;
         let x = self.as_int(cur, x, it);
         let cmp = cmp.map(|c| self.as_int(cur, c, it));
-        let (b, old) = if it == Ty::I64 && self.f.ty(addr) == Ty::Ptr(Space::Local) {
+        let local = match self.f.ty(addr) {
+            Ty::Ptr(Space::Local) => true,
+            Ty::Ptr(Space::Generic) => self.static_space(addr) == Some(Space::Local),
+            _ => false,
+        };
+        let (b, old) = if it == Ty::I64 && local {
+            let addr = match self.f.ty(addr) {
+                Ty::Ptr(Space::Generic) => self.f.push(
+                    cur,
+                    Op::Conv(ConvOp::FromGeneric, addr),
+                    Ty::Ptr(Space::Local),
+                ),
+                _ => addr,
+            };
             self.local_atomic64(cur, addr, aop, x, cmp)?
         } else {
             let op = match (aop, cmp) {
@@ -2548,7 +2594,10 @@ impl Lowerer<'_, '_> {
         }
         let casts_pointer = matches!(
             op,
-            SOp::Bitcast | SOp::PtrCastToGeneric | SOp::GenericCastToPtr
+            SOp::Bitcast
+                | SOp::PtrCastToGeneric
+                | SOp::GenericCastToPtr
+                | SOp::GenericCastToPtrExplicit
         ) && rty
             .is_some_and(|t| matches!(self.info.ty(t), Ok(SType::Pointer(..))));
         if casts_pointer {
@@ -3703,6 +3752,22 @@ impl Lowerer<'_, '_> {
         Ok(Some(out))
     }
 
+    /// The named address space a generic pointer is known to have here, through the casts
+    /// and address arithmetic it was made by (what `passes::address_spaces` proves too).
+    fn static_space(&self, mut v: Value) -> Option<Space> {
+        loop {
+            match self.f.ty(v) {
+                Ty::Ptr(Space::Generic) => {}
+                Ty::Ptr(s) => return Some(s),
+                _ => return None,
+            }
+            match self.f.inst(v).op {
+                Op::Conv(ConvOp::ToGeneric | ConvOp::Bitcast, p) | Op::PtrAdd(p, _) => v = p,
+                _ => return Some(Space::Generic),
+            }
+        }
+    }
+
     /// `v` (an odd-width integer of `w` bits in its container) sign-extended to the container.
     fn sext_from(&mut self, b: Block, v: Value, w: u32) -> Value {
         let ty = self.f.ty(v);
@@ -3849,16 +3914,28 @@ impl Lowerer<'_, '_> {
                     out.push(v);
                     continue;
                 }
-                // A pointer cast to generic keeps its named address space: the static
-                // resolution of seed 002 for the common case (a global pointer handed to a
-                // built-in declared on generic pointers, such as vload3 under CL2.0).
-                PtrCastToGeneric => {
-                    out.push(s(0)?);
-                    continue;
+                // Casts to and from the generic address space (seed 002): resolved statically
+                // where the named space is provable (`passes::address_spaces`), tags at run
+                // time otherwise (`passes::generic_pointers`). An explicit cast (to_global,
+                // to_local, to_private) and an implicit one are one operation: a pointer of
+                // another space becomes NULL.
+                PtrCastToGeneric => conv(ConvOp::ToGeneric)?,
+                GenericCastToPtr | GenericCastToPtrExplicit => conv(ConvOp::FromGeneric)?,
+                // get_fence: the memory semantics of the pointer's space (WorkgroupMemory
+                // for local memory, CrossWorkgroupMemory otherwise), from its tag; the tag of
+                // a pointer resolved statically is put back for this use by the pass.
+                GenericPtrMemSemantics => {
+                    let p = s(0)?;
+                    let bits = self.f.push(b, Op::Conv(ConvOp::Bitcast, p), Ty::I64);
+                    let k61 = self.konst(Ty::I64, 61);
+                    let tag = self.f.push(b, Op::Bin(BinOp::LShr, bits, k61), Ty::I64);
+                    let local = self.konst(Ty::I64, crate::abi::GENERIC_TAG_LOCAL);
+                    let is_local = self.f.push(b, Op::Cmp(CmpOp::Eq, tag, local), Ty::Bool);
+                    let wg = self.konst(ty, 0x100);
+                    let cross = self.konst(ty, 0x200);
+                    Op::Select(is_local, wg, cross)
                 }
-                Bitcast | ConvertPtrToU | ConvertUToPtr | GenericCastToPtr => {
-                    conv(ConvOp::Bitcast)?
-                }
+                Bitcast | ConvertPtrToU | ConvertUToPtr => conv(ConvOp::Bitcast)?,
                 CopyObject => {
                     out.push(s(0)?);
                     continue;

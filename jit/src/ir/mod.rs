@@ -208,6 +208,12 @@ pub enum ConvOp {
     /// F32 to the bits of an IEEE half in an I32 (as `UnOp::FloatToHalf`); the form
     /// `Op::ConvRound` takes for a directed rounding mode.
     ToHalf,
+    /// A pointer of a named address space to the generic one (seed 002): the same pointer
+    /// where the space is resolved statically, else tagged in bits 63:61.
+    ToGeneric,
+    /// A generic pointer to the named address space of the result type: the pointer, or
+    /// NULL where it points elsewhere (to_global, to_local, to_private).
+    FromGeneric,
 }
 
 /// A rounding mode of a conversion (SPIR-V FPRoundingMode).
@@ -255,6 +261,11 @@ pub enum Op {
     /// per program that every kernel of it shares, as long as the program lives), pushed
     /// in the cross-thread data.
     GlobalVars,
+    /// The GPU address of the launch's scratch space, to which private addresses
+    /// (`PrivateBase`) are relative: what makes a private pointer an address of the global
+    /// memory when it turns generic (`passes::generic_pointers`). Pushed in the
+    /// cross-thread data.
+    ScratchBase,
     /// The address of this work-item's private memory (`private_bytes` of it), where the
     /// variables that stay in memory live: in the thread's scratch space, one area per lane.
     PrivateBase,
@@ -400,6 +411,7 @@ impl Op {
             | Op::PrivateBase
             | Op::PrintfBuffer
             | Op::GlobalVars
+            | Op::ScratchBase
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier
@@ -431,6 +443,7 @@ impl Op {
             | Op::PrivateBase
             | Op::PrintfBuffer
             | Op::GlobalVars
+            | Op::ScratchBase
             | Op::Alloca { .. }
             | Op::Builtin(..)
             | Op::Barrier

@@ -147,6 +147,8 @@ const CONVS: &[ConvOp] = &[
     ConvOp::FConv,
     ConvOp::Bitcast,
     ConvOp::ToHalf,
+    ConvOp::ToGeneric,
+    ConvOp::FromGeneric,
 ];
 const ATOMICS: &[AtomicOp] = &[
     AtomicOp::Add,
@@ -297,6 +299,7 @@ fn op_of(text: &str) -> Option<Op> {
         "private_base" => Op::PrivateBase,
         "printf_buffer" => Op::PrintfBuffer,
         "global_vars" => Op::GlobalVars,
+        "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,
         "const_data" => Op::ConstData(num(rest)? as u32),
         "alloca" => {

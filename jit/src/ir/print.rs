@@ -85,6 +85,7 @@ fn op_text(op: &Op) -> String {
         Op::PrivateBase => "private_base".into(),
         Op::PrintfBuffer => "printf_buffer".into(),
         Op::GlobalVars => "global_vars".into(),
+        Op::ScratchBase => "scratch_base".into(),
         Op::Alloca { bytes, align } => format!("alloca {bytes}, align {align}"),
         Op::Builtin(b, d) => format!("builtin {b:?} {d}"),
         Op::Bin(o, a, b) => format!("bin {} {a}, {b}", bin_name(*o)),

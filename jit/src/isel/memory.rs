@@ -44,8 +44,9 @@ impl Sel<'_> {
     }
 
     /// The address of the lane's private memory: the thread's scratch space (r0.5 bits
-    /// 31:10, relative to the General State Base Address as stateless messages are) plus
-    /// the lane's area, lanes one after another at `private_bytes` each.
+    /// 31:10, relative to the General State Base Address as stateless messages are), past
+    /// its first `abi::PRIVATE_NULL_GUARD` bytes (so that no private object is at address 0,
+    /// NULL), plus the lane's area, lanes one after another at `private_bytes` each.
     pub(super) fn private_base(&mut self, v: Value) {
         let per = self.f.private_bytes;
         let scratch = self.m.new_vreg(4);
@@ -55,6 +56,16 @@ impl Sel<'_> {
         i.srcs[0] = Some(reg_src(0, 20, Region::SCALAR, Type::UD));
         i.srcs[1] = Some(imm(Type::UD, 0xFFFF_FC00));
         self.push(i, Some(VRef { v: scratch, off: 0 }), [None; 3]);
+        let mut i = Inst::new(Opcode::Add, 1);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::SCALAR, Type::UD));
+        i.srcs[1] = Some(imm(Type::UD, u64::from(crate::abi::PRIVATE_NULL_GUARD)));
+        self.push(
+            i,
+            Some(VRef { v: scratch, off: 0 }),
+            [Some(VRef { v: scratch, off: 0 }), None, None],
+        );
         let lanes = self.lane_words();
         let off = self.m.new_vreg(4 * SIMD as u32);
         let mut i = Inst::new(Opcode::Mul, SIMD);

@@ -67,6 +67,8 @@ pub struct Layout {
     /// Cross-thread byte offset of the program's global-variable buffer's address
     /// (`Op::GlobalVars`).
     pub global_vars: Option<u32>,
+    /// Cross-thread byte offset of the scratch space's address (`Op::ScratchBase`).
+    pub scratch_base: Option<u32>,
     /// -cl-denorms-are-zero: float denormals flushed (cr0's FP32 denorm mode left at 0).
     pub flush_f32_denorms: bool,
 }
@@ -224,7 +226,7 @@ pub fn select(
         cfg: Cfg::new(f),
         m: MFunction {
             first_free_grf: layout.payload_grfs,
-            scratch_base: (f.private_bytes * SIMD as u32).next_multiple_of(32),
+            scratch_base: crate::abi::private_area(f.private_bytes, SIMD as u32),
             ..Default::default()
         },
         locs: HashMap::default(),
@@ -543,6 +545,13 @@ impl Sel<'_> {
                 None => {
                     return unsupported("internal: global variables without their buffer's address")
                 }
+            },
+            Op::ScratchBase => match self.layout.scratch_base {
+                Some(off) => {
+                    let at = self.layout.cross_thread_grf as u32 * 32 + off;
+                    self.locs.insert(v, Loc::Payload(at));
+                }
+                None => return unsupported("internal: the scratch space without its address"),
             },
             Op::ArgAddr(_) => {
                 return unsupported(
@@ -1259,6 +1268,9 @@ impl Sel<'_> {
             ConvOp::Bitcast => return unsupported(format!("bitcast from {from:?} to {ty:?}")),
             ConvOp::ToHalf => {
                 return unsupported("internal: ToHalf reached the general conversion")
+            }
+            ConvOp::ToGeneric | ConvOp::FromGeneric => {
+                return unsupported("internal: a generic cast left by passes::generic_pointers")
             }
         };
         let oa = self.reg_opnd(a, st)?;

@@ -7,6 +7,7 @@ pub mod address_spaces;
 pub mod constfold;
 pub mod cse;
 pub mod dce;
+pub mod generic_pointers;
 pub mod mem2reg;
 pub mod narrow;
 pub mod private_memory;
@@ -31,6 +32,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("address_spaces", address_spaces::run),
     // What stays in memory gets its place in the work-item's private area.
     ("private_memory", private_memory::run),
+    // What stays generic: tags at the casts, a local/global switch at each access.
+    ("generic_pointers", generic_pointers::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
     // Division, remainder and 64-bit products by powers of two as shifts and masks.

@@ -21,7 +21,8 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::ArgAddr(_)
             | Op::ConstData(_)
             | Op::PrintfBuffer
-            | Op::GlobalVars => true,
+            | Op::GlobalVars
+            | Op::ScratchBase => true,
             Op::Builtin(b, _) => !matches!(
                 b,
                 Builtin::GlobalId | Builtin::LocalId | Builtin::SubgroupLocalId

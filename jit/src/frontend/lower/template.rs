@@ -383,7 +383,8 @@ fn check(t: &Template, tys: &[Ty]) -> Result<(), String> {
             | Op::ArgAddr(_)
             | Op::PrintfBuffer
             | Op::PrivateBase
-            | Op::GlobalVars => {
+            | Op::GlobalVars
+            | Op::ScratchBase => {
                 return Err("an operation of the kernel's own".into());
             }
             _ => {}
