@@ -571,7 +571,8 @@ fn simplify_cfg_follows_constant_branches_and_joins_straight_lines() {
 
 /// A generic pointer that is a local pointer on every path, through a loop's phi and its
 /// address arithmetic, becomes a local pointer; one that is global on one path and local on
-/// the other stays generic (its accesses are then a build error, not a guess).
+/// the other stays generic, and what flows into it is cast back to generic on each edge, so
+/// that `generic_pointers` tags it (its accesses then switch at run time).
 #[test]
 fn address_spaces_resolves_what_every_path_agrees_on() {
     check_pass(
@@ -602,15 +603,17 @@ fn address_spaces_resolves_what_every_path_agrees_on() {
            %3 = i64 const 0x4
            %4 = i32 const 0x0
            %5 = bool cmp lt.s %2, %4
+           %6 = ptr.generic conv togeneric %1
            br %5, bb1, bb2
          bb1:
-           %6 = ptr.local phi [bb0: %0], [bb1: %7]
-           %7 = ptr.local ptradd %6, %3
-           %8 = i32 load %7, align 4, bytes 4
+           %7 = ptr.local phi [bb0: %0], [bb1: %8]
+           %8 = ptr.local ptradd %7, %3
+           %9 = i32 load %8, align 4, bytes 4
+           %10 = ptr.generic conv togeneric %8
            br %5, bb1, bb2
          bb2:
-           %9 = ptr.generic phi [bb0: %1], [bb1: %7]
-           %10 = i32 load %9, align 4, bytes 4
+           %11 = ptr.generic phi [bb0: %6], [bb1: %10]
+           %12 = i32 load %11, align 4, bytes 4
            ret",
     );
 }
@@ -786,5 +789,83 @@ fn strength_makes_power_of_two_division_shifts() {
            store %0, %9, align 8, bytes 8
            store %0, %11, align 4, bytes 4
            ret",
+    );
+}
+
+/// What stays generic is tagged and switched at run time: a local pointer cast to generic
+/// takes tag 010 over its SLM offset, a private one its address in the scratch space with
+/// tag 001; a load through the generic pointer becomes a branch on the tag to an SLM load
+/// (the low 32 bits) and an A64 load (the address made canonical), joined by a phi under
+/// the load's own number; to_local is the tag check and NULL otherwise.
+#[test]
+fn generic_pointers_tag_casts_and_switch_accesses() {
+    check_pass(
+        passes::generic_pointers::run,
+        "kernel k(ptr.local, bool)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = bool arg 1
+           %2 = ptr.private private_base
+           %3 = ptr.generic conv togeneric %0
+           %4 = ptr.generic conv togeneric %2
+           %5 = ptr.generic select %1, %3, %4
+           %6 = i32 load %5, align 4, bytes 4
+           %7 = ptr.local conv fromgeneric %5
+           store %7, %6, align 4, bytes 4
+           ret",
+        "kernel k(ptr.local, bool)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = bool arg 1
+           %2 = ptr.private private_base
+           %3 = i64 conv bitcast %0
+           %4 = i64 const 0x4000000000000000
+           %5 = i64 bin or %3, %4
+           %6 = ptr.generic conv bitcast %5
+           %7 = i64 conv bitcast %2
+           %8 = ptr.global scratch_base
+           %9 = i64 conv bitcast %8
+           %10 = i64 bin add %7, %9
+           %11 = i64 const 0x2000000000000000
+           %12 = i64 bin or %10, %11
+           %13 = ptr.generic conv bitcast %12
+           %14 = ptr.generic select %1, %6, %13
+           %15 = i64 conv bitcast %14
+           %16 = i64 const 0x3d
+           %17 = i64 bin lshr %15, %16
+           %18 = i64 const 0x2
+           %19 = bool cmp eq %17, %18
+           %20 = i64 const 0xffffffff
+           %21 = i64 bin and %15, %20
+           %22 = i64 const 0xfffffffffffffff
+           %23 = i64 bin and %15, %22
+           %24 = i64 const 0x4
+           %25 = i64 bin shl %15, %24
+           %26 = i64 const 0xf000000000000000
+           %27 = i64 bin and %25, %26
+           %28 = i64 bin or %23, %27
+           br %19, bb2, bb3
+         bb1:
+           %29 = i32 phi [bb2: %30], [bb3: %31]
+           %32 = i64 conv bitcast %14
+           %33 = i64 const 0x3d
+           %34 = i64 bin lshr %32, %33
+           %35 = i64 const 0x2
+           %36 = bool cmp eq %34, %35
+           %37 = i64 const 0xffffffff
+           %38 = i64 bin and %32, %37
+           %39 = i64 const 0x0
+           %40 = i64 select %36, %38, %39
+           %41 = ptr.local conv bitcast %40
+           store %41, %29, align 4, bytes 4
+           ret
+         bb2:
+           %42 = ptr.local conv bitcast %21
+           %30 = i32 load %42, align 4, bytes 4
+           br bb1
+         bb3:
+           %43 = ptr.global conv bitcast %28
+           %31 = i32 load %43, align 4, bytes 4
+           br bb1",
     );
 }

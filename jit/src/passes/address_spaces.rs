@@ -98,6 +98,10 @@ pub fn run(f: &mut Function) {
         .collect();
     let resolved = |v: Value| space[v.0 as usize];
     let unresolved = |v: Value| is_generic[v.0 as usize] && space[v.0 as usize].is_none();
+    // A pointer of a named space where a generic one is merged: resolved, or never generic.
+    let named = |f: &Function, v: Value| {
+        resolved(v).is_some() || matches!(f.ty(v), Ty::Ptr(s) if s != Space::Generic)
+    };
 
     // The uses that need a resolved value's generic bits: (before this instruction, or at
     // the end of this block) → the values to cast back to generic there.
@@ -105,30 +109,30 @@ pub fn run(f: &mut Function) {
     let mut at_end: HashMap<Block, Vec<Value>> = HashMap::default();
     for b in &f.blocks {
         for &u in &b.insts {
-            let mut here = |x: Value| {
-                if resolved(x).is_some() {
+            let mut here = |x: Value, merged: bool| {
+                if resolved(x).is_some() || (merged && named(f, x)) {
                     before.entry(u).or_default().push(x);
                 }
             };
             match &f.inst(u).op {
-                Op::Store { value, .. } => here(*value),
-                Op::Atomic(_, _, x) => here(*x),
+                Op::Store { value, .. } => here(*value, false),
+                Op::Atomic(_, _, x) => here(*x, false),
                 Op::CmpXchg { cmp, value, .. } => {
-                    here(*cmp);
-                    here(*value);
+                    here(*cmp, false);
+                    here(*value, false);
                 }
-                Op::Conv(ConvOp::Bitcast, x) if !matches!(f.ty(u), Ty::Ptr(_)) => here(*x),
+                Op::Conv(ConvOp::Bitcast, x) if !matches!(f.ty(u), Ty::Ptr(_)) => here(*x, false),
                 Op::Select(_, a, c) if unresolved(u) => {
-                    here(*a);
-                    here(*c);
+                    here(*a, true);
+                    here(*c, true);
                 }
                 Op::Cmp(_, a, c) if unresolved(*a) || unresolved(*c) => {
-                    here(*a);
-                    here(*c);
+                    here(*a, true);
+                    here(*c, true);
                 }
                 Op::Phi(ins) if unresolved(u) => {
                     for (p, x) in ins {
-                        if resolved(*x).is_some() {
+                        if named(f, *x) {
                             at_end.entry(*p).or_default().push(*x);
                         }
                     }
