@@ -52,6 +52,25 @@ kernel void ids(global int *out) {
 }
 "#;
 
+/// Initialisers holding addresses inside other variables: llvm-spirv writes them as
+/// OpSpecConstantOp access chains with several indices (which rspirv cannot parse, so the
+/// front end takes them out first), and the CTS's progvar tests use them.
+const CHAINS: &str = r#"
+global short2 pair[2] = { (short2)(1, 2), (short2)(3, 4) };
+global short2 *pp = &pair[1];
+global int arr[3][2] = { { 1, 2 }, { 3, 4 }, { 5, 6 } };
+global int *q = &arr[2][1];
+global int *r = (global int *)&pair[1];
+
+kernel void chain(global long *out) {
+    out[0] = pp->y;
+    out[1] = *q;
+    out[2] = *r;
+    *q = 60;
+    out[3] = arr[2][1];
+}
+"#;
+
 unsafe fn build(ctx: cl_context, src: &str) -> (cl_program, cl_int) {
     let src = CString::new(src).unwrap();
     let mut sp = src.as_ptr();
@@ -212,6 +231,16 @@ fn program_scope_globals_are_initialised_shared_and_kept() {
         clReleaseKernel(b);
         clReleaseKernel(ids);
         clReleaseProgram(p);
+
+        // Addresses inside other variables.
+        let (pc, r) = build(ctx, CHAINS);
+        assert_eq!(r, CL_SUCCESS, "{}", build_log(pc, d));
+        let chain = kernel(pc, "chain");
+        let got: Vec<i64> = run(ctx, q, chain, 4);
+        // pair[1] is (3, 4): its first int is 3 | 4 << 16.
+        assert_eq!(got, [4, 6, 3 | 4 << 16, 60]);
+        clReleaseKernel(chain);
+        clReleaseProgram(pc);
 
         // A program without global variables reports none.
         let (plain, r) = build(ctx, "kernel void k(global int *a) { a[0] = 1; }");

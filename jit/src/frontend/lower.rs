@@ -125,6 +125,9 @@ fn invalid<T>(what: impl Into<String>) -> Result<T, FrontendError> {
 pub(super) struct ModuleInfo<'m> {
     /// The module declares the GenericPointer capability.
     generic_pointers: bool,
+    /// Address constants (OpSpecConstantOp of an access chain or a cast), which program-scope
+    /// initialisers hold; in the module they read as OpUndef (`spirv::load`).
+    address_constants: std::collections::HashMap<u32, super::spirv::AddressConstant>,
     types: HashMap<u32, SType>,
     /// Result type of every id that has one.
     type_of: HashMap<u32, u32>,
@@ -301,6 +304,7 @@ impl<'m> ModuleInfo<'m> {
             rounding: HashMap::default(),
             saturated: Default::default(),
             constant_vars: Vec::new(),
+            address_constants: Default::default(),
             generic_pointers: m.capabilities.iter().any(|c| {
                 matches!(
                     c.operands.first(),
@@ -473,6 +477,7 @@ impl<'m> ModuleInfo<'m> {
                     info.constants.insert(id, i);
                     continue;
                 }
+
                 SOp::Variable => {
                     if let Some(b) = builtin_of.get(&id) {
                         let b = match b {
@@ -729,6 +734,73 @@ impl<'m> ModuleInfo<'m> {
         Ok((globals, offsets))
     }
 
+    /// The variable and byte offset an address constant denotes: a variable itself, or an
+    /// access chain with constant indices or a pointer cast of one (OpSpecConstantOp).
+    fn const_address(&self, id: u32) -> Result<Option<(u32, u64)>, FrontendError> {
+        if self.globals.contains_key(&id) {
+            return Ok(Some((id, 0)));
+        }
+        let Some(c) = self.address_constants.get(&id) else {
+            return Ok(None);
+        };
+        let Some(op) = SOp::from_u32(c.op) else {
+            return invalid("OpSpecConstantOp of an unknown operation");
+        };
+        let ids = &c.operands;
+        let Some(&base) = ids.first() else {
+            return invalid("OpSpecConstantOp without operands");
+        };
+        let Some((var, mut off)) = self.const_address(base)? else {
+            return unsupported("an address constant that is not of a program-scope variable");
+        };
+        if matches!(
+            op,
+            SOp::Bitcast | SOp::PtrCastToGeneric | SOp::GenericCastToPtr
+        ) {
+            return Ok(Some((var, off)));
+        }
+        let bt = *self
+            .type_of
+            .get(&base)
+            .ok_or_else(|| FrontendError::InvalidIl("address constant without a type".into()))?;
+        let SType::Pointer(_, mut cur) = self.ty(bt)?.clone() else {
+            return invalid("an access chain on a non-pointer");
+        };
+        let index = |x: u32| -> Result<i64, FrontendError> {
+            match self.constants.get(&x).and_then(|c| c.operands.first()) {
+                Some(Operand::LiteralBit32(v)) => Ok(*v as i32 as i64),
+                Some(Operand::LiteralBit64(v)) => Ok(*v as i64),
+                _ => unsupported("an address constant with an index that is not a constant"),
+            }
+        };
+        let mut first = matches!(op, SOp::PtrAccessChain | SOp::InBoundsPtrAccessChain);
+        for &x in &ids[1..] {
+            let k = index(x)?;
+            if first {
+                off = off.wrapping_add((k as u64).wrapping_mul(self.size_of(cur)?));
+                first = false;
+                continue;
+            }
+            match self.ty(cur)?.clone() {
+                SType::Struct(members) => {
+                    let (offsets, _) = self.struct_layout(cur)?;
+                    let (Some(&mt), Some(&mo)) = (members.get(k as usize), offsets.get(k as usize))
+                    else {
+                        return invalid("struct member index out of range");
+                    };
+                    off = off.wrapping_add(mo);
+                    cur = mt;
+                }
+                SType::Array(e, _) | SType::Vector(e, _) => {
+                    off = off.wrapping_add((k as u64).wrapping_mul(self.size_of(e)?));
+                    cur = e;
+                }
+                other => return invalid(format!("access chain into {other:?}")),
+            }
+        }
+        Ok(Some((var, off)))
+    }
+
     fn global_offset(&self, var: u32) -> Result<Option<u64>, FrontendError> {
         if !self.global_vars.iter().any(|(v, _, _)| *v == var) {
             return Ok(None);
@@ -751,10 +823,17 @@ impl<'m> ModuleInfo<'m> {
         mut globals: Option<GlobalRelocs<'_>>,
     ) -> Result<(), FrontendError> {
         if let Some((offsets, relocs)) = globals.as_mut() {
-            if let Some(&target) = offsets.get(&id) {
+            if let Some((var, off)) = self.const_address(id)? {
+                let Some(&target) = offsets.get(&var) else {
+                    return unsupported(
+                        "an initialiser holding the address of a program-scope variable \
+                         other than a global one",
+                    );
+                };
                 if at + 8 > out.len() {
                     return invalid("a pointer runs past its variable");
                 }
+                let target = target.wrapping_add(off);
                 relocs.push((at as u32, target as u32));
                 return Ok(());
             }
@@ -996,6 +1075,7 @@ pub fn lower_program(
         .iter()
         .map(|(k, v)| (*k, *v))
         .collect();
+    info.address_constants = loaded.address_constants.clone();
     let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::default();
     let mut attributes: HashMap<u32, Vec<String>> = HashMap::default();
     let entry_names: HashMap<u32, &str> = m
@@ -2319,6 +2399,9 @@ impl Lowerer<'_, '_> {
                 "program-scope variable '{name}' in an address space other than global, \
                  constant or local"
             ));
+        }
+        if self.info.address_constants.contains_key(&id) {
+            return unsupported("an address constant (OpSpecConstantOp) used in code");
         }
         let i = *self
             .info

@@ -69,6 +69,65 @@ pub struct Module {
     /// Type id → real width of every odd-width `OpTypeInt`; in `module` these types
     /// read as their 32- or 64-bit container.
     pub odd_int_widths: std::collections::HashMap<u32, u32>,
+    /// Address constants (`take_address_constants`), by result id.
+    pub address_constants: std::collections::HashMap<u32, AddressConstant>,
+}
+
+/// An OpSpecConstantOp that forms an address from a program-scope variable (an access
+/// chain with constant indices, or a pointer cast): what an initialiser such as
+/// `global int *p = &a[1];` holds.
+#[derive(Clone, Debug)]
+pub struct AddressConstant {
+    /// The operation (SPIR-V opcode).
+    pub op: u32,
+    /// Its operand ids: the base, then the indices.
+    pub operands: Vec<u32>,
+}
+
+const OP_UNDEF: u32 = 1;
+const OP_SPEC_CONSTANT_OP: u32 = 52;
+
+/// rspirv parses OpSpecConstantOp's access chains with at most one index ("found extra
+/// operands" for `PtrAccessChain %a 0 1 0`, valid SPIR-V), so address constants are taken
+/// out of the words before parsing: each is kept aside and left as an OpUndef of its type
+/// and id. Other operations stay, for `specialize` to refuse.
+fn take_address_constants(
+    words: Vec<u32>,
+) -> (Vec<u32>, std::collections::HashMap<u32, AddressConstant>) {
+    use rspirv::spirv::Op;
+    let address_ops = [
+        Op::AccessChain,
+        Op::InBoundsAccessChain,
+        Op::PtrAccessChain,
+        Op::InBoundsPtrAccessChain,
+        Op::Bitcast,
+        Op::PtrCastToGeneric,
+        Op::GenericCastToPtr,
+    ]
+    .map(|o| o as u32);
+    let is_address = |i: &[u32]| {
+        i[0] & 0xffff == OP_SPEC_CONSTANT_OP && i.len() >= 5 && address_ops.contains(&i[3])
+    };
+    if !instructions(&words).any(is_address) {
+        return (words, Default::default());
+    }
+    let mut taken = std::collections::HashMap::new();
+    let mut out = words[..5].to_vec();
+    for i in instructions(&words) {
+        if is_address(i) {
+            taken.insert(
+                i[2],
+                AddressConstant {
+                    op: i[3],
+                    operands: i[4..].to_vec(),
+                },
+            );
+            out.extend_from_slice(&[(3 << 16) | OP_UNDEF, i[1], i[2]]);
+        } else {
+            out.extend_from_slice(i);
+        }
+    }
+    (out, taken)
 }
 
 const OP_TYPE_INT: u32 = 21;
@@ -137,11 +196,13 @@ fn strip_debug_info(words: Vec<u32>) -> Vec<u32> {
 pub fn load(bytes: &[u8]) -> Result<Module, FrontendError> {
     let mut words = strip_debug_info(words_of(bytes)?);
     let odd_int_widths = widen_odd_ints(&mut words)?;
+    let (words, address_constants) = take_address_constants(words);
     let result = std::panic::catch_unwind(move || dr::load_words(words));
     match result {
         Ok(Ok(module)) => Ok(Module {
             module,
             odd_int_widths,
+            address_constants,
         }),
         Ok(Err(e)) => Err(FrontendError::InvalidIl(format!("SPIR-V parse error: {e}"))),
         Err(_) => Err(FrontendError::InvalidIl(
