@@ -445,8 +445,9 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         slm_bytes,
         scratch_bytes: assignment.scratch_bytes,
         private_bytes: func.private_bytes,
-        // MEDIA_VFE_STATE's Per Thread Scratch Space: 1 KiB << n.
-        scratch_per_thread: if assignment.scratch_bytes == 0 {
+        // MEDIA_VFE_STATE's Per Thread Scratch Space: 1 KiB << n (some, for a kernel that
+        // turns a private pointer generic, even one that points at nothing).
+        scratch_per_thread: if assignment.scratch_bytes == 0 && scratch_base_offset.is_none() {
             0
         } else {
             assignment.scratch_bytes.max(1024).next_power_of_two()

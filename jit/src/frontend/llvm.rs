@@ -86,9 +86,15 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
     let spv = dir.0.join("program.spv");
     // Each legalisation below runs only when the translator names its construct, at most once.
     let mut module = optimised;
-    let (mut thawed, mut expanded) = (false, false);
+    let (mut thawed, mut expanded, mut nulls) = (false, false, false);
     loop {
         match translate(&module, &spv) {
+            Err(FrontendError::Compile(log))
+                if log.contains("allowed only to generic") && !nulls =>
+            {
+                module = rewrite(&dir, &module, "nulls", null_casts_text)?;
+                nulls = true;
+            }
             Err(FrontendError::Compile(log)) if log.contains("freeze") && !thawed => {
                 module = thaw(&dir, &module)?;
                 thawed = true;
@@ -164,16 +170,68 @@ fn expand_reductions(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, Fro
 
 /// The module with every `freeze` turned into a no-op bitcast (see the module comment).
 fn thaw(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, FrontendError> {
+    rewrite(dir, bc, "thaw", thaw_text)
+}
+
+/// The module as text, changed by `edit`, and assembled again.
+fn rewrite(
+    dir: &TempDir,
+    bc: &Path,
+    name: &str,
+    edit: fn(&str) -> String,
+) -> Result<std::path::PathBuf, FrontendError> {
     let text = disassemble(dir, bc)?;
-    let ll = dir.0.join("thaw.ll");
-    std::fs::write(&ll, thaw_text(&text))
+    let ll = dir.0.join(format!("{name}.ll"));
+    std::fs::write(&ll, edit(&text))
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", ll.display())))?;
-    let out = dir.0.join("thawed.bc");
+    let out = dir.0.join(format!("{name}.bc"));
     let asm = tool("llvm-as-15", "GENCL_LLVM_AS");
     let mut cmd = Command::new(&asm);
     cmd.arg(&ll).arg("-o").arg(&out);
     run(cmd, &asm, "llvm-as-15 (Debian package llvm-15)")?;
     Ok(out)
+}
+
+/// Every constant `addrspacecast (T addrspace(N)* null to U addrspace(M)*)` → `null`. clang
+/// folds a comparison of a global NULL with a generic pointer holding a local NULL into a
+/// cast between named spaces, which llvm-spirv refuses ("Casts from private/local/global
+/// address space are allowed only to generic"); NULL of any space is the same null
+/// pointer, and where the constant stands its type is already written.
+pub fn null_casts_text(text: &str) -> String {
+    const KEY: &str = "addrspacecast (";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(KEY) {
+        out.push_str(&rest[..at]);
+        let body = &rest[at + KEY.len()..];
+        let mut depth = 1;
+        let mut end = None;
+        for (k, c) in body.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        match end {
+            Some(k) if body[..k].contains("* null to ") && !body[..k].contains(KEY) => {
+                out.push_str("null");
+                rest = &body[k + 1..];
+            }
+            _ => {
+                out.push_str(KEY);
+                rest = body;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `%x = freeze T V` → `%x = bitcast T V to T`, line by line.
@@ -203,6 +261,23 @@ fn thaw_line(line: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn null_casts_between_named_spaces_become_null() {
+        assert_eq!(
+            null_casts_text(
+                "  %c = icmp eq i32 addrspace(1)* %g, addrspacecast (i32 addrspace(3)* null to i32 addrspace(1)*)"
+            ),
+            "  %c = icmp eq i32 addrspace(1)* %g, null"
+        );
+        // A cast of a non-null constant, and a cast inside another expression's operand.
+        let kept = "store i32 addrspace(4)* addrspacecast (i32 addrspace(1)* @g to i32 addrspace(4)*), i32 addrspace(4)** %p";
+        assert_eq!(null_casts_text(kept), kept);
+        assert_eq!(
+            null_casts_text("call void @f(i8 addrspace(1)* bitcast (i32 addrspace(1)* addrspacecast (i32 addrspace(0)* null to i32 addrspace(1)*) to i8 addrspace(1)*))"),
+            "call void @f(i8 addrspace(1)* bitcast (i32 addrspace(1)* null to i8 addrspace(1)*))"
+        );
+    }
 
     #[test]
     fn freeze_becomes_a_no_op_cast() {

@@ -59,6 +59,7 @@ pub fn run(f: &mut Function) {
     let of = |known: &[Known], f: &Function, v: Value| -> Known {
         match f.ty(v) {
             Ty::Ptr(Space::Generic) => known[v.0 as usize],
+            _ if f.inst(v).op == Op::Const(0) => Known::Unknown,
             Ty::Ptr(s) => Known::Space(s),
             _ => Known::Mixed,
         }
@@ -72,6 +73,8 @@ pub fn run(f: &mut Function) {
                     .map(|(_, x)| of(&known, f, *x))
                     .fold(Known::Unknown, meet),
                 Op::Select(_, a, b) => meet(of(&known, f, *a), of(&known, f, *b)),
+                // NULL is NULL in every space.
+                Op::Const(0) => Known::Unknown,
                 Op::PtrAdd(p, _)
                 | Op::Conv(ConvOp::Bitcast, p)
                 | Op::Conv(ConvOp::ToGeneric, p) => of(&known, f, *p),
@@ -142,6 +145,54 @@ pub fn run(f: &mut Function) {
         }
     }
 
+    // A value no space reached is made of NULLs alone: where a resolved phi or select reads
+    // one, it reads a NULL of the phi's space (a constant in the entry block).
+    let mut nulls: HashMap<Space, Value> = HashMap::default();
+    for &v in &placed {
+        let Some(s) = space[v.0 as usize] else {
+            continue;
+        };
+        let null_input =
+            |x: Value| is_generic[x.0 as usize] && known[x.0 as usize] == Known::Unknown;
+        let inputs: Vec<Value> = match &f.inst(v).op {
+            Op::Phi(ins) => ins
+                .iter()
+                .map(|(_, x)| *x)
+                .filter(|x| null_input(*x))
+                .collect(),
+            Op::Select(_, a, c) => [*a, *c].into_iter().filter(|x| null_input(*x)).collect(),
+            _ => continue,
+        };
+        if inputs.is_empty() {
+            continue;
+        }
+        let null = *nulls.entry(s).or_insert_with(|| {
+            f.insts.push(Inst {
+                op: Op::Const(0),
+                ty: Ty::Ptr(s),
+            });
+            let n = Value(f.insts.len() as u32 - 1);
+            f.blocks[0].insts.insert(0, n);
+            n
+        });
+        match &mut f.insts[v.0 as usize].op {
+            Op::Phi(ins) => {
+                for (_, x) in ins.iter_mut() {
+                    if inputs.contains(x) {
+                        *x = null;
+                    }
+                }
+            }
+            Op::Select(_, a, c) => {
+                for x in [a, c] {
+                    if inputs.contains(x) {
+                        *x = null;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
     // Resolved values take their space.
     for &v in &placed {
         if let Some(s) = resolved(v) {

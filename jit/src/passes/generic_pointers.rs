@@ -109,9 +109,7 @@ fn casts(f: &mut Function) {
             let mut at = At { f, out: Vec::new() };
             let op = match (c, at.f.ty(p), at.f.ty(v)) {
                 (_, from, to) if from == to => Op::Conv(ConvOp::Bitcast, p),
-                (ConvOp::ToGeneric, _, _) if matches!(at.f.inst(p).op, Op::Const(0)) => {
-                    Op::Const(0)
-                }
+                (ConvOp::ToGeneric, _, _) if is_null(at.f, p) => Op::Const(0),
                 (ConvOp::ToGeneric, Ty::Ptr(Space::Local), _) => {
                     let bits = at.bits(p);
                     let tag = at.k(GENERIC_TAG_LOCAL << 61);
@@ -161,6 +159,17 @@ fn casts(f: &mut Function) {
             insts.push(v);
         }
         f.blocks[b].insts = insts;
+    }
+}
+
+/// A constant NULL, through bit casts.
+fn is_null(f: &Function, mut v: Value) -> bool {
+    loop {
+        match f.inst(v).op {
+            Op::Const(0) => return true,
+            Op::Conv(ConvOp::Bitcast, p) => v = p,
+            _ => return false,
+        }
     }
 }
 
