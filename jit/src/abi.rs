@@ -95,8 +95,9 @@ pub const SLM_NULL_GUARD: u32 = 16;
 
 /// Bytes at the start of each thread's scratch space that private memory leaves unused,
 /// so that no private object is at offset 0, private NULL (to_private's answer for a
-/// pointer elsewhere).
-pub const PRIVATE_NULL_GUARD: u32 = 32;
+/// pointer elsewhere). 128, the largest alignment of an OpenCL C type (long16), so that
+/// the lanes' areas keep their alignment (piglit's realign-stack).
+pub const PRIVATE_NULL_GUARD: u32 = 128;
 
 /// Bytes of a thread's scratch space before its spills: the guard and every lane's private
 /// memory (none without private memory).
