@@ -8,20 +8,22 @@ mod jit_corpus;
 
 use std::path::Path;
 
-use gencl_jit::compile::compile_each;
+use gencl_jit::compile::{compile_each, compile_program_each};
 use gencl_jit::CompileInput;
 
 fn run_all(options: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jit");
     let mut kernels = std::collections::HashMap::new();
+    let mut globals = std::collections::HashMap::new();
     for file in jit_corpus::FILES {
         let src = std::fs::read_to_string(dir.join(file)).unwrap();
         let opts = format!("{options} {}", jit_corpus::options_of(file));
-        for (name, k) in compile_each(CompileInput::OpenClC(&src), &opts)
-            .unwrap_or_else(|e| panic!("{file} {options}: {}", e.log))
-        {
+        let (each, program_globals) = compile_program_each(CompileInput::OpenClC(&src), &opts)
+            .unwrap_or_else(|e| panic!("{file} {options}: {}", e.log));
+        for (name, k) in each {
             kernels.insert((*file, name), k);
         }
+        globals.insert(*file, program_globals);
     }
     let mut failures = Vec::new();
     let cases = jit_corpus::all();
@@ -33,7 +35,7 @@ fn run_all(options: &str) {
                 if let Err(e) = gencl_jit::isa::gen9::validate::validate_kernel(&k.isa) {
                     Err(format!("illegal code: {e}"))
                 } else {
-                    match igc::run::Gpu::new().run(k, c) {
+                    match igc::run::Gpu::new().run_with_globals(k, &globals[c.file], c) {
                         Err(e) => Err(format!("launch: {e}")),
                         Ok((run, _)) => {
                             let errs: Vec<String> =

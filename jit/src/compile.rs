@@ -198,14 +198,23 @@ pub fn compile_each(
     input: CompileInput<'_>,
     options: &str,
 ) -> Result<Vec<(String, KernelResult)>, BuildError> {
+    Ok(compile_program_each(input, options)?.0)
+}
+
+/// `compile_each`, and the program's global variables, which its kernels share.
+pub fn compile_program_each(
+    input: CompileInput<'_>,
+    options: &str,
+) -> Result<(Vec<(String, KernelResult)>, crate::abi::ProgramGlobals), BuildError> {
     let opts = clc::parse_options(options).map_err(|log| BuildError {
         log,
         invalid_options: true,
     })?;
     let spirv = match input {
         CompileInput::OpenClC(src) => {
-            let kernels = compile_spirv_each(&clc::compile_to_spirv(src, &opts)?, &[], &opts)?;
-            return with_source_lines(kernels, src, &[], &opts);
+            let spirv = clc::compile_to_spirv(src, &opts)?;
+            let (kernels, globals) = compile_spirv_program(&spirv, &[], &opts)?;
+            return Ok((with_source_lines(kernels, src, &[], &opts)?, globals));
         }
         CompileInput::SpirV(b) => b.to_vec(),
         CompileInput::LlvmIr(ir) => frontend::llvm::to_spirv(ir, opt_level(&opts))?,
@@ -215,7 +224,7 @@ pub fn compile_each(
             ))
         }
     };
-    compile_spirv_each(&spirv, &[], &opts)
+    compile_spirv_program(&spirv, &[], &opts)
 }
 
 /// When a kernel of an OpenCL C program fails in the JIT and the build had no line tables,

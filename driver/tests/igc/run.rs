@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use gencl::service::gpu::{Bo, ClientGpu};
 use gencl::submit::{ArgValue, LaunchStats, NdRange, Submitter};
-use gencl_jit::abi::KernelBinary;
+use gencl_jit::abi::{KernelBinary, ProgramGlobals};
 use gencl_kmd::backend::emulated::EmulatedI915;
 use gencl_kmd::backend::Device;
 use gencl_kmd::gpu::cs::Budget;
@@ -38,6 +38,40 @@ impl Gpu {
         kernel: &KernelBinary,
         case: &Case,
     ) -> Result<(Run, LaunchStats), String> {
+        self.run_with_globals(kernel, &ProgramGlobals::default(), case)
+    }
+
+    /// `run`, for a kernel of a program with global variables (made afresh for the launch).
+    pub fn run_with_globals(
+        &mut self,
+        kernel: &KernelBinary,
+        globals: &ProgramGlobals,
+        case: &Case,
+    ) -> Result<(Run, LaunchStats), String> {
+        let mut globals_addr = None;
+        let mut globals_bo = None;
+        if kernel.globals_offset.is_some() {
+            let size = (globals.data.len().max(1) as u64).next_multiple_of(4096);
+            let mut bo = self.gpu.create_bo(size).map_err(|e| e.to_string())?;
+            let bytes = globals.bytes_at(bo.gpu_addr);
+            bo.map[..bytes.len()].copy_from_slice(&bytes);
+            globals_addr = Some(bo.gpu_addr);
+            globals_bo = Some(bo);
+        }
+        let r = self.launch(kernel, case, globals_bo.as_ref(), globals_addr);
+        if let Some(bo) = globals_bo {
+            self.gpu.free_bo(bo);
+        }
+        r
+    }
+
+    fn launch(
+        &mut self,
+        kernel: &KernelBinary,
+        case: &Case,
+        globals_bo: Option<&Bo>,
+        globals: Option<u64>,
+    ) -> Result<(Run, LaunchStats), String> {
         let (dims, global, local) = case.shape()?;
         let mut bos: Vec<Option<Bo>> = Vec::new();
         let mut args = Vec::new();
@@ -68,6 +102,9 @@ impl Gpu {
                     }
                 }
             }
+            if let Some(bo) = globals_bo {
+                objects.push((bo.handle, bo.gpu_addr, true));
+            }
             let nd = NdRange {
                 work_dim: dims as u32,
                 global_offset: [0; 3],
@@ -77,7 +114,7 @@ impl Gpu {
             let submitter = self.submitter.as_mut().expect("submitter");
             let t = std::time::Instant::now();
             let stats = submitter
-                .launch(&self.gpu, kernel, &args, &nd, &objects, None)
+                .launch(&self.gpu, kernel, &args, &nd, &objects, globals)
                 .map_err(|e| format!("launch: {e}"))?;
             let launch_secs = t.elapsed().as_secs_f64();
             let inputs: Vec<Vec<u8>> = case

@@ -4,6 +4,7 @@ pub mod atomics;
 pub mod constants;
 pub mod control;
 pub mod conversions;
+pub mod generic;
 pub mod geometric;
 pub mod groups;
 pub mod integers;
@@ -29,6 +30,7 @@ pub const FILES: &[&str] = &[
     "atomics.cl",
     "private.cl",
     "groups.cl",
+    "generic.cl",
 ];
 
 /// Build options a file needs beside the run's own (its language version).
@@ -36,6 +38,8 @@ pub fn options_of(file: &str) -> &'static str {
     match file {
         // work_group_* functions are OpenCL C 2.0.
         "groups.cl" => "-cl-std=CL2.0",
+        // Generic pointers and program-scope variables are OpenCL C 2.0.
+        "generic.cl" => "-cl-std=CL2.0",
         _ => "",
     }
 }
@@ -55,5 +59,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(atomics::cases());
     v.extend(private::cases());
     v.extend(groups::cases());
+    v.extend(generic::cases());
     v
 }

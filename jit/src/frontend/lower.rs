@@ -1460,6 +1460,11 @@ impl Lowerer<'_, '_> {
         })?;
         let mut codes = Vec::new();
         let mut args = Vec::new();
+        // Generic pointers whose space is decided at run time: the built-in (which libclc
+        // has for named spaces only) writes a private temporary, copied out after the call
+        // through the generic pointer. libclc's built-ins with pointers (fract, modf, sincos,
+        // frexp, lgamma_r, remquo) only write through them. (pointer, temporary, pointee).
+        let mut generic_out: Vec<(Value, Value, u32)> = Vec::new();
         for n in 2..i.operands.len() {
             let id = id_op(i, n)?;
             let t = fr
@@ -1474,6 +1479,7 @@ impl Lowerer<'_, '_> {
                 _ => None,
             };
             // A generic pointer whose space is known here goes to the built-in of that space.
+            let mut space = space;
             if let (Some(s), Some(Ty::Ptr(Space::Generic))) =
                 (space, vals.first().map(|v| self.f.ty(*v)))
             {
@@ -1481,6 +1487,15 @@ impl Lowerer<'_, '_> {
                     vals[0] = self
                         .f
                         .push(cur, Op::Conv(ConvOp::FromGeneric, vals[0]), Ty::Ptr(s));
+                } else if let SType::Pointer(_, pointee) = self.info.ty(t)?.clone() {
+                    let bytes = self.info.size_of(pointee)? as u32;
+                    let align = self.info.align_of(pointee)?.max(1) as u32;
+                    let temp =
+                        self.f
+                            .push(cur, Op::Alloca { bytes, align }, Ty::Ptr(Space::Private));
+                    generic_out.push((vals[0], temp, pointee));
+                    vals[0] = temp;
+                    space = Some(Space::Private);
                 }
             }
             codes.push(self.info.mangle_param(t, space)?);
@@ -1540,6 +1555,11 @@ impl Lowerer<'_, '_> {
             Callee::Template(t) => self.splice(&t, args, cur)?,
             Callee::Slice(slice) => self.inline_slice(slice, args, cur)?,
         };
+        for (dst, temp, pointee) in generic_out {
+            let align = self.info.align_of(pointee)?.max(1) as u32;
+            let v = self.load(b, temp, pointee, align)?;
+            self.store_vals(b, dst, pointee, &v, align)?;
+        }
         for (dst, temp, n) in write_back {
             for c in 0..n {
                 let at = self.offset(b, temp, 4 * u64::from(c));

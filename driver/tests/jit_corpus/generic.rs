@@ -1,0 +1,335 @@
+//! Cases of tests/jit/generic.cl: helpers over generic pointers resolved statically and at
+//! run time, the casts and get_fence, generic pointers in memory, atomics, a library
+//! built-in writing through a generic pointer, every element width, vectors, structs,
+//! comparisons, program-scope variables, and a local reduction through a helper. Each
+//! reference computes the kernel's results on the CPU; every result is exact.
+use crate::igc::harness::*;
+
+const F: &str = "generic.cl";
+
+/// The global ids of the item's aligned group of four.
+fn quad(g: usize) -> std::ops::Range<usize> {
+    (g & !3)..(g & !3) + 4
+}
+
+fn ints(n: usize, seed: u64) -> Vec<i32> {
+    rand_i32(n, seed, -1000, 1000)
+}
+
+fn gen_static(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_static")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(3 * n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            (0..a.len())
+                .flat_map(|g| {
+                    let s: i32 = a[quad(g)].iter().sum();
+                    [s, s + 4, 10 * a[g]]
+                })
+                .collect()
+        })
+}
+
+fn gen_dynamic(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_dynamic")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            let local = r.local[0];
+            (0..a.len())
+                .map(|g| {
+                    let s: i32 = a[quad(g)].iter().sum();
+                    match a[g] & 3 {
+                        0 => s,
+                        1 => s + 28,
+                        _ => 6 + (g % local) as i32,
+                    }
+                })
+                .collect()
+        })
+}
+
+fn gen_casts(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_casts")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            // CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2 (private pointers: global).
+            r.input::<i32>(0)
+                .iter()
+                .map(|x| match x & 3 {
+                    0 => 1 + 8 * 2,
+                    1 => 2 + 8,
+                    _ => 4 + 8 * 2,
+                })
+                .collect()
+        })
+}
+
+fn gen_write(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_write")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(4 * n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            (0..a.len())
+                .flat_map(|g| {
+                    let k = (g % 5) as i32 + 2;
+                    let x = a[g];
+                    (0..4).map(move |i| match (x & 3, i) {
+                        (0, _) => (x + i) * k,
+                        (1, 0) => x * k,
+                        (1, _) => x + i,
+                        _ => (i + 1) * k,
+                    })
+                })
+                .collect()
+        })
+}
+
+fn gen_table(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_table")
+        .global(&[n])
+        .local(&[local])
+        .buf(rand_i32(n, seed, 0, 1000))
+        .out::<i32>(n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            let local = r.local[0];
+            (0..a.len())
+                .map(|g| {
+                    let t = [a[g], 200 + ((g % local) ^ 1) as i32, 100 + g as i32];
+                    (0..3).fold(0, |s, i| s * 1000 + t[((a[g] + i) % 3) as usize])
+                })
+                .collect()
+        })
+}
+
+fn gen_atomics(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_atomics")
+        .global(&[n])
+        .local(&[local])
+        .buf(rand_i32(n, seed, 0, 1000))
+        .out::<i32>(n / local)
+        .buf(vec![0i32])
+        .expect(1, |r| {
+            r.input::<i32>(0)
+                .chunks(r.local[0])
+                .map(|c| c.iter().filter(|x| *x & 1 == 1).sum::<i32>())
+                .collect()
+        })
+        .expect(2, |r| {
+            vec![r
+                .input::<i32>(0)
+                .iter()
+                .filter(|x| *x & 1 == 0)
+                .sum::<i32>()]
+        })
+}
+
+fn gen_modf(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_modf")
+        .global(&[n])
+        .local(&[local])
+        .buf(rand_f32(n, seed, -100.0, 100.0))
+        .out::<f32>(2 * n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            r.input::<f32>(0)
+                .iter()
+                .flat_map(|x| [x - x.trunc(), x.trunc()])
+                .collect::<Vec<f32>>()
+        })
+}
+
+fn gen_widths(n: usize, local: usize, seed: u64) -> Case {
+    let a: Vec<i64> = rand_i32(2 * n, seed, i32::MIN, i32::MAX)
+        .chunks(2)
+        .map(|c| (i64::from(c[0]) << 32) ^ i64::from(c[1] as u32))
+        .collect();
+    case(F, "gen_widths")
+        .global(&[n])
+        .local(&[local])
+        .buf(a)
+        .out::<i64>(4 * n)
+        .local_arg(8 * local)
+        .expect(1, |r| {
+            r.input::<i64>(0)
+                .iter()
+                .flat_map(|&x| {
+                    let v = if x & 1 == 1 { x + 3 } else { x ^ 0x5555 };
+                    let w = (v & !0xff) | 0x11;
+                    let w = (w & !(0xffff << 32)) | (0x2222 << 32);
+                    [
+                        v ^ w,
+                        i64::from((v >> 8) as i8),
+                        i64::from((v >> 48) as i16),
+                        i64::from(f64::from_bits(v as u64).is_nan()),
+                    ]
+                })
+                .collect()
+        })
+}
+
+fn gen_vectors(n: usize, local: usize, seed: u64) -> Case {
+    let a: Vec<f32> = ints(4 * n, seed).into_iter().map(|x| x as f32).collect();
+    case(F, "gen_vectors")
+        .global(&[n])
+        .local(&[local])
+        .buf(a)
+        .out::<f32>(4 * n)
+        .local_arg(16 * local)
+        .expect(1, |r| {
+            r.input::<f32>(0)
+                .iter()
+                .map(|x| x * 2.0 + 1.0)
+                .collect::<Vec<f32>>()
+        })
+}
+
+fn gen_struct(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_struct")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i64>(n)
+        .local_arg(16 * local)
+        .expect(1, |r| {
+            r.input::<i32>(0)
+                .iter()
+                .enumerate()
+                .map(|(g, &x)| {
+                    let a = if x & 2 != 0 { x + 1 } else { x };
+                    let b = ((x * 3) as i16).wrapping_add(5);
+                    i64::from(a) + i64::from(b) + i64::from(g as i8) + (i64::from(x) << 20)
+                })
+                .collect()
+        })
+}
+
+fn gen_loop(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_loop")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            let local = r.local[0];
+            (0..a.len())
+                .map(|g| {
+                    let lq = ((g % local) & !3) as i32;
+                    (0..6).fold(0i32, |s, i| {
+                        let e = if i % 2 == 0 {
+                            a[(g & !3) + (i & 3)]
+                        } else {
+                            (lq + (i & 3) as i32) * 10
+                        };
+                        s.wrapping_mul(3).wrapping_add(e)
+                    })
+                })
+                .collect()
+        })
+}
+
+fn gen_compare(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_compare")
+        .global(&[n])
+        .local(&[local])
+        .buf(rand_i32(n, seed, 0, 1000))
+        .out::<i32>(n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            r.input::<i32>(0)
+                .iter()
+                .map(|x| {
+                    i32::from(x & 3 == 3)
+                        + 4 * i32::from(x & 4 == 0)
+                        + 8
+                        + 16 * i32::from(x & 3 == 0)
+                })
+                .collect()
+        })
+}
+
+fn gen_globals(n: usize, seed: u64) -> Case {
+    case(F, "gen_globals")
+        .global(&[n])
+        .buf(rand_i32(n, seed, 0, 1000))
+        .out::<i32>(2 * n)
+        .expect(1, |r| {
+            let t = [3, 1, 4, 1, 5, 9, 2, 6];
+            r.input::<i32>(0)
+                .iter()
+                .flat_map(|x| [t[(x & 7) as usize] + 9, t[((x >> 3) & 7) as usize]])
+                .collect()
+        })
+}
+
+fn gen_reduce(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_reduce")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(n / local)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            r.input::<i32>(0)
+                .chunks(r.local[0])
+                .map(|c| c.iter().sum::<i32>())
+                .collect()
+        })
+}
+
+fn gen_intptr(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "gen_intptr")
+        .global(&[n])
+        .local(&[local])
+        .buf(ints(n, seed))
+        .out::<i32>(n)
+        .local_arg(4 * local)
+        .expect(1, |r| {
+            r.input::<i32>(0)
+                .iter()
+                .map(|x| if x & 1 == 1 { 3 * x + 100000 } else { 2 * x })
+                .collect()
+        })
+}
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        gen_static(64, 16, 1),
+        gen_dynamic(64, 16, 2),
+        gen_dynamic(40, 8, 3),
+        gen_casts(64, 16, 4),
+        gen_write(64, 16, 5),
+        gen_table(64, 16, 6),
+        gen_atomics(128, 32, 7),
+        gen_modf(64, 16, 8),
+        gen_widths(64, 16, 9),
+        gen_vectors(32, 8, 10),
+        gen_struct(64, 16, 11),
+        gen_loop(64, 16, 12),
+        gen_compare(64, 16, 13),
+        gen_globals(64, 14),
+        gen_reduce(128, 64, 15),
+        gen_reduce(96, 32, 16),
+        gen_intptr(64, 16, 17),
+    ]
+}
