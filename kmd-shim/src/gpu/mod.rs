@@ -2,8 +2,9 @@
 //!
 //! Data flows: `cs` (command streamer: parses the batch, keeps the pipeline
 //! state, turns GPGPU_WALKER into thread groups) → `eu` (thread groups of EU
-//! threads executing decoded Gen ISA) → `dataport` (memory messages: A64,
-//! binding-table surfaces, SLM, atomics) → `GpuMemory` (the context's VM).
+//! threads executing decoded Gen ISA) → the shared functions their sends reach:
+//! `dataport` (memory messages: A64, binding-table surfaces, SLM, atomics) →
+//! `GpuMemory` (the context's VM), and `gateway` (the group's barrier).
 //!
 //! The interface between the command streamer and the EUs is
 //! [`ThreadGroup`]: everything the hardware's thread dispatcher would hand
@@ -13,6 +14,7 @@ pub mod binding;
 pub mod cs;
 pub mod dataport;
 pub mod eu;
+pub mod gateway;
 
 use thiserror::Error;
 

@@ -9,7 +9,8 @@
 //! - `float`: IEEE helpers (half, denormals, the rounding instructions);
 //! - `softfloat`: exact arithmetic rounded once in any cr0 rounding mode;
 //! - `timing`: sends by kind and the modelled cycles;
-//! - the data port (`super::dataport`) executes sends.
+//! - the data port (`super::dataport`) executes memory sends; the gateway
+//!   (`super::gateway`) keeps the group's barrier.
 //!
 //! See docs/gpu-model.md for the execution and timing model.
 
@@ -36,6 +37,7 @@ use self::thread::{RunState, Thread};
 pub use self::timing::THREADS_PER_EU;
 use self::timing::{group_cycles, Timing};
 use super::dataport::{Dataport, SendOutcome};
+use super::gateway::Gateway;
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 
 /// Launch-wide facts the thread group itself does not carry.
@@ -120,8 +122,8 @@ pub(crate) fn run_threads(
         .map(|(k, p)| Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr))
         .collect();
     let mut dp = Dataport::new(mem, tg, env.general_state_base);
+    let mut gateway = Gateway::new(threads.len());
     let mut timing = vec![Timing::default(); threads.len()];
-    let mut arrived = 0usize;
     let mut issued: u64 = 0;
     counters.threads += threads.len() as u64;
     loop {
@@ -144,20 +146,7 @@ pub(crate) fn run_threads(
                 progress = true;
                 match step {
                     Step::Next => {}
-                    Step::Barrier => {
-                        arrived += 1;
-                        if arrived >= threads.len() {
-                            // Everyone arrived: the gateway notifies every thread (n0.0 += 1).
-                            arrived = 0;
-                            for th in threads.iter_mut() {
-                                let n0 = th.arf_u32(program::arf::N0, 0);
-                                th.set_arf_u32(program::arf::N0, 0, n0.wrapping_add(1));
-                                if th.state == RunState::WaitNotify {
-                                    th.state = RunState::Ready;
-                                }
-                            }
-                        }
-                    }
+                    Step::Barrier => gateway.barrier(&mut threads),
                     Step::Blocked => break,
                 }
                 if issued > env.max_instructions {
@@ -173,6 +162,7 @@ pub(crate) fn run_threads(
             // a barrier some threads never reach.
             tracing::warn!(
                 kernel = tg.kernel_addr,
+                waiting = gateway.waiting(),
                 "thread group deadlocked on a barrier"
             );
             return Err(GpuError::Hang);

@@ -1,0 +1,76 @@
+//! The message gateway of one thread group (PRM vol 7, "Message Gateway"): the barrier.
+//!
+//! A thread's barrier message (`send` to the gateway SFID, routed here by the EU) counts its
+//! arrival. When every thread of the group has arrived, the gateway notifies each one: its
+//! notification register n0.0 goes up by one, which `wait n0.0` consumes, and a thread
+//! sleeping in that wait is woken. The gateway keeps no other state, and none outside its
+//! group: two groups, launches or devices never share one.
+
+use crate::gpu::eu::program::arf;
+use crate::gpu::eu::thread::{RunState, Thread};
+
+/// The barrier of one thread group.
+#[derive(Debug)]
+pub struct Gateway {
+    /// Threads in the group.
+    members: usize,
+    /// Threads arrived at the current barrier.
+    arrived: usize,
+}
+
+impl Gateway {
+    pub fn new(members: usize) -> Gateway {
+        Gateway {
+            members,
+            arrived: 0,
+        }
+    }
+
+    /// One thread's barrier message. The last arrival notifies every thread of the group
+    /// and starts the next barrier.
+    pub fn barrier(&mut self, threads: &mut [Thread]) {
+        self.arrived += 1;
+        if self.arrived < self.members {
+            return;
+        }
+        self.arrived = 0;
+        for t in threads.iter_mut() {
+            let n0 = t.arf_u32(arf::N0, 0);
+            t.set_arf_u32(arf::N0, 0, n0.wrapping_add(1));
+            if t.state == RunState::WaitNotify {
+                t.state = RunState::Ready;
+            }
+        }
+    }
+
+    /// Threads waiting at the current barrier.
+    pub fn waiting(&self) -> usize {
+        self.arrived
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_arrival_notifies_every_thread_once() {
+        let grfs = vec![[0u8; 32]; 1];
+        let mut threads: Vec<Thread> = (0..3).map(|k| Thread::new(k, &grfs, 0xff, 0)).collect();
+        threads[0].state = RunState::WaitNotify;
+        let mut g = Gateway::new(3);
+        g.barrier(&mut threads);
+        g.barrier(&mut threads);
+        assert_eq!(g.waiting(), 2);
+        assert!(threads.iter().all(|t| t.arf_u32(arf::N0, 0) == 0));
+        assert_eq!(threads[0].state, RunState::WaitNotify);
+        g.barrier(&mut threads);
+        assert_eq!(g.waiting(), 0);
+        assert!(threads.iter().all(|t| t.arf_u32(arf::N0, 0) == 1));
+        assert_eq!(threads[0].state, RunState::Ready);
+        // The next barrier counts from zero again.
+        g.barrier(&mut threads);
+        assert_eq!(g.waiting(), 1);
+        assert!(threads.iter().all(|t| t.arf_u32(arf::N0, 0) == 1));
+    }
+}
