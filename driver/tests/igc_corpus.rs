@@ -319,13 +319,22 @@ fn model_speed() {
         secs,
         lanes as f64 / secs / 1e6
     );
-    let (alu_lanes, alu_secs) = rows
-        .iter()
-        .filter(|r| r.0 == "alu.cl")
-        .fold((0u64, 0f64), |(l, t), r| (l + r.2, t + r.5));
-    println!(
-        "ALU-bound loops (alu.cl): {alu_lanes} lane-instructions in {:.3} s: {:.1} M lane-instr/s",
-        alu_secs,
-        alu_lanes as f64 / alu_secs.max(1e-9) / 1e6
-    );
+    // The ALU-bound loops and the local-memory kernels (SLM accesses, barriers, SLM
+    // atomics) side by side (issue 10: barriers and SLM as fast as the rest of the model).
+    for (file, what) in [
+        ("alu.cl", "ALU-bound loops"),
+        ("local.cl", "local memory and barriers"),
+    ] {
+        let (l, t, sends, n) = rows
+            .iter()
+            .filter(|r| r.0 == file)
+            .fold((0u64, 0f64, 0u64, 0), |(l, t, s, n), r| {
+                (l + r.2, t + r.5, s + r.4, n + 1)
+            });
+        println!(
+            "{what} ({file}, {n} cases): {l} lane-instructions, {sends} sends, in {t:.3} s: \
+             {:.1} M lane-instr/s",
+            l as f64 / t.max(1e-9) / 1e6
+        );
+    }
 }

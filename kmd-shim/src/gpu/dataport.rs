@@ -52,6 +52,8 @@ pub struct Dataport<'a> {
     pub slm: Vec<u8>,
     /// Base of stateless (BTI 255/253) 32-bit offsets: the General State Base Address.
     pub general_state_base: u64,
+    /// Message and response buffers, kept between sends.
+    buffers: Option<(Box<Msg>, Box<Resp>)>,
 }
 
 /// Where the addresses of a message point.
@@ -137,6 +139,7 @@ impl Dataport<'_> {
             tg,
             slm: vec![0; tg.slm_bytes as usize],
             general_state_base,
+            buffers: None,
         }
     }
 
@@ -220,13 +223,36 @@ impl Dataport<'_> {
             None => t.arf_u32(crate::gpu::eu::program::arf::A0, 0),
         };
         // The ISA's own message decoder: one reading of the descriptor for the
-        // disassembler and the model.
-        let m = decode_message(inst.op, inst.inst.exec_size, info.sfid, desc, info.ex_desc);
-        // Gather the payload.
-        let mut msg = Msg {
-            regs: [[0; 32]; 32],
-            len: 0,
+        // disassembler and the model (at decode time for an immediate descriptor).
+        let m = match inst.message {
+            Some(m) => m,
+            None => decode_message(inst.op, inst.inst.exec_size, info.sfid, desc, info.ex_desc),
         };
+        // Gather the payload into the group's message buffers (reused from send to send:
+        // only the registers a message has are read, only those it returns written).
+        let (mut msg, mut resp) = match self.buffers.take() {
+            Some(b) => b,
+            None => (Box::new(Msg::new()), Box::new(Resp::new())),
+        };
+        msg.len = 0;
+        resp.written = 0;
+        let out = self.send_with(t, inst, emask, &m, desc, &mut msg, &mut resp);
+        self.buffers = Some((msg, resp));
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send_with(
+        &mut self,
+        t: &mut Thread,
+        inst: &ExecInst,
+        emask: u32,
+        m: &Message,
+        desc: u32,
+        msg: &mut Msg,
+        resp: &mut Resp,
+    ) -> Result<SendOutcome, GpuError> {
+        let m = *m;
         let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;
         for k in 0..m.mlen as usize {
             let r = src0 + k;
@@ -258,10 +284,6 @@ impl Dataport<'_> {
             }
         }
         // Lanes a message does not return keep their old register contents.
-        let mut resp = Resp {
-            regs: [[0; 32]; 32],
-            written: 0,
-        };
         if let Some(r) = dst {
             for k in 0..m.rlen as usize {
                 resp.regs[k].copy_from_slice(&t.grf[(r + k) * 32..(r + k) * 32 + 32]);
@@ -286,11 +308,11 @@ impl Dataport<'_> {
             }
             (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
             (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
-                self.scratch(inst, &m, &msg, t, &mut resp)?
+                self.scratch(inst, &m, msg, t, resp)?
             }
             (_, MsgKind::OwordBlockRead | MsgKind::UnalignedOwordBlockRead)
             | (_, MsgKind::OwordBlockWrite | MsgKind::A64BlockRead | MsgKind::A64BlockWrite) => {
-                self.block(inst, &m, &msg, &mut resp)?
+                self.block(inst, &m, msg, resp)?
             }
             (
                 _,
@@ -298,16 +320,16 @@ impl Dataport<'_> {
                 | MsgKind::ByteScatteredWrite
                 | MsgKind::DwordScatteredRead
                 | MsgKind::DwordScatteredWrite,
-            ) => self.scattered(inst, &m, &msg, emask, &mut resp)?,
+            ) => self.scattered(inst, &m, msg, emask, resp)?,
             (
                 _,
                 MsgKind::UntypedRead
                 | MsgKind::UntypedWrite
                 | MsgKind::A64UntypedRead
                 | MsgKind::A64UntypedWrite,
-            ) => self.untyped(inst, &m, &msg, emask, &mut resp)?,
+            ) => self.untyped(inst, &m, msg, emask, resp)?,
             (_, MsgKind::A64ScatteredRead | MsgKind::A64ScatteredWrite) => {
-                self.a64_scattered(inst, &m, &msg, emask, &mut resp)?
+                self.a64_scattered(inst, &m, msg, emask, resp)?
             }
             (
                 _,
@@ -315,7 +337,7 @@ impl Dataport<'_> {
                 | MsgKind::UntypedAtomicFloat
                 | MsgKind::A64UntypedAtomic
                 | MsgKind::A64UntypedAtomicFloat,
-            ) => self.atomic(inst, &m, &msg, emask, &mut resp)?,
+            ) => self.atomic(inst, &m, msg, emask, resp)?,
             (s, k) => {
                 return Err(illegal(
                     inst,
@@ -329,7 +351,7 @@ impl Dataport<'_> {
                 t.grf[(r + k) * 32..(r + k) * 32 + 32].copy_from_slice(&resp.regs[k]);
             }
         }
-        if info.eot {
+        if inst.send.is_some_and(|info| info.eot) {
             return Ok(SendOutcome::Eot);
         }
         Ok(out)
@@ -684,6 +706,24 @@ fn msg_slot(msg: &Msg, reg: usize, lane: usize, slot: usize) -> [u8; 8] {
 struct Resp {
     regs: [[u8; 32]; 32],
     written: usize,
+}
+
+impl Msg {
+    fn new() -> Msg {
+        Msg {
+            regs: [[0; 32]; 32],
+            len: 0,
+        }
+    }
+}
+
+impl Resp {
+    fn new() -> Resp {
+        Resp {
+            regs: [[0; 32]; 32],
+            written: 0,
+        }
+    }
 }
 
 impl Resp {

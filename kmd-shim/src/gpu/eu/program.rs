@@ -120,6 +120,9 @@ pub struct ExecInst {
     pub srcs: [Option<SrcOp>; 3],
     pub math: Option<MathFn>,
     pub send: Option<gencl_isa::SendInfo>,
+    /// The send's message, decoded once when its descriptor is an immediate (else per
+    /// send, from a0.0).
+    pub message: Option<gencl_isa::gen9::send::Message>,
     pub branch: Branch,
     /// Raw instruction (sends read their register numbers from it).
     pub inst: Inst,
@@ -538,6 +541,17 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         srcs,
         math: inst.math_fn,
         send: inst.send,
+        message: inst.send.and_then(|info| {
+            info.desc.map(|d| {
+                gencl_isa::gen9::send::decode_message(
+                    inst.op,
+                    inst.exec_size,
+                    info.sfid,
+                    d,
+                    info.ex_desc,
+                )
+            })
+        }),
         branch: inst.branch.unwrap_or_default(),
         inst,
         fast: None,
