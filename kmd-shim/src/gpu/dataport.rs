@@ -1,7 +1,7 @@
-//! The shared functions a Gen9 EU thread talks to with `send`: the data
-//! cache data ports (DC0: scattered, OWord block, scratch, fence; DC1:
-//! untyped surface, A64, atomics), the message gateway (barrier) and the
-//! thread spawner (end of thread).
+//! The data cache data ports a Gen9 EU thread talks to with `send` (DC0:
+//! scattered, OWord block, scratch, fence; DC1: untyped surface, A64, atomics),
+//! with the group's shared local memory. The message gateway (barrier) is
+//! `gpu::gateway`, and the thread spawner's end of thread is the EU's.
 //!
 //! A send's descriptors are decoded by the ISA's own message decoder
 //! (`gencl_isa::gen9::send::decode_message`, the one the disassembler
@@ -290,13 +290,12 @@ impl Dataport<'_> {
             }
         }
         let out = match (m.sfid, m.kind) {
-            // Thread spawner: only end-of-thread exists for compute kernels.
-            (Sfid::ThreadSpawner, _) => SendOutcome::Eot,
-            (_, MsgKind::Barrier) => SendOutcome::Barrier,
-            (Sfid::Gateway, _) => {
+            // The gateway and the thread spawner are units of their own (`gpu::gateway`,
+            // and end of thread in the EU); the EU routes their messages there.
+            (Sfid::ThreadSpawner | Sfid::Gateway, _) => {
                 return Err(illegal(
                     inst,
-                    format!("gateway message {} is not modelled", desc & 7),
+                    "a gateway or spawner message sent to the data port",
                 ))
             }
             // The reply register is written once the fence commits.

@@ -6,6 +6,9 @@
 //! sleeping in that wait is woken. The gateway keeps no other state, and none outside its
 //! group: two groups, launches or devices never share one.
 
+use gencl_isa::gen9::send::MsgKind;
+
+use crate::gpu::dataport::SendOutcome;
 use crate::gpu::eu::program::arf;
 use crate::gpu::eu::thread::{RunState, Thread};
 
@@ -40,6 +43,21 @@ impl Gateway {
             if t.state == RunState::WaitNotify {
                 t.state = RunState::Ready;
             }
+        }
+    }
+
+    /// A message to the gateway: the barrier signal (the group's count is the caller's
+    /// `barrier`); any other gateway message is not modelled.
+    pub fn message(
+        m: Option<&gencl_isa::gen9::send::Message>,
+        desc: Option<u32>,
+    ) -> Result<SendOutcome, String> {
+        match m.map(|m| m.kind) {
+            Some(MsgKind::Barrier) => Ok(SendOutcome::Barrier),
+            _ => Err(format!(
+                "gateway message {} is not modelled",
+                desc.unwrap_or_default() & 7
+            )),
         }
     }
 

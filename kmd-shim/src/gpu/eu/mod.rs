@@ -201,7 +201,34 @@ fn step(
             }
             counters.lane_instructions += u64::from(emask.count_ones());
             timing.issue += 1;
-            let out = dp.send(t, inst, emask)?;
+            // Each shared function is its own unit: the message gateway (barriers), the
+            // thread spawner (end of thread), and the data ports for everything else.
+            let out = match inst.send.map(|i| i.sfid) {
+                Some(gencl_isa::Sfid::Gateway) => {
+                    // An indirect descriptor is a0.0's.
+                    let desc = inst
+                        .send
+                        .map(|i| i.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0)));
+                    let m = inst.message.or_else(|| {
+                        let i = inst.send?;
+                        Some(gencl_isa::gen9::send::decode_message(
+                            inst.op,
+                            inst.inst.exec_size,
+                            i.sfid,
+                            desc?,
+                            i.ex_desc,
+                        ))
+                    });
+                    Gateway::message(m.as_ref(), desc).map_err(|why| {
+                        GpuError::IllegalInstruction {
+                            addr: inst.addr,
+                            why,
+                        }
+                    })?
+                }
+                Some(gencl_isa::Sfid::ThreadSpawner) => SendOutcome::Eot,
+                _ => dp.send(t, inst, emask)?,
+            };
             t.ip = t.ip.wrapping_add(u64::from(inst.len));
             match out {
                 SendOutcome::Continue { latency } => {
