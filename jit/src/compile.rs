@@ -373,49 +373,31 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
             Some(off - 8)
         });
     }
-    // The program's global variables' address, if the kernel still reaches them.
-    let globals_offset = if func
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .any(|v| func.inst(*v).op == crate::ir::Op::GlobalVars)
-    {
-        off = abi::place_arg(off, 8);
-        off += 8;
-        Some(off - 8)
-    } else {
-        None
-    };
-    // The scratch space's address, if a private pointer turns generic.
-    let scratch_base_offset = if func
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .any(|v| func.inst(*v).op == crate::ir::Op::ScratchBase)
-    {
-        off = abi::place_arg(off, 8);
-        off += 8;
-        Some(off - 8)
-    } else {
-        None
-    };
-    // The printf buffer's address, last, if a printf call survived the passes.
-    let printf = if printf.is_empty()
-        || !func
-            .blocks
+    // A buffer address the launch pushes, placed after what is there when the kernel still
+    // reads `op` after the passes.
+    let reads = |op: crate::ir::Op| {
+        func.blocks
             .iter()
             .flat_map(|b| &b.insts)
-            .any(|v| func.inst(*v).op == crate::ir::Op::PrintfBuffer)
-    {
-        None
-    } else {
-        off = abi::place_arg(off, 8);
-        off += 8;
-        Some(abi::Printf {
-            curbe_offset: off - 8,
-            formats: printf,
+            .any(|v| func.inst(*v).op == op)
+    };
+    let mut pushed_address = |wanted: bool| {
+        wanted.then(|| {
+            off = abi::place_arg(off, 8) + 8;
+            off - 8
         })
     };
+    // The program's global variables' address, and the scratch space's (a private pointer
+    // turned generic is an address in it).
+    let globals_offset = pushed_address(reads(crate::ir::Op::GlobalVars));
+    let scratch_base_offset = pushed_address(reads(crate::ir::Op::ScratchBase));
+    // The printf buffer's address, last, if a printf call survived the passes.
+    let printf = pushed_address(!printf.is_empty() && reads(crate::ir::Op::PrintfBuffer)).map(
+        |curbe_offset| abi::Printf {
+            curbe_offset,
+            formats: printf,
+        },
+    );
     let cross_thread_bytes = off.div_ceil(32) * 32;
     let cross_thread_grf = abi::cross_thread_grf(SIMD as u32);
     let layout = Layout {

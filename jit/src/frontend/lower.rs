@@ -1270,19 +1270,7 @@ fn lower_kernel(
         ..SlmLayout::default()
     });
     let printf = std::cell::RefCell::new(Vec::new());
-    let mut lw = Lowerer {
-        info,
-        f: &mut func,
-        consts: HashMap::default(),
-        depth: 0,
-        calls: Vec::new(),
-        line: None,
-        branch_lines: HashMap::default(),
-        data: 0,
-        libs: &libs,
-        slm: &slm,
-        printf: &printf,
-    };
+    let mut lw = Lowerer::new(info, &mut func, 0, 0, &libs, &slm, &printf);
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
             let n = i as u32;
@@ -1416,6 +1404,35 @@ impl LibTables {
 
 /// While laying out global variables: their offsets, and the relocations found so far.
 type GlobalRelocs<'a> = (&'a HashMap<u32, u64>, &'a mut Vec<(u32, u32)>);
+
+impl<'a, 'm> Lowerer<'a, 'm> {
+    /// A lowerer of `info`'s code into `f` at call depth `depth`, its `__constant` tables
+    /// being data buffer `data`, with the kernel's library tables, local memory and printf
+    /// calls.
+    fn new(
+        info: &'a ModuleInfo<'m>,
+        f: &'a mut Function,
+        data: u32,
+        depth: u32,
+        libs: &'a std::cell::RefCell<Vec<LibTables>>,
+        slm: &'a std::cell::RefCell<SlmLayout>,
+        printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
+    ) -> Self {
+        Lowerer {
+            info,
+            f,
+            consts: HashMap::default(),
+            depth,
+            calls: Vec::new(),
+            line: None,
+            branch_lines: HashMap::default(),
+            data,
+            libs,
+            slm,
+            printf,
+        }
+    }
+}
 
 /// A phi component waiting for its incoming values: (phi, [(value id, block label)], component).
 type PendingPhi = (Value, Vec<(u32, u32)>, usize, Block);
@@ -1596,19 +1613,8 @@ impl Lowerer<'_, '_> {
         cur: Block,
     ) -> Result<(Block, Vec<Value>), FrontendError> {
         let data = self.lib_index(&slice.name, || LibData::Slice(slice));
-        let mut sub = Lowerer {
-            info: &slice.info,
-            f: &mut *self.f,
-            consts: HashMap::default(),
-            depth: self.depth,
-            calls: Vec::new(),
-            line: None,
-            branch_lines: HashMap::default(),
-            data,
-            libs: self.libs,
-            slm: self.slm,
-            printf: self.printf,
-        };
+        let (libs, slm, printf) = (self.libs, self.slm, self.printf);
+        let mut sub = Lowerer::new(&slice.info, self.f, data, self.depth, libs, slm, printf);
         sub.lower_call(slice.fid, args, cur)
     }
 

@@ -156,19 +156,7 @@ impl Lowerer<'_, '_> {
         let libs = std::cell::RefCell::new(Vec::new());
         let slm = std::cell::RefCell::new(SlmLayout::default());
         let printf = std::cell::RefCell::new(Vec::new());
-        let mut sub = Lowerer {
-            info: &slice.info,
-            f: &mut func,
-            consts: HashMap::default(),
-            depth: self.depth,
-            calls: Vec::new(),
-            line: None,
-            branch_lines: HashMap::default(),
-            data: 0,
-            libs: &libs,
-            slm: &slm,
-            printf: &printf,
-        };
+        let mut sub = Lowerer::new(&slice.info, &mut func, 0, self.depth, &libs, &slm, &printf);
         sub.data = sub.lib_index(name, || LibData::Slice(slice));
         let (exit, results) = match sub.lower_call(slice.fid, params, entry) {
             Ok(r) => r,
