@@ -12,112 +12,106 @@ fn quad(g: usize) -> std::ops::Range<usize> {
     (g & !3)..(g & !3) + 4
 }
 
+/// A 1-D launch of `kernel` over `n` items in groups of `local`: its input buffer, an
+/// output buffer of `out` elements of `T`, and a `__local` argument of `local_bytes`.
+fn with_local<T: Elem>(
+    kernel: &'static str,
+    (n, local): (usize, usize),
+    input: Vec<impl Elem>,
+    out: usize,
+    local_bytes: usize,
+) -> Case {
+    case(F, kernel)
+        .global(&[n])
+        .local(&[local])
+        .buf(input)
+        .out::<T>(out)
+        .local_arg(local_bytes)
+}
+
 fn ints(n: usize, seed: u64) -> Vec<i32> {
     rand_i32(n, seed, -1000, 1000)
 }
 
 fn gen_static(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_static")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(3 * n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            let a = r.input::<i32>(0);
-            (0..a.len())
-                .flat_map(|g| {
-                    let s: i32 = a[quad(g)].iter().sum();
-                    [s, s + 4, 10 * a[g]]
-                })
-                .collect()
-        })
+    with_local::<i32>("gen_static", (n, local), ints(n, seed), 3 * n, 4 * local).expect(1, |r| {
+        let a = r.input::<i32>(0);
+        (0..a.len())
+            .flat_map(|g| {
+                let s: i32 = a[quad(g)].iter().sum();
+                [s, s + 4, 10 * a[g]]
+            })
+            .collect()
+    })
 }
 
 fn gen_dynamic(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_dynamic")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            let a = r.input::<i32>(0);
-            let local = r.local[0];
-            (0..a.len())
-                .map(|g| {
-                    let s: i32 = a[quad(g)].iter().sum();
-                    match a[g] & 3 {
-                        0 => s,
-                        1 => s + 28,
-                        _ => 6 + (g % local) as i32,
-                    }
-                })
-                .collect()
-        })
+    with_local::<i32>("gen_dynamic", (n, local), ints(n, seed), n, 4 * local).expect(1, |r| {
+        let a = r.input::<i32>(0);
+        let local = r.local[0];
+        (0..a.len())
+            .map(|g| {
+                let s: i32 = a[quad(g)].iter().sum();
+                match a[g] & 3 {
+                    0 => s,
+                    1 => s + 28,
+                    _ => 6 + (g % local) as i32,
+                }
+            })
+            .collect()
+    })
 }
 
 fn gen_casts(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_casts")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            // CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2 (private pointers: global).
-            r.input::<i32>(0)
-                .iter()
-                .map(|x| match x & 3 {
-                    0 => 1 + 8 * 2,
-                    1 => 2 + 8,
-                    _ => 4 + 8 * 2,
-                })
-                .collect()
-        })
+    with_local::<i32>("gen_casts", (n, local), ints(n, seed), n, 4 * local).expect(1, |r| {
+        // CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2 (private pointers: global).
+        r.input::<i32>(0)
+            .iter()
+            .map(|x| match x & 3 {
+                0 => 1 + 8 * 2,
+                1 => 2 + 8,
+                _ => 4 + 8 * 2,
+            })
+            .collect()
+    })
 }
 
 fn gen_write(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_write")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(4 * n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            let a = r.input::<i32>(0);
-            (0..a.len())
-                .flat_map(|g| {
-                    let k = (g % 5) as i32 + 2;
-                    let x = a[g];
-                    (0..4).map(move |i| match (x & 3, i) {
-                        (0, _) => (x + i) * k,
-                        (1, 0) => x * k,
-                        (1, _) => x + i,
-                        _ => (i + 1) * k,
-                    })
+    with_local::<i32>("gen_write", (n, local), ints(n, seed), 4 * n, 4 * local).expect(1, |r| {
+        let a = r.input::<i32>(0);
+        (0..a.len())
+            .flat_map(|g| {
+                let k = (g % 5) as i32 + 2;
+                let x = a[g];
+                (0..4).map(move |i| match (x & 3, i) {
+                    (0, _) => (x + i) * k,
+                    (1, 0) => x * k,
+                    (1, _) => x + i,
+                    _ => (i + 1) * k,
                 })
-                .collect()
-        })
+            })
+            .collect()
+    })
 }
 
 fn gen_table(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_table")
-        .global(&[n])
-        .local(&[local])
-        .buf(rand_i32(n, seed, 0, 1000))
-        .out::<i32>(n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            let a = r.input::<i32>(0);
-            let local = r.local[0];
-            (0..a.len())
-                .map(|g| {
-                    let t = [a[g], 200 + ((g % local) ^ 1) as i32, 100 + g as i32];
-                    (0..3).fold(0, |s, i| s * 1000 + t[((a[g] + i) % 3) as usize])
-                })
-                .collect()
-        })
+    with_local::<i32>(
+        "gen_table",
+        (n, local),
+        rand_i32(n, seed, 0, 1000),
+        n,
+        4 * local,
+    )
+    .expect(1, |r| {
+        let a = r.input::<i32>(0);
+        let local = r.local[0];
+        (0..a.len())
+            .map(|g| {
+                let t = [a[g], 200 + ((g % local) ^ 1) as i32, 100 + g as i32];
+                (0..3).fold(0, |s, i| s * 1000 + t[((a[g] + i) % 3) as usize])
+            })
+            .collect()
+    })
 }
 
 fn gen_atomics(n: usize, local: usize, seed: u64) -> Case {
@@ -143,18 +137,19 @@ fn gen_atomics(n: usize, local: usize, seed: u64) -> Case {
 }
 
 fn gen_modf(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_modf")
-        .global(&[n])
-        .local(&[local])
-        .buf(rand_f32(n, seed, -100.0, 100.0))
-        .out::<f32>(2 * n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            r.input::<f32>(0)
-                .iter()
-                .flat_map(|x| [x - x.trunc(), x.trunc()])
-                .collect::<Vec<f32>>()
-        })
+    with_local::<f32>(
+        "gen_modf",
+        (n, local),
+        rand_f32(n, seed, -100.0, 100.0),
+        2 * n,
+        4 * local,
+    )
+    .expect(1, |r| {
+        r.input::<f32>(0)
+            .iter()
+            .flat_map(|x| [x - x.trunc(), x.trunc()])
+            .collect::<Vec<f32>>()
+    })
 }
 
 fn gen_widths(n: usize, local: usize, seed: u64) -> Case {
@@ -162,110 +157,84 @@ fn gen_widths(n: usize, local: usize, seed: u64) -> Case {
         .chunks(2)
         .map(|c| (i64::from(c[0]) << 32) ^ i64::from(c[1] as u32))
         .collect();
-    case(F, "gen_widths")
-        .global(&[n])
-        .local(&[local])
-        .buf(a)
-        .out::<i64>(4 * n)
-        .local_arg(8 * local)
-        .expect(1, |r| {
-            r.input::<i64>(0)
-                .iter()
-                .flat_map(|&x| {
-                    let v = if x & 1 == 1 { x + 3 } else { x ^ 0x5555 };
-                    let w = (v & !0xff) | 0x11;
-                    let w = (w & !(0xffff << 32)) | (0x2222 << 32);
-                    [
-                        v ^ w,
-                        i64::from((v >> 8) as i8),
-                        i64::from((v >> 48) as i16),
-                        i64::from(f64::from_bits(v as u64).is_nan()),
-                    ]
-                })
-                .collect()
-        })
+    with_local::<i64>("gen_widths", (n, local), a, 4 * n, 8 * local).expect(1, |r| {
+        r.input::<i64>(0)
+            .iter()
+            .flat_map(|&x| {
+                let v = if x & 1 == 1 { x + 3 } else { x ^ 0x5555 };
+                let w = (v & !0xff) | 0x11;
+                let w = (w & !(0xffff << 32)) | (0x2222 << 32);
+                [
+                    v ^ w,
+                    i64::from((v >> 8) as i8),
+                    i64::from((v >> 48) as i16),
+                    i64::from(f64::from_bits(v as u64).is_nan()),
+                ]
+            })
+            .collect()
+    })
 }
 
 fn gen_vectors(n: usize, local: usize, seed: u64) -> Case {
     let a: Vec<f32> = ints(4 * n, seed).into_iter().map(|x| x as f32).collect();
-    case(F, "gen_vectors")
-        .global(&[n])
-        .local(&[local])
-        .buf(a)
-        .out::<f32>(4 * n)
-        .local_arg(16 * local)
-        .expect(1, |r| {
-            r.input::<f32>(0)
-                .iter()
-                .map(|x| x * 2.0 + 1.0)
-                .collect::<Vec<f32>>()
-        })
+    with_local::<f32>("gen_vectors", (n, local), a, 4 * n, 16 * local).expect(1, |r| {
+        r.input::<f32>(0)
+            .iter()
+            .map(|x| x * 2.0 + 1.0)
+            .collect::<Vec<f32>>()
+    })
 }
 
 fn gen_struct(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_struct")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i64>(n)
-        .local_arg(16 * local)
-        .expect(1, |r| {
-            r.input::<i32>(0)
-                .iter()
-                .enumerate()
-                .map(|(g, &x)| {
-                    let a = if x & 2 != 0 { x + 1 } else { x };
-                    let b = ((x * 3) as i16).wrapping_add(5);
-                    i64::from(a) + i64::from(b) + i64::from(g as i8) + (i64::from(x) << 20)
-                })
-                .collect()
-        })
+    with_local::<i64>("gen_struct", (n, local), ints(n, seed), n, 16 * local).expect(1, |r| {
+        r.input::<i32>(0)
+            .iter()
+            .enumerate()
+            .map(|(g, &x)| {
+                let a = if x & 2 != 0 { x + 1 } else { x };
+                let b = ((x * 3) as i16).wrapping_add(5);
+                i64::from(a) + i64::from(b) + i64::from(g as i8) + (i64::from(x) << 20)
+            })
+            .collect()
+    })
 }
 
 fn gen_loop(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_loop")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            let a = r.input::<i32>(0);
-            let local = r.local[0];
-            (0..a.len())
-                .map(|g| {
-                    let lq = ((g % local) & !3) as i32;
-                    (0..6).fold(0i32, |s, i| {
-                        let e = if i % 2 == 0 {
-                            a[(g & !3) + (i & 3)]
-                        } else {
-                            (lq + (i & 3) as i32) * 10
-                        };
-                        s.wrapping_mul(3).wrapping_add(e)
-                    })
+    with_local::<i32>("gen_loop", (n, local), ints(n, seed), n, 4 * local).expect(1, |r| {
+        let a = r.input::<i32>(0);
+        let local = r.local[0];
+        (0..a.len())
+            .map(|g| {
+                let lq = ((g % local) & !3) as i32;
+                (0..6).fold(0i32, |s, i| {
+                    let e = if i % 2 == 0 {
+                        a[(g & !3) + (i & 3)]
+                    } else {
+                        (lq + (i & 3) as i32) * 10
+                    };
+                    s.wrapping_mul(3).wrapping_add(e)
                 })
-                .collect()
-        })
+            })
+            .collect()
+    })
 }
 
 fn gen_compare(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_compare")
-        .global(&[n])
-        .local(&[local])
-        .buf(rand_i32(n, seed, 0, 1000))
-        .out::<i32>(n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            r.input::<i32>(0)
-                .iter()
-                .map(|x| {
-                    i32::from(x & 3 == 3)
-                        + 4 * i32::from(x & 4 == 0)
-                        + 8
-                        + 16 * i32::from(x & 3 == 0)
-                })
-                .collect()
-        })
+    with_local::<i32>(
+        "gen_compare",
+        (n, local),
+        rand_i32(n, seed, 0, 1000),
+        n,
+        4 * local,
+    )
+    .expect(1, |r| {
+        r.input::<i32>(0)
+            .iter()
+            .map(|x| {
+                i32::from(x & 3 == 3) + 4 * i32::from(x & 4 == 0) + 8 + 16 * i32::from(x & 3 == 0)
+            })
+            .collect()
+    })
 }
 
 fn gen_globals(n: usize, seed: u64) -> Case {
@@ -283,33 +252,28 @@ fn gen_globals(n: usize, seed: u64) -> Case {
 }
 
 fn gen_reduce(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_reduce")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(n / local)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            r.input::<i32>(0)
-                .chunks(r.local[0])
-                .map(|c| c.iter().sum::<i32>())
-                .collect()
-        })
+    with_local::<i32>(
+        "gen_reduce",
+        (n, local),
+        ints(n, seed),
+        n / local,
+        4 * local,
+    )
+    .expect(1, |r| {
+        r.input::<i32>(0)
+            .chunks(r.local[0])
+            .map(|c| c.iter().sum::<i32>())
+            .collect()
+    })
 }
 
 fn gen_intptr(n: usize, local: usize, seed: u64) -> Case {
-    case(F, "gen_intptr")
-        .global(&[n])
-        .local(&[local])
-        .buf(ints(n, seed))
-        .out::<i32>(n)
-        .local_arg(4 * local)
-        .expect(1, |r| {
-            r.input::<i32>(0)
-                .iter()
-                .map(|x| if x & 1 == 1 { 3 * x + 100000 } else { 2 * x })
-                .collect()
-        })
+    with_local::<i32>("gen_intptr", (n, local), ints(n, seed), n, 4 * local).expect(1, |r| {
+        r.input::<i32>(0)
+            .iter()
+            .map(|x| if x & 1 == 1 { 3 * x + 100000 } else { 2 * x })
+            .collect()
+    })
 }
 
 pub fn cases() -> Vec<Case> {
