@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tracing::{debug, trace};
 
 use super::binding::Bindings;
-use super::{Counters, GpuError, GpuMemory, ThreadGroup, ThreadPayload};
+use super::dispatcher::GroupDispatch;
+pub use super::dispatcher::R0;
+use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 use crate::genx::gen9::*;
 use crate::genx::Packet;
 
@@ -436,36 +438,28 @@ impl CommandStreamer<'_> {
                        w.thread_group_id_z_dimension),
             "GPGPU_WALKER"
         );
+        let shape = GroupDispatch {
+            threads,
+            width,
+            height,
+            simd_mask,
+            right_mask: w.right_execution_mask,
+            bottom_mask: w.bottom_execution_mask,
+            barrier_enable: idd.barrier_enable,
+            sampler_state_pointer: idd.sampler_state_pointer,
+            binding_table_pointer: idd.binding_table_pointer,
+            per_thread_scratch_space: vfe.per_thread_scratch_space,
+            scratch_space_base_pointer: vfe.scratch_space_base_pointer,
+            scratch_per_thread,
+            cross,
+            per_thread,
+        };
         let mut seq: u32 = 0;
         for z in w.thread_group_id_starting_resume_z..w.thread_group_id_z_dimension {
             for y in w.thread_group_id_starting_y..w.thread_group_id_y_dimension {
                 for x in w.thread_group_id_starting_x..w.thread_group_id_x_dimension {
                     self.charge(u64::from(threads))?;
-                    let payloads = (0..threads)
-                        .map(|t| {
-                            let r0 = R0 {
-                                group: [x, y, z],
-                                barrier_id: if idd.barrier_enable { seq % 16 } else { 0 },
-                                sampler_state_pointer: idd.sampler_state_pointer,
-                                binding_table_pointer: idd.binding_table_pointer,
-                                per_thread_scratch_space: vfe.per_thread_scratch_space,
-                                scratch_space_pointer: vfe.scratch_space_base_pointer
-                                    + u64::from(t) * u64::from(scratch_per_thread),
-                                fftid: t,
-                            };
-                            let tx = t % width;
-                            let ty = (t / width) % height;
-                            let mut mask = simd_mask;
-                            if tx == width - 1 {
-                                mask &= w.right_execution_mask;
-                            }
-                            if ty == height - 1 {
-                                mask &= w.bottom_execution_mask;
-                            }
-                            let own = &curbe[cross + per_thread * t as usize..][..per_thread];
-                            build_payload(&r0, own, &curbe[..cross], mask)
-                        })
-                        .collect();
+                    let payloads = shape.payloads([x, y, z], seq, &curbe);
                     let tg = ThreadGroup {
                         kernel_addr,
                         simd,
@@ -489,69 +483,6 @@ impl CommandStreamer<'_> {
         }
         Ok(())
     }
-}
-
-/// The fields of a GPGPU thread's r0 header (Gen9).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct R0 {
-    /// Thread group id X, Y, Z: r0.1, r0.6, r0.7.
-    pub group: [u32; 3],
-    /// r0.2 [27:24] (the barrier message copies r0.2 & 0x8f000000 on Gen9).
-    pub barrier_id: u32,
-    /// r0.3 [31:5], relative to the dynamic state base.
-    pub sampler_state_pointer: u32,
-    /// r0.3 [3:0]: the per-thread scratch size encoding of MEDIA_VFE_STATE.
-    pub per_thread_scratch_space: u8,
-    /// r0.4 [31:5], relative to the surface state base.
-    pub binding_table_pointer: u32,
-    /// r0.5 [31:10]: this thread's scratch, relative to the general state base.
-    pub scratch_space_pointer: u64,
-    /// r0.5 [9:0]: the fixed-function thread id.
-    pub fftid: u32,
-}
-
-impl R0 {
-    pub fn to_grf(&self) -> [u8; 32] {
-        let d: [u32; 8] = [
-            0,
-            self.group[0],
-            (self.barrier_id & 0xf) << 24,
-            (self.sampler_state_pointer & !0x1f) | u32::from(self.per_thread_scratch_space & 0xf),
-            self.binding_table_pointer & !0x1f,
-            (self.scratch_space_pointer as u32 & !0x3ff) | (self.fftid & 0x3ff),
-            self.group[1],
-            self.group[2],
-        ];
-        let mut g = [0u8; 32];
-        for (i, v) in d.iter().enumerate() {
-            g[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        g
-    }
-
-    pub fn from_grf(g: &[u8; 32]) -> Self {
-        let d = |i: usize| u32::from_le_bytes([g[4 * i], g[4 * i + 1], g[4 * i + 2], g[4 * i + 3]]);
-        Self {
-            group: [d(1), d(6), d(7)],
-            barrier_id: (d(2) >> 24) & 0xf,
-            sampler_state_pointer: d(3) & !0x1f,
-            per_thread_scratch_space: (d(3) & 0xf) as u8,
-            binding_table_pointer: d(4) & !0x1f,
-            scratch_space_pointer: u64::from(d(5) & !0x3ff),
-            fftid: d(5) & 0x3ff,
-        }
-    }
-}
-
-/// GRFs of one thread: r0, its per-thread block, then the cross-thread block.
-fn build_payload(r0: &R0, per_thread: &[u8], cross: &[u8], exec_mask: u32) -> ThreadPayload {
-    let mut grfs = vec![r0.to_grf()];
-    for chunk in per_thread.chunks_exact(32).chain(cross.chunks_exact(32)) {
-        let mut g = [0u8; 32];
-        g.copy_from_slice(chunk);
-        grfs.push(g);
-    }
-    ThreadPayload { grfs, exec_mask }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The Gen9 GPU model behind the emulated i915 device.
 //!
 //! Data flows: `cs` (command streamer: parses the batch, keeps the pipeline
-//! state, turns GPGPU_WALKER into thread groups) → `eu` (thread groups of EU
+//! state, walks GPGPU_WALKER's thread groups) → `dispatcher` (each group's
+//! threads and their payloads) → `eu` (thread groups of EU
 //! threads executing decoded Gen ISA) → the shared functions their sends reach:
 //! `dataport` (memory messages: A64, binding-table surfaces, SLM, atomics) →
 //! `GpuMemory` (the context's VM), and `gateway` (the group's barrier).
@@ -13,6 +14,7 @@
 pub mod binding;
 pub mod cs;
 pub mod dataport;
+pub mod dispatcher;
 pub mod eu;
 pub mod gateway;
 
