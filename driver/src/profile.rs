@@ -69,10 +69,8 @@ pub fn profile(
     }
     let mut globals_addr = None;
     if result.is_ok() && kernel.globals_offset.is_some() {
-        match gpu.create_bo((globals.data.len() as u64).max(1).next_multiple_of(4096)) {
-            Ok(mut bo) => {
-                let bytes = globals.bytes_at(bo.gpu_addr);
-                bo.map[..bytes.len()].copy_from_slice(&bytes);
+        match gpu.create_globals(globals) {
+            Ok(bo) => {
                 objects.push((bo.handle, bo.gpu_addr, true));
                 globals_addr = Some(bo.gpu_addr);
                 bos.push(bo);

@@ -181,6 +181,19 @@ impl ClientGpu {
         }
     }
 
+    /// A program's global-variable buffer (whole pages), its initial values written with
+    /// the relocations done for the buffer's address.
+    pub fn create_globals(
+        &self,
+        globals: &gencl_jit::abi::ProgramGlobals,
+    ) -> Result<Bo, ServiceError> {
+        let size = (globals.data.len() as u64).max(1).next_multiple_of(4096);
+        let mut bo = self.create_bo(size)?;
+        let bytes = globals.bytes_at(bo.gpu_addr);
+        bo.map[..bytes.len()].copy_from_slice(&bytes);
+        Ok(bo)
+    }
+
     /// The fd a client maps to share the object's pages (memfd when emulated, dma-buf on i915).
     pub fn export_bo(&self, bo: &Bo) -> Result<OwnedFd, ServiceError> {
         self.dev

@@ -307,16 +307,8 @@ impl Client {
         let mut globals = None;
         if kernel.globals_offset.is_some() {
             if program.globals.is_none() {
-                let data = &program.bin.globals;
-                match self
-                    .gpu
-                    .create_bo((data.data.len() as u64).max(1).next_multiple_of(4096))
-                {
-                    Ok(mut bo) => {
-                        let bytes = data.bytes_at(bo.gpu_addr);
-                        bo.map[..bytes.len()].copy_from_slice(&bytes);
-                        program.globals = Some(bo);
-                    }
+                match self.gpu.create_globals(&program.bin.globals) {
+                    Ok(bo) => program.globals = Some(bo),
                     Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
                 }
             }

@@ -51,10 +51,10 @@ impl Gpu {
         let mut globals_addr = None;
         let mut globals_bo = None;
         if kernel.globals_offset.is_some() {
-            let size = (globals.data.len().max(1) as u64).next_multiple_of(4096);
-            let mut bo = self.gpu.create_bo(size).map_err(|e| e.to_string())?;
-            let bytes = globals.bytes_at(bo.gpu_addr);
-            bo.map[..bytes.len()].copy_from_slice(&bytes);
+            let bo = self
+                .gpu
+                .create_globals(globals)
+                .map_err(|e| e.to_string())?;
             globals_addr = Some(bo.gpu_addr);
             globals_bo = Some(bo);
         }
