@@ -257,6 +257,18 @@ fn program_scope_globals_are_initialised_shared_and_kept() {
         let log = build_log(huge, d);
         assert!(log.contains("CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE"), "{log}");
         clReleaseProgram(huge);
+
+        // Addresses in a `__constant` initialiser are not laid out (they would need the
+        // constant buffer's address): a build error, never zeros read as pointers.
+        let (cp, r) = build(
+            ctx,
+            "constant int a[2] = { 1, 2 };\nconstant int *constant ps[2] = { &a[0], &a[1] };\n\
+             kernel void k(global int *o) { o[0] = *ps[get_global_id(0) & 1]; }",
+        );
+        assert_eq!(r, CL_BUILD_PROGRAM_FAILURE);
+        let log = build_log(cp, d);
+        assert!(log.contains("holding the address"), "{log}");
+        clReleaseProgram(cp);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

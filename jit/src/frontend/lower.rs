@@ -477,7 +477,6 @@ impl<'m> ModuleInfo<'m> {
                     info.constants.insert(id, i);
                     continue;
                 }
-
                 SOp::Variable => {
                     if let Some(b) = builtin_of.get(&id) {
                         let b = match b {
@@ -838,7 +837,9 @@ impl<'m> ModuleInfo<'m> {
                 return Ok(());
             }
         }
-        if self.globals.contains_key(&id) || self.constant_vars.iter().any(|(v, _)| *v == id) {
+        // An address anywhere else (a `__constant` initialiser holding one; an address
+        // constant reads as OpUndef in the module and must not become zeros).
+        if self.globals.contains_key(&id) || self.address_constants.contains_key(&id) {
             return unsupported(
                 "an initialiser holding the address of a program-scope variable other than a \
                  global one",
@@ -1390,14 +1391,14 @@ enum LibData {
     /// Laid out from the slice, once the kernel is known to read it.
     Slice(&'static library::Slice),
     /// Laid out already: a template carries its tables.
-    Bytes(std::sync::Arc<Vec<u8>>),
+    Bytes(Vec<u8>),
 }
 
 impl LibTables {
     fn bytes(&self) -> Result<Vec<u8>, FrontendError> {
         Ok(match &self.data {
             LibData::Slice(s) => s.info.constant_layout()?.0.clone(),
-            LibData::Bytes(b) => b.to_vec(),
+            LibData::Bytes(b) => b.clone(),
         })
     }
 }
@@ -1492,19 +1493,19 @@ impl Lowerer<'_, '_> {
                 .ok_or_else(|| FrontendError::InvalidIl(format!("operand %{id} has no type")))?;
             let mut vals = self.vals(fr, id)?;
             let space = match vals.first().map(|v| self.f.ty(*v)) {
-                Some(Ty::Ptr(s)) => Some(self.static_space(vals[0]).unwrap_or(s)),
+                Some(Ty::Ptr(_)) => {
+                    let (v, s) = self.named_pointer(cur, vals[0]);
+                    vals[0] = v;
+                    Some(s)
+                }
                 _ => None,
             };
             // A generic pointer whose space is known here goes to the built-in of that space.
             let mut space = space;
-            if let (Some(s), Some(Ty::Ptr(Space::Generic))) =
+            if let (Some(Space::Generic), Some(Ty::Ptr(Space::Generic))) =
                 (space, vals.first().map(|v| self.f.ty(*v)))
             {
-                if s != Space::Generic {
-                    vals[0] = self
-                        .f
-                        .push(cur, Op::Conv(ConvOp::FromGeneric, vals[0]), Ty::Ptr(s));
-                } else if let SType::Pointer(_, pointee) = self.info.ty(t)?.clone() {
+                if let SType::Pointer(_, pointee) = self.info.ty(t)?.clone() {
                     let bytes = self.info.size_of(pointee)? as u32;
                     let align = self.info.align_of(pointee)?.max(1) as u32;
                     let temp =
@@ -2065,21 +2066,9 @@ impl Lowerer<'_, '_> {
         let it = atomic_int(ty)?;
         let x = self.as_int(cur, x, it);
         let cmp = cmp.map(|c| self.as_int(cur, c, it));
-        let local = match self.f.ty(addr) {
-            Ty::Ptr(Space::Local) => true,
-            Ty::Ptr(Space::Generic) => self.static_space(addr) == Some(Space::Local),
-            _ => false,
-        };
-        let (b, old) = if it == Ty::I64 && local {
-            let addr = match self.f.ty(addr) {
-                Ty::Ptr(Space::Generic) => self.f.push(
-                    cur,
-                    Op::Conv(ConvOp::FromGeneric, addr),
-                    Ty::Ptr(Space::Local),
-                ),
-                _ => addr,
-            };
-            self.local_atomic64(cur, addr, aop, x, cmp)?
+        let (named, space) = self.named_pointer(cur, addr);
+        let (b, old) = if it == Ty::I64 && space == Space::Local {
+            self.local_atomic64(cur, named, aop, x, cmp)?
         } else {
             let op = match (aop, cmp) {
                 (Some(a), _) => Op::Atomic(a, addr, x),
@@ -3861,20 +3850,30 @@ impl Lowerer<'_, '_> {
         Ok(Some(out))
     }
 
-    /// The named address space a generic pointer is known to have here, through the casts
-    /// and address arithmetic it was made by (what `passes::address_spaces` proves too).
-    fn static_space(&self, mut v: Value) -> Option<Space> {
-        loop {
-            match self.f.ty(v) {
+    /// Pointer `v` in the named address space it is known to have here, through the casts
+    /// and address arithmetic a generic pointer was made by (what `passes::address_spaces`
+    /// proves too): a cast back from generic where `v` is generic, else `v` itself, with its
+    /// space (`Space::Generic` where only run time knows).
+    fn named_pointer(&mut self, b: Block, v: Value) -> (Value, Space) {
+        let mut p = v;
+        let space = loop {
+            match self.f.ty(p) {
                 Ty::Ptr(Space::Generic) => {}
-                Ty::Ptr(s) => return Some(s),
-                _ => return None,
+                Ty::Ptr(s) => break s,
+                _ => break Space::Generic,
             }
-            match self.f.inst(v).op {
-                Op::Conv(ConvOp::ToGeneric | ConvOp::Bitcast, p) | Op::PtrAdd(p, _) => v = p,
-                _ => return Some(Space::Generic),
+            match self.f.inst(p).op {
+                Op::Conv(ConvOp::ToGeneric | ConvOp::Bitcast, q) | Op::PtrAdd(q, _) => p = q,
+                _ => break Space::Generic,
             }
+        };
+        if self.f.ty(v) == Ty::Ptr(Space::Generic) && space != Space::Generic {
+            let named = self
+                .f
+                .push(b, Op::Conv(ConvOp::FromGeneric, v), Ty::Ptr(space));
+            return (named, space);
         }
+        (v, space)
     }
 
     /// `v` (an odd-width integer of `w` bits in its container) sign-extended to the container.

@@ -229,7 +229,7 @@ impl Lowerer<'_, '_> {
         let data: Vec<u32> = t
             .data
             .iter()
-            .map(|(name, bytes)| self.lib_index(name, || LibData::Bytes(Arc::new(bytes.clone()))))
+            .map(|(name, bytes)| self.lib_index(name, || LibData::Bytes(bytes.clone())))
             .collect();
         let blocks: Vec<Block> = (0..tf.blocks.len())
             .map(|b| if b == 0 { cur } else { self.f.add_block() })
