@@ -118,7 +118,7 @@ fn build_log_reports_each_kernel() {
             .lines()
             .find(|l| l.starts_with(&format!("kernel '{}':", k.name)))
             .unwrap_or_else(|| panic!("no line for {}: {}", k.name, p.build_log));
-        assert!(line.contains("SIMD8, "), "{line}");
+        assert!(line.contains(&format!("SIMD{}, ", k.simd)), "{line}");
         assert!(k.grfs_used > 4 && k.grfs_used < 128, "{line}");
         assert!(
             line.contains(&format!("{} GRFs used", k.grfs_used)),

@@ -6,7 +6,7 @@ use thiserror::Error;
 
 use crate::abi::{self, AddressQualifier, ArgKind, KernelArg, KernelBinary, ProgramBinary};
 use crate::frontend::{self, clc, lower::LoweredKernel, FrontendError};
-use crate::isel::{self, Layout, SIMD};
+use crate::isel::{self, Layout};
 use crate::{emit, passes, regalloc};
 
 /// What `clCreateProgramWith*` handed in.
@@ -310,6 +310,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         mut func,
         args,
         required_wg_size,
+        simd,
         attributes,
         constant_data,
         library_data,
@@ -399,8 +400,9 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         },
     );
     let cross_thread_bytes = off.div_ceil(32) * 32;
-    let cross_thread_grf = abi::cross_thread_grf(SIMD as u32);
+    let cross_thread_grf = abi::cross_thread_grf(u32::from(simd));
     let layout = Layout {
+        simd,
         cross_thread_grf: cross_thread_grf as u8,
         arg_offsets,
         global_offset: abi::GLOBAL_OFFSET,
@@ -426,7 +428,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     Ok(KernelBinary {
         name: func.name.clone(),
         isa,
-        simd: SIMD as u32,
+        simd: u32::from(simd),
         grf_count: assignment.grf_count,
         grfs_used: assignment.grfs_used,
         args: kargs,

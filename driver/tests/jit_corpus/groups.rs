@@ -1,12 +1,18 @@
 //! Cases of tests/jit/groups.cl: sub-group and work-group functions, against references that
-//! form the groups from the launch shape. A sub-group is `SG` consecutive work-items of a
+//! form the groups from the launch shape. A sub-group is `sub_group_size()` consecutive work-items of a
 //! work-group in local linear order (the last one smaller when the work-group is not a
 //! multiple), which is what get_max_sub_group_size() reports and each kernel writes out.
 use crate::igc::harness::*;
 
 const F: &str = "groups.cl";
-/// gencl's sub-group size (SIMD8); sg_int writes get_max_sub_group_size() for the check.
-const SG: usize = 8;
+/// gencl's sub-group size: its SIMD width, 8 unless GENCL_SIMD=16 builds every kernel at
+/// SIMD16; sg_int writes get_max_sub_group_size() for the check.
+fn sub_group_size() -> usize {
+    match std::env::var("GENCL_SIMD").as_deref() {
+        Ok("16") => 16,
+        _ => 8,
+    }
+}
 
 /// The members of every group of `n` consecutive items (work-groups, or sub-groups within
 /// them): for each item, the slice of its group and its index in it.
@@ -25,8 +31,8 @@ fn subgroups(len: usize, local: usize) -> Vec<(std::ops::Range<usize>, usize)> {
         .into_iter()
         .enumerate()
         .map(|(i, (wg, lid))| {
-            let first = wg.start + lid / SG * SG;
-            (first..(first + SG).min(wg.end), i - first)
+            let first = wg.start + lid / sub_group_size() * sub_group_size();
+            (first..(first + sub_group_size()).min(wg.end), i - first)
         })
         .collect()
 }
@@ -48,9 +54,9 @@ fn sg_int(n: usize, local: usize, seed: u64) -> Case {
             for (i, (sg, lane)) in subgroups(a.len(), local).into_iter().enumerate() {
                 let x = &a[sg.clone()];
                 let lid = i % local;
-                let num = local.div_ceil(SG);
-                out.push((x.len() * 10000 + SG * 100 + num) as i32);
-                out.push(((lid / SG) * 100 + lane) as i32);
+                let num = local.div_ceil(sub_group_size());
+                out.push((x.len() * 10000 + sub_group_size() * 100 + num) as i32);
+                out.push(((lid / sub_group_size()) * 100 + lane) as i32);
                 out.push(x.iter().sum());
                 out.push(x.iter().min().unwrap() ^ x.iter().max().unwrap());
                 out.push(x[..=lane].iter().sum());

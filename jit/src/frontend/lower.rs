@@ -68,6 +68,9 @@ pub struct LoweredKernel {
     pub func: Function,
     pub args: Vec<ArgInfo>,
     pub required_wg_size: Option<[u32; 3]>,
+    /// The SIMD width the kernel is compiled for, which is its sub-group size: 8, or what
+    /// `intel_reqd_sub_group_size` (SPIR-V's SubgroupSize execution mode) asks for.
+    pub simd: u8,
     /// CL_KERNEL_ATTRIBUTES: the source attributes SPIR-V keeps, as the source spells them.
     pub attributes: String,
     /// The program's `__constant` data, if the kernel reads it (`Op::ConstData(0)`).
@@ -1078,6 +1081,7 @@ pub fn lower_program(
         .collect();
     info.address_constants = loaded.address_constants.clone();
     let mut req_wg: HashMap<u32, [u32; 3]> = HashMap::default();
+    let mut sub_group_size: HashMap<u32, u32> = HashMap::default();
     let mut attributes: HashMap<u32, Vec<String>> = HashMap::default();
     let entry_names: HashMap<u32, &str> = m
         .entry_points
@@ -1103,6 +1107,12 @@ pub fn lower_program(
                     "reqd_work_group_size({},{},{})",
                     xyz[0], xyz[1], xyz[2]
                 ))
+            }
+            // intel_reqd_sub_group_size(n) (cl_intel_required_subgroup_size).
+            spirv::ExecutionMode::SubgroupSize => {
+                let n = lit_op(e, 2)?;
+                sub_group_size.insert(*f, n);
+                Some(format!("intel_reqd_sub_group_size({n})"))
             }
             spirv::ExecutionMode::LocalSizeHint => Some(format!(
                 "work_group_size_hint({},{},{})",
@@ -1136,7 +1146,20 @@ pub fn lower_program(
             Some(Operand::LiteralString(s)) => s.clone(),
             _ => return invalid("OpEntryPoint without a name"),
         };
-        let k = lower_kernel(&info, fid, &name, req_wg.get(&fid).copied()).map(|mut k| {
+        let simd = match sub_group_size.get(&fid) {
+            None => default_simd(),
+            Some(&n) if crate::isel::WIDTHS.contains(&(n as u8)) && n <= 16 => n as u8,
+            Some(n) => {
+                out.push((
+                    name,
+                    Err(FrontendError::Unsupported(format!(
+                        "intel_reqd_sub_group_size({n}): the device's sub-group sizes are 8 and 16"
+                    ))),
+                ));
+                continue;
+            }
+        };
+        let k = lower_kernel(&info, fid, &name, req_wg.get(&fid).copied(), simd).map(|mut k| {
             k.attributes = attributes
                 .get(&fid)
                 .map(|a| a.join(" "))
@@ -1171,11 +1194,22 @@ fn vec_type_hint(operand: u32) -> Option<String> {
     })
 }
 
+/// The SIMD width of a kernel that does not ask for one: 8, or what `GENCL_SIMD` says (8 or
+/// 16; a testing aid that runs whole corpora at the other width).
+fn default_simd() -> u8 {
+    static W: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    *W.get_or_init(|| match std::env::var("GENCL_SIMD").as_deref() {
+        Ok("16") => 16,
+        _ => 8,
+    })
+}
+
 fn lower_kernel(
     info: &ModuleInfo<'_>,
     fid: u32,
     name: &str,
     required_wg_size: Option<[u32; 3]>,
+    simd: u8,
 ) -> Result<LoweredKernel, FrontendError> {
     let f = *info
         .functions
@@ -1272,6 +1306,7 @@ fn lower_kernel(
     });
     let printf = std::cell::RefCell::new(Vec::new());
     let mut lw = Lowerer::new(info, &mut func, 0, 0, &libs, &slm, &printf);
+    lw.simd = simd;
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
             let n = i as u32;
@@ -1347,6 +1382,7 @@ fn lower_kernel(
         func,
         args,
         required_wg_size,
+        simd,
         attributes: String::new(),
         constant_data,
         library_data,
@@ -1377,6 +1413,8 @@ struct Lowerer<'a, 'm> {
     slm: &'a std::cell::RefCell<SlmLayout>,
     /// The kernel's printf calls so far.
     printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
+    /// The kernel's SIMD width, which is its sub-group size (`isel::WIDTHS`).
+    simd: u8,
 }
 
 /// The constant tables of a built-in a kernel inlines: its data buffer 1 + k, one per
@@ -1431,6 +1469,7 @@ impl<'a, 'm> Lowerer<'a, 'm> {
             libs,
             slm,
             printf,
+            simd: 8,
         }
     }
 }
@@ -1616,6 +1655,7 @@ impl Lowerer<'_, '_> {
         let data = self.lib_index(&slice.name, || LibData::Slice(slice));
         let (libs, slm, printf) = (self.libs, self.slm, self.printf);
         let mut sub = Lowerer::new(&slice.info, self.f, data, self.depth, libs, slm, printf);
+        sub.simd = self.simd;
         sub.lower_call(slice.fid, args, cur)
     }
 

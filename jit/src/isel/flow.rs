@@ -96,7 +96,7 @@ impl Sel<'_> {
                 if flow.end_joined[l] {
                     self.join(flow.end_label[l]);
                 }
-                let mut w = Inst::new(Opcode::While, SIMD);
+                let mut w = Inst::new(Opcode::While, self.simd);
                 w.predicate = flow.fused_while[l].map(|inverse| Predicate {
                     ctrl: PredCtrl::Normal,
                     inverse,
@@ -112,7 +112,7 @@ impl Sel<'_> {
     fn join(&mut self, l: Label) {
         self.label(l);
         // JIP is filled in by `resolve_jips`.
-        self.branch(Inst::new(Opcode::Join, SIMD), None, None);
+        self.branch(Inst::new(Opcode::Join, self.simd), None, None);
     }
 
     fn branch(&mut self, inst: Inst, jip: Option<Label>, uip: Option<Label>) {
@@ -140,7 +140,7 @@ impl Sel<'_> {
                 false
             }
         };
-        let mut g = Inst::new(Opcode::Goto, SIMD);
+        let mut g = Inst::new(Opcode::Goto, self.simd);
         g.predicate = Some(Predicate {
             ctrl: PredCtrl::Normal,
             inverse,

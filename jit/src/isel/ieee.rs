@@ -129,7 +129,7 @@ impl Sel<'_> {
             regs.push(self.df_splat(*k));
         }
         for _ in 0..temps {
-            regs.push(self.m.new_vreg(8 * SIMD as u32));
+            regs.push(self.m.new_vreg(8 * self.simd as u32));
         }
         Ok(regs)
     }
@@ -144,8 +144,8 @@ impl Sel<'_> {
                 }
             }
         }
-        let d = self.m.new_vreg(8 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let d = self.m.new_vreg(8 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::DF));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: d, off: 0 }), [o.vref, None, None]);
@@ -153,8 +153,8 @@ impl Sel<'_> {
     }
 
     fn df_splat(&mut self, k: f64) -> VReg {
-        let d = self.m.new_vreg(8 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let d = self.m.new_vreg(8 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.no_mask = true;
         i.dst = Some(grf_dst(0, 0, Type::DF));
         i.srcs[0] = Some(imm(Type::DF, k.to_bits()));
@@ -172,7 +172,7 @@ impl Sel<'_> {
         out: usize,
         steps: &[(Op3, Op3, Op3, Op3)],
     ) {
-        for half in 0..(SIMD as u32 / 4) {
+        for half in 0..(self.simd as u32 / 4) {
             let at = |reg: usize| VRef {
                 v: regs[reg],
                 off: 32 * half,

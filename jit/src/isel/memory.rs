@@ -18,8 +18,8 @@ impl Sel<'_> {
                 return Ok(r);
             }
         }
-        let r = self.m.new_vreg(8 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let r = self.m.new_vreg(8 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UQ));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
@@ -67,8 +67,8 @@ impl Sel<'_> {
             [Some(VRef { v: scratch, off: 0 }), None, None],
         );
         let lanes = self.lane_words();
-        let off = self.m.new_vreg(4 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mul, SIMD);
+        let off = self.m.new_vreg(4 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mul, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
         i.srcs[1] = Some(imm(Type::UW, u64::from(per)));
@@ -77,7 +77,7 @@ impl Sel<'_> {
             Some(VRef { v: off, off: 0 }),
             [Some(VRef { v: lanes, off: 0 }), None, None],
         );
-        let mut i = Inst::new(Opcode::Add, SIMD);
+        let mut i = Inst::new(Opcode::Add, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         i.srcs[1] = Some(reg_src(0, 0, Region::SCALAR, Type::UD));
@@ -91,7 +91,7 @@ impl Sel<'_> {
             ],
         );
         let (r, _) = self.def_varying(v);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UQ));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
         self.push(
@@ -108,8 +108,8 @@ impl Sel<'_> {
             return self.address_payload(addr);
         }
         let o = self.half(addr, 0)?;
-        let r = self.m.new_vreg(4 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let r = self.m.new_vreg(4 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
@@ -126,12 +126,12 @@ impl Sel<'_> {
     ) -> Result<(), IselError> {
         let port = self.port(addr)?;
         let payload = self.payload(port, addr)?;
-        let resp = self.m.new_vreg(4 * SIMD as u32);
+        let resp = self.m.new_vreg(4 * self.simd as u32);
         let parts = match port {
-            Port::A64 => send::a64_byte_scattered_read_desc(SIMD as u32, bytes),
-            _ => send::byte_scattered_read_desc(port.bti(), SIMD as u32, bytes),
+            Port::A64 => send::a64_byte_scattered_read_desc(self.simd as u32, bytes),
+            _ => send::byte_scattered_read_desc(port.bti(), self.simd as u32, bytes),
         };
-        let mut i = send::message(Opcode::Send, SIMD, parts);
+        let mut i = send::message(Opcode::Send, self.simd, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         self.push(
             i,
@@ -149,7 +149,7 @@ impl Sel<'_> {
             scalar: true,
         };
         let (r, _) = self.def_varying(v);
-        let mut i = Inst::new(Opcode::And, SIMD);
+        let mut i = Inst::new(Opcode::And, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs = [Some(o.src), Some(mask.src), None];
         self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
@@ -165,15 +165,15 @@ impl Sel<'_> {
     ) -> Result<(), IselError> {
         let port = self.port(addr)?;
         let payload = self.payload(port, addr)?;
-        let data = self.m.new_vreg(4 * SIMD as u32);
+        let data = self.m.new_vreg(4 * self.simd as u32);
         let o = self.opnd(value, Type::UD)?;
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
         let parts = match port {
-            Port::A64 => send::a64_byte_scattered_write_desc(SIMD as u32, bytes),
-            _ => send::byte_scattered_write_desc(port.bti(), SIMD as u32, bytes),
+            Port::A64 => send::a64_byte_scattered_write_desc(self.simd as u32, bytes),
+            _ => send::byte_scattered_write_desc(port.bti(), self.simd as u32, bytes),
         };
         self.write_msg(parts, payload, data);
         Ok(())
@@ -181,7 +181,7 @@ impl Sel<'_> {
 
     /// A data-port write (`sends`): the address payload, then `data` (no response).
     pub(super) fn write_msg(&mut self, parts: send::DescParts, payload: VRef, data: VReg) {
-        let i = send::message(Opcode::Sends, SIMD, parts);
+        let i = send::message(Opcode::Sends, self.simd, parts);
         self.push(
             i,
             None,
@@ -197,12 +197,12 @@ impl Sel<'_> {
         }
         let payload = self.payload(port, addr)?;
         let channels = size / 4;
-        let resp = self.m.new_vreg(4 * SIMD as u32 * channels);
+        let resp = self.m.new_vreg(4 * self.simd as u32 * channels);
         let parts = match port {
-            Port::A64 => send::a64_untyped_read_desc(SIMD as u32, channels),
-            _ => send::untyped_read_desc(port.bti(), SIMD as u32, channels),
+            Port::A64 => send::a64_untyped_read_desc(self.simd as u32, channels),
+            _ => send::untyped_read_desc(port.bti(), self.simd as u32, channels),
         };
-        let mut i = send::message(Opcode::Sends, SIMD, parts);
+        let mut i = send::message(Opcode::Sends, self.simd, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         // No second payload: src1 is the null register.
         i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
@@ -217,7 +217,7 @@ impl Sel<'_> {
             // The response holds all low dwords, then all high dwords: interleave into qwords.
             let (r, _) = self.def_varying(v);
             for half in 0..2u32 {
-                let mut i = Inst::new(Opcode::Mov, SIMD);
+                let mut i = Inst::new(Opcode::Mov, self.simd);
                 let mut d = grf_dst(0, 0, Type::UD);
                 d.hstride = 2;
                 i.dst = Some(d);
@@ -231,7 +231,7 @@ impl Sel<'_> {
                     [
                         Some(VRef {
                             v: resp,
-                            off: 32 * half,
+                            off: 4 * self.simd as u32 * half,
                         }),
                         None,
                         None,
@@ -251,7 +251,7 @@ impl Sel<'_> {
         }
         let payload = self.payload(port, addr)?;
         let channels = size / 4;
-        let data = self.m.new_vreg(4 * SIMD as u32 * channels);
+        let data = self.m.new_vreg(4 * self.simd as u32 * channels);
         let t = isa_type(ty, false)?;
         let o = self.opnd(value, t)?;
         let data = if channels == 1
@@ -265,7 +265,7 @@ impl Sel<'_> {
             data
         };
         if channels == 1 && data != o.vref.map(|r| r.v).unwrap_or(VReg(u32::MAX)) {
-            let mut i = Inst::new(Opcode::Mov, SIMD);
+            let mut i = Inst::new(Opcode::Mov, self.simd);
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
             self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
@@ -273,22 +273,22 @@ impl Sel<'_> {
             // Split qwords into the low-dword and high-dword planes the message wants.
             for h in 0..2u32 {
                 let o = self.half(value, h)?;
-                let mut i = Inst::new(Opcode::Mov, SIMD);
+                let mut i = Inst::new(Opcode::Mov, self.simd);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
                 i.srcs[0] = Some(o.src);
                 self.push(
                     i,
                     Some(VRef {
                         v: data,
-                        off: 32 * h,
+                        off: 4 * self.simd as u32 * h,
                     }),
                     [o.vref, None, None],
                 );
             }
         }
         let parts = match port {
-            Port::A64 => send::a64_untyped_write_desc(SIMD as u32, channels),
-            _ => send::untyped_write_desc(port.bti(), SIMD as u32, channels),
+            Port::A64 => send::a64_untyped_write_desc(self.simd as u32, channels),
+            _ => send::untyped_write_desc(port.bti(), self.simd as u32, channels),
         };
         self.write_msg(parts, payload, data);
         Ok(())
@@ -317,11 +317,14 @@ impl Sel<'_> {
         }
         let t = if wide { Type::UQ } else { Type::UD };
         let payload = self.payload(port, addr)?;
-        let per = ty.bytes().max(4) * SIMD as u32;
+        if port == Port::A64 && self.simd == 16 {
+            return self.a64_atomic_halves(v, op, payload, operands, t);
+        }
+        let per = ty.bytes().max(4) * self.simd as u32;
         let data = self.m.new_vreg(per * operands.len() as u32);
         for (k, x) in operands.iter().enumerate() {
             let o = self.opnd(*x, t)?;
-            let mut i = Inst::new(Opcode::Mov, SIMD);
+            let mut i = Inst::new(Opcode::Mov, self.simd);
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
             self.push(
@@ -336,16 +339,82 @@ impl Sel<'_> {
         let n = operands.len() as u32;
         let parts = match port {
             Port::A64 => send::a64_atomic_desc(op, wide, true, n),
-            _ => send::untyped_atomic_desc(port.bti(), SIMD as u32, op, true, n),
+            _ => send::untyped_atomic_desc(port.bti(), self.simd as u32, op, true, n),
         };
         let (r, _) = self.def_varying(v);
-        let mut i = send::message(Opcode::Sends, SIMD, parts);
+        let mut i = send::message(Opcode::Sends, self.simd, parts);
         i.dst = Some(grf_dst(0, 0, Type::UD));
         self.push(
             i,
             Some(VRef { v: r, off: 0 }),
             [Some(payload), Some(VRef { v: data, off: 0 }), None],
         );
+        Ok(())
+    }
+
+    /// An A64 atomic in a SIMD16 kernel: Gen9's A64 untyped atomic message is SIMD8 only
+    /// (Mesa's `brw_dp_a64_untyped_atomic_desc` asserts it), so two messages, `(8|M0)` and
+    /// `(8|M8)`, each with its half of the addresses and an operand block of its own.
+    fn a64_atomic_halves(
+        &mut self,
+        v: Value,
+        op: send::AtomicOp,
+        payload: VRef,
+        operands: &[Value],
+        t: Type,
+    ) -> Result<(), IselError> {
+        let n = operands.len() as u32;
+        // Per half: operand k's eight lanes at 8 × size × k.
+        let per = 8 * t.size();
+        let data = self.m.new_vreg(2 * per * n);
+        for (k, x) in operands.iter().enumerate() {
+            let o = self.opnd(*x, t)?;
+            let mut i = Inst::new(Opcode::Mov, 16);
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            let mov = MInst {
+                inst: i,
+                dst: Some(VRef {
+                    v: data,
+                    off: per * k as u32,
+                }),
+                srcs: [o.vref, None, None],
+                jip: None,
+                uip: None,
+            };
+            let (lo, mut hi) = width::halves(&mov);
+            hi.dst = Some(VRef {
+                v: data,
+                off: per * (n + k as u32),
+            });
+            self.m.items.push(Item::Inst(lo));
+            self.m.items.push(Item::Inst(hi));
+        }
+        let (r, _) = self.def_varying(v);
+        for h in 0..2u32 {
+            let mut i = send::message(
+                Opcode::Sends,
+                8,
+                send::a64_atomic_desc(op, t.size() == 8, true, n),
+            );
+            i.chan_offset = 8 * h as u8;
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            self.push(
+                i,
+                Some(VRef { v: r, off: per * h }),
+                [
+                    Some(VRef {
+                        v: payload.v,
+                        off: payload.off + 64 * h,
+                    }),
+                    Some(VRef {
+                        v: data,
+                        off: per * n * h,
+                    }),
+                    None,
+                ],
+            );
+        }
         Ok(())
     }
 

@@ -15,6 +15,7 @@ pub mod mfunc;
 mod ssa_copies;
 mod subgroup;
 mod wide;
+pub mod width;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -31,8 +32,11 @@ use crate::isa::{
 };
 use mfunc::{Item, Label, MFunction, MInst, VRef, VReg};
 
-/// SIMD width the selector compiles for.
-pub const SIMD: u8 = 8;
+/// The SIMD widths the selector compiles for: 8, or 16 where the kernel asks for it
+/// (`intel_reqd_sub_group_size(16)`). In SIMD16 an instruction that Gen9 cannot run at
+/// 16 lanes (an operand over two GRFs, integer division) is split into two SIMD8 halves
+/// by `width::split`; messages pick their SIMD mode in `memory.rs`.
+pub const WIDTHS: [u8; 2] = [8, 16];
 
 #[derive(Debug, Clone, Error)]
 pub enum IselError {
@@ -47,6 +51,8 @@ fn unsupported<T>(what: impl Into<String>) -> Result<T, IselError> {
 /// Where the thread payload puts things (kernel::KernelBinary documents the layout).
 #[derive(Debug, Clone)]
 pub struct Layout {
+    /// SIMD width: work-items a hardware thread runs (the sub-group size), 8 or 16.
+    pub simd: u8,
     /// First GRF of cross-thread data.
     pub cross_thread_grf: u8,
     /// Cross-thread byte offset of each kernel argument.
@@ -211,6 +217,8 @@ struct Sel<'a> {
     /// Virtual register of each phi (written on every incoming edge).
     phis: HashMap<Value, VReg>,
     uses_local_ids: bool,
+    /// The kernel's SIMD width (`Layout::simd`).
+    simd: u8,
 }
 
 /// Select a whole kernel.
@@ -226,18 +234,22 @@ pub fn select(
         cfg: Cfg::new(f),
         m: MFunction {
             first_free_grf: layout.payload_grfs,
-            scratch_base: crate::abi::private_area(f.private_bytes, SIMD as u32),
+            scratch_base: crate::abi::private_area(f.private_bytes, u32::from(layout.simd)),
             ..Default::default()
         },
         locs: HashMap::default(),
         phis: HashMap::default(),
         uses_local_ids: false,
+        simd: layout.simd,
     };
+    if !WIDTHS.contains(&layout.simd) {
+        return unsupported(format!("SIMD{}", layout.simd));
+    }
     // Every phi gets its register up front: edges write it before its block runs.
     for b in &f.blocks {
         for v in &b.insts {
             if let Op::Phi(_) = f.inst(*v).op {
-                let bytes = f.ty(*v).bytes().max(4) * SIMD as u32;
+                let bytes = f.ty(*v).bytes().max(4) * u32::from(layout.simd);
                 let r = s.m.new_vreg(bytes);
                 s.phis.insert(*v, r);
                 s.locs.insert(*v, Loc::V(r, false));
@@ -247,6 +259,7 @@ pub fn select(
     s.float_modes();
     s.emit_cfg()?;
     s.eot();
+    width::split(&mut s.m);
     Ok((s.m, s.uses_local_ids))
 }
 
@@ -270,7 +283,7 @@ impl Sel<'_> {
         // A constant condition (left by inlining) goes through a register: only the last
         // source of cmp may be an immediate.
         let o = self.reg_opnd(c, Type::D)?;
-        let mut i = Inst::new(Opcode::Cmp, SIMD);
+        let mut i = Inst::new(Opcode::Cmp, self.simd);
         i.cond_mod = Some(CondMod::Nz);
         i.dst = Some(null_dst(Type::D));
         i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
@@ -339,9 +352,11 @@ impl Sel<'_> {
     fn def(&mut self, v: Value) -> (VReg, bool) {
         let scalar = self.is_uniform(v);
         let size = self.f.ty(v).bytes().max(4);
-        let r = self
-            .m
-            .new_vreg(if scalar { size } else { size * SIMD as u32 });
+        let r = self.m.new_vreg(if scalar {
+            size
+        } else {
+            size * self.simd as u32
+        });
         self.locs.insert(v, Loc::V(r, scalar));
         (r, scalar)
     }
@@ -419,7 +434,7 @@ impl Sel<'_> {
         cond: Option<CondMod>,
     ) -> (VReg, bool) {
         let (r, scalar) = self.def(v);
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         let mut i = Inst::new(op, exec);
         i.no_mask = scalar;
         i.cond_mod = cond;
@@ -461,7 +476,7 @@ impl Sel<'_> {
             _ => Type::UQ,
         };
         let (r, scalar) = self.def(v);
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         let dt = if ty.bytes() == 8 { Type::UQ } else { Type::UD };
         let mut i = Inst::new(Opcode::Mov, exec);
         i.no_mask = scalar;
@@ -501,7 +516,7 @@ impl Sel<'_> {
                     // A byte or word: one zero-extending move from :ub / :uw.
                     let st = if bytes == 1 { Type::UB } else { Type::UW };
                     let (r, _) = self.def(v);
-                    let exec = if self.is_uniform(v) { 1 } else { SIMD };
+                    let exec = if self.is_uniform(v) { 1 } else { self.simd };
                     let mut i = Inst::new(Opcode::Mov, exec);
                     i.no_mask = exec == 1;
                     i.dst = Some(grf_dst(0, 0, Type::UD));
@@ -573,7 +588,7 @@ impl Sel<'_> {
                     );
                     // Gen9's three-source instructions are Align16; mad's src0 is the addend.
                     let (r, scalar) = self.def(v);
-                    let exec = if scalar { 1 } else { SIMD };
+                    let exec = if scalar { 1 } else { self.simd };
                     let mut i = Inst::new(Opcode::Mad, exec);
                     i.no_mask = scalar;
                     i.access_mode = AccessMode::Align16;
@@ -601,7 +616,7 @@ impl Sel<'_> {
                     // computed once (SIMD1), as its readers expect.
                     let scalar = self.is_uniform(v);
                     let (oa, ob) = (self.reg_opnd(a, t)?, self.opnd(b, t)?);
-                    let lanes = if scalar { 1 } else { SIMD };
+                    let lanes = if scalar { 1 } else { self.simd };
                     let tmp = self.m.new_vreg(ty.bytes() * lanes as u32);
                     let mut i = Inst::new(Opcode::Mul, lanes);
                     i.no_mask = scalar;
@@ -642,7 +657,7 @@ impl Sel<'_> {
                 } else {
                     self.def_varying(v)
                 };
-                let mut i = Inst::new(Opcode::Sel, if scalar { 1 } else { SIMD });
+                let mut i = Inst::new(Opcode::Sel, if scalar { 1 } else { self.simd });
                 i.no_mask = scalar;
                 i.predicate = Some(Predicate {
                     ctrl: PredCtrl::Normal,
@@ -717,8 +732,8 @@ impl Sel<'_> {
         if t.size() != 8 || !o.scalar {
             return Ok(o);
         }
-        let r = self.m.new_vreg(8 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let r = self.m.new_vreg(8 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, t));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
@@ -750,7 +765,7 @@ impl Sel<'_> {
 
     fn def_varying(&mut self, v: Value) -> (VReg, bool) {
         let size = self.f.ty(v).bytes().max(4);
-        let r = self.m.new_vreg(size * SIMD as u32);
+        let r = self.m.new_vreg(size * self.simd as u32);
         self.locs.insert(v, Loc::V(r, false));
         (r, false)
     }
@@ -791,7 +806,7 @@ impl Sel<'_> {
                 // Widen the u16 lanes of r1+d to 32 bits once; every use then reads a dword register.
                 self.uses_local_ids = true;
                 let (r, _) = self.def_varying(v);
-                let mut i = Inst::new(Opcode::Mov, SIMD);
+                let mut i = Inst::new(Opcode::Mov, self.simd);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
                 i.srcs[0] = Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW));
                 self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
@@ -841,7 +856,7 @@ impl Sel<'_> {
                     [Some(VRef { v: base, off: 0 }), None, None],
                 );
                 let (r, _) = self.def_varying(v);
-                let mut i = Inst::new(Opcode::Add, SIMD);
+                let mut i = Inst::new(Opcode::Add, self.simd);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
                 i.srcs = [
                     Some(reg_src(0, 0, Region::SCALAR, Type::UD)),
@@ -940,7 +955,7 @@ impl Sel<'_> {
             ops.push(self.reg_opnd(*a, t)?);
         }
         let (r, scalar) = self.def(v);
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         let mut i = Inst::new(Opcode::Math, exec);
         i.no_mask = scalar;
         i.math_fn = Some(f);
@@ -1015,7 +1030,7 @@ impl Sel<'_> {
     /// even), then clear the upper words so the bits stay zero-extended.
     fn half_conv(&mut self, v: Value, op: UnOp, a: Value) -> Result<(), IselError> {
         let scalar = self.is_uniform(v);
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         let word_region = if scalar {
             Region::SCALAR
         } else {
@@ -1043,7 +1058,9 @@ impl Sel<'_> {
             return Ok(());
         }
         let oa = self.reg_opnd(a, Type::F)?;
-        let tmp = self.m.new_vreg(if scalar { 4 } else { 4 * SIMD as u32 });
+        let tmp = self
+            .m
+            .new_vreg(if scalar { 4 } else { 4 * self.simd as u32 });
         let mut i = Inst::new(Opcode::Mov, exec);
         i.no_mask = scalar;
         let mut d = grf_dst(0, 0, Type::HF);
@@ -1103,8 +1120,10 @@ impl Sel<'_> {
             _ => None,
         };
         if let Some((cond, invert)) = second {
-            let exec = if scalar { 1 } else { SIMD };
-            let tmp = self.m.new_vreg(if scalar { 4 } else { 4 * SIMD as u32 });
+            let exec = if scalar { 1 } else { self.simd };
+            let tmp = self
+                .m
+                .new_vreg(if scalar { 4 } else { 4 * self.simd as u32 });
             self.cmp_to(tmp, t, cond, invert, a, b, scalar)?;
             // FOne: (a < b) | (a > b). FUEq: !(a < b) & !(a > b).
             let op = if matches!(op, CmpOp::FOne) {
@@ -1145,7 +1164,7 @@ impl Sel<'_> {
     ) -> Result<(), IselError> {
         let oa = self.reg_opnd(a, t)?;
         let ob = self.opnd(b, t)?;
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         // cmp writes all ones or zero per channel in a dword destination; for
         // 64-bit sources the flag is set and then turned into a dword.
         if t.size() == 8 {
@@ -1216,8 +1235,8 @@ impl Sel<'_> {
                     let t = isa_type(ty, false)?;
                     let oa = self.opnd(a, Type::UD)?;
                     if t.size() == 8 {
-                        let tmp = self.m.new_vreg(4 * SIMD as u32);
-                        let mut i = Inst::new(Opcode::And, if oa.scalar { 1 } else { SIMD });
+                        let tmp = self.m.new_vreg(4 * self.simd as u32);
+                        let mut i = Inst::new(Opcode::And, if oa.scalar { 1 } else { self.simd });
                         i.no_mask = oa.scalar;
                         i.dst = Some(grf_dst(0, 0, Type::UD));
                         i.srcs = [Some(oa.src), Some(imm(Type::UD, 1)), None];
@@ -1278,8 +1297,8 @@ impl Sel<'_> {
             // "The destination stride must equal the ratio of the execution type's size to
             // the destination type's" (PRM, operand-type restrictions): a DF or Q source
             // converts into every other dword, then the dwords are packed.
-            let tmp = self.m.new_vreg(8 * SIMD as u32);
-            let mut i = Inst::new(Opcode::Mov, SIMD);
+            let tmp = self.m.new_vreg(8 * self.simd as u32);
+            let mut i = Inst::new(Opcode::Mov, self.simd);
             let mut d = grf_dst(0, 0, dt);
             d.hstride = 2;
             i.dst = Some(d);

@@ -26,7 +26,7 @@ impl Sel<'_> {
             let t = isa_type(ty, false)?;
             let o = self.opnd(*src, t)?;
             let tmp = if moves.len() > 1 {
-                self.m.new_vreg(ty.bytes().max(4) * SIMD as u32)
+                self.m.new_vreg(ty.bytes().max(4) * self.simd as u32)
             } else {
                 self.phis[phi]
             };
@@ -48,7 +48,7 @@ impl Sel<'_> {
     }
 
     pub(super) fn mov_to(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>) {
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.predicate = pred.map(|inverse| Predicate {
             ctrl: PredCtrl::Normal,
             inverse,

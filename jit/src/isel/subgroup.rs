@@ -6,14 +6,27 @@
 use super::*;
 
 impl Sel<'_> {
-    /// The lane numbers 0..7 as words, from a packed vector immediate.
+    /// The lane numbers 0..simd-1 as words: 0..7 from a packed vector immediate (which
+    /// holds eight), and in SIMD16 8..15 as those plus 8.
     pub(super) fn lane_words(&mut self) -> VReg {
-        let words = self.m.new_vreg(2 * SIMD as u32);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let words = self.m.new_vreg(2 * self.simd as u32);
+        let mut i = Inst::new(Opcode::Mov, 8);
         i.no_mask = true;
         i.dst = Some(grf_dst(0, 0, Type::UW));
         i.srcs[0] = Some(imm(Type::UV, 0x7654_3210));
         self.push(i, Some(VRef { v: words, off: 0 }), [None; 3]);
+        if self.simd == 16 {
+            let mut i = Inst::new(Opcode::Add, 8);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::UW));
+            i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
+            i.srcs[1] = Some(imm(Type::UW, 8));
+            self.push(
+                i,
+                Some(VRef { v: words, off: 16 }),
+                [Some(VRef { v: words, off: 0 }), None, None],
+            );
+        }
         words
     }
 
@@ -21,7 +34,7 @@ impl Sel<'_> {
     pub(super) fn subgroup_local_id(&mut self, v: Value) {
         let words = self.lane_words();
         let (r, _) = self.def_varying(v);
-        let mut i = Inst::new(Opcode::Mov, SIMD);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
         i.no_mask = true;
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
@@ -44,7 +57,7 @@ impl Sel<'_> {
         let (r, _) = self.def_varying(v);
         for (src, no_mask) in [(fill, true), (x, false)] {
             let o = self.opnd(src, t)?;
-            let mut i = Inst::new(Opcode::Mov, SIMD);
+            let mut i = Inst::new(Opcode::Mov, self.simd);
             i.no_mask = no_mask;
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
@@ -57,7 +70,7 @@ impl Sel<'_> {
     pub(super) fn read_lane(&mut self, v: Value, x: Value, k: u8) -> Result<(), IselError> {
         let t = raw_type(self.f.ty(v))?;
         let o = self.opnd(x, t)?;
-        if o.scalar || k >= SIMD {
+        if o.scalar || k >= self.simd {
             // Already the same in every lane (or a lane past the thread's: undefined, any
             // value will do).
             let (r, _) = self.def(v);

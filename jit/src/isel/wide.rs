@@ -59,7 +59,7 @@ impl Sel<'_> {
             (a, b)
         };
         let (r, scalar) = self.def(v);
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         let al = self.half(a, 0)?;
         let ah = self.half(a, 1)?;
         let bl = self.half(b, 0)?;
@@ -79,7 +79,9 @@ impl Sel<'_> {
             } else {
                 (x, y)
             };
-            let t = self.m.new_vreg(if scalar { 4 } else { 4 * SIMD as u32 });
+            let t = self
+                .m
+                .new_vreg(if scalar { 4 } else { 4 * self.simd as u32 });
             let mut i = Inst::new(Opcode::Mul, exec);
             i.no_mask = scalar;
             i.dst = Some(grf_dst(0, 0, Type::UD));
@@ -124,10 +126,12 @@ impl Sel<'_> {
             (Type::UD, Type::UQ)
         };
         let (r, scalar) = self.def(v);
-        let exec = if scalar { 1 } else { SIMD };
+        let exec = if scalar { 1 } else { self.simd };
         let oa = self.reg_opnd(a, t)?;
         let ob = self.opnd(b, t)?;
-        let p = self.m.new_vreg(if scalar { 8 } else { 8 * SIMD as u32 });
+        let p = self
+            .m
+            .new_vreg(if scalar { 8 } else { 8 * self.simd as u32 });
         let mut i = Inst::new(Opcode::Mul, exec);
         i.no_mask = scalar;
         i.dst = Some(grf_dst(0, 0, wide));

@@ -45,7 +45,7 @@ enum Form {
 
 /// Bytes of shared local memory the work-group functions use: one value of up to 8 bytes
 /// per sub-group, for the largest work-group (256 work-items, `SIMD` a sub-group).
-const COLLECTIVE_SLM: u32 = 8 * 256 / crate::isel::SIMD as u32;
+const COLLECTIVE_SLM: u32 = 8 * 256 / 8;
 
 impl Lowerer<'_, '_> {
     /// The value of a Scope operand (a constant id).
@@ -88,7 +88,7 @@ impl Lowerer<'_, '_> {
     }
 
     fn simd(&mut self) -> Value {
-        self.konst(Ty::I32, u64::from(crate::isel::SIMD))
+        self.konst(Ty::I32, u64::from(self.simd))
     }
 
     /// The sub-group built-in variables that are not a lane number.
@@ -98,9 +98,9 @@ impl Lowerer<'_, '_> {
         which: spirv::BuiltIn,
     ) -> Result<Value, FrontendError> {
         let simd = self.simd();
-        let shift = self.konst(Ty::I32, u64::from(crate::isel::SIMD.trailing_zeros()));
+        let shift = self.konst(Ty::I32, u64::from(self.simd.trailing_zeros()));
         let round_up = |me: &mut Self, n: Value| {
-            let k = me.konst(Ty::I32, u64::from(crate::isel::SIMD) - 1);
+            let k = me.konst(Ty::I32, u64::from(me.simd) - 1);
             let n = me.f.push(b, Op::Bin(BinOp::Add, n, k), Ty::I32);
             me.f.push(b, Op::Bin(BinOp::LShr, n, shift), Ty::I32)
         };
@@ -278,7 +278,7 @@ impl Lowerer<'_, '_> {
         let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
         let mut acc = self.f.push(b, Op::ReadLane(filled, 0), ty);
         let mut out = vec![acc];
-        for k in 1..crate::isel::SIMD {
+        for k in 1..self.simd {
             let lane = self.f.push(b, Op::ReadLane(filled, k), ty);
             acc = self.combine(b, op, acc, lane);
             out.push(acc);
@@ -342,7 +342,7 @@ impl Lowerer<'_, '_> {
         };
         // Lane 0 of each sub-group writes the sub-group's total at its index.
         let slm = self.collective_slm()?;
-        let shift = self.konst(Ty::I32, u64::from(crate::isel::SIMD.trailing_zeros()));
+        let shift = self.konst(Ty::I32, u64::from(self.simd.trailing_zeros()));
         let (lin, _) = self.local_linear(b);
         let sg = self.f.push(b, Op::Bin(BinOp::LShr, lin, shift), Ty::I32);
         let lane = self
@@ -393,8 +393,8 @@ impl Lowerer<'_, '_> {
                     out.push(self.f.push(b, Op::ReadLane(v, k as u8), ty));
                     continue;
                 }
-                let mut r = self.f.push(b, Op::ReadLane(v, crate::isel::SIMD - 1), ty);
-                for k in (0..crate::isel::SIMD - 1).rev() {
+                let mut r = self.f.push(b, Op::ReadLane(v, self.simd - 1), ty);
+                for k in (0..self.simd - 1).rev() {
                     let kk = self.konst(Ty::I32, u64::from(k));
                     let is = self.f.push(b, Op::Cmp(CmpOp::Eq, lane, kk), Ty::Bool);
                     let lv = self.f.push(b, Op::ReadLane(v, k), ty);
