@@ -74,6 +74,19 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: Some("__opencl_c_subgroups"),
     },
+    // The shuffles and the buffer block reads and writes (the image forms need images,
+    // which the device does not have), on SIMD8 and SIMD16 sub-groups.
+    Extension {
+        name: "cl_intel_subgroups",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    // intel_reqd_sub_group_size(8 | 16); CL_DEVICE_SUB_GROUP_SIZES_INTEL.
+    Extension {
+        name: "cl_intel_required_subgroup_size",
+        version: (1, 0, 0),
+        feature: None,
+    },
 ];
 
 /// OpenCL C 3.0 features without an extension: 64-bit integers (the full profile's, which
@@ -121,6 +134,57 @@ pub fn undefine_header() -> String {
         .filter(|f| !features().any(|g| g == **f))
         .map(|f| format!("#undef {f}\n"))
         .collect()
+}
+
+/// Declarations of cl_intel_subgroups' buffer functions, which clang-15's built-in table
+/// (`-fdeclare-opencl-builtins`) does not have (only its opencl-c.h, whose image forms need
+/// image support): the shuffles of each type the extension lists, the block reads and
+/// writes of `__global uint`. llvm-spirv turns the calls into SPV_INTEL_subgroups.
+pub fn intel_subgroups_header() -> String {
+    let mut out = String::from("#ifdef cl_intel_subgroups\n");
+    let decl = "__attribute__((overloadable, convergent))";
+    let mut types: Vec<String> = Vec::new();
+    for base in ["float", "int", "uint"] {
+        types.push(base.into());
+        for n in [2, 3, 4, 8, 16] {
+            types.push(format!("{base}{n}"));
+        }
+    }
+    types.extend(["long".into(), "ulong".into()]);
+    for (ext, base) in [("cl_khr_fp16", "half"), ("cl_khr_fp64", "double")] {
+        // Declared with the extension enabled, disabled again for the program (whose own
+        // pragma comes after this header).
+        out.push_str(&format!(
+            "#ifdef {ext}\n#pragma OPENCL EXTENSION {ext} : enable\n"
+        ));
+        for n in ["", "2", "3", "4", "8", "16"] {
+            let t = format!("{base}{n}");
+            shuffles(&mut out, decl, &t);
+        }
+        out.push_str(&format!(
+            "#pragma OPENCL EXTENSION {ext} : disable\n#endif\n"
+        ));
+    }
+    for t in &types {
+        shuffles(&mut out, decl, t);
+    }
+    for n in ["", "2", "4", "8"] {
+        out.push_str(&format!(
+            "uint{n} {decl} intel_sub_group_block_read{n}(const __global uint *p);\n\
+             void {decl} intel_sub_group_block_write{n}(__global uint *p, uint{n} data);\n"
+        ));
+    }
+    out.push_str("#endif\n");
+    out
+}
+
+fn shuffles(out: &mut String, decl: &str, t: &str) {
+    out.push_str(&format!(
+        "{t} {decl} intel_sub_group_shuffle({t} x, uint c);\n\
+         {t} {decl} intel_sub_group_shuffle_xor({t} x, uint c);\n\
+         {t} {decl} intel_sub_group_shuffle_down({t} cur, {t} next, uint c);\n\
+         {t} {decl} intel_sub_group_shuffle_up({t} prev, {t} cur, uint c);\n"
+    ));
 }
 
 /// clang's `-cl-ext` argument: everything off, then the extensions and features.

@@ -86,7 +86,9 @@ kernel void bool_to_int(global const int *a, global const int *b,
                         global int *scalar, global int4 *vec) {
   size_t i = get_global_id(0);
   scalar[i] = (a[i] < b[i]) + (a[i] == b[i]) * 2;
-  int4 x = (int4)(a[i], b[i], a[i] ^ b[i], -a[i]);
+  // The negation wraps (as_int of an unsigned difference): `-a[i]` would be undefined
+  // for INT_MIN, one of the inputs.
+  int4 x = (int4)(a[i], b[i], a[i] ^ b[i], as_int(0u - as_uint(a[i])));
   vec[i] = x > (int4)(0);
 }
 

@@ -64,7 +64,7 @@ pub fn emit_with(
     let mut n = 0usize;
     for item in &m.items {
         match item {
-            Item::Inst(_) => n += 1,
+            Item::Inst(mi) => n += mi.len(),
             Item::Label(l) | Item::LoopStart(l) => {
                 if at[l.0 as usize].is_none() {
                     at[l.0 as usize] = Some(n)
@@ -84,6 +84,13 @@ pub fn emit_with(
     let mut targets = Vec::with_capacity(n);
     for (pos, item) in m.items.iter().enumerate() {
         let Item::Inst(mi) = item else { continue };
+        if mi.is_gather() {
+            insts.push(gather_address(mi, a));
+            targets.push(Targets {
+                jip: None,
+                uip: None,
+            });
+        }
         let mut inst = mi.inst.clone();
         if let (Some(d), Some(r)) = (inst.dst.as_mut(), mi.dst) {
             let b = a.base[r.v.0 as usize] + r.off;
@@ -92,6 +99,10 @@ pub fn emit_with(
         }
         for (s, r) in inst.srcs.iter_mut().zip(mi.srcs) {
             if let (Some(Src::Reg(sr)), Some(r)) = (s.as_mut(), r) {
+                if sr.indirect.is_some() {
+                    // Addressed through a0 (`gather_address`).
+                    continue;
+                }
                 let b = a.base[r.v.0 as usize] + r.off;
                 sr.nr = (b / 32) as u8;
                 sr.subreg = (b % 32) as u8;
@@ -189,6 +200,39 @@ pub fn emit_with(
     Ok((insts, bytes))
 }
 
+/// `(W) add (n) a0.0<1>:uw offsets<16;8,2>:uw base` before a gather (`MInst::is_gather`):
+/// each lane's address is its byte offset (the low word of its dword in `srcs[1]`) plus the
+/// byte address of the register read (`srcs[0]`). NoMask, so that no lane's address is
+/// stale; the move itself runs under the execution mask.
+fn gather_address(mi: &crate::isel::mfunc::MInst, a: &Assignment) -> crate::isa::Inst {
+    use crate::isa::{Imm, Inst, Region, Type};
+    let (Some(x), Some(o)) = (mi.srcs[0], mi.srcs[1]) else {
+        unreachable!("is_gather checked both");
+    };
+    let base = a.base[x.v.0 as usize] + x.off;
+    let at = a.base[o.v.0 as usize] + o.off;
+    let mut i = Inst::new(Opcode::Add, mi.inst.exec_size);
+    i.no_mask = true;
+    i.chan_offset = mi.inst.chan_offset;
+    // a0, the address register (ARF 0x10).
+    i.dst = Some(crate::isel::arf_dst(0x10, Type::UW));
+    i.srcs[0] = Some(crate::isel::reg_src(
+        (at / 32) as u8,
+        (at % 32) as u8,
+        Region {
+            vstride: 16,
+            width: 8,
+            hstride: 2,
+        },
+        Type::UW,
+    ));
+    i.srcs[1] = Some(Src::Imm(Imm {
+        ty: Type::UW,
+        bits: u64::from(base),
+    }));
+    i
+}
+
 enum Word {
     Native(u128),
     Compact(u64),
@@ -199,12 +243,16 @@ enum Word {
 fn enclosing_block_end(m: &MFunction, pos: usize) -> Option<usize> {
     let mut ip = m.items[..=pos]
         .iter()
-        .filter(|i| matches!(i, Item::Inst(_)))
-        .count();
+        .map(|i| match i {
+            Item::Inst(mi) => mi.len(),
+            _ => 0,
+        })
+        .sum::<usize>();
     let mut depth = 0i32;
     for item in &m.items[pos + 1..] {
         match item {
             Item::Inst(mi) => {
+                ip += mi.len() - 1;
                 match mi.inst.op {
                     Opcode::If => depth += 1,
                     Opcode::Endif if depth > 0 => depth -= 1,

@@ -158,7 +158,10 @@ fn compile_to_bitcode_with(
     std::fs::write(&src, source)
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", src.display())))?;
     let undefine = dir.0.join("gencl-features.h");
-    std::fs::write(&undefine, crate::extensions::undefine_header())
+    std::fs::write(
+        &undefine,
+        crate::extensions::undefine_header() + &crate::extensions::intel_subgroups_header(),
+    )
         .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", undefine.display())))?;
     let include = dir.0.join("include");
     for (name, text) in headers {

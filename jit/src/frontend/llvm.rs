@@ -134,7 +134,7 @@ fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
     // carries them in a 32- or 64-bit register (`lower.rs`, "odd-width integers").
     // The source's argument type names and qualifiers, for clGetKernelArgInfo.
     cmd.arg("--spirv-max-version=1.2")
-        .arg("--spirv-ext=+SPV_INTEL_arbitrary_precision_integers")
+        .arg("--spirv-ext=+SPV_INTEL_arbitrary_precision_integers,+SPV_INTEL_subgroups")
         .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .arg(bc)
         .arg("-o")

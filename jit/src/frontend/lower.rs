@@ -3260,6 +3260,18 @@ impl Lowerer<'_, '_> {
                 define!(vals);
                 return Ok(b);
             }
+            SOp::SubgroupShuffleINTEL
+            | SOp::SubgroupShuffleDownINTEL
+            | SOp::SubgroupShuffleUpINTEL
+            | SOp::SubgroupShuffleXorINTEL
+            | SOp::SubgroupBlockReadINTEL
+            | SOp::SubgroupBlockWriteINTEL => {
+                if let Some(vals) = self.intel_subgroup(fr, i, cur)? {
+                    if i.result_id.is_some() {
+                        define!(vals);
+                    }
+                }
+            }
             // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
             SOp::MemoryBarrier => {
                 self.f.push(cur, Op::Fence, Ty::Void);

@@ -302,6 +302,10 @@ pub enum Op {
     FillInactive(Value, Value),
     /// `x` as lane `k` of the sub-group holds it, the same for every lane.
     ReadLane(Value, u8),
+    /// `x` as lane `idx` of the sub-group holds it (idx taken modulo the SIMD width), per
+    /// lane: cl_intel_subgroups' shuffles, with indirect register addressing. Never merged
+    /// with another (like `FillInactive`, it reads lanes the current one does not own).
+    Shuffle(Value, Value),
     /// An atomic read-modify-write of the `ty`-sized integer at `addr` with the operand
     /// (global or local memory); the result is the old value.
     Atomic(AtomicOp, Value, Value),
@@ -420,7 +424,8 @@ impl Op {
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
             | Op::Atomic(_, a, b)
-            | Op::FillInactive(a, b) => {
+            | Op::FillInactive(a, b)
+            | Op::Shuffle(a, b) => {
                 vec![*a, *b]
             }
             Op::ReadLane(a, _) => vec![*a],
@@ -452,7 +457,8 @@ impl Op {
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
             | Op::Atomic(_, a, b)
-            | Op::FillInactive(a, b) => {
+            | Op::FillInactive(a, b)
+            | Op::Shuffle(a, b) => {
                 *a = f(*a);
                 *b = f(*b);
             }

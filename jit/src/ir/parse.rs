@@ -243,6 +243,10 @@ fn op_of(text: &str) -> Option<Op> {
             let v = values(rest)?;
             Op::FillInactive(*v.first()?, *v.get(1)?)
         }
+        "shuffle" => {
+            let v = values(rest)?;
+            Op::Shuffle(*v.first()?, *v.get(1)?)
+        }
         "read_lane" => {
             let (a, k) = rest.split_once(',')?;
             Op::ReadLane(value(a.trim())?, num(k.trim())? as u8)

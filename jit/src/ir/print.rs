@@ -111,6 +111,7 @@ fn op_text(op: &Op) -> String {
         Op::CmpXchg { addr, cmp, value } => format!("cmpxchg {addr}, {cmp}, {value}"),
         Op::FillInactive(a, b) => format!("fill_inactive {a}, {b}"),
         Op::ReadLane(a, k) => format!("read_lane {a}, {k}"),
+        Op::Shuffle(a, b) => format!("shuffle {a}, {b}"),
         Op::Barrier => "barrier".into(),
         Op::Fence => "fence".into(),
     }

@@ -46,6 +46,28 @@ pub struct MInst {
     pub uip: Option<Label>,
 }
 
+impl MInst {
+    /// A gather within the register file: a move whose source 0 is VxH-indirect
+    /// (`r[a0.0]<1,0>`) and names virtual register `srcs[0]`, with each lane's byte offset
+    /// into it in the dwords of `srcs[1]`. Emission puts the `add` that sets a0 (offsets
+    /// plus the register's address, known only then) right before the move, so the pair
+    /// stays one instruction here: spilling and liveness see both registers read at once.
+    pub fn is_gather(&self) -> bool {
+        matches!(self.inst.srcs[0], Some(crate::isa::Src::Reg(r)) if r.indirect.is_some())
+            && self.srcs[0].is_some()
+            && self.srcs[1].is_some()
+    }
+
+    /// Machine instructions this one becomes.
+    pub fn len(&self) -> usize {
+        if self.is_gather() {
+            2
+        } else {
+            1
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Item {
     Inst(MInst),

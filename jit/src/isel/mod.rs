@@ -719,6 +719,7 @@ impl Sel<'_> {
             }
             Op::FillInactive(x, fill) => self.fill_inactive(v, x, fill)?,
             Op::ReadLane(x, k) => self.read_lane(v, x, k)?,
+            Op::Shuffle(x, idx) => self.shuffle(v, x, idx)?,
             Op::Barrier => self.barrier(),
             Op::Fence => self.fence(),
         }

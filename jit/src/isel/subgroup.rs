@@ -98,6 +98,93 @@ impl Sel<'_> {
     }
 }
 
+impl Sel<'_> {
+    /// Each lane's `x` from lane `idx` (modulo the width): `(W) and` and `(W) shl` make
+    /// every lane's byte offset into `x` (NoMask, so that the disabled lanes' offsets stay
+    /// inside the register too), then the indirect move `mov dst r[a0.0]<1,0>` (VxH: one
+    /// address per lane), which emission completes with the `add` that sets a0 from the
+    /// offsets and `x`'s register (`mfunc::MInst::is_gather`). a0 has sixteen word
+    /// addresses: dwords go in one move, qwords eight lanes at a time (as Mesa's
+    /// `generate_shuffle` does).
+    pub(super) fn shuffle(&mut self, v: Value, x: Value, idx: Value) -> Result<(), IselError> {
+        let t = raw_type(self.f.ty(v))?;
+        let ox = self.opnd(x, t)?;
+        if ox.scalar {
+            // Every lane holds the same: any lane's is the value.
+            self.alu(v, Opcode::Mov, t, &[ox], None);
+            return Ok(());
+        }
+        let Some(xr) = ox.vref else {
+            return unsupported("internal: a varying value outside a register");
+        };
+        let simd = self.simd;
+        let oi = self.opnd(idx, Type::UD)?;
+        let offsets = self.m.new_vreg(4 * u32::from(simd));
+        let mut i = Inst::new(Opcode::And, simd);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        let (src, vref) = if matches!(oi.src, Src::Imm(_)) {
+            let o = self.reg_opnd(idx, Type::UD)?;
+            (o.src, o.vref)
+        } else {
+            (oi.src, oi.vref)
+        };
+        i.srcs = [Some(src), Some(imm(Type::UD, u64::from(simd) - 1)), None];
+        let at = VRef { v: offsets, off: 0 };
+        self.push(i, Some(at), [vref, None, None]);
+        let mut i = Inst::new(Opcode::Shl, simd);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs = [
+            Some(reg_src(0, 0, Region::contiguous(8), Type::UD)),
+            Some(imm(Type::UD, u64::from(t.size().trailing_zeros()))),
+            None,
+        ];
+        self.push(i, Some(at), [Some(at), None, None]);
+        let (r, _) = self.def_varying(v);
+        let group = if t.size() == 8 { 8 } else { simd };
+        for g in 0..simd / group {
+            let mut i = Inst::new(Opcode::Mov, group);
+            i.chan_offset = g * group;
+            i.dst = Some(grf_dst(0, 0, t));
+            let mut s = reg_src(
+                0,
+                0,
+                Region {
+                    vstride: Region::VXH,
+                    width: 1,
+                    hstride: 0,
+                },
+                t,
+            );
+            if let Src::Reg(sr) = &mut s {
+                sr.indirect = Some(crate::isa::Indirect {
+                    addr_subreg: 0,
+                    offset: 0,
+                });
+            }
+            i.srcs[0] = Some(s);
+            let g = u32::from(g) * u32::from(group);
+            self.push(
+                i,
+                Some(VRef {
+                    v: r,
+                    off: g * t.size(),
+                }),
+                [
+                    Some(xr),
+                    Some(VRef {
+                        v: offsets,
+                        off: 4 * g,
+                    }),
+                    None,
+                ],
+            );
+        }
+        Ok(())
+    }
+}
+
 /// The unsigned integer type that moves a value of `ty` bit for bit.
 fn raw_type(ty: Ty) -> Result<Type, IselError> {
     Ok(match ty.bytes() {

@@ -69,7 +69,8 @@ fn is_flow_or_message(op: Opcode) -> bool {
 /// Whether `mi` is a SIMD16 instruction Gen9 cannot execute as it is.
 pub fn needs_split(mi: &MInst) -> bool {
     let i = &mi.inst;
-    if i.exec_size != 16 || is_flow_or_message(i.op) {
+    // A gather (`MInst::is_gather`) is made at a width a0 can address.
+    if i.exec_size != 16 || is_flow_or_message(i.op) || mi.is_gather() {
         return false;
     }
     if i.op == Opcode::Math

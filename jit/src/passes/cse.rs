@@ -17,6 +17,7 @@ fn pure(op: &Op) -> bool {
             | Op::Barrier
             | Op::Fence
             | Op::FillInactive(..)
+            | Op::Shuffle(..)
             | Op::Alloca { .. }
     ) && !op.has_side_effects()
 }

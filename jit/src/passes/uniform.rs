@@ -36,6 +36,7 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Fence
             | Op::PrivateBase
             | Op::FillInactive(..)
+            | Op::Shuffle(..)
             | Op::Atomic(..)
             | Op::CmpXchg { .. }
             | Op::Alloca { .. } => false,

@@ -591,3 +591,148 @@ impl Lowerer<'_, '_> {
             .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local)))
     }
 }
+
+impl Lowerer<'_, '_> {
+    /// cl_intel_subgroups (SPV_INTEL_subgroups): the four shuffles and the buffer block
+    /// reads and writes. Returns None for an instruction that is not one of them.
+    ///
+    /// A shuffle is `Op::Shuffle` (lane `idx` modulo the width): xor reads lane `id ^ v`;
+    /// down reads lane `id + d` of `current`, or of `next` past the sub-group (`id + d - S`,
+    /// the same lane modulo S); up reads lane `id - d` of `current`, or of `previous` before
+    /// it. Block reads and writes move element k of lane l at `p[k * S + l]`
+    /// (cl_intel_subgroups: "the data is read from ... the sub-group's block"), as gathers
+    /// and scatters through the ordinary message path.
+    pub(super) fn intel_subgroup(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        b: Block,
+    ) -> Result<Option<Vec<Value>>, FrontendError> {
+        let op = i.class.opcode;
+        let lane = self
+            .f
+            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+        let to32 = |me: &mut Self, v: Value| match me.f.ty(v) {
+            Ty::I64 => me.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32),
+            Ty::I32 => v,
+            _ => me.f.push(b, Op::Conv(ConvOp::ZExt, v), Ty::I32),
+        };
+        let shuffle = |me: &mut Self, xs: &[Value], idx: Value| -> Vec<Value> {
+            xs.iter()
+                .map(|&x| {
+                    let ty = me.f.ty(x);
+                    me.f.push(b, Op::Shuffle(x, idx), ty)
+                })
+                .collect()
+        };
+        Ok(Some(match op {
+            SOp::SubgroupShuffleINTEL | SOp::SubgroupShuffleXorINTEL => {
+                let xs = self.vals(fr, id_op(i, 0)?)?;
+                let k = self.val(fr, id_op(i, 1)?)?;
+                let k = to32(self, k);
+                let idx = if op == SOp::SubgroupShuffleXorINTEL {
+                    self.f.push(b, Op::Bin(BinOp::Xor, lane, k), Ty::I32)
+                } else {
+                    k
+                };
+                shuffle(self, &xs, idx)
+            }
+            SOp::SubgroupShuffleDownINTEL | SOp::SubgroupShuffleUpINTEL => {
+                let first = self.vals(fr, id_op(i, 0)?)?;
+                let second = self.vals(fr, id_op(i, 1)?)?;
+                let d = self.val(fr, id_op(i, 2)?)?;
+                let d = to32(self, d);
+                let down = op == SOp::SubgroupShuffleDownINTEL;
+                let (idx, inside, from_current, beyond) = if down {
+                    // (current, next): lanes id + d below S come from current.
+                    let idx = self.f.push(b, Op::Bin(BinOp::Add, lane, d), Ty::I32);
+                    let s = self.konst(Ty::I32, u64::from(self.simd));
+                    let inside = self.f.push(
+                        b,
+                        Op::Cmp(CmpOp::Lt { signed: false }, idx, s),
+                        Ty::Bool,
+                    );
+                    (idx, inside, &first, &second)
+                } else {
+                    // (previous, current): lanes id - d at or above 0 come from current.
+                    let idx = self.f.push(b, Op::Bin(BinOp::Sub, lane, d), Ty::I32);
+                    let inside = self.f.push(
+                        b,
+                        Op::Cmp(CmpOp::Ge { signed: false }, lane, d),
+                        Ty::Bool,
+                    );
+                    (idx, inside, &second, &first)
+                };
+                let a = shuffle(self, from_current, idx);
+                let c = shuffle(self, beyond, idx);
+                a.into_iter()
+                    .zip(c)
+                    .map(|(a, c)| {
+                        let ty = self.f.ty(a);
+                        self.f.push(b, Op::Select(inside, a, c), ty)
+                    })
+                    .collect()
+            }
+            SOp::SubgroupBlockReadINTEL => {
+                let p = self.val(fr, id_op(i, 0)?)?;
+                let tid = i
+                    .result_type
+                    .ok_or_else(|| FrontendError::InvalidIl("block read without a type".into()))?;
+                let (ty, n, esize) = match self.info.ty(tid)? {
+                    SType::Vector(e, n) => (self.info.scalar(*e)?, *n, self.info.size_of(*e)?),
+                    _ => (self.info.scalar(tid)?, 1, self.info.size_of(tid)?),
+                };
+                self.check_block_space(p)?;
+                (0..n)
+                    .map(|k| {
+                        let a = self.block_address(b, p, lane, k, esize as u32);
+                        let load = Op::Load {
+                            addr: a,
+                            align: esize as u32,
+                            bytes: esize as u32,
+                        };
+                        Ok(self.f.push(b, load, ty))
+                    })
+                    .collect::<Result<_, FrontendError>>()?
+            }
+            SOp::SubgroupBlockWriteINTEL => {
+                let p = self.val(fr, id_op(i, 0)?)?;
+                let data = self.vals(fr, id_op(i, 1)?)?;
+                self.check_block_space(p)?;
+                for (k, &x) in data.iter().enumerate() {
+                    let esize = self.f.ty(x).bytes();
+                    let a = self.block_address(b, p, lane, k as u32, esize);
+                    let store = Op::Store {
+                        addr: a,
+                        value: x,
+                        align: esize,
+                        bytes: esize,
+                    };
+                    self.f.push(b, store, Ty::Void);
+                }
+                Vec::new()
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Block reads and writes take global (or, for reads, constant) pointers.
+    fn check_block_space(&self, p: Value) -> Result<(), FrontendError> {
+        match self.f.ty(p) {
+            Ty::Ptr(Space::Global | Space::Constant | Space::Generic) => Ok(()),
+            other => unsupported(format!(
+                "intel_sub_group_block_read/write through a {other:?} pointer"
+            )),
+        }
+    }
+
+    /// `p + (k * S + lane) * esize`: element k of this lane in a sub-group block.
+    fn block_address(&mut self, b: Block, p: Value, lane: Value, k: u32, esize: u32) -> Value {
+        let base = self.konst(Ty::I32, u64::from(k * u32::from(self.simd)));
+        let at = self.f.push(b, Op::Bin(BinOp::Add, base, lane), Ty::I32);
+        let size = self.konst(Ty::I32, u64::from(esize));
+        let bytes = self.f.push(b, Op::Bin(BinOp::Mul, at, size), Ty::I32);
+        let bytes = self.f.push(b, Op::Conv(ConvOp::ZExt, bytes), Ty::I64);
+        self.f.push(b, Op::PtrAdd(p, bytes), self.f.ty(p))
+    }
+}
