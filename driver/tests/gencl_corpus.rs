@@ -72,6 +72,29 @@ fn corpus_with_opt_disable() {
     run_all("-cl-opt-disable");
 }
 
+/// The whole corpus again with every kernel built at SIMD16 (GENCL_SIMD=16, read once per
+/// process, so in a child process of this test binary): the same references, with the
+/// sub-group size the kernels then have.
+#[test]
+fn corpus_at_simd16() {
+    if std::env::var_os("GENCL_SIMD").is_some() {
+        return;
+    }
+    for test in ["corpus_at_o2", "corpus_with_opt_disable"] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([test, "--exact", "--nocapture", "--test-threads=1"])
+            .env("GENCL_SIMD", "16")
+            .output()
+            .expect("run the corpus in a child process");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("1 passed"),
+            "{test} at SIMD16:\n{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// Flow that is not reducible is a build error that says so, never wrong code.
 #[test]
 fn irreducible_flow_is_a_build_error() {

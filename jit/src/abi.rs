@@ -209,6 +209,21 @@ pub struct KernelBinary {
 }
 
 impl KernelBinary {
+    /// The sub-group size the source required (`intel_reqd_sub_group_size(n)`, which the
+    /// front end records among the kernel's attributes as the source spells it), if any.
+    pub fn required_sub_group_size(&self) -> Option<u32> {
+        let at = self.attributes.find("intel_reqd_sub_group_size(")?;
+        let rest = &self.attributes[at + "intel_reqd_sub_group_size(".len()..];
+        rest[..rest.find(')')?].trim().parse().ok()
+    }
+
+    /// Bytes of each hardware thread's scratch space that hold spilled registers (after
+    /// its lanes' private memory).
+    pub fn spill_bytes(&self) -> u32 {
+        self.scratch_bytes
+            .saturating_sub(private_area(self.private_bytes, self.simd))
+    }
+
     /// GRFs of per-thread data: local ID x, y, z, each `simd` u16 rounded up to whole GRFs.
     pub fn per_thread_grfs(&self) -> u32 {
         per_thread_grfs(self.simd)

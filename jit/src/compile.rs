@@ -130,8 +130,7 @@ pub fn stats_line(k: &KernelBinary) -> String {
         k.simd,
         k.grfs_used,
         k.private_bytes,
-        k.scratch_bytes
-            .saturating_sub(abi::private_area(k.private_bytes, k.simd)),
+        k.spill_bytes(),
         insts,
         k.isa.len()
     )

@@ -182,8 +182,14 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => ui(0),
-        // A sub-group is a SIMD8 thread; the largest work-group holds this many.
+        // A sub-group is a hardware thread, SIMD8 unless the kernel asks for 16; the largest
+        // work-group holds this many of the smaller.
         CL_DEVICE_MAX_NUM_SUB_GROUPS => ui(d.max_work_group_size.div_ceil(8) as u32),
+        // cl_intel_required_subgroup_size: the widths the JIT compiles for.
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => val(&gencl_jit::isel::WIDTHS
+            .iter()
+            .map(|&w| usize::from(w))
+            .collect::<Vec<usize>>()),
         // Program-scope global variables: one buffer per program (service/handler.rs).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
             sz(gencl_jit::abi::MAX_GLOBAL_VARIABLE_BYTES as usize)

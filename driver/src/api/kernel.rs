@@ -371,6 +371,9 @@ fn wg_info(
         CL_KERNEL_PRIVATE_MEM_SIZE => {
             val(&(u64::from(k.desc.scratch_bytes).div_ceil(u64::from(k.desc.simd.max(1)))))
         }
+        // cl_intel_required_subgroup_size: "the amount of spill memory used by a kernel",
+        // per hardware thread as the scratch space is laid out.
+        CL_KERNEL_SPILL_MEM_SIZE_INTEL => val(&u64::from(k.desc.spill_bytes)),
         // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a
         // custom device and kernel is not a built-in kernel."
         _ => Err(CL_INVALID_VALUE),
@@ -460,8 +463,13 @@ unsafe fn sg_info(
             val(&out)
         }
         CL_KERNEL_MAX_NUM_SUB_GROUPS => val(&max_wg.div_ceil(simd)),
-        // No attribute sets it (intel_reqd_sub_group_size is not honoured yet).
+        // No attribute sets it (reqd_num_sub_groups is not an attribute clang-15 knows).
         CL_KERNEL_COMPILE_NUM_SUB_GROUPS => val(&0usize),
+        // cl_intel_required_subgroup_size: "the sub-group size specified by the
+        // intel_reqd_sub_group_size attribute ... or 0 if the attribute was not specified".
+        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => {
+            val(&(k.desc.required_sub_group_size.unwrap_or(0) as usize))
+        }
         _ => Err(CL_INVALID_VALUE),
     }
 }

@@ -563,6 +563,10 @@ pub const CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: cl_kernel_sub_group_info = 0x20
 pub const CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: cl_kernel_sub_group_info = 0x11B8;
 pub const CL_KERNEL_MAX_NUM_SUB_GROUPS: cl_kernel_sub_group_info = 0x11B9;
 pub const CL_KERNEL_COMPILE_NUM_SUB_GROUPS: cl_kernel_sub_group_info = 0x11BA;
+// cl_intel_required_subgroup_size.
+pub const CL_DEVICE_SUB_GROUP_SIZES_INTEL: cl_device_info = 0x4108;
+pub const CL_KERNEL_SPILL_MEM_SIZE_INTEL: cl_kernel_work_group_info = 0x4109;
+pub const CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: cl_kernel_sub_group_info = 0x410A;
 pub const CL_KERNEL_EXEC_INFO_SVM_PTRS: cl_kernel_exec_info = 0x11B6;
 pub const CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: cl_kernel_exec_info = 0x11B7;
 pub const CL_EVENT_COMMAND_QUEUE: cl_event_info = 0x11D0;

@@ -8,7 +8,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -182,6 +182,10 @@ pub struct KernelDesc {
     pub slm_bytes: u32,
     pub scratch_bytes: u32,
     pub required_wg_size: Option<[u32; 3]>,
+    /// intel_reqd_sub_group_size's n (CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL).
+    pub required_sub_group_size: Option<u32>,
+    /// Scratch bytes a hardware thread spills registers to (CL_KERNEL_SPILL_MEM_SIZE_INTEL).
+    pub spill_bytes: u32,
     pub attributes: String,
 }
 
@@ -247,6 +251,8 @@ impl From<&gencl_jit::abi::KernelBinary> for KernelDesc {
             slm_bytes: k.slm_bytes,
             scratch_bytes: k.scratch_bytes,
             required_wg_size: k.required_wg_size,
+            required_sub_group_size: k.required_sub_group_size(),
+            spill_bytes: k.spill_bytes(),
             attributes: k.attributes.clone(),
         }
     }

@@ -8,6 +8,7 @@ pub mod generic;
 pub mod geometric;
 pub mod groups;
 pub mod integers;
+pub mod intel_subgroups;
 pub mod local;
 pub mod math;
 pub mod private;
@@ -31,6 +32,7 @@ pub const FILES: &[&str] = &[
     "private.cl",
     "groups.cl",
     "generic.cl",
+    "intel_subgroups.cl",
 ];
 
 /// Build options a file needs beside the run's own (its language version).
@@ -40,6 +42,8 @@ pub fn options_of(file: &str) -> &'static str {
         "groups.cl" => "-cl-std=CL2.0",
         // Generic pointers and program-scope variables are OpenCL C 2.0.
         "generic.cl" => "-cl-std=CL2.0",
+        // Sub-group functions are OpenCL C 2.0 (cl_khr_subgroups) or 3.0.
+        "intel_subgroups.cl" => "-cl-std=CL3.0",
         _ => "",
     }
 }
@@ -60,5 +64,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(private::cases());
     v.extend(groups::cases());
     v.extend(generic::cases());
+    v.extend(intel_subgroups::cases());
     v
 }

@@ -64,7 +64,7 @@ pub fn emit_with(
     let mut n = 0usize;
     for item in &m.items {
         match item {
-            Item::Inst(mi) => n += mi.len(),
+            Item::Inst(mi) => n += mi.machine_len(),
             Item::Label(l) | Item::LoopStart(l) => {
                 if at[l.0 as usize].is_none() {
                     at[l.0 as usize] = Some(n)
@@ -244,7 +244,7 @@ fn enclosing_block_end(m: &MFunction, pos: usize) -> Option<usize> {
     let mut ip = m.items[..=pos]
         .iter()
         .map(|i| match i {
-            Item::Inst(mi) => mi.len(),
+            Item::Inst(mi) => mi.machine_len(),
             _ => 0,
         })
         .sum::<usize>();
@@ -252,7 +252,7 @@ fn enclosing_block_end(m: &MFunction, pos: usize) -> Option<usize> {
     for item in &m.items[pos + 1..] {
         match item {
             Item::Inst(mi) => {
-                ip += mi.len() - 1;
+                ip += mi.machine_len() - 1;
                 match mi.inst.op {
                     Opcode::If => depth += 1,
                     Opcode::Endif if depth > 0 => depth -= 1,

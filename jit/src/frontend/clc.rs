@@ -162,7 +162,7 @@ fn compile_to_bitcode_with(
         &undefine,
         crate::extensions::undefine_header() + &crate::extensions::intel_subgroups_header(),
     )
-        .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", undefine.display())))?;
+    .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", undefine.display())))?;
     let include = dir.0.join("include");
     for (name, text) in headers {
         let rel = std::path::Path::new(name);

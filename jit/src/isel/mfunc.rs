@@ -59,7 +59,7 @@ impl MInst {
     }
 
     /// Machine instructions this one becomes.
-    pub fn len(&self) -> usize {
+    pub fn machine_len(&self) -> usize {
         if self.is_gather() {
             2
         } else {

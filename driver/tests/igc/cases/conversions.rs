@@ -315,8 +315,7 @@ pub fn cases() -> Vec<Case> {
                 (0..N)
                     .flat_map(|i| {
                         // The kernel's negation wraps: INT_MIN stays INT_MIN.
-                        [a[i], b[i], a[i] ^ b[i], a[i].wrapping_neg()]
-                        .map(|x| -((x > 0) as i32))
+                        [a[i], b[i], a[i] ^ b[i], a[i].wrapping_neg()].map(|x| -((x > 0) as i32))
                     })
                     .collect()
             }),

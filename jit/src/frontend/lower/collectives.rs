@@ -647,20 +647,16 @@ impl Lowerer<'_, '_> {
                     // (current, next): lanes id + d below S come from current.
                     let idx = self.f.push(b, Op::Bin(BinOp::Add, lane, d), Ty::I32);
                     let s = self.konst(Ty::I32, u64::from(self.simd));
-                    let inside = self.f.push(
-                        b,
-                        Op::Cmp(CmpOp::Lt { signed: false }, idx, s),
-                        Ty::Bool,
-                    );
+                    let inside =
+                        self.f
+                            .push(b, Op::Cmp(CmpOp::Lt { signed: false }, idx, s), Ty::Bool);
                     (idx, inside, &first, &second)
                 } else {
                     // (previous, current): lanes id - d at or above 0 come from current.
                     let idx = self.f.push(b, Op::Bin(BinOp::Sub, lane, d), Ty::I32);
-                    let inside = self.f.push(
-                        b,
-                        Op::Cmp(CmpOp::Ge { signed: false }, lane, d),
-                        Ty::Bool,
-                    );
+                    let inside =
+                        self.f
+                            .push(b, Op::Cmp(CmpOp::Ge { signed: false }, lane, d), Ty::Bool);
                     (idx, inside, &second, &first)
                 };
                 let a = shuffle(self, from_current, idx);
