@@ -104,6 +104,28 @@ __kernel void gen_atomics(__global const int *in, __global int *out, __global in
         out[get_group_id(0)] = lc;
 }
 
+// 64-bit atomics through generic pointers chosen per work-item: Gen9's SLM has no 64-bit
+// atomics, so local memory takes the lock path and global memory the data port's atomic,
+// picked at run time from the pointer's tag.
+__kernel void gen_atomics64(__global const long *in, __global long *out, __global long *count) {
+    size_t g = get_global_id(0), lid = get_local_id(0);
+    __local long lc[2];
+    if (lid < 2)
+        lc[lid] = lid ? LONG_MIN : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    long v = in[g];
+    bool local_one = (v & 1) != 0;
+    volatile atomic_long *c = local_one ? (volatile atomic_long *)&lc[0]
+                                        : (volatile atomic_long *)&count[0];
+    volatile atomic_long *m = local_one ? (volatile atomic_long *)&lc[1]
+                                        : (volatile atomic_long *)&count[1];
+    atomic_fetch_add_explicit(c, v, memory_order_relaxed, memory_scope_work_group);
+    atomic_fetch_max_explicit(m, v, memory_order_relaxed, memory_scope_work_group);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 2)
+        out[2 * get_group_id(0) + lid] = lc[lid];
+}
+
 // A library built-in with a pointer result (modf) writing through a generic pointer chosen
 // at run time: a private temporary, copied out through the pointer.
 __kernel void gen_modf(__global const float *in, __global float *out, __local float *l) {

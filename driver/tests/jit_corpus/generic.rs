@@ -136,6 +136,36 @@ fn gen_atomics(n: usize, local: usize, seed: u64) -> Case {
         })
 }
 
+fn gen_atomics64(n: usize, local: usize, seed: u64) -> Case {
+    // Values over 32 bits, odd ones to local memory, even ones to global.
+    let input: Vec<i64> = rand_i32(n, seed, -1_000_000, 1_000_000)
+        .into_iter()
+        .map(|x| i64::from(x) << 24 | i64::from(x & 1))
+        .collect();
+    case(F, "gen_atomics64")
+        .global(&[n])
+        .local(&[local])
+        .buf(input)
+        .out::<i64>(2 * (n / local))
+        .buf(vec![0i64, i64::MIN])
+        .expect(1, |r| {
+            r.input::<i64>(0)
+                .chunks(r.local[0])
+                .flat_map(|c| {
+                    let odd = c.iter().filter(|x| *x & 1 == 1);
+                    [
+                        odd.clone().sum::<i64>(),
+                        odd.copied().max().unwrap_or(i64::MIN),
+                    ]
+                })
+                .collect()
+        })
+        .expect(2, |r| {
+            let even = r.input::<i64>(0).into_iter().filter(|x| *x & 1 == 0);
+            vec![even.clone().sum::<i64>(), even.max().unwrap_or(i64::MIN)]
+        })
+}
+
 fn gen_modf(n: usize, local: usize, seed: u64) -> Case {
     with_local::<f32>(
         "gen_modf",
@@ -285,6 +315,7 @@ pub fn cases() -> Vec<Case> {
         gen_write(64, 16, 5),
         gen_table(64, 16, 6),
         gen_atomics(128, 32, 7),
+        gen_atomics64(128, 32, 18),
         gen_modf(64, 16, 8),
         gen_widths(64, 16, 9),
         gen_vectors(32, 8, 10),

@@ -2109,6 +2109,8 @@ impl Lowerer<'_, '_> {
         let (named, space) = self.named_pointer(cur, addr);
         let (b, old) = if it == Ty::I64 && space == Space::Local {
             self.local_atomic64(cur, named, aop, x, cmp)?
+        } else if it == Ty::I64 && space == Space::Generic {
+            self.generic_atomic64(cur, addr, aop, x, cmp)?
         } else {
             let op = match (aop, cmp) {
                 (Some(a), _) => Op::Atomic(a, addr, x),
@@ -2127,6 +2129,56 @@ impl Lowerer<'_, '_> {
             self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
         };
         Ok((b, old))
+    }
+
+    /// A 64-bit atomic through a generic pointer whose space is not known here: local
+    /// memory takes `local_atomic64`'s lock, anything else the data port's 64-bit atomic,
+    /// chosen per lane by the pointer's tag (to_local is NULL unless it points into local
+    /// memory, where no object sits at offset 0: `abi::SLM_NULL_GUARD`). Where the passes
+    /// later resolve the space, the other arm is dead code. Returns the block after and the
+    /// old value.
+    fn generic_atomic64(
+        &mut self,
+        pre: Block,
+        addr: Value,
+        aop: Option<AtomicOp>,
+        x: Value,
+        cmp: Option<Value>,
+    ) -> Result<(Block, Value), FrontendError> {
+        let local = self.f.push(
+            pre,
+            Op::Conv(ConvOp::FromGeneric, addr),
+            Ty::Ptr(Space::Local),
+        );
+        let null = self.konst(Ty::Ptr(Space::Local), 0);
+        let is_local = self.f.push(pre, Op::Cmp(CmpOp::Ne, local, null), Ty::Bool);
+        let (in_slm, elsewhere) = (self.f.add_block(), self.f.add_block());
+        self.f.blocks[pre.0 as usize].term = Term::CondBr(is_local, in_slm, elsewhere);
+        let (slm_end, slm_old) = self.local_atomic64(in_slm, local, aop, x, cmp)?;
+        let global = self.f.push(
+            elsewhere,
+            Op::Conv(ConvOp::FromGeneric, addr),
+            Ty::Ptr(Space::Global),
+        );
+        let op = match (aop, cmp) {
+            (Some(a), _) => Op::Atomic(a, global, x),
+            (None, Some(cmp)) => Op::CmpXchg {
+                addr: global,
+                cmp,
+                value: x,
+            },
+            (None, None) => return invalid("compare-exchange without a comparator"),
+        };
+        let other_old = self.f.push(elsewhere, op, Ty::I64);
+        let join = self.f.add_block();
+        self.f.blocks[slm_end.0 as usize].term = Term::Br(join);
+        self.f.blocks[elsewhere.0 as usize].term = Term::Br(join);
+        let old = self.f.push(
+            join,
+            Op::Phi(vec![(slm_end, slm_old), (elsewhere, other_old)]),
+            Ty::I64,
+        );
+        Ok((join, old))
     }
 
     /// A 64-bit atomic on local memory, which Gen9's SLM cannot do in one message (its
