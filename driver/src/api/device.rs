@@ -245,7 +245,11 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         // "If device is a root-level device, a param_value_size_ret of 0 can be returned."
         CL_DEVICE_PARTITION_TYPE => val(&Vec::<isize>::new()),
         CL_DEVICE_REFERENCE_COUNT => ui(1),
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => ui(b(false)),
+        // "This query must return CL_TRUE for devices that support the cl_khr_subgroups
+        // extension". And they have it: each sub-group is an EU thread, which Gen9 schedules
+        // on its own (the GPU model gives the threads of a group turns), so a sub-group
+        // waiting on another through memory does not starve it (CTS subgroups ifp_*).
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => ui(b(true)),
         // Every order, up to device scope: Gen9's atomics are performed at the L3 or in SLM,
         // and acquire/release add the data port's fence (jit/src/extensions.rs). Not all
         // devices: there is no SVM for a host to share atomics with.

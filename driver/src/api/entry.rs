@@ -26,7 +26,7 @@ pub use super::icd::{
 };
 pub use super::kernel::{
     clCloneKernel, clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
-    clGetKernelSubGroupInfo, clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel,
+    clGetKernelSubGroupInfo, clGetKernelSubGroupInfoKHR, clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel,
     clSetKernelArg, clSetKernelExecInfo,
 };
 pub use super::launch::{clEnqueueNDRangeKernel, clEnqueueTask};

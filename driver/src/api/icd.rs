@@ -28,10 +28,6 @@ fn lookup(name: *const c_char) -> *mut c_void {
     // SAFETY: NULL or a NUL-terminated function name, per the spec.
     match unsafe { c_str(name) } {
         Some(n) if n == "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
-        // cl_khr_subgroups' name for the 2.1 core function.
-        Some(n) if n == "clGetKernelSubGroupInfoKHR" => {
-            super::entry::clGetKernelSubGroupInfo as *mut c_void
-        }
         Some(n) => entry_point(&n),
         None => std::ptr::null_mut(),
     }
