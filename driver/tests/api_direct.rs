@@ -245,8 +245,8 @@ fn unsupported_entry_points_return_errors() {
     };
     assert_eq!(slots.len(), SLOT_NAMES.len());
     for (name, slot) in SLOT_NAMES.iter().zip(slots) {
-        let ext = ["GL", "D3D", "DX9", "EGL"].iter().any(|x| name.contains(x))
-            || name.ends_with("EXT");
+        let ext =
+            ["GL", "D3D", "DX9", "EGL"].iter().any(|x| name.contains(x)) || name.ends_with("EXT");
         assert!(ext || slot.is_some(), "{name} has no entry point");
         if !ext {
             let c = std::ffi::CString::new(*name).unwrap();

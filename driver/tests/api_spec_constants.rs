@@ -75,6 +75,46 @@ unsafe fn run(ctx: cl_context, q: cl_command_queue, p: cl_program) -> Vec<u32> {
     out
 }
 
+/// cl_khr_il_program: the device reports it, and its entry point, found by name, builds a
+/// module that runs as the core one does.
+#[test]
+fn il_program_extension_entry_point() {
+    let (d, ctx, q) = setup();
+    let il = module();
+    type CreateWithIl =
+        unsafe extern "C" fn(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
+    // SAFETY: handles from setup; the looked-up pointer has clCreateProgramWithILKHR's
+    // signature (cl_ext.h); buffers of the sizes passed.
+    unsafe {
+        let mut ext = vec![0u8; 4096];
+        let mut n = 0usize;
+        assert_eq!(
+            clGetDeviceInfo(
+                d,
+                CL_DEVICE_EXTENSIONS,
+                ext.len(),
+                ext.as_mut_ptr().cast(),
+                &mut n
+            ),
+            CL_SUCCESS
+        );
+        let ext = String::from_utf8_lossy(&ext[..n - 1]).to_string();
+        assert!(ext.split(' ').any(|e| e == "cl_khr_il_program"), "{ext}");
+        let mut platform: cl_platform_id = null_mut();
+        assert_eq!(clGetPlatformIDs(1, &mut platform, null_mut()), CL_SUCCESS);
+        let name = CString::new("clCreateProgramWithILKHR").unwrap();
+        let f = clGetExtensionFunctionAddressForPlatform(platform, name.as_ptr());
+        assert!(!f.is_null());
+        let create: CreateWithIl = std::mem::transmute(f);
+        let mut e = 0;
+        let p = create(ctx, il.as_ptr().cast(), il.len(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let want: Vec<u32> = (0..32).map(|i| 5 + 3 * i).collect();
+        assert_eq!(run(ctx, q, p), want);
+        clReleaseProgram(p);
+    }
+}
+
 #[test]
 fn specialization_constants_are_checked_and_applied() {
     let (_d, ctx, q) = setup();

@@ -69,6 +69,13 @@ pub const EXTENSIONS: &[Extension] = &[
         feature: None,
     },
     // Sub-groups: the hardware thread, its lanes the work-items (frontend/lower/collectives.rs).
+    // clCreateProgramWithILKHR (clGetExtensionFunctionAddress), CL_DEVICE_IL_VERSION_KHR and
+    // CL_PROGRAM_IL_KHR: the 2.1 core entry point and queries under their KHR names.
+    Extension {
+        name: "cl_khr_il_program",
+        version: (1, 0, 0),
+        feature: None,
+    },
     Extension {
         name: "cl_khr_subgroups",
         version: (1, 0, 0),

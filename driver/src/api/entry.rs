@@ -26,8 +26,8 @@ pub use super::icd::{
 };
 pub use super::kernel::{
     clCloneKernel, clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
-    clGetKernelSubGroupInfo, clGetKernelSubGroupInfoKHR, clGetKernelWorkGroupInfo, clReleaseKernel, clRetainKernel,
-    clSetKernelArg, clSetKernelExecInfo,
+    clGetKernelSubGroupInfo, clGetKernelSubGroupInfoKHR, clGetKernelWorkGroupInfo, clReleaseKernel,
+    clRetainKernel, clSetKernelArg, clSetKernelExecInfo,
 };
 pub use super::launch::{clEnqueueNDRangeKernel, clEnqueueTask};
 pub use super::memory::{

@@ -28,6 +28,10 @@ fn lookup(name: *const c_char) -> *mut c_void {
     // SAFETY: NULL or a NUL-terminated function name, per the spec.
     match unsafe { c_str(name) } {
         Some(n) if n == "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
+        // cl_khr_il_program's name for the 2.1 core function (no dispatch slot of its own).
+        Some(n) if n == "clCreateProgramWithILKHR" => {
+            super::entry::clCreateProgramWithIL as *mut c_void
+        }
         Some(n) => entry_point(&n),
         None => std::ptr::null_mut(),
     }
