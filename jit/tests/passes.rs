@@ -648,6 +648,61 @@ fn private_memory_places_what_stays_in_memory() {
     );
 }
 
+/// `private_registers`: small arrays read and written only as elements of one size (dwords
+/// through an offset and a pointer cast; a qword) go to registers, at the top of the entry
+/// block; one accessed with two sizes, one too large and one whose address is stored stay
+/// allocas for private memory.
+#[test]
+fn private_registers_keeps_small_element_arrays_in_registers() {
+    check_pass(
+        passes::private_registers::run,
+        "kernel k(i32, ptr.global)
+         bb0:
+           %0 = i32 arg 0
+           %1 = ptr.global arg 1
+           %2 = i64 conv zext %0
+           %3 = ptr.private alloca 32, align 4
+           %4 = ptr.private conv bitcast %3
+           %5 = ptr.private ptradd %4, %2
+           store %5, %0, align 4, bytes 4
+           %6 = i32 load %3, align 4, bytes 4
+           %7 = ptr.private alloca 16, align 8
+           store %7, %1, align 8, bytes 8
+           %8 = ptr.private alloca 16, align 4
+           store %8, %0, align 4, bytes 4
+           %9 = ptr.private ptradd %8, %2
+           %10 = i64 load %9, align 8, bytes 8
+           %11 = ptr.private alloca 128, align 4
+           %12 = ptr.private ptradd %11, %2
+           store %12, %6, align 4, bytes 4
+           %13 = ptr.private alloca 8, align 8
+           store %1, %13, align 8, bytes 8
+           ret",
+        "kernel k(i32, ptr.global)
+         bb0:
+           %3 = ptr.private reg_array 32, elem 4
+           %7 = ptr.private reg_array 16, elem 8
+           %0 = i32 arg 0
+           %1 = ptr.global arg 1
+           %2 = i64 conv zext %0
+           %4 = ptr.private conv bitcast %3
+           %5 = ptr.private ptradd %4, %2
+           store %5, %0, align 4, bytes 4
+           %6 = i32 load %3, align 4, bytes 4
+           store %7, %1, align 8, bytes 8
+           %8 = ptr.private alloca 16, align 4
+           store %8, %0, align 4, bytes 4
+           %9 = ptr.private ptradd %8, %2
+           %10 = i64 load %9, align 8, bytes 8
+           %11 = ptr.private alloca 128, align 4
+           %12 = ptr.private ptradd %11, %2
+           store %12, %6, align 4, bytes 4
+           %13 = ptr.private alloca 8, align 8
+           store %1, %13, align 8, bytes 8
+           ret",
+    );
+}
+
 /// `narrow`: the low and high halves of a 32×32 product written in 64 bits (Random123's
 /// Philox, `mul_hi` in C) become a 32-bit `mul` and a `mulhi`; a mixed-sign product and a
 /// shift by other than 32 stay 64-bit; the 64-bit values are left for dce.

@@ -250,6 +250,14 @@ pub enum Op {
         bytes: u32,
         align: u32,
     },
+    /// A private array of `bytes` bytes that lives in registers (`passes::private_registers`):
+    /// its address, which only loads and stores of `elem` bytes use, at itself or at
+    /// `PtrAdd(this, byte offset)`. Selection gives it `bytes` per lane of GRFs, reads with
+    /// an indirect gather and writes each element under a compare.
+    RegArray {
+        bytes: u32,
+        elem: u32,
+    },
     /// The address of constant data buffer `n` (0: the program's `__constant` data, 1:
     /// the built-in library's tables), a buffer the runtime makes from the kernel's
     /// `data_buffers`, its address pushed in the cross-thread data.
@@ -417,6 +425,7 @@ impl Op {
             | Op::GlobalVars
             | Op::ScratchBase
             | Op::Alloca { .. }
+            | Op::RegArray { .. }
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence => vec![],
@@ -450,6 +459,7 @@ impl Op {
             | Op::GlobalVars
             | Op::ScratchBase
             | Op::Alloca { .. }
+            | Op::RegArray { .. }
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence => {}

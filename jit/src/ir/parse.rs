@@ -306,6 +306,13 @@ fn op_of(text: &str) -> Option<Op> {
         "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,
         "const_data" => Op::ConstData(num(rest)? as u32),
+        "reg_array" => {
+            let (b, e) = rest.split_once(',')?;
+            Op::RegArray {
+                bytes: num(b)? as u32,
+                elem: num(e.trim().strip_prefix("elem")?)? as u32,
+            }
+        }
         "alloca" => {
             let (b, a) = rest.split_once(',')?;
             Op::Alloca {

@@ -87,6 +87,7 @@ fn op_text(op: &Op) -> String {
         Op::GlobalVars => "global_vars".into(),
         Op::ScratchBase => "scratch_base".into(),
         Op::Alloca { bytes, align } => format!("alloca {bytes}, align {align}"),
+        Op::RegArray { bytes, elem } => format!("reg_array {bytes}, elem {elem}"),
         Op::Builtin(b, d) => format!("builtin {b:?} {d}"),
         Op::Bin(o, a, b) => format!("bin {} {a}, {b}", bin_name(*o)),
         Op::Un(o, a) => format!("un {o:?} {a}").to_lowercase(),

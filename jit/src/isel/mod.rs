@@ -12,6 +12,7 @@ mod ieee;
 pub mod layout;
 mod memory;
 pub mod mfunc;
+mod reg_array;
 mod ssa_copies;
 mod subgroup;
 mod wide;
@@ -219,6 +220,11 @@ struct Sel<'a> {
     uses_local_ids: bool,
     /// The kernel's SIMD width (`Layout::simd`).
     simd: u8,
+    /// Private arrays in registers (`Op::RegArray`): their registers, sizes, element size and
+    /// each lane's element offset within a row (lane × element size, dwords).
+    reg_arrays: HashMap<Value, (VReg, u32, u32, VReg)>,
+    /// Addresses into them: the array and the byte offsets added to it.
+    array_ptrs: HashMap<Value, (Value, Vec<Value>)>,
 }
 
 /// Select a whole kernel.
@@ -241,6 +247,8 @@ pub fn select(
         phis: HashMap::default(),
         uses_local_ids: false,
         simd: layout.simd,
+        reg_arrays: HashMap::default(),
+        array_ptrs: HashMap::default(),
     };
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
@@ -667,6 +675,10 @@ impl Sel<'_> {
                 i.srcs = [Some(oa.src), Some(ob.src), None];
                 self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, ob.vref, None]);
             }
+            Op::Conv(ConvOp::Bitcast, p) if self.array_ptrs.contains_key(&p) => {
+                let at = self.array_ptrs[&p].clone();
+                self.array_ptrs.insert(v, at);
+            }
             Op::Conv(op, a) => self.conv(v, op, a, ty)?,
             Op::ConvRound(op, a, round) => {
                 // cr0 bits 5:4 (00 RNE, 01 toward +inf, 10 toward -inf, 11 toward zero)
@@ -681,6 +693,14 @@ impl Sel<'_> {
                 self.conv(v, op, a, ty)?;
                 self.cr0(Opcode::And, !0x30u32 as u64 & 0xffff_ffff);
             }
+            Op::RegArray { bytes, elem } => self.reg_array(v, bytes, elem),
+            // An address in a register array: used only by its loads and stores, and by more
+            // offsets and pointer casts.
+            Op::PtrAdd(p, off) if self.array_ptrs.contains_key(&p) => {
+                let (a, mut offs) = self.array_ptrs[&p].clone();
+                offs.push(off);
+                self.array_ptrs.insert(v, (a, offs));
+            }
             Op::PtrAdd(p, off) => {
                 let op_ = self.opnd(p, Type::UQ)?;
                 let oo = self.opnd(off, Type::Q)?;
@@ -690,6 +710,12 @@ impl Sel<'_> {
                     (op_, oo)
                 };
                 self.alu(v, Opcode::Add, Type::UQ, &[op_, oo], None);
+            }
+            Op::Load { addr, .. } if self.array_ptrs.contains_key(&addr) => {
+                self.array_load(v, addr)?
+            }
+            Op::Store { addr, value, .. } if self.array_ptrs.contains_key(&addr) => {
+                self.array_store(addr, value)?
             }
             Op::Load { addr, bytes, .. } if bytes < 4 => self.load_narrow(v, addr, bytes)?,
             Op::Store {

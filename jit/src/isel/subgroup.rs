@@ -142,6 +142,14 @@ impl Sel<'_> {
         ];
         self.push(i, Some(at), [Some(at), None, None]);
         let (r, _) = self.def_varying(v);
+        self.gather(r, xr, offsets, t);
+        Ok(())
+    }
+
+    /// `r` = per lane, the `t` at byte `offsets[lane]` of register `x` (offsets made with
+    /// NoMask, so that every lane's address is inside `x`).
+    pub(super) fn gather(&mut self, r: VReg, xr: VRef, offsets: VReg, t: Type) {
+        let simd = self.simd;
         let group = if t.size() == 8 { 8 } else { simd };
         for g in 0..simd / group {
             let mut i = Inst::new(Opcode::Mov, group);
@@ -181,7 +189,6 @@ impl Sel<'_> {
                 ],
             );
         }
-        Ok(())
     }
 }
 

@@ -19,6 +19,7 @@ fn pure(op: &Op) -> bool {
             | Op::FillInactive(..)
             | Op::Shuffle(..)
             | Op::Alloca { .. }
+            | Op::RegArray { .. }
     ) && !op.has_side_effects()
 }
 

@@ -11,6 +11,7 @@ pub mod generic_pointers;
 pub mod mem2reg;
 pub mod narrow;
 pub mod private_memory;
+pub mod private_registers;
 pub mod pushed_args;
 pub mod simplify_cfg;
 pub mod strength;
@@ -30,6 +31,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     // Generic pointers whose address space is provable take it (seed 002); after mem2reg,
     // which turns the pointers unoptimised code keeps in variables back into values.
     ("address_spaces", address_spaces::run),
+    // Small arrays indexed at run time into registers, where they fit.
+    ("private_registers", private_registers::run),
     // What stays in memory gets its place in the work-item's private area.
     ("private_memory", private_memory::run),
     // What stays generic: tags at the casts, a local/global switch at each access.

@@ -39,7 +39,8 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Shuffle(..)
             | Op::Atomic(..)
             | Op::CmpXchg { .. }
-            | Op::Alloca { .. } => false,
+            | Op::Alloca { .. }
+            | Op::RegArray { .. } => false,
             op => op
                 .operands()
                 .iter()
