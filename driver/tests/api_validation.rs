@@ -4977,6 +4977,49 @@ fn kernel_rows(t: &mut Table, e: Env) {
             move || wg(e.k, e.ctx.cast(), 0x7fff_0000),
         );
 
+        // clGetKernelSubGroupInfoKHR (cl_khr_subgroups): the core function's checks, in its
+        // order, under the extension's name.
+        let sg_khr = move |k: cl_kernel, x: cl_device_id, input: Option<usize>| {
+            let local = [64usize, 1, 1];
+            let (isize, ip) = match input {
+                Some(n) => (n, local.as_ptr().cast::<c_void>()),
+                None => (24, null()),
+            };
+            clGetKernelSubGroupInfoKHR(
+                k,
+                x,
+                CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                isize,
+                ip,
+                0,
+                null_mut(),
+                &mut 0,
+            )
+        };
+        let entry = "clGetKernelSubGroupInfoKHR";
+        t.handle(
+            entry,
+            "kernel",
+            CL_INVALID_KERNEL,
+            e.bad_kernel(),
+            move |k| sg_khr(k, d, Some(24)),
+        );
+        t.row(
+            entry,
+            "device is a live context",
+            CL_INVALID_DEVICE,
+            move || sg_khr(e.k, b.wrong, Some(24)),
+        );
+        t.row(entry, "input_value NULL", CL_INVALID_VALUE, move || {
+            sg_khr(e.k, d, None)
+        });
+        t.row(
+            entry,
+            "order: kernel NULL and input_value NULL",
+            CL_INVALID_KERNEL,
+            move || sg_khr(null_mut(), d, None),
+        );
+
         // clGetKernelSubGroupInfo.
         let sg = move |k: cl_kernel, x: cl_device_id, param: cl_uint, input: Option<usize>| {
             let local = [64usize, 1, 1];

@@ -69,8 +69,9 @@ fn register_pressure_spills_legally() {
 /// OpenCL C 2.0 helpers taking generic pointers, inlined at call sites with global, local
 /// and private pointers: each access takes its own space's message (static resolution, seed
 /// 002). There is no run-time switch to look for: a pointer left generic is a build error,
-/// so the kernel building, with A64 (global), BTI 254 (SLM) and BTI 255 (stateless
-/// private) messages for the helper's three calls, is the resolution at work.
+/// so the kernel building, with A64 (global) and BTI 254 (SLM) messages and private reads
+/// (register gathers, the array being small) for the helper's three calls, is the
+/// resolution at work.
 #[test]
 fn generic_pointers_resolve_statically() {
     let src = "int sum2(int *p) { return p[0] + p[1]; }
@@ -98,9 +99,11 @@ fn generic_pointers_resolve_statically() {
         };
         assert!(a64 >= 3, "{opts}: global accesses\n{text}");
         assert!(bti("EFE") >= 2, "{opts}: SLM messages\n{text}");
+        // The private array lives in registers (passes::private_registers): its reads are
+        // indirect gathers, `r[a0.0]`, where private memory would take BTI 255 messages.
         assert!(
-            bti("EFF") + bti("0FF") >= 2,
-            "{opts}: private messages\n{text}"
+            bti("EFF") + bti("0FF") >= 2 || text.matches("r[a0.0]").count() >= 2,
+            "{opts}: private accesses\n{text}"
         );
     }
 }

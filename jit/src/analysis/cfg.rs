@@ -2,21 +2,27 @@
 //! post-order and dominators (Cooper, Harvey and Kennedy's iterative algorithm). Loops (`loops.rs`) and the block layout of
 //! instruction selection read it.
 
-use crate::ir::{Block, Function};
+use crate::ir::{Block, Function, Operands};
 
 pub struct Cfg {
     pub preds: Vec<Vec<Block>>,
-    pub succs: Vec<Vec<Block>>,
+    /// Successors, inline (a block has at most two).
+    pub succs: Vec<Operands<Block>>,
     /// Immediate dominator (entry: itself).
     pub idom: Vec<u32>,
     /// Reverse post-order index (unreachable blocks: u32::MAX).
     pub rpo: Vec<u32>,
+    /// Each block's interval in a depth-first walk of the dominator tree (entry and exit
+    /// numbers; unreachable blocks: u32::MAX): `a` dominates `b` exactly when `a`'s interval
+    /// holds `b`'s, a test in constant time that the verifier makes for every operand.
+    dom_in: Vec<u32>,
+    dom_out: Vec<u32>,
 }
 
 impl Cfg {
     pub fn new(f: &Function) -> Cfg {
         let n = f.blocks.len();
-        let succs: Vec<Vec<Block>> = (0..n).map(|b| f.successors(Block(b as u32))).collect();
+        let succs: Vec<Operands<Block>> = (0..n).map(|b| f.successors(Block(b as u32))).collect();
         let mut preds = vec![Vec::new(); n];
         for (b, ss) in succs.iter().enumerate() {
             for s in ss {
@@ -46,25 +52,26 @@ impl Cfg {
             rpo[*b as usize] = i as u32;
         }
         let idom = dominators(&order, &rpo, &preds, |b| b.0, 0);
+        let (dom_in, dom_out) = dominator_intervals(&idom, &order);
         Cfg {
             preds,
             succs,
             idom,
             rpo,
+            dom_in,
+            dom_out,
         }
     }
 
-    pub fn dominates(&self, a: u32, mut b: u32) -> bool {
-        loop {
-            if a == b {
-                return true;
-            }
-            let d = self.idom[b as usize];
-            if d == b || d == u32::MAX {
-                return false;
-            }
-            b = d;
+    pub fn dominates(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        if a == b {
+            return true;
         }
+        self.dom_in[a] != u32::MAX
+            && self.dom_in[b] != u32::MAX
+            && self.dom_in[a] <= self.dom_in[b]
+            && self.dom_out[b] <= self.dom_out[a]
     }
 
     /// Predecessors of `h` that it dominates: the sources of back edges.
@@ -75,6 +82,53 @@ impl Cfg {
             .filter(|p| self.rpo[p.0 as usize] != u32::MAX && self.dominates(h.0, p.0))
             .collect()
     }
+}
+
+/// Entry and exit numbers of a depth-first walk of the dominator tree given by `idom`
+/// (children in `order`, the reverse post-order).
+fn dominator_intervals(idom: &[u32], order: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let n = idom.len();
+    // Children lists, flattened: `first[p]..first[p + 1]` in `kids`.
+    let mut first = vec![0u32; n + 1];
+    for &b in order {
+        let p = idom[b as usize];
+        if p != b && p != u32::MAX {
+            first[p as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        first[i + 1] += first[i];
+    }
+    let mut fill = first.clone();
+    let mut kids = vec![0u32; first[n] as usize];
+    for &b in order {
+        let p = idom[b as usize];
+        if p != b && p != u32::MAX {
+            kids[fill[p as usize] as usize] = b;
+            fill[p as usize] += 1;
+        }
+    }
+    let (mut din, mut dout) = (vec![u32::MAX; n], vec![u32::MAX; n]);
+    let Some(&root) = order.first() else {
+        return (din, dout);
+    };
+    let mut clock = 0u32;
+    let mut stack = vec![(root, first[root as usize])];
+    din[root as usize] = clock;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if *next < first[b as usize + 1] {
+            let c = kids[*next as usize];
+            *next += 1;
+            clock += 1;
+            din[c as usize] = clock;
+            stack.push((c, first[c as usize]));
+        } else {
+            clock += 1;
+            dout[b as usize] = clock;
+            stack.pop();
+        }
+    }
+    (din, dout)
 }
 
 /// Cooper, Harvey and Kennedy's iterative dominator algorithm over a

@@ -56,10 +56,14 @@ impl Ty {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
 pub struct Value(pub u32);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
 pub struct Block(pub u32);
 
 /// Work-item built-ins, per dimension.
@@ -402,18 +406,86 @@ impl Function {
     pub fn block(&self, b: Block) -> &BlockData {
         &self.blocks[b.0 as usize]
     }
-    pub fn successors(&self, b: Block) -> Vec<Block> {
+    /// The blocks `b` branches to (none, one or two), without allocating: the CFG and
+    /// several passes ask for every block's, on every run.
+    pub fn successors(&self, b: Block) -> Operands<Block> {
         match &self.blocks[b.0 as usize].term {
-            Term::Br(t) => vec![*t],
-            Term::CondBr(_, t, f) => vec![*t, *f],
-            Term::Ret | Term::None => vec![],
+            Term::Br(t) => Operands::few(&[*t]),
+            Term::CondBr(_, t, f) => Operands::few(&[*t, *f]),
+            Term::Ret | Term::None => Operands::few(&[]),
         }
+    }
+}
+
+/// Up to three items inline (an operation's operands, a block's successors), or a phi's
+/// any number on the heap: what passes ask of every instruction, mostly without allocating.
+#[derive(Clone, Debug)]
+pub enum Operands<T: Copy + Default> {
+    Few([T; 3], u8),
+    Many(Vec<T>),
+}
+
+impl<T: Copy + Default> Operands<T> {
+    fn few(items: &[T]) -> Self {
+        let mut a = [T::default(); 3];
+        a[..items.len()].copy_from_slice(items);
+        Operands::Few(a, items.len() as u8)
+    }
+}
+
+impl<T: Copy + Default> std::ops::Deref for Operands<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Operands::Few(a, n) => &a[..usize::from(*n)],
+            Operands::Many(v) => v,
+        }
+    }
+}
+
+impl<T: Copy + Default> IntoIterator for Operands<T> {
+    type Item = T;
+    type IntoIter = OperandsIter<T>;
+    fn into_iter(self) -> OperandsIter<T> {
+        OperandsIter { items: self, at: 0 }
+    }
+}
+
+impl<'a, T: Copy + Default> IntoIterator for &'a Operands<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> std::slice::Iter<'a, T> {
+        self.iter()
+    }
+}
+
+/// By-value iteration of `Operands`.
+pub struct OperandsIter<T: Copy + Default> {
+    items: Operands<T>,
+    at: usize,
+}
+
+impl<T: Copy + Default> Iterator for OperandsIter<T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        let x = self.items.get(self.at).copied();
+        self.at += 1;
+        x
     }
 }
 
 impl Op {
     /// The values this operation reads.
-    pub fn operands(&self) -> Vec<Value> {
+    pub fn operands(&self) -> Operands<Value> {
+        match self.operand_vec() {
+            Ok(few) => few,
+            Err(many) => Operands::Many(many),
+        }
+    }
+
+    /// The operands inline, or (a phi's) in a vector.
+    fn operand_vec(&self) -> Result<Operands<Value>, Vec<Value>> {
+        let few = |v: &[Value]| Ok(Operands::few(v));
         match self {
             Op::Const(_)
             | Op::Arg(_)
@@ -428,22 +500,20 @@ impl Op {
             | Op::RegArray { .. }
             | Op::Builtin(..)
             | Op::Barrier
-            | Op::Fence => vec![],
+            | Op::Fence => few(&[]),
             Op::Bin(_, a, b)
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
             | Op::Atomic(_, a, b)
             | Op::FillInactive(a, b)
-            | Op::Shuffle(a, b) => {
-                vec![*a, *b]
-            }
-            Op::ReadLane(a, _) => vec![*a],
-            Op::CmpXchg { addr, cmp, value } => vec![*addr, *cmp, *value],
-            Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => vec![*a],
-            Op::Mad(a, b, c) | Op::Select(a, b, c) => vec![*a, *b, *c],
-            Op::Load { addr, .. } => vec![*addr],
-            Op::Store { addr, value, .. } => vec![*addr, *value],
-            Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
+            | Op::Shuffle(a, b) => few(&[*a, *b]),
+            Op::ReadLane(a, _) => few(&[*a]),
+            Op::CmpXchg { addr, cmp, value } => few(&[*addr, *cmp, *value]),
+            Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => few(&[*a]),
+            Op::Mad(a, b, c) | Op::Select(a, b, c) => few(&[*a, *b, *c]),
+            Op::Load { addr, .. } => few(&[*addr]),
+            Op::Store { addr, value, .. } => few(&[*addr, *value]),
+            Op::Phi(ins) => Err(ins.iter().map(|(_, v)| *v).collect()),
         }
     }
     /// Rewrite every value this operation reads.

@@ -32,17 +32,25 @@ fn region(f: &Function, cfg: &Cfg, loops: &LoopForest, r: Option<usize>, out: &m
         None => Node::Block(b),
     };
     let header = r.map(|l| loops.loops[l].header);
+    // Each node's index among this level's nodes (blocks first, then inner loops), by a
+    // dense table rather than a search: a kernel with built-ins inlined has hundreds of
+    // blocks.
+    let slot = |x: Node| match x {
+        Node::Block(b) => b.0 as usize,
+        Node::Loop(l) => n + l,
+    };
+    let mut index_of = vec![usize::MAX; n + loops.loops.len()];
     let mut nodes: Vec<Node> = Vec::new();
     for b in (0..n as u32).map(Block) {
         if !inside(b) {
             continue;
         }
         let node = node_of(b);
-        if !nodes.contains(&node) {
+        if index_of[slot(node)] == usize::MAX {
+            index_of[slot(node)] = nodes.len();
             nodes.push(node);
         }
     }
-    let index = |x: Node| nodes.iter().position(|y| *y == x).unwrap_or(usize::MAX);
     // Forward edges between the nodes of this level (back edges to this level's header and
     // edges leaving it are not ordering constraints here).
     let mut indeg = vec![0usize; nodes.len()];
@@ -51,12 +59,12 @@ fn region(f: &Function, cfg: &Cfg, loops: &LoopForest, r: Option<usize>, out: &m
         if !inside(b) {
             continue;
         }
-        let from = index(node_of(b));
+        let from = index_of[slot(node_of(b))];
         for s in &cfg.succs[b.0 as usize] {
             if !inside(*s) || Some(*s) == header {
                 continue;
             }
-            let to = index(node_of(*s));
+            let to = index_of[slot(node_of(*s))];
             if to != from && !succs[from].contains(&to) {
                 succs[from].push(to);
                 indeg[to] += 1;
@@ -72,15 +80,18 @@ fn region(f: &Function, cfg: &Cfg, loops: &LoopForest, r: Option<usize>, out: &m
         let last = matches!(f.block(b).term, Term::Ret);
         (last, cfg.rpo[b.0 as usize])
     };
-    let mut placed = vec![false; nodes.len()];
-    for _ in 0..nodes.len() {
-        let next = (0..nodes.len())
-            .filter(|&i| !placed[i] && indeg[i] == 0)
-            .min_by_key(|&i| key(nodes[i]));
-        let Some(i) = next else { break };
-        placed[i] = true;
+    // The ready nodes, earliest key first.
+    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<((bool, u32), usize)>> = (0
+        ..nodes.len())
+        .filter(|&i| indeg[i] == 0)
+        .map(|i| std::cmp::Reverse((key(nodes[i]), i)))
+        .collect();
+    while let Some(std::cmp::Reverse((_, i))) = ready.pop() {
         for &s in &succs[i] {
             indeg[s] -= 1;
+            if indeg[s] == 0 {
+                ready.push(std::cmp::Reverse((key(nodes[s]), s)));
+            }
         }
         match nodes[i] {
             Node::Block(b) => out.push(b),

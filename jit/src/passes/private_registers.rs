@@ -15,6 +15,9 @@ use crate::ir::{Block, ConvOp, Function, Op, Space, Ty, Value};
 pub const MAX_BYTES: u32 = 64;
 
 pub fn run(f: &mut Function) {
+    if !f.insts.iter().any(|i| matches!(i.op, Op::Alloca { .. })) {
+        return;
+    }
     let mut users: Vec<Vec<Value>> = vec![Vec::new(); f.insts.len()];
     for b in &f.blocks {
         for v in &b.insts {
