@@ -337,4 +337,21 @@ fn model_speed() {
             l as f64 / t.max(1e-9) / 1e6
         );
     }
+    // local.cl's cases are small, so their rate is mostly a launch's fixed cost: the cases of
+    // the other files (no local memory) in the same range of sizes, for comparison.
+    let local: Vec<_> = rows.iter().filter(|r| r.0 == "local.cl").collect();
+    if let (Some(lo), Some(hi)) = (
+        local.iter().map(|r| r.2).min(),
+        local.iter().map(|r| r.2).max(),
+    ) {
+        let (l, t, n) = rows
+            .iter()
+            .filter(|r| r.0 != "local.cl" && r.0 != "alu.cl" && (lo..=hi).contains(&r.2))
+            .fold((0u64, 0f64, 0), |(l, t, n), r| (l + r.2, t + r.5, n + 1));
+        println!(
+            "cases of the same sizes without local memory ({n} cases, {lo}-{hi} \
+             lane-instructions each): {l} lane-instructions in {t:.3} s: {:.1} M lane-instr/s",
+            l as f64 / t.max(1e-9) / 1e6
+        );
+    }
 }
