@@ -231,8 +231,9 @@ def implemented_entry_points(entry_rs):
     """{entry point: module} from entry.rs's `pub use super::<module>::{...};` lists."""
     found = {}
     for module, names in re.findall(r"pub use super::(\w+)::\{([^}]*)\};", entry_rs):
-        for name in re.findall(r"\w+", names):
-            found[name] = module
+        # `f as g` exports f under the extension's name g as well (one function, two slots).
+        for name, alias in re.findall(r"(\w+)(?:\s+as\s+(\w+))?", names):
+            found[alias or name] = module
     for module, name in re.findall(r"pub use super::(\w+)::(\w+);", entry_rs):
         found[name] = module
     return found

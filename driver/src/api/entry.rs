@@ -25,9 +25,20 @@ pub use super::icd::{
     clGetExtensionFunctionAddress, clGetExtensionFunctionAddressForPlatform, clIcdGetPlatformIDsKHR,
 };
 pub use super::kernel::{
-    clCloneKernel, clCreateKernel, clCreateKernelsInProgram, clGetKernelArgInfo, clGetKernelInfo,
-    clGetKernelSubGroupInfo, clGetKernelSubGroupInfoKHR, clGetKernelWorkGroupInfo, clReleaseKernel,
-    clRetainKernel, clSetKernelArg, clSetKernelExecInfo,
+    clCloneKernel,
+    clCreateKernel,
+    clCreateKernelsInProgram,
+    clGetKernelArgInfo,
+    clGetKernelInfo,
+    clGetKernelSubGroupInfo,
+    // cl_khr_subgroups' name for it: "clGetKernelSubGroupInfoKHR ... behaves as
+    // clGetKernelSubGroupInfo" (its two queries have the core values).
+    clGetKernelSubGroupInfo as clGetKernelSubGroupInfoKHR,
+    clGetKernelWorkGroupInfo,
+    clReleaseKernel,
+    clRetainKernel,
+    clSetKernelArg,
+    clSetKernelExecInfo,
 };
 pub use super::launch::{clEnqueueNDRangeKernel, clEnqueueTask};
 pub use super::memory::{

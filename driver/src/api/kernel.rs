@@ -505,38 +505,6 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     )
 }
 
-/// cl_khr_subgroups' entry point, which the ICD loader reaches through its own dispatch slot:
-/// "clGetKernelSubGroupInfoKHR ... behaves as clGetKernelSubGroupInfo" (the two queries it
-/// names have the same values as the core ones).
-///
-/// # Safety
-/// The pointers follow the OpenCL API contract.
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_value_size: usize,
-    input_value: *const c_void,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    // SAFETY: the caller's pointers, passed on unchanged under the same contract.
-    unsafe {
-        clGetKernelSubGroupInfo(
-            kernel,
-            device,
-            param_name,
-            input_value_size,
-            input_value,
-            param_value_size,
-            param_value,
-            param_value_size_ret,
-        )
-    }
-}
-
 /// "clCloneKernel ... makes a shallow copy of the kernel object, its arguments and any
 /// information passed to the kernel object using clSetKernelExecInfo."
 pub unsafe extern "C" fn clCloneKernel(

@@ -9,8 +9,9 @@
 //!
 //! The halves use the same flag register: an instruction with channel offset 8 reads and
 //! writes flag bits 15:8, so a SIMD16 compare split in two still sets one 16-bit mask.
-//! Flow control and messages are never split here: the flow instructions run at the
-//! kernel's width, and `memory.rs` picks each message's SIMD mode itself.
+//! Flow control and messages are never split here (`has_lane_operands`, from the ISA
+//! table's forms): the flow instructions run at the kernel's width, and `memory.rs` picks
+//! each message's SIMD mode itself.
 
 use super::mfunc::{Item, MFunction, MInst};
 use crate::isa::{Dst, Inst, MathFn, Opcode, RegFile, Src};
@@ -41,28 +42,13 @@ pub fn split(m: &mut MFunction) {
     }
 }
 
-fn is_flow_or_message(op: Opcode) -> bool {
+/// Instructions with per-lane data operands, by the ISA table's forms: not flow control, not
+/// messages (whose payload layout is the message's), not `wait` or `nop`.
+fn has_lane_operands(op: Opcode) -> bool {
+    use crate::isa::gen9::opcodes::{info, Form};
     matches!(
-        op,
-        Opcode::Jmpi
-            | Opcode::If
-            | Opcode::Else
-            | Opcode::Endif
-            | Opcode::Brc
-            | Opcode::While
-            | Opcode::Break
-            | Opcode::Cont
-            | Opcode::Halt
-            | Opcode::Calla
-            | Opcode::Call
-            | Opcode::Ret
-            | Opcode::Goto
-            | Opcode::Join
-            | Opcode::Wait
-            | Opcode::Send
-            | Opcode::Sendc
-            | Opcode::Sends
-            | Opcode::Sendsc
+        info(op).form,
+        Form::Unary | Form::Binary | Form::Ternary | Form::Math
     )
 }
 
@@ -70,7 +56,7 @@ fn is_flow_or_message(op: Opcode) -> bool {
 pub fn needs_split(mi: &MInst) -> bool {
     let i = &mi.inst;
     // A gather (`MInst::is_gather`) is made at a width a0 can address.
-    if i.exec_size != 16 || is_flow_or_message(i.op) || mi.is_gather() {
+    if i.exec_size != 16 || !has_lane_operands(i.op) || mi.is_gather() {
         return false;
     }
     if i.op == Opcode::Math

@@ -44,8 +44,8 @@ enum Form {
 }
 
 /// Bytes of shared local memory the work-group functions use: one value of up to 8 bytes
-/// per sub-group, for the largest work-group (256 work-items, `SIMD` a sub-group).
-const COLLECTIVE_SLM: u32 = 8 * 256 / 8;
+/// per sub-group, for the largest work-group (256 work-items) in the most sub-groups (SIMD8).
+const COLLECTIVE_SLM: u32 = 8 * (256 / 8);
 
 impl Lowerer<'_, '_> {
     /// The value of a Scope operand (a constant id).
@@ -376,10 +376,7 @@ impl Lowerer<'_, '_> {
         id: &[Value],
         wg: bool,
     ) -> Result<(Block, Vec<Value>), FrontendError> {
-        let id32 = |me: &mut Self, v: Value| match me.f.ty(v) {
-            Ty::I64 => me.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32),
-            _ => v,
-        };
+        let id32 = |me: &mut Self, v: Value| me.lane_index(b, v);
         if !wg {
             let lane = id.first().copied().ok_or_else(|| {
                 FrontendError::InvalidIl("sub_group_broadcast without a lane".into())
@@ -612,11 +609,7 @@ impl Lowerer<'_, '_> {
         let lane = self
             .f
             .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
-        let to32 = |me: &mut Self, v: Value| match me.f.ty(v) {
-            Ty::I64 => me.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32),
-            Ty::I32 => v,
-            _ => me.f.push(b, Op::Conv(ConvOp::ZExt, v), Ty::I32),
-        };
+        let to32 = |me: &mut Self, v: Value| me.lane_index(b, v);
         let shuffle = |me: &mut Self, xs: &[Value], idx: Value| -> Vec<Value> {
             xs.iter()
                 .map(|&x| {
@@ -710,6 +703,16 @@ impl Lowerer<'_, '_> {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// A lane number or lane count as the i32 the IR's lane operations take (OpenCL passes
+    /// them as uint, size_t or, for sub_group_broadcast, any integer).
+    fn lane_index(&mut self, b: Block, v: Value) -> Value {
+        match self.f.ty(v) {
+            Ty::I64 => self.f.push(b, Op::Conv(ConvOp::Trunc, v), Ty::I32),
+            Ty::I32 => v,
+            _ => self.f.push(b, Op::Conv(ConvOp::ZExt, v), Ty::I32),
+        }
     }
 
     /// Block reads and writes take global (or, for reads, constant) pointers.
