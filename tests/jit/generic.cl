@@ -104,6 +104,20 @@ __kernel void gen_atomics(__global const int *in, __global int *out, __global in
         out[get_group_id(0)] = lc;
 }
 
+// The same with a half: modf's half form goes through a float temporary (half built-ins
+// compute in float), which must be written back before the copy out through the pointer.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void gen_modf_half(__global const float *in, __global float *out, __local half *l) {
+    size_t g = get_global_id(0), lid = get_local_id(0);
+    half priv = -1.0h;
+    l[lid] = -1.0h;
+    half *p = ((int)g & 1) ? (half *)(l + lid) : &priv;
+    half frac = modf((half)in[g], p);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[2 * g] = frac;
+    out[2 * g + 1] = ((int)g & 1) ? l[lid] : priv;
+}
+
 // 64-bit atomics through generic pointers chosen per work-item: Gen9's SLM has no 64-bit
 // atomics, so local memory takes the lock path and global memory the data port's atomic,
 // picked at run time from the pointer's tag.

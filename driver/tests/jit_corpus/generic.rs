@@ -182,6 +182,20 @@ fn gen_modf(n: usize, local: usize, seed: u64) -> Case {
     })
 }
 
+fn gen_modf_half(n: usize, local: usize, seed: u64) -> Case {
+    // Multiples of 0.25 in [-500, 500): exact in half, so the conversion does not round.
+    let input: Vec<f32> = rand_i32(n, seed, -2000, 2000)
+        .into_iter()
+        .map(|k| k as f32 * 0.25)
+        .collect();
+    with_local::<f32>("gen_modf_half", (n, local), input, 2 * n, 2 * local).expect(1, |r| {
+        r.input::<f32>(0)
+            .iter()
+            .flat_map(|x| [x - x.trunc(), x.trunc()])
+            .collect::<Vec<f32>>()
+    })
+}
+
 fn gen_widths(n: usize, local: usize, seed: u64) -> Case {
     let a: Vec<i64> = rand_i32(2 * n, seed, i32::MIN, i32::MAX)
         .chunks(2)
@@ -317,6 +331,7 @@ pub fn cases() -> Vec<Case> {
         gen_atomics(128, 32, 7),
         gen_atomics64(128, 32, 18),
         gen_modf(64, 16, 8),
+        gen_modf_half(64, 16, 19),
         gen_widths(64, 16, 9),
         gen_vectors(32, 8, 10),
         gen_struct(64, 16, 11),

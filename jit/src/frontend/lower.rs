@@ -1441,6 +1441,25 @@ impl LibTables {
     }
 }
 
+/// The data-port atomic at `addr`: the read-modify-write `aop` with operand `x`, or (`aop`
+/// None) the compare-exchange writing `x` where the old value equals `cmp`.
+fn atomic_op(
+    addr: Value,
+    aop: Option<AtomicOp>,
+    x: Value,
+    cmp: Option<Value>,
+) -> Result<Op, FrontendError> {
+    match (aop, cmp) {
+        (Some(a), _) => Ok(Op::Atomic(a, addr, x)),
+        (None, Some(cmp)) => Ok(Op::CmpXchg {
+            addr,
+            cmp,
+            value: x,
+        }),
+        (None, None) => invalid("compare-exchange without a comparator"),
+    }
+}
+
 /// While laying out global variables: their offsets, and the relocations found so far.
 type GlobalRelocs<'a> = (&'a HashMap<u32, u64>, &'a mut Vec<(u32, u32)>);
 
@@ -1612,11 +1631,6 @@ impl Lowerer<'_, '_> {
             Callee::Template(t) => self.splice(&t, args, cur)?,
             Callee::Slice(slice) => self.inline_slice(slice, args, cur)?,
         };
-        for (dst, temp, pointee) in generic_out {
-            let align = self.info.align_of(pointee)?.max(1) as u32;
-            let v = self.load(b, temp, pointee, align)?;
-            self.store_vals(b, dst, pointee, &v, align)?;
-        }
         for (dst, temp, n) in write_back {
             for c in 0..n {
                 let at = self.offset(b, temp, 4 * u64::from(c));
@@ -1636,6 +1650,13 @@ impl Lowerer<'_, '_> {
                 };
                 self.f.push(b, st, Ty::Void);
             }
+        }
+        // After the halves' write-back, which fills these temporaries (a half built-in's
+        // pointer result through a generic pointer goes float temp → half temp → pointer).
+        for (dst, temp, pointee) in generic_out {
+            let align = self.info.align_of(pointee)?.max(1) as u32;
+            let v = self.load(b, temp, pointee, align)?;
+            self.store_vals(b, dst, pointee, &v, align)?;
         }
         let half_result = i.result_type.is_some_and(|t| self.info.is_half(t));
         if !to_half || !half_result {
@@ -2112,16 +2133,7 @@ impl Lowerer<'_, '_> {
         } else if it == Ty::I64 && space == Space::Generic {
             self.generic_atomic64(cur, addr, aop, x, cmp)?
         } else {
-            let op = match (aop, cmp) {
-                (Some(a), _) => Op::Atomic(a, addr, x),
-                (None, Some(cmp)) => Op::CmpXchg {
-                    addr,
-                    cmp,
-                    value: x,
-                },
-                (None, None) => return invalid("compare-exchange without a comparator"),
-            };
-            (cur, self.f.push(cur, op, it))
+            (cur, self.f.push(cur, atomic_op(addr, aop, x, cmp)?, it))
         };
         let old = if it == ty {
             old
@@ -2160,16 +2172,9 @@ impl Lowerer<'_, '_> {
             Op::Conv(ConvOp::FromGeneric, addr),
             Ty::Ptr(Space::Global),
         );
-        let op = match (aop, cmp) {
-            (Some(a), _) => Op::Atomic(a, global, x),
-            (None, Some(cmp)) => Op::CmpXchg {
-                addr: global,
-                cmp,
-                value: x,
-            },
-            (None, None) => return invalid("compare-exchange without a comparator"),
-        };
-        let other_old = self.f.push(elsewhere, op, Ty::I64);
+        let other_old = self
+            .f
+            .push(elsewhere, atomic_op(global, aop, x, cmp)?, Ty::I64);
         let join = self.f.add_block();
         self.f.blocks[slm_end.0 as usize].term = Term::Br(join);
         self.f.blocks[elsewhere.0 as usize].term = Term::Br(join);

@@ -1091,7 +1091,10 @@ impl Sel<'_> {
         let mut i = Inst::new(Opcode::Mov, exec);
         i.no_mask = scalar;
         let mut d = grf_dst(0, 0, Type::HF);
-        d.hstride = if scalar { 1 } else { 2 };
+        // A stride of 2 for the scalar too: a packed :hf destination of a mixed-mode move
+        // must be oword aligned (SKL PRM Vol 7, "Special Restrictions for Handling Mixed Mode
+        // Float Operations"), and a scalar's slot may sit at byte 8 of its register.
+        d.hstride = 2;
         i.dst = Some(d);
         i.srcs[0] = Some(oa.src);
         self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
