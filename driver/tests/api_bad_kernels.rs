@@ -1,6 +1,6 @@
 //! Kernels that go wrong on the device, through the API: a barrier that only some of a
 //! work-group's threads reach (divergent control flow) is a launch error the application
-//! sees on the event and at clFinish, never a hang of the service; and the same context and
+//! sees on the event and in clWaitForEvents, never a hang of the service; and the same context and
 //! queue run the next kernel as if nothing had happened.
 
 mod api_common;
@@ -60,9 +60,13 @@ fn a_barrier_in_divergent_flow_is_a_launch_error() {
             clEnqueueNDRangeKernel(q, bad, 1, null(), &global, &local, 0, null(), &mut ev),
             CL_SUCCESS
         );
-        // "clFinish ... returns CL_SUCCESS if the function call was executed successfully"; an
-        // abnormally terminated command makes the event's status a negative error code.
-        let _ = clFinish(q);
+        // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the execution status of any of the
+        // events in event_list is a negative integer value" (clWaitForEvents); the abnormally
+        // terminated command's status is a negative error code.
+        assert_eq!(
+            clWaitForEvents(1, &ev),
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        );
         let mut status: cl_int = 0;
         assert_eq!(
             clGetEventInfo(

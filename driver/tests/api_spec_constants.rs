@@ -12,7 +12,14 @@ use std::ffi::{c_void, CString};
 use std::path::Path;
 use std::ptr::{null, null_mut};
 
+/// The module, assembled once for the process (the tests run in parallel threads and would
+/// share one temporary file name).
 fn module() -> Vec<u8> {
+    static MODULE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    MODULE.get_or_init(assemble).clone()
+}
+
+fn assemble() -> Vec<u8> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/spirv/spec_constants.spvasm");
     let out = std::env::temp_dir().join(format!("gencl-spec-{}.spv", std::process::id()));
     let status = std::process::Command::new("spirv-as")
