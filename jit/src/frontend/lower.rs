@@ -1305,8 +1305,7 @@ fn lower_kernel(
         ..SlmLayout::default()
     });
     let printf = std::cell::RefCell::new(Vec::new());
-    let mut lw = Lowerer::new(info, &mut func, 0, 0, &libs, &slm, &printf);
-    lw.simd = simd;
+    let mut lw = Lowerer::new(info, &mut func, 0, 0, &libs, &slm, &printf, simd);
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
             let n = i as u32;
@@ -1466,7 +1465,8 @@ type GlobalRelocs<'a> = (&'a HashMap<u32, u64>, &'a mut Vec<(u32, u32)>);
 impl<'a, 'm> Lowerer<'a, 'm> {
     /// A lowerer of `info`'s code into `f` at call depth `depth`, its `__constant` tables
     /// being data buffer `data`, with the kernel's library tables, local memory and printf
-    /// calls.
+    /// calls, for a kernel of SIMD width `simd`.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         info: &'a ModuleInfo<'m>,
         f: &'a mut Function,
@@ -1475,6 +1475,7 @@ impl<'a, 'm> Lowerer<'a, 'm> {
         libs: &'a std::cell::RefCell<Vec<LibTables>>,
         slm: &'a std::cell::RefCell<SlmLayout>,
         printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
+        simd: u8,
     ) -> Self {
         Lowerer {
             info,
@@ -1488,7 +1489,7 @@ impl<'a, 'm> Lowerer<'a, 'm> {
             libs,
             slm,
             printf,
-            simd: 8,
+            simd,
         }
     }
 }
@@ -1675,8 +1676,16 @@ impl Lowerer<'_, '_> {
     ) -> Result<(Block, Vec<Value>), FrontendError> {
         let data = self.lib_index(&slice.name, || LibData::Slice(slice));
         let (libs, slm, printf) = (self.libs, self.slm, self.printf);
-        let mut sub = Lowerer::new(&slice.info, self.f, data, self.depth, libs, slm, printf);
-        sub.simd = self.simd;
+        let mut sub = Lowerer::new(
+            &slice.info,
+            self.f,
+            data,
+            self.depth,
+            libs,
+            slm,
+            printf,
+            self.simd,
+        );
         sub.lower_call(slice.fid, args, cur)
     }
 
@@ -3323,10 +3332,9 @@ impl Lowerer<'_, '_> {
             | SOp::SubgroupShuffleXorINTEL
             | SOp::SubgroupBlockReadINTEL
             | SOp::SubgroupBlockWriteINTEL => {
-                if let Some(vals) = self.intel_subgroup(fr, i, cur)? {
-                    if i.result_id.is_some() {
-                        define!(vals);
-                    }
+                let vals = self.intel_subgroup(fr, i, cur)?;
+                if i.result_id.is_some() {
+                    define!(vals);
                 }
             }
             // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.

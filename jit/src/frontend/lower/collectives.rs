@@ -591,7 +591,7 @@ impl Lowerer<'_, '_> {
 
 impl Lowerer<'_, '_> {
     /// cl_intel_subgroups (SPV_INTEL_subgroups): the four shuffles and the buffer block
-    /// reads and writes. Returns None for an instruction that is not one of them.
+    /// reads and writes.
     ///
     /// A shuffle is `Op::Shuffle` (lane `idx` modulo the width): xor reads lane `id ^ v`;
     /// down reads lane `id + d` of `current`, or of `next` past the sub-group (`id + d - S`,
@@ -604,7 +604,7 @@ impl Lowerer<'_, '_> {
         fr: &Frame,
         i: &dr::Instruction,
         b: Block,
-    ) -> Result<Option<Vec<Value>>, FrontendError> {
+    ) -> Result<Vec<Value>, FrontendError> {
         let op = i.class.opcode;
         let lane = self
             .f
@@ -618,7 +618,7 @@ impl Lowerer<'_, '_> {
                 })
                 .collect()
         };
-        Ok(Some(match op {
+        Ok(match op {
             SOp::SubgroupShuffleINTEL | SOp::SubgroupShuffleXorINTEL => {
                 let xs = self.vals(fr, id_op(i, 0)?)?;
                 let k = self.val(fr, id_op(i, 1)?)?;
@@ -701,8 +701,8 @@ impl Lowerer<'_, '_> {
                 }
                 Vec::new()
             }
-            _ => return Ok(None),
-        }))
+            other => return invalid(format!("{other:?} is not a cl_intel_subgroups instruction")),
+        })
     }
 
     /// A lane number or lane count as the i32 the IR's lane operations take (OpenCL passes

@@ -156,7 +156,18 @@ impl Lowerer<'_, '_> {
         let libs = std::cell::RefCell::new(Vec::new());
         let slm = std::cell::RefCell::new(SlmLayout::default());
         let printf = std::cell::RefCell::new(Vec::new());
-        let mut sub = Lowerer::new(&slice.info, &mut func, 0, self.depth, &libs, &slm, &printf);
+        // Library math reads no sub-group value, so a template is the same at every width
+        // (and its cache key leaves the width out): lowered at the default, 8.
+        let mut sub = Lowerer::new(
+            &slice.info,
+            &mut func,
+            0,
+            self.depth,
+            &libs,
+            &slm,
+            &printf,
+            8,
+        );
         sub.data = sub.lib_index(name, || LibData::Slice(slice));
         let (exit, results) = match sub.lower_call(slice.fid, params, entry) {
             Ok(r) => r,
