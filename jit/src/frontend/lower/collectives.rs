@@ -385,19 +385,14 @@ impl Lowerer<'_, '_> {
             let mut out = Vec::new();
             for &v in x {
                 let ty = self.f.ty(v);
-                // A constant lane reads it directly; any other picks among the lanes.
+                // A constant lane reads it directly; any other is a shuffle (one indirect
+                // gather, where a chain of selects over the lanes took three instructions a
+                // lane).
                 if let Op::Const(k) = self.f.inst(lane).op {
                     out.push(self.f.push(b, Op::ReadLane(v, k as u8), ty));
                     continue;
                 }
-                let mut r = self.f.push(b, Op::ReadLane(v, self.simd - 1), ty);
-                for k in (0..self.simd - 1).rev() {
-                    let kk = self.konst(Ty::I32, u64::from(k));
-                    let is = self.f.push(b, Op::Cmp(CmpOp::Eq, lane, kk), Ty::Bool);
-                    let lv = self.f.push(b, Op::ReadLane(v, k), ty);
-                    r = self.f.push(b, Op::Select(is, lv, r), ty);
-                }
-                out.push(r);
+                out.push(self.f.push(b, Op::Shuffle(v, lane), ty));
             }
             return Ok((b, out));
         }
