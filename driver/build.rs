@@ -11,6 +11,15 @@ fn main() {
     // compile`'s page faults, 2-4 us each on a virtual machine). The service `gencld` and
     // the ICD keep position independence (and ASLR): they take untrusted input.
     println!("cargo:rustc-link-arg-bin=gencl=-no-pie");
+    // It also carries its own copy of the unwinder (gcc's `-static-libgcc`): std names the
+    // shared libgcc_s for `_Unwind_*`, whose constructor (`__cpu_indicator_init`) runs a dozen
+    // `cpuid`s at every start, and a `cpuid` traps to the hypervisor on a virtual machine
+    // (8-9 us each here): 0.1-0.15 ms of a 2 ms `gencl compile`. The whole archive is named
+    // because the linker has met libgcc_s by then: only definitions from objects displace
+    // its symbols, and `--as-needed` then drops it.
+    println!(
+        "cargo:rustc-link-arg-bin=gencl=-Wl,--push-state,--whole-archive,-lgcc_eh,--pop-state"
+    );
     // OUT_DIR is target/<profile>/build/gencl-<hash>/out: three levels up is target/<profile>.
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let Some(profile_dir) = out.ancestors().nth(3) else {
