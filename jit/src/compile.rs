@@ -422,7 +422,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     let emit_opts = emit::EmitOptions {
         compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),
     };
-    let (_insts, isa) = emit::emit_with(&mfunc, &assignment, emit_opts)?;
+    let isa = emit::emit_with(&mfunc, &assignment, emit_opts)?;
     let implicit = abi::implicit_args();
     Ok(KernelBinary {
         name: func.name.clone(),

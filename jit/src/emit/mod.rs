@@ -41,9 +41,8 @@ impl Default for EmitOptions {
     }
 }
 
-/// Final instruction list (for disassembly in tests and tools) and bytes,
-/// compacted wherever possible.
-pub fn emit(m: &MFunction, a: &Assignment) -> Result<(Vec<crate::isa::Inst>, Vec<u8>), EmitError> {
+/// The kernel's bytes, compacted wherever possible.
+pub fn emit(m: &MFunction, a: &Assignment) -> Result<Vec<u8>, EmitError> {
     emit_with(m, a, EmitOptions::default())
 }
 
@@ -54,11 +53,15 @@ struct Targets {
     uip: Option<usize>,
 }
 
-pub fn emit_with(
-    m: &MFunction,
-    a: &Assignment,
-    opts: EmitOptions,
-) -> Result<(Vec<crate::isa::Inst>, Vec<u8>), EmitError> {
+/// One machine instruction on its way to bytes. Only flow control depends on the layout
+/// (its JIP/UIP are byte offsets), so every other instruction is encoded once, as soon as
+/// its registers are known, and only its words are kept.
+enum Pending {
+    Encoded { native: u128, compact: Option<u64> },
+    Branch(Box<crate::isa::Inst>, Targets),
+}
+
+pub fn emit_with(m: &MFunction, a: &Assignment, opts: EmitOptions) -> Result<Vec<u8>, EmitError> {
     // Instruction index of every label.
     let mut at = vec![None; m.labels as usize];
     let mut n = 0usize;
@@ -79,17 +82,17 @@ pub fn emit_with(
             .flatten()
             .ok_or(EmitError::Label(l.0))
     };
-    // Registers assigned; jump targets as instruction indices.
-    let mut insts = Vec::with_capacity(n);
-    let mut targets = Vec::with_capacity(n);
+    let encoded = |inst: &crate::isa::Inst| -> Result<Pending, EmitError> {
+        let native = u128::from_le_bytes(encode(inst)?);
+        let compact = if opts.compact { compact(native) } else { None };
+        Ok(Pending::Encoded { native, compact })
+    };
+    // Registers assigned; everything but flow control encoded.
+    let mut pending = Vec::with_capacity(n);
     for (pos, item) in m.items.iter().enumerate() {
         let Item::Inst(mi) = item else { continue };
         if mi.is_gather() {
-            insts.push(gather_address(mi, a));
-            targets.push(Targets {
-                jip: None,
-                uip: None,
-            });
+            pending.push(encoded(&gather_address(mi, a))?);
         }
         let mut inst = mi.inst.clone();
         if let (Some(d), Some(r)) = (inst.dst.as_mut(), mi.dst) {
@@ -108,7 +111,7 @@ pub fn emit_with(
                 sr.subreg = (b % 32) as u8;
             }
         }
-        let ip = insts.len();
+        let ip = pending.len();
         let t = match inst.op {
             Opcode::If
             | Opcode::Else
@@ -127,46 +130,41 @@ pub fn emit_with(
                 jip: Some(enclosing_block_end(m, pos).unwrap_or(ip + 1)),
                 uip: None,
             },
-            _ => Targets {
-                jip: None,
-                uip: None,
-            },
+            _ => {
+                pending.push(encoded(&inst)?);
+                continue;
+            }
         };
-        insts.push(inst);
-        targets.push(t);
+        pending.push(Pending::Branch(Box::new(inst), t));
     }
     // Layout: every instruction starts compacted if compaction is on, and
     // one that does not compact at its final offsets grows to 16 bytes;
     // sizes only grow, so this ends (after one round today: flow control,
     // the only offset-dependent kind, never compacts).
     let mut compacted = vec![opts.compact; n];
-    // Only branches depend on offsets: every other instruction is encoded once.
-    let mut natives: Vec<Option<(u128, Option<u64>)>> = vec![None; n];
-    let words = loop {
-        let mut offset = Vec::with_capacity(n + 1);
+    let mut offset = vec![0i64; n + 1];
+    let mut words = Vec::with_capacity(n);
+    loop {
         let mut o = 0i64;
-        for &c in &compacted {
-            offset.push(o);
+        for (slot, &c) in offset.iter_mut().zip(&compacted) {
+            *slot = o;
             o += if c { 8 } else { 16 };
         }
-        offset.push(o);
-        let mut words = Vec::with_capacity(n);
+        offset[n] = o;
+        words.clear();
         let mut grew = false;
-        for (ip, (inst, t)) in insts.iter_mut().zip(&targets).enumerate() {
-            if t.jip.is_some() {
-                let rel = |x: Option<usize>| x.map_or(0, |x| (offset[x] - offset[ip]) as i32);
-                inst.branch = Some(Branch {
-                    jip: rel(t.jip),
-                    uip: rel(t.uip),
-                });
-            }
-            let (native, compact_form) = match natives[ip] {
-                Some(x) if t.jip.is_none() => x,
-                _ => {
-                    let x = u128::from_le_bytes(encode(inst)?);
-                    let c = if compacted[ip] { compact(x) } else { None };
-                    natives[ip] = Some((x, c));
-                    (x, c)
+        for (ip, p) in pending.iter_mut().enumerate() {
+            let (native, compact_form) = match p {
+                Pending::Encoded { native, compact } => (*native, *compact),
+                Pending::Branch(inst, t) => {
+                    let rel = |x: Option<usize>| x.map_or(0, |x| (offset[x] - offset[ip]) as i32);
+                    inst.branch = Some(Branch {
+                        jip: rel(t.jip),
+                        uip: rel(t.uip),
+                    });
+                    let native = u128::from_le_bytes(encode(inst)?);
+                    let c = if compacted[ip] { compact(native) } else { None };
+                    (native, c)
                 }
             };
             let word = if compacted[ip] {
@@ -181,23 +179,22 @@ pub fn emit_with(
             }));
         }
         if !grew {
-            break words;
+            break;
         }
-    };
-    let mut bytes = Vec::with_capacity(n * 16);
-    for (inst, w) in insts.iter_mut().zip(&words) {
+    }
+    let mut bytes = Vec::with_capacity(offset[n] as usize);
+    for w in &words {
         match *w {
             Word::Compact(c) => bytes.extend_from_slice(&c.to_le_bytes()),
             Word::Native(x) => bytes.extend_from_slice(&x.to_le_bytes()),
         }
-        inst.compacted = matches!(w, Word::Compact(_));
     }
     if validate_emitted() {
         crate::isa::gen9::validate::validate_kernel(&bytes).map_err(|e| EmitError::Illegal {
             message: e.to_string(),
         })?;
     }
-    Ok((insts, bytes))
+    Ok(bytes)
 }
 
 /// `(W) add (n) a0.0<1>:uw offsets<16;8,2>:uw base` before a gather (`MInst::is_gather`):
