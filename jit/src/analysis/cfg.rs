@@ -5,7 +5,10 @@
 use crate::ir::{Block, Function, Operands};
 
 pub struct Cfg {
-    pub preds: Vec<Vec<Block>>,
+    /// Predecessors, flattened: block `b`'s are `pred_list[pred_start[b]..pred_start[b + 1]]`
+    /// (`preds(b)`); one allocation where a list per block was one each.
+    pred_list: Vec<Block>,
+    pred_start: Vec<u32>,
     /// Successors, inline (a block has at most two).
     pub succs: Vec<Operands<Block>>,
     /// Immediate dominator (entry: itself).
@@ -23,10 +26,23 @@ impl Cfg {
     pub fn new(f: &Function) -> Cfg {
         let n = f.blocks.len();
         let succs: Vec<Operands<Block>> = (0..n).map(|b| f.successors(Block(b as u32))).collect();
-        let mut preds = vec![Vec::new(); n];
+        // Counted, then placed: each block's predecessors in the order of their numbers.
+        let mut pred_start = vec![0u32; n + 1];
+        for ss in &succs {
+            for s in ss {
+                pred_start[s.0 as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            pred_start[i + 1] += pred_start[i];
+        }
+        let mut fill = pred_start.clone();
+        let mut pred_list = vec![Block(0); pred_start[n] as usize];
         for (b, ss) in succs.iter().enumerate() {
             for s in ss {
-                preds[s.0 as usize].push(Block(b as u32));
+                let at = &mut fill[s.0 as usize];
+                pred_list[*at as usize] = Block(b as u32);
+                *at += 1;
             }
         }
         // Reverse post-order from the entry.
@@ -51,16 +67,25 @@ impl Cfg {
         for (i, b) in order.iter().enumerate() {
             rpo[*b as usize] = i as u32;
         }
-        let idom = dominators(&order, &rpo, &preds, |b| b.0, 0);
+        let preds = |b: u32| {
+            &pred_list[pred_start[b as usize] as usize..pred_start[b as usize + 1] as usize]
+        };
+        let idom = dominators(&order, &rpo, preds, 0);
         let (dom_in, dom_out) = dominator_intervals(&idom, &order);
         Cfg {
-            preds,
+            pred_list,
+            pred_start,
             succs,
             idom,
             rpo,
             dom_in,
             dom_out,
         }
+    }
+
+    /// The predecessors of block `b` (a block that branches to `b` twice is listed twice).
+    pub fn preds(&self, b: usize) -> &[Block] {
+        &self.pred_list[self.pred_start[b] as usize..self.pred_start[b + 1] as usize]
     }
 
     pub fn dominates(&self, a: u32, b: u32) -> bool {
@@ -76,7 +101,7 @@ impl Cfg {
 
     /// Predecessors of `h` that it dominates: the sources of back edges.
     pub fn back_edges(&self, h: Block) -> Vec<Block> {
-        self.preds[h.0 as usize]
+        self.preds(h.0 as usize)
             .iter()
             .copied()
             .filter(|p| self.rpo[p.0 as usize] != u32::MAX && self.dominates(h.0, p.0))
@@ -133,11 +158,10 @@ fn dominator_intervals(idom: &[u32], order: &[u32]) -> (Vec<u32>, Vec<u32>) {
 
 /// Cooper, Harvey and Kennedy's iterative dominator algorithm over a
 /// reverse post-order.
-fn dominators(
+fn dominators<'a>(
     order: &[u32],
     rpo: &[u32],
-    preds: &[Vec<Block>],
-    id: impl Fn(&Block) -> u32,
+    preds: impl Fn(u32) -> &'a [Block],
     root: u32,
 ) -> Vec<u32> {
     let mut idom = vec![u32::MAX; rpo.len()];
@@ -150,8 +174,8 @@ fn dominators(
                 continue;
             }
             let mut new = u32::MAX;
-            for p in &preds[b as usize] {
-                let p = id(p);
+            for p in preds(b) {
+                let p = p.0;
                 if idom[p as usize] == u32::MAX {
                     continue;
                 }

@@ -66,7 +66,7 @@ impl LoopForest {
                     continue;
                 }
                 contains[b.0 as usize] = true;
-                work.extend(cfg.preds[b.0 as usize].iter().copied());
+                work.extend(cfg.preds(b.0 as usize).iter().copied());
             }
             headed_by[h as usize] = Some(loops.len());
             loops.push(Loop {

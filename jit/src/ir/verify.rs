@@ -71,7 +71,8 @@ pub fn verify(f: &Function) -> Result<(), String> {
                 if phis_done {
                     return Err(here("a phi after other instructions".into()));
                 }
-                let mut preds: Vec<u32> = cfg.preds[b]
+                let mut preds: Vec<u32> = cfg
+                    .preds(b)
                     .iter()
                     .filter(|p| reachable(p.0 as usize))
                     .map(|p| p.0)

@@ -253,6 +253,7 @@ pub fn select(
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
     }
+    s.m.items.reserve(2 * f.insts.len() + 2 * f.blocks.len());
     // Every phi gets its register up front: edges write it before its block runs.
     for b in &f.blocks {
         for v in &b.insts {

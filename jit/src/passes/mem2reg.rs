@@ -209,7 +209,8 @@ fn promote(f: &mut Function, slots: &[(Vec<Value>, Ty)]) {
         if !reachable(b) {
             continue;
         }
-        let preds: Vec<usize> = cfg.preds[b]
+        let preds: Vec<usize> = cfg
+            .preds(b)
             .iter()
             .map(|p| p.0 as usize)
             .filter(|p| reachable(*p))

@@ -51,9 +51,11 @@ pub fn run(f: &mut Function) {
         f.blocks[b].term = Term::Br(taken);
     }
     // Unreachable blocks: emptied, and forgotten by the phis of the blocks they jumped to.
-    let cfg = Cfg::new(f);
+    let mut cfg = Cfg::new(f);
+    let mut emptied = false;
     for b in 0..f.blocks.len() {
-        if cfg.rpo[b] != u32::MAX {
+        let bd = &f.blocks[b];
+        if cfg.rpo[b] != u32::MAX || (bd.insts.is_empty() && bd.term == Term::None) {
             continue;
         }
         for s in f.successors(Block(b as u32)) {
@@ -61,20 +63,24 @@ pub fn run(f: &mut Function) {
         }
         f.blocks[b].insts.clear();
         f.blocks[b].term = Term::None;
+        emptied = true;
+    }
+    if emptied {
+        cfg = Cfg::new(f);
     }
     // Straight lines: A → B where B has A as its only predecessor and A has B as its only
     // successor. B's instructions join A (its phis have one value each), and A keeps going
     // while its new successor qualifies too. Predecessor lists are kept up to date as blocks
-    // join, so the CFG is analysed once.
-    let cfg = Cfg::new(f);
-    let mut preds = cfg.preds.clone();
+    // join (copied from the CFG at the first join), so the CFG is not analysed again.
+    let mut joined: Option<Vec<Vec<Block>>> = None;
     for a in 0..f.blocks.len() {
         if cfg.rpo[a] == u32::MAX {
             continue;
         }
         while let Term::Br(b) = f.blocks[a].term {
             let bi = b.0 as usize;
-            let single = preds[bi].len() == 1 && preds[bi][0] == Block(a as u32);
+            let preds_b = joined.as_ref().map_or(cfg.preds(bi), |p| &p[bi]);
+            let single = preds_b.len() == 1 && preds_b[0] == Block(a as u32);
             let plain_phis = f.blocks[bi].insts.iter().all(|v| match &f.inst(*v).op {
                 Op::Phi(ins) => !ins.is_empty() && ins.iter().all(|(_, x)| *x == ins[0].1),
                 _ => true,
@@ -82,6 +88,9 @@ pub fn run(f: &mut Function) {
             if bi == 0 || bi == a || !single || !plain_phis {
                 break;
             }
+            let preds = joined.get_or_insert_with(|| {
+                (0..f.blocks.len()).map(|b| cfg.preds(b).to_vec()).collect()
+            });
             let moved = std::mem::take(&mut f.blocks[bi].insts);
             let mut replace = rustc_hash::FxHashMap::default();
             for v in moved {
