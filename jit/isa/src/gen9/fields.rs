@@ -9,11 +9,22 @@
 pub struct Field {
     pub lo: u32,
     pub hi: u32,
+    /// `width` ones, computed once: compaction walks its field lists at run time, where a
+    /// mask made at each use (a 128-bit shift and a branch on the width) was a tenth of a
+    /// kernel's emission.
+    mask: u128,
 }
 
 impl Field {
     pub const fn new(lo: u32, hi: u32) -> Field {
-        Field { lo, hi }
+        assert!(lo <= hi && hi < 128, "a field lies within the 128-bit word");
+        let width = hi - lo + 1;
+        let mask = if width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << width) - 1
+        };
+        Field { lo, hi, mask }
     }
     #[inline(always)]
     pub const fn width(self) -> u32 {
@@ -21,11 +32,7 @@ impl Field {
     }
     #[inline(always)]
     pub const fn mask(self) -> u128 {
-        if self.width() >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << self.width()) - 1
-        }
+        self.mask
     }
     /// Read the field from a 128-bit word.
     #[inline(always)]
