@@ -20,6 +20,10 @@ pub struct Cfg {
     /// holds `b`'s, a test in constant time that the verifier makes for every operand.
     dom_in: Vec<u32>,
     dom_out: Vec<u32>,
+    /// The dominator tree's children, flattened: block `b`'s are
+    /// `dom_kids[dom_first[b]..dom_first[b + 1]]`, in reverse post-order.
+    dom_first: Vec<u32>,
+    dom_kids: Vec<u32>,
 }
 
 impl Cfg {
@@ -71,7 +75,8 @@ impl Cfg {
             &pred_list[pred_start[b as usize] as usize..pred_start[b as usize + 1] as usize]
         };
         let idom = dominators(&order, &rpo, preds, 0);
-        let (dom_in, dom_out) = dominator_intervals(&idom, &order);
+        let (dom_first, dom_kids) = dominator_children(&idom, &order);
+        let (dom_in, dom_out) = dominator_intervals(&dom_first, &dom_kids, &order);
         Cfg {
             pred_list,
             pred_start,
@@ -80,7 +85,14 @@ impl Cfg {
             rpo,
             dom_in,
             dom_out,
+            dom_first,
+            dom_kids,
         }
+    }
+
+    /// The blocks block `b` immediately dominates (its children in the dominator tree).
+    pub fn dom_children(&self, b: usize) -> &[u32] {
+        &self.dom_kids[self.dom_first[b] as usize..self.dom_first[b + 1] as usize]
     }
 
     /// The predecessors of block `b` (a block that branches to `b` twice is listed twice).
@@ -109,11 +121,10 @@ impl Cfg {
     }
 }
 
-/// Entry and exit numbers of a depth-first walk of the dominator tree given by `idom`
-/// (children in `order`, the reverse post-order).
-fn dominator_intervals(idom: &[u32], order: &[u32]) -> (Vec<u32>, Vec<u32>) {
+/// The children of each block in the dominator tree given by `idom`, flattened (`first[p]..
+/// first[p + 1]` in `kids`), each list in `order`, the reverse post-order.
+fn dominator_children(idom: &[u32], order: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let n = idom.len();
-    // Children lists, flattened: `first[p]..first[p + 1]` in `kids`.
     let mut first = vec![0u32; n + 1];
     for &b in order {
         let p = idom[b as usize];
@@ -133,6 +144,13 @@ fn dominator_intervals(idom: &[u32], order: &[u32]) -> (Vec<u32>, Vec<u32>) {
             fill[p as usize] += 1;
         }
     }
+    (first, kids)
+}
+
+/// Entry and exit numbers of a depth-first walk of the dominator tree (children lists
+/// `first`/`kids` from `dominator_children`), from the first block of `order`.
+fn dominator_intervals(first: &[u32], kids: &[u32], order: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let n = first.len() - 1;
     let (mut din, mut dout) = (vec![u32::MAX; n], vec![u32::MAX; n]);
     let Some(&root) = order.first() else {
         return (din, dout);

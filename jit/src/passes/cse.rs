@@ -25,31 +25,28 @@ fn pure(op: &Op) -> bool {
 
 pub fn run(f: &mut Function) {
     let cfg = Cfg::new(f);
-    let n = f.blocks.len();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for b in 1..n {
-        let d = cfg.idom[b] as usize;
-        if cfg.rpo[b] != u32::MAX && d != b {
-            children[d].push(b);
-        }
-    }
-    let mut table: HashMap<(Op, Ty), Value> = HashMap::default();
+    // Sized for the placed instructions (the arena holds dead ones too).
+    let placed = f.blocks.iter().map(|b| b.insts.len()).sum();
+    let mut table: HashMap<(Op, Ty), Value> =
+        HashMap::with_capacity_and_hasher(placed, Default::default());
     let mut replace: HashMap<Value, Value> = HashMap::default();
-    // Depth-first over the dominator tree; each block's additions are undone on leaving it.
+    // Depth-first over the dominator tree; each block's additions are undone on leaving it
+    // (`added` is the log of keys entered, `Leave` the length to cut it back to).
     enum Step {
         Enter(usize),
-        Leave(Vec<(Op, Ty)>),
+        Leave(usize),
     }
+    let mut added: Vec<(Op, Ty)> = Vec::new();
     let mut stack = vec![Step::Enter(0)];
     while let Some(step) = stack.pop() {
         match step {
-            Step::Leave(keys) => {
-                for k in keys {
+            Step::Leave(mark) => {
+                for k in added.drain(mark..) {
                     table.remove(&k);
                 }
             }
             Step::Enter(b) => {
-                let mut added = Vec::new();
+                stack.push(Step::Leave(added.len()));
                 for &v in &f.blocks[b].insts {
                     let inst = f.inst(v);
                     if !pure(&inst.op) {
@@ -69,9 +66,8 @@ pub fn run(f: &mut Function) {
                         }
                     }
                 }
-                stack.push(Step::Leave(added));
-                for &c in children[b].iter().rev() {
-                    stack.push(Step::Enter(c));
+                for &c in cfg.dom_children(b).iter().rev() {
+                    stack.push(Step::Enter(c as usize));
                 }
             }
         }
