@@ -2,9 +2,18 @@
 //! binary in IGA's syntax; `gencl compile KERNEL.cl|.spv|.ll|.bc` writes each
 //! kernel's binary (`NAME.bin`) and, with `--asm`, its disassembly (`NAME.asm`); `gencl profile`
 //! runs a kernel once on the emulated device and prints the model's counters.
+//!
+//! The tool starts at a C `main`, not through std's runtime start-up: that start-up finds
+//! the main thread's stack guard through glibc's `pthread_getattr_np`, which reads and
+//! parses /proc/self/maps, a quarter of the instructions of the tool's start-up and 6-8 % of
+//! a whole `gencl compile` of a typical kernel (`docs/jit.md`). What it did otherwise is
+//! done here (a panic is exit status 101, stdout is flushed) or left at the Unix default
+//! (SIGPIPE ends the process; a stack overflow is a plain SIGSEGV, the kernel's guard gap
+//! still below the stack). The service `gencld` keeps std's start-up.
+
+#![no_main]
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use gencl_isa::gen9::disasm_kernel;
@@ -101,7 +110,21 @@ fn write_output(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-fn main() -> ExitCode {
+/// The process entry, called by the C runtime with the arguments std reads for itself
+/// (`std::env::args`, which glibc's start-up hands to std's initialiser).
+#[no_mangle]
+pub extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    // A panic must not unwind into C; std's start-up would report it and exit with 101.
+    let code = std::panic::catch_unwind(gencl_main).unwrap_or(101);
+    // std flushes stdout at exit only when it started the process.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    code
+}
+
+fn gencl_main() -> std::ffi::c_int {
     // The JIT's logs (`GENCL_LOG=debug`), as gencld's; nothing is set up without it.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
         tracing_subscriber::fmt()
@@ -111,10 +134,10 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             eprintln!("gencl: {e}");
-            ExitCode::FAILURE
+            1
         }
     }
 }
