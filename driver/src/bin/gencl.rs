@@ -11,7 +11,8 @@
 //! (SIGPIPE ends the process; a stack overflow is a plain SIGSEGV, the kernel's guard gap
 //! still below the stack). The service `gencld` keeps std's start-up.
 
-#![no_main]
+// Test builds keep libtest's own `main`.
+#![cfg_attr(not(test), no_main)]
 
 use std::path::PathBuf;
 
@@ -112,6 +113,7 @@ fn write_output(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// The process entry, called by the C runtime with the arguments std reads for itself
 /// (`std::env::args`, which glibc's start-up hands to std's initialiser).
+#[cfg(not(test))]
 #[no_mangle]
 pub extern "C" fn main(
     _argc: std::ffi::c_int,
@@ -124,6 +126,7 @@ pub extern "C" fn main(
     code
 }
 
+#[cfg_attr(test, allow(dead_code))]
 fn gencl_main() -> std::ffi::c_int {
     // The JIT's logs (`GENCL_LOG=debug`), as gencld's; nothing is set up without it.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
