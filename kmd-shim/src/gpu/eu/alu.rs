@@ -415,13 +415,13 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                         .ok_or_else(|| illegal(inst, "math without function"))?;
                     match f {
                         MathFn::Inv => lanes1(&mut r, &x, n, |v| 1.0 / v),
-                        MathFn::Log => lanes1(&mut r, &x, n, f32::log2),
-                        MathFn::Exp => lanes1(&mut r, &x, n, f32::exp2),
+                        MathFn::Log => lanes1(&mut r, &x, n, libm::log2f),
+                        MathFn::Exp => lanes1(&mut r, &x, n, libm::exp2f),
                         MathFn::Sqrt => lanes1(&mut r, &x, n, f32::sqrt),
                         MathFn::Rsq => lanes1(&mut r, &x, n, |v| 1.0 / v.sqrt()),
-                        MathFn::Sin => lanes1(&mut r, &x, n, f32::sin),
-                        MathFn::Cos => lanes1(&mut r, &x, n, f32::cos),
-                        MathFn::Pow => lanes2(&mut r, &x, &y, n, f32::powf),
+                        MathFn::Sin => lanes1(&mut r, &x, n, libm::sinf),
+                        MathFn::Cos => lanes1(&mut r, &x, n, libm::cosf),
+                        MathFn::Pow => lanes2(&mut r, &x, &y, n, libm::powf),
                         MathFn::Fdiv => lanes2(&mut r, &x, &y, n, |a, b| a / b),
                         _ => return Err(illegal(inst, "integer division on float types")),
                     }
@@ -498,11 +498,11 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                         MathFn::Sqrt => lanes1(&mut r, &x, n, f64::sqrt),
                         MathFn::Rsq => lanes1(&mut r, &x, n, |v| 1.0 / v.sqrt()),
                         MathFn::Fdiv => lanes2(&mut r, &x, &y, n, |a, b| a / b),
-                        MathFn::Log => lanes1(&mut r, &x, n, f64::log2),
-                        MathFn::Exp => lanes1(&mut r, &x, n, f64::exp2),
-                        MathFn::Sin => lanes1(&mut r, &x, n, f64::sin),
-                        MathFn::Cos => lanes1(&mut r, &x, n, f64::cos),
-                        MathFn::Pow => lanes2(&mut r, &x, &y, n, f64::powf),
+                        MathFn::Log => lanes1(&mut r, &x, n, libm::log2),
+                        MathFn::Exp => lanes1(&mut r, &x, n, libm::exp2),
+                        MathFn::Sin => lanes1(&mut r, &x, n, libm::sin),
+                        MathFn::Cos => lanes1(&mut r, &x, n, libm::cos),
+                        MathFn::Pow => lanes2(&mut r, &x, &y, n, libm::pow),
                         _ => return Err(illegal(inst, "integer division on float types")),
                     }
                 }
