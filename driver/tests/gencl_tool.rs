@@ -48,7 +48,7 @@ fn a_compile_prints_its_report_and_exits_zero() {
         "{stdout}"
     );
     let bin = std::fs::read(dir.join("vadd.bin")).unwrap();
-    assert!(!bin.is_empty() && bin.len() % 8 == 0);
+    assert!(!bin.is_empty() && bin.len().is_multiple_of(8));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
