@@ -99,3 +99,51 @@ fn slices_are_cached_between_processes_and_give_the_same_code() {
     assert_eq!(std::fs::read(&template).unwrap(), good_template);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_new_cache_folder_removes_all_but_the_newest_three_others() {
+    let dir = std::env::temp_dir().join(format!("gencl-libprune-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let base = dir.join("cache").join("gencl");
+    // Folders of five other builds, a minute apart (k = 0 the oldest), and a folder that is
+    // not the library cache's.
+    let now = std::time::SystemTime::now();
+    for k in 0..5u64 {
+        let d = base.join(format!("libclc-{k:016x}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("_Z3sinf.spv"), b"old").unwrap();
+        let at = now - std::time::Duration::from_secs(60 * (10 - k));
+        std::fs::File::open(&d).unwrap().set_modified(at).unwrap();
+    }
+    std::fs::create_dir_all(base.join("other")).unwrap();
+    compile(&dir.join("cache"), &dir.join("out"), &[]);
+    let mut left: Vec<String> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    let made: Vec<&String> = left
+        .iter()
+        .filter(|n| n.starts_with("libclc-") && !n.starts_with("libclc-000000000000000"))
+        .collect();
+    assert_eq!(made.len(), 1, "{left:?}");
+    let kept: Vec<&str> = left
+        .iter()
+        .filter(|n| n.starts_with("libclc-000000000000000"))
+        .map(|n| n.as_str())
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            "libclc-0000000000000002",
+            "libclc-0000000000000003",
+            "libclc-0000000000000004"
+        ]
+    );
+    assert!(left.contains(&"other".to_string()));
+    // A process that finds its folder made prunes nothing.
+    std::fs::create_dir_all(base.join("libclc-0000000000000009")).unwrap();
+    compile(&dir.join("cache"), &dir.join("out2"), &[]);
+    assert!(base.join("libclc-0000000000000002").is_dir());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -191,8 +191,11 @@ pub(super) fn write_atomically(file: &std::path::Path, data: &[u8]) {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
         return;
     };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
+    if !dir.is_dir() {
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        prune_caches(dir);
     }
     let tmp = dir.join(format!(
         ".{}.{}",
@@ -201,6 +204,40 @@ pub(super) fn write_atomically(file: &std::path::Path, data: &[u8]) {
     ));
     if std::fs::write(&tmp, data).is_ok() && std::fs::rename(&tmp, file).is_err() {
         let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// How many cache folders (`libclc-<key>`, one per compiler build and library) stay beside
+/// the one a process has just made: the newest, by modification time (a folder's changes
+/// each time an entry is written into it). Every gencl build makes a folder of its own,
+/// a megabyte or so for a few dozen built-ins, and nothing else would ever remove the old
+/// ones; a few are kept for other gencl versions in use on the machine.
+const CACHE_FOLDERS_KEPT: usize = 3;
+
+/// Remove the cache folders beside `made` (just created) but the newest
+/// `CACHE_FOLDERS_KEPT`. A process still using a removed folder only misses: it cuts and
+/// lowers again and writes the folder anew, and a reader sees whole entries or none.
+fn prune_caches(made: &std::path::Path) {
+    let Some(Ok(entries)) = made.parent().map(std::fs::read_dir) else {
+        return;
+    };
+    let mut others: Vec<(std::time::SystemTime, std::path::PathBuf)> = entries
+        .filter_map(|e| {
+            let e = e.ok()?;
+            if !e.file_name().to_str()?.starts_with("libclc-") || e.path() == made {
+                return None;
+            }
+            let meta = e.metadata().ok()?;
+            meta.is_dir().then_some((meta.modified().ok()?, e.path()))
+        })
+        .collect();
+    // Newest first.
+    others.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, old) in others.into_iter().skip(CACHE_FOLDERS_KEPT) {
+        match std::fs::remove_dir_all(&old) {
+            Ok(()) => tracing::debug!("removed the old library cache {}", old.display()),
+            Err(e) => tracing::debug!("cannot remove the old library cache {}: {e}", old.display()),
+        }
     }
 }
 
