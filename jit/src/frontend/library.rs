@@ -232,7 +232,7 @@ fn prune_caches(made: &std::path::Path) {
         })
         .collect();
     // Newest first.
-    others.sort_by(|a, b| b.0.cmp(&a.0));
+    others.sort_by_key(|o| std::cmp::Reverse(o.0));
     for (_, old) in others.into_iter().skip(CACHE_FOLDERS_KEPT) {
         match std::fs::remove_dir_all(&old) {
             Ok(()) => tracing::debug!("removed the old library cache {}", old.display()),
