@@ -204,19 +204,15 @@ pub struct KernelBinary {
     pub scratch_base_offset: Option<u32>,
     /// `reqd_work_group_size`, if given.
     pub required_wg_size: Option<[u32; 3]>,
+    /// The sub-group size the source required (`intel_reqd_sub_group_size(n)`), if any:
+    /// CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL (`simd` is then the same number).
+    #[serde(default)]
+    pub required_sub_group_size: Option<u32>,
     /// Attributes string as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports.
     pub attributes: String,
 }
 
 impl KernelBinary {
-    /// The sub-group size the source required (`intel_reqd_sub_group_size(n)`, which the
-    /// front end records among the kernel's attributes as the source spells it), if any.
-    pub fn required_sub_group_size(&self) -> Option<u32> {
-        let at = self.attributes.find("intel_reqd_sub_group_size(")?;
-        let rest = &self.attributes[at + "intel_reqd_sub_group_size(".len()..];
-        rest[..rest.find(')')?].trim().parse().ok()
-    }
-
     /// Bytes of each hardware thread's scratch space that hold spilled registers (after
     /// its lanes' private memory).
     pub fn spill_bytes(&self) -> u32 {

@@ -216,6 +216,7 @@ mod tests {
                 globals_offset: None,
                 scratch_base_offset: None,
                 required_wg_size: None,
+                required_sub_group_size: None,
                 attributes: String::new(),
             }],
             build_log: "ok".into(),

@@ -310,6 +310,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         args,
         required_wg_size,
         simd,
+        required_sub_group_size,
         attributes,
         constant_data,
         library_data,
@@ -450,6 +451,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         globals_offset,
         scratch_base_offset,
         required_wg_size,
+        required_sub_group_size,
         attributes,
     })
 }

@@ -251,7 +251,7 @@ impl From<&gencl_jit::abi::KernelBinary> for KernelDesc {
             slm_bytes: k.slm_bytes,
             scratch_bytes: k.scratch_bytes,
             required_wg_size: k.required_wg_size,
-            required_sub_group_size: k.required_sub_group_size(),
+            required_sub_group_size: k.required_sub_group_size,
             spill_bytes: k.spill_bytes(),
             attributes: k.attributes.clone(),
         }

@@ -425,6 +425,11 @@ fn kernel(
         globals_offset: None,
         scratch_base_offset: None,
         required_wg_size,
+        // IGC records the source's attributes as the source spells them.
+        required_sub_group_size: attributes
+            .split_once("intel_reqd_sub_group_size(")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .and_then(|(n, _)| n.trim().parse().ok()),
         attributes,
     })
 }

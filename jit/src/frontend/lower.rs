@@ -71,6 +71,9 @@ pub struct LoweredKernel {
     /// The SIMD width the kernel is compiled for, which is its sub-group size: 8, or what
     /// `intel_reqd_sub_group_size` (SPIR-V's SubgroupSize execution mode) asks for.
     pub simd: u8,
+    /// The sub-group size the source required (`intel_reqd_sub_group_size(n)`), if any:
+    /// CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL.
+    pub required_sub_group_size: Option<u32>,
     /// CL_KERNEL_ATTRIBUTES: the source attributes SPIR-V keeps, as the source spells them.
     pub attributes: String,
     /// The program's `__constant` data, if the kernel reads it (`Op::ConstData(0)`).
@@ -1164,6 +1167,7 @@ pub fn lower_program(
                 .get(&fid)
                 .map(|a| a.join(" "))
                 .unwrap_or_default();
+            k.required_sub_group_size = sub_group_size.get(&fid).copied();
             k
         });
         out.push((name, k));
@@ -1382,6 +1386,7 @@ fn lower_kernel(
         args,
         required_wg_size,
         simd,
+        required_sub_group_size: None,
         attributes: String::new(),
         constant_data,
         library_data,
