@@ -8,7 +8,7 @@
 //! uses; layouts from the PRM vol 2d "Message Descriptor" as Mesa's
 //! `brw_eu.h` lists them); this file executes the decoded message.
 
-use gencl_isa::gen9::send::{self, decode_message, AtomicOp, Message, MsgKind};
+use gencl_isa::gen9::send::{self, AtomicOp, Message, MsgKind};
 use gencl_isa::{Sfid, Src};
 
 use crate::gpu::eu::program::ExecInst;
@@ -209,25 +209,16 @@ impl Dataport<'_> {
     }
 
     /// Execute the send `inst` for the lanes in `emask` (relative to the instruction).
+    /// Carry out message `m` (descriptor `desc`, resolved by the EU) of `inst` for the
+    /// lanes of `emask`.
     pub fn send(
         &mut self,
         t: &mut Thread,
         inst: &ExecInst,
         emask: u32,
+        desc: u32,
+        m: &Message,
     ) -> Result<SendOutcome, GpuError> {
-        let info = inst
-            .send
-            .ok_or_else(|| illegal(inst, "send without message information"))?;
-        let desc = match info.desc {
-            Some(d) => d,
-            None => t.arf_u32(crate::gpu::eu::program::arf::A0, 0),
-        };
-        // The ISA's own message decoder: one reading of the descriptor for the
-        // disassembler and the model (at decode time for an immediate descriptor).
-        let m = match inst.message {
-            Some(m) => m,
-            None => decode_message(inst.op, inst.inst.exec_size, info.sfid, desc, info.ex_desc),
-        };
         // Gather the payload into the group's message buffers (reused from send to send:
         // only the registers a message has are read, only those it returns written).
         let (mut msg, mut resp) = match self.buffers.take() {
@@ -236,7 +227,7 @@ impl Dataport<'_> {
         };
         msg.len = 0;
         resp.written = 0;
-        let out = self.send_with(t, inst, emask, &m, desc, &mut msg, &mut resp);
+        let out = self.send_with(t, inst, emask, m, desc, &mut msg, &mut resp);
         self.buffers = Some((msg, resp));
         out
     }

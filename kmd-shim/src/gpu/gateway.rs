@@ -48,16 +48,10 @@ impl Gateway {
 
     /// A message to the gateway: the barrier signal (the group's count is the caller's
     /// `barrier`); any other gateway message is not modelled.
-    pub fn message(
-        m: Option<&gencl_isa::gen9::send::Message>,
-        desc: Option<u32>,
-    ) -> Result<SendOutcome, String> {
-        match m.map(|m| m.kind) {
-            Some(MsgKind::Barrier) => Ok(SendOutcome::Barrier),
-            _ => Err(format!(
-                "gateway message {} is not modelled",
-                desc.unwrap_or_default() & 7
-            )),
+    pub fn message(m: &gencl_isa::gen9::send::Message, desc: u32) -> Result<SendOutcome, String> {
+        match m.kind {
+            MsgKind::Barrier => Ok(SendOutcome::Barrier),
+            _ => Err(format!("gateway message {} is not modelled", desc & 7)),
         }
     }
 

@@ -195,39 +195,37 @@ fn step(
             let emask = t.enabled(inst) & t.pred_mask(inst);
             counters.instructions += 1;
             counters.sends += 1;
-            if let Some(info) = &inst.send {
-                let desc = info.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0));
-                timing::count_send(counters, info, desc);
-            }
+            let info = inst.send.ok_or_else(|| GpuError::IllegalInstruction {
+                addr: inst.addr,
+                why: "send without message information".into(),
+            })?;
+            // The descriptor (an indirect one is a0.0's, read now) and the message it names,
+            // resolved once for the counters and whichever shared function takes it; the ISA's
+            // own decoder reads it (at decode time already for an immediate descriptor).
+            let desc = info.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0));
+            let m = inst.message.unwrap_or_else(|| {
+                gencl_isa::gen9::send::decode_message(
+                    inst.op,
+                    inst.inst.exec_size,
+                    info.sfid,
+                    desc,
+                    info.ex_desc,
+                )
+            });
+            timing::count_send(counters, &info, desc);
             counters.lane_instructions += u64::from(emask.count_ones());
             timing.issue += 1;
             // Each shared function is its own unit: the message gateway (barriers), the
             // thread spawner (end of thread), and the data ports for everything else.
-            let out = match inst.send.map(|i| i.sfid) {
-                Some(gencl_isa::Sfid::Gateway) => {
-                    // An indirect descriptor is a0.0's.
-                    let desc = inst
-                        .send
-                        .map(|i| i.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0)));
-                    let m = inst.message.or_else(|| {
-                        let i = inst.send?;
-                        Some(gencl_isa::gen9::send::decode_message(
-                            inst.op,
-                            inst.inst.exec_size,
-                            i.sfid,
-                            desc?,
-                            i.ex_desc,
-                        ))
-                    });
-                    Gateway::message(m.as_ref(), desc).map_err(|why| {
-                        GpuError::IllegalInstruction {
-                            addr: inst.addr,
-                            why,
-                        }
+            let out = match info.sfid {
+                gencl_isa::Sfid::Gateway => {
+                    Gateway::message(&m, desc).map_err(|why| GpuError::IllegalInstruction {
+                        addr: inst.addr,
+                        why,
                     })?
                 }
-                Some(gencl_isa::Sfid::ThreadSpawner) => SendOutcome::Eot,
-                _ => dp.send(t, inst, emask)?,
+                gencl_isa::Sfid::ThreadSpawner => SendOutcome::Eot,
+                _ => dp.send(t, inst, emask, desc, &m)?,
             };
             t.ip = t.ip.wrapping_add(u64::from(inst.len));
             match out {
