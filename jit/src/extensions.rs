@@ -81,6 +81,19 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: Some("__opencl_c_subgroups"),
     },
+    // sub_group_shuffle(_xor) and sub_group_shuffle_up/down: SPIR-V 1.3's
+    // OpGroupNonUniformShuffle* (llvm-spirv runs with --spirv-max-version=1.3), each one
+    // register-file gather (frontend/lower/collectives.rs, `khr_subgroup_shuffle`).
+    Extension {
+        name: "cl_khr_subgroup_shuffle",
+        version: (1, 0, 0),
+        feature: None,
+    },
+    Extension {
+        name: "cl_khr_subgroup_shuffle_relative",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // The shuffles and the buffer block reads and writes (the image forms need images,
     // which the device does not have), on SIMD8 and SIMD16 sub-groups.
     Extension {

@@ -65,3 +65,31 @@ kernel void collectives16(global const int *in, global long *out, global double 
                      get_num_sub_groups();
     dout[g] = sub_group_scan_exclusive_add((double)x * 0.5);
 }
+
+// cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative (SPIR-V 1.3's
+// OpGroupNonUniformShuffle*). Every lane shuffles; what a lane outside the sub-group would
+// give (undefined) is replaced after the shuffle.
+#define KHR_SHUFFLES                                                                      \
+    uint g = get_global_id(0);                                                            \
+    uint l = get_sub_group_local_id();                                                    \
+    uint s = get_max_sub_group_size();                                                    \
+    int x = in[g];                                                                        \
+    int dn = sub_group_shuffle_down(x, 3u);                                               \
+    int up = sub_group_shuffle_up(x, 1u);                                                 \
+    out[4 * g + 0] = sub_group_shuffle(x, (l * 5 + 2) % s);                               \
+    out[4 * g + 1] = sub_group_shuffle_xor(x, 6u);                                        \
+    out[4 * g + 2] = l + 3 < s ? dn : -1;                                                 \
+    out[4 * g + 3] = l >= 1 ? up : -2;                                                    \
+    lo[g] = sub_group_shuffle_xor((long)x << 33, 1u);                                     \
+    fo[g] = sub_group_shuffle(x * 0.5f, s - 1 - l);
+
+kernel void khr_shuffles(global const int *in, global int *out, global long *lo,
+                         global float *fo) {
+    KHR_SHUFFLES
+}
+
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void khr_shuffles16(global const int *in, global int *out, global long *lo,
+                           global float *fo) {
+    KHR_SHUFFLES
+}

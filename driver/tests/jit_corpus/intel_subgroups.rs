@@ -1,6 +1,7 @@
 //! Cases of tests/jit/intel_subgroups.cl: cl_intel_subgroups' shuffles and block reads and
-//! writes at SIMD8 and SIMD16, and the khr sub-group functions at SIMD16, against
-//! references that form the sub-groups from the launch shape.
+//! writes at SIMD8 and SIMD16, the khr sub-group functions at SIMD16, and
+//! cl_khr_subgroup_shuffle(_relative) at both widths, against references that form the
+//! sub-groups from the launch shape.
 use crate::igc::harness::*;
 
 const F: &str = "intel_subgroups.cl";
@@ -172,6 +173,49 @@ fn collectives16(n: usize, local: usize) -> Case {
         })
 }
 
+fn khr_shuffles(kernel: &'static str, width: fn() -> usize, n: usize, local: usize) -> Case {
+    case(F, kernel)
+        .global(&[n])
+        .local(&[local])
+        .buf(inputs(n, 35))
+        .out::<i32>(4 * n)
+        .out::<i64>(n)
+        .out::<f32>(n)
+        .expect(1, move |r| {
+            let a = r.input::<i32>(0);
+            let s = width();
+            let mut out = Vec::new();
+            for g in 0..a.len() {
+                let (b, l) = lane(g, s);
+                out.push(a[b + (l * 5 + 2) % s]);
+                out.push(a[b + (l ^ 6)]);
+                out.push(if l + 3 < s { a[b + l + 3] } else { -1 });
+                out.push(if l >= 1 { a[b + l - 1] } else { -2 });
+            }
+            out
+        })
+        .expect(2, move |r| {
+            let a = r.input::<i32>(0);
+            let s = width();
+            (0..a.len())
+                .map(|g| {
+                    let (b, l) = lane(g, s);
+                    i64::from(a[b + (l ^ 1)]) << 33
+                })
+                .collect()
+        })
+        .expect_f32(3, 0, move |r| {
+            let a = r.input::<i32>(0);
+            let s = width();
+            (0..a.len())
+                .map(|g| {
+                    let (b, l) = lane(g, s);
+                    a[b + s - 1 - l] as f32 * 0.5
+                })
+                .collect()
+        })
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         shuffles("shuffles", default_width, 64, 32),
@@ -182,5 +226,7 @@ pub fn cases() -> Vec<Case> {
         // 40 work-items a group: two whole sub-groups and one of eight.
         collectives16(80, 40),
         collectives16(64, 64),
+        khr_shuffles("khr_shuffles", default_width, 64, 32),
+        khr_shuffles("khr_shuffles16", || 16, 96, 48),
     ]
 }

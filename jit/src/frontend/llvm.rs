@@ -1,4 +1,5 @@
-//! LLVM IR (bitcode or text, LLVM 15) → SPIR-V 1.2, through `opt-15` and `llvm-spirv-15` run as
+//! LLVM IR (bitcode or text, LLVM 15) → SPIR-V (the lowest version the module needs: 1.3
+//! only for cl_khr_subgroup_shuffle's functions), through `opt-15` and `llvm-spirv-15` run as
 //! child processes. OpenCL C arrives here as the unoptimised bitcode clang made (`clc`); users
 //! hand in `.ll`/`.bc` through `gencl compile` or as a program binary (the cl_khr_spir way).
 //!
@@ -133,7 +134,9 @@ fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
     // cannot keep out pass through as SPV_INTEL_arbitrary_precision_integers; the front end
     // carries them in a 32- or 64-bit register (`lower.rs`, "odd-width integers").
     // The source's argument type names and qualifiers, for clGetKernelArgInfo.
-    cmd.arg("--spirv-max-version=1.2")
+    // SPIR-V 1.3 for cl_khr_subgroup_shuffle(_relative), whose functions llvm-spirv writes as
+    // OpGroupNonUniformShuffle* (at 1.2 it aborts on them); what else it writes is 1.2's.
+    cmd.arg("--spirv-max-version=1.3")
         .arg("--spirv-ext=+SPV_INTEL_arbitrary_precision_integers,+SPV_INTEL_subgroups")
         .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .arg(bc)

@@ -3342,6 +3342,14 @@ impl Lowerer<'_, '_> {
                     define!(vals);
                 }
             }
+            // cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative (SPIR-V 1.3).
+            SOp::GroupNonUniformShuffle
+            | SOp::GroupNonUniformShuffleXor
+            | SOp::GroupNonUniformShuffleUp
+            | SOp::GroupNonUniformShuffleDown => {
+                let vals = self.khr_subgroup_shuffle(fr, i, cur)?;
+                define!(vals);
+            }
             // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
             SOp::MemoryBarrier => {
                 self.f.push(cur, Op::Fence, Ty::Void);

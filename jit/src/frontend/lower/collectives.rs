@@ -700,6 +700,45 @@ impl Lowerer<'_, '_> {
         })
     }
 
+    /// cl_khr_subgroup_shuffle(_relative): `sub_group_shuffle(x, id)` reads lane `id`,
+    /// `_xor(x, m)` lane `id ^ m`, `_up(x, d)` lane `id - d` and `_down(x, d)` lane `id + d`,
+    /// each one `Op::Shuffle` (a lane outside the sub-group is undefined by the extension;
+    /// the shuffle reads it modulo the width). The scope must be the sub-group.
+    pub(super) fn khr_subgroup_shuffle(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        b: Block,
+    ) -> Result<Vec<Value>, FrontendError> {
+        let op = i.class.opcode;
+        if self.scope(i, 0)? != spirv::Scope::Subgroup as u32 {
+            return unsupported(format!("{op:?} at a scope other than the sub-group"));
+        }
+        let xs = self.vals(fr, id_op(i, 1)?)?;
+        let k = self.val(fr, id_op(i, 2)?)?;
+        let k = self.lane_index(b, k);
+        let idx = if op == SOp::GroupNonUniformShuffle {
+            k
+        } else {
+            let lane = self
+                .f
+                .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+            let bin = match op {
+                SOp::GroupNonUniformShuffleXor => BinOp::Xor,
+                SOp::GroupNonUniformShuffleUp => BinOp::Sub,
+                _ => BinOp::Add,
+            };
+            self.f.push(b, Op::Bin(bin, lane, k), Ty::I32)
+        };
+        Ok(xs
+            .into_iter()
+            .map(|x| {
+                let ty = self.f.ty(x);
+                self.f.push(b, Op::Shuffle(x, idx), ty)
+            })
+            .collect())
+    }
+
     /// A lane number or lane count as the i32 the IR's lane operations take (OpenCL passes
     /// them as uint, size_t or, for sub_group_broadcast, any integer).
     fn lane_index(&mut self, b: Block, v: Value) -> Value {
