@@ -94,6 +94,14 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // char, uchar, short and ushort in the sub-group functions (and vectors in the
+    // broadcasts): carried in 32-bit registers, compared sign- or zero-extended, with the
+    // narrow type's identities (frontend/lower/collectives.rs, `group_function`).
+    Extension {
+        name: "cl_khr_subgroup_extended_types",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // The shuffles and the buffer block reads and writes (the image forms need images,
     // which the device does not have), on SIMD8 and SIMD16 sub-groups.
     Extension {

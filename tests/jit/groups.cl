@@ -31,6 +31,24 @@ __kernel void sg_types(__global const int *in, __global ulong *lo, __global doub
     fo[3 * g + 2] = sub_group_scan_exclusive_add((double)x * 0.25);
 }
 
+// cl_khr_subgroup_extended_types: char, uchar, short and ushort in the sub-group functions
+// (carried in 32-bit registers: signed minima and maxima, and the narrow identities of
+// exclusive scans, are the narrow type's).
+__kernel void sg_narrow(__global const int *in, __global short *out) {
+    size_t g = get_global_id(0);
+    char c = (char)(in[g] >> 3);
+    short s = (short)(in[g] * 30);
+    __global short *o = out + 8 * g;
+    o[0] = sub_group_reduce_max(c);
+    o[1] = sub_group_reduce_min(c);
+    o[2] = sub_group_scan_exclusive_max(c);
+    o[3] = sub_group_scan_exclusive_min((uchar)c);
+    o[4] = sub_group_scan_inclusive_min(s);
+    o[5] = sub_group_reduce_max((ushort)s);
+    o[6] = sub_group_reduce_add(c);
+    o[7] = sub_group_broadcast(s, 0);
+}
+
 // Work-group reductions, scans and all/any.
 __kernel void wg_int(__global const int *in, __global int *out) {
     size_t g = get_global_id(0);

@@ -71,6 +71,35 @@ fn sg_int(n: usize, local: usize, seed: u64) -> Case {
         })
 }
 
+fn sg_narrow(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "sg_narrow")
+        .global(&[n])
+        .local(&[local])
+        .buf(inputs(n, seed))
+        .out::<i16>(8 * n)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            let mut out = Vec::new();
+            for (sg, lane) in subgroups(a.len(), r.local[0]) {
+                let c: Vec<i8> = a[sg.clone()].iter().map(|v| (v >> 3) as i8).collect();
+                let s: Vec<i16> = a[sg].iter().map(|v| (v * 30) as i16).collect();
+                out.push(i16::from(*c.iter().max().unwrap()));
+                out.push(i16::from(*c.iter().min().unwrap()));
+                out.push(i16::from(
+                    c[..lane].iter().copied().max().unwrap_or(i8::MIN),
+                ));
+                out.push(i16::from(
+                    c[..lane].iter().map(|v| *v as u8).min().unwrap_or(u8::MAX),
+                ));
+                out.push(*s[..=lane].iter().min().unwrap());
+                out.push(s.iter().map(|v| *v as u16).max().unwrap() as i16);
+                out.push(i16::from(c.iter().fold(0i8, |t, v| t.wrapping_add(*v))));
+                out.push(s[0]);
+            }
+            out
+        })
+}
+
 fn sg_types(n: usize, local: usize, seed: u64) -> Case {
     case(F, "sg_types")
         .global(&[n])
@@ -207,6 +236,8 @@ pub fn cases() -> Vec<Case> {
         sg_int(120, 20, 2),
         sg_int(78, 13, 3),
         sg_types(128, 32, 4),
+        sg_narrow(120, 20, 12),
+        sg_narrow(64, 64, 13),
         sg_types(60, 12, 5),
         wg_int(256, 64, 6),
         wg_int(120, 40, 7),

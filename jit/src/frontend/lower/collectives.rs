@@ -184,7 +184,7 @@ impl Lowerer<'_, '_> {
             } else {
                 GroupOp::Or
             };
-            let (b, r) = self.collective(cur, g, Form::Reduce, x, wg)?;
+            let (b, r) = self.collective(cur, g, Form::Reduce, x, wg, None)?;
             let r = self.f.push(b, Op::Cmp(CmpOp::Ne, r, zero), Ty::Bool);
             return Ok((b, vec![r]));
         }
@@ -210,12 +210,42 @@ impl Lowerer<'_, '_> {
             _ => GroupOp::SMax,
         };
         let x = self.val(fr, id_op(i, 2)?)?;
-        let (b, r) = self.collective(cur, g, form, x, wg)?;
+        // char and short (cl_khr_subgroup_extended_types) are carried in 32-bit registers
+        // with their upper bits unspecified: signed minima and maxima compare them
+        // sign-extended, unsigned ones zero-extended, and the identities are the narrow
+        // type's (an exclusive scan's first lane reads one: CHAR_MIN for max on char).
+        let narrow = match i.result_type.map(|t| self.info.ty(t)) {
+            Some(Ok(SType::Int(w @ (8 | 16)))) => Some(*w),
+            _ => None,
+        };
+        let x = match (narrow, g) {
+            (Some(w), GroupOp::SMin | GroupOp::SMax) => {
+                let k = self.konst(Ty::I32, u64::from(32 - w));
+                let up = self.f.push(cur, Op::Bin(BinOp::Shl, x, k), Ty::I32);
+                self.f.push(cur, Op::Bin(BinOp::AShr, up, k), Ty::I32)
+            }
+            (Some(w), GroupOp::UMin | GroupOp::UMax) => {
+                let m = self.konst(Ty::I32, (1u64 << w) - 1);
+                self.f.push(cur, Op::Bin(BinOp::And, x, m), Ty::I32)
+            }
+            _ => x,
+        };
+        let (b, r) = self.collective(cur, g, form, x, wg, narrow)?;
         Ok((b, vec![r]))
     }
 
-    /// The identity of `op` on values of `ty`, as bits.
-    fn identity(ty: Ty, op: GroupOp) -> Result<u64, FrontendError> {
+    /// The identity of `op` on values of `ty`, as bits; for a char or short (`narrow`, its
+    /// width) carried in 32 bits, the narrow type's, sign-extended for the signed operations.
+    fn identity(ty: Ty, op: GroupOp, narrow: Option<u32>) -> Result<u64, FrontendError> {
+        if let Some(w) = narrow {
+            let bits = match op {
+                GroupOp::UMin | GroupOp::And => (1u64 << w) - 1,
+                GroupOp::SMin => (1i64 << (w - 1)) as u64 - 1,
+                GroupOp::SMax => u64::from(-(1i32 << (w - 1)) as u32),
+                _ => 0,
+            };
+            return Ok(bits);
+        }
         let wide = ty.bytes() == 8;
         Ok(match (op, ty) {
             (GroupOp::Add | GroupOp::Or | GroupOp::UMax, _) => 0,
@@ -269,12 +299,18 @@ impl Lowerer<'_, '_> {
 
     /// The sub-group's inclusive prefixes of `x` under `op`, lane by lane (uniform values;
     /// the last is the reduction), with the identity standing in for inactive lanes.
-    fn prefixes(&mut self, b: Block, op: GroupOp, x: Value) -> Result<Vec<Value>, FrontendError> {
+    fn prefixes(
+        &mut self,
+        b: Block,
+        op: GroupOp,
+        x: Value,
+        narrow: Option<u32>,
+    ) -> Result<Vec<Value>, FrontendError> {
         let ty = self.f.ty(x);
         if !matches!(ty, Ty::I32 | Ty::I64 | Ty::F32 | Ty::F64) {
             return unsupported(format!("sub-group and work-group functions on {ty:?}"));
         }
-        let ident = self.konst(ty, Self::identity(ty, op)?);
+        let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
         let mut acc = self.f.push(b, Op::ReadLane(filled, 0), ty);
         let mut out = vec![acc];
@@ -294,8 +330,9 @@ impl Lowerer<'_, '_> {
         op: GroupOp,
         form: Form,
         x: Value,
+        narrow: Option<u32>,
     ) -> Result<Value, FrontendError> {
-        let p = self.prefixes(b, op, x)?;
+        let p = self.prefixes(b, op, x, narrow)?;
         if form == Form::Reduce {
             return Ok(p[p.len() - 1]);
         }
@@ -311,7 +348,7 @@ impl Lowerer<'_, '_> {
             }
         };
         let last = p.len() - 1;
-        let ident = self.konst(ty, Self::identity(ty, op)?);
+        let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let mut r = pick(last).map_or(ident, |j| p[j]);
         for k in (0..last).rev() {
             let kk = self.konst(Ty::I32, k as u64);
@@ -330,15 +367,16 @@ impl Lowerer<'_, '_> {
         form: Form,
         x: Value,
         wg: bool,
+        narrow: Option<u32>,
     ) -> Result<(Block, Value), FrontendError> {
         if !wg {
-            return Ok((b, self.subgroup(b, op, form, x)?));
+            return Ok((b, self.subgroup(b, op, form, x, narrow)?));
         }
         let ty = self.f.ty(x);
-        let total = self.subgroup(b, op, Form::Reduce, x)?;
+        let total = self.subgroup(b, op, Form::Reduce, x, narrow)?;
         let own = match form {
             Form::Reduce => None,
-            _ => Some(self.subgroup(b, op, form, x)?),
+            _ => Some(self.subgroup(b, op, form, x, narrow)?),
         };
         // Lane 0 of each sub-group writes the sub-group's total at its index.
         let slm = self.collective_slm()?;
@@ -358,7 +396,7 @@ impl Lowerer<'_, '_> {
             Form::Reduce => self.subgroup_builtin(b, spirv::BuiltIn::NumSubgroups)?,
             _ => sg,
         };
-        let (b, acc) = self.fold_slots(b, slm, count, op, ty)?;
+        let (b, acc) = self.fold_slots(b, slm, count, op, ty, narrow)?;
         self.f.push(b, Op::Barrier, Ty::Void);
         let r = match own {
             None => acc,
@@ -535,8 +573,9 @@ impl Lowerer<'_, '_> {
         count: Value,
         op: GroupOp,
         ty: Ty,
+        narrow: Option<u32>,
     ) -> Result<(Block, Value), FrontendError> {
-        let ident = self.konst(ty, Self::identity(ty, op)?);
+        let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let (zero, one) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
         let head = self.f.add_block();
         let body = self.f.add_block();
