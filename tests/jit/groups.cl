@@ -38,7 +38,7 @@ __kernel void sg_narrow(__global const int *in, __global short *out) {
     size_t g = get_global_id(0);
     char c = (char)(in[g] >> 3);
     short s = (short)(in[g] * 30);
-    __global short *o = out + 8 * g;
+    __global short *o = out + 9 * g;
     o[0] = sub_group_reduce_max(c);
     o[1] = sub_group_reduce_min(c);
     o[2] = sub_group_scan_exclusive_max(c);
@@ -47,6 +47,8 @@ __kernel void sg_narrow(__global const int *in, __global short *out) {
     o[5] = sub_group_reduce_max((ushort)s);
     o[6] = sub_group_reduce_add(c);
     o[7] = sub_group_broadcast(s, 0);
+    // The sum wraps at 8 bits before the (unsigned) division reads it.
+    o[8] = sub_group_reduce_add((uchar)c) / (uchar)3;
 }
 
 // Work-group reductions, scans and all/any.

@@ -76,7 +76,7 @@ fn sg_narrow(n: usize, local: usize, seed: u64) -> Case {
         .global(&[n])
         .local(&[local])
         .buf(inputs(n, seed))
-        .out::<i16>(8 * n)
+        .out::<i16>(9 * n)
         .expect(1, |r| {
             let a = r.input::<i32>(0);
             let mut out = Vec::new();
@@ -95,6 +95,9 @@ fn sg_narrow(n: usize, local: usize, seed: u64) -> Case {
                 out.push(s.iter().map(|v| *v as u16).max().unwrap() as i16);
                 out.push(i16::from(c.iter().fold(0i8, |t, v| t.wrapping_add(*v))));
                 out.push(s[0]);
+                out.push(i16::from(
+                    c.iter().fold(0u8, |t, v| t.wrapping_add(*v as u8)) / 3,
+                ));
             }
             out
         })

@@ -210,10 +210,10 @@ impl Lowerer<'_, '_> {
             _ => GroupOp::SMax,
         };
         let x = self.val(fr, id_op(i, 2)?)?;
-        // char and short (cl_khr_subgroup_extended_types) are carried in 32-bit registers
-        // with their upper bits unspecified: signed minima and maxima compare them
-        // sign-extended, unsigned ones zero-extended, and the identities are the narrow
-        // type's (an exclusive scan's first lane reads one: CHAR_MIN for max on char).
+        // char and short (cl_khr_subgroup_extended_types) are carried zero-extended in 32-bit
+        // registers (`ModuleInfo::odd_width`): signed minima and maxima compare them
+        // sign-extended, the identities are the narrow type's (an exclusive scan's first lane
+        // reads one: CHAR_MIN for max on char), and the result is zero-extended again.
         let narrow = match i.result_type.map(|t| self.info.ty(t)) {
             Some(Ok(SType::Int(w @ (8 | 16)))) => Some(*w),
             _ => None,
@@ -224,13 +224,16 @@ impl Lowerer<'_, '_> {
                 let up = self.f.push(cur, Op::Bin(BinOp::Shl, x, k), Ty::I32);
                 self.f.push(cur, Op::Bin(BinOp::AShr, up, k), Ty::I32)
             }
-            (Some(w), GroupOp::UMin | GroupOp::UMax) => {
-                let m = self.konst(Ty::I32, (1u64 << w) - 1);
-                self.f.push(cur, Op::Bin(BinOp::And, x, m), Ty::I32)
-            }
             _ => x,
         };
         let (b, r) = self.collective(cur, g, form, x, wg, narrow)?;
+        let r = match narrow {
+            Some(w) => {
+                let m = self.konst(Ty::I32, (1u64 << w) - 1);
+                self.f.push(b, Op::Bin(BinOp::And, r, m), Ty::I32)
+            }
+            None => r,
+        };
         Ok((b, vec![r]))
     }
 
