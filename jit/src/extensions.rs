@@ -94,6 +94,13 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // sub_group_elect and sub_group_non_uniform_all/any/all_equal: reductions over the
+    // active lanes (frontend/lower/collectives.rs, `khr_vote`).
+    Extension {
+        name: "cl_khr_subgroup_non_uniform_vote",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // char, uchar, short and ushort in the sub-group functions (and vectors in the
     // broadcasts): carried in 32-bit registers, compared sign- or zero-extended, with the
     // narrow type's identities (frontend/lower/collectives.rs, `group_function`).

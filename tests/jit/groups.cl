@@ -51,6 +51,20 @@ __kernel void sg_narrow(__global const int *in, __global short *out) {
     o[8] = sub_group_reduce_add((uchar)c) / (uchar)3;
 }
 
+// cl_khr_subgroup_non_uniform_vote in divergent code: only the odd lanes vote.
+__kernel void sg_vote(__global const int *in, __global int *out) {
+    size_t g = get_global_id(0);
+    int x = in[g];
+    __global int *o = out + 4 * g;
+    o[0] = o[1] = o[2] = o[3] = -1;
+    if (get_sub_group_local_id() & 1) {
+        o[0] = sub_group_elect();
+        o[1] = sub_group_non_uniform_all(x > -900);
+        o[2] = sub_group_non_uniform_any(x > 900);
+        o[3] = sub_group_non_uniform_all_equal(x >> 10);
+    }
+}
+
 // Work-group reductions, scans and all/any.
 __kernel void wg_int(__global const int *in, __global int *out) {
     size_t g = get_global_id(0);

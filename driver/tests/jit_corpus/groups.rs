@@ -103,6 +103,30 @@ fn sg_narrow(n: usize, local: usize, seed: u64) -> Case {
         })
 }
 
+fn sg_vote(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "sg_vote")
+        .global(&[n])
+        .local(&[local])
+        .buf(inputs(n, seed))
+        .out::<i32>(4 * n)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            let mut out = Vec::new();
+            for (sg, lane) in subgroups(a.len(), r.local[0]) {
+                if lane % 2 == 0 {
+                    out.extend([-1; 4]);
+                    continue;
+                }
+                let odd: Vec<i32> = a[sg].iter().skip(1).step_by(2).copied().collect();
+                out.push(i32::from(lane == 1));
+                out.push(i32::from(odd.iter().all(|v| *v > -900)));
+                out.push(i32::from(odd.iter().any(|v| *v > 900)));
+                out.push(i32::from(odd.iter().all(|v| v >> 10 == odd[0] >> 10)));
+            }
+            out
+        })
+}
+
 fn sg_types(n: usize, local: usize, seed: u64) -> Case {
     case(F, "sg_types")
         .global(&[n])
@@ -241,6 +265,8 @@ pub fn cases() -> Vec<Case> {
         sg_types(128, 32, 4),
         sg_narrow(120, 20, 12),
         sg_narrow(64, 64, 13),
+        sg_vote(120, 20, 14),
+        sg_vote(64, 64, 15),
         sg_types(60, 12, 5),
         wg_int(256, 64, 6),
         wg_int(120, 40, 7),

@@ -3350,6 +3350,15 @@ impl Lowerer<'_, '_> {
                 let vals = self.khr_subgroup_shuffle(fr, i, cur)?;
                 define!(vals);
             }
+            // cl_khr_subgroup_non_uniform_vote (SPIR-V 1.3).
+            SOp::GroupNonUniformElect
+            | SOp::GroupNonUniformAll
+            | SOp::GroupNonUniformAny
+            | SOp::GroupNonUniformAllEqual => {
+                let (b, vals) = self.khr_vote(fr, i, cur)?;
+                define!(vals);
+                return Ok(b);
+            }
             // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
             SOp::MemoryBarrier => {
                 self.f.push(cur, Op::Fence, Ty::Void);

@@ -781,6 +781,62 @@ impl Lowerer<'_, '_> {
             .collect())
     }
 
+    /// cl_khr_subgroup_non_uniform_vote, over the lanes active where it is called (the
+    /// collectives read an inactive lane as the operation's identity): `sub_group_elect()`
+    /// holds in the lowest active lane; `_non_uniform_all(p)` and `_any(p)` reduce `p` with
+    /// and and or; `_all_equal(x)` compares each lane's `x` with the lowest active lane's
+    /// (ordered equality for floats: a NaN is equal to nothing).
+    pub(super) fn khr_vote(
+        &mut self,
+        fr: &Frame,
+        i: &dr::Instruction,
+        b: Block,
+    ) -> Result<(Block, Vec<Value>), FrontendError> {
+        let op = i.class.opcode;
+        if self.scope(i, 0)? != SCOPE_SUBGROUP {
+            return unsupported(format!("{op:?} at a scope other than the sub-group"));
+        }
+        let (one, zero) = (self.konst(Ty::I32, 1), self.konst(Ty::I32, 0));
+        let lane = self
+            .f
+            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+        let all = |me: &mut Self, b: Block, p: Value, g: GroupOp| {
+            let x = me.f.push(b, Op::Select(p, one, zero), Ty::I32);
+            let (b, r) = me.collective(b, g, Form::Reduce, x, false, None)?;
+            Ok::<_, FrontendError>((b, me.f.push(b, Op::Cmp(CmpOp::Ne, r, zero), Ty::Bool)))
+        };
+        let (b, r) = match op {
+            SOp::GroupNonUniformAll | SOp::GroupNonUniformAny => {
+                let p = self.val(fr, id_op(i, 1)?)?;
+                let g = if op == SOp::GroupNonUniformAll {
+                    GroupOp::And
+                } else {
+                    GroupOp::Or
+                };
+                all(self, b, p, g)?
+            }
+            _ => {
+                let (b, first) =
+                    self.collective(b, GroupOp::UMin, Form::Reduce, lane, false, None)?;
+                if op == SOp::GroupNonUniformElect {
+                    (b, self.f.push(b, Op::Cmp(CmpOp::Eq, lane, first), Ty::Bool))
+                } else {
+                    let x = self.val(fr, id_op(i, 1)?)?;
+                    let ty = self.f.ty(x);
+                    let theirs = self.f.push(b, Op::Shuffle(x, first), ty);
+                    let eq = if matches!(ty, Ty::F16 | Ty::F32 | Ty::F64) {
+                        CmpOp::FOEq
+                    } else {
+                        CmpOp::Eq
+                    };
+                    let same = self.f.push(b, Op::Cmp(eq, x, theirs), Ty::Bool);
+                    all(self, b, same, GroupOp::And)?
+                }
+            }
+        };
+        Ok((b, vec![r]))
+    }
+
     /// A lane number or lane count as the i32 the IR's lane operations take (OpenCL passes
     /// them as uint, size_t or, for sub_group_broadcast, any integer).
     fn lane_index(&mut self, b: Block, v: Value) -> Value {
