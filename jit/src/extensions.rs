@@ -101,6 +101,14 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // sub_group_non_uniform_reduce/scan_inclusive/scan_exclusive of add, mul, min, max,
+    // and, or, xor and the logical forms: the sub-group reductions and scans, which read an
+    // inactive lane as the operation's identity (frontend/lower/collectives.rs).
+    Extension {
+        name: "cl_khr_subgroup_non_uniform_arithmetic",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // char, uchar, short and ushort in the sub-group functions (and vectors in the
     // broadcasts): carried in 32-bit registers, compared sign- or zero-extended, with the
     // narrow type's identities (frontend/lower/collectives.rs, `group_function`).

@@ -65,6 +65,21 @@ __kernel void sg_vote(__global const int *in, __global int *out) {
     }
 }
 
+// cl_khr_subgroup_non_uniform_arithmetic in divergent code: the lanes with x >= 0 take part.
+__kernel void sg_nonuniform(__global const int *in, __global long *out) {
+    size_t g = get_global_id(0);
+    int x = in[g];
+    __global long *o = out + 5 * g;
+    o[0] = o[1] = o[2] = o[3] = o[4] = -7;
+    if (x >= 0) {
+        o[0] = sub_group_non_uniform_reduce_add(x);
+        o[1] = sub_group_non_uniform_scan_inclusive_mul((long)(x % 5 + 1));
+        o[2] = sub_group_non_uniform_reduce_xor((uint)x);
+        o[3] = sub_group_non_uniform_scan_exclusive_min(x);
+        o[4] = sub_group_non_uniform_reduce_logical_or(x > 800);
+    }
+}
+
 // Work-group reductions, scans and all/any.
 __kernel void wg_int(__global const int *in, __global int *out) {
     size_t g = get_global_id(0);

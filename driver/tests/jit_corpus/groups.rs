@@ -127,6 +127,39 @@ fn sg_vote(n: usize, local: usize, seed: u64) -> Case {
         })
 }
 
+fn sg_nonuniform(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "sg_nonuniform")
+        .global(&[n])
+        .local(&[local])
+        .buf(inputs(n, seed))
+        .out::<i64>(5 * n)
+        .expect(1, |r| {
+            let a = r.input::<i32>(0);
+            let mut out = Vec::new();
+            for (sg, lane) in subgroups(a.len(), r.local[0]) {
+                let x = &a[sg];
+                if x[lane] < 0 {
+                    out.extend([-7; 5]);
+                    continue;
+                }
+                let active: Vec<i32> = x.iter().copied().filter(|v| *v >= 0).collect();
+                let before: Vec<i32> = x[..lane].iter().copied().filter(|v| *v >= 0).collect();
+                out.push(i64::from(active.iter().sum::<i32>()));
+                out.push(
+                    before
+                        .iter()
+                        .chain([&x[lane]])
+                        .map(|v| i64::from(v % 5 + 1))
+                        .product(),
+                );
+                out.push(i64::from(active.iter().fold(0u32, |t, v| t ^ *v as u32)));
+                out.push(i64::from(before.iter().copied().min().unwrap_or(i32::MAX)));
+                out.push(i64::from(active.iter().any(|v| *v > 800)));
+            }
+            out
+        })
+}
+
 fn sg_types(n: usize, local: usize, seed: u64) -> Case {
     case(F, "sg_types")
         .global(&[n])
@@ -267,6 +300,8 @@ pub fn cases() -> Vec<Case> {
         sg_narrow(64, 64, 13),
         sg_vote(120, 20, 14),
         sg_vote(64, 64, 15),
+        sg_nonuniform(120, 20, 16),
+        sg_nonuniform(64, 64, 17),
         sg_types(60, 12, 5),
         wg_int(256, 64, 6),
         wg_int(120, 40, 7),

@@ -3326,7 +3326,24 @@ impl Lowerer<'_, '_> {
             | SOp::GroupSMin
             | SOp::GroupFMax
             | SOp::GroupUMax
-            | SOp::GroupSMax => {
+            | SOp::GroupSMax
+            // cl_khr_subgroup_non_uniform_arithmetic (SPIR-V 1.3).
+            | SOp::GroupNonUniformIAdd
+            | SOp::GroupNonUniformFAdd
+            | SOp::GroupNonUniformIMul
+            | SOp::GroupNonUniformFMul
+            | SOp::GroupNonUniformSMin
+            | SOp::GroupNonUniformUMin
+            | SOp::GroupNonUniformFMin
+            | SOp::GroupNonUniformSMax
+            | SOp::GroupNonUniformUMax
+            | SOp::GroupNonUniformFMax
+            | SOp::GroupNonUniformBitwiseAnd
+            | SOp::GroupNonUniformBitwiseOr
+            | SOp::GroupNonUniformBitwiseXor
+            | SOp::GroupNonUniformLogicalAnd
+            | SOp::GroupNonUniformLogicalOr
+            | SOp::GroupNonUniformLogicalXor => {
                 let (b, vals) = self.group_function(fr, i, cur)?;
                 define!(vals);
                 return Ok(b);

@@ -25,6 +25,8 @@ pub(super) const SCOPE_SUBGROUP: u32 = 3;
 enum GroupOp {
     Add,
     FAdd,
+    Mul,
+    FMul,
     SMin,
     UMin,
     FMin,
@@ -33,6 +35,7 @@ enum GroupOp {
     FMax,
     And,
     Or,
+    Xor,
 }
 
 /// Which of a group function's forms.
@@ -199,17 +202,39 @@ impl Lowerer<'_, '_> {
             Some(Operand::GroupOperation(spirv::GroupOperation::ExclusiveScan)) => Form::Exclusive,
             other => return unsupported(format!("group operation {other:?}")),
         };
+        // cl_khr_subgroup_non_uniform_arithmetic's forms (SPIR-V 1.3) read the lanes active
+        // where they are called, as every collective here does (an inactive lane reads as
+        // the identity); a cluster size (cl_khr_subgroup_clustered_reduce) is not modelled.
+        if i.operands.len() > 3 {
+            return unsupported(format!("{op:?} over clusters"));
+        }
         let g = match op {
-            SOp::GroupIAdd => GroupOp::Add,
-            SOp::GroupFAdd => GroupOp::FAdd,
-            SOp::GroupFMin => GroupOp::FMin,
-            SOp::GroupUMin => GroupOp::UMin,
-            SOp::GroupSMin => GroupOp::SMin,
-            SOp::GroupFMax => GroupOp::FMax,
-            SOp::GroupUMax => GroupOp::UMax,
-            _ => GroupOp::SMax,
+            SOp::GroupIAdd | SOp::GroupNonUniformIAdd => GroupOp::Add,
+            SOp::GroupFAdd | SOp::GroupNonUniformFAdd => GroupOp::FAdd,
+            SOp::GroupNonUniformIMul => GroupOp::Mul,
+            SOp::GroupNonUniformFMul => GroupOp::FMul,
+            SOp::GroupFMin | SOp::GroupNonUniformFMin => GroupOp::FMin,
+            SOp::GroupUMin | SOp::GroupNonUniformUMin => GroupOp::UMin,
+            SOp::GroupSMin | SOp::GroupNonUniformSMin => GroupOp::SMin,
+            SOp::GroupFMax | SOp::GroupNonUniformFMax => GroupOp::FMax,
+            SOp::GroupUMax | SOp::GroupNonUniformUMax => GroupOp::UMax,
+            SOp::GroupNonUniformBitwiseAnd | SOp::GroupNonUniformLogicalAnd => GroupOp::And,
+            SOp::GroupNonUniformBitwiseOr | SOp::GroupNonUniformLogicalOr => GroupOp::Or,
+            SOp::GroupNonUniformBitwiseXor | SOp::GroupNonUniformLogicalXor => GroupOp::Xor,
+            SOp::GroupSMax | SOp::GroupNonUniformSMax => GroupOp::SMax,
+            other => return unsupported(format!("group operation {other:?}")),
         };
         let x = self.val(fr, id_op(i, 2)?)?;
+        // The logical forms reduce bools: as 0 and 1, and back.
+        if self.f.ty(x) == Ty::Bool {
+            let (one, zero) = (self.konst(Ty::I32, 1), self.konst(Ty::I32, 0));
+            let x = self.f.push(cur, Op::Select(x, one, zero), Ty::I32);
+            let (b, r) = self.collective(cur, g, form, x, wg, None)?;
+            return Ok((
+                b,
+                vec![self.f.push(b, Op::Cmp(CmpOp::Ne, r, zero), Ty::Bool)],
+            ));
+        }
         // char and short (cl_khr_subgroup_extended_types) are carried zero-extended in 32-bit
         // registers (`ModuleInfo::odd_width`): signed minima and maxima compare them
         // sign-extended, the identities are the narrow type's (an exclusive scan's first lane
@@ -245,13 +270,17 @@ impl Lowerer<'_, '_> {
                 GroupOp::UMin | GroupOp::And => (1u64 << w) - 1,
                 GroupOp::SMin => (1i64 << (w - 1)) as u64 - 1,
                 GroupOp::SMax => u64::from(-(1i32 << (w - 1)) as u32),
+                GroupOp::Mul => 1,
                 _ => 0,
             };
             return Ok(bits);
         }
         let wide = ty.bytes() == 8;
         Ok(match (op, ty) {
-            (GroupOp::Add | GroupOp::Or | GroupOp::UMax, _) => 0,
+            (GroupOp::Add | GroupOp::Or | GroupOp::Xor | GroupOp::UMax, _) => 0,
+            (GroupOp::Mul, _) => 1,
+            (GroupOp::FMul, Ty::F32) => 1.0f32.to_bits().into(),
+            (GroupOp::FMul, Ty::F64) => 1.0f64.to_bits(),
             (GroupOp::And | GroupOp::UMin, _) => {
                 if wide {
                     u64::MAX
@@ -288,6 +317,8 @@ impl Lowerer<'_, '_> {
         let bop = match op {
             GroupOp::Add => BinOp::Add,
             GroupOp::FAdd => BinOp::FAdd,
+            GroupOp::Mul => BinOp::Mul,
+            GroupOp::FMul => BinOp::FMul,
             GroupOp::SMin => BinOp::Min { signed: true },
             GroupOp::UMin => BinOp::Min { signed: false },
             GroupOp::FMin => BinOp::FMin,
@@ -296,6 +327,7 @@ impl Lowerer<'_, '_> {
             GroupOp::FMax => BinOp::FMax,
             GroupOp::And => BinOp::And,
             GroupOp::Or => BinOp::Or,
+            GroupOp::Xor => BinOp::Xor,
         };
         self.f.push(b, Op::Bin(bop, a, x), ty)
     }
