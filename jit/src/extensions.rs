@@ -109,6 +109,13 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // sub_group_clustered_reduce_*: each cluster's lanes folded, the result picked by the
+    // lane's cluster (frontend/lower/collectives.rs, `clustered`).
+    Extension {
+        name: "cl_khr_subgroup_clustered_reduce",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // char, uchar, short and ushort in the sub-group functions (and vectors in the
     // broadcasts): carried in 32-bit registers, compared sign- or zero-extended, with the
     // narrow type's identities (frontend/lower/collectives.rs, `group_function`).

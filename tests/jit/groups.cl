@@ -80,6 +80,24 @@ __kernel void sg_nonuniform(__global const int *in, __global long *out) {
     }
 }
 
+// cl_khr_subgroup_clustered_reduce: constant cluster sizes, and one known at run time (LLVM
+// merges the switch into one call on `cs`).
+__kernel void sg_clustered(__global const int *in, __global int *out, uint cs) {
+    size_t g = get_global_id(0);
+    int x = in[g];
+    __global int *o = out + 3 * g;
+    o[0] = sub_group_clustered_reduce_add(x, 2);
+    o[1] = sub_group_clustered_reduce_max(x, 4);
+    int r = 0;
+    switch (cs) {
+        case 1: r = sub_group_clustered_reduce_min(x, 1); break;
+        case 2: r = sub_group_clustered_reduce_min(x, 2); break;
+        case 4: r = sub_group_clustered_reduce_min(x, 4); break;
+        case 8: r = sub_group_clustered_reduce_min(x, 8); break;
+    }
+    o[2] = r;
+}
+
 // Work-group reductions, scans and all/any.
 __kernel void wg_int(__global const int *in, __global int *out) {
     size_t g = get_global_id(0);

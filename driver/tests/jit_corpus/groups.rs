@@ -160,6 +160,28 @@ fn sg_nonuniform(n: usize, local: usize, seed: u64) -> Case {
         })
 }
 
+fn sg_clustered(n: usize, local: usize, cs: u32, seed: u64) -> Case {
+    case(F, "sg_clustered")
+        .global(&[n])
+        .local(&[local])
+        .buf(inputs(n, seed))
+        .out::<i32>(3 * n)
+        .val(cs)
+        .expect(1, move |r| {
+            let a = r.input::<i32>(0);
+            let mut out = Vec::new();
+            for (sg, lane) in subgroups(a.len(), r.local[0]) {
+                let x = &a[sg];
+                // The lanes of the cluster of size c that `lane` is in (those that exist).
+                let cl = |c: usize| &x[lane - lane % c..(lane - lane % c + c).min(x.len())];
+                out.push(cl(2).iter().sum());
+                out.push(*cl(4).iter().max().unwrap());
+                out.push(*cl(cs as usize).iter().min().unwrap());
+            }
+            out
+        })
+}
+
 fn sg_types(n: usize, local: usize, seed: u64) -> Case {
     case(F, "sg_types")
         .global(&[n])
@@ -302,6 +324,9 @@ pub fn cases() -> Vec<Case> {
         sg_vote(64, 64, 15),
         sg_nonuniform(120, 20, 16),
         sg_nonuniform(64, 64, 17),
+        sg_clustered(120, 20, 4, 18),
+        sg_clustered(64, 64, 1, 19),
+        sg_clustered(64, 32, 8, 20),
         sg_types(60, 12, 5),
         wg_int(256, 64, 6),
         wg_int(120, 40, 7),

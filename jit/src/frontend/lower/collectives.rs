@@ -38,6 +38,13 @@ enum GroupOp {
     Xor,
 }
 
+/// A clustered reduction's cluster size.
+#[derive(Clone, Copy)]
+enum Cluster {
+    Fixed(u8),
+    AtRunTime(Value),
+}
+
 /// Which of a group function's forms.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -196,17 +203,37 @@ impl Lowerer<'_, '_> {
             let id = self.vals(fr, id_op(i, 2)?)?;
             return self.broadcast(cur, &x, &id, wg);
         }
+        let mut cluster = None;
         let form = match i.operands.get(1) {
             Some(Operand::GroupOperation(spirv::GroupOperation::Reduce)) => Form::Reduce,
             Some(Operand::GroupOperation(spirv::GroupOperation::InclusiveScan)) => Form::Inclusive,
             Some(Operand::GroupOperation(spirv::GroupOperation::ExclusiveScan)) => Form::Exclusive,
+            // cl_khr_subgroup_clustered_reduce: ClusterSize, a power of two no larger than the
+            // sub-group. SPIR-V wants a constant, but LLVM merges a `switch` over the sizes
+            // into one call on the variable (the CTS's kernels), so a run-time size is read too.
+            Some(Operand::GroupOperation(spirv::GroupOperation::ClusteredReduce)) if !wg => {
+                let id = id_op(i, 3)?;
+                cluster = Some(match self.const_index(id) {
+                    Ok(c) if c.is_power_of_two() && c <= u64::from(self.simd) => {
+                        Cluster::Fixed(c as u8)
+                    }
+                    Ok(c) => {
+                        return unsupported(format!(
+                            "a cluster of {c} work-items in sub-groups of {}",
+                            self.simd
+                        ))
+                    }
+                    Err(_) => Cluster::AtRunTime(self.val(fr, id)?),
+                });
+                Form::Reduce
+            }
             other => return unsupported(format!("group operation {other:?}")),
         };
         // cl_khr_subgroup_non_uniform_arithmetic's forms (SPIR-V 1.3) read the lanes active
         // where they are called, as every collective here does (an inactive lane reads as
-        // the identity); a cluster size (cl_khr_subgroup_clustered_reduce) is not modelled.
-        if i.operands.len() > 3 {
-            return unsupported(format!("{op:?} over clusters"));
+        // the identity).
+        if i.operands.len() > 3 && cluster.is_none() {
+            return invalid(format!("{op:?} with an operand past its value"));
         }
         let g = match op {
             SOp::GroupIAdd | SOp::GroupNonUniformIAdd => GroupOp::Add,
@@ -229,7 +256,10 @@ impl Lowerer<'_, '_> {
         if self.f.ty(x) == Ty::Bool {
             let (one, zero) = (self.konst(Ty::I32, 1), self.konst(Ty::I32, 0));
             let x = self.f.push(cur, Op::Select(x, one, zero), Ty::I32);
-            let (b, r) = self.collective(cur, g, form, x, wg, None)?;
+            let (b, r) = match cluster {
+                Some(c) => (cur, self.clustered(cur, g, x, c, None)?),
+                None => self.collective(cur, g, form, x, wg, None)?,
+            };
             return Ok((
                 b,
                 vec![self.f.push(b, Op::Cmp(CmpOp::Ne, r, zero), Ty::Bool)],
@@ -251,7 +281,10 @@ impl Lowerer<'_, '_> {
             }
             _ => x,
         };
-        let (b, r) = self.collective(cur, g, form, x, wg, narrow)?;
+        let (b, r) = match cluster {
+            Some(c) => (cur, self.clustered(cur, g, x, c, narrow)?),
+            None => self.collective(cur, g, form, x, wg, narrow)?,
+        };
         let r = match narrow {
             Some(w) => {
                 let m = self.konst(Ty::I32, (1u64 << w) - 1);
@@ -355,6 +388,72 @@ impl Lowerer<'_, '_> {
             out.push(acc);
         }
         Ok(out)
+    }
+
+    /// A clustered reduction: each lane gets the reduction over its cluster, the `c`
+    /// consecutive lanes `l - l % c ..` (inactive ones reading as the identity). A size known
+    /// only at run time picks among every power of two up to the width.
+    fn clustered(
+        &mut self,
+        b: Block,
+        op: GroupOp,
+        x: Value,
+        c: Cluster,
+        narrow: Option<u32>,
+    ) -> Result<Value, FrontendError> {
+        let c = match c {
+            Cluster::Fixed(c) => return self.clustered_by(b, op, x, c, narrow),
+            Cluster::AtRunTime(c) => self.lane_index(b, c),
+        };
+        let ty = self.f.ty(x);
+        let mut r = self.clustered_by(b, op, x, self.simd, narrow)?;
+        let mut size = self.simd / 2;
+        while size >= 1 {
+            let v = self.clustered_by(b, op, x, size, narrow)?;
+            let k = self.konst(Ty::I32, u64::from(size));
+            let is = self.f.push(b, Op::Cmp(CmpOp::Eq, c, k), Ty::Bool);
+            r = self.f.push(b, Op::Select(is, v, r), ty);
+            size /= 2;
+        }
+        Ok(r)
+    }
+
+    fn clustered_by(
+        &mut self,
+        b: Block,
+        op: GroupOp,
+        x: Value,
+        c: u8,
+        narrow: Option<u32>,
+    ) -> Result<Value, FrontendError> {
+        let ty = self.f.ty(x);
+        if !matches!(ty, Ty::I32 | Ty::I64 | Ty::F32 | Ty::F64) {
+            return unsupported(format!("sub-group functions on {ty:?}"));
+        }
+        let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
+        let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
+        let totals: Vec<Value> = (0..self.simd / c)
+            .map(|j| {
+                let mut acc = self.f.push(b, Op::ReadLane(filled, j * c), ty);
+                for k in 1..c {
+                    let v = self.f.push(b, Op::ReadLane(filled, j * c + k), ty);
+                    acc = self.combine(b, op, acc, v);
+                }
+                acc
+            })
+            .collect();
+        let lane = self
+            .f
+            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+        let shift = self.konst(Ty::I32, u64::from(c.trailing_zeros()));
+        let which = self.f.push(b, Op::Bin(BinOp::LShr, lane, shift), Ty::I32);
+        let mut r = totals[totals.len() - 1];
+        for (j, &t) in totals.iter().enumerate().rev().skip(1) {
+            let jj = self.konst(Ty::I32, j as u64);
+            let is = self.f.push(b, Op::Cmp(CmpOp::Eq, which, jj), Ty::Bool);
+            r = self.f.push(b, Op::Select(is, t, r), ty);
+        }
+        Ok(r)
     }
 
     /// The sub-group form: the reduction (uniform), or each lane's inclusive or exclusive
