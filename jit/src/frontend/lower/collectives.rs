@@ -778,14 +778,7 @@ impl Lowerer<'_, '_> {
             .f
             .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
         let to32 = |me: &mut Self, v: Value| me.lane_index(b, v);
-        let shuffle = |me: &mut Self, xs: &[Value], idx: Value| -> Vec<Value> {
-            xs.iter()
-                .map(|&x| {
-                    let ty = me.f.ty(x);
-                    me.f.push(b, Op::Shuffle(x, idx), ty)
-                })
-                .collect()
-        };
+        let shuffle = |me: &mut Self, xs: &[Value], idx: Value| me.shuffled(b, xs, idx);
         Ok(match op {
             SOp::SubgroupShuffleINTEL | SOp::SubgroupShuffleXorINTEL => {
                 let xs = self.vals(fr, id_op(i, 0)?)?;
@@ -903,13 +896,17 @@ impl Lowerer<'_, '_> {
             };
             self.f.push(b, Op::Bin(bin, lane, k), Ty::I32)
         };
-        Ok(xs
-            .into_iter()
-            .map(|x| {
+        Ok(self.shuffled(b, &xs, idx))
+    }
+
+    /// Each component of `xs` as lane `idx` (per lane) holds it: one `Op::Shuffle` each.
+    fn shuffled(&mut self, b: Block, xs: &[Value], idx: Value) -> Vec<Value> {
+        xs.iter()
+            .map(|&x| {
                 let ty = self.f.ty(x);
                 self.f.push(b, Op::Shuffle(x, idx), ty)
             })
-            .collect())
+            .collect()
     }
 
     /// cl_khr_subgroup_non_uniform_vote, over the lanes active where it is called (the
