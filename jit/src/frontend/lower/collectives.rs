@@ -365,9 +365,9 @@ impl Lowerer<'_, '_> {
         self.f.push(b, Op::Bin(bop, a, x), ty)
     }
 
-    /// The sub-group's inclusive prefixes of `x` under `op`, lane by lane (uniform values;
-    /// the last is the reduction), with the identity standing in for inactive lanes.
-    fn prefixes(
+    /// Every lane's `x` as a uniform value, lane 0 first, an inactive lane reading as the
+    /// identity of `op` (what the reductions, scans and clusters fold).
+    fn lanes(
         &mut self,
         b: Block,
         op: GroupOp,
@@ -380,10 +380,24 @@ impl Lowerer<'_, '_> {
         }
         let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
-        let mut acc = self.f.push(b, Op::ReadLane(filled, 0), ty);
+        Ok((0..self.simd)
+            .map(|k| self.f.push(b, Op::ReadLane(filled, k), ty))
+            .collect())
+    }
+
+    /// The sub-group's inclusive prefixes of `x` under `op`, lane by lane (uniform values;
+    /// the last is the reduction), with the identity standing in for inactive lanes.
+    fn prefixes(
+        &mut self,
+        b: Block,
+        op: GroupOp,
+        x: Value,
+        narrow: Option<u32>,
+    ) -> Result<Vec<Value>, FrontendError> {
+        let lanes = self.lanes(b, op, x, narrow)?;
+        let mut acc = lanes[0];
         let mut out = vec![acc];
-        for k in 1..self.simd {
-            let lane = self.f.push(b, Op::ReadLane(filled, k), ty);
+        for &lane in &lanes[1..] {
             acc = self.combine(b, op, acc, lane);
             out.push(acc);
         }
@@ -391,8 +405,9 @@ impl Lowerer<'_, '_> {
     }
 
     /// A clustered reduction: each lane gets the reduction over its cluster, the `c`
-    /// consecutive lanes `l - l % c ..` (inactive ones reading as the identity). A size known
-    /// only at run time picks among every power of two up to the width.
+    /// consecutive lanes `l - l % c ..` (inactive ones reading as the identity). The
+    /// clusters of each size are folded from those of half the size; a size known only at
+    /// run time picks among every power of two up to the width.
     fn clustered(
         &mut self,
         b: Block,
@@ -401,57 +416,47 @@ impl Lowerer<'_, '_> {
         c: Cluster,
         narrow: Option<u32>,
     ) -> Result<Value, FrontendError> {
-        let c = match c {
-            Cluster::Fixed(c) => return self.clustered_by(b, op, x, c, narrow),
-            Cluster::AtRunTime(c) => self.lane_index(b, c),
+        let ty = self.f.ty(x);
+        let largest = match c {
+            Cluster::Fixed(c) => c,
+            Cluster::AtRunTime(_) => self.simd,
         };
-        let ty = self.f.ty(x);
-        let mut r = self.clustered_by(b, op, x, self.simd, narrow)?;
-        let mut size = self.simd / 2;
-        while size >= 1 {
-            let v = self.clustered_by(b, op, x, size, narrow)?;
-            let k = self.konst(Ty::I32, u64::from(size));
-            let is = self.f.push(b, Op::Cmp(CmpOp::Eq, c, k), Ty::Bool);
-            r = self.f.push(b, Op::Select(is, v, r), ty);
-            size /= 2;
+        // totals[s][j]: the fold of cluster j of size 2^s.
+        let mut totals = vec![self.lanes(b, op, x, narrow)?];
+        while (1u8 << (totals.len() - 1)) < largest {
+            let half = &totals[totals.len() - 1];
+            let pairs: Vec<(Value, Value)> = half.chunks(2).map(|p| (p[0], p[1])).collect();
+            let next = pairs
+                .into_iter()
+                .map(|(a, z)| self.combine(b, op, a, z))
+                .collect();
+            totals.push(next);
         }
-        Ok(r)
-    }
-
-    fn clustered_by(
-        &mut self,
-        b: Block,
-        op: GroupOp,
-        x: Value,
-        c: u8,
-        narrow: Option<u32>,
-    ) -> Result<Value, FrontendError> {
-        let ty = self.f.ty(x);
-        if !matches!(ty, Ty::I32 | Ty::I64 | Ty::F32 | Ty::F64) {
-            return unsupported(format!("sub-group functions on {ty:?}"));
-        }
-        let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
-        let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
-        let totals: Vec<Value> = (0..self.simd / c)
-            .map(|j| {
-                let mut acc = self.f.push(b, Op::ReadLane(filled, j * c), ty);
-                for k in 1..c {
-                    let v = self.f.push(b, Op::ReadLane(filled, j * c + k), ty);
-                    acc = self.combine(b, op, acc, v);
-                }
-                acc
-            })
-            .collect();
         let lane = self
             .f
             .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
-        let shift = self.konst(Ty::I32, u64::from(c.trailing_zeros()));
-        let which = self.f.push(b, Op::Bin(BinOp::LShr, lane, shift), Ty::I32);
-        let mut r = totals[totals.len() - 1];
-        for (j, &t) in totals.iter().enumerate().rev().skip(1) {
-            let jj = self.konst(Ty::I32, j as u64);
-            let is = self.f.push(b, Op::Cmp(CmpOp::Eq, which, jj), Ty::Bool);
-            r = self.f.push(b, Op::Select(is, t, r), ty);
+        let by_size = |me: &mut Self, s: usize| {
+            let shift = me.konst(Ty::I32, s as u64);
+            let which = me.f.push(b, Op::Bin(BinOp::LShr, lane, shift), Ty::I32);
+            let level = &totals[s];
+            let mut r = level[level.len() - 1];
+            for (j, &t) in level.iter().enumerate().rev().skip(1) {
+                let jj = me.konst(Ty::I32, j as u64);
+                let is = me.f.push(b, Op::Cmp(CmpOp::Eq, which, jj), Ty::Bool);
+                r = me.f.push(b, Op::Select(is, t, r), ty);
+            }
+            r
+        };
+        let c = match c {
+            Cluster::Fixed(_) => return Ok(by_size(self, totals.len() - 1)),
+            Cluster::AtRunTime(c) => self.lane_index(b, c),
+        };
+        let mut r = by_size(self, totals.len() - 1);
+        for s in (0..totals.len() - 1).rev() {
+            let v = by_size(self, s);
+            let k = self.konst(Ty::I32, 1u64 << s);
+            let is = self.f.push(b, Op::Cmp(CmpOp::Eq, c, k), Ty::Bool);
+            r = self.f.push(b, Op::Select(is, v, r), ty);
         }
         Ok(r)
     }
@@ -877,7 +882,7 @@ impl Lowerer<'_, '_> {
         b: Block,
     ) -> Result<Vec<Value>, FrontendError> {
         let op = i.class.opcode;
-        if self.scope(i, 0)? != spirv::Scope::Subgroup as u32 {
+        if self.scope(i, 0)? != SCOPE_SUBGROUP {
             return unsupported(format!("{op:?} at a scope other than the sub-group"));
         }
         let xs = self.vals(fr, id_op(i, 1)?)?;
