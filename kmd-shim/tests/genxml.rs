@@ -128,7 +128,7 @@ fn check<P: Packet + std::fmt::Debug + PartialEq>(xml: &HashMap<String, XmlPacke
     let xml_dwords = x.length.max((max_end / 32 + 1) as usize);
     assert_eq!(P::DWORDS, xml_dwords, "{name}: dword count");
     assert_eq!(P::BIAS, x.bias, "{name}: bias");
-    assert!(!P::FIELDS.is_empty() || name == "MI_BATCH_BUFFER_END");
+    assert!(!P::FIELDS.is_empty() || name == "MI_BATCH_BUFFER_END" || name == "MI_ARB_CHECK");
 
     // Every field at once, each with a distinct value.
     let mut p = P::default();
@@ -214,6 +214,11 @@ macro_rules! all_packets {
             MiNoop,
             MiStoreDataImm,
             MiLoadRegisterImm,
+            MiBatchBufferStart,
+            MiArbCheck,
+            MiStoreRegisterMem,
+            StateSip,
+            GpgpuCsrBaseAddress,
             PipelineSelect,
             StateBaseAddress,
             MediaVfeState,

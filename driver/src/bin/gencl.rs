@@ -51,6 +51,15 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         repeat: u32,
     },
+    /// Replay an AUB file (as Intel's runtime records it in its AUB mode, possibly
+    /// zstd-compressed) on the GPU model; exit 0 when every submission ran without a GPU
+    /// error. With --dump, write the last context's memory afterwards, one file per
+    /// contiguous range, named by its GPU address.
+    Replay {
+        file: PathBuf,
+        #[arg(long)]
+        dump: Option<PathBuf>,
+    },
     /// Compile a kernel, launch it once on the emulated device (zero-filled buffers, zero
     /// by-value arguments) and print the GPU model's counters for the launch.
     Profile {
@@ -150,6 +159,29 @@ fn gencl_main() -> std::ffi::c_int {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        Cmd::Replay { file, dump } => {
+            let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let data = gencl_kmd::aub::decompress(bytes)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let mut replay = gencl_kmd::aub::Replay::default();
+            let result = replay.run(&data);
+            for (i, s) in replay.submissions().iter().enumerate() {
+                println!(
+                    "submission {i}: context {:#x}, ring {:#x} [{:#x}..{:#x}), {} threads, {} instructions",
+                    s.lrca, s.ring.start, s.ring.head, s.ring.tail, s.counters.threads,
+                    s.counters.instructions
+                );
+            }
+            println!("memory polls checked: {}", replay.polls_checked);
+            if let Some(dir) = dump {
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                for (va, bytes) in replay.memory_ranges() {
+                    let f = dir.join(format!("{va:016x}.bin"));
+                    std::fs::write(&f, &bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+                }
+            }
+            result.map_err(|e| format!("{}: {e}", file.display()))
+        }
         Cmd::Profile {
             file,
             kernel,

@@ -48,6 +48,53 @@ packet! {
     }
 }
 
+/// MI_BATCH_BUFFER_START Address Space Indicator values.
+pub const ASI_GGTT: u8 = 0;
+pub const ASI_PPGTT: u8 = 1;
+
+packet! {
+    /// MI_BATCH_BUFFER_START: runs a batch buffer. From the ring it starts a first-level
+    /// batch; inside a batch it chains (jumps) or, with Second Level Batch Buffer set,
+    /// calls a second-level batch that returns at its MI_BATCH_BUFFER_END.
+    MiBatchBufferStart = "MI_BATCH_BUFFER_START", dwords 3, bias 2,
+    opcode [(29, 31, 0), (23, 28, 49)], length Some((0, 7, 1));
+    {
+        address_space_indicator: u8 = 8, 8, Uint, "Address Space Indicator";
+        resource_streamer_enable: bool = 10, 10, Uint, "Resource Streamer Enable";
+        predication_enable: bool = 15, 15, Uint, "Predication Enable";
+        add_offset_enable: bool = 16, 16, Uint, "Add Offset Enable";
+        second_level_batch_buffer: u8 = 22, 22, Uint, "Second Level Batch Buffer";
+        batch_buffer_start_address: u64 = 34, 95, Address, "Batch Buffer Start Address";
+    }
+}
+
+packet! {
+    /// MI_ARB_CHECK: a point where the command streamer may be preempted.
+    MiArbCheck = "MI_ARB_CHECK", dwords 1, bias 1,
+    opcode [(29, 31, 0), (23, 28, 5)], length None;
+    {}
+}
+
+packet! {
+    /// MI_STORE_REGISTER_MEM: stores an MMIO register's dword to memory.
+    MiStoreRegisterMem = "MI_STORE_REGISTER_MEM", dwords 4, bias 2,
+    opcode [(29, 31, 0), (23, 28, 36)], length Some((0, 7, 2));
+    {
+        predicate_enable: bool = 21, 21, Uint, "Predicate Enable";
+        use_global_gtt: bool = 22, 22, Uint, "Use Global GTT";
+        register_address: u32 = 34, 54, Address, "Register Address";
+        memory_address: u64 = 66, 127, Address, "Memory Address";
+    }
+}
+
+/// The render engine's TIMESTAMP register (low and high dwords).
+pub const REG_TIMESTAMP: u32 = 0x2358;
+pub const REG_TIMESTAMP_UDW: u32 = 0x235c;
+/// L3CNTLREG: the L3's partition between SLM, URB, read-only, DC and "all" clients.
+pub const REG_L3CNTLREG: u32 = 0x7034;
+/// L3CNTLREG's SLM Enable bit.
+pub const L3CNTLREG_SLM_ENABLE: u32 = 1;
+
 // ------------------------------------------------------------------ pipeline state
 
 /// PIPELINE_SELECT's Pipeline Selection value for GPGPU.
@@ -111,6 +158,25 @@ packet! {
         bindless_surface_state_base_address: u64 = 524, 575, Address,
             "Bindless Surface State Base Address";
         bindless_surface_state_size: u32 = 588, 607, Uint, "Bindless Surface State Size";
+    }
+}
+
+packet! {
+    /// STATE_SIP: the system routine's address (exceptions, debugging, preemption).
+    StateSip = "STATE_SIP", dwords 3, bias 2,
+    opcode [(29, 31, 3), (27, 28, 0), (24, 26, 1), (16, 23, 2)], length Some((0, 7, 1));
+    {
+        /// Relative to Instruction Base Address.
+        system_instruction_pointer: u64 = 36, 95, Address, "System Instruction Pointer";
+    }
+}
+
+packet! {
+    /// GPGPU_CSR_BASE_ADDRESS: where mid-thread preemption saves the EUs' state.
+    GpgpuCsrBaseAddress = "GPGPU_CSR_BASE_ADDRESS", dwords 3, bias 2,
+    opcode [(29, 31, 3), (27, 28, 0), (24, 26, 1), (16, 23, 4)], length Some((0, 7, 1));
+    {
+        gpgpu_csr_base_address: u64 = 44, 95, Address, "GPGPU CSR Base Address";
     }
 }
 

@@ -107,21 +107,59 @@ pub fn execute_batch_with(
     counters: &mut Counters,
     dispatch: &mut Dispatch<'_>,
 ) -> Result<(), GpuError> {
-    let start_cycles = clock.0.load(Ordering::Relaxed);
-    let mut cs = CommandStreamer {
-        mem,
-        budget: *budget,
-        state: State::default(),
-        commands: 0,
-        work: 0,
-        start_cycles,
-        eu_cycles0: counters.modelled_cycles,
-    };
-    let r = cs.run(batch_addr, counters, dispatch);
-    let spent =
-        cs.commands * CYCLES_PER_COMMAND + counters.modelled_cycles.saturating_sub(cs.eu_cycles0);
-    clock.0.fetch_add(spent, Ordering::Relaxed);
+    let mut state = EngineState::default();
+    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, clock, counters);
+    let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, dispatch);
+    cs.finish(clock, counters);
     r
+}
+
+/// A ring buffer as the context image describes it (RING_START, RING_CTL's length, and
+/// the head and tail offsets), in the GGTT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ring {
+    pub start: u64,
+    pub size: u64,
+    pub head: u64,
+    pub tail: u64,
+}
+
+/// Runs a context's ring from head to tail with the privileges of the ring: its
+/// MI_BATCH_BUFFER_STARTs run batches in the context's PPGTT (`ppgtt`) or the GGTT, and
+/// its post-sync writes may target the GGTT. `state` is the context's pipeline state,
+/// kept across submissions as the hardware's context image keeps it.
+pub fn execute_ring(
+    ppgtt: &dyn GpuMemory,
+    ggtt: &dyn GpuMemory,
+    ring: &Ring,
+    state: &mut EngineState,
+    budget: &Budget,
+    clock: &GpuClock,
+    counters: &mut Counters,
+) -> Result<(), GpuError> {
+    let mut cs = CommandStreamer::new(ppgtt, Some(ggtt), state, budget, clock, counters);
+    let r = cs.run_ring(ring, counters, &mut run_on_eus);
+    cs.finish(clock, counters);
+    r
+}
+
+/// Where a command is fetched from or a post-sync write lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Space {
+    Ppgtt,
+    Ggtt,
+}
+
+/// The render engine's state that outlives one batch: what the context image saves
+/// and restores (pipeline state, base addresses, registers loaded by MI commands).
+#[derive(Debug, Default)]
+pub struct EngineState(State);
+
+impl EngineState {
+    /// An MMIO register as MI_LOAD_REGISTER_IMM last left it.
+    pub fn register(&self, offset: u32) -> Option<u32> {
+        self.0.registers.get(&offset).copied()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -135,14 +173,22 @@ struct State {
     vfe: Option<MediaVfeState>,
     curbe: Vec<u8>,
     idds: Vec<InterfaceDescriptorData>,
-    /// MMIO registers written by MI_LOAD_REGISTER_IMM (kept, not interpreted).
+    /// MMIO registers written by MI_LOAD_REGISTER_IMM (kept; L3CNTLREG is read).
     registers: HashMap<u32, u32>,
+    /// STATE_SIP's system routine (relative to the instruction base) and the
+    /// preemption save area of GPGPU_CSR_BASE_ADDRESS: kept, never entered (the model
+    /// raises no exceptions to a system routine and does not preempt mid-thread).
+    sip: Option<u64>,
+    csr_base: Option<u64>,
 }
 
 struct CommandStreamer<'m> {
+    /// The context's PPGTT: batches, state, and what the EUs reach.
     mem: &'m dyn GpuMemory,
+    /// The global GTT, reachable by privileged commands only (the ring's).
+    ggtt: Option<&'m dyn GpuMemory>,
     budget: Budget,
-    state: State,
+    state: &'m mut State,
     commands: u64,
     work: u64,
     start_cycles: u64,
@@ -165,9 +211,123 @@ fn expect_len<P: Packet>(addr: u64, len: usize) -> Result<(), GpuError> {
     }
 }
 
-impl CommandStreamer<'_> {
+/// Nesting of batch buffers: the ring starts first-level batches, which may call
+/// second-level ones (Gen9 has two levels).
+const MAX_BATCH_LEVEL: u32 = 2;
+
+impl<'m> CommandStreamer<'m> {
+    fn new(
+        mem: &'m dyn GpuMemory,
+        ggtt: Option<&'m dyn GpuMemory>,
+        state: &'m mut EngineState,
+        budget: &Budget,
+        clock: &GpuClock,
+        counters: &Counters,
+    ) -> Self {
+        Self {
+            mem,
+            ggtt,
+            budget: *budget,
+            state: &mut state.0,
+            commands: 0,
+            work: 0,
+            start_cycles: clock.0.load(Ordering::Relaxed),
+            eu_cycles0: counters.modelled_cycles,
+        }
+    }
+
+    /// Advances the GPU clock by what this run of the command streamer cost.
+    fn finish(&self, clock: &GpuClock, counters: &Counters) {
+        let spent = self.commands * CYCLES_PER_COMMAND
+            + counters.modelled_cycles.saturating_sub(self.eu_cycles0);
+        clock.0.fetch_add(spent, Ordering::Relaxed);
+    }
+
+    fn space(&self, space: Space, addr: u64) -> Result<&'m dyn GpuMemory, GpuError> {
+        match space {
+            Space::Ppgtt => Ok(self.mem),
+            Space::Ggtt => self
+                .ggtt
+                .ok_or_else(|| bad(addr, "GGTT access from a non-privileged batch")),
+        }
+    }
+
+    fn read_dwords_in(&self, space: Space, addr: u64, n: usize) -> Result<Vec<u32>, GpuError> {
+        Ok(super::read_dwords(self.space(space, addr)?, addr, n)?)
+    }
+
     fn read_dwords(&self, addr: u64, n: usize) -> Result<Vec<u32>, GpuError> {
-        Ok(super::read_dwords(self.mem, addr, n)?)
+        self.read_dwords_in(Space::Ppgtt, addr, n)
+    }
+
+    /// Fetches the command at `addr`: its dwords as its header announces them.
+    fn fetch(&mut self, space: Space, addr: u64) -> Result<Vec<u32>, GpuError> {
+        self.commands += 1;
+        if self.commands > self.budget.max_commands {
+            return Err(GpuError::Hang);
+        }
+        let dw0 = self.read_dwords_in(space, addr, 1)?[0];
+        let len = self.command_length(addr, dw0)?;
+        let dw = self.read_dwords_in(space, addr, len)?;
+        trace!(
+            addr = format_args!("{addr:#x}"),
+            dw0 = format_args!("{dw0:#010x}"),
+            len
+        );
+        Ok(dw)
+    }
+
+    fn run_ring(
+        &mut self,
+        ring: &Ring,
+        counters: &mut Counters,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Result<(), GpuError> {
+        if ring.size == 0 || ring.head >= ring.size || ring.tail >= ring.size {
+            return Err(bad(ring.start, format!("ring {ring:?} out of its bounds")));
+        }
+        let mut head = ring.head;
+        while head != ring.tail {
+            let addr = ring.start + head;
+            let dw = self.fetch(Space::Ggtt, addr)?;
+            let bytes = 4 * dw.len() as u64;
+            if head + bytes > ring.size {
+                return Err(bad(addr, "command runs past the end of the ring"));
+            }
+            if MiBatchBufferStart::matches(dw[0]) {
+                let (target, space, _) = self.batch_start(addr, &dw)?;
+                self.run_batch(target, space, 1, counters, dispatch)?;
+            } else if MiBatchBufferEnd::matches(dw[0]) {
+                return Err(bad(addr, "MI_BATCH_BUFFER_END in the ring"));
+            } else {
+                self.execute(addr, &dw, true, counters, dispatch)?;
+            }
+            head = (head + bytes) % ring.size;
+        }
+        Ok(())
+    }
+
+    /// An MI_BATCH_BUFFER_START's target, address space and whether it calls a
+    /// second-level batch.
+    fn batch_start(&self, addr: u64, dw: &[u32]) -> Result<(u64, Space, bool), GpuError> {
+        expect_len::<MiBatchBufferStart>(addr, dw.len())?;
+        let p = MiBatchBufferStart::unpack(dw);
+        if p.predication_enable || p.add_offset_enable || p.resource_streamer_enable {
+            return Err(bad(
+                addr,
+                "predicated, offset or resource-streamer MI_BATCH_BUFFER_START (not modelled)",
+            ));
+        }
+        let space = if p.address_space_indicator == ASI_PPGTT {
+            Space::Ppgtt
+        } else {
+            Space::Ggtt
+        };
+        Ok((
+            p.batch_buffer_start_address,
+            space,
+            p.second_level_batch_buffer != 0,
+        ))
     }
 
     fn clock_ticks(&self, counters: &Counters) -> u64 {
@@ -185,32 +345,40 @@ impl CommandStreamer<'_> {
         Ok(())
     }
 
-    fn run(
+    /// Runs the batch at `addr` (a batch of `level`, fetched from `space`) to its
+    /// MI_BATCH_BUFFER_END, following chained batches and calling second-level ones.
+    fn run_batch(
         &mut self,
         batch_addr: u64,
+        space: Space,
+        level: u32,
         counters: &mut Counters,
         dispatch: &mut Dispatch<'_>,
     ) -> Result<(), GpuError> {
-        let mut addr = batch_addr;
+        let (mut addr, mut space) = (batch_addr, space);
         loop {
-            self.commands += 1;
-            if self.commands > self.budget.max_commands {
-                return Err(GpuError::Hang);
-            }
-            let dw0 = self.read_dwords(addr, 1)?[0];
-            let len = self.command_length(addr, dw0)?;
-            let dw = self.read_dwords(addr, len)?;
-            trace!(
-                addr = format_args!("{addr:#x}"),
-                dw0 = format_args!("{dw0:#010x}"),
-                len
-            );
-            if MiBatchBufferEnd::matches(dw0) {
+            let dw = self.fetch(space, addr)?;
+            if MiBatchBufferEnd::matches(dw[0]) {
                 return Ok(());
             }
-            self.execute(addr, &dw, counters, dispatch)?;
+            if MiBatchBufferStart::matches(dw[0]) {
+                let (target, to, second) = self.batch_start(addr, &dw)?;
+                if to == Space::Ggtt && space == Space::Ppgtt {
+                    return Err(bad(addr, "a PPGTT batch starts a GGTT batch"));
+                }
+                if second && level < MAX_BATCH_LEVEL {
+                    self.run_batch(target, to, level + 1, counters, dispatch)?;
+                } else {
+                    // A chained batch: the jump does not return.
+                    (addr, space) = (target, to);
+                    continue;
+                }
+            } else {
+                let privileged = space == Space::Ggtt;
+                self.execute(addr, &dw, privileged, counters, dispatch)?;
+            }
             addr = addr
-                .checked_add(4 * len as u64)
+                .checked_add(4 * dw.len() as u64)
                 .ok_or_else(|| bad(addr, "batch runs off the address space"))?;
         }
     }
@@ -224,9 +392,14 @@ impl CommandStreamer<'_> {
         }
         len_of!(
             MiBatchBufferEnd,
+            MiBatchBufferStart,
             MiNoop,
             MiStoreDataImm,
             MiLoadRegisterImm,
+            MiArbCheck,
+            MiStoreRegisterMem,
+            StateSip,
+            GpgpuCsrBaseAddress,
             PipelineSelect,
             StateBaseAddress,
             MediaVfeState,
@@ -243,6 +416,7 @@ impl CommandStreamer<'_> {
         &mut self,
         addr: u64,
         dw: &[u32],
+        privileged: bool,
         counters: &mut Counters,
         dispatch: &mut Dispatch<'_>,
     ) -> Result<(), GpuError> {
@@ -252,14 +426,10 @@ impl CommandStreamer<'_> {
             // MI_NOOP's register write is not modelled; the NOOP is.
         } else if MiStoreDataImm::matches(dw0) {
             let p = MiStoreDataImm::unpack(dw);
-            if p.use_global_gtt {
-                return Err(bad(addr, "MI_STORE_DATA_IMM to the GGTT (not modelled)"));
-            }
+            let mem = self.post_sync_target(addr, p.use_global_gtt, privileged)?;
             match (len, p.store_qword) {
-                (4, false) => self
-                    .mem
-                    .write(p.address, &(p.immediate_data as u32).to_le_bytes())?,
-                (5, _) => self.mem.write(p.address, &p.immediate_data.to_le_bytes())?,
+                (4, false) => mem.write(p.address, &(p.immediate_data as u32).to_le_bytes())?,
+                (5, _) => mem.write(p.address, &p.immediate_data.to_le_bytes())?,
                 _ => return Err(bad(addr, format!("MI_STORE_DATA_IMM with {len} dwords"))),
             }
         } else if MiLoadRegisterImm::matches(dw0) {
@@ -269,6 +439,32 @@ impl CommandStreamer<'_> {
             for pair in dw[1..].chunks_exact(2) {
                 self.state.registers.insert(pair[0] & 0x007f_fffc, pair[1]);
             }
+        } else if MiArbCheck::matches(dw0) {
+            // A preemption point: the model runs a batch to its end.
+        } else if MiStoreRegisterMem::matches(dw0) {
+            expect_len::<MiStoreRegisterMem>(addr, len)?;
+            let p = MiStoreRegisterMem::unpack(dw);
+            if p.predicate_enable {
+                return Err(bad(addr, "predicated MI_STORE_REGISTER_MEM (not modelled)"));
+            }
+            let value = match p.register_address {
+                REG_TIMESTAMP => self.clock_ticks(counters) as u32,
+                REG_TIMESTAMP_UDW => (self.clock_ticks(counters) >> 32) as u32,
+                r => *self.state.registers.get(&r).ok_or_else(|| {
+                    bad(
+                        addr,
+                        format!("MI_STORE_REGISTER_MEM of register {r:#x} (not modelled)"),
+                    )
+                })?,
+            };
+            let mem = self.post_sync_target(addr, p.use_global_gtt, privileged)?;
+            mem.write(p.memory_address, &value.to_le_bytes())?;
+        } else if StateSip::matches(dw0) {
+            expect_len::<StateSip>(addr, len)?;
+            self.state.sip = Some(StateSip::unpack(dw).system_instruction_pointer);
+        } else if GpgpuCsrBaseAddress::matches(dw0) {
+            expect_len::<GpgpuCsrBaseAddress>(addr, len)?;
+            self.state.csr_base = Some(GpgpuCsrBaseAddress::unpack(dw).gpgpu_csr_base_address);
         } else if PipelineSelect::matches(dw0) {
             let p = PipelineSelect::unpack(dw);
             // Gen9: Mask Bits [9:8] enable writing Pipeline Selection [1:0].
@@ -330,7 +526,7 @@ impl CommandStreamer<'_> {
             expect_len::<MediaStateFlush>(addr, len)?;
         } else if PipeControl::matches(dw0) {
             expect_len::<PipeControl>(addr, len)?;
-            self.pipe_control(addr, &PipeControl::unpack(dw), counters)?;
+            self.pipe_control(addr, &PipeControl::unpack(dw), privileged, counters)?;
         } else {
             return Err(bad(addr, format!("unhandled command {dw0:#010x}")));
         }
@@ -345,27 +541,44 @@ impl CommandStreamer<'_> {
         }
     }
 
+    /// The memory a post-sync write lands in: the GGTT (when the command asks for it and
+    /// may) or the context's PPGTT.
+    fn post_sync_target(
+        &self,
+        addr: u64,
+        global: bool,
+        privileged: bool,
+    ) -> Result<&'m dyn GpuMemory, GpuError> {
+        match (global, privileged) {
+            (false, _) => Ok(self.mem),
+            (true, true) => self.space(Space::Ggtt, addr),
+            (true, false) => Err(bad(addr, "GGTT write from a non-privileged batch")),
+        }
+    }
+
     fn pipe_control(
         &mut self,
         addr: u64,
         p: &PipeControl,
+        privileged: bool,
         counters: &Counters,
     ) -> Result<(), GpuError> {
         if p.post_sync_operation == POST_SYNC_NONE {
             return Ok(());
         }
-        if p.destination_address_type || p.store_data_index {
+        if p.store_data_index {
             return Err(bad(
                 addr,
-                "PIPE_CONTROL post-sync to the GGTT (not modelled)",
+                "PIPE_CONTROL post-sync to the status page index (not modelled)",
             ));
         }
+        let mem = self.post_sync_target(addr, p.destination_address_type, privileged)?;
         let value = match p.post_sync_operation {
             POST_SYNC_WRITE_IMMEDIATE => p.immediate_data,
             POST_SYNC_WRITE_TIMESTAMP => self.clock_ticks(counters),
             _ => return Err(bad(addr, "PIPE_CONTROL PS_DEPTH_COUNT write (no 3D pipe)")),
         };
-        self.mem.write(p.address, &value.to_le_bytes())?;
+        mem.write(p.address, &value.to_le_bytes())?;
         Ok(())
     }
 
@@ -401,21 +614,39 @@ impl CommandStreamer<'_> {
         let slm_bytes = slm_size_bytes(idd.shared_local_memory_size)
             .ok_or_else(|| bad(addr, "reserved Shared Local Memory Size"))?;
 
-        // CURBE: cross-thread block first, then one per-thread block per thread.
+        // The thread payload's constants: cross-thread block first, then one per-thread
+        // block per thread. They come from the walker's indirect data (in the indirect
+        // object heap) when it has any, as NEO sends them, else from the CURBE that
+        // MEDIA_CURBE_LOAD loaded, from the descriptor's read offset on.
         let cross = usize::from(idd.cross_thread_constant_data_read_length) * 32;
         let per_thread = usize::from(idd.constant_urb_entry_read_length) * 32;
-        let curbe_start = usize::from(idd.constant_urb_entry_read_offset) * 32;
-        let need = curbe_start + cross + per_thread * threads as usize;
-        if self.state.curbe.len() < need {
-            return Err(bad(
-                addr,
-                format!(
-                    "CURBE has {} bytes, the dispatch reads {need}",
-                    self.state.curbe.len()
-                ),
-            ));
-        }
-        let curbe = self.state.curbe[curbe_start..need].to_vec();
+        let need_data = cross + per_thread * threads as usize;
+        let curbe = if w.indirect_data_length > 0 {
+            let len = w.indirect_data_length as usize;
+            if len < need_data {
+                return Err(bad(
+                    addr,
+                    format!("indirect data of {len} bytes, the dispatch reads {need_data}"),
+                ));
+            }
+            let mut data = vec![0u8; need_data];
+            let at = self.state.indirect_base + u64::from(w.indirect_data_start_address);
+            self.mem.read(at, &mut data)?;
+            data
+        } else {
+            let curbe_start = usize::from(idd.constant_urb_entry_read_offset) * 32;
+            let need = curbe_start + need_data;
+            if self.state.curbe.len() < need {
+                return Err(bad(
+                    addr,
+                    format!(
+                        "CURBE has {} bytes, the dispatch reads {need}",
+                        self.state.curbe.len()
+                    ),
+                ));
+            }
+            self.state.curbe[curbe_start..need].to_vec()
+        };
 
         let bindings = Bindings::table(self.state.surface_base, idd.binding_table_pointer);
         // The hardware hands every thread its scratch slice whether or not the kernel uses
