@@ -354,6 +354,7 @@ fn launch_batch_decodes_by_genxml() {
             ..Default::default()
         },
         post_sync: Some((0x5_0000_0040, POST_SYNC_WRITE_TIMESTAMP, 0)),
+        slm: false,
     };
     let b = launch.batch();
     let mut at = 0;
@@ -398,9 +399,17 @@ fn launch_batch_decodes_by_genxml() {
                 assert_eq!(f("Bottom Execution Mask"), 0xffff_ffff);
             }
             "PIPE_CONTROL" => {
-                assert_eq!(f("Post Sync Operation"), 3, "write timestamp");
-                assert_eq!(f("Address"), 0x5_0000_0040);
+                // Stalls before PIPELINE_SELECT and MEDIA_VFE_STATE; the last one writes
+                // the timestamp.
                 assert_eq!(f("Command Streamer Stall Enable"), 1);
+                if seen.contains(&"GPGPU_WALKER") {
+                    assert_eq!(f("Post Sync Operation"), 3, "write timestamp");
+                    assert_eq!(f("Address"), 0x5_0000_0040);
+                }
+            }
+            "MI_LOAD_REGISTER_IMM" => {
+                assert_eq!(f("Register Offset"), 0x7034, "L3CNTLREG");
+                assert_eq!(f("Data DWord"), 0x8000_0340, "no SLM partition");
             }
             _ => {}
         }
@@ -411,8 +420,11 @@ fn launch_batch_decodes_by_genxml() {
     assert_eq!(
         seen,
         [
+            "PIPE_CONTROL",
             "PIPELINE_SELECT",
+            "MI_LOAD_REGISTER_IMM",
             "STATE_BASE_ADDRESS",
+            "PIPE_CONTROL",
             "MEDIA_VFE_STATE",
             "MEDIA_CURBE_LOAD",
             "MEDIA_INTERFACE_DESCRIPTOR_LOAD",
@@ -420,7 +432,6 @@ fn launch_batch_decodes_by_genxml() {
             "MEDIA_STATE_FLUSH",
             "PIPE_CONTROL",
             "MI_BATCH_BUFFER_END",
-            "MI_NOOP",
         ]
     );
 }

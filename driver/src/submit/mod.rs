@@ -18,8 +18,9 @@ use std::collections::HashMap;
 use gencl_jit::abi::{ArgKind, KernelBinary};
 use gencl_kmd::genx::gen9::{
     slm_size_bytes, BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
-    MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd, PipeControl,
-    PipelineSelect, RenderSurfaceState, StateBaseAddress, POST_SYNC_WRITE_TIMESTAMP, SIMD16,
+    MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd,
+    MiLoadRegisterImm, PipeControl, PipelineSelect, RenderSurfaceState, StateBaseAddress,
+    L3CNTLREG_GT2_NO_SLM, L3CNTLREG_GT2_SLM, POST_SYNC_WRITE_TIMESTAMP, REG_L3CNTLREG, SIMD16,
     SIMD32, SIMD8, SURFACE_FORMAT_RAW,
 };
 use gencl_kmd::genx::Packet;
@@ -403,9 +404,25 @@ impl Submitter {
         map[ts_at..ts_at + 16].fill(0);
         let mut dyn_used = DYNAMIC + 64;
         let mut b = Batch(Vec::with_capacity(256));
+        // The preamble as NEO sends it on Skylake (docs/hardware.md): a stall, the GPGPU
+        // pipeline, the L3 partition (with an SLM share only for kernels that use SLM),
+        // then the bases.
+        b.emit(&PipeControl {
+            command_streamer_stall_enable: true,
+            ..Default::default()
+        });
         b.emit(&PipelineSelect {
             pipeline_selection: 2,
             mask_bits: 3,
+            ..Default::default()
+        });
+        b.emit(&MiLoadRegisterImm {
+            register_offset: REG_L3CNTLREG,
+            data_dword: if slm_total > 0 {
+                L3CNTLREG_GT2_SLM
+            } else {
+                L3CNTLREG_GT2_NO_SLM
+            },
             ..Default::default()
         });
         b.emit(&StateBaseAddress {
@@ -437,6 +454,14 @@ impl Submitter {
             })
             .max()
             .unwrap_or(0);
+        // The start timestamp; its stall is also the one MEDIA_VFE_STATE needs (SKL PRM
+        // Vol 2a: "A stalling PIPE_CONTROL is required before MEDIA_VFE_STATE").
+        b.emit(&PipeControl {
+            command_streamer_stall_enable: true,
+            post_sync_operation: POST_SYNC_WRITE_TIMESTAMP,
+            address: state_addr + ts_at as u64,
+            ..Default::default()
+        });
         b.emit(&MediaVfeState {
             maximum_number_of_threads: (MAX_THREADS - 1) as u16,
             number_of_urb_entries: 2,
@@ -444,12 +469,6 @@ impl Submitter {
             curbe_allocation_size: max_curbe_grfs as u16,
             per_thread_scratch_space: scratch.map_or(0, |s| s.1),
             scratch_space_base_pointer: 0,
-            ..Default::default()
-        });
-        b.emit(&PipeControl {
-            command_streamer_stall_enable: true,
-            post_sync_operation: POST_SYNC_WRITE_TIMESTAMP,
-            address: state_addr + ts_at as u64,
             ..Default::default()
         });
         for r in &regions {

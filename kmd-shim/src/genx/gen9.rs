@@ -94,6 +94,11 @@ pub const REG_TIMESTAMP_UDW: u32 = 0x235c;
 pub const REG_L3CNTLREG: u32 = 0x7034;
 /// L3CNTLREG's SLM Enable bit.
 pub const L3CNTLREG_SLM_ENABLE: u32 = 1;
+/// The L3 partitions NEO loads on Skylake GT2 (found in its recorded streams,
+/// tests/neo/): with SLM, SLM Enable, URB 16 and "all" 48 ways; without, URB 32 and
+/// "all" 64 ways (fields URB Allocation [7:1], All Allocation [31:25]).
+pub const L3CNTLREG_GT2_SLM: u32 = 0x6000_0321;
+pub const L3CNTLREG_GT2_NO_SLM: u32 = 0x8000_0340;
 
 // ------------------------------------------------------------------ pipeline state
 

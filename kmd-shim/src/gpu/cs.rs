@@ -180,6 +180,11 @@ struct State {
     /// raises no exceptions to a system routine and does not preempt mid-thread).
     sip: Option<u64>,
     csr_base: Option<u64>,
+    /// Whether STATE_BASE_ADDRESS was ever executed in this context.
+    bases_programmed: bool,
+    /// Whether a GPGPU_WALKER ran since the last stalling PIPE_CONTROL: thread groups
+    /// may still be in flight and read the state they were dispatched with.
+    work_since_stall: bool,
 }
 
 struct CommandStreamer<'m> {
@@ -437,7 +442,16 @@ impl<'m> CommandStreamer<'m> {
                 return Err(bad(addr, format!("MI_LOAD_REGISTER_IMM with {len} dwords")));
             }
             for pair in dw[1..].chunks_exact(2) {
-                self.state.registers.insert(pair[0] & 0x007f_fffc, pair[1]);
+                let reg = pair[0] & 0x007f_fffc;
+                if reg == REG_L3CNTLREG {
+                    // Gen9 PRM, L3CNTLREG: the L3 may be repartitioned only while the
+                    // pipeline is idle (Mesa's genX_l3_config stalls and flushes first).
+                    self.require_idle(
+                        addr,
+                        "L3CNTLREG programmed while dispatched work may run (stall first)",
+                    )?;
+                }
+                self.state.registers.insert(reg, pair[1]);
             }
         } else if MiArbCheck::matches(dw0) {
             // A preemption point: the model runs a batch to its end.
@@ -469,12 +483,30 @@ impl<'m> CommandStreamer<'m> {
             let p = PipelineSelect::unpack(dw);
             // Gen9: Mask Bits [9:8] enable writing Pipeline Selection [1:0].
             if p.mask_bits & 0x3 == 0x3 {
+                if self.state.pipeline != Some(p.pipeline_selection) {
+                    // SKL PRM, PIPELINE_SELECT: "Software must ensure all the write caches
+                    // are flushed through a stalling PIPE_CONTROL command ... prior to
+                    // programming MI_PIPELINE_SELECT command to change the Pipeline Select
+                    // Mode."
+                    self.require_idle(
+                        addr,
+                        "PIPELINE_SELECT changes the pipeline without a stalling PIPE_CONTROL",
+                    )?;
+                }
                 self.state.pipeline = Some(p.pipeline_selection);
             }
         } else if StateBaseAddress::matches(dw0) {
             expect_len::<StateBaseAddress>(addr, len)?;
+            // Threads in flight address their state and surfaces from the bases: moving
+            // them under running work needs a stall first (Mesa's anv and iris flush and
+            // stall around STATE_BASE_ADDRESS on Gen9).
+            self.require_idle(
+                addr,
+                "STATE_BASE_ADDRESS while dispatched work may run (stall first)",
+            )?;
             let p = StateBaseAddress::unpack(dw);
             let s = &mut self.state;
+            s.bases_programmed = true;
             if p.general_state_base_address_modify_enable {
                 s.general_base = p.general_state_base_address;
             }
@@ -493,10 +525,17 @@ impl<'m> CommandStreamer<'m> {
         } else if MediaVfeState::matches(dw0) {
             expect_len::<MediaVfeState>(addr, len)?;
             self.require_gpgpu(addr, "MEDIA_VFE_STATE")?;
+            // SKL PRM Vol 2a, MEDIA_VFE_STATE: "A stalling PIPE_CONTROL is required before
+            // MEDIA_VFE_STATE unless the only bits that are changed are scoreboard related".
+            self.require_idle(
+                addr,
+                "MEDIA_VFE_STATE without a stalling PIPE_CONTROL after the last walker",
+            )?;
             self.state.vfe = Some(MediaVfeState::unpack(dw));
         } else if MediaCurbeLoad::matches(dw0) {
             expect_len::<MediaCurbeLoad>(addr, len)?;
             self.require_gpgpu(addr, "MEDIA_CURBE_LOAD")?;
+            self.require_bases(addr)?;
             let p = MediaCurbeLoad::unpack(dw);
             let mut curbe = vec![0u8; p.curbe_total_data_length as usize];
             let at = self.state.dynamic_base + u64::from(p.curbe_data_start_address);
@@ -505,6 +544,7 @@ impl<'m> CommandStreamer<'m> {
         } else if MediaInterfaceDescriptorLoad::matches(dw0) {
             expect_len::<MediaInterfaceDescriptorLoad>(addr, len)?;
             self.require_gpgpu(addr, "MEDIA_INTERFACE_DESCRIPTOR_LOAD")?;
+            self.require_bases(addr)?;
             let p = MediaInterfaceDescriptorLoad::unpack(dw);
             let total = p.interface_descriptor_total_length as usize;
             // 32-byte descriptors; the walker's offset field (6 bits) reaches 64 of them.
@@ -531,6 +571,28 @@ impl<'m> CommandStreamer<'m> {
             return Err(bad(addr, format!("unhandled command {dw0:#010x}")));
         }
         Ok(())
+    }
+
+    /// State that dispatched threads read may change only once they have drained: a
+    /// stalling PIPE_CONTROL since the last GPGPU_WALKER.
+    fn require_idle(&self, addr: u64, rule: &'static str) -> Result<(), GpuError> {
+        if self.state.work_since_stall {
+            Err(GpuError::Rule { addr, rule })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Commands that read state relative to the base addresses need them programmed.
+    fn require_bases(&self, addr: u64) -> Result<(), GpuError> {
+        if self.state.bases_programmed {
+            Ok(())
+        } else {
+            Err(GpuError::Rule {
+                addr,
+                rule: "state read before any STATE_BASE_ADDRESS (its bases were never programmed)",
+            })
+        }
     }
 
     fn require_gpgpu(&self, addr: u64, what: &str) -> Result<(), GpuError> {
@@ -563,6 +625,10 @@ impl<'m> CommandStreamer<'m> {
         privileged: bool,
         counters: &Counters,
     ) -> Result<(), GpuError> {
+        if p.command_streamer_stall_enable {
+            // The command streamer waits for everything dispatched before it.
+            self.state.work_since_stall = false;
+        }
         if p.post_sync_operation == POST_SYNC_NONE {
             return Ok(());
         }
@@ -613,6 +679,22 @@ impl<'m> CommandStreamer<'m> {
         }
         let slm_bytes = slm_size_bytes(idd.shared_local_memory_size)
             .ok_or_else(|| bad(addr, "reserved Shared Local Memory Size"))?;
+        self.require_bases(addr)?;
+        let l3 = self
+            .state
+            .registers
+            .get(&REG_L3CNTLREG)
+            .copied()
+            .unwrap_or(0);
+        if slm_bytes > 0 && l3 & L3CNTLREG_SLM_ENABLE == 0 {
+            // SLM lives in the L3: a group that uses it needs L3CNTLREG's SLM partition
+            // (NEO loads 0x60000321 for such kernels on Skylake GT2, 0x80000340 otherwise).
+            return Err(GpuError::Rule {
+                addr,
+                rule: "shared local memory without an L3 partition for it (L3CNTLREG SLM Enable)",
+            });
+        }
+        self.state.work_since_stall = true;
 
         // The thread payload's constants: cross-thread block first, then one per-thread
         // block per thread. They come from the walker's indirect data (in the indirect

@@ -164,4 +164,7 @@ pub enum GpuError {
     Hang,
     #[error("bad command at {addr:#x}: {why}")]
     BadCommand { addr: u64, why: String },
+    /// A programming rule of the PRM broken (the model's strict mode, docs/hardware.md).
+    #[error("command at {addr:#x} breaks a programming rule: {rule}")]
+    Rule { addr: u64, rule: &'static str },
 }

@@ -389,6 +389,7 @@ fn launch_kernel(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915Handle)
             ..Default::default()
         },
         post_sync: Some((STATE_VA + 0x800, POST_SYNC_WRITE_IMMEDIATE, 0x600d)),
+        slm: false,
     };
     let s = Setup {
         d,

@@ -1,7 +1,8 @@
 //! The command sequence of one GPGPU launch on Gen9, built from the genx
 //! packers: what the driver emits and what the command streamer's tests run.
 //! The sequence follows the documented Gen9 compute submission:
-//! PIPELINE_SELECT(GPGPU), STATE_BASE_ADDRESS, MEDIA_VFE_STATE,
+//! PIPE_CONTROL (stall), PIPELINE_SELECT(GPGPU), MI_LOAD_REGISTER_IMM (L3CNTLREG),
+//! STATE_BASE_ADDRESS, PIPE_CONTROL (stall), MEDIA_VFE_STATE,
 //! MEDIA_CURBE_LOAD, MEDIA_INTERFACE_DESCRIPTOR_LOAD, GPGPU_WALKER,
 //! MEDIA_STATE_FLUSH, PIPE_CONTROL (post-sync), MI_BATCH_BUFFER_END.
 
@@ -24,6 +25,8 @@ pub struct Launch {
     pub walker: GpgpuWalker,
     /// PIPE_CONTROL post-sync write after the walker: (address, operation, immediate).
     pub post_sync: Option<(u64, u8, u64)>,
+    /// Whether the kernel uses shared local memory (the L3 gets an SLM partition).
+    pub slm: bool,
 }
 
 /// A 4 KiB-page count for STATE_BASE_ADDRESS's buffer sizes: the whole range.
@@ -34,9 +37,28 @@ impl Launch {
     pub fn batch(&self) -> Vec<u32> {
         let mut b = Vec::new();
         b.extend(
+            PipeControl {
+                command_streamer_stall_enable: true,
+                ..Default::default()
+            }
+            .pack(),
+        );
+        b.extend(
             PipelineSelect {
                 pipeline_selection: PIPELINE_GPGPU,
                 mask_bits: 0x3,
+                ..Default::default()
+            }
+            .pack(),
+        );
+        b.extend(
+            MiLoadRegisterImm {
+                register_offset: REG_L3CNTLREG,
+                data_dword: if self.slm {
+                    L3CNTLREG_GT2_SLM
+                } else {
+                    L3CNTLREG_GT2_NO_SLM
+                },
                 ..Default::default()
             }
             .pack(),
@@ -60,6 +82,13 @@ impl Launch {
                 indirect_object_buffer_size: MAX_STATE_PAGES,
                 instruction_buffer_size_modify_enable: true,
                 instruction_buffer_size: MAX_STATE_PAGES,
+                ..Default::default()
+            }
+            .pack(),
+        );
+        b.extend(
+            PipeControl {
+                command_streamer_stall_enable: true,
                 ..Default::default()
             }
             .pack(),

@@ -100,6 +100,7 @@ fn launch() -> Launch {
             ..Default::default()
         },
         post_sync: Some((TS, POST_SYNC_WRITE_TIMESTAMP, 0)),
+        slm: true,
     }
 }
 
@@ -322,7 +323,8 @@ fn bad_batches_are_errors_not_panics() {
     assert_eq!(run(&m, &tiny).0, Err(GpuError::Hang));
     // A truncated packet length.
     let mut b = launch().batch();
-    b[1] = (b[1] & !0xff) | 3; // STATE_BASE_ADDRESS claiming 5 dwords
+    let sba = find::<StateBaseAddress>(&b);
+    b[sba] = (b[sba] & !0xff) | 3; // STATE_BASE_ADDRESS claiming 5 dwords
     let m = setup(&b);
     assert!(matches!(
         run(&m, &Budget::default()).0,
@@ -352,4 +354,101 @@ fn bad_batches_are_errors_not_panics() {
         &mut |_, _, _, _| Err(e.clone()),
     );
     assert_eq!(r, Err(e));
+}
+
+/// The launch's batch with `edit` applied to its dwords, then run.
+fn run_edited(edit: impl FnOnce(&mut Vec<u32>)) -> Result<(), GpuError> {
+    let mut b = launch().batch();
+    edit(&mut b);
+    run(&setup(&b), &Budget::default()).0
+}
+
+/// Dword index of the first packet P in a batch (walking the packets by their lengths).
+fn find<P: Packet>(b: &[u32]) -> usize {
+    let mut at = 0;
+    while !P::matches(b[at]) {
+        let dw0 = b[at];
+        let len = if MiLoadRegisterImm::matches(dw0) {
+            MiLoadRegisterImm::length_from_header(dw0)
+        } else if PipeControl::matches(dw0) {
+            PipeControl::DWORDS
+        } else if StateBaseAddress::matches(dw0) {
+            StateBaseAddress::DWORDS
+        } else if MediaVfeState::matches(dw0) {
+            MediaVfeState::DWORDS
+        } else if MediaCurbeLoad::matches(dw0) || MediaInterfaceDescriptorLoad::matches(dw0) {
+            4
+        } else if GpgpuWalker::matches(dw0) {
+            GpgpuWalker::DWORDS
+        } else if MediaStateFlush::matches(dw0) {
+            2
+        } else {
+            1
+        };
+        at += len;
+    }
+    at
+}
+
+fn rule(r: Result<(), GpuError>) -> &'static str {
+    match r {
+        Err(GpuError::Rule { rule, .. }) => rule,
+        other => panic!("expected a broken programming rule, got {other:?}"),
+    }
+}
+
+#[test]
+fn strict_slm_needs_an_l3_partition() {
+    // The kernel's descriptor asks for SLM; L3CNTLREG loaded without SLM Enable.
+    let r = run_edited(|b| {
+        let at = find::<MiLoadRegisterImm>(b);
+        b[at + 2] = L3CNTLREG_GT2_NO_SLM;
+    });
+    assert!(rule(r).contains("L3CNTLREG SLM Enable"));
+    // No L3CNTLREG load at all: the same (the partition was never made).
+    let r = run_edited(|b| {
+        let at = find::<MiLoadRegisterImm>(b);
+        b.splice(at..at + 3, [0u32; 3]); // MI_NOOPs
+    });
+    assert!(rule(r).contains("L3CNTLREG SLM Enable"));
+}
+
+#[test]
+fn strict_state_changes_after_a_walker_need_a_stall() {
+    // A second MEDIA_VFE_STATE, STATE_BASE_ADDRESS or L3CNTLREG load after the walker,
+    // before any stalling PIPE_CONTROL, breaks its rule; after a stall each is fine.
+    let launch_batch = launch().batch();
+    let vfe = find::<MediaVfeState>(&launch_batch);
+    let sba = find::<StateBaseAddress>(&launch_batch);
+    let lri = find::<MiLoadRegisterImm>(&launch_batch);
+    let flush = find::<MediaStateFlush>(&launch_batch);
+    for (what, at, len) in [
+        ("MEDIA_VFE_STATE", vfe, MediaVfeState::DWORDS),
+        ("STATE_BASE_ADDRESS", sba, StateBaseAddress::DWORDS),
+        ("L3CNTLREG", lri, 3),
+    ] {
+        let packet = launch_batch[at..at + len].to_vec();
+        let r = run_edited(|b| {
+            b.splice(flush + 2..flush + 2, packet.iter().copied());
+        });
+        assert!(rule(r).contains(what), "{what}");
+        let stall = PipeControl {
+            command_streamer_stall_enable: true,
+            ..Default::default()
+        }
+        .pack();
+        run_edited(|b| {
+            b.splice(flush + 2..flush + 2, stall.iter().chain(&packet).copied());
+        })
+        .unwrap_or_else(|e| panic!("{what} after a stall: {e}"));
+    }
+}
+
+#[test]
+fn strict_walker_needs_programmed_bases() {
+    let r = run_edited(|b| {
+        let at = find::<StateBaseAddress>(b);
+        b.splice(at..at + StateBaseAddress::DWORDS, [0u32; 19]);
+    });
+    assert!(rule(r).contains("STATE_BASE_ADDRESS"));
 }
