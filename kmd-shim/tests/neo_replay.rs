@@ -91,7 +91,7 @@ fn compare(mode: &str, got: &[u8], want: &[u8]) -> Option<String> {
     if let Some(x) = mode.strip_prefix("f32abs") {
         let x: f32 = x.parse().unwrap();
         let (g, w) = (f32s(got), f32s(want));
-        let i = (0..g.len()).find(|&i| !((g[i] - w[i]).abs() <= x))?;
+        let i = (0..g.len()).find(|&i| (g[i] - w[i]).is_nan() || (g[i] - w[i]).abs() > x)?;
         return Some(format!(
             "float {i}: {} expected {} (within {x})",
             g[i], w[i]
@@ -100,7 +100,7 @@ fn compare(mode: &str, got: &[u8], want: &[u8]) -> Option<String> {
     if let Some(x) = mode.strip_prefix("f64abs") {
         let x: f64 = x.parse().unwrap();
         let (g, w) = (f64s(got), f64s(want));
-        let i = (0..g.len()).find(|&i| !((g[i] - w[i]).abs() <= x))?;
+        let i = (0..g.len()).find(|&i| (g[i] - w[i]).is_nan() || (g[i] - w[i]).abs() > x)?;
         return Some(format!(
             "double {i}: {} expected {} (within {x})",
             g[i], w[i]
