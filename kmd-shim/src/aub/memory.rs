@@ -26,7 +26,7 @@ impl PhysMem {
         let mut pages = self.pages.write();
         let mut done = 0;
         while done < data.len() {
-            let a = addr + done as u64;
+            let a = addr.wrapping_add(done as u64);
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(data.len() - done);
             let page = pages
@@ -42,7 +42,7 @@ impl PhysMem {
         let pages = self.pages.read();
         let mut done = 0;
         while done < out.len() {
-            let a = addr + done as u64;
+            let a = addr.wrapping_add(done as u64);
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(out.len() - done);
             match pages.get(&(a / PAGE)) {

@@ -3,11 +3,16 @@
 //!
 //! Data flows: `stream` (the file's records) → `memory` (system memory by physical page,
 //! the GGTT, the PPGTT page walk) → `replay` (register writes, execlist submissions, the
-//! context image, the ring, then the command streamer of `crate::gpu::cs`).
+//! context image, the ring, then the command streamer of `crate::gpu::cs`); `writer`
+//! records what the emulated device runs in the same form (GENCL_AUB=FILE).
 
 pub mod memory;
 pub mod replay;
 pub mod stream;
+pub mod writer;
+
+#[cfg(test)]
+mod tests;
 
 pub use replay::{Replay, ReplayError, Submission};
 

@@ -16,6 +16,7 @@ use parking_lot::Mutex;
 use tracing::{debug, warn};
 
 use super::{KmdError, I915};
+use crate::aub::writer::AubWriter;
 use crate::gpu::cs::{self, Budget};
 use crate::gpu::{Counters, GpuError};
 use crate::uapi::*;
@@ -78,11 +79,26 @@ pub struct EmulatedI915 {
     last_error: Mutex<Option<(u32, GpuError)>>,
     /// This device's GPU clock (the TIMESTAMP register).
     clock: cs::GpuClock,
+    /// Where every submission is recorded as an AUB stream (GENCL_AUB=FILE), for
+    /// `gencl decode` and `gencl replay`.
+    aub: Option<Mutex<AubWriter<std::io::BufWriter<std::fs::File>>>>,
 }
 
 impl Default for EmulatedI915 {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The AUB recording GENCL_AUB asks for, if it can be created.
+fn aub_from_env() -> Option<Mutex<AubWriter<std::io::BufWriter<std::fs::File>>>> {
+    let path = std::env::var_os("GENCL_AUB")?;
+    match std::fs::File::create(&path) {
+        Ok(f) => Some(Mutex::new(AubWriter::new(std::io::BufWriter::new(f)))),
+        Err(e) => {
+            warn!("GENCL_AUB={}: {e}; not recording", path.to_string_lossy());
+            None
+        }
     }
 }
 
@@ -194,6 +210,7 @@ impl EmulatedI915 {
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
             clock: cs::GpuClock::default(),
+            aub: aub_from_env(),
         }
     }
 
@@ -584,6 +601,19 @@ impl I915 for EmulatedI915 {
             objects = placed.len(),
             "execbuffer2"
         );
+        if let Some(aub) = &self.aub {
+            let objects: Vec<(u64, Vec<u8>)> = placed
+                .iter()
+                .map(|(_, obj, addr)| {
+                    let mut bytes = vec![0u8; obj.size as usize];
+                    obj.read_at(0, &mut bytes);
+                    (*addr, bytes)
+                })
+                .collect();
+            if let Err(e) = aub.lock().submit(&objects, batch_gpu) {
+                warn!("GENCL_AUB: {e}");
+            }
+        }
         let mut counters = Counters::default();
         let result = cs::execute_batch(
             &vm.view(),
