@@ -65,3 +65,83 @@ fn errors_exit_one_and_usage_errors_two() {
     let out = gencl(&["no-such-command"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The commands of one section of a `gencl decode` listing, without their addresses.
+fn commands(listing: &str) -> Vec<String> {
+    listing
+        .lines()
+        .filter_map(|l| l.trim().split_once(": ").map(|(_, c)| c.to_string()))
+        .collect()
+}
+
+#[test]
+fn gencl_batches_record_replay_and_decode_beside_neos() {
+    // The same kernel as NEO's recording tests/neo/local_reduce (SLM and barriers).
+    let dir = std::env::temp_dir().join(format!("gencl-aub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cl = dir.join("red.cl");
+    std::fs::write(
+        &cl,
+        "kernel void red(global const int *in, global int *out, local int *tmp) {\
+         size_t l = get_local_id(0); tmp[l] = in[get_global_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);\
+         for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) { if (l < s) tmp[l] += tmp[l + s];\
+         barrier(CLK_LOCAL_MEM_FENCE); } if (l == 0) out[get_group_id(0)] = tmp[0]; }",
+    )
+    .unwrap();
+    let aub = dir.join("gencl.aub");
+    let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+        .env("GENCL_AUB", &aub)
+        .args(["profile", cl.to_str().unwrap(), "--kernel", "red"])
+        .args([
+            "--global",
+            "4096",
+            "--local",
+            "256",
+            "--local-bytes",
+            "1024",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // gencl's own recording replays on the model without a GPU error (strict rules on).
+    let replay = gencl(&["replay", aub.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert_eq!(replay.status.code(), Some(0), "{text}");
+    assert!(text.contains("512 threads"), "{text}");
+
+    let decode = gencl(&[
+        "decode",
+        "tests/neo/local_reduce.aub.zst",
+        aub.to_str().unwrap(),
+    ]);
+    assert!(decode.status.success());
+    let text = String::from_utf8_lossy(&decode.stdout).into_owned();
+    let mut sections = text.split("== ").skip(1);
+    let (neo, ours) = (
+        commands(sections.next().unwrap()),
+        commands(sections.next().unwrap()),
+    );
+    // Where gencl adopted NEO's programming (docs/hardware.md), the commands are equal.
+    for adopted in [
+        "PIPELINE_SELECT",
+        "MI_LOAD_REGISTER_IMM DEBUG_CONTROL_REG2",
+        "MI_LOAD_REGISTER_IMM L3CNTLREG",
+    ] {
+        let pick = |c: &[String]| -> Vec<String> {
+            c.iter()
+                .filter(|l| l.starts_with(adopted))
+                .cloned()
+                .collect()
+        };
+        assert_eq!(pick(&neo), pick(&ours), "{adopted}");
+        assert!(!pick(&ours).is_empty(), "{adopted} in gencl's batch");
+    }
+    assert!(ours
+        .iter()
+        .any(|c| c == "MI_LOAD_REGISTER_IMM L3CNTLREG(0x7034)=0x60000321"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -60,6 +60,13 @@ enum Cmd {
         #[arg(long)]
         dump: Option<PathBuf>,
     },
+    /// Print the commands of every submission of AUB files (NEO's recordings, or gencl's
+    /// with GENCL_AUB=FILE), with the state they point at, by documented field names;
+    /// zero fields are left out. Two files are listed one after the other, for diff.
+    Decode {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Compile a kernel, launch it once on the emulated device (zero-filled buffers, zero
     /// by-value arguments) and print the GPU model's counters for the launch.
     Profile {
@@ -159,6 +166,24 @@ fn gencl_main() -> std::ffi::c_int {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        Cmd::Decode { files } => {
+            for file in files {
+                let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+                let data = gencl_kmd::aub::decompress(bytes)
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                let mut replay = gencl_kmd::aub::Replay::default();
+                replay.listing = Some(Vec::new());
+                let result = replay.run(&data);
+                println!("== {}", file.display());
+                for line in replay.listing.take().unwrap_or_default() {
+                    println!("{line}");
+                }
+                if let Err(e) = result {
+                    println!("(replay stopped: {e})");
+                }
+            }
+            Ok(())
+        }
         Cmd::Replay { file, dump } => {
             let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let data = gencl_kmd::aub::decompress(bytes)

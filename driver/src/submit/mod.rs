@@ -20,8 +20,9 @@ use gencl_kmd::genx::gen9::{
     slm_size_bytes, BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
     MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd,
     MiLoadRegisterImm, PipeControl, PipelineSelect, RenderSurfaceState, StateBaseAddress,
-    L3CNTLREG_GT2_NO_SLM, L3CNTLREG_GT2_SLM, POST_SYNC_WRITE_TIMESTAMP, REG_L3CNTLREG, SIMD16,
-    SIMD32, SIMD8, SURFACE_FORMAT_RAW,
+    L3CNTLREG_GT2_NO_SLM, L3CNTLREG_GT2_SLM, MOCS_CACHED, POST_SYNC_WRITE_TIMESTAMP,
+    REG_DEBUG_CONTROL2, REG_L3CNTLREG, SIMD16, SIMD32, SIMD8, SURFACE_FORMAT_RAW,
+    THREAD_ARBITRATION_ROUND_ROBIN,
 };
 use gencl_kmd::genx::Packet;
 use thiserror::Error;
@@ -381,9 +382,20 @@ impl Submitter {
         ];
         for (bti, gpu_addr, size) in &slots {
             let at = surfaces_at + bti * 64;
-            let ss =
-                RenderSurfaceState::buffer(*gpu_addr, (*size).max(1), 1, SURFACE_FORMAT_RAW, 0)
-                    .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
+            let ss = RenderSurfaceState::buffer(
+                *gpu_addr,
+                (*size).max(1),
+                1,
+                SURFACE_FORMAT_RAW,
+                MOCS_CACHED,
+            )
+            .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
+            // IA-coherent: the client's CPU maps the same pages (zero-copy buffers), as
+            // NEO marks its buffer surfaces on Gen9.
+            let ss = RenderSurfaceState {
+                coherency_type: 1,
+                ..ss
+            };
             write_dwords(map, at, &ss.pack_vec());
             bt[*bti] = BindingTableState {
                 surface_state_pointer: (at - SURFACE) as u32,
@@ -413,7 +425,15 @@ impl Submitter {
         });
         b.emit(&PipelineSelect {
             pipeline_selection: 2,
-            mask_bits: 3,
+            // The media sampler's DOP clock gating on (mask bit 12), as NEO sets it for
+            // kernels that do not use the media sampler.
+            media_sampler_dop_clock_gate_enable: true,
+            mask_bits: 0x13,
+            ..Default::default()
+        });
+        b.emit(&MiLoadRegisterImm {
+            register_offset: REG_DEBUG_CONTROL2,
+            data_dword: THREAD_ARBITRATION_ROUND_ROBIN,
             ..Default::default()
         });
         b.emit(&MiLoadRegisterImm {
@@ -427,6 +447,12 @@ impl Submitter {
         });
         b.emit(&StateBaseAddress {
             general_state_base_address_modify_enable: true,
+            general_state_mocs: MOCS_CACHED,
+            stateless_data_port_access_mocs: MOCS_CACHED,
+            surface_state_mocs: MOCS_CACHED,
+            dynamic_state_mocs: MOCS_CACHED,
+            indirect_object_mocs: MOCS_CACHED,
+            instruction_mocs: MOCS_CACHED,
             // Scratch pointers (r0.5) are 32-bit offsets from here.
             general_state_base_address: scratch.map_or(0, |s| s.0),
             surface_state_base_address_modify_enable: true,
@@ -509,6 +535,9 @@ impl Submitter {
                 constant_urb_entry_read_length: kernel.per_thread_grfs() as u16,
                 number_of_threads_in_gpgpu_thread_group: threads as u16,
                 barrier_enable: kernel.barriers,
+                // Double and half denormals kept from the thread's start, as OpenCL wants
+                // them and NEO sets it (the prologue sets cr0 for float, too).
+                denorm_mode: 1,
                 cross_thread_constant_data_read_length: kernel.cross_thread_grfs() as u8,
                 ..Default::default()
             };

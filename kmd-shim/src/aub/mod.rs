@@ -6,6 +6,7 @@
 //! context image, the ring, then the command streamer of `crate::gpu::cs`); `writer`
 //! records what the emulated device runs in the same form (GENCL_AUB=FILE).
 
+pub mod decode;
 pub mod memory;
 pub mod replay;
 pub mod stream;

@@ -125,6 +125,8 @@ pub struct Replay {
     submissions: Vec<Submission>,
     /// Memory polls checked, and comments read (allocations NEO made resident).
     pub polls_checked: usize,
+    /// When set, each submission's decoded commands are appended before it runs.
+    pub listing: Option<Vec<String>>,
     pub comments: Vec<String>,
 }
 
@@ -147,6 +149,7 @@ impl Replay {
             clock: GpuClock::default(),
             submissions: Vec::new(),
             polls_checked: 0,
+            listing: None,
             comments: Vec::new(),
         }
     }
@@ -307,6 +310,13 @@ impl Replay {
             "submission"
         );
 
+        if self.listing.is_some() {
+            let lines = super::decode::submission(&self.ppgtt_of(pml4), &self.ggtt_view(), &ring);
+            if let Some(l) = &mut self.listing {
+                l.push(format!("submission {index} (context {lrca:#x})"));
+                l.extend(lines);
+            }
+        }
         let mut state = self.contexts.remove(&lrca).unwrap_or_default();
         let mut counters = Counters::default();
         let r = {

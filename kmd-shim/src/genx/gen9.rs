@@ -90,6 +90,13 @@ packet! {
 /// The render engine's TIMESTAMP register (low and high dwords).
 pub const REG_TIMESTAMP: u32 = 0x2358;
 pub const REG_TIMESTAMP_UDW: u32 = 0x235c;
+/// DEBUG_CONTROL_REG2 (NEO's name): the EUs' thread arbitration policy; 0x100 is
+/// round-robin, NEO's default on Gen9 (0 is age-based).
+pub const REG_DEBUG_CONTROL2: u32 = 0xe404;
+pub const THREAD_ARBITRATION_ROUND_ROBIN: u32 = 0x100;
+/// MOCS index 2 of i915's Skylake table (intel_mocs.c, I915_MOCS_CACHED: L3 write-back,
+/// LLC/eLLC write-back), in a MOCS field's bits [6:1]; index 0 is uncached.
+pub const MOCS_CACHED: u8 = 2 << 1;
 /// L3CNTLREG: the L3's partition between SLM, URB, read-only, DC and "all" clients.
 pub const REG_L3CNTLREG: u32 = 0x7034;
 /// L3CNTLREG's SLM Enable bit.

@@ -537,6 +537,18 @@ impl<'m> CommandStreamer<'m> {
             self.require_gpgpu(addr, "MEDIA_CURBE_LOAD")?;
             self.require_bases(addr)?;
             let p = MediaCurbeLoad::unpack(dw);
+            // MEDIA_VFE_STATE's CURBE Allocation Size (in 256-bit units) is the URB space
+            // the CURBE is loaded into: a longer load does not fit.
+            let allocated = self
+                .state
+                .vfe
+                .map_or(0, |v| u32::from(v.curbe_allocation_size) * 32);
+            if p.curbe_total_data_length > allocated {
+                return Err(GpuError::Rule {
+                    addr,
+                    rule: "MEDIA_CURBE_LOAD longer than MEDIA_VFE_STATE's CURBE Allocation Size",
+                });
+            }
             let mut curbe = vec![0u8; p.curbe_total_data_length as usize];
             let at = self.state.dynamic_base + u64::from(p.curbe_data_start_address);
             self.mem.read(at, &mut curbe)?;

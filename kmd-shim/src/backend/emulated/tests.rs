@@ -372,6 +372,7 @@ fn launch_kernel(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915Handle)
         instruction_base: KERNEL_VA,
         vfe: MediaVfeState {
             maximum_number_of_threads: 55,
+            curbe_allocation_size: 1,
             ..Default::default()
         },
         curbe_offset: 0x100,

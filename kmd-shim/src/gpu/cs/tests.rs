@@ -452,3 +452,11 @@ fn strict_walker_needs_programmed_bases() {
     });
     assert!(rule(r).contains("STATE_BASE_ADDRESS"));
 }
+
+#[test]
+fn strict_curbe_fits_its_allocation() {
+    let mut l = launch();
+    l.vfe.curbe_allocation_size = 6; // 192 bytes; the launch loads 224
+    let r = run(&setup(&l.batch()), &Budget::default()).0;
+    assert!(rule(r).contains("CURBE Allocation Size"));
+}
