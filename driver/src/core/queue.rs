@@ -60,6 +60,9 @@ struct Shared {
     out_of_order: bool,
     pending: Mutex<VecDeque<Command>>,
     closed: AtomicBool,
+    /// A command failed on the device (a GPU hang or fault: CL_OUT_OF_RESOURCES) since the
+    /// last clFinish.
+    device_failed: AtomicBool,
 }
 
 pub struct QueueCore {
@@ -121,11 +124,18 @@ impl QueueCore {
         event
     }
 
-    /// clFinish: wait for every command queued so far.
-    pub fn finish(&self) {
+    /// clFinish: wait for every command queued so far. Err(CL_OUT_OF_RESOURCES) when a
+    /// command failed on the device since the last finish, as NEO reports a GPU hang from
+    /// clFinish.
+    pub fn finish(&self) -> Result<(), cl_int> {
         let all: Vec<_> = self.order.lock().outstanding.iter().cloned().collect();
         for e in all {
             e.wait();
+        }
+        if self.shared.device_failed.swap(false, Ordering::AcqRel) {
+            Err(CL_OUT_OF_RESOURCES)
+        } else {
+            Ok(())
         }
     }
 }
@@ -164,7 +174,7 @@ fn worker(shared: &Shared) {
         };
         match next {
             Some(c) => {
-                run(c);
+                run(c, shared);
                 busy = true;
             }
             None => {
@@ -175,7 +185,7 @@ fn worker(shared: &Shared) {
     }
 }
 
-fn run(c: Command) {
+fn run(c: Command, shared: &Shared) {
     // "If the execution of a command is terminated, the command-queue associated with this
     // terminated command, and the associated context (and all other command-queues in this
     // context) may no longer be available" — gencl goes on, and fails only the commands that
@@ -199,7 +209,12 @@ fn run(c: Command) {
             let end = now_ns();
             c.event.complete_at(end - gpu_ns.min(end - start), end);
         }
-        Err(status) => c.event.set_status(status),
+        Err(status) => {
+            if status == CL_OUT_OF_RESOURCES {
+                shared.device_failed.store(true, Ordering::Release);
+            }
+            c.event.set_status(status)
+        }
     }
 }
 
@@ -250,7 +265,7 @@ mod tests {
             "a command after a barrier waits for it"
         );
         gate.set_status(CL_COMPLETE);
-        q.finish();
+        q.finish().unwrap();
         assert_eq!(a.status(), CL_COMPLETE);
         assert_eq!(bar.status(), CL_COMPLETE);
         assert_eq!(*log.lock(), [2, 1, 3]);

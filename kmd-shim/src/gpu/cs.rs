@@ -42,13 +42,28 @@ fn cycles_to_ticks(cycles: u64) -> u64 {
     ((u128::from(cycles) * u128::from(CS_TIMESTAMP_HZ)) / u128::from(GT_CLOCK_HZ)) as u64
 }
 
-/// How much work one batch may do before it counts as a hang.
+/// How much one batch may do before it counts as a hang.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// EU instructions plus dispatched threads.
     pub max_work: u64,
     /// Commands parsed.
     pub max_commands: u64,
+    /// Host time from the batch's start, as i915's heartbeat and preemption timeout
+    /// bound a batch by time (None: no limit).
+    pub max_time: Option<std::time::Duration>,
+}
+
+/// The default time budget of a batch: GENCL_HANG_TIMEOUT_MS, else 20 s. i915 resets a
+/// Gen9 context whose request blocks its heartbeat for about two 2.5 s intervals; the
+/// model runs kernels hundreds of times slower than the hardware, hence more here.
+pub fn default_max_time() -> std::time::Duration {
+    let ms = std::env::var("GENCL_HANG_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&ms| ms > 0)
+        .unwrap_or(20_000);
+    std::time::Duration::from_millis(ms)
 }
 
 impl Default for Budget {
@@ -56,6 +71,7 @@ impl Default for Budget {
         Self {
             max_work: 1 << 32,
             max_commands: 1 << 20,
+            max_time: Some(default_max_time()),
         }
     }
 }
@@ -67,6 +83,8 @@ pub struct GroupEnv {
     pub general_state_base: u64,
     /// EU instructions the group may still issue before the batch hangs.
     pub max_instructions: u64,
+    /// When the batch's time budget runs out.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// The function that runs a thread group on the EUs.
@@ -83,6 +101,7 @@ pub fn run_on_eus(
     let env = crate::gpu::eu::LaunchEnv {
         general_state_base: env.general_state_base,
         max_instructions: env.max_instructions,
+        deadline: env.deadline,
     };
     crate::gpu::eu::run_thread_group_with(mem, tg, &env, counters)
 }
@@ -193,6 +212,7 @@ struct CommandStreamer<'m> {
     /// The global GTT, reachable by privileged commands only (the ring's).
     ggtt: Option<&'m dyn GpuMemory>,
     budget: Budget,
+    deadline: Option<std::time::Instant>,
     state: &'m mut State,
     commands: u64,
     work: u64,
@@ -233,6 +253,7 @@ impl<'m> CommandStreamer<'m> {
             mem,
             ggtt,
             budget: *budget,
+            deadline: budget.max_time.map(|t| std::time::Instant::now() + t),
             state: &mut state.0,
             commands: 0,
             work: 0,
@@ -344,7 +365,11 @@ impl<'m> CommandStreamer<'m> {
 
     fn charge(&mut self, work: u64) -> Result<(), GpuError> {
         self.work = self.work.saturating_add(work);
-        if self.work > self.budget.max_work {
+        if self.work > self.budget.max_work
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
             return Err(GpuError::Hang);
         }
         Ok(())
@@ -799,6 +824,7 @@ impl<'m> CommandStreamer<'m> {
                     let env = GroupEnv {
                         general_state_base: self.state.general_base,
                         max_instructions: self.budget.max_work.saturating_sub(self.work),
+                        deadline: self.deadline,
                     };
                     dispatch(self.mem, &tg, &env, counters)?;
                     self.charge(counters.instructions.saturating_sub(before))?;

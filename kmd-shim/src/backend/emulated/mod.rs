@@ -1,7 +1,10 @@
 //! The emulated i915: a Gen9 GT2 (Skylake, PCI id 0x1912) answering the same
 //! ioctl structs as the kernel, with the kernel's errnos, and running batches
-//! on the GPU model (`crate::gpu`). Execution is synchronous: a batch has
-//! finished when EXECBUFFER2 returns, so GEM_WAIT never times out.
+//! on the GPU model (`crate::gpu`). Execution is asynchronous, as on i915: EXECBUFFER2
+//! queues the batch to the device's engine thread and returns; batches run in submission
+//! order; GEM_WAIT waits for an object's last batch with its timeout (ETIME); a batch that
+//! runs past its time budget (`Budget::max_time`) is stopped, the engine reset and the
+//! context banned.
 
 pub mod object;
 pub mod vm;
@@ -12,7 +15,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use nix::errno::Errno;
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex};
 use tracing::{debug, warn};
 
 use super::{KmdError, I915};
@@ -70,8 +73,51 @@ struct State {
     seqno: u64,
 }
 
+/// A batch queued to the engine.
+struct Job {
+    ctx_id: u32,
+    vm: Arc<Vm>,
+    batch_gpu: u64,
+    seqno: u64,
+}
+
+/// The engine's queue and the sequence number of the last batch it retired.
+#[derive(Default)]
+struct Engine {
+    jobs: std::collections::VecDeque<Job>,
+    shutdown: bool,
+}
+
+/// The device: its state, shared with the engine thread that runs its batches.
 pub struct EmulatedI915 {
+    shared: Arc<Shared>,
+    engine: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::ops::Deref for EmulatedI915 {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+impl Drop for EmulatedI915 {
+    fn drop(&mut self) {
+        self.shared.queue.lock().shutdown = true;
+        self.shared.work.notify_all();
+        if let Some(t) = self.engine.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+pub struct Shared {
     state: Mutex<State>,
+    queue: Mutex<Engine>,
+    work: Condvar,
+    /// The last seqno retired (run, or dropped with its banned context).
+    retired: Mutex<u64>,
+    done: Condvar,
     budget: Budget,
     counters: Mutex<Counters>,
     /// The counters of each context's most recent batch.
@@ -203,15 +249,27 @@ impl EmulatedI915 {
         };
         // Context 0: the default context, with its own private VM.
         st.contexts.insert(0, Context::new(Arc::new(Vm::default())));
-        Self {
+        let shared = Arc::new(Shared {
             state: Mutex::new(st),
+            queue: Mutex::new(Engine::default()),
+            work: Condvar::new(),
+            retired: Mutex::new(0),
+            done: Condvar::new(),
             budget,
             counters: Mutex::new(Counters::default()),
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
             clock: cs::GpuClock::default(),
             aub: aub_from_env(),
-        }
+        });
+        let engine = {
+            let shared = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name("gencl-rcs".into())
+                .spawn(move || shared.engine_loop())
+                .ok()
+        };
+        Self { shared, engine }
     }
 
     /// The last GPU error and the context it banned (for logs and tools).
@@ -251,6 +309,87 @@ impl EmulatedI915 {
             _ => return Err(Errno::EINVAL),
         }
         Ok(())
+    }
+}
+
+impl Shared {
+    /// The render engine: runs queued batches in submission order until shutdown.
+    fn engine_loop(&self) {
+        loop {
+            let job = {
+                let mut q = self.queue.lock();
+                loop {
+                    if let Some(j) = q.jobs.pop_front() {
+                        break j;
+                    }
+                    if q.shutdown {
+                        return;
+                    }
+                    self.work.wait(&mut q);
+                }
+            };
+            self.run(&job);
+            *self.retired.lock() = job.seqno;
+            self.done.notify_all();
+        }
+    }
+
+    fn run(&self, job: &Job) {
+        let ctx_id = job.ctx_id;
+        {
+            let mut st = self.state.lock();
+            match st.contexts.get_mut(&ctx_id) {
+                // A batch queued behind one that hung: lost with the context's reset.
+                Some(ctx) if ctx.banned => {
+                    ctx.batch_pending += 1;
+                    return;
+                }
+                None => return,
+                Some(_) => {}
+            }
+        }
+        let mut counters = Counters::default();
+        let result = cs::execute_batch(
+            &job.vm.view(),
+            job.batch_gpu,
+            &self.budget,
+            &self.clock,
+            &mut counters,
+        );
+        self.counters.lock().add(&counters);
+        self.last_batch.lock().insert(ctx_id, counters);
+        if let Err(gpu_err) = result {
+            // A hang or fault resets the engine and marks the guilty context;
+            // like i915, later submissions on it fail with EIO (a recoverable,
+            // unbannable context would be replayed instead, which the model
+            // does not do: it is banned too).
+            warn!(ctx_id, "GPU error: {gpu_err}; context banned");
+            *self.last_error.lock() = Some((ctx_id, gpu_err));
+            let mut st = self.state.lock();
+            st.reset_count += 1;
+            if let Some(ctx) = st.contexts.get_mut(&ctx_id) {
+                ctx.banned = true;
+                ctx.batch_active += 1;
+                let _ = (ctx.recoverable, ctx.bannable);
+            }
+        }
+    }
+
+    /// Waits until the batch `seqno` retired; false if `timeout` passed first.
+    fn wait_retired(&self, seqno: u64, timeout: Option<std::time::Duration>) -> bool {
+        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        let mut retired = self.retired.lock();
+        while *retired < seqno {
+            match deadline {
+                None => self.done.wait(&mut retired),
+                Some(d) => {
+                    if self.done.wait_until(&mut retired, d).timed_out() && *retired < seqno {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 }
 
@@ -324,6 +463,17 @@ impl I915 for EmulatedI915 {
 
     fn gem_close(&self, c: &drm_gem_close) -> Result<(), KmdError> {
         const IOCTL: &str = "GEM_CLOSE";
+        // i915 keeps a closed object's pages bound until the batches using it retire;
+        // here the close waits for them, then unbinds.
+        let last_use = self
+            .state
+            .lock()
+            .objects
+            .get(&c.handle)
+            .map(|o| o.last_use.load(Ordering::Relaxed));
+        if let Some(seqno) = last_use {
+            self.wait_retired(seqno, None);
+        }
         let mut st = self.state.lock();
         // drm_gem_handle_delete: an unknown handle is EINVAL.
         if st.objects.remove(&c.handle).is_none() {
@@ -514,7 +664,7 @@ impl I915 for EmulatedI915 {
             list.push(o);
         }
 
-        let mut st = self.state.lock();
+        let st = self.state.lock();
         let ctx = st.contexts.get(&ctx_id).ok_or(err(IOCTL, Errno::ENOENT))?;
         if ctx.banned {
             return Err(err(IOCTL, Errno::EIO));
@@ -574,6 +724,9 @@ impl I915 for EmulatedI915 {
             return Err(einval());
         }
         let batch_gpu = batch_addr + start;
+        drop(st);
+        // Binding waits for a batch running in this VM (it holds the VM's page tables)
+        // without holding the device: other clients' ioctls go on meanwhile.
         {
             let mut pt = vm.lock_mut();
             for (handle, obj, addr) in &placed {
@@ -588,12 +741,18 @@ impl I915 for EmulatedI915 {
                 pt.bind(*handle, obj, *addr);
             }
         }
+        // Sequence numbers and the queue's order are assigned together, under the
+        // device lock: batches retire in submission order.
+        let st = self.state.lock();
+        if st.contexts.get(&ctx_id).is_none_or(|c| c.banned) {
+            return Err(err(IOCTL, Errno::EIO));
+        }
+        let mut st = st;
         st.seqno += 1;
         let seqno = st.seqno;
         for (_, obj, _) in &placed {
             obj.mark_used(seqno);
         }
-        drop(st);
 
         debug!(
             ctx_id,
@@ -614,31 +773,14 @@ impl I915 for EmulatedI915 {
                 warn!("GENCL_AUB: {e}");
             }
         }
-        let mut counters = Counters::default();
-        let result = cs::execute_batch(
-            &vm.view(),
+        self.queue.lock().jobs.push_back(Job {
+            ctx_id,
+            vm,
             batch_gpu,
-            &self.budget,
-            &self.clock,
-            &mut counters,
-        );
-        self.counters.lock().add(&counters);
-        self.last_batch.lock().insert(ctx_id, counters);
-        if let Err(gpu_err) = result {
-            // A hang or fault resets the engine and marks the guilty context;
-            // like i915, later submissions on it fail with EIO (a recoverable,
-            // unbannable context would be replayed instead, which the model
-            // does not do: it is banned too).
-            warn!(ctx_id, "GPU error: {gpu_err}; context banned");
-            *self.last_error.lock() = Some((ctx_id, gpu_err));
-            let mut st = self.state.lock();
-            st.reset_count += 1;
-            if let Some(ctx) = st.contexts.get_mut(&ctx_id) {
-                ctx.banned = true;
-                ctx.batch_active += 1;
-                let _ = (ctx.recoverable, ctx.bannable, ctx.batch_pending);
-            }
-        }
+            seqno,
+        });
+        drop(st);
+        self.work.notify_one();
         Ok(())
     }
 
@@ -647,17 +789,29 @@ impl I915 for EmulatedI915 {
         if w.flags != 0 {
             return Err(err(IOCTL, Errno::EINVAL));
         }
-        let st = self.state.lock();
-        let obj = st
-            .objects
-            .get(&w.bo_handle)
-            .ok_or(err(IOCTL, Errno::ENOENT))?;
-        // Batches complete inside EXECBUFFER2: every use up to seqno is done.
-        if obj.last_use.load(Ordering::Relaxed) > st.seqno {
+        let last_use = {
+            let st = self.state.lock();
+            let obj = st
+                .objects
+                .get(&w.bo_handle)
+                .ok_or(err(IOCTL, Errno::ENOENT))?;
+            obj.last_use.load(Ordering::Relaxed)
+        };
+        // i915: a negative timeout waits for ever; 0 only asks; the time left is written
+        // back.
+        let start = std::time::Instant::now();
+        let timeout = u64::try_from(w.timeout_ns)
+            .ok()
+            .map(std::time::Duration::from_nanos);
+        if !self.wait_retired(last_use, timeout) {
+            if w.timeout_ns > 0 {
+                w.timeout_ns = 0;
+            }
             return Err(err(IOCTL, Errno::ETIME));
         }
-        if w.timeout_ns < 0 {
-            w.timeout_ns = 0;
+        if w.timeout_ns > 0 {
+            let spent = i64::try_from(start.elapsed().as_nanos()).unwrap_or(i64::MAX);
+            w.timeout_ns = (w.timeout_ns - spent).max(0);
         }
         Ok(())
     }

@@ -173,6 +173,7 @@ fn execbuffer_runs_the_batch_in_the_contexts_vm() {
     write_batch(&s, &stores(DATA_VA + 0x1000));
     let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
     s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    s.d.wait(s.batch, -1).unwrap();
     assert!(s.d.wait(s.data, 1_000_000).unwrap());
     let m = s.d.map_bo(s.data, 8192).unwrap();
     assert_eq!(&m[0x1000..0x1004], &0xcafe_f00du32.to_le_bytes());
@@ -281,6 +282,7 @@ fn a_fault_bans_the_context() {
     write_batch(&s, &stores(0x7000_0000_0000));
     let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
     s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    s.d.wait(s.batch, -1).unwrap();
     let r = s.d.reset_stats(s.ctx).unwrap();
     assert_eq!(r.batch_active, 1);
     assert!(r.reset_count >= 1);
@@ -290,6 +292,7 @@ fn a_fault_bans_the_context() {
     let ctx2 = s.d.create_context(vm).unwrap();
     write_batch(&s, &stores(DATA_VA));
     s.d.exec(ctx2, &objs, s.batch, 0).unwrap();
+    s.d.wait(s.batch, -1).unwrap();
     assert_eq!(s.d.reset_stats(ctx2).unwrap().batch_active, 0);
 }
 
@@ -302,6 +305,7 @@ fn a_batch_past_its_budget_hangs() {
     write_batch(&s, &[0; 1024]); // MI_NOOPs to the end of the page
     let objs = [(s.batch, BATCH_VA, false)];
     s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    s.d.wait(s.batch, -1).unwrap();
     assert_eq!(s.d.reset_stats(s.ctx).unwrap().batch_active, 1);
 }
 
@@ -311,10 +315,12 @@ fn closing_an_object_unmaps_it_from_the_gpu() {
     write_batch(&s, &stores(DATA_VA));
     let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
     s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    s.d.wait(s.batch, -1).unwrap();
     s.d.close_bo(s.data).unwrap();
     // The batch alone now stores into a page no longer mapped: a fault.
     s.d.exec(s.ctx, &[(s.batch, BATCH_VA, false)], s.batch, 0)
         .unwrap();
+    s.d.wait(s.batch, -1).unwrap();
     assert_eq!(s.d.reset_stats(s.ctx).unwrap().batch_active, 1);
 }
 
@@ -341,8 +347,15 @@ fn iga64(asm: &str) -> Vec<u8> {
 const STATE_VA: u64 = 0x2_0000_0000;
 const KERNEL_VA: u64 = 0x3_0000_0000;
 
-/// A whole GPGPU launch through execbuffer2: 3 groups of 2 SIMD8 threads.
+/// A whole GPGPU launch through execbuffer2: 3 groups of 2 SIMD8 threads, waited for.
 fn launch_kernel(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915Handle) {
+    let (d, ctx, emu, batch) = launch_kernel_nowait(asm, budget);
+    d.wait(batch, -1).unwrap();
+    (d, ctx, emu)
+}
+
+/// The launch, returning once EXECBUFFER2 queued it (with the batch's handle).
+fn launch_kernel_nowait(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915Handle, u32) {
     let emu = std::sync::Arc::new(EmulatedI915::with_budget(budget));
     let d = Device::new(Box::new(EmulatedI915Handle(emu.clone())));
     let vm = d.create_vm().unwrap();
@@ -405,7 +418,7 @@ fn launch_kernel(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915Handle)
         (batch, BATCH_VA, false),
     ];
     s.d.exec(ctx, &objs, batch, 0).unwrap();
-    (s.d, ctx, EmulatedI915Handle(emu))
+    (s.d, ctx, EmulatedI915Handle(emu), batch)
 }
 
 /// Shares one emulated device between the Device under test and the test's
@@ -482,4 +495,52 @@ fn an_endless_kernel_hangs_and_bans() {
     let r = d.reset_stats(ctx).unwrap();
     assert_eq!(r.batch_active, 1);
     assert!(r.reset_count >= 1);
+}
+
+#[test]
+fn an_endless_kernel_is_stopped_by_time_and_other_contexts_go_on() {
+    use std::time::{Duration, Instant};
+    let budget = Budget {
+        max_time: Some(Duration::from_millis(400)),
+        ..Budget::default()
+    };
+    let t0 = Instant::now();
+    let (d, ctx, emu, batch) = launch_kernel_nowait("L0:\n(W) jmpi (1|M0) L0\n", budget);
+    // EXECBUFFER2 returned with the batch queued or running, not finished.
+    assert!(!d.wait(batch, 0).unwrap(), "busy right after submission");
+    assert!(
+        !d.wait(batch, 50_000_000).unwrap(),
+        "still busy after 50 ms (ETIME)"
+    );
+
+    // Another context, in its own VM, submits while the first one spins.
+    let vm2 = d.create_vm().unwrap();
+    let ctx2 = d.create_context(vm2).unwrap();
+    let (batch2, data2) = (d.create_bo(4096).unwrap(), d.create_bo(4096).unwrap());
+    {
+        let mut m = d.map_bo(batch2, 4096).unwrap();
+        for (i, w) in stores(DATA_VA).iter().enumerate() {
+            m[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    let objs = [(data2, DATA_VA, true), (batch2, BATCH_VA, false)];
+    d.exec(ctx2, &objs, batch2, 0).unwrap();
+
+    // The hang is reported within the budget and a margin, and only against its context.
+    assert!(d.wait(batch, -1).unwrap());
+    let hung_after = t0.elapsed();
+    assert!(
+        hung_after < Duration::from_millis(400) + Duration::from_secs(2),
+        "{hung_after:?}"
+    );
+    assert!(hung_after >= Duration::from_millis(400), "{hung_after:?}");
+    assert_eq!(emu.0.last_error().map(|e| e.1), Some(GpuError::Hang));
+    assert_eq!(d.reset_stats(ctx).unwrap().batch_active, 1);
+
+    // The other context's batch then ran, exactly.
+    assert!(d.wait(batch2, -1).unwrap());
+    assert_eq!(d.reset_stats(ctx2).unwrap().batch_active, 0);
+    let m = d.map_bo(data2, 4096).unwrap();
+    assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
+    assert_eq!(&m[8..16], &0x1122_3344_5566_7788u64.to_le_bytes());
 }

@@ -47,6 +47,8 @@ pub struct LaunchEnv {
     pub general_state_base: u64,
     /// Instructions one group may issue before it is declared hung.
     pub max_instructions: u64,
+    /// The host time past which the batch counts as hung (i915's heartbeat, by time).
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for LaunchEnv {
@@ -54,6 +56,7 @@ impl Default for LaunchEnv {
         LaunchEnv {
             general_state_base: 0,
             max_instructions: 1 << 32,
+            deadline: None,
         }
     }
 }
@@ -156,6 +159,11 @@ pub(crate) fn run_threads(
         }
         if live == 0 {
             break;
+        }
+        // A round of every thread is at most a few thousand instructions: reading the
+        // clock once a round costs nothing measurable and bounds how late a hang is seen.
+        if env.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(GpuError::Hang);
         }
         if !progress {
             // Every live thread waits for a notification nobody will send:
