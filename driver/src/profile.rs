@@ -30,7 +30,7 @@ pub fn profile(
     globals: &ProgramGlobals,
     launch: &ProfileLaunch,
 ) -> Result<LaunchStats, String> {
-    let dev = Arc::new(Device::new(open_emulated()));
+    let dev = Arc::new(Device::new(open_emulated().map_err(|e| e.to_string())?));
     let gpu = ClientGpu::new(dev).map_err(|e| e.to_string())?;
     let mut submitter = Submitter::new(&gpu).map_err(|e| e.to_string())?;
     let mut bos = Vec::new();

@@ -81,7 +81,7 @@ fn clinfo_lists_the_gencl_platform_and_device() {
     assert_eq!(field(&text, "Number of devices"), Some("1"));
     assert_eq!(
         field(&text, "Device Name"),
-        Some("Intel(R) Gen9 HD Graphics GT2 (emulated)")
+        Some("Intel(R) Gen9 HD Graphics GT2 [Skylake, 0x1912] (emulated)")
     );
     assert_eq!(field(&text, "Device Vendor ID"), Some("0x8086"));
     assert_eq!(field(&text, "Device Type"), Some("GPU"));

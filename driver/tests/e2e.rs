@@ -304,3 +304,64 @@ fn a_client_that_dies_with_work_in_flight_leaves_gencld_serving() {
     }
     c_vadd(Some(&s));
 }
+
+/// What clinfo says of the device under one emulated configuration.
+fn clinfo_of(config: &str) -> Output {
+    Command::new("clinfo")
+        .env("OCL_ICD_VENDORS", vendors(&format!("cfg-{config}"), false))
+        .env("GENCL_MODE", "embedded")
+        .env("GENCL_DEVICE", "emulated")
+        .env("GENCL_EMULATED_GPU", config)
+        .output()
+        .expect("clinfo (Debian package clinfo)")
+}
+
+/// The value clinfo prints after `key` on its line.
+fn clinfo_field<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.trim_start().strip_prefix(key))
+        .unwrap_or_else(|| panic!("no {key:?} in clinfo's output:\n{out}"))
+        .trim()
+}
+
+#[test]
+fn every_emulated_gen9_configuration_is_described_from_the_device_tables() {
+    for &(name, pci_id) in gencl_kmd::devices::EMULATED {
+        let part = gencl_kmd::devices::part(u32::from(pci_id)).unwrap();
+        let out = check(clinfo_of(name), &format!("clinfo ({name})"));
+        let device = clinfo_field(&out, "Device Name");
+        assert!(
+            device.contains(&format!("[{}, {pci_id:#06x}]", part.platform.name()))
+                && device.contains(&part.gt.to_string()),
+            "{name}: {device}"
+        );
+        let (s, ss, eu) = part.topology();
+        let cus: u32 = clinfo_field(&out, "Max compute units").parse().unwrap();
+        assert_eq!(cus, u32::from(s * ss * eu), "{name}: compute units (EUs)");
+        let res = clinfo_field(&out, "Profiling timer resolution");
+        let want = 1_000_000_000 / part.platform.cs_timestamp_hz();
+        assert_eq!(res, format!("{want}ns"), "{name}: timer resolution");
+    }
+    // A configuration the tables do not hold: no device, and the reason on stderr.
+    let out = clinfo_of("tgl-gt2");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("Device Name"), "{text}");
+}
+
+#[test]
+fn a_gen9lp_configuration_runs_kernels_exactly() {
+    // Gemini Lake: 6 threads per EU, a 19.2 MHz timestamp, 18 EUs.
+    let exe = build_c("examples/vadd.c", "glk");
+    let out = check(
+        Command::new(&exe)
+            .env("OCL_ICD_VENDORS", vendors("glk", false))
+            .env("GENCL_MODE", "embedded")
+            .env("GENCL_DEVICE", "emulated")
+            .env("GENCL_EMULATED_GPU", "glk")
+            .output()
+            .unwrap(),
+        "examples/vadd.c on glk",
+    );
+    assert!(out.contains("vadd: 1048576 floats exact"), "{out}");
+    assert!(out.contains("Gemini Lake"), "{out}");
+}

@@ -2,6 +2,7 @@
 //! emulated backends, and the Gen9 GPU model behind the emulated one.
 pub mod aub;
 pub mod backend;
+pub mod devices;
 pub mod genx;
 pub mod gpu;
 pub mod uapi;

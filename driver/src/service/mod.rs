@@ -16,7 +16,10 @@ use thiserror::Error;
 
 use crate::protocol::DeviceDesc;
 use device::{Device, DeviceError};
-use gencl_kmd::uapi::{I915_PARAM_CHIPSET_ID, I915_PARAM_EU_TOTAL, I915_PARAM_SUBSLICE_TOTAL};
+use gencl_kmd::uapi::{
+    I915_PARAM_CHIPSET_ID, I915_PARAM_CS_TIMESTAMP_FREQUENCY, I915_PARAM_EU_TOTAL,
+    I915_PARAM_SUBSLICE_TOTAL,
+};
 
 pub use handler::{Client, Reply};
 
@@ -44,15 +47,11 @@ pub struct Service {
     next_id: AtomicU64,
 }
 
-/// Gen9 hardware threads per EU.
-const GEN9_THREADS_PER_EU: u32 = 7;
 /// Shared local memory per subslice that one work-group may use.
 const GEN9_SLM_BYTES: u64 = 64 << 10;
 const MAX_WORK_GROUP_SIZE: u32 = 256;
 /// Memory the emulated device offers (host memory behind memfds).
 const EMULATED_GLOBAL_MEM: u64 = 2 << 30;
-/// Gen9's command-streamer timestamp runs at 12 MHz: 83.333 ns per tick.
-const GEN9_TIMESTAMP_NS: u64 = 83;
 
 impl Service {
     pub fn open() -> Result<Arc<Service>, ServiceError> {
@@ -83,10 +82,28 @@ fn describe(dev: &Device) -> Result<DeviceDesc, ServiceError> {
         })
     };
     let chipset_id = param(I915_PARAM_CHIPSET_ID, "GETPARAM chipset id")? as u32;
-    let eu_count = param(I915_PARAM_EU_TOTAL, "GETPARAM EU total")? as u32;
-    let subslices = param(I915_PARAM_SUBSLICE_TOTAL, "GETPARAM subslice total")? as u32;
+    // The backend refuses other generations; a Gen9 part is known by its PCI id.
+    let part = gencl_kmd::devices::part(chipset_id).ok_or_else(|| ServiceError::Gpu {
+        op: "identify the GPU",
+        source: DeviceError::Unsupported {
+            path: dev.describe(),
+            why: gencl_kmd::devices::refusal(chipset_id),
+        },
+    })?;
+    // Slices, subslices and EUs as the kernel reports them (fused-off EUs left out).
+    let (eu_count, subslices) = match dev.topology() {
+        Ok(t) => (t.eus, t.subslices),
+        Err(_) => (
+            param(I915_PARAM_EU_TOTAL, "GETPARAM EU total")? as u32,
+            param(I915_PARAM_SUBSLICE_TOTAL, "GETPARAM subslice total")? as u32,
+        ),
+    };
+    let timestamp_hz = match param(I915_PARAM_CS_TIMESTAMP_FREQUENCY, "GETPARAM timestamp") {
+        Ok(hz) if hz > 0 => hz as u64,
+        _ => part.platform.cs_timestamp_hz(),
+    };
     let emulated = device::is_emulated(dev);
-    let mut name = format!("Intel(R) {}", gen9_name(chipset_id));
+    let mut name = format!("Intel(R) {}", gen9_name(&part));
     if emulated {
         name.push_str(" (emulated)");
     }
@@ -96,23 +113,24 @@ fn describe(dev: &Device) -> Result<DeviceDesc, ServiceError> {
         emulated,
         eu_count,
         subslices,
-        threads_per_eu: GEN9_THREADS_PER_EU,
+        threads_per_eu: part.platform.threads_per_eu(),
         global_mem_bytes: EMULATED_GLOBAL_MEM,
         max_alloc_bytes: EMULATED_GLOBAL_MEM / 2,
         local_mem_bytes: GEN9_SLM_BYTES,
         max_work_group_size: MAX_WORK_GROUP_SIZE,
-        timer_resolution_ns: GEN9_TIMESTAMP_NS,
+        // The profiling resolution: one TIMESTAMP tick (83 ns at 12 MHz, 52 ns at 19.2).
+        timer_resolution_ns: 1_000_000_000 / timestamp_hz,
         compiler_id: gencl_jit::binary::COMPILER_ID.to_string(),
     })
 }
 
-/// Marketing-neutral names for the Gen9 parts by PCI id (GT level from the id's middle digit).
-fn gen9_name(chipset_id: u32) -> String {
-    let gt = match chipset_id & 0xf0 {
-        0x00 => "GT1",
-        0x10 => "GT2",
-        0x20 | 0x30 => "GT3",
-        _ => "GT?",
-    };
-    format!("Gen9 HD Graphics {gt}")
+/// Names by the Gen9 table: the GT level as before, the platform and PCI id after it
+/// ("Gen9 HD Graphics GT2 [Skylake, 0x1912]").
+fn gen9_name(part: &gencl_kmd::devices::Part) -> String {
+    format!(
+        "Gen9 HD Graphics {} [{}, {:#06x}]",
+        part.gt,
+        part.platform.name(),
+        part.pci_id
+    )
 }

@@ -90,11 +90,6 @@ const ISH_PAD: usize = 128;
 const WAIT_NS: i64 = 120_000_000_000;
 /// Binding-table entries a kernel may use (indices 240-255 are special: SLM, stateless).
 const MAX_BTI: usize = gencl_jit::abi::SURFACE_BTIS;
-/// Gen9 GT2: 24 EUs × 7 threads.
-const MAX_THREADS: u32 = 24 * 7;
-/// CS timestamp frequency of Gen9 (12 MHz: 83.333 ns per tick).
-const TIMESTAMP_NS_NUM: u64 = 250;
-const TIMESTAMP_NS_DEN: u64 = 3;
 
 /// A program-scope data buffer of a launch: GPU address, size, handle.
 type DataRef = (u64, u64, u32);
@@ -116,6 +111,11 @@ pub struct Submitter {
     printf: Option<Bo>,
     /// Kernel (name, code hash) → where it was uploaded.
     kernels: HashMap<(String, u64), Uploaded>,
+    /// Hardware threads of the device (EUs × threads per EU): MEDIA_VFE_STATE's maximum
+    /// and the scratch space's size.
+    max_threads: u32,
+    /// The TIMESTAMP register's frequency (12 MHz on Gen9, 19.2 MHz on Gen9LP).
+    timestamp_hz: u64,
 }
 
 fn mem_err(e: impl std::fmt::Display) -> SubmitError {
@@ -140,6 +140,20 @@ impl Batch {
 
 impl Submitter {
     pub fn new(gpu: &ClientGpu) -> Result<Submitter, SubmitError> {
+        let param = |p| {
+            gpu.dev
+                .getparam(p)
+                .map_err(|e| SubmitError::Exec(e.to_string()))
+        };
+        let chipset = param(gencl_kmd::uapi::I915_PARAM_CHIPSET_ID)? as u32;
+        let part = gencl_kmd::devices::part(chipset)
+            .ok_or_else(|| SubmitError::Exec(gencl_kmd::devices::refusal(chipset)))?;
+        let eus = param(gencl_kmd::uapi::I915_PARAM_EU_TOTAL)?.max(1) as u32;
+        let max_threads = eus * part.platform.threads_per_eu();
+        let timestamp_hz = match param(gencl_kmd::uapi::I915_PARAM_CS_TIMESTAMP_FREQUENCY) {
+            Ok(hz) if hz > 0 => hz as u64,
+            _ => part.platform.cs_timestamp_hz(),
+        };
         let state = gpu.create_bo(STATE_SIZE).map_err(mem_err)?;
         let ish = match gpu.create_bo(ISH_SIZE) {
             Ok(b) => b,
@@ -155,6 +169,8 @@ impl Submitter {
             scratch: None,
             printf: None,
             kernels: HashMap::new(),
+            max_threads,
+            timestamp_hz,
         })
     }
 
@@ -251,7 +267,7 @@ impl Submitter {
         if encoded > 11 {
             return Err(SubmitError::TooLarge("scratch space per thread over 2 MiB"));
         }
-        let need = u64::from(per) * u64::from(MAX_THREADS);
+        let need = u64::from(per) * u64::from(self.max_threads);
         if self.scratch.as_ref().is_none_or(|s| s.size < need) {
             if let Some(old) = self.scratch.take() {
                 gpu.free_bo(old);
@@ -489,7 +505,7 @@ impl Submitter {
             ..Default::default()
         });
         b.emit(&MediaVfeState {
-            maximum_number_of_threads: (MAX_THREADS - 1) as u16,
+            maximum_number_of_threads: (self.max_threads - 1) as u16,
             number_of_urb_entries: 2,
             urb_entry_allocation_size: 2,
             curbe_allocation_size: max_curbe_grfs as u16,
@@ -640,7 +656,8 @@ impl Submitter {
         let ts = |at: usize| {
             u64::from_le_bytes(self.state.map[at..at + 8].try_into().unwrap_or_default())
         };
-        let to_ns = |t: u64| t.wrapping_mul(TIMESTAMP_NS_NUM) / TIMESTAMP_NS_DEN;
+        let hz = self.timestamp_hz;
+        let to_ns = |t: u64| (u128::from(t) * 1_000_000_000 / u128::from(hz)) as u64;
         // The records that fit, in the order the work-items reserved them.
         let printf = match (&kernel.printf, &self.printf) {
             (Some(p), Some(bo)) => {

@@ -33,6 +33,12 @@ pub enum KmdError {
     },
     #[error("GENCL_DEVICE={0:?}: expected emulated, real or auto")]
     BadSelection(String),
+    /// An emulated configuration GENCL_EMULATED_GPU does not name.
+    #[error("{0}")]
+    BadConfiguration(String),
+    /// An i915 device that is not a Gen9 GPU.
+    #[error("{path}: {why}")]
+    Unsupported { path: String, why: String },
     #[error("{what}: unexpected answer from the device")]
     Protocol { what: &'static str },
 }
@@ -77,19 +83,20 @@ pub trait I915: Send + Sync {
 pub fn open_default() -> Result<Box<dyn I915>, KmdError> {
     let sel = std::env::var("GENCL_DEVICE").unwrap_or_else(|_| "auto".into());
     match sel.as_str() {
-        "emulated" => Ok(open_emulated()),
+        "emulated" => open_emulated(),
         "real" => Ok(Box::new(real::RealI915::open()?)),
         "auto" | "" => match real::RealI915::open() {
             Ok(r) => Ok(Box::new(r)),
             Err(e) => {
                 tracing::info!("{e}; using the emulated device");
-                Ok(open_emulated())
+                open_emulated()
             }
         },
         other => Err(KmdError::BadSelection(other.to_string())),
     }
 }
 
-pub fn open_emulated() -> Box<dyn I915> {
-    Box::new(emulated::EmulatedI915::new())
+/// The emulated device, in the configuration GENCL_EMULATED_GPU names (default skl-gt2).
+pub fn open_emulated() -> Result<Box<dyn I915>, KmdError> {
+    Ok(Box::new(emulated::EmulatedI915::from_env()?))
 }

@@ -87,6 +87,8 @@ impl RealI915 {
             }
             match Self::open_path(&path) {
                 Ok(d) => return Ok(d),
+                // A node that is i915 but not Gen9 is reported as such, not skipped.
+                Err(e @ KmdError::Unsupported { .. }) => return Err(e),
                 Err(e) => tried.push(format!("{}: {e}", path.display())),
             }
         }
@@ -119,10 +121,25 @@ impl RealI915 {
                 driver.name()
             )));
         }
-        Ok(Self {
+        let dev = Self {
             file,
             path: path.to_owned(),
-        })
+        };
+        // Gen9 code on another generation would not run: refuse anything the Gen9 table
+        // does not hold, by name.
+        let mut id = 0i32;
+        let mut p = drm_i915_getparam {
+            param: I915_PARAM_CHIPSET_ID,
+            value: &mut id,
+        };
+        dev.getparam(&mut p)?;
+        if crate::devices::part(id as u32).is_none() {
+            return Err(KmdError::Unsupported {
+                path: path.display().to_string(),
+                why: crate::devices::refusal(id as u32),
+            });
+        }
+        Ok(dev)
     }
 
     /// Issues an ioctl, restarting it on EINTR/EAGAIN as libdrm's drmIoctl does.

@@ -27,19 +27,36 @@ const CYCLES_PER_COMMAND: u64 = 8;
 
 /// A GPU's free-running clock in modelled cycles. Each device has its own, so that two
 /// devices (or the clients of one service on different devices) never share a counter;
-/// the TIMESTAMP register reads it.
-#[derive(Debug, Default)]
-pub struct GpuClock(AtomicU64);
+/// the TIMESTAMP register reads it at the device's timestamp frequency.
+#[derive(Debug)]
+pub struct GpuClock {
+    cycles: AtomicU64,
+    /// TIMESTAMP ticks per second (12 MHz on Gen9, 19.2 MHz on Gen9LP).
+    hz: u64,
+}
 
-impl GpuClock {
-    /// The TIMESTAMP register now, in CS_TIMESTAMP_HZ ticks.
-    pub fn timestamp(&self) -> u64 {
-        cycles_to_ticks(self.0.load(Ordering::Relaxed))
+impl Default for GpuClock {
+    fn default() -> Self {
+        Self::with_frequency(CS_TIMESTAMP_HZ)
     }
 }
 
-fn cycles_to_ticks(cycles: u64) -> u64 {
-    ((u128::from(cycles) * u128::from(CS_TIMESTAMP_HZ)) / u128::from(GT_CLOCK_HZ)) as u64
+impl GpuClock {
+    pub fn with_frequency(hz: u64) -> Self {
+        Self {
+            cycles: AtomicU64::new(0),
+            hz,
+        }
+    }
+
+    /// The TIMESTAMP register now.
+    pub fn timestamp(&self) -> u64 {
+        self.ticks(self.cycles.load(Ordering::Relaxed))
+    }
+
+    fn ticks(&self, cycles: u64) -> u64 {
+        ((u128::from(cycles) * u128::from(self.hz)) / u128::from(GT_CLOCK_HZ)) as u64
+    }
 }
 
 /// How much one batch may do before it counts as a hang.
@@ -217,6 +234,8 @@ struct CommandStreamer<'m> {
     commands: u64,
     work: u64,
     start_cycles: u64,
+    /// The TIMESTAMP register's frequency.
+    ts_hz: u64,
     eu_cycles0: u64,
 }
 
@@ -257,7 +276,8 @@ impl<'m> CommandStreamer<'m> {
             state: &mut state.0,
             commands: 0,
             work: 0,
-            start_cycles: clock.0.load(Ordering::Relaxed),
+            start_cycles: clock.cycles.load(Ordering::Relaxed),
+            ts_hz: clock.hz,
             eu_cycles0: counters.modelled_cycles,
         }
     }
@@ -266,7 +286,7 @@ impl<'m> CommandStreamer<'m> {
     fn finish(&self, clock: &GpuClock, counters: &Counters) {
         let spent = self.commands * CYCLES_PER_COMMAND
             + counters.modelled_cycles.saturating_sub(self.eu_cycles0);
-        clock.0.fetch_add(spent, Ordering::Relaxed);
+        clock.cycles.fetch_add(spent, Ordering::Relaxed);
     }
 
     fn space(&self, space: Space, addr: u64) -> Result<&'m dyn GpuMemory, GpuError> {
@@ -360,7 +380,7 @@ impl<'m> CommandStreamer<'m> {
         let cycles = self.start_cycles
             + self.commands * CYCLES_PER_COMMAND
             + counters.modelled_cycles.saturating_sub(self.eu_cycles0);
-        cycles_to_ticks(cycles)
+        ((u128::from(cycles) * u128::from(self.ts_hz)) / u128::from(GT_CLOCK_HZ)) as u64
     }
 
     fn charge(&mut self, work: u64) -> Result<(), GpuError> {

@@ -20,18 +20,17 @@ use tracing::{debug, warn};
 
 use super::{KmdError, I915};
 use crate::aub::writer::AubWriter;
+use crate::devices::Part;
 use crate::gpu::cs::{self, Budget};
 use crate::gpu::{Counters, GpuError};
 use crate::uapi::*;
 use object::GemObject;
 use vm::{Vm, PAGE};
 
-/// What the device reports.
+/// What the device reports by default: a Skylake GT2 (GENCL_EMULATED_GPU picks another
+/// configuration of `crate::devices::EMULATED`).
 pub const CHIPSET_ID: i32 = 0x1912;
 pub const REVISION: i32 = 0x7;
-pub const SLICES: u16 = 1;
-pub const SUBSLICES: u16 = 3;
-pub const EUS_PER_SUBSLICE: u16 = 8;
 /// Largest object GEM_CREATE accepts (the model keeps objects in memfds).
 const MAX_OBJECT: u64 = 1 << 36;
 /// Longest user-extension chain followed (the kernel's bound is similar).
@@ -123,6 +122,8 @@ pub struct Shared {
     /// The counters of each context's most recent batch.
     last_batch: Mutex<std::collections::HashMap<u32, Counters>>,
     last_error: Mutex<Option<(u32, GpuError)>>,
+    /// The Gen9 part presented.
+    part: Part,
     /// This device's GPU clock (the TIMESTAMP register).
     clock: cs::GpuClock,
     /// Where every submission is recorded as an AUB stream (GENCL_AUB=FILE), for
@@ -134,6 +135,11 @@ impl Default for EmulatedI915 {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Skylake GT2, 0x1912: what the emulated device is unless told otherwise.
+fn default_part() -> Part {
+    crate::devices::part(CHIPSET_ID as u32).expect("0x1912 is in the Gen9 table")
 }
 
 /// The AUB recording GENCL_AUB asks for, if it can be created.
@@ -190,16 +196,17 @@ fn is_canonical(a: u64) -> bool {
 
 /// The DRM_I915_QUERY_TOPOLOGY_INFO answer: header, slice mask, subslice
 /// masks, EU masks, laid out with the kernel's offsets and strides.
-fn topology_blob() -> Vec<u8> {
-    let ss_stride = SUBSLICES.div_ceil(8);
-    let eu_stride = EUS_PER_SUBSLICE.div_ceil(8);
-    let ss_offset = SLICES.div_ceil(8);
-    let eu_offset = ss_offset + SLICES * ss_stride;
+fn topology_blob(part: &Part) -> Vec<u8> {
+    let (slices, subslices, eus_per_subslice) = part.topology();
+    let ss_stride = subslices.div_ceil(8);
+    let eu_stride = eus_per_subslice.div_ceil(8);
+    let ss_offset = slices.div_ceil(8);
+    let eu_offset = ss_offset + slices * ss_stride;
     let hdr = drm_i915_query_topology_info {
         flags: 0,
-        max_slices: SLICES,
-        max_subslices: SUBSLICES,
-        max_eus_per_subslice: EUS_PER_SUBSLICE,
+        max_slices: slices,
+        max_subslices: subslices,
+        max_eus_per_subslice: eus_per_subslice,
         subslice_offset: ss_offset,
         subslice_stride: ss_stride,
         eu_offset,
@@ -219,13 +226,13 @@ fn topology_blob() -> Vec<u8> {
     .iter()
     .flat_map(|v| v.to_le_bytes())
     .collect();
-    let mut data = vec![0u8; usize::from(eu_offset + SLICES * SUBSLICES * eu_stride)];
-    for s in 0..SLICES {
+    let mut data = vec![0u8; usize::from(eu_offset + slices * subslices * eu_stride)];
+    for s in 0..slices {
         data[usize::from(s / 8)] |= 1 << (s % 8);
-        for ss in 0..SUBSLICES {
+        for ss in 0..subslices {
             data[usize::from(ss_offset + s * ss_stride + ss / 8)] |= 1 << (ss % 8);
-            for eu in 0..EUS_PER_SUBSLICE {
-                let at = eu_offset + (s * SUBSLICES + ss) * eu_stride + eu / 8;
+            for eu in 0..eus_per_subslice {
+                let at = eu_offset + (s * subslices + ss) * eu_stride + eu / 8;
                 data[usize::from(at)] |= 1 << (eu % 8);
             }
         }
@@ -239,8 +246,24 @@ impl EmulatedI915 {
         Self::with_budget(Budget::default())
     }
 
+    /// The configuration GENCL_EMULATED_GPU names (default `skl-gt2`).
+    pub fn from_env() -> Result<Self, KmdError> {
+        let part = match std::env::var("GENCL_EMULATED_GPU") {
+            Ok(name) if !name.is_empty() => {
+                crate::devices::emulated(&name).map_err(KmdError::BadConfiguration)?
+            }
+            _ => default_part(),
+        };
+        Ok(Self::with_part(part, Budget::default()))
+    }
+
     /// A device whose batches hang past `budget`.
     pub fn with_budget(budget: Budget) -> Self {
+        Self::with_part(default_part(), budget)
+    }
+
+    /// A device presenting `part`.
+    pub fn with_part(part: Part, budget: Budget) -> Self {
         let mut st = State {
             next_handle: 1,
             next_vm: 1,
@@ -259,7 +282,8 @@ impl EmulatedI915 {
             counters: Mutex::new(Counters::default()),
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
-            clock: cs::GpuClock::default(),
+            clock: cs::GpuClock::with_frequency(part.platform.cs_timestamp_hz()),
+            part,
             aub: aub_from_env(),
         });
         let engine = {
@@ -397,12 +421,18 @@ impl I915 for EmulatedI915 {
     fn getparam(&self, p: &mut drm_i915_getparam) -> Result<(), KmdError> {
         const IOCTL: &str = "I915_GETPARAM";
         let v = match p.param {
-            I915_PARAM_CHIPSET_ID => CHIPSET_ID,
+            I915_PARAM_CHIPSET_ID => i32::from(self.part.pci_id),
             I915_PARAM_REVISION => REVISION,
-            I915_PARAM_EU_TOTAL => i32::from(SLICES * SUBSLICES * EUS_PER_SUBSLICE),
-            I915_PARAM_SUBSLICE_TOTAL => i32::from(SLICES * SUBSLICES),
+            I915_PARAM_EU_TOTAL => {
+                let (s, ss, eu) = self.part.topology();
+                i32::from(s * ss * eu)
+            }
+            I915_PARAM_SUBSLICE_TOTAL => {
+                let (s, ss, _) = self.part.topology();
+                i32::from(s * ss)
+            }
             I915_PARAM_HAS_EXEC_SOFTPIN => 1,
-            I915_PARAM_CS_TIMESTAMP_FREQUENCY => cs::CS_TIMESTAMP_HZ as i32,
+            I915_PARAM_CS_TIMESTAMP_FREQUENCY => self.part.platform.cs_timestamp_hz() as i32,
             _ => return Err(err(IOCTL, Errno::EINVAL)),
         };
         write_user(IOCTL, p.value as u64, v)
@@ -421,7 +451,7 @@ impl I915 for EmulatedI915 {
             item.length = match item.query_id {
                 DRM_I915_QUERY_TOPOLOGY_INFO if item.flags != 0 => -(Errno::EINVAL as i32),
                 DRM_I915_QUERY_TOPOLOGY_INFO => {
-                    let blob = topology_blob();
+                    let blob = topology_blob(&self.part);
                     let total = blob.len() as i32;
                     if item.length == 0 {
                         total
@@ -838,7 +868,11 @@ impl I915 for EmulatedI915 {
     }
 
     fn describe(&self) -> String {
-        format!("emulated Gen9 GT2 (Skylake, {CHIPSET_ID:#06x})")
+        format!(
+            "emulated Gen9 {} ({:#06x})",
+            self.part.describe(),
+            self.part.pci_id
+        )
     }
 }
 
