@@ -66,10 +66,15 @@ struct Service {
 
 impl Service {
     fn start(tag: &str) -> Service {
+        Self::start_with(tag, &[])
+    }
+
+    fn start_with(tag: &str, env: &[(&str, &std::ffi::OsStr)]) -> Service {
         let socket = scratch(tag).join("gencld.sock");
         let child = Command::new(env!("CARGO_BIN_EXE_gencld"))
             .arg("--socket")
             .arg(&socket)
+            .envs(env.iter().copied())
             .spawn()
             .expect("start gencld");
         let t = Instant::now();
@@ -364,4 +369,75 @@ fn a_gen9lp_configuration_runs_kernels_exactly() {
     );
     assert!(out.contains("vadd: 1048576 floats exact"), "{out}");
     assert!(out.contains("Gemini Lake"), "{out}");
+}
+
+/// The drm-shim (an LD_PRELOAD library presenting the emulated i915 as renderD128).
+fn drm_shim() -> PathBuf {
+    let so = out_dir().join("libgencl_drm_shim.so");
+    assert!(
+        so.exists(),
+        "{} missing: cargo build --release -p gencl-drm-shim",
+        so.display()
+    );
+    so
+}
+
+#[test]
+fn the_real_backend_runs_the_demo_through_the_drm_shim() {
+    // Embedded: the real backend opens /dev/dri/renderD128, checks the driver's name and
+    // PCI id, and drives every ioctl and mmap through libc, answered by the shim.
+    let exe = build_c("examples/vadd.c", "shim");
+    let shim = drm_shim();
+    let out = check(
+        Command::new(&exe)
+            .env("OCL_ICD_VENDORS", vendors("shim", false))
+            .env("GENCL_MODE", "embedded")
+            .env("GENCL_DEVICE", "real")
+            .env("LD_PRELOAD", &shim)
+            .output()
+            .unwrap(),
+        "examples/vadd.c through the drm-shim",
+    );
+    assert!(out.contains("vadd: 1048576 floats exact"), "{out}");
+    // The device is the render node's, not the emulated device's.
+    assert!(
+        out.contains("device: Intel(R) Gen9 HD Graphics GT2 [Skylake, 0x1912]\n"),
+        "{out}"
+    );
+    // Through gencld, the service on the shim.
+    let svc = Service::start_with(
+        "shimsvc",
+        &[
+            ("GENCL_DEVICE", "real".as_ref()),
+            ("LD_PRELOAD", shim.as_os_str()),
+        ],
+    );
+    let mut cmd = Command::new(&exe);
+    cmd.env("OCL_ICD_VENDORS", vendors("shimsvc", false));
+    mode(&mut cmd, Some(&svc));
+    let out = check(
+        cmd.output().unwrap(),
+        "examples/vadd.c through gencld on the shim",
+    );
+    assert!(out.contains("vadd: 1048576 floats exact"), "{out}");
+}
+
+#[test]
+fn the_real_backend_refuses_other_generations() {
+    let exe = build_c("examples/vadd.c", "shim12");
+    let out = Command::new(&exe)
+        .env("OCL_ICD_VENDORS", vendors("shim12", false))
+        .env("GENCL_MODE", "embedded")
+        .env("GENCL_DEVICE", "real")
+        .env("GENCL_DRM_SHIM_PCI_ID", "0x9a49")
+        .env("LD_PRELOAD", drm_shim())
+        .env("GENCL_LOG", "error")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("PCI id 0x9a49 is Gen12 or later; gencl supports the Gen9 family only"),
+        "{err}"
+    );
 }

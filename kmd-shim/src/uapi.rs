@@ -76,6 +76,38 @@ pub struct drm_i915_gem_mmap_offset {
     pub extensions: u64,
 }
 
+/// DRM_IOCTL_VERSION (drm.h): the driver's version and name; the lengths are in/out and
+/// the strings are written up to the lengths the caller gave.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct drm_version {
+    pub version_major: i32,
+    pub version_minor: i32,
+    pub version_patchlevel: i32,
+    pub name_len: usize,
+    pub name: *mut u8,
+    pub date_len: usize,
+    pub date: *mut u8,
+    pub desc_len: usize,
+    pub desc: *mut u8,
+}
+
+impl Default for drm_version {
+    fn default() -> Self {
+        Self {
+            version_major: 0,
+            version_minor: 0,
+            version_patchlevel: 0,
+            name_len: 0,
+            name: std::ptr::null_mut(),
+            date_len: 0,
+            date: std::ptr::null_mut(),
+            desc_len: 0,
+            desc: std::ptr::null_mut(),
+        }
+    }
+}
+
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct drm_prime_handle {
@@ -267,6 +299,7 @@ macro_rules! drm_iow {
     };
 }
 
+pub const DRM_IOCTL_VERSION: u64 = drm_iowr!(0x00, drm_version);
 pub const DRM_IOCTL_GEM_CLOSE: u64 = drm_iow!(0x09, drm_gem_close);
 pub const DRM_IOCTL_PRIME_HANDLE_TO_FD: u64 = drm_iowr!(0x2d, drm_prime_handle);
 

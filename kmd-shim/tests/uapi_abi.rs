@@ -82,6 +82,17 @@ fn rust_facts() -> BTreeMap<String, u64> {
         flags,
         extensions
     });
+    s!(drm_version {
+        version_major,
+        version_minor,
+        version_patchlevel,
+        name_len,
+        name,
+        date_len,
+        date,
+        desc_len,
+        desc
+    });
     s!(drm_prime_handle { handle, flags, fd });
     s!(drm_i915_gem_vm_control {
         extensions,
@@ -197,6 +208,7 @@ fn rust_facts() -> BTreeMap<String, u64> {
         I915_EXEC_UNKNOWN_FLAGS,
         DRM_CLOEXEC,
         DRM_RDWR,
+        DRM_IOCTL_VERSION,
         DRM_IOCTL_GEM_CLOSE,
         DRM_IOCTL_PRIME_HANDLE_TO_FD,
         DRM_IOCTL_I915_GETPARAM,

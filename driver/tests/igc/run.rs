@@ -26,8 +26,16 @@ impl Gpu {
             max_work: 1 << 26,
             ..Budget::default()
         };
-        let dev = Arc::new(Device::new(Box::new(EmulatedI915::with_budget(budget))));
-        let gpu = ClientGpu::new(dev).expect("client VM on the emulated device");
+        // GENCL_DEVICE=real: the backend a machine with a GPU takes (in CI, the render node
+        // the drm-shim presents); otherwise the emulated device, with the budget above.
+        let kmd: Box<dyn gencl_kmd::backend::I915> =
+            if std::env::var("GENCL_DEVICE").as_deref() == Ok("real") {
+                gencl_kmd::backend::open_default().expect("GENCL_DEVICE=real: a render node")
+            } else {
+                Box::new(EmulatedI915::with_budget(budget))
+            };
+        let dev = Arc::new(Device::new(kmd));
+        let gpu = ClientGpu::new(dev).expect("client VM on the device");
         let submitter = Some(Submitter::new(&gpu).expect("submitter"));
         Gpu { gpu, submitter }
     }

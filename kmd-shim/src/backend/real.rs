@@ -1,8 +1,11 @@
-//! The kernel's i915: a render node, found and checked with the drm crate,
-//! driven with ioctls (the request numbers of `uapi`).
+//! The kernel's i915: a render node, found, checked and driven with ioctls through
+//! libc (the request numbers of `uapi`). Every call goes through libc's `open`, `ioctl`
+//! and `mmap`, so an LD_PRELOAD shim (`libgencl_drm_shim.so`, as Mesa's drm-shim) can
+//! answer them: the drm crate was dropped here because it issues its ioctls as raw
+//! syscalls through rustix, which no such shim sees.
 
 use std::fs::{File, OpenOptions};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -18,17 +21,27 @@ pub struct RealI915 {
     path: PathBuf,
 }
 
-/// The drm crate's view of the node, to ask the driver's name.
-struct Node<'a>(&'a File);
-impl AsFd for Node<'_> {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.0.as_fd()
-    }
+/// The name of the kernel driver behind `fd` (DRM_IOCTL_VERSION, lengths first).
+fn driver_name(fd: i32) -> nix::Result<String> {
+    let mut v = drm_version::default();
+    // SAFETY: a valid fd and a live drm_version with null buffers of zero length: the
+    // kernel writes only the lengths.
+    unsafe { ioctls::version(fd, &mut v) }?;
+    let mut name = vec![0u8; v.name_len];
+    let mut v = drm_version {
+        name_len: name.len(),
+        name: name.as_mut_ptr(),
+        ..Default::default()
+    };
+    // SAFETY: `name` is live and `name_len` long; the other buffers are null, length 0.
+    unsafe { ioctls::version(fd, &mut v) }?;
+    name.truncate(v.name_len.min(name.len()));
+    Ok(String::from_utf8_lossy(&name).into_owned())
 }
-impl drm::Device for Node<'_> {}
 
 mod ioctls {
     use crate::uapi::*;
+    nix::ioctl_readwrite_bad!(version, DRM_IOCTL_VERSION, drm_version);
     nix::ioctl_readwrite_bad!(getparam, DRM_IOCTL_I915_GETPARAM, drm_i915_getparam);
     nix::ioctl_readwrite_bad!(query, DRM_IOCTL_I915_QUERY, drm_i915_query);
     nix::ioctl_readwrite_bad!(gem_create, DRM_IOCTL_I915_GEM_CREATE, drm_i915_gem_create);
@@ -82,10 +95,14 @@ impl RealI915 {
         let mut tried = Vec::new();
         for minor in 128..192 {
             let path = PathBuf::from(format!("/dev/dri/renderD{minor}"));
-            if !path.exists() {
-                continue;
-            }
             match Self::open_path(&path) {
+                // No such node (asked by opening it, not by stat: open is what an
+                // LD_PRELOAD shim answers).
+                Err(KmdError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    continue
+                }
                 Ok(d) => return Ok(d),
                 // A node that is i915 but not Gen9 is reported as such, not skipped.
                 Err(e @ KmdError::Unsupported { .. }) => return Err(e),
@@ -110,15 +127,14 @@ impl RealI915 {
                 what: format!("opening {}", path.display()),
                 source,
             })?;
-        let driver = drm::Device::get_driver(&Node(&file)).map_err(|source| KmdError::Io {
+        let driver = driver_name(file.as_raw_fd()).map_err(|e| KmdError::Io {
             what: format!("DRM_IOCTL_VERSION on {}", path.display()),
-            source,
+            source: e.into(),
         })?;
-        if driver.name() != "i915" {
+        if driver != "i915" {
             return Err(KmdError::NoDevice(format!(
-                "{} is driven by {:?}, not i915",
-                path.display(),
-                driver.name()
+                "{} is driven by {driver:?}, not i915",
+                path.display()
             )));
         }
         let dev = Self {

@@ -31,6 +31,10 @@ int main(void)
 	S(drm_i915_gem_mmap_offset); F(drm_i915_gem_mmap_offset, handle);
 	F(drm_i915_gem_mmap_offset, pad); F(drm_i915_gem_mmap_offset, offset);
 	F(drm_i915_gem_mmap_offset, flags); F(drm_i915_gem_mmap_offset, extensions);
+	S(drm_version); F(drm_version, version_major); F(drm_version, version_minor);
+	F(drm_version, version_patchlevel); F(drm_version, name_len); F(drm_version, name);
+	F(drm_version, date_len); F(drm_version, date); F(drm_version, desc_len);
+	F(drm_version, desc);
 	S(drm_prime_handle); F(drm_prime_handle, handle); F(drm_prime_handle, flags);
 	F(drm_prime_handle, fd);
 	S(drm_i915_gem_vm_control); F(drm_i915_gem_vm_control, extensions);
@@ -88,7 +92,7 @@ int main(void)
 	printf("const I915_EXEC_UNKNOWN_FLAGS %llu\n", (unsigned long long)(__u64)(__I915_EXEC_UNKNOWN_FLAGS));
 	C(DRM_CLOEXEC); C(DRM_RDWR);
 
-	C(DRM_IOCTL_GEM_CLOSE); C(DRM_IOCTL_PRIME_HANDLE_TO_FD);
+	C(DRM_IOCTL_VERSION); C(DRM_IOCTL_GEM_CLOSE); C(DRM_IOCTL_PRIME_HANDLE_TO_FD);
 	C(DRM_IOCTL_I915_GETPARAM); C(DRM_IOCTL_I915_GEM_EXECBUFFER2);
 	C(DRM_IOCTL_I915_GEM_EXECBUFFER2_WR); C(DRM_IOCTL_I915_GEM_CREATE);
 	C(DRM_IOCTL_I915_GEM_MMAP_OFFSET); C(DRM_IOCTL_I915_GEM_WAIT);
