@@ -4,5 +4,6 @@ pub mod client;
 pub mod core;
 pub mod profile;
 pub mod protocol;
+pub mod selftest;
 pub mod service;
 pub mod submit;

@@ -145,3 +145,58 @@ fn gencl_batches_record_replay_and_decode_beside_neos() {
         .any(|c| c == "MI_LOAD_REGISTER_IMM L3CNTLREG(0x7034)=0x60000321"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn selftest_passes_on_the_emulated_device_and_through_the_drm_shim() {
+    let run = |env: &[(&str, &str)]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+            .arg("selftest")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = run(&[("GENCL_DEVICE", "emulated")]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.starts_with(
+            "device: emulated Gen9 Skylake GT2 (0x1912): Skylake GT2 (0x1912), 24 EUs\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("pass ")).count(),
+        8,
+        "{text}"
+    );
+    assert!(text.ends_with("selftest: all passed\n"), "{text}");
+    // The path a machine with a GPU takes: the render node (here the drm-shim's).
+    let shim = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../target/release/libgencl_drm_shim.so"
+    );
+    assert!(
+        std::path::Path::new(shim).exists(),
+        "build the drm-shim: cargo build --release -p gencl-drm-shim"
+    );
+    let (code, text) = run(&[("GENCL_DEVICE", "real"), ("LD_PRELOAD", shim)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.starts_with("device: i915 at /dev/dri/renderD128: Skylake GT2 (0x1912), 24 EUs\n"),
+        "{text}"
+    );
+    // A device gencl cannot drive: exit 1, and why.
+    let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+        .arg("selftest")
+        .env("GENCL_DEVICE", "real")
+        .env("LD_PRELOAD", shim)
+        .env("GENCL_DRM_SHIM_PCI_ID", "0x8a52")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Ice Lake"), "{err}");
+}

@@ -60,6 +60,10 @@ enum Cmd {
         #[arg(long)]
         dump: Option<PathBuf>,
     },
+    /// What a hardware CI runner runs after installing gencl: the device found, then a set of
+    /// kernels with known results (one line each: pass or FAIL, GPU and wall time); exit 0
+    /// when all pass, 1 otherwise (docs/hardware.md).
+    Selftest,
     /// Print the commands of every submission of AUB files (NEO's recordings, or gencl's
     /// with GENCL_AUB=FILE), with the state they point at, by documented field names;
     /// zero fields are left out. Two files are listed one after the other, for diff.
@@ -166,6 +170,15 @@ fn gencl_main() -> std::ffi::c_int {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        Cmd::Selftest => {
+            let (report, ok) = gencl::selftest::run()?;
+            print!("{report}");
+            if ok {
+                Ok(())
+            } else {
+                Err("selftest failed".into())
+            }
+        }
         Cmd::Decode { files } => {
             for file in files {
                 let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
