@@ -197,6 +197,15 @@ pub struct drm_i915_gem_exec_object2 {
     pub rsvd2: u64,
 }
 
+/// DRM_IOCTL_I915_GEM_BUSY: `busy` is the engine classes reading the object, one bit each
+/// from bit 16, and the class + 1 of the engine writing it in the low word (0: idle).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct drm_i915_gem_busy {
+    pub handle: u32,
+    pub busy: u32,
+}
+
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct drm_i915_gem_wait {
@@ -226,6 +235,7 @@ pub const DRM_I915_GEM_EXECBUFFER2: u32 = 0x29;
 pub const DRM_I915_GEM_CREATE: u32 = 0x1b;
 pub const DRM_I915_GEM_MMAP_GTT: u32 = 0x24;
 pub const DRM_I915_GEM_WAIT: u32 = 0x2c;
+pub const DRM_I915_GEM_BUSY: u32 = 0x17;
 pub const DRM_I915_GEM_CONTEXT_CREATE: u32 = 0x2d;
 pub const DRM_I915_GEM_CONTEXT_DESTROY: u32 = 0x2e;
 pub const DRM_I915_GET_RESET_STATS: u32 = 0x32;
@@ -322,6 +332,8 @@ pub const DRM_IOCTL_I915_GEM_MMAP_OFFSET: u64 = drm_iowr!(
 );
 pub const DRM_IOCTL_I915_GEM_WAIT: u64 =
     drm_iowr!(DRM_COMMAND_BASE + DRM_I915_GEM_WAIT, drm_i915_gem_wait);
+pub const DRM_IOCTL_I915_GEM_BUSY: u64 =
+    drm_iowr!(DRM_COMMAND_BASE + DRM_I915_GEM_BUSY, drm_i915_gem_busy);
 pub const DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT: u64 = drm_iowr!(
     DRM_COMMAND_BASE + DRM_I915_GEM_CONTEXT_CREATE,
     drm_i915_gem_context_create_ext

@@ -141,6 +141,7 @@ fn rust_facts() -> BTreeMap<String, u64> {
         rsvd1,
         rsvd2
     });
+    s!(drm_i915_gem_busy { handle, busy });
     s!(drm_i915_gem_wait {
         bo_handle,
         flags,
@@ -161,6 +162,7 @@ fn rust_facts() -> BTreeMap<String, u64> {
         DRM_I915_GEM_CREATE,
         DRM_I915_GEM_MMAP_GTT,
         DRM_I915_GEM_WAIT,
+        DRM_I915_GEM_BUSY,
         DRM_I915_GEM_CONTEXT_CREATE,
         DRM_I915_GEM_CONTEXT_DESTROY,
         DRM_I915_GET_RESET_STATS,
@@ -217,6 +219,7 @@ fn rust_facts() -> BTreeMap<String, u64> {
         DRM_IOCTL_I915_GEM_CREATE,
         DRM_IOCTL_I915_GEM_MMAP_OFFSET,
         DRM_IOCTL_I915_GEM_WAIT,
+        DRM_IOCTL_I915_GEM_BUSY,
         DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT,
         DRM_IOCTL_I915_GEM_CONTEXT_DESTROY,
         DRM_IOCTL_I915_GET_RESET_STATS,

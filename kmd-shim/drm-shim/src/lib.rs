@@ -288,6 +288,7 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, argp: *mut c_void) -
             dev.execbuffer2(arg!(argp, drm_i915_gem_execbuffer2))
         }
         DRM_IOCTL_I915_GEM_WAIT => dev.gem_wait(arg!(argp, drm_i915_gem_wait)),
+        DRM_IOCTL_I915_GEM_BUSY => dev.gem_busy(arg!(argp, drm_i915_gem_busy)),
         DRM_IOCTL_I915_GET_RESET_STATS => dev.get_reset_stats(arg!(argp, drm_i915_reset_stats)),
         // What the kernel answers for an ioctl the driver does not have.
         _ => return fail(libc::EINVAL),

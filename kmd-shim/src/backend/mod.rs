@@ -68,6 +68,7 @@ pub trait I915: Send + Sync {
     fn context_destroy(&self, c: &drm_i915_gem_context_destroy) -> Result<(), KmdError>;
     fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError>;
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError>;
+    fn gem_busy(&self, b: &mut drm_i915_gem_busy) -> Result<(), KmdError>;
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError>;
     /// "emulated Gen9 GT2" or the render node path, for logs and clinfo.
     fn describe(&self) -> String;

@@ -82,6 +82,7 @@ mod ioctls {
         drm_i915_gem_execbuffer2
     );
     nix::ioctl_readwrite_bad!(gem_wait, DRM_IOCTL_I915_GEM_WAIT, drm_i915_gem_wait);
+    nix::ioctl_readwrite_bad!(gem_busy, DRM_IOCTL_I915_GEM_BUSY, drm_i915_gem_busy);
     nix::ioctl_readwrite_bad!(
         get_reset_stats,
         DRM_IOCTL_I915_GET_RESET_STATS,
@@ -255,6 +256,11 @@ impl I915 for RealI915 {
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError> {
         // SAFETY: see above.
         self.call("I915_GEM_WAIT", |fd| unsafe { ioctls::gem_wait(fd, w) })
+    }
+
+    fn gem_busy(&self, b: &mut drm_i915_gem_busy) -> Result<(), KmdError> {
+        // SAFETY: see above.
+        self.call("I915_GEM_BUSY", |fd| unsafe { ioctls::gem_busy(fd, b) })
     }
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError> {
         // SAFETY: see above.

@@ -10,7 +10,7 @@ pub mod object;
 pub mod vm;
 
 use std::collections::{HashMap, HashSet};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -78,6 +78,56 @@ struct Job {
     vm: Arc<Vm>,
     batch_gpu: u64,
     seqno: u64,
+    /// I915_EXEC_FENCE_IN: the batch starts once this fd polls readable.
+    in_fence: Option<OwnedFd>,
+    /// I915_EXEC_FENCE_OUT: signalled (an eventfd made readable) when the batch retires.
+    out_fence: Option<OwnedFd>,
+}
+
+/// How long a batch waits for its in-fence, as i915's fence timeout (10 s by default)
+/// bounds waits on fences from elsewhere; then the batch is cancelled.
+const FENCE_TIMEOUT_MS: i32 = 10_000;
+
+/// Waits until `fd` polls readable (a signalled sync_file, or the eventfds the emulated
+/// device hands out), at most `timeout_ms`; whether it did.
+fn wait_fence(fd: &OwnedFd, timeout_ms: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms as u64);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        // SAFETY: one live pollfd for a valid fd this job owns.
+        let r = unsafe { libc::poll(&mut p, 1, left.as_millis() as i32) };
+        if r > 0 {
+            return p.revents & libc::POLLIN != 0;
+        }
+        if r == 0 || Errno::last() != Errno::EINTR {
+            return false;
+        }
+    }
+}
+
+/// Signals an out-fence: the eventfd's counter goes to 1 (readable).
+fn signal_fence(fd: &OwnedFd) {
+    let one: u64 = 1;
+    // SAFETY: an eventfd this job owns; eventfd writes are 8 bytes.
+    let _ = unsafe { libc::write(fd.as_raw_fd(), (&one as *const u64).cast(), 8) };
+}
+
+/// A new out-fence: an eventfd (close-on-exec), the caller's end and the job's.
+fn new_fence() -> Result<(OwnedFd, OwnedFd), Errno> {
+    // SAFETY: a plain system call; a non-negative result is a new fd we then own.
+    let fd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(Errno::last());
+    }
+    // SAFETY: the fd eventfd just returned.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    let job = fd.try_clone().map_err(|_| Errno::EMFILE)?;
+    Ok((fd, job))
 }
 
 /// The engine's queue and the sequence number of the last batch it retired.
@@ -352,8 +402,22 @@ impl Shared {
                     self.work.wait(&mut q);
                 }
             };
-            self.run(&job);
+            let cancelled = job
+                .in_fence
+                .as_ref()
+                .is_some_and(|f| !wait_fence(f, FENCE_TIMEOUT_MS));
+            if cancelled {
+                warn!(
+                    ctx_id = job.ctx_id,
+                    "in-fence not signalled in {FENCE_TIMEOUT_MS} ms: batch cancelled"
+                );
+            } else {
+                self.run(&job);
+            }
             *self.retired.lock() = job.seqno;
+            if let Some(f) = &job.out_fence {
+                signal_fence(f);
+            }
             self.done.notify_all();
         }
     }
@@ -669,10 +733,31 @@ impl I915 for EmulatedI915 {
         if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
             return Err(einval());
         }
-        let unsupported = I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | I915_EXEC_USE_EXTENSIONS;
-        if e.flags & unsupported != 0 || e.rsvd2 != 0 {
+        // Fences: FENCE_IN's fd in rsvd2's low word, FENCE_OUT's written to its high word;
+        // syncobj arrays (extensions) are not modelled.
+        if e.flags & I915_EXEC_USE_EXTENSIONS != 0 {
             return Err(einval());
         }
+        let rsvd2_in_use = if e.flags & I915_EXEC_FENCE_IN != 0 {
+            0xffff_ffff
+        } else {
+            0
+        };
+        if e.rsvd2 & !rsvd2_in_use != 0 {
+            return Err(einval());
+        }
+        let in_fence = if e.flags & I915_EXEC_FENCE_IN != 0 {
+            let fd = e.rsvd2 as u32 as i32;
+            if fd < 0 {
+                return Err(einval());
+            }
+            // SAFETY: the caller's fd, borrowed only to duplicate it (an invalid one makes
+            // the duplication fail: EINVAL, as i915's sync_file_get_fence).
+            let borrowed = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+            Some(borrowed.try_clone_to_owned().map_err(|_| einval())?)
+        } else {
+            None
+        };
         if e.num_cliprects != 0 || e.cliprects_ptr != 0 || e.DR1 != 0 || e.DR4 != 0 {
             return Err(einval());
         }
@@ -730,9 +815,9 @@ impl I915 for EmulatedI915 {
             if addr + obj.size > limit {
                 return Err(einval());
             }
-            placed.push((o.handle, obj, addr));
+            placed.push((o.handle, obj, addr, o.flags & EXEC_OBJECT_WRITE != 0));
         }
-        let mut sorted: Vec<_> = placed.iter().map(|(_, o, a)| (*a, o.size)).collect();
+        let mut sorted: Vec<_> = placed.iter().map(|(_, o, a, _)| (*a, o.size)).collect();
         sorted.sort_unstable();
         if sorted.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
             // Two objects of one execbuf pinned over each other.
@@ -743,7 +828,7 @@ impl I915 for EmulatedI915 {
         } else {
             placed.len() - 1
         };
-        let (_, batch_obj, batch_addr) = &placed[batch_index];
+        let (_, batch_obj, batch_addr, _) = &placed[batch_index];
         let start = u64::from(e.batch_start_offset);
         let len = if e.batch_len == 0 {
             batch_obj.size.checked_sub(start).ok_or_else(einval)?
@@ -759,7 +844,7 @@ impl I915 for EmulatedI915 {
         // without holding the device: other clients' ioctls go on meanwhile.
         {
             let mut pt = vm.lock_mut();
-            for (handle, obj, addr) in &placed {
+            for (handle, obj, addr, _) in &placed {
                 if pt.address_of(*handle) == Some(*addr) {
                     continue;
                 }
@@ -780,8 +865,8 @@ impl I915 for EmulatedI915 {
         let mut st = st;
         st.seqno += 1;
         let seqno = st.seqno;
-        for (_, obj, _) in &placed {
-            obj.mark_used(seqno);
+        for (_, obj, _, write) in &placed {
+            obj.mark_used(seqno, *write);
         }
 
         debug!(
@@ -793,7 +878,7 @@ impl I915 for EmulatedI915 {
         if let Some(aub) = &self.aub {
             let objects: Vec<(u64, Vec<u8>)> = placed
                 .iter()
-                .map(|(_, obj, addr)| {
+                .map(|(_, obj, addr, _)| {
                     let mut bytes = vec![0u8; obj.size as usize];
                     obj.read_at(0, &mut bytes);
                     (*addr, bytes)
@@ -803,11 +888,20 @@ impl I915 for EmulatedI915 {
                 warn!("GENCL_AUB: {e}");
             }
         }
+        let out_fence = if e.flags & I915_EXEC_FENCE_OUT != 0 {
+            let (user, job) = new_fence().map_err(|errno| err(IOCTL, errno))?;
+            e.rsvd2 = (e.rsvd2 & 0xffff_ffff) | (u64::from(user.into_raw_fd() as u32) << 32);
+            Some(job)
+        } else {
+            None
+        };
         self.queue.lock().jobs.push_back(Job {
             ctx_id,
             vm,
             batch_gpu,
             seqno,
+            in_fence,
+            out_fence,
         });
         drop(st);
         self.work.notify_one();
@@ -842,6 +936,29 @@ impl I915 for EmulatedI915 {
         if w.timeout_ns > 0 {
             let spent = i64::try_from(start.elapsed().as_nanos()).unwrap_or(i64::MAX);
             w.timeout_ns = (w.timeout_ns - spent).max(0);
+        }
+        Ok(())
+    }
+
+    fn gem_busy(&self, b: &mut drm_i915_gem_busy) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_BUSY";
+        let (last_use, last_write) = {
+            let st = self.state.lock();
+            let obj = st.objects.get(&b.handle).ok_or(err(IOCTL, Errno::ENOENT))?;
+            (
+                obj.last_use.load(Ordering::Relaxed),
+                obj.last_write.load(Ordering::Relaxed),
+            )
+        };
+        let retired = *self.retired.lock();
+        // The render engine (class 0): bit 16 while a batch reads it, class + 1 in the low
+        // word while one writes it.
+        b.busy = 0;
+        if last_use > retired {
+            b.busy |= 1 << 16;
+        }
+        if last_write > retired {
+            b.busy |= 1;
         }
         Ok(())
     }

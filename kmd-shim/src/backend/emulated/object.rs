@@ -19,6 +19,8 @@ pub struct GemObject {
     pages: Mutex<MmapMut>,
     /// Sequence number of the last batch that used the object.
     pub last_use: AtomicU64,
+    /// Sequence number of the last batch that wrote it (EXEC_OBJECT_WRITE).
+    pub last_write: AtomicU64,
 }
 
 impl GemObject {
@@ -38,6 +40,7 @@ impl GemObject {
             memfd: OwnedFd::from(file),
             pages: Mutex::new(pages),
             last_use: AtomicU64::new(0),
+            last_write: AtomicU64::new(0),
         })
     }
 
@@ -69,7 +72,10 @@ impl GemObject {
         p[o..o + data.len()].copy_from_slice(data);
     }
 
-    pub fn mark_used(&self, seqno: u64) {
+    pub fn mark_used(&self, seqno: u64, write: bool) {
+        if write {
+            self.last_write.fetch_max(seqno, Ordering::Relaxed);
+        }
         self.last_use.fetch_max(seqno, Ordering::Relaxed);
     }
 }

@@ -464,6 +464,9 @@ impl I915 for EmulatedI915Handle {
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError> {
         self.0.gem_wait(w)
     }
+    fn gem_busy(&self, b: &mut drm_i915_gem_busy) -> Result<(), KmdError> {
+        self.0.gem_busy(b)
+    }
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError> {
         self.0.get_reset_stats(r)
     }
@@ -543,4 +546,100 @@ fn an_endless_kernel_is_stopped_by_time_and_other_contexts_go_on() {
     let m = d.map_bo(data2, 4096).unwrap();
     assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
     assert_eq!(&m[8..16], &0x1122_3344_5566_7788u64.to_le_bytes());
+}
+
+fn busy(d: &Device, handle: u32) -> u32 {
+    let mut b = drm_i915_gem_busy {
+        handle,
+        ..Default::default()
+    };
+    d.kmd.gem_busy(&mut b).unwrap();
+    b.busy
+}
+
+fn readable(fd: i32, timeout_ms: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one pollfd for an fd the test owns.
+    unsafe { libc::poll(&mut p, 1, timeout_ms) == 1 }
+}
+
+#[test]
+fn fences_and_busy_follow_the_batch() {
+    use std::time::Duration;
+    // A batch held back by an in-fence the test signals: busy (read and written) until
+    // then, its out-fence unsignalled; after, both idle and signalled, the stores done.
+    let s = setup(Budget::default());
+    write_batch(&s, &stores(DATA_VA));
+    // SAFETY: a plain system call; the test closes the fd.
+    let gate = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
+    assert!(gate >= 0);
+    let mut objs = [obj(s.data, DATA_VA), obj(s.batch, canonical(BATCH_VA))];
+    objs[0].flags |= EXEC_OBJECT_WRITE;
+    let mut e = drm_i915_gem_execbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        flags: I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT,
+        rsvd2: gate as u64,
+        ..Default::default()
+    };
+    execbuffer2_set_context_id(&mut e, s.ctx);
+    s.d.kmd.execbuffer2(&mut e).unwrap();
+    let out = (e.rsvd2 >> 32) as i32;
+    assert!(out > 0, "an out-fence fd in rsvd2's high word");
+    assert_eq!(
+        e.rsvd2 as u32 as i32, gate,
+        "the in-fence fd left in the low word"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        busy(&s.d, s.data),
+        (1 << 16) | 1,
+        "read and written by the render engine"
+    );
+    assert_eq!(busy(&s.d, s.batch), 1 << 16, "read only");
+    assert!(
+        !readable(out, 0),
+        "out-fence unsignalled while the batch waits"
+    );
+    assert!(!s.d.wait(s.data, 0).unwrap());
+    let one = 1u64;
+    // SAFETY: an eventfd write of 8 bytes.
+    assert_eq!(
+        unsafe { libc::write(gate, (&one as *const u64).cast(), 8) },
+        8
+    );
+    assert!(
+        readable(out, 5000),
+        "out-fence signalled once the batch ran"
+    );
+    assert!(s.d.wait(s.data, -1).unwrap());
+    assert_eq!(busy(&s.d, s.data), 0);
+    let m = s.d.map_bo(s.data, 4096).unwrap();
+    assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
+    // SAFETY: fds the test owns.
+    unsafe {
+        libc::close(gate);
+        libc::close(out);
+    }
+    // An in-fence that is no fd: EINVAL, as i915's sync_file_get_fence.
+    let mut e = drm_i915_gem_execbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        flags: I915_EXEC_FENCE_IN,
+        rsvd2: 999_999,
+        ..Default::default()
+    };
+    execbuffer2_set_context_id(&mut e, s.ctx);
+    assert_eq!(errno(s.d.kmd.execbuffer2(&mut e)), Errno::EINVAL);
+    assert_eq!(
+        errno(s.d.kmd.gem_busy(&mut drm_i915_gem_busy {
+            handle: 777,
+            busy: 0
+        })),
+        Errno::ENOENT
+    );
 }
