@@ -441,3 +441,38 @@ fn the_real_backend_refuses_other_generations() {
         "{err}"
     );
 }
+
+#[test]
+fn an_endless_kernel_in_one_client_does_not_stop_another() {
+    // gencld with a 1.5 s hang budget; one client spins for ever, another adds vectors.
+    let budget = Duration::from_millis(1500);
+    let svc = Service::start_with(
+        "hang",
+        &[(
+            "GENCL_HANG_TIMEOUT_MS",
+            budget.as_millis().to_string().as_ref(),
+        )],
+    );
+    let spin = build_c("tests/e2e/spin.c", "spin");
+    let vadd = build_c("examples/vadd.c", "beside-spin");
+    let mut a = Command::new(&spin);
+    a.env("OCL_ICD_VENDORS", vendors("spin", false));
+    mode(&mut a, Some(&svc));
+    let t0 = Instant::now();
+    let a = a.stdout(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut b = Command::new(&vadd);
+    b.env("OCL_ICD_VENDORS", vendors("beside-spin", false));
+    mode(&mut b, Some(&svc));
+    let out_b = check(b.output().unwrap(), "vadd beside an endless kernel");
+    assert!(out_b.contains("vadd: 1048576 floats exact"), "{out_b}");
+    let out_a = a.wait_with_output().unwrap();
+    let reported = t0.elapsed();
+    let text = String::from_utf8_lossy(&out_a.stdout);
+    assert!(out_a.status.success(), "{text}");
+    assert!(text.contains("status -5, clFinish -5"), "{text}");
+    assert!(
+        reported < budget + Duration::from_secs(2) + Duration::from_millis(300),
+        "{reported:?}: {text}"
+    );
+}

@@ -41,6 +41,7 @@ typedef struct kcase {
   void (*ref)(struct run *);     /* CPU reference; NULL: PoCL */
   int copy_src, copy_dst;        /* clEnqueueCopyBuffer after the kernels (-1: none) */
   int fill_dst;                  /* clEnqueueFillBuffer after them (-1: none) */
+  int profiling;                 /* a queue with CL_QUEUE_PROFILING_ENABLE, events timed */
 } kcase;
 
 struct run {
@@ -308,6 +309,10 @@ static const kcase cases[] = {
                        " barrier(CLK_LOCAL_MEM_FENCE); int *g = (int *)in; out[i] = twice(g, (int)i) + l[63 - j]; }",
    "gp", 0, "-cl-std=CL2.0", 1, {512}, {64}, {0}, 2, {{'i', I32, 512, -1e6, 1e6}, {'o', I32, 512}}, "exact",
    ref_generic, NONE},
+  {"profiling", "kernel void k(global const int *a, global int *b) {"
+                " size_t i = get_global_id(0); b[i] = a[i] * a[i] - (int)i; }",
+   "k", 0, "", 1, {2048}, {64}, {0}, 2, {{'i', I32, 2048, -40000, 40000}, {'o', I32, 2048}}, "exact", 0,
+   NONE, 1},
 };
 static const int ncases = sizeof cases / sizeof cases[0];
 
@@ -332,7 +337,8 @@ static void run_cl(struct run *r, const char *platform, int ci) {
   CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, c->profiling ? props : NULL, &err);
   CHECK(err);
   cl_program p = clCreateProgramWithSource(ctx, 1, (const char **)&c->src, NULL, &err);
   CHECK(err);
@@ -370,8 +376,16 @@ static void run_cl(struct run *r, const char *platform, int ci) {
         CHECK(clSetKernelArg(kern, ai, sizeof(cl_mem), &mem[ai]));
       }
     }
+    cl_event ev = NULL;
     CHECK(clEnqueueNDRangeKernel(q, kern, c->dims, c->off[0] ? c->off : NULL, c->g, c->l[0] ? c->l : NULL,
-                                 0, NULL, NULL));
+                                 0, NULL, c->profiling ? &ev : NULL));
+    if (ev) {
+      cl_ulong start = 0, end = 0;
+      CHECK(clWaitForEvents(1, &ev));
+      CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+      CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+      clReleaseEvent(ev);
+    }
   }
   if (c->copy_src >= 0)
     CHECK(clEnqueueCopyBuffer(q, mem[c->copy_src], mem[c->copy_dst], 0, 0, r->bytes[c->copy_dst], 0, NULL, NULL));

@@ -21,6 +21,7 @@ fn register_name(r: u32) -> Option<&'static str> {
         0x2270 => "PDP0_LDW",
         0x2274 => "PDP0_UDW",
         0x2358 => "TIMESTAMP",
+        0x23a8 => "CTX_TIMESTAMP",
         0x2580 => "CS_CHICKEN1",
         0x7034 => "L3CNTLREG",
         0xe404 => "DEBUG_CONTROL_REG2",

@@ -90,6 +90,9 @@ packet! {
 /// The render engine's TIMESTAMP register (low and high dwords).
 pub const REG_TIMESTAMP: u32 = 0x2358;
 pub const REG_TIMESTAMP_UDW: u32 = 0x235c;
+/// The render context's own timestamp, counting while the context runs (NEO stores it
+/// next to PIPE_CONTROL timestamps for profiling).
+pub const REG_CTX_TIMESTAMP: u32 = 0x23a8;
 /// DEBUG_CONTROL_REG2 (NEO's name): the EUs' thread arbitration policy; 0x100 is
 /// round-robin, NEO's default on Gen9 (0 is age-based).
 pub const REG_DEBUG_CONTROL2: u32 = 0xe404;

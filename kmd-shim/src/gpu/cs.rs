@@ -218,6 +218,8 @@ struct State {
     csr_base: Option<u64>,
     /// Whether STATE_BASE_ADDRESS was ever executed in this context.
     bases_programmed: bool,
+    /// Modelled cycles this context has run (CTX_TIMESTAMP counts only while it runs).
+    ctx_cycles: u64,
     /// Whether a GPGPU_WALKER ran since the last stalling PIPE_CONTROL: thread groups
     /// may still be in flight and read the state they were dispatched with.
     work_since_stall: bool,
@@ -283,10 +285,22 @@ impl<'m> CommandStreamer<'m> {
     }
 
     /// Advances the GPU clock by what this run of the command streamer cost.
-    fn finish(&self, clock: &GpuClock, counters: &Counters) {
-        let spent = self.commands * CYCLES_PER_COMMAND
-            + counters.modelled_cycles.saturating_sub(self.eu_cycles0);
+    fn finish(&mut self, clock: &GpuClock, counters: &Counters) {
+        let spent = self.spent(counters);
         clock.cycles.fetch_add(spent, Ordering::Relaxed);
+        self.state.ctx_cycles += spent;
+    }
+
+    /// Modelled cycles this run of the command streamer has taken so far.
+    fn spent(&self, counters: &Counters) -> u64 {
+        self.commands * CYCLES_PER_COMMAND
+            + counters.modelled_cycles.saturating_sub(self.eu_cycles0)
+    }
+
+    /// CTX_TIMESTAMP: ticks of the time this context has run, over all its submissions.
+    fn context_ticks(&self, counters: &Counters) -> u64 {
+        let cycles = self.state.ctx_cycles + self.spent(counters);
+        ((u128::from(cycles) * u128::from(self.ts_hz)) / u128::from(GT_CLOCK_HZ)) as u64
     }
 
     fn space(&self, space: Space, addr: u64) -> Result<&'m dyn GpuMemory, GpuError> {
@@ -377,9 +391,7 @@ impl<'m> CommandStreamer<'m> {
     }
 
     fn clock_ticks(&self, counters: &Counters) -> u64 {
-        let cycles = self.start_cycles
-            + self.commands * CYCLES_PER_COMMAND
-            + counters.modelled_cycles.saturating_sub(self.eu_cycles0);
+        let cycles = self.start_cycles + self.spent(counters);
         ((u128::from(cycles) * u128::from(self.ts_hz)) / u128::from(GT_CLOCK_HZ)) as u64
     }
 
@@ -509,6 +521,7 @@ impl<'m> CommandStreamer<'m> {
             let value = match p.register_address {
                 REG_TIMESTAMP => self.clock_ticks(counters) as u32,
                 REG_TIMESTAMP_UDW => (self.clock_ticks(counters) >> 32) as u32,
+                REG_CTX_TIMESTAMP => self.context_ticks(counters) as u32,
                 r => *self.state.registers.get(&r).ok_or_else(|| {
                     bad(
                         addr,
