@@ -16,6 +16,7 @@ packages=(
   time                                      # /usr/bin/time: peak memory in scripts/bench_compile.py
   libdrm-dev                                # i915_drm.h: the uAPI reference
   python3-venv python3-pip
+  cmake                                     # pyopencl's sdist: scikit-build-core wants CMake to prepare its metadata
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -119,6 +119,16 @@ pub unsafe extern "C" fn openat(
     unsafe { libc::syscall(libc::SYS_openat, dir, path, flags, mode) as c_int }
 }
 
+/// The next definition of `name` after this library's (glibc's) as a function of C type
+/// `$ty`, looked up once. Used inside the caller's `unsafe` block, whose SAFETY comment
+/// covers the transmute: the address is that of glibc's function of that type.
+macro_rules! real {
+    ($name:literal, $ty:ty) => {{
+        static REAL: LazyLock<usize> = LazyLock::new(|| next::<$ty>($name) as usize);
+        std::mem::transmute::<usize, $ty>(*REAL)
+    }};
+}
+
 /// The next definition of `name` after this library's (glibc's).
 fn next<F: Copy>(name: &CStr) -> F {
     // SAFETY: dlsym with RTLD_NEXT and a static name; the caller names a function of
@@ -135,11 +145,8 @@ pub unsafe extern "C" fn close(fd: c_int) -> c_int {
     let dropped = FILES.lock().remove(&fd);
     drop(dropped); // outside the lock: the device's teardown closes fds of its own
     type Close = unsafe extern "C" fn(c_int) -> c_int;
-    static REAL: LazyLock<usize> = LazyLock::new(|| next::<Close>(c"close") as usize);
-    // SAFETY: glibc's close, by address.
-    let real: Close = unsafe { std::mem::transmute::<usize, Close>(*REAL) };
-    // SAFETY: the caller's fd.
-    unsafe { real(fd) }
+    // SAFETY: glibc's close (its address, of its C type) with the caller's fd.
+    unsafe { real!(c"close", Close)(fd) }
 }
 
 type Mmap =
@@ -168,9 +175,8 @@ pub unsafe extern "C" fn mmap(
             }
         };
     }
-    static REAL: LazyLock<usize> = LazyLock::new(|| next::<Mmap>(c"mmap") as usize);
-    // SAFETY: glibc's mmap, by address, with the caller's arguments.
-    unsafe { std::mem::transmute::<usize, Mmap>(*REAL)(addr, len, prot, flags, fd, offset) }
+    // SAFETY: glibc's mmap (its address, of its C type) with the caller's arguments.
+    unsafe { real!(c"mmap", Mmap)(addr, len, prot, flags, fd, offset) }
 }
 
 #[no_mangle]
@@ -194,9 +200,8 @@ pub unsafe extern "C" fn munmap(addr: *mut c_void, len: usize) -> c_int {
         drop(m);
         return 0;
     }
-    static REAL: LazyLock<usize> = LazyLock::new(|| next::<Munmap>(c"munmap") as usize);
-    // SAFETY: glibc's munmap, by address, with the caller's arguments.
-    unsafe { std::mem::transmute::<usize, Munmap>(*REAL)(addr, len) }
+    // SAFETY: glibc's munmap (its address, of its C type) with the caller's arguments.
+    unsafe { real!(c"munmap", Munmap)(addr, len) }
 }
 
 /// DRM_IOCTL_VERSION as i915 answers it (name "i915"), lengths first.

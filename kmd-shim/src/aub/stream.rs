@@ -148,6 +148,33 @@ impl<'a> Reader<'a> {
         u32::from_le_bytes([b[0], b[1], b[2], b[3]])
     }
 
+    /// The body of a memory write or compare: address (2 dwords), flags (address space
+    /// [31:28]), size in bytes, then the bytes.
+    fn addressed_bytes(
+        &self,
+        at: usize,
+        body: &'a [u8],
+        what: &str,
+    ) -> Result<(AddressSpace, u64, &'a [u8]), AubError> {
+        let dwords = body.len() / 4;
+        if dwords < 5 {
+            return Err(malformed(
+                at,
+                format!("{what} of {dwords} dwords, 5 needed"),
+            ));
+        }
+        let addr = u64::from(self.dword(body, 1)) | (u64::from(self.dword(body, 2)) << 32);
+        let space = AddressSpace::from_bits(self.dword(body, 3) >> 28);
+        let size = self.dword(body, 4) as usize;
+        if size > 4 * (dwords - 5) {
+            return Err(malformed(
+                at,
+                format!("{what} of {size} bytes in a {dwords}-dword record"),
+            ));
+        }
+        Ok((space, addr, &body[20..20 + size]))
+    }
+
     fn next_record(&mut self) -> Result<Option<Record<'a>>, AubError> {
         let at = self.offset;
         let rest = &self.data[at..];
@@ -217,22 +244,8 @@ impl<'a> Reader<'a> {
                 }
             }
             SUB_MEMORY_WRITE => {
-                // address (2 dwords), flags (address space [31:28]), size in bytes, data.
-                need(5)?;
-                let addr = u64::from(self.dword(body, 1)) | (u64::from(self.dword(body, 2)) << 32);
-                let space = AddressSpace::from_bits(self.dword(body, 3) >> 28);
-                let size = self.dword(body, 4) as usize;
-                if size > 4 * (dwords - 5) {
-                    return Err(malformed(
-                        at,
-                        format!("memory write of {size} bytes in a {dwords}-dword record"),
-                    ));
-                }
-                Record::MemoryWrite {
-                    space,
-                    addr,
-                    data: &body[20..20 + size],
-                }
+                let (space, addr, data) = self.addressed_bytes(at, body, "memory write")?;
+                Record::MemoryWrite { space, addr, data }
             }
             SUB_MEMORY_POLL => {
                 // address (2 dwords), flags (bit 0: not equal; address space [31:28]),
@@ -248,21 +261,11 @@ impl<'a> Reader<'a> {
                 }
             }
             SUB_MEMORY_COMPARE => {
-                // address (2 dwords), flags (address space [31:28]), size, expected bytes.
-                need(5)?;
-                let addr = u64::from(self.dword(body, 1)) | (u64::from(self.dword(body, 2)) << 32);
-                let space = AddressSpace::from_bits(self.dword(body, 3) >> 28);
-                let size = self.dword(body, 4) as usize;
-                if size > 4 * (dwords - 5) {
-                    return Err(malformed(
-                        at,
-                        format!("memory compare of {size} bytes in a {dwords}-dword record"),
-                    ));
-                }
+                let (space, addr, expected) = self.addressed_bytes(at, body, "memory compare")?;
                 Record::MemoryCompare {
                     space,
                     addr,
-                    expected: &body[20..20 + size],
+                    expected,
                 }
             }
             SUB_FRAME_BEGIN | SUB_DELAY | SUB_REGISTER_COMPARE => Record::Ignored { sub },
