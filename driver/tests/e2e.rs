@@ -458,7 +458,6 @@ fn an_endless_kernel_in_one_client_does_not_stop_another() {
     let mut a = Command::new(&spin);
     a.env("OCL_ICD_VENDORS", vendors("spin", false));
     mode(&mut a, Some(&svc));
-    let t0 = Instant::now();
     let a = a.stdout(std::process::Stdio::piped()).spawn().unwrap();
     std::thread::sleep(Duration::from_millis(300));
     let mut b = Command::new(&vadd);
@@ -467,12 +466,18 @@ fn an_endless_kernel_in_one_client_does_not_stop_another() {
     let out_b = check(b.output().unwrap(), "vadd beside an endless kernel");
     assert!(out_b.contains("vadd: 1048576 floats exact"), "{out_b}");
     let out_a = a.wait_with_output().unwrap();
-    let reported = t0.elapsed();
     let text = String::from_utf8_lossy(&out_a.stdout);
     assert!(out_a.status.success(), "{text}");
     assert!(text.contains("status -5, clFinish -5"), "{text}");
-    assert!(
-        reported < budget + Duration::from_secs(2) + Duration::from_millis(300),
-        "{reported:?}: {text}"
-    );
+    // From the spinning kernel's enqueue to clFinish's answer, as the client measured it
+    // (its build and start-up left out: the machine may be busy with other tests).
+    let after: f64 = text
+        .split("after ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {text:?}"));
+    let after = Duration::from_secs_f64(after);
+    assert!(after >= budget, "{after:?}: {text}");
+    assert!(after < budget + Duration::from_secs(2), "{after:?}: {text}");
 }
