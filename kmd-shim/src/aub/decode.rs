@@ -58,11 +58,10 @@ fn command(dw: &[u32]) -> Option<(usize, String)> {
     if MiLoadRegisterImm::matches(dw[0]) {
         let len = MiLoadRegisterImm::length_from_header(dw[0]);
         let mut s = String::from("MI_LOAD_REGISTER_IMM");
-        for pair in dw[1..len.min(dw.len())].chunks_exact(2) {
-            let r = pair[0] & 0x007f_fffc;
+        for (r, v) in lri_pairs(&dw[..len.min(dw.len())]) {
             match register_name(r) {
-                Some(n) => s += &format!(" {n}({r:#x})={:#x}", pair[1]),
-                None => s += &format!(" {r:#x}={:#x}", pair[1]),
+                Some(n) => s += &format!(" {n}({r:#x})={v:#x}"),
+                None => s += &format!(" {r:#x}={v:#x}"),
             }
         }
         return Some((len, s));

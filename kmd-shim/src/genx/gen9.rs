@@ -48,6 +48,15 @@ packet! {
     }
 }
 
+/// An MI_LOAD_REGISTER_IMM's (register offset, value) pairs; `dw` is the whole command
+/// (header first). The offset keeps its bits [22:2], as the command streamer reads them.
+pub fn lri_pairs(dw: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    dw.get(1..)
+        .unwrap_or_default()
+        .chunks_exact(2)
+        .map(|p| (p[0] & 0x007f_fffc, p[1]))
+}
+
 /// MI_BATCH_BUFFER_START Address Space Indicator values.
 pub const ASI_GGTT: u8 = 0;
 pub const ASI_PPGTT: u8 = 1;

@@ -498,8 +498,7 @@ impl<'m> CommandStreamer<'m> {
             if len < 3 || len.is_multiple_of(2) {
                 return Err(bad(addr, format!("MI_LOAD_REGISTER_IMM with {len} dwords")));
             }
-            for pair in dw[1..].chunks_exact(2) {
-                let reg = pair[0] & 0x007f_fffc;
+            for (reg, value) in lri_pairs(dw) {
                 if reg == REG_L3CNTLREG {
                     // Gen9 PRM, L3CNTLREG: the L3 may be repartitioned only while the
                     // pipeline is idle (Mesa's genX_l3_config stalls and flushes first).
@@ -508,7 +507,7 @@ impl<'m> CommandStreamer<'m> {
                         "L3CNTLREG programmed while dispatched work may run (stall first)",
                     )?;
                 }
-                self.state.registers.insert(reg, pair[1]);
+                self.state.registers.insert(reg, value);
             }
         } else if MiArbCheck::matches(dw0) {
             // A preemption point: the model runs a batch to its end.
