@@ -7,12 +7,14 @@ pub mod launch;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use tracing::{debug, trace};
 
 use super::binding::Bindings;
 use super::dispatcher::GroupDispatch;
 pub use super::dispatcher::R0;
+use super::watchdog::{Starvation, Watchdog};
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 use crate::genx::gen9::*;
 use crate::genx::Packet;
@@ -66,42 +68,54 @@ pub struct Budget {
     pub max_work: u64,
     /// Commands parsed.
     pub max_commands: u64,
-    /// Host time from the batch's start, as i915's heartbeat and preemption timeout
-    /// bound a batch by time (None: no limit).
+    /// Host time from the batch's start past which it is hung, whoever waits (None: no
+    /// limit). See `gpu::watchdog`.
     pub max_time: Option<std::time::Duration>,
+    /// Host time the batch may hold the engine while another context's batch waits, as
+    /// i915's heartbeat and preemption timeout bound it (None: no limit).
+    pub max_starved: Option<std::time::Duration>,
 }
 
-/// The default time budget of a batch: GENCL_HANG_TIMEOUT_MS, else 20 s. i915 resets a
-/// Gen9 context whose request blocks its heartbeat for about two 2.5 s intervals; the
-/// model runs kernels hundreds of times slower than the hardware, hence more here.
-pub fn default_max_time() -> std::time::Duration {
-    let ms = std::env::var("GENCL_HANG_TIMEOUT_MS")
+/// GENCL_HANG_TIMEOUT_MS, if set to a positive number of milliseconds.
+fn hang_timeout_from_env() -> Option<std::time::Duration> {
+    std::env::var("GENCL_HANG_TIMEOUT_MS")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|&ms| ms > 0)
-        .unwrap_or(20_000);
-    std::time::Duration::from_millis(ms)
+        .map(std::time::Duration::from_millis)
 }
 
+/// A batch alone on the engine: 10 minutes, about 1.5 s of a Gen9's work at the model's
+/// speed (the hardware would not stop it; the model's ceiling ends an endless kernel).
+pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(600);
+/// A batch that keeps another context waiting: 20 s. i915 resets a Gen9 context whose
+/// request blocks its heartbeat for about two 2.5 s intervals; the model cannot preempt a
+/// dispatch and runs kernels hundreds of times slower than the hardware, hence more here.
+pub const DEFAULT_MAX_STARVED: std::time::Duration = std::time::Duration::from_secs(20);
+
 impl Default for Budget {
+    /// The work and command bounds, and the time bounds of `gpu::watchdog`; both time
+    /// bounds are GENCL_HANG_TIMEOUT_MS when it is set.
     fn default() -> Self {
+        let env = hang_timeout_from_env();
         Self {
             max_work: 1 << 32,
             max_commands: 1 << 20,
-            max_time: Some(default_max_time()),
+            max_time: Some(env.unwrap_or(DEFAULT_MAX_TIME)),
+            max_starved: Some(env.unwrap_or(DEFAULT_MAX_STARVED)),
         }
     }
 }
 
 /// Launch-wide facts a thread group needs besides its payload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct GroupEnv {
     /// General State Base Address (the base of stateless 32-bit offsets).
     pub general_state_base: u64,
     /// EU instructions the group may still issue before the batch hangs.
     pub max_instructions: u64,
-    /// When the batch's time budget runs out.
-    pub deadline: Option<std::time::Instant>,
+    /// When the batch counts as hung by time.
+    pub watchdog: Watchdog,
 }
 
 /// The function that runs a thread group on the EUs.
@@ -118,7 +132,7 @@ pub fn run_on_eus(
     let env = crate::gpu::eu::LaunchEnv {
         general_state_base: env.general_state_base,
         max_instructions: env.max_instructions,
-        deadline: env.deadline,
+        watchdog: env.watchdog.clone(),
     };
     crate::gpu::eu::run_thread_group_with(mem, tg, &env, counters)
 }
@@ -132,6 +146,24 @@ pub fn execute_batch(
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     execute_batch_with(mem, batch_addr, budget, clock, counters, &mut run_on_eus)
+}
+
+/// [`execute_batch`] on a device's engine: the batch also hangs when it keeps the
+/// contexts that `starvation` tracks waiting past `Budget::max_starved`.
+pub fn execute_batch_on_engine(
+    mem: &dyn GpuMemory,
+    batch_addr: u64,
+    budget: &Budget,
+    starvation: &Arc<Starvation>,
+    clock: &GpuClock,
+    counters: &mut Counters,
+) -> Result<(), GpuError> {
+    let mut state = EngineState::default();
+    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, clock, counters);
+    cs.watchdog = Watchdog::start(budget.max_time, budget.max_starved, Some(starvation));
+    let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, &mut run_on_eus);
+    cs.finish(clock, counters);
+    r
 }
 
 /// [`execute_batch`] with the thread-group consumer given (tests capture the groups).
@@ -231,7 +263,7 @@ struct CommandStreamer<'m> {
     /// The global GTT, reachable by privileged commands only (the ring's).
     ggtt: Option<&'m dyn GpuMemory>,
     budget: Budget,
-    deadline: Option<std::time::Instant>,
+    watchdog: Watchdog,
     state: &'m mut State,
     commands: u64,
     work: u64,
@@ -274,7 +306,7 @@ impl<'m> CommandStreamer<'m> {
             mem,
             ggtt,
             budget: *budget,
-            deadline: budget.max_time.map(|t| std::time::Instant::now() + t),
+            watchdog: Watchdog::start(budget.max_time, None, None),
             state: &mut state.0,
             commands: 0,
             work: 0,
@@ -397,11 +429,7 @@ impl<'m> CommandStreamer<'m> {
 
     fn charge(&mut self, work: u64) -> Result<(), GpuError> {
         self.work = self.work.saturating_add(work);
-        if self.work > self.budget.max_work
-            || self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if self.work > self.budget.max_work || self.watchdog.expired() {
             return Err(GpuError::Hang);
         }
         Ok(())
@@ -856,7 +884,7 @@ impl<'m> CommandStreamer<'m> {
                     let env = GroupEnv {
                         general_state_base: self.state.general_base,
                         max_instructions: self.budget.max_work.saturating_sub(self.work),
-                        deadline: self.deadline,
+                        watchdog: self.watchdog.clone(),
                     };
                     dispatch(self.mem, &tg, &env, counters)?;
                     self.charge(counters.instructions.saturating_sub(before))?;

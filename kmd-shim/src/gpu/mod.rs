@@ -17,6 +17,7 @@ pub mod dataport;
 pub mod dispatcher;
 pub mod eu;
 pub mod gateway;
+pub mod watchdog;
 
 use thiserror::Error;
 

@@ -3,8 +3,8 @@
 //! on the GPU model (`crate::gpu`). Execution is asynchronous, as on i915: EXECBUFFER2
 //! queues the batch to the device's engine thread and returns; batches run in submission
 //! order; GEM_WAIT waits for an object's last batch with its timeout (ETIME); a batch that
-//! runs past its time budget (`Budget::max_time`) is stopped, the engine reset and the
-//! context banned.
+//! keeps another context waiting past `Budget::max_starved`, or runs past `Budget::max_time`
+//! (`gpu::watchdog`), is stopped, the engine reset and the context banned.
 
 pub mod object;
 pub mod vm;
@@ -22,6 +22,7 @@ use super::{KmdError, I915};
 use crate::aub::writer::AubWriter;
 use crate::devices::Part;
 use crate::gpu::cs::{self, Budget};
+use crate::gpu::watchdog::Starvation;
 use crate::gpu::{Counters, GpuError};
 use crate::uapi::*;
 use object::GemObject;
@@ -134,7 +135,17 @@ fn new_fence() -> Result<(OwnedFd, OwnedFd), Errno> {
 #[derive(Default)]
 struct Engine {
     jobs: std::collections::VecDeque<Job>,
+    /// The context whose batch the engine runs.
+    running: Option<u32>,
     shutdown: bool,
+}
+
+impl Engine {
+    /// Whether a queued batch belongs to another context than the running one.
+    fn others_wait(&self) -> bool {
+        self.running
+            .is_some_and(|r| self.jobs.iter().any(|j| j.ctx_id != r))
+    }
 }
 
 /// The device: its state, shared with the engine thread that runs its batches.
@@ -168,6 +179,8 @@ pub struct Shared {
     retired: Mutex<u64>,
     done: Condvar,
     budget: Budget,
+    /// Whether another context's batch waits behind the running one (`gpu::watchdog`).
+    starvation: Arc<Starvation>,
     counters: Mutex<Counters>,
     /// The counters of each context's most recent batch.
     last_batch: Mutex<std::collections::HashMap<u32, Counters>>,
@@ -329,6 +342,7 @@ impl EmulatedI915 {
             retired: Mutex::new(0),
             done: Condvar::new(),
             budget,
+            starvation: Arc::new(Starvation::default()),
             counters: Mutex::new(Counters::default()),
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
@@ -392,8 +406,14 @@ impl Shared {
         loop {
             let job = {
                 let mut q = self.queue.lock();
+                q.running = None;
                 loop {
                     if let Some(j) = q.jobs.pop_front() {
+                        q.running = Some(j.ctx_id);
+                        self.starvation.clear();
+                        if q.others_wait() {
+                            self.starvation.waiting();
+                        }
                         break j;
                     }
                     if q.shutdown {
@@ -437,10 +457,11 @@ impl Shared {
             }
         }
         let mut counters = Counters::default();
-        let result = cs::execute_batch(
+        let result = cs::execute_batch_on_engine(
             &job.vm.view(),
             job.batch_gpu,
             &self.budget,
+            &self.starvation,
             &self.clock,
             &mut counters,
         );
@@ -895,14 +916,20 @@ impl I915 for EmulatedI915 {
         } else {
             None
         };
-        self.queue.lock().jobs.push_back(Job {
-            ctx_id,
-            vm,
-            batch_gpu,
-            seqno,
-            in_fence,
-            out_fence,
-        });
+        {
+            let mut q = self.queue.lock();
+            q.jobs.push_back(Job {
+                ctx_id,
+                vm,
+                batch_gpu,
+                seqno,
+                in_fence,
+                out_fence,
+            });
+            if q.others_wait() {
+                self.starvation.waiting();
+            }
+        }
         drop(st);
         self.work.notify_one();
         Ok(())

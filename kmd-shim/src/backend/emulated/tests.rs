@@ -501,10 +501,12 @@ fn an_endless_kernel_hangs_and_bans() {
 }
 
 #[test]
-fn an_endless_kernel_is_stopped_by_time_and_other_contexts_go_on() {
+fn an_endless_kernel_is_stopped_when_another_context_waits_and_that_one_goes_on() {
     use std::time::{Duration, Instant};
+    // No ceiling by time: only starving another context stops a batch (gpu::watchdog).
     let budget = Budget {
-        max_time: Some(Duration::from_millis(400)),
+        max_time: None,
+        max_starved: Some(Duration::from_millis(400)),
         ..Budget::default()
     };
     let (d, ctx, emu, batch) = launch_kernel_nowait("L0:\n(W) jmpi (1|M0) L0\n", budget);
@@ -516,6 +518,12 @@ fn an_endless_kernel_is_stopped_by_time_and_other_contexts_go_on() {
     assert!(
         !d.wait(batch, 50_000_000).unwrap(),
         "still busy after 50 ms (ETIME)"
+    );
+    // Alone on the engine, it runs past the starvation limit: a Gen9 would go on too.
+    assert!(
+        !d.wait(batch, 700_000_000).unwrap(),
+        "alone, still running after {:?}",
+        t0.elapsed()
     );
 
     // Another context, in its own VM, submits while the first one spins.
@@ -530,10 +538,12 @@ fn an_endless_kernel_is_stopped_by_time_and_other_contexts_go_on() {
     }
     let objs = [(data2, DATA_VA, true), (batch2, BATCH_VA, false)];
     d.exec(ctx2, &objs, batch2, 0).unwrap();
+    let t1 = Instant::now();
 
-    // The hang is reported within the budget and a margin, and only against its context.
+    // The hang is reported the limit after the other context began to wait (and a
+    // margin), and only against its context.
     assert!(d.wait(batch, -1).unwrap());
-    let hung_after = t0.elapsed();
+    let hung_after = t1.elapsed();
     assert!(
         hung_after < Duration::from_millis(400) + Duration::from_secs(2),
         "{hung_after:?}"

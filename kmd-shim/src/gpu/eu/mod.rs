@@ -41,14 +41,14 @@ use super::gateway::Gateway;
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 
 /// Launch-wide facts the thread group itself does not carry.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct LaunchEnv {
     /// General State Base Address: the base of stateless (BTI 255/253) 32-bit offsets.
     pub general_state_base: u64,
     /// Instructions one group may issue before it is declared hung.
     pub max_instructions: u64,
-    /// The host time past which the batch counts as hung (i915's heartbeat, by time).
-    pub deadline: Option<std::time::Instant>,
+    /// When the batch counts as hung by time (i915's heartbeat and preemption timeout).
+    pub watchdog: super::watchdog::Watchdog,
 }
 
 impl Default for LaunchEnv {
@@ -56,7 +56,7 @@ impl Default for LaunchEnv {
         LaunchEnv {
             general_state_base: 0,
             max_instructions: 1 << 32,
-            deadline: None,
+            watchdog: super::watchdog::Watchdog::none(),
         }
     }
 }
@@ -162,7 +162,7 @@ pub(crate) fn run_threads(
         }
         // A round of every thread is at most a few thousand instructions: reading the
         // clock once a round costs nothing measurable and bounds how late a hang is seen.
-        if env.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if env.watchdog.expired() {
             return Err(GpuError::Hang);
         }
         if !progress {

@@ -239,7 +239,7 @@ fn asm_thread(hex: &str, mask: u32, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread
     let env = LaunchEnv {
         general_state_base: MEM_BASE,
         max_instructions: 100_000,
-        deadline: None,
+        watchdog: crate::gpu::watchdog::Watchdog::none(),
     };
     run_threads(&mut p, &FlatMem::new(), &tg, &env, &mut c)
         .unwrap()
@@ -320,7 +320,7 @@ fn run(
         &LaunchEnv {
             general_state_base: MEM_BASE,
             max_instructions: 100_000,
-            deadline: None,
+            watchdog: crate::gpu::watchdog::Watchdog::none(),
         },
         &mut c,
     )?;
@@ -456,7 +456,7 @@ fn vector_add_from_encoded_bytes() {
         &LaunchEnv {
             general_state_base: 0,
             max_instructions: 1000,
-            deadline: None,
+            watchdog: crate::gpu::watchdog::Watchdog::none(),
         },
         &mut c,
     )
@@ -2205,7 +2205,7 @@ fn program_cache_notices_a_rewritten_kernel() {
     let env = LaunchEnv {
         general_state_base: MEM_BASE,
         max_instructions: 100_000,
-        deadline: None,
+        watchdog: crate::gpu::watchdog::Watchdog::none(),
     };
     let mut prog = vector_add_program();
     load(&prog);
