@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use gencl_kmd::aub::stream::{Reader, Record};
 use gencl_kmd::aub::{decompress, Replay};
+use gencl_kmd::gpu::cs::Budget;
 use gencl_kmd::gpu::GpuMemory;
 
 fn neo_dir() -> PathBuf {
@@ -118,8 +119,20 @@ fn compare(mode: &str, got: &[u8], want: &[u8]) -> Option<String> {
     panic!("unknown compare mode {mode}");
 }
 
-/// Replays one recorded case and checks its buffers; returns a failure message.
-fn check_case(dir: &Path, case: &str) -> Result<String, String> {
+/// What one replay of a case left: each expected buffer's bytes and address, and the
+/// model's counters.
+struct Replayed {
+    buffers: Vec<(u64, Vec<u8>)>,
+    counters: gencl_kmd::gpu::Counters,
+    submissions: usize,
+}
+
+/// Replays one recorded case with `budget` and reads back its buffers.
+fn replay_case(
+    dir: &Path,
+    case: &str,
+    budget: Budget,
+) -> Result<(Replayed, Vec<Expected>, Vec<u8>), String> {
     let read = |name: String| {
         let p = dir.join(&name);
         std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
@@ -147,15 +160,12 @@ fn check_case(dir: &Path, case: &str) -> Result<String, String> {
         }
     }
 
-    let mut replay = Replay::default();
+    let mut replay = Replay::new(budget);
     replay.run(&aub).map_err(|e| format!("replay: {e}"))?;
     let ppgtt = replay.ppgtt().ok_or("no submission in the recording")?;
     let pages = ppgtt.mapped_pages();
-    let mut at = 0;
-    let mut summary = Vec::new();
+    let mut buffers = Vec::new();
     for (k, e) in expected.iter().enumerate() {
-        let want = &out[at..at + e.bytes];
-        at += e.bytes;
         let pa = found[k].ok_or(format!("buffer {} not in the recording", e.arg))?;
         let va = pages
             .iter()
@@ -164,23 +174,40 @@ fn check_case(dir: &Path, case: &str) -> Result<String, String> {
             .ok_or(format!("buffer {} (physical {pa:#x}) not mapped", e.arg))?;
         let mut got = vec![0u8; e.bytes];
         ppgtt.read(va, &mut got).map_err(|e| e.to_string())?;
-        if let Some(m) = compare(&e.mode, &got, want) {
+        buffers.push((va, got));
+    }
+    let replayed = Replayed {
+        buffers,
+        counters: replay.counters(),
+        submissions: replay.submissions().len(),
+    };
+    Ok((replayed, expected, out))
+}
+
+/// Replays one recorded case and checks its buffers; returns a failure message.
+fn check_case(dir: &Path, case: &str) -> Result<String, String> {
+    let (r, expected, out) = replay_case(dir, case, Budget::default())?;
+    let mut at = 0;
+    let mut summary = Vec::new();
+    for (e, (va, got)) in expected.iter().zip(&r.buffers) {
+        let want = &out[at..at + e.bytes];
+        at += e.bytes;
+        if let Some(m) = compare(&e.mode, got, want) {
             return Err(format!("buffer {} at {va:#x}: {m}", e.arg));
         }
         summary.push(format!("buf{}@{va:#x}", e.arg));
     }
-    let c = replay.counters();
+    let c = &r.counters;
     Ok(format!(
         "{} submissions, {} threads, {} instructions; {}",
-        replay.submissions().len(),
+        r.submissions,
         c.threads,
         c.instructions,
         summary.join(" ")
     ))
 }
 
-#[test]
-fn neo_recordings_replay_with_expected_results() {
+fn cases() -> Vec<String> {
     let dir = neo_dir();
     let mut cases: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -191,6 +218,51 @@ fn neo_recordings_replay_with_expected_results() {
         .collect();
     cases.sort();
     assert!(!cases.is_empty(), "no recordings in {}", dir.display());
+    cases
+}
+
+#[test]
+fn one_and_many_host_threads_give_the_same_bytes_and_counters() {
+    // The model runs a dispatch's thread groups on several host threads (gpu::pool):
+    // every recording's buffers and counters are those of the run on one host thread.
+    // (Cases whose results hang on the order of atomics would be exempt by name; the
+    // recordings have none: their atomics count, bound or sum.)
+    let dir = neo_dir();
+    let mut failures = Vec::new();
+    for case in &cases() {
+        let with = |n| {
+            replay_case(
+                &dir,
+                case,
+                Budget {
+                    host_threads: n,
+                    ..Budget::default()
+                },
+            )
+            .unwrap()
+            .0
+        };
+        let one = with(1);
+        let many = with(4);
+        for (k, ((va, a), (_, b))) in one.buffers.iter().zip(&many.buffers).enumerate() {
+            if let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) {
+                failures.push(format!("{case}: buffer {k} at {va:#x}, byte {i} differs"));
+            }
+        }
+        if one.counters != many.counters {
+            failures.push(format!(
+                "{case}: counters {:?} on one host thread, {:?} on four",
+                one.counters, many.counters
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn neo_recordings_replay_with_expected_results() {
+    let dir = neo_dir();
+    let cases = cases();
     let mut failures = Vec::new();
     for case in &cases {
         match check_case(&dir, case) {

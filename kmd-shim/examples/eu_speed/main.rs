@@ -18,7 +18,6 @@
 //!
 //! It prints figures; it asserts nothing about timings.
 
-use std::cell::RefCell;
 use std::time::Instant;
 
 use gencl_kmd::gpu::binding::Bindings;
@@ -30,7 +29,7 @@ const BUF_BASE: u64 = 0x10_0000;
 const MEM_SIZE: usize = 0x20_0000;
 
 /// A flat window of GPU memory starting at `KERNEL_BASE`.
-struct Mem(RefCell<Vec<u8>>);
+struct Mem(parking_lot::Mutex<Vec<u8>>);
 
 impl Mem {
     fn range(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
@@ -48,12 +47,12 @@ impl Mem {
 impl GpuMemory for Mem {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let o = self.range(addr, out.len())?;
-        out.copy_from_slice(&self.0.borrow()[o..o + out.len()]);
+        out.copy_from_slice(&self.0.lock()[o..o + out.len()]);
         Ok(())
     }
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         let o = self.range(addr, data.len())?;
-        self.0.borrow_mut()[o..o + data.len()].copy_from_slice(data);
+        self.0.lock()[o..o + data.len()].copy_from_slice(data);
         Ok(())
     }
 }
@@ -186,7 +185,7 @@ fn main() {
     );
     let mut total = (0u64, 0u64, 0f64, 0f64);
     for k in kernels.iter().filter(|k| k.name.starts_with(&only)) {
-        let mem = Mem(RefCell::new(vec![0; MEM_SIZE]));
+        let mem = Mem(parking_lot::Mutex::new(vec![0; MEM_SIZE]));
         let kaddr = KERNEL_BASE;
         mem.write(kaddr, k.code).unwrap();
         let n = ((k.iters as f64 * scale) as u32).max(1);

@@ -9,8 +9,7 @@
 //! within a walker and caches the entry, and an index beyond the entry count
 //! works as on hardware.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
 
 use super::{read_dwords, BufferSurface, GpuError, GpuMemory};
 use crate::genx::gen9::{BindingTableState, RenderSurfaceState, SURFTYPE_BUFFER, SURFTYPE_NULL};
@@ -24,11 +23,12 @@ pub const MAX_SURFACE_BTI: u32 = gencl_isa::gen9::send::MAX_SURFACE_BTI as u32;
 #[derive(Debug, Clone)]
 pub enum Bindings {
     /// The binding table at `surface_state_base + pointer`, entries resolved
-    /// on first use (shared by the groups of one walker).
+    /// on first use (shared by the groups of one walker, on whichever host threads
+    /// run them; two threads resolving one entry at once read the same state).
     Table {
         surface_state_base: u64,
         pointer: u32,
-        cache: Rc<RefCell<Vec<Option<Option<BufferSurface>>>>>,
+        cache: Arc<[OnceLock<Option<BufferSurface>>]>,
     },
     /// Entries given directly (unit tests of the EUs).
     Fixed(Vec<Option<BufferSurface>>),
@@ -39,7 +39,7 @@ impl Bindings {
         Bindings::Table {
             surface_state_base,
             pointer,
-            cache: Rc::new(RefCell::new(vec![None; MAX_SURFACE_BTI as usize + 1])),
+            cache: (0..=MAX_SURFACE_BTI).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -62,12 +62,12 @@ impl Bindings {
                 pointer,
                 cache,
             } => {
-                if let Some(s) = cache.borrow()[bti as usize] {
-                    return Ok(s);
+                let slot = &cache[bti as usize];
+                if let Some(s) = slot.get() {
+                    return Ok(*s);
                 }
                 let s = resolve(mem, *surface_state_base, *pointer, bti, addr)?;
-                cache.borrow_mut()[bti as usize] = Some(s);
-                Ok(s)
+                Ok(*slot.get_or_init(|| s))
             }
         }
     }

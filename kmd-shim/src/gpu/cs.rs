@@ -14,6 +14,7 @@ use tracing::{debug, trace};
 use super::binding::Bindings;
 use super::dispatcher::GroupDispatch;
 pub use super::dispatcher::R0;
+use super::pool;
 use super::watchdog::{Starvation, Watchdog};
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
 use crate::genx::gen9::*;
@@ -74,6 +75,9 @@ pub struct Budget {
     /// Host time the batch may hold the engine while another context's batch waits, as
     /// i915's heartbeat and preemption timeout bound it (None: no limit).
     pub max_starved: Option<std::time::Duration>,
+    /// Host threads a dispatch's thread groups may run on (`gpu::pool`): the model's
+    /// resource, not the hardware's.
+    pub host_threads: usize,
 }
 
 /// GENCL_HANG_TIMEOUT_MS, if set to a positive number of milliseconds.
@@ -103,6 +107,7 @@ impl Default for Budget {
             max_commands: 1 << 20,
             max_time: Some(env.unwrap_or(DEFAULT_MAX_TIME)),
             max_starved: Some(env.unwrap_or(DEFAULT_MAX_STARVED)),
+            host_threads: super::pool::host_threads(),
         }
     }
 }
@@ -118,9 +123,11 @@ pub struct GroupEnv {
     pub watchdog: Watchdog,
 }
 
-/// The function that runs a thread group on the EUs.
-pub type Dispatch<'a> =
-    dyn FnMut(&dyn GpuMemory, &ThreadGroup, &GroupEnv, &mut Counters) -> Result<(), GpuError> + 'a;
+/// The function that runs a thread group on the EUs (from any of the host threads that
+/// run a dispatch).
+pub type Dispatch<'a> = dyn Fn(&dyn GpuMemory, &ThreadGroup, &GroupEnv, &mut Counters) -> Result<(), GpuError>
+    + Sync
+    + 'a;
 
 /// Runs a thread group on the EU model.
 pub fn run_on_eus(
@@ -145,7 +152,7 @@ pub fn execute_batch(
     clock: &GpuClock,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    execute_batch_with(mem, batch_addr, budget, clock, counters, &mut run_on_eus)
+    execute_batch_with(mem, batch_addr, budget, clock, counters, &run_on_eus)
 }
 
 /// [`execute_batch`] on a device's engine: the batch also hangs when it keeps the
@@ -161,7 +168,7 @@ pub fn execute_batch_on_engine(
     let mut state = EngineState::default();
     let mut cs = CommandStreamer::new(mem, None, &mut state, budget, clock, counters);
     cs.watchdog = Watchdog::start(budget.max_time, budget.max_starved, Some(starvation));
-    let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, &mut run_on_eus);
+    let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, &run_on_eus);
     cs.finish(clock, counters);
     r
 }
@@ -173,7 +180,7 @@ pub fn execute_batch_with(
     budget: &Budget,
     clock: &GpuClock,
     counters: &mut Counters,
-    dispatch: &mut Dispatch<'_>,
+    dispatch: &Dispatch<'_>,
 ) -> Result<(), GpuError> {
     let mut state = EngineState::default();
     let mut cs = CommandStreamer::new(mem, None, &mut state, budget, clock, counters);
@@ -206,7 +213,7 @@ pub fn execute_ring(
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     let mut cs = CommandStreamer::new(ppgtt, Some(ggtt), state, budget, clock, counters);
-    let r = cs.run_ring(ring, counters, &mut run_on_eus);
+    let r = cs.run_ring(ring, counters, &run_on_eus);
     cs.finish(clock, counters);
     r
 }
@@ -373,7 +380,7 @@ impl<'m> CommandStreamer<'m> {
         &mut self,
         ring: &Ring,
         counters: &mut Counters,
-        dispatch: &mut Dispatch<'_>,
+        dispatch: &Dispatch<'_>,
     ) -> Result<(), GpuError> {
         if ring.size == 0 || ring.head >= ring.size || ring.tail >= ring.size {
             return Err(bad(ring.start, format!("ring {ring:?} out of its bounds")));
@@ -427,14 +434,6 @@ impl<'m> CommandStreamer<'m> {
         ((u128::from(cycles) * u128::from(self.ts_hz)) / u128::from(GT_CLOCK_HZ)) as u64
     }
 
-    fn charge(&mut self, work: u64) -> Result<(), GpuError> {
-        self.work = self.work.saturating_add(work);
-        if self.work > self.budget.max_work || self.watchdog.expired() {
-            return Err(GpuError::Hang);
-        }
-        Ok(())
-    }
-
     /// Runs the batch at `addr` (a batch of `level`, fetched from `space`) to its
     /// MI_BATCH_BUFFER_END, following chained batches and calling second-level ones.
     fn run_batch(
@@ -443,7 +442,7 @@ impl<'m> CommandStreamer<'m> {
         space: Space,
         level: u32,
         counters: &mut Counters,
-        dispatch: &mut Dispatch<'_>,
+        dispatch: &Dispatch<'_>,
     ) -> Result<(), GpuError> {
         let (mut addr, mut space) = (batch_addr, space);
         loop {
@@ -508,7 +507,7 @@ impl<'m> CommandStreamer<'m> {
         dw: &[u32],
         privileged: bool,
         counters: &mut Counters,
-        dispatch: &mut Dispatch<'_>,
+        dispatch: &Dispatch<'_>,
     ) -> Result<(), GpuError> {
         let dw0 = dw[0];
         let len = dw.len();
@@ -750,7 +749,7 @@ impl<'m> CommandStreamer<'m> {
         addr: u64,
         w: &GpgpuWalker,
         counters: &mut Counters,
-        dispatch: &mut Dispatch<'_>,
+        dispatch: &Dispatch<'_>,
     ) -> Result<(), GpuError> {
         if w.predicate_enable || w.indirect_parameter_enable {
             return Err(bad(addr, "predicated/indirect GPGPU_WALKER (not modelled)"));
@@ -864,35 +863,54 @@ impl<'m> CommandStreamer<'m> {
             cross,
             per_thread,
         };
-        let mut seq: u32 = 0;
-        for z in w.thread_group_id_starting_resume_z..w.thread_group_id_z_dimension {
-            for y in w.thread_group_id_starting_y..w.thread_group_id_y_dimension {
-                for x in w.thread_group_id_starting_x..w.thread_group_id_x_dimension {
-                    self.charge(u64::from(threads))?;
-                    let payloads = shape.payloads([x, y, z], seq, &curbe);
-                    let tg = ThreadGroup {
-                        kernel_addr,
-                        simd,
-                        threads: payloads,
-                        bindings: bindings.clone(),
-                        slm_bytes,
-                        scratch_base,
-                        scratch_per_thread,
-                        barrier_enabled: idd.barrier_enable,
-                    };
-                    let before = counters.instructions;
-                    let env = GroupEnv {
-                        general_state_base: self.state.general_base,
-                        max_instructions: self.budget.max_work.saturating_sub(self.work),
-                        watchdog: self.watchdog.clone(),
-                    };
-                    dispatch(self.mem, &tg, &env, counters)?;
-                    self.charge(counters.instructions.saturating_sub(before))?;
-                    seq = seq.wrapping_add(1);
-                }
-            }
-        }
-        Ok(())
+        let groups = pool::GroupGrid::new(
+            [
+                w.thread_group_id_starting_x,
+                w.thread_group_id_starting_y,
+                w.thread_group_id_starting_resume_z,
+            ],
+            [
+                w.thread_group_id_x_dimension,
+                w.thread_group_id_y_dimension,
+                w.thread_group_id_z_dimension,
+            ],
+        );
+        // Groups run side by side on as many host threads as the budget allows and as the
+        // hardware threads MEDIA_VFE_STATE provides (scratch is allocated for those): each
+        // host thread's group takes its own slots.
+        let hw_threads = u32::from(vfe.maximum_number_of_threads) + 1;
+        let workers = (hw_threads / threads).max(1) as usize;
+        let mem = self.mem;
+        let run = pool::Run {
+            groups,
+            workers: self.budget.host_threads.min(workers),
+            max_work: self.budget.max_work,
+            work: self.work,
+            watchdog: &self.watchdog,
+        };
+        let general_state_base = self.state.general_base;
+        let watchdog = &self.watchdog;
+        let (work, result) = run.run(counters, &|group, seq, worker, max_instructions, c| {
+            let first_slot = worker as u32 * threads;
+            let tg = ThreadGroup {
+                kernel_addr,
+                simd,
+                threads: shape.payloads(group, seq, first_slot, &curbe),
+                bindings: bindings.clone(),
+                slm_bytes,
+                scratch_base: scratch_base + u64::from(first_slot) * u64::from(scratch_per_thread),
+                scratch_per_thread,
+                barrier_enabled: idd.barrier_enable,
+            };
+            let env = GroupEnv {
+                general_state_base,
+                max_instructions,
+                watchdog: watchdog.clone(),
+            };
+            dispatch(mem, &tg, &env, c)
+        });
+        self.work = work;
+        result
     }
 }
 

@@ -608,6 +608,9 @@ impl Dataport<'_> {
                 u64::from_le_bytes(a)
             };
             let (x, y) = (get(s0), if needs_src1 { get(s1) } else { 0 });
+            // Other groups run on other host threads: the read-modify-write of global
+            // memory is indivisible, as the L3's atomic units make it (SLM is the group's).
+            let _held = (!matches!(sp, Space::Slm)).then(|| atomic_lock(addr));
             let mut cur = [0u8; 8];
             self.read(sp, addr, &mut cur[..es])?;
             let old = u64::from_le_bytes(cur);
@@ -631,6 +634,13 @@ impl Dataport<'_> {
         }
         Ok(latency(sp))
     }
+}
+
+/// The lock that makes global atomics on `addr` indivisible across host threads: one of
+/// 64, by 64-byte line (two lanes on one line serialise, as they do in the L3).
+fn atomic_lock(addr: u64) -> parking_lot::MutexGuard<'static, ()> {
+    static LOCKS: [parking_lot::Mutex<()>; 64] = [const { parking_lot::Mutex::new(()) }; 64];
+    LOCKS[((addr >> 6) % 64) as usize].lock()
 }
 
 /// Modelled latency of a message to `sp`.

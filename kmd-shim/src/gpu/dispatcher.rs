@@ -37,10 +37,19 @@ pub struct GroupDispatch {
 
 impl GroupDispatch {
     /// The payloads of the threads of group `group`, the `seq`-th of the dispatch, from the
-    /// CURBE (the cross-thread block, then one block per thread).
-    pub fn payloads(&self, group: [u32; 3], seq: u32, curbe: &[u8]) -> Vec<ThreadPayload> {
+    /// CURBE (the cross-thread block, then one block per thread). The group's threads take
+    /// the hardware thread slots from `first_slot` on: their fixed-function thread ids and
+    /// scratch slots, distinct from those of every group running at the same time.
+    pub fn payloads(
+        &self,
+        group: [u32; 3],
+        seq: u32,
+        first_slot: u32,
+        curbe: &[u8],
+    ) -> Vec<ThreadPayload> {
         (0..self.threads)
             .map(|t| {
+                let slot = first_slot + t;
                 let r0 = R0 {
                     group,
                     barrier_id: if self.barrier_enable { seq % 16 } else { 0 },
@@ -48,8 +57,8 @@ impl GroupDispatch {
                     binding_table_pointer: self.binding_table_pointer,
                     per_thread_scratch_space: self.per_thread_scratch_space,
                     scratch_space_pointer: self.scratch_space_base_pointer
-                        + u64::from(t) * u64::from(self.scratch_per_thread),
-                    fftid: t,
+                        + u64::from(slot) * u64::from(self.scratch_per_thread),
+                    fftid: slot,
                 };
                 let tx = t % self.width;
                 let ty = (t / self.width) % self.height;

@@ -17,12 +17,14 @@ pub mod dataport;
 pub mod dispatcher;
 pub mod eu;
 pub mod gateway;
+pub mod pool;
 pub mod watchdog;
 
 use thiserror::Error;
 
-/// Access to the GPU virtual address space of one context (its page tables).
-pub trait GpuMemory {
+/// Access to the GPU virtual address space of one context (its page tables). Shared by
+/// the host threads that run a dispatch's thread groups, as the EUs share memory.
+pub trait GpuMemory: Sync {
     /// Read `out.len()` bytes at `addr`; every page touched must be mapped.
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault>;
     /// Write `data` at `addr`; every page touched must be mapped and writable.

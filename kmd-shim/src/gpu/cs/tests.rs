@@ -4,17 +4,16 @@
 use super::launch::Launch;
 use super::*;
 use crate::gpu::{BufferSurface, MemFault};
-use std::cell::RefCell;
 
 /// A sparse GPU address space: mapped pages read/write, others fault.
 #[derive(Default)]
 struct TestMem {
-    pages: RefCell<HashMap<u64, Vec<u8>>>,
+    pages: parking_lot::Mutex<HashMap<u64, Vec<u8>>>,
 }
 
 impl TestMem {
     fn map(&self, addr: u64, len: u64) {
-        let mut p = self.pages.borrow_mut();
+        let mut p = self.pages.lock();
         for page in (addr >> 12)..=((addr + len - 1) >> 12) {
             p.entry(page).or_insert_with(|| vec![0xee; 4096]);
         }
@@ -36,7 +35,7 @@ impl TestMem {
 
 impl GpuMemory for TestMem {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
-        let p = self.pages.borrow();
+        let p = self.pages.lock();
         for (i, o) in out.iter_mut().enumerate() {
             let a = addr + i as u64;
             let page = p.get(&(a >> 12)).ok_or(MemFault {
@@ -48,7 +47,7 @@ impl GpuMemory for TestMem {
         Ok(())
     }
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
-        let mut p = self.pages.borrow_mut();
+        let mut p = self.pages.lock();
         for (i, d) in data.iter().enumerate() {
             let a = addr + i as u64;
             let page = p.get_mut(&(a >> 12)).ok_or(MemFault {
@@ -178,7 +177,7 @@ fn setup(batch: &[u32]) -> TestMem {
 }
 
 fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>) {
-    let mut groups = Vec::new();
+    let groups = parking_lot::Mutex::new(Vec::new());
     let mut counters = Counters::default();
     let r = execute_batch_with(
         m,
@@ -186,12 +185,18 @@ fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>)
         budget,
         &GpuClock::default(),
         &mut counters,
-        &mut |_, tg, _, c| {
+        &|_, tg, _, c| {
             c.instructions += 10;
-            groups.push(tg.clone());
+            groups.lock().push(tg.clone());
             Ok(())
         },
     );
+    let mut groups = groups.into_inner();
+    // Host threads claim groups in walker order but may finish them in any order.
+    groups.sort_by_key(|g| {
+        let r0 = crate::gpu::dispatcher::R0::from_grf(&g.threads[0].grfs[0]);
+        (r0.group[2], r0.group[1], r0.group[0])
+    });
     (r, groups)
 }
 
@@ -351,7 +356,7 @@ fn bad_batches_are_errors_not_panics() {
         &Budget::default(),
         &GpuClock::default(),
         &mut c,
-        &mut |_, _, _, _| Err(e.clone()),
+        &|_, _, _, _| Err(e.clone()),
     );
     assert_eq!(r, Err(e));
 }

@@ -1,8 +1,6 @@
 //! EU tests: hand-built programs, results held against CPU references
 //! computed here by independent Rust code.
 
-use std::cell::RefCell;
-
 use gencl_isa::{
     AccessMode, Branch, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile,
     Region, SendInfo, Sfid, Src, SrcMod, SrcReg, Type,
@@ -23,14 +21,14 @@ const MEM_SIZE: usize = 0x1_0000;
 /// One mapped window of memory; everything else faults.
 struct FlatMem {
     base: u64,
-    data: RefCell<Vec<u8>>,
+    data: parking_lot::Mutex<Vec<u8>>,
 }
 
 impl FlatMem {
     fn new() -> FlatMem {
         FlatMem {
             base: MEM_BASE,
-            data: RefCell::new(vec![0; MEM_SIZE]),
+            data: parking_lot::Mutex::new(vec![0; MEM_SIZE]),
         }
     }
     fn range(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
@@ -65,12 +63,12 @@ impl FlatMem {
 impl GpuMemory for FlatMem {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let o = self.range(addr, out.len())?;
-        out.copy_from_slice(&self.data.borrow()[o..o + out.len()]);
+        out.copy_from_slice(&self.data.lock()[o..o + out.len()]);
         Ok(())
     }
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         let o = self.range(addr, data.len())?;
-        self.data.borrow_mut()[o..o + data.len()].copy_from_slice(data);
+        self.data.lock()[o..o + data.len()].copy_from_slice(data);
         Ok(())
     }
 }

@@ -1,0 +1,309 @@
+//! The host threads that run a dispatch's thread groups, as a Gen9's EUs run the groups of
+//! one GPGPU_WALKER side by side.
+//!
+//! Groups are claimed in walker order (X fastest, then Y, then Z) from one counter by up to
+//! `workers` host threads; each thread has its own counters, summed at the end, so the
+//! totals do not depend on which thread ran which group. Memory is shared as the EUs share
+//! it (`GpuMemory: Sync`; the data port makes each lane's global atomic indivisible), and
+//! each host thread's group runs in hardware thread slots of its own (its scratch). A
+//! kernel whose results do not depend on the order of its atomics writes the same bytes on
+//! one host thread and on many. When a group fails, no further group starts, the groups
+//! already running finish, and the error of the earliest failing group in walker order is
+//! the dispatch's (the one a single host thread would have met first).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use super::watchdog::Watchdog;
+use super::{Counters, GpuError};
+
+/// Host threads for a dispatch: GENCL_GPU_THREADS, else every core the process may use
+/// (at most 64).
+pub fn host_threads() -> usize {
+    static N: OnceLock<usize> = OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("GENCL_GPU_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .min(64)
+    })
+}
+
+/// The thread-group ids a walker covers: from `start` (inclusive) to `end` (exclusive) in
+/// each dimension.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupGrid {
+    start: [u32; 3],
+    size: [u64; 3],
+}
+
+impl GroupGrid {
+    pub fn new(start: [u32; 3], end: [u32; 3]) -> Self {
+        let size = std::array::from_fn(|d| u64::from(end[d].saturating_sub(start[d])));
+        Self { start, size }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.size.iter().product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The id of the `i`-th group in walker order.
+    pub fn group(&self, i: u64) -> [u32; 3] {
+        let x = i % self.size[0];
+        let y = (i / self.size[0]) % self.size[1];
+        let z = i / (self.size[0] * self.size[1]);
+        [
+            self.start[0] + x as u32,
+            self.start[1] + y as u32,
+            self.start[2] + z as u32,
+        ]
+    }
+}
+
+/// Runs one group: its id, its sequence number in the dispatch, the host thread running it
+/// (0..workers: which hardware thread slots it takes), the EU instructions it may still
+/// issue, and that thread's counters.
+pub type RunGroup<'a> =
+    dyn Fn([u32; 3], u32, usize, u64, &mut Counters) -> Result<(), GpuError> + Sync + 'a;
+
+/// One dispatch's groups and the bounds they share.
+pub struct Run<'a> {
+    pub groups: GroupGrid,
+    pub workers: usize,
+    /// The batch's work budget and what it has used before this dispatch (a group's
+    /// threads and its EU instructions count, as the command streamer counts them).
+    pub max_work: u64,
+    pub work: u64,
+    pub watchdog: &'a Watchdog,
+}
+
+impl Run<'_> {
+    /// Runs every group; the batch's work after it, and the dispatch's result.
+    pub fn run(
+        &self,
+        counters: &mut Counters,
+        group: &RunGroup<'_>,
+    ) -> (u64, Result<(), GpuError>) {
+        let total = self.groups.len();
+        let workers = (self.workers as u64).min(total).max(1) as usize;
+        let shared = Shared {
+            next: AtomicU64::new(0),
+            work: AtomicU64::new(self.work),
+            failed: AtomicBool::new(false),
+        };
+        let outcomes: Vec<Outcome> = if workers == 1 {
+            vec![self.worker(0, &shared, group)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..workers)
+                    .map(|w| {
+                        let shared = &shared;
+                        std::thread::Builder::new()
+                            .name(format!("gencl-eu{w}"))
+                            .spawn_scoped(s, move || self.worker(w, shared, group))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .enumerate()
+                    .map(|(w, h)| match h {
+                        Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                        // No host thread: this one runs what is left.
+                        Err(_) => self.worker(w, &shared, group),
+                    })
+                    .collect()
+            })
+        };
+        let mut first: Option<(u64, GpuError)> = None;
+        for o in outcomes {
+            counters.add(&o.counters);
+            if let Some((i, e)) = o.error {
+                if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                    first = Some((i, e));
+                }
+            }
+        }
+        let work = shared.work.load(Ordering::Relaxed);
+        (work, first.map_or(Ok(()), |(_, e)| Err(e)))
+    }
+
+    fn worker(&self, w: usize, shared: &Shared, group: &RunGroup<'_>) -> Outcome {
+        let mut counters = Counters::default();
+        let total = self.groups.len();
+        loop {
+            if shared.failed.load(Ordering::Relaxed) {
+                return Outcome::ok(counters);
+            }
+            let i = shared.next.fetch_add(1, Ordering::Relaxed);
+            if i >= total {
+                return Outcome::ok(counters);
+            }
+            let r = self.one(i, w, shared, group, &mut counters);
+            if let Err(e) = r {
+                shared.failed.store(true, Ordering::Relaxed);
+                return Outcome {
+                    counters,
+                    error: Some((i, e)),
+                };
+            }
+        }
+    }
+
+    fn one(
+        &self,
+        i: u64,
+        w: usize,
+        shared: &Shared,
+        group: &RunGroup<'_>,
+        counters: &mut Counters,
+    ) -> Result<(), GpuError> {
+        // A group's dispatch costs its threads; its instructions are charged after it.
+        let threads_before = counters.threads;
+        let before = counters.instructions;
+        let used = shared.work.load(Ordering::Relaxed);
+        if used > self.max_work || self.watchdog.expired() {
+            return Err(GpuError::Hang);
+        }
+        let r = group(
+            self.groups.group(i),
+            i as u32,
+            w,
+            self.max_work.saturating_sub(used),
+            counters,
+        );
+        let spent = (counters.threads - threads_before) + (counters.instructions - before);
+        let used = shared.work.fetch_add(spent, Ordering::Relaxed) + spent;
+        r?;
+        if used > self.max_work || self.watchdog.expired() {
+            return Err(GpuError::Hang);
+        }
+        Ok(())
+    }
+}
+
+struct Shared {
+    /// The next group to claim, in walker order.
+    next: AtomicU64,
+    work: AtomicU64,
+    failed: AtomicBool,
+}
+
+struct Outcome {
+    counters: Counters,
+    error: Option<(u64, GpuError)>,
+}
+
+impl Outcome {
+    fn ok(counters: Counters) -> Self {
+        Self {
+            counters,
+            error: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_order_is_the_walkers() {
+        let g = GroupGrid::new([1, 0, 2], [3, 2, 4]);
+        assert_eq!(g.len(), 8);
+        let ids: Vec<_> = (0..g.len()).map(|i| g.group(i)).collect();
+        assert_eq!(ids[0], [1, 0, 2]);
+        assert_eq!(ids[1], [2, 0, 2]);
+        assert_eq!(ids[2], [1, 1, 2]);
+        assert_eq!(ids[4], [1, 0, 3]);
+        assert_eq!(ids[7], [2, 1, 3]);
+        assert!(GroupGrid::new([3, 0, 0], [3, 1, 1]).is_empty());
+    }
+
+    fn run_with(workers: usize, fail_at: Option<u32>) -> (Counters, Result<(), GpuError>, u64) {
+        let watchdog = Watchdog::none();
+        let run = Run {
+            groups: GroupGrid::new([0, 0, 0], [10, 10, 1]),
+            workers,
+            max_work: u64::MAX,
+            work: 0,
+            watchdog: &watchdog,
+        };
+        let mut c = Counters::default();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let (work, r) = run.run(&mut c, &|g, seq, w, _, c| {
+            assert!(w < workers);
+            assert_eq!(seq, g[0] + 10 * g[1]);
+            c.threads += 2;
+            c.instructions += u64::from(seq);
+            seen.lock().unwrap().push(seq);
+            if Some(seq) == fail_at || fail_at.is_some_and(|f| seq > f && seq % 7 == 0) {
+                return Err(GpuError::IllegalInstruction {
+                    addr: u64::from(seq),
+                    why: "test".into(),
+                });
+            }
+            Ok(())
+        });
+        if fail_at.is_none() {
+            let mut s = seen.into_inner().unwrap();
+            s.sort_unstable();
+            assert_eq!(s, (0..100).collect::<Vec<_>>(), "every group exactly once");
+        }
+        (c, r, work)
+    }
+
+    #[test]
+    fn many_host_threads_give_the_totals_of_one() {
+        let (one, r1, w1) = run_with(1, None);
+        assert_eq!(r1, Ok(()));
+        assert_eq!(one.threads, 200);
+        assert_eq!(one.instructions, (0..100).sum::<u64>());
+        assert_eq!(w1, 200 + (0..100).sum::<u64>());
+        for workers in [2, 3, 8] {
+            let (many, r, w) = run_with(workers, None);
+            assert_eq!(r, Ok(()));
+            assert_eq!(many, one);
+            assert_eq!(w, w1);
+        }
+    }
+
+    #[test]
+    fn the_earliest_failing_group_is_the_error() {
+        for workers in [1, 2, 8] {
+            let (_, r, _) = run_with(workers, Some(41));
+            assert_eq!(
+                r,
+                Err(GpuError::IllegalInstruction {
+                    addr: 41,
+                    why: "test".into()
+                }),
+                "{workers} host threads"
+            );
+        }
+    }
+
+    #[test]
+    fn the_work_budget_stops_a_dispatch() {
+        let watchdog = Watchdog::none();
+        for workers in [1, 4] {
+            let run = Run {
+                groups: GroupGrid::new([0, 0, 0], [1000, 1, 1]),
+                workers,
+                max_work: 50,
+                work: 0,
+                watchdog: &watchdog,
+            };
+            let (_, r) = run.run(&mut Counters::default(), &|_, _, _, _, c| {
+                c.instructions += 5;
+                Ok(())
+            });
+            assert_eq!(r, Err(GpuError::Hang));
+        }
+    }
+}
