@@ -31,3 +31,20 @@ FREL(double, long2, long2, 2)
 FREL(double, long4, long4, 4)
 FREL(double, long8, long8, 8)
 FREL(double, long16, long16, 16)
+
+// select and bitselect on char and short vectors (the CTS's test_select found vector
+// select testing the container's sign bit, not the element's): each element of c picks b
+// where its most significant bit is set (c != 0 for scalars); c's type may be signed or
+// unsigned. 20 kernels, references in driver/tests/jit_corpus/relational.rs.
+#define ISEL(T, C, N)                                                                        \
+    kernel void isel_##T##_##C##N(global const T##N *a, global const T##N *b,              \
+                                  global const C##N *c, global T##N *out) {                 \
+        size_t i = get_global_id(0);                                                        \
+        out[2 * i] = select(a[i], b[i], c[i]);                                              \
+        out[2 * i + 1] = bitselect(a[i], b[i], as_##T##N(c[i]));                            \
+    }
+#define ISEL_WIDTHS(T, C) ISEL(T, C, ) ISEL(T, C, 2) ISEL(T, C, 4) ISEL(T, C, 8) ISEL(T, C, 16)
+ISEL_WIDTHS(char, char)
+ISEL_WIDTHS(uchar, char)
+ISEL_WIDTHS(short, ushort)
+ISEL_WIDTHS(ushort, short)

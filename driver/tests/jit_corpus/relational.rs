@@ -85,8 +85,58 @@ macro_rules! frel_cases {
     };
 }
 
+/// isel_T_C{N}: select(a, b, c) and bitselect(a, b, c's bits) on char and short
+/// elements, over random bits (every sign pattern of c).
+macro_rules! isel_cases {
+    ($out:ident, $t:ty, $c:ty, $name:literal, $seed:expr) => {
+        for (k, (n, suffix)) in [(1usize, ""), (2, "2"), (4, "4"), (8, "8"), (16, "16")]
+            .into_iter()
+            .enumerate()
+        {
+            let kernel: &'static str = Box::leak(format!("isel_{}{}", $name, suffix).into());
+            let items = 32;
+            let count = items * n;
+            let mut r = Rng::new($seed + k as u64);
+            let mut rnd = || r.next_u64();
+            let a: Vec<$t> = (0..count).map(|_| rnd() as $t).collect();
+            let b: Vec<$t> = (0..count).map(|_| rnd() as $t).collect();
+            let mut c: Vec<$c> = (0..count).map(|_| rnd() as $c).collect();
+            // Zero and the sign bit alone, for the scalar test c != 0.
+            c[0] = 0;
+            c[1] = 1 << (<$c>::BITS - 1);
+            $out.push(
+                case(F, kernel)
+                    .global(&[items])
+                    .buf(a)
+                    .buf(b)
+                    .buf(c)
+                    .out::<$t>(2 * count)
+                    .expect(3, move |r| {
+                        let (a, b, c) = (r.input::<$t>(0), r.input::<$t>(1), r.input::<$c>(2));
+                        let mut out = vec![0 as $t; 2 * count];
+                        for i in 0..items {
+                            for e in 0..n {
+                                let j = i * n + e;
+                                let msb = c[j] >> (<$c>::BITS - 1) & 1 == 1;
+                                let pick_b = if n == 1 { c[j] != 0 } else { msb };
+                                out[2 * i * n + e] = if pick_b { b[j] } else { a[j] };
+                                let m = c[j] as $t;
+                                out[(2 * i + 1) * n + e] = (a[j] & !m) | (b[j] & m);
+                            }
+                        }
+                        out
+                    }),
+            );
+        }
+    };
+}
+
 pub fn cases() -> Vec<Case> {
     let mut v = Vec::new();
+    isel_cases!(v, i8, i8, "char_char", 2200);
+    isel_cases!(v, u8, i8, "uchar_char", 2210);
+    isel_cases!(v, i16, u16, "short_ushort", 2220);
+    isel_cases!(v, u16, i16, "ushort_short", 2230);
     frel_cases!(v, f32, u32, i32, "float", 2000);
     // Double's scalar relationals are int, its vector ones long: the scalar case's int
     // results are read as the low halves of longs below, so it gets a case of its own.

@@ -436,6 +436,34 @@ pub fn cases() -> Vec<Case> {
                     .map(|h| h as u16)
                     .collect::<Vec<u16>>()
             }),
+        case("half.cl", "half_select")
+            .global(&[64])
+            .buf(rand_halves(256, 47))
+            .buf(rand_halves(256, 48))
+            .buf({
+                let mut r = Rng::new(49);
+                (0..256)
+                    .map(|k| {
+                        let bits = r.next_u64() as u16 & 0x83ff;
+                        // A mask with every exponent bit set is a half NaN: a quiet one.
+                        (bits | if k % 3 == 0 { 0x7e00 } else { 0 }) as i16
+                    })
+                    .collect::<Vec<i16>>()
+            })
+            .out::<u16>(512)
+            .expect(3, |r| {
+                let (a, b, c) = (r.input::<u16>(0), r.input::<u16>(1), r.input::<i16>(2));
+                let mut out = vec![0u16; 512];
+                for i in 0..64 {
+                    for e in 0..4 {
+                        let j = 4 * i + e;
+                        out[8 * i + e] = if c[j] < 0 { b[j] } else { a[j] };
+                        let m = c[j] as u16;
+                        out[8 * i + 4 + e] = (a[j] & !m) | (b[j] & m);
+                    }
+                }
+                out
+            }),
         case("half.cl", "half_ptr")
             .global(&[256])
             .buf(rand_halves(256, 46))

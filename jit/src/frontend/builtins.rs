@@ -771,6 +771,13 @@ pub(super) fn ext_inst(
             b.bin(BinOp::Add, p, arg(2)?)
         }
         C::s_mul24 | C::u_mul24 => b.bin(BinOp::Mul, arg(0)?, arg(1)?),
+        // A half is carried as the float holding it: select among its own 16 bits.
+        C::bitselect if half => {
+            let h = |b: &mut B<'_>, v: Value| b.un(UnOp::FloatToHalf, v);
+            let (x, y, z) = (h(b, arg(0)?), h(b, arg(1)?), h(b, arg(2)?));
+            let r = b.bitselect(x, y, z);
+            b.un(UnOp::HalfToFloat, r)
+        }
         C::bitselect => b.bitselect(arg(0)?, arg(1)?, arg(2)?),
         C::select => {
             // select(a, b, c): b where c (its most significant bit, for vectors) is set.

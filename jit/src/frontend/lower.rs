@@ -3168,6 +3168,20 @@ impl Lowerer<'_, '_> {
                     ops.push(self.vals(fr, id_op(i, n)?)?);
                 }
                 let n = ops.first().map(|o| o.len()).unwrap_or(1);
+                // select(a, b, c) on vectors tests the most significant bit of each element
+                // of c, whose type may be narrower than its container (kept zero-extended)
+                // and differ from a's (half a, short c): sign-extended, the test is c < 0.
+                if which == spirv::OpenclStd100Op::select as u32 && n > 1 {
+                    let cw = (i.operands.len() > 4)
+                        .then(|| id_op(i, 4).ok())
+                        .flatten()
+                        .and_then(|id| fr.types.get(&id).or_else(|| self.info.type_of.get(&id)))
+                        .and_then(|t| self.info.odd_width(*t));
+                    if let (Some(w), Some(c)) = (cw, ops.get_mut(2)) {
+                        let wide: Vec<Value> = c.iter().map(|&x| self.sext_from(cur, x, w)).collect();
+                        *c = wide;
+                    }
+                }
                 let arg_width = (i.operands.len() > 2)
                     .then(|| id_op(i, 2).ok())
                     .flatten()
