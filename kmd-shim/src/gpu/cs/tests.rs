@@ -203,7 +203,12 @@ fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>)
 #[test]
 fn walker_dispatches_groups_with_payload() {
     let m = setup(&launch().batch());
-    let (r, groups) = run(&m, &Budget::default());
+    // On one host thread every group takes the first hardware thread slots.
+    let one = Budget {
+        host_threads: 1,
+        ..Budget::default()
+    };
+    let (r, groups) = run(&m, &one);
     r.unwrap();
     let ids: Vec<[u32; 3]> = groups
         .iter()
@@ -246,6 +251,35 @@ fn walker_dispatches_groups_with_payload() {
         }
     }
     assert_ne!(m.get_u64(TS), 0xeeee_eeee_eeee_eeee, "timestamp written");
+}
+
+#[test]
+fn groups_running_side_by_side_take_distinct_thread_slots() {
+    // Four host threads: a group's threads take consecutive slots from a multiple of the
+    // group's size (its host thread's), FFTID and scratch pointer agreeing, within the
+    // hardware threads MEDIA_VFE_STATE provides.
+    let m = setup(&launch().batch());
+    let many = Budget {
+        host_threads: 4,
+        ..Budget::default()
+    };
+    let (r, groups) = run(&m, &many);
+    r.unwrap();
+    assert_eq!(groups.len(), 4);
+    for g in &groups {
+        let first = R0::from_grf(&g.threads[0].grfs[0]).fftid;
+        assert_eq!(
+            first % 3,
+            0,
+            "slots start at a multiple of the group's 3 threads"
+        );
+        assert_eq!(g.scratch_base, GENERAL + 0x400 + 2048 * u64::from(first));
+        for (t, th) in g.threads.iter().enumerate() {
+            let r0 = R0::from_grf(&th.grfs[0]);
+            assert_eq!(r0.fftid, first + t as u32);
+            assert_eq!(r0.scratch_space_pointer, 0x400 + 2048 * u64::from(r0.fftid));
+        }
+    }
 }
 
 #[test]
