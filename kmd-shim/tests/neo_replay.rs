@@ -224,9 +224,10 @@ fn cases() -> Vec<String> {
 #[test]
 fn one_and_many_host_threads_give_the_same_bytes_and_counters() {
     // The model runs a dispatch's thread groups on several host threads (gpu::pool):
-    // every recording's buffers and counters are those of the run on one host thread.
-    // (Cases whose results hang on the order of atomics would be exempt by name; the
-    // recordings have none: their atomics count, bound or sum.)
+    // every recording's buffers are those of the run on one host thread, and so are its
+    // counters, but where the work itself depends on the order in which atomics land: a
+    // compare-exchange loop retries as often as other groups got in between, on a GPU too.
+    const RETRY_LOOPS: &[&str] = &["atomic_minmax_cmpxchg"];
     let dir = neo_dir();
     let mut failures = Vec::new();
     for case in &cases() {
@@ -249,7 +250,7 @@ fn one_and_many_host_threads_give_the_same_bytes_and_counters() {
                 failures.push(format!("{case}: buffer {k} at {va:#x}, byte {i} differs"));
             }
         }
-        if one.counters != many.counters {
+        if one.counters != many.counters && !RETRY_LOOPS.contains(&case.as_str()) {
             failures.push(format!(
                 "{case}: counters {:?} on one host thread, {:?} on four",
                 one.counters, many.counters
