@@ -1,5 +1,5 @@
 //! Holds `gencl_kmd::genx::gen9` against Mesa's genxml description of Gen9
-//! (`shared/reference/genxml/gen9.xml`, read here only, never by product
+//! (`tests/reference/genxml/gen9.xml`, MIT, read here only, never by product
 //! code). Packed dwords are decoded with the XML's own field positions,
 //! widths, types and defaults; gencl's tables are used only to name the
 //! fields to set.
@@ -54,7 +54,7 @@ impl XmlField {
 }
 
 fn xml_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/genxml/gen9.xml")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/reference/genxml/gen9.xml")
 }
 
 fn load() -> HashMap<String, XmlPacket> {
