@@ -165,12 +165,15 @@ pub fn execute_batch_on_engine(
     clock: &GpuClock,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    let mut state = EngineState::default();
-    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, clock, counters);
-    cs.watchdog = Watchdog::start(budget.max_time, budget.max_starved, Some(starvation));
-    let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, &run_on_eus);
-    cs.finish(clock, counters);
-    r
+    first_level_batch(
+        mem,
+        batch_addr,
+        budget,
+        Some(starvation),
+        clock,
+        counters,
+        &run_on_eus,
+    )
 }
 
 /// [`execute_batch`] with the thread-group consumer given (tests capture the groups).
@@ -182,8 +185,21 @@ pub fn execute_batch_with(
     counters: &mut Counters,
     dispatch: &Dispatch<'_>,
 ) -> Result<(), GpuError> {
+    first_level_batch(mem, batch_addr, budget, None, clock, counters, dispatch)
+}
+
+/// A first-level batch in the PPGTT, with a fresh engine state.
+fn first_level_batch(
+    mem: &dyn GpuMemory,
+    batch_addr: u64,
+    budget: &Budget,
+    starvation: Option<&Arc<Starvation>>,
+    clock: &GpuClock,
+    counters: &mut Counters,
+    dispatch: &Dispatch<'_>,
+) -> Result<(), GpuError> {
     let mut state = EngineState::default();
-    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, clock, counters);
+    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, starvation, clock, counters);
     let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, dispatch);
     cs.finish(clock, counters);
     r
@@ -212,7 +228,7 @@ pub fn execute_ring(
     clock: &GpuClock,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    let mut cs = CommandStreamer::new(ppgtt, Some(ggtt), state, budget, clock, counters);
+    let mut cs = CommandStreamer::new(ppgtt, Some(ggtt), state, budget, None, clock, counters);
     let r = cs.run_ring(ring, counters, &run_on_eus);
     cs.finish(clock, counters);
     r
@@ -306,6 +322,7 @@ impl<'m> CommandStreamer<'m> {
         ggtt: Option<&'m dyn GpuMemory>,
         state: &'m mut EngineState,
         budget: &Budget,
+        starvation: Option<&Arc<Starvation>>,
         clock: &GpuClock,
         counters: &Counters,
     ) -> Self {
@@ -313,7 +330,7 @@ impl<'m> CommandStreamer<'m> {
             mem,
             ggtt,
             budget: *budget,
-            watchdog: Watchdog::start(budget.max_time, None, None),
+            watchdog: Watchdog::start(budget.max_time, budget.max_starved, starvation),
             state: &mut state.0,
             commands: 0,
             work: 0,
