@@ -226,6 +226,53 @@ pub struct drm_i915_reset_stats {
     pub pad: u32,
 }
 
+/// DRM_IOCTL_SYNCOBJ_CREATE: a new sync object (`flags`: DRM_SYNCOBJ_CREATE_SIGNALED).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct drm_syncobj_create {
+    pub handle: u32,
+    pub flags: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct drm_syncobj_destroy {
+    pub handle: u32,
+    pub pad: u32,
+}
+
+/// DRM_IOCTL_SYNCOBJ_WAIT: `handles` points at `count_handles` u32 handles.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct drm_syncobj_wait {
+    pub handles: u64,
+    /// An absolute CLOCK_MONOTONIC time, in ns.
+    pub timeout_nsec: i64,
+    pub count_handles: u32,
+    pub flags: u32,
+    /// Out, without WAIT_ALL: the index of a signalled handle.
+    pub first_signaled: u32,
+    pub pad: u32,
+}
+
+/// DRM_IOCTL_SYNCOBJ_RESET and _SIGNAL.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct drm_syncobj_array {
+    pub handles: u64,
+    pub count_handles: u32,
+    pub pad: u32,
+}
+
+/// One entry of execbuffer2's fence array (I915_EXEC_FENCE_ARRAY: `cliprects_ptr` points at
+/// `num_cliprects` of them): a sync object the batch waits for, or signals when it retires.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct drm_i915_gem_exec_fence {
+    pub handle: u32,
+    pub flags: u32,
+}
+
 // ---------------------------------------------------------------- constants
 
 pub const DRM_COMMAND_BASE: u32 = 0x40;
@@ -248,6 +295,7 @@ pub const I915_PARAM_REVISION: i32 = 32;
 pub const I915_PARAM_SUBSLICE_TOTAL: i32 = 33;
 pub const I915_PARAM_EU_TOTAL: i32 = 34;
 pub const I915_PARAM_HAS_EXEC_SOFTPIN: i32 = 37;
+pub const I915_PARAM_HAS_EXEC_FENCE_ARRAY: i32 = 49;
 pub const I915_PARAM_CS_TIMESTAMP_FREQUENCY: i32 = 51;
 
 pub const DRM_I915_QUERY_TOPOLOGY_INFO: u64 = 1;
@@ -287,9 +335,17 @@ pub const I915_EXEC_HANDLE_LUT: u64 = 1 << 12;
 pub const I915_EXEC_FENCE_IN: u64 = 1 << 16;
 pub const I915_EXEC_FENCE_OUT: u64 = 1 << 17;
 pub const I915_EXEC_BATCH_FIRST: u64 = 1 << 18;
+pub const I915_EXEC_FENCE_ARRAY: u64 = 1 << 19;
 pub const I915_EXEC_USE_EXTENSIONS: u64 = 1 << 21;
 /// Every execbuffer2 flag bit above USE_EXTENSIONS is unknown to the kernel.
 pub const I915_EXEC_UNKNOWN_FLAGS: u64 = !((I915_EXEC_USE_EXTENSIONS << 1) - 1);
+
+pub const I915_EXEC_FENCE_WAIT: u32 = 1 << 0;
+pub const I915_EXEC_FENCE_SIGNAL: u32 = 1 << 1;
+
+pub const DRM_SYNCOBJ_CREATE_SIGNALED: u32 = 1 << 0;
+pub const DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL: u32 = 1 << 0;
+pub const DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT: u32 = 1 << 1;
 
 pub const DRM_CLOEXEC: u32 = libc::O_CLOEXEC as u32;
 pub const DRM_RDWR: u32 = libc::O_RDWR as u32;
@@ -312,6 +368,11 @@ macro_rules! drm_iow {
 pub const DRM_IOCTL_VERSION: u64 = drm_iowr!(0x00, drm_version);
 pub const DRM_IOCTL_GEM_CLOSE: u64 = drm_iow!(0x09, drm_gem_close);
 pub const DRM_IOCTL_PRIME_HANDLE_TO_FD: u64 = drm_iowr!(0x2d, drm_prime_handle);
+pub const DRM_IOCTL_SYNCOBJ_CREATE: u64 = drm_iowr!(0xbf, drm_syncobj_create);
+pub const DRM_IOCTL_SYNCOBJ_DESTROY: u64 = drm_iowr!(0xc0, drm_syncobj_destroy);
+pub const DRM_IOCTL_SYNCOBJ_WAIT: u64 = drm_iowr!(0xc3, drm_syncobj_wait);
+pub const DRM_IOCTL_SYNCOBJ_RESET: u64 = drm_iowr!(0xc4, drm_syncobj_array);
+pub const DRM_IOCTL_SYNCOBJ_SIGNAL: u64 = drm_iowr!(0xc5, drm_syncobj_array);
 
 pub const DRM_IOCTL_I915_GETPARAM: u64 =
     drm_iowr!(DRM_COMMAND_BASE + DRM_I915_GETPARAM, drm_i915_getparam);

@@ -155,6 +155,22 @@ fn rust_facts() -> BTreeMap<String, u64> {
         batch_pending,
         pad
     });
+    s!(drm_syncobj_create { handle, flags });
+    s!(drm_syncobj_destroy { handle, pad });
+    s!(drm_syncobj_wait {
+        handles,
+        timeout_nsec,
+        count_handles,
+        flags,
+        first_signaled,
+        pad
+    });
+    s!(drm_syncobj_array {
+        handles,
+        count_handles,
+        pad
+    });
+    s!(drm_i915_gem_exec_fence { handle, flags });
     c!(
         DRM_COMMAND_BASE,
         DRM_I915_GETPARAM,
@@ -206,7 +222,14 @@ fn rust_facts() -> BTreeMap<String, u64> {
         I915_EXEC_FENCE_IN,
         I915_EXEC_FENCE_OUT,
         I915_EXEC_BATCH_FIRST,
+        I915_EXEC_FENCE_ARRAY,
         I915_EXEC_USE_EXTENSIONS,
+        I915_EXEC_FENCE_WAIT,
+        I915_EXEC_FENCE_SIGNAL,
+        I915_PARAM_HAS_EXEC_FENCE_ARRAY,
+        DRM_SYNCOBJ_CREATE_SIGNALED,
+        DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+        DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
         I915_EXEC_UNKNOWN_FLAGS,
         DRM_CLOEXEC,
         DRM_RDWR,
@@ -225,7 +248,12 @@ fn rust_facts() -> BTreeMap<String, u64> {
         DRM_IOCTL_I915_GET_RESET_STATS,
         DRM_IOCTL_I915_QUERY,
         DRM_IOCTL_I915_GEM_VM_CREATE,
-        DRM_IOCTL_I915_GEM_VM_DESTROY
+        DRM_IOCTL_I915_GEM_VM_DESTROY,
+        DRM_IOCTL_SYNCOBJ_CREATE,
+        DRM_IOCTL_SYNCOBJ_DESTROY,
+        DRM_IOCTL_SYNCOBJ_WAIT,
+        DRM_IOCTL_SYNCOBJ_RESET,
+        DRM_IOCTL_SYNCOBJ_SIGNAL
     );
     m
 }

@@ -295,6 +295,11 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, argp: *mut c_void) -
         DRM_IOCTL_I915_GEM_WAIT => dev.gem_wait(arg!(argp, drm_i915_gem_wait)),
         DRM_IOCTL_I915_GEM_BUSY => dev.gem_busy(arg!(argp, drm_i915_gem_busy)),
         DRM_IOCTL_I915_GET_RESET_STATS => dev.get_reset_stats(arg!(argp, drm_i915_reset_stats)),
+        DRM_IOCTL_SYNCOBJ_CREATE => dev.syncobj_create(arg!(argp, drm_syncobj_create)),
+        DRM_IOCTL_SYNCOBJ_DESTROY => dev.syncobj_destroy(arg!(argp, drm_syncobj_destroy)),
+        DRM_IOCTL_SYNCOBJ_WAIT => dev.syncobj_wait(arg!(argp, drm_syncobj_wait)),
+        DRM_IOCTL_SYNCOBJ_RESET => dev.syncobj_reset(arg!(argp, drm_syncobj_array)),
+        DRM_IOCTL_SYNCOBJ_SIGNAL => dev.syncobj_signal(arg!(argp, drm_syncobj_array)),
         // What the kernel answers for an ioctl the driver does not have.
         _ => return fail(libc::EINVAL),
     };

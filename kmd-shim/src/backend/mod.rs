@@ -70,6 +70,11 @@ pub trait I915: Send + Sync {
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError>;
     fn gem_busy(&self, b: &mut drm_i915_gem_busy) -> Result<(), KmdError>;
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError>;
+    fn syncobj_create(&self, c: &mut drm_syncobj_create) -> Result<(), KmdError>;
+    fn syncobj_destroy(&self, d: &drm_syncobj_destroy) -> Result<(), KmdError>;
+    fn syncobj_wait(&self, w: &mut drm_syncobj_wait) -> Result<(), KmdError>;
+    fn syncobj_reset(&self, a: &drm_syncobj_array) -> Result<(), KmdError>;
+    fn syncobj_signal(&self, a: &drm_syncobj_array) -> Result<(), KmdError>;
     /// "emulated Gen9 GT2" or the render node path, for logs and clinfo.
     fn describe(&self) -> String;
     /// The GPU model's counters for the most recent batch of context `ctx_id` (the

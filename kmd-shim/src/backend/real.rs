@@ -88,6 +88,15 @@ mod ioctls {
         DRM_IOCTL_I915_GET_RESET_STATS,
         drm_i915_reset_stats
     );
+    nix::ioctl_readwrite_bad!(syncobj_create, DRM_IOCTL_SYNCOBJ_CREATE, drm_syncobj_create);
+    nix::ioctl_readwrite_bad!(
+        syncobj_destroy,
+        DRM_IOCTL_SYNCOBJ_DESTROY,
+        drm_syncobj_destroy
+    );
+    nix::ioctl_readwrite_bad!(syncobj_wait, DRM_IOCTL_SYNCOBJ_WAIT, drm_syncobj_wait);
+    nix::ioctl_readwrite_bad!(syncobj_reset, DRM_IOCTL_SYNCOBJ_RESET, drm_syncobj_array);
+    nix::ioctl_readwrite_bad!(syncobj_signal, DRM_IOCTL_SYNCOBJ_SIGNAL, drm_syncobj_array);
 }
 
 impl RealI915 {
@@ -266,6 +275,37 @@ impl I915 for RealI915 {
         // SAFETY: see above.
         self.call("I915_GET_RESET_STATS", |fd| unsafe {
             ioctls::get_reset_stats(fd, r)
+        })
+    }
+    fn syncobj_create(&self, c: &mut drm_syncobj_create) -> Result<(), KmdError> {
+        // SAFETY: see above.
+        self.call("SYNCOBJ_CREATE", |fd| unsafe {
+            ioctls::syncobj_create(fd, c)
+        })
+    }
+    fn syncobj_destroy(&self, d: &drm_syncobj_destroy) -> Result<(), KmdError> {
+        let mut d = *d;
+        // SAFETY: see above (the kernel reads the struct; a copy is passed as _IOWR wants).
+        self.call("SYNCOBJ_DESTROY", |fd| unsafe {
+            ioctls::syncobj_destroy(fd, &mut d)
+        })
+    }
+    fn syncobj_wait(&self, w: &mut drm_syncobj_wait) -> Result<(), KmdError> {
+        // SAFETY: see above; `handles` points at `count_handles` u32s (the caller's contract).
+        self.call("SYNCOBJ_WAIT", |fd| unsafe { ioctls::syncobj_wait(fd, w) })
+    }
+    fn syncobj_reset(&self, a: &drm_syncobj_array) -> Result<(), KmdError> {
+        let mut a = *a;
+        // SAFETY: as for syncobj_wait.
+        self.call("SYNCOBJ_RESET", |fd| unsafe {
+            ioctls::syncobj_reset(fd, &mut a)
+        })
+    }
+    fn syncobj_signal(&self, a: &drm_syncobj_array) -> Result<(), KmdError> {
+        let mut a = *a;
+        // SAFETY: as for syncobj_wait.
+        self.call("SYNCOBJ_SIGNAL", |fd| unsafe {
+            ioctls::syncobj_signal(fd, &mut a)
         })
     }
     fn describe(&self) -> String {

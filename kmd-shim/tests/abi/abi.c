@@ -69,6 +69,16 @@ int main(void)
 	F(drm_i915_reset_stats, reset_count); F(drm_i915_reset_stats, batch_active);
 	F(drm_i915_reset_stats, batch_pending); F(drm_i915_reset_stats, pad);
 
+	S(drm_syncobj_create); F(drm_syncobj_create, handle); F(drm_syncobj_create, flags);
+	S(drm_syncobj_destroy); F(drm_syncobj_destroy, handle); F(drm_syncobj_destroy, pad);
+	S(drm_syncobj_wait); F(drm_syncobj_wait, handles); F(drm_syncobj_wait, timeout_nsec);
+	F(drm_syncobj_wait, count_handles); F(drm_syncobj_wait, flags);
+	F(drm_syncobj_wait, first_signaled); F(drm_syncobj_wait, pad);
+	S(drm_syncobj_array); F(drm_syncobj_array, handles); F(drm_syncobj_array, count_handles);
+	F(drm_syncobj_array, pad);
+	S(drm_i915_gem_exec_fence); F(drm_i915_gem_exec_fence, handle);
+	F(drm_i915_gem_exec_fence, flags);
+
 	C(DRM_COMMAND_BASE);
 	C(DRM_I915_GETPARAM); C(DRM_I915_GEM_EXECBUFFER2); C(DRM_I915_GEM_CREATE);
 	C(DRM_I915_GEM_MMAP_GTT); C(DRM_I915_GEM_WAIT); C(DRM_I915_GEM_BUSY); C(DRM_I915_GEM_CONTEXT_CREATE);
@@ -89,7 +99,10 @@ int main(void)
 	printf("const EXEC_OBJECT_UNKNOWN_FLAGS %llu\n", (unsigned long long)(__u64)(__EXEC_OBJECT_UNKNOWN_FLAGS));
 	C(I915_EXEC_RING_MASK); C(I915_EXEC_DEFAULT); C(I915_EXEC_RENDER); C(I915_EXEC_NO_RELOC);
 	C(I915_EXEC_HANDLE_LUT); C(I915_EXEC_FENCE_IN); C(I915_EXEC_FENCE_OUT);
-	C(I915_EXEC_BATCH_FIRST); C(I915_EXEC_USE_EXTENSIONS);
+	C(I915_EXEC_BATCH_FIRST); C(I915_EXEC_FENCE_ARRAY); C(I915_EXEC_USE_EXTENSIONS);
+	C(I915_EXEC_FENCE_WAIT); C(I915_EXEC_FENCE_SIGNAL); C(I915_PARAM_HAS_EXEC_FENCE_ARRAY);
+	C(DRM_SYNCOBJ_CREATE_SIGNALED); C(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL);
+	C(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
 	printf("const I915_EXEC_UNKNOWN_FLAGS %llu\n", (unsigned long long)(__u64)(__I915_EXEC_UNKNOWN_FLAGS));
 	C(DRM_CLOEXEC); C(DRM_RDWR);
 
@@ -100,5 +113,7 @@ int main(void)
 	C(DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT); C(DRM_IOCTL_I915_GEM_CONTEXT_DESTROY);
 	C(DRM_IOCTL_I915_GET_RESET_STATS); C(DRM_IOCTL_I915_QUERY);
 	C(DRM_IOCTL_I915_GEM_VM_CREATE); C(DRM_IOCTL_I915_GEM_VM_DESTROY);
+	C(DRM_IOCTL_SYNCOBJ_CREATE); C(DRM_IOCTL_SYNCOBJ_DESTROY); C(DRM_IOCTL_SYNCOBJ_WAIT);
+	C(DRM_IOCTL_SYNCOBJ_RESET); C(DRM_IOCTL_SYNCOBJ_SIGNAL);
 	return 0;
 }

@@ -71,6 +71,10 @@ struct State {
     contexts: HashMap<u32, Context>,
     reset_count: u32,
     seqno: u64,
+    /// Sync objects: the seqno of the batch whose fence each holds (0: a fence that is
+    /// signalled already), or none. Batches retire in order, so a seqno is the whole fence.
+    syncobjs: HashMap<u32, Option<u64>>,
+    next_syncobj: u32,
 }
 
 /// A batch queued to the engine.
@@ -252,6 +256,20 @@ fn write_user_bytes(ioctl: &'static str, ptr: u64, bytes: &[u8]) -> Result<(), K
     Ok(())
 }
 
+/// `count` sync object handles (u32) at the user pointer `ptr`.
+fn read_handles(ioctl: &'static str, ptr: u64, count: u32) -> Result<Vec<u32>, KmdError> {
+    (0..u64::from(count))
+        .map(|i| read_user::<u32>(ioctl, ptr.wrapping_add(4 * i)))
+        .collect()
+}
+
+/// CLOCK_MONOTONIC now, in ns (the clock of SYNCOBJ_WAIT's absolute timeout).
+fn monotonic_ns() -> i64 {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
+        .map(|t| t.tv_sec() * 1_000_000_000 + t.tv_nsec())
+        .unwrap_or(0)
+}
+
 /// Whether a softpin address is in canonical 48-bit form (bits 63:48 = bit 47).
 fn is_canonical(a: u64) -> bool {
     ((((a << 16) as i64) >> 16) as u64) == a
@@ -401,6 +419,27 @@ impl EmulatedI915 {
 }
 
 impl Shared {
+    /// SYNCOBJ_RESET / _SIGNAL: every handle's fence becomes `fence`, or none changes.
+    fn set_syncobjs(
+        &self,
+        ioctl: &'static str,
+        a: &drm_syncobj_array,
+        fence: Option<u64>,
+    ) -> Result<(), KmdError> {
+        if a.pad != 0 || a.count_handles == 0 {
+            return Err(err(ioctl, Errno::EINVAL));
+        }
+        let handles = read_handles(ioctl, a.handles, a.count_handles)?;
+        let mut st = self.state.lock();
+        if handles.iter().any(|h| !st.syncobjs.contains_key(h)) {
+            return Err(err(ioctl, Errno::ENOENT));
+        }
+        for h in handles {
+            st.syncobjs.insert(h, fence);
+        }
+        Ok(())
+    }
+
     /// The render engine: runs queued batches in submission order until shutdown.
     fn engine_loop(&self) {
         loop {
@@ -517,6 +556,7 @@ impl I915 for EmulatedI915 {
                 i32::from(s * ss)
             }
             I915_PARAM_HAS_EXEC_SOFTPIN => 1,
+            I915_PARAM_HAS_EXEC_FENCE_ARRAY => 1,
             I915_PARAM_CS_TIMESTAMP_FREQUENCY => self.part.platform.cs_timestamp_hz() as i32,
             _ => return Err(err(IOCTL, Errno::EINVAL)),
         };
@@ -755,7 +795,8 @@ impl I915 for EmulatedI915 {
             return Err(einval());
         }
         // Fences: FENCE_IN's fd in rsvd2's low word, FENCE_OUT's written to its high word;
-        // syncobj arrays (extensions) are not modelled.
+        // FENCE_ARRAY's sync objects in cliprects_ptr. Timeline fences (extensions) are not
+        // modelled.
         if e.flags & I915_EXEC_USE_EXTENSIONS != 0 {
             return Err(einval());
         }
@@ -779,7 +820,25 @@ impl I915 for EmulatedI915 {
         } else {
             None
         };
-        if e.num_cliprects != 0 || e.cliprects_ptr != 0 || e.DR1 != 0 || e.DR4 != 0 {
+        let fences = if e.flags & I915_EXEC_FENCE_ARRAY != 0 {
+            let entry = std::mem::size_of::<drm_i915_gem_exec_fence>() as u64;
+            let mut v = Vec::with_capacity(e.num_cliprects.min(4096) as usize);
+            for i in 0..u64::from(e.num_cliprects) {
+                let f: drm_i915_gem_exec_fence =
+                    read_user(IOCTL, e.cliprects_ptr.wrapping_add(i * entry))?;
+                if f.flags & !(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL) != 0 {
+                    return Err(einval());
+                }
+                v.push(f);
+            }
+            v
+        } else {
+            if e.num_cliprects != 0 || e.cliprects_ptr != 0 {
+                return Err(einval());
+            }
+            Vec::new()
+        };
+        if e.DR1 != 0 || e.DR4 != 0 {
             return Err(einval());
         }
         if (e.batch_start_offset | e.batch_len) & 7 != 0 {
@@ -804,6 +863,16 @@ impl I915 for EmulatedI915 {
         let ctx = st.contexts.get(&ctx_id).ok_or(err(IOCTL, Errno::ENOENT))?;
         if ctx.banned {
             return Err(err(IOCTL, Errno::EIO));
+        }
+        // A fence to wait for must exist (i915: ENOENT for no such sync object, EINVAL for
+        // one without a fence). Waiting itself is the engine's order: every fence a sync
+        // object can hold is an earlier batch on this engine.
+        for f in &fences {
+            match st.syncobjs.get(&f.handle) {
+                None => return Err(err(IOCTL, Errno::ENOENT)),
+                Some(None) if f.flags & I915_EXEC_FENCE_WAIT != 0 => return Err(einval()),
+                Some(_) => {}
+            }
         }
         let vm = Arc::clone(&ctx.vm);
         let mut placed = Vec::with_capacity(list.len());
@@ -861,8 +930,8 @@ impl I915 for EmulatedI915 {
         }
         let batch_gpu = batch_addr + start;
         drop(st);
-        // Binding waits for a batch running in this VM (it holds the VM's page tables)
-        // without holding the device: other clients' ioctls go on meanwhile.
+        // Binding does not wait for a batch running in this VM (it runs on a snapshot of
+        // the page tables) and does not hold the device.
         {
             let mut pt = vm.lock_mut();
             for (handle, obj, addr, _) in &placed {
@@ -888,6 +957,16 @@ impl I915 for EmulatedI915 {
         let seqno = st.seqno;
         for (_, obj, _, write) in &placed {
             obj.mark_used(seqno, *write);
+        }
+        let mut signals = false;
+        for f in fences
+            .iter()
+            .filter(|f| f.flags & I915_EXEC_FENCE_SIGNAL != 0)
+        {
+            if let Some(fence) = st.syncobjs.get_mut(&f.handle) {
+                *fence = Some(seqno);
+                signals = true;
+            }
         }
 
         debug!(
@@ -932,6 +1011,11 @@ impl I915 for EmulatedI915 {
         }
         drop(st);
         self.work.notify_one();
+        if signals {
+            // A SYNCOBJ_WAIT for submission may be waiting for this fence.
+            let _r = self.retired.lock();
+            self.done.notify_all();
+        }
         Ok(())
     }
 
@@ -1009,6 +1093,90 @@ impl I915 for EmulatedI915 {
 
     fn batch_counters(&self, ctx_id: u32) -> Option<Counters> {
         self.last_batch.lock().get(&ctx_id).cloned()
+    }
+
+    fn syncobj_create(&self, c: &mut drm_syncobj_create) -> Result<(), KmdError> {
+        const IOCTL: &str = "SYNCOBJ_CREATE";
+        if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let mut st = self.state.lock();
+        st.next_syncobj += 1;
+        let handle = st.next_syncobj;
+        let fence = (c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0).then_some(0);
+        st.syncobjs.insert(handle, fence);
+        c.handle = handle;
+        Ok(())
+    }
+
+    fn syncobj_destroy(&self, d: &drm_syncobj_destroy) -> Result<(), KmdError> {
+        const IOCTL: &str = "SYNCOBJ_DESTROY";
+        if d.pad != 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        match self.state.lock().syncobjs.remove(&d.handle) {
+            Some(_) => Ok(()),
+            None => Err(err(IOCTL, Errno::EINVAL)),
+        }
+    }
+
+    fn syncobj_wait(&self, w: &mut drm_syncobj_wait) -> Result<(), KmdError> {
+        const IOCTL: &str = "SYNCOBJ_WAIT";
+        let known = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+        if w.flags & !known != 0 || w.pad != 0 || w.count_handles == 0 {
+            return Err(err(IOCTL, Errno::EINVAL));
+        }
+        let handles = read_handles(IOCTL, w.handles, w.count_handles)?;
+        let all = w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0;
+        let for_submit = w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT != 0;
+        // The timeout is an absolute CLOCK_MONOTONIC time, as drm_timeout_abs_to_jiffies
+        // reads it (std's Instant is CLOCK_MONOTONIC on Linux).
+        let now = monotonic_ns();
+        let left = u64::try_from(w.timeout_nsec.saturating_sub(now)).unwrap_or(0);
+        let start = std::time::Instant::now();
+        // A wait for ever (INT64_MAX) ends some centuries on.
+        let deadline = start
+            .checked_add(std::time::Duration::from_nanos(left))
+            .unwrap_or(start + std::time::Duration::from_secs(1 << 32));
+        // Lock order: retired, then state (execbuffer2 updates sync objects under state and
+        // notifies under retired, so no update falls between a look and a sleep).
+        let mut retired = self.retired.lock();
+        loop {
+            let fences: Vec<Option<u64>> = {
+                let st = self.state.lock();
+                handles
+                    .iter()
+                    .map(|h| st.syncobjs.get(h).copied().ok_or(err(IOCTL, Errno::ENOENT)))
+                    .collect::<Result<_, _>>()?
+            };
+            if !for_submit && fences.iter().any(Option::is_none) {
+                return Err(err(IOCTL, Errno::EINVAL));
+            }
+            let signalled = |f: &Option<u64>| f.is_some_and(|s| s <= *retired);
+            if all {
+                if fences.iter().all(signalled) {
+                    return Ok(());
+                }
+            } else if let Some(i) = fences.iter().position(signalled) {
+                w.first_signaled = i as u32;
+                return Ok(());
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(err(IOCTL, Errno::ETIME));
+            }
+            self.done.wait_until(&mut retired, deadline);
+        }
+    }
+
+    fn syncobj_reset(&self, a: &drm_syncobj_array) -> Result<(), KmdError> {
+        self.set_syncobjs("SYNCOBJ_RESET", a, None)
+    }
+
+    fn syncobj_signal(&self, a: &drm_syncobj_array) -> Result<(), KmdError> {
+        self.set_syncobjs("SYNCOBJ_SIGNAL", a, Some(0))?;
+        let _r = self.retired.lock();
+        self.done.notify_all();
+        Ok(())
     }
 
     fn describe(&self) -> String {

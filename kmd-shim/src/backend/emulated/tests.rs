@@ -470,6 +470,21 @@ impl I915 for EmulatedI915Handle {
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError> {
         self.0.get_reset_stats(r)
     }
+    fn syncobj_create(&self, c: &mut drm_syncobj_create) -> Result<(), KmdError> {
+        self.0.syncobj_create(c)
+    }
+    fn syncobj_destroy(&self, d: &drm_syncobj_destroy) -> Result<(), KmdError> {
+        self.0.syncobj_destroy(d)
+    }
+    fn syncobj_wait(&self, w: &mut drm_syncobj_wait) -> Result<(), KmdError> {
+        self.0.syncobj_wait(w)
+    }
+    fn syncobj_reset(&self, a: &drm_syncobj_array) -> Result<(), KmdError> {
+        self.0.syncobj_reset(a)
+    }
+    fn syncobj_signal(&self, a: &drm_syncobj_array) -> Result<(), KmdError> {
+        self.0.syncobj_signal(a)
+    }
     fn describe(&self) -> String {
         self.0.describe()
     }
@@ -657,4 +672,286 @@ fn fences_and_busy_follow_the_batch() {
         })),
         Errno::ENOENT
     );
+}
+
+fn syncobj(d: &Device, flags: u32) -> u32 {
+    let mut c = drm_syncobj_create { handle: 0, flags };
+    d.kmd.syncobj_create(&mut c).unwrap();
+    assert_ne!(c.handle, 0);
+    c.handle
+}
+
+/// SYNCOBJ_WAIT on `handles` until `timeout` from now (an absolute CLOCK_MONOTONIC time in
+/// the ioctl, as the kernel reads it); the first signalled index without WAIT_ALL.
+fn syncobj_wait(d: &Device, handles: &[u32], flags: u32, timeout: i64) -> Result<u32, KmdError> {
+    let now = nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC).unwrap();
+    let mut w = drm_syncobj_wait {
+        handles: handles.as_ptr() as u64,
+        timeout_nsec: (now.tv_sec() * 1_000_000_000 + now.tv_nsec()).saturating_add(timeout),
+        count_handles: handles.len() as u32,
+        flags,
+        ..Default::default()
+    };
+    d.kmd.syncobj_wait(&mut w).map(|()| w.first_signaled)
+}
+
+#[test]
+fn sync_objects_follow_the_batches_that_signal_them() {
+    use std::time::{Duration, Instant};
+    // A batch held back by an in-fence signals a sync object through the fence array: the
+    // object waits (ETIME) until the batch ran, then waits no more. A batch may wait on a
+    // sync object the one before it signals.
+    let s = setup(Budget::default());
+    write_batch(&s, &stores(DATA_VA));
+    let mut p = drm_i915_getparam {
+        param: I915_PARAM_HAS_EXEC_FENCE_ARRAY,
+        value: &mut 0,
+    };
+    s.d.kmd.getparam(&mut p).unwrap();
+    // SAFETY: getparam wrote the int `value` points at.
+    assert_eq!(unsafe { *p.value }, 1);
+    let done = syncobj(&s.d, 0);
+    let ready = syncobj(&s.d, DRM_SYNCOBJ_CREATE_SIGNALED);
+    // A sync object with no fence: EINVAL, unless waiting for submission.
+    assert_eq!(errno(syncobj_wait(&s.d, &[done], 0, 0)), Errno::EINVAL);
+    assert_eq!(
+        errno(syncobj_wait(
+            &s.d,
+            &[done],
+            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+            1_000_000
+        )),
+        Errno::ETIME
+    );
+    assert_eq!(
+        syncobj_wait(
+            &s.d,
+            &[done, ready],
+            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+            0
+        )
+        .unwrap(),
+        1,
+        "the signalled one; without WAIT_FOR_SUBMIT, `done` having no fence is EINVAL"
+    );
+    assert_eq!(
+        errno(syncobj_wait(&s.d, &[done, ready], 0, 0)),
+        Errno::EINVAL
+    );
+    // SAFETY: a plain system call; the test closes the fd.
+    let gate = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
+    let mut objs = [obj(s.data, DATA_VA), obj(s.batch, canonical(BATCH_VA))];
+    let fences = [
+        drm_i915_gem_exec_fence {
+            handle: ready,
+            flags: I915_EXEC_FENCE_WAIT,
+        },
+        drm_i915_gem_exec_fence {
+            handle: done,
+            flags: I915_EXEC_FENCE_SIGNAL,
+        },
+    ];
+    let mut e = drm_i915_gem_execbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        flags: I915_EXEC_FENCE_IN | I915_EXEC_FENCE_ARRAY,
+        rsvd2: gate as u64,
+        cliprects_ptr: fences.as_ptr() as u64,
+        num_cliprects: 2,
+        ..Default::default()
+    };
+    execbuffer2_set_context_id(&mut e, s.ctx);
+    s.d.kmd.execbuffer2(&mut e).unwrap();
+    let t = Instant::now();
+    assert_eq!(
+        errno(syncobj_wait(
+            &s.d,
+            &[done],
+            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+            50_000_000
+        )),
+        Errno::ETIME,
+        "the batch has not run"
+    );
+    assert!(
+        t.elapsed() >= Duration::from_millis(45),
+        "{:?}",
+        t.elapsed()
+    );
+    // Without WAIT_ALL, the signalled one of the two is enough.
+    assert_eq!(syncobj_wait(&s.d, &[done, ready], 0, 0).unwrap(), 1);
+    assert_eq!(
+        errno(syncobj_wait(
+            &s.d,
+            &[done, ready],
+            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+            0
+        )),
+        Errno::ETIME
+    );
+    // A second batch waits for `done` and signals `ready` anew.
+    s.d.kmd
+        .syncobj_reset(&drm_syncobj_array {
+            handles: [ready].as_ptr() as u64,
+            count_handles: 1,
+            pad: 0,
+        })
+        .unwrap();
+    let second = [
+        drm_i915_gem_exec_fence {
+            handle: done,
+            flags: I915_EXEC_FENCE_WAIT,
+        },
+        drm_i915_gem_exec_fence {
+            handle: ready,
+            flags: I915_EXEC_FENCE_SIGNAL,
+        },
+    ];
+    let mut e2 = drm_i915_gem_execbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        flags: I915_EXEC_FENCE_ARRAY,
+        cliprects_ptr: second.as_ptr() as u64,
+        num_cliprects: 2,
+        ..Default::default()
+    };
+    execbuffer2_set_context_id(&mut e2, s.ctx);
+    s.d.kmd.execbuffer2(&mut e2).unwrap();
+    let one = 1u64;
+    // SAFETY: an eventfd write of 8 bytes.
+    assert_eq!(
+        unsafe { libc::write(gate, (&one as *const u64).cast(), 8) },
+        8
+    );
+    syncobj_wait(
+        &s.d,
+        &[done, ready],
+        DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+        5_000_000_000,
+    )
+    .expect("both batches ran");
+    let m = s.d.map_bo(s.data, 4096).unwrap();
+    assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
+    // SAFETY: the fd the test owns.
+    unsafe { libc::close(gate) };
+    // SYNCOBJ_SIGNAL gives a fence that is signalled; RESET takes it away.
+    let arr = |h: &[u32]| drm_syncobj_array {
+        handles: h.as_ptr() as u64,
+        count_handles: h.len() as u32,
+        pad: 0,
+    };
+    let fresh = syncobj(&s.d, 0);
+    s.d.kmd.syncobj_signal(&arr(&[fresh])).unwrap();
+    syncobj_wait(&s.d, &[fresh], 0, 0).unwrap();
+    s.d.kmd.syncobj_reset(&arr(&[fresh])).unwrap();
+    assert_eq!(errno(syncobj_wait(&s.d, &[fresh], 0, 0)), Errno::EINVAL);
+    // Errors as the kernel's: unknown handles, flags, empty arrays, a wait on no fence.
+    assert_eq!(
+        errno(s.d.kmd.syncobj_signal(&arr(&[fresh, 4242]))),
+        Errno::ENOENT
+    );
+    assert_eq!(errno(s.d.kmd.syncobj_reset(&arr(&[]))), Errno::EINVAL);
+    assert_eq!(errno(syncobj_wait(&s.d, &[4242], 0, 0)), Errno::ENOENT);
+    assert_eq!(
+        errno(syncobj_wait(&s.d, &[fresh], 1 << 7, 0)),
+        Errno::EINVAL
+    );
+    assert_eq!(
+        errno(s.d.kmd.syncobj_create(&mut drm_syncobj_create {
+            handle: 0,
+            flags: 2
+        })),
+        Errno::EINVAL
+    );
+    let bad = [drm_i915_gem_exec_fence {
+        handle: fresh,
+        flags: I915_EXEC_FENCE_WAIT,
+    }];
+    let mut e3 = drm_i915_gem_execbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        flags: I915_EXEC_FENCE_ARRAY,
+        cliprects_ptr: bad.as_ptr() as u64,
+        num_cliprects: 1,
+        ..Default::default()
+    };
+    execbuffer2_set_context_id(&mut e3, s.ctx);
+    assert_eq!(
+        errno(s.d.kmd.execbuffer2(&mut e3)),
+        Errno::EINVAL,
+        "no fence to wait for"
+    );
+    let unknown = [drm_i915_gem_exec_fence {
+        handle: 4242,
+        flags: I915_EXEC_FENCE_SIGNAL,
+    }];
+    e3.cliprects_ptr = unknown.as_ptr() as u64;
+    assert_eq!(errno(s.d.kmd.execbuffer2(&mut e3)), Errno::ENOENT);
+    let odd = [drm_i915_gem_exec_fence {
+        handle: fresh,
+        flags: 1 << 5,
+    }];
+    e3.cliprects_ptr = odd.as_ptr() as u64;
+    assert_eq!(errno(s.d.kmd.execbuffer2(&mut e3)), Errno::EINVAL);
+    e3.flags = 0;
+    assert_eq!(
+        errno(s.d.kmd.execbuffer2(&mut e3)),
+        Errno::EINVAL,
+        "cliprects without FENCE_ARRAY"
+    );
+    s.d.kmd
+        .syncobj_destroy(&drm_syncobj_destroy {
+            handle: fresh,
+            pad: 0,
+        })
+        .unwrap();
+    assert_eq!(
+        errno(s.d.kmd.syncobj_destroy(&drm_syncobj_destroy {
+            handle: fresh,
+            pad: 0
+        })),
+        Errno::EINVAL
+    );
+}
+
+#[test]
+fn binding_new_objects_does_not_wait_for_a_batch_running_in_the_vm() {
+    use std::time::{Duration, Instant};
+    // An endless kernel runs (stopped by time, 3 s); execbuffer2 of the next batch of the
+    // same VM binds an object the first never saw, and returns at once (a Gen9 with i915
+    // binds while the GPU runs); the batch runs after the first, on its objects.
+    let budget = Budget {
+        max_time: Some(Duration::from_secs(3)),
+        ..Budget::default()
+    };
+    let (d, ctx, emu, batch) = launch_kernel_nowait("L0:\n(W) jmpi (1|M0) L0\n", budget);
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!d.wait(batch, 0).unwrap(), "the endless kernel runs");
+    let (next, data) = (d.create_bo(4096).unwrap(), d.create_bo(8192).unwrap());
+    let s = Setup {
+        d,
+        ctx,
+        batch: next,
+        data,
+    };
+    write_batch(&s, &stores(DATA_VA));
+    let t = Instant::now();
+    s.d.exec(
+        ctx,
+        &[(data, DATA_VA, true), (next, BATCH_VA + 0x10_0000, false)],
+        next,
+        0,
+    )
+    .unwrap();
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "execbuffer2 waited {:?} for the running batch",
+        t.elapsed()
+    );
+    assert!(!s.d.wait(data, 0).unwrap(), "queued behind the endless one");
+    // The endless batch is stopped; the context is banned and what it had queued dropped.
+    s.d.wait(data, -1).unwrap();
+    assert_eq!(emu.0.last_error().map(|e| e.1), Some(GpuError::Hang));
+    let r = s.d.reset_stats(ctx).unwrap();
+    assert_eq!((r.batch_active, r.batch_pending), (1, 1));
 }

@@ -1,10 +1,16 @@
 //! A GPU virtual address space (a ppGTT): 4 KiB page-table entries mapping
 //! GPU pages to (object, page of the object), plus the bindings they came from.
+//!
+//! A running batch reads the page tables as they were when it started (a shared snapshot),
+//! so that binding objects for the next batch of the same VM does not wait for it, as on
+//! i915, where execbuffer2 binds new objects into a ppGTT while the GPU runs a batch of it.
+//! The first binding made while a batch holds the snapshot copies the tables (copy on
+//! write); the running batch keeps the objects of its snapshot alive.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use parking_lot::{RwLock, RwLockReadGuard};
+use parking_lot::{Mutex, MutexGuard};
 
 use super::object::GemObject;
 use crate::gpu::{GpuMemory, MemFault};
@@ -16,10 +22,10 @@ const VA_MASK: u64 = (1 << VA_BITS) - 1;
 
 #[derive(Debug, Default)]
 pub struct Vm {
-    inner: RwLock<VmInner>,
+    inner: Mutex<Arc<VmInner>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct VmInner {
     /// Virtual page number → (object, object page).
     ptes: HashMap<u64, (Arc<GemObject>, u64)>,
@@ -68,19 +74,38 @@ impl VmInner {
 }
 
 impl Vm {
-    pub fn lock_mut(&self) -> parking_lot::RwLockWriteGuard<'_, VmInner> {
-        self.inner.write()
+    /// The page tables, to change (one binder at a time).
+    pub fn lock_mut(&self) -> VmMut<'_> {
+        VmMut(self.inner.lock())
     }
 
-    /// The address space as the GPU sees it while a batch runs.
-    pub fn view(&self) -> VmView<'_> {
-        VmView(self.inner.read())
+    /// The address space as the GPU sees it while a batch runs: as it is now, whatever is
+    /// bound later.
+    pub fn view(&self) -> VmView {
+        VmView(Arc::clone(&self.inner.lock()))
     }
 }
 
-pub struct VmView<'a>(RwLockReadGuard<'a, VmInner>);
+/// The page tables, locked for a change: reads are free; the first change copies them if a
+/// running batch holds them.
+pub struct VmMut<'a>(MutexGuard<'a, Arc<VmInner>>);
 
-impl VmView<'_> {
+impl std::ops::Deref for VmMut<'_> {
+    type Target = VmInner;
+    fn deref(&self) -> &VmInner {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for VmMut<'_> {
+    fn deref_mut(&mut self) -> &mut VmInner {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+pub struct VmView(Arc<VmInner>);
+
+impl VmView {
     fn each_page(
         &self,
         addr: u64,
@@ -105,7 +130,7 @@ impl VmView<'_> {
     }
 }
 
-impl GpuMemory for VmView<'_> {
+impl GpuMemory for VmView {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let len = out.len();
         self.each_page(addr, len, "read of an unmapped page", |o, off, r| {
