@@ -2,8 +2,10 @@
 //! (GENCL_HANG_TIMEOUT_MS, 1.5 s here), the engine is reset and the context banned, and the
 //! application hears of it within 2 s of the budget: the event's status is
 //! CL_OUT_OF_RESOURCES, clWaitForEvents answers CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-//! and clFinish CL_OUT_OF_RESOURCES (as NEO answers a GPU hang); the next kernel on the same
-//! queue then runs exactly. Its own test binary: the budget is read when the device opens.
+//! and clFinish CL_OUT_OF_RESOURCES (as NEO answers a GPU hang). A kernel queued to the device
+//! behind it is lost with the banned context (i915 drops what a banned context had queued):
+//! its event fails too. The next kernel on the same queue then runs exactly. Its own test
+//! binary: the budget is read when the device opens.
 
 mod api_common;
 
@@ -72,9 +74,15 @@ fn an_endless_kernel_is_reported_within_two_seconds_of_the_budget() {
         let spin = kernel("spin");
         let (global, local) = (N, 16usize);
         let mut ev: cl_event = null_mut();
+        let mut behind: cl_event = null_mut();
         let t0 = Instant::now();
         assert_eq!(
             clEnqueueNDRangeKernel(q, spin, 1, null(), &global, &local, 0, null(), &mut ev),
+            CL_SUCCESS
+        );
+        let fine = kernel("fine");
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, fine, 1, null(), &global, &local, 0, null(), &mut behind),
             CL_SUCCESS
         );
         assert_eq!(
@@ -101,10 +109,21 @@ fn an_endless_kernel_is_reported_within_two_seconds_of_the_budget() {
         assert_eq!(status, CL_OUT_OF_RESOURCES);
         assert_eq!(clFinish(q), CL_OUT_OF_RESOURCES, "the hang, once");
         assert_eq!(clFinish(q), CL_SUCCESS, "and not again");
+        assert_eq!(
+            clGetEventInfo(
+                behind,
+                CL_EVENT_COMMAND_EXECUTION_STATUS,
+                4,
+                &mut status as *mut cl_int as *mut c_void,
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(status, CL_OUT_OF_RESOURCES, "lost with the banned context");
         clReleaseEvent(ev);
+        clReleaseEvent(behind);
 
         // The queue goes on: the next kernel runs, exactly.
-        let fine = kernel("fine");
         assert_eq!(
             clEnqueueNDRangeKernel(q, fine, 1, null(), &global, &local, 0, null(), null_mut()),
             CL_SUCCESS

@@ -647,3 +647,119 @@ fn destructor_callbacks_run_last_first_when_the_object_goes() {
         [('m', 2), ('m', 1), ('c', 2), ('c', 1)]
     );
 }
+
+/// Launches are asynchronous: the second kernel of an in-order queue goes to the device
+/// (CL_RUNNING) while the first still runs, and the device runs them in order. The first
+/// spins until another queue's write sets a flag in the pages the kernel reads; the second
+/// reads what the first wrote.
+#[test]
+fn the_next_launch_goes_to_the_device_while_the_one_before_runs() {
+    const SRC: &str = r#"
+        kernel void wait_then_write(global volatile int *flag, global int *out) {
+            while (flag[0] == 0) { }
+            out[get_global_id(0)] = 7;
+        }
+        kernel void follow(global volatile int *flag, global int *out) {
+            out[get_global_id(0)] = out[get_global_id(0)] * 3 + (int)get_global_id(0);
+        }
+    "#;
+    const N: usize = 64;
+    let env = env();
+    let q = env.queue(0);
+    let other = env.queue(0);
+    let flag = env.buffer(4);
+    let out = env.buffer(N * 4);
+    let first = env.kernel(SRC, "wait_then_write");
+    let second = env.kernel(SRC, "follow");
+    let zero = 0i32;
+    let one = 1i32;
+    let (global, local) = (N, 16usize);
+    let (mut a, mut b) = (null_mut(), null_mut());
+    // SAFETY: valid handles; the host values outlive the blocking writes that read them.
+    unsafe {
+        assert_eq!(
+            clEnqueueWriteBuffer(
+                q,
+                flag,
+                CL_TRUE,
+                0,
+                4,
+                (&raw const zero).cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        for k in [first, second] {
+            for (i, m) in [flag, out].iter().enumerate() {
+                let arg = (m as *const cl_mem).cast();
+                assert_eq!(clSetKernelArg(k, i as cl_uint, 8, arg), CL_SUCCESS);
+            }
+        }
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, first, 1, null(), &global, &local, 0, null(), &mut a),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, second, 1, null(), &global, &local, 0, null(), &mut b),
+            CL_SUCCESS
+        );
+        // The second launch reaches the device while the first cannot finish.
+        let t0 = std::time::Instant::now();
+        while status(b) != CL_RUNNING {
+            assert!(
+                t0.elapsed() < std::time::Duration::from_secs(20),
+                "the second launch never reached the device (status {})",
+                status(b)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(status(a), CL_RUNNING, "the first one still runs");
+        // Another queue's write releases the first kernel.
+        assert_eq!(
+            clEnqueueWriteBuffer(
+                other,
+                flag,
+                CL_TRUE,
+                0,
+                4,
+                (&raw const one).cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(clWaitForEvents(1, &b), CL_SUCCESS);
+        assert_eq!(status(a), CL_COMPLETE);
+        let mut got = vec![0i32; N];
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                out,
+                CL_TRUE,
+                0,
+                N * 4,
+                got.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let want: Vec<i32> = (0..N as i32).map(|i| 7 * 3 + i).collect();
+        assert_eq!(got, want, "the second kernel ran after the first");
+        for e in [a, b] {
+            clReleaseEvent(e);
+        }
+        for k in [first, second] {
+            clReleaseKernel(k);
+        }
+        for m in [flag, out] {
+            clReleaseMemObject(m);
+        }
+        clReleaseCommandQueue(q);
+        clReleaseCommandQueue(other);
+    }
+}

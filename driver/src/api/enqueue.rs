@@ -9,7 +9,9 @@ use super::object::{get, Ref};
 use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, has_other_bits, slice, ClResult};
+use crate::core::event::EventCore;
 use crate::core::queue::{Kind, Work};
+use std::sync::Arc;
 
 /// A command checked and ready to queue: its queue, type, wait list and event out-pointer.
 pub(crate) struct Enqueue {
@@ -40,8 +42,20 @@ impl Enqueue {
     /// Queue `work`; hand out its event; for a blocking call, wait for it:
     /// "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the ... operations are blocking and the
     /// execution status of any of the events in event_wait_list is a negative integer value."
-    pub fn submit(self, kind: Kind, blocking: bool, work: Work) -> ClResult<()> {
-        let core = self.queue.core.enqueue(kind, self.wait, work);
+    pub fn submit(mut self, kind: Kind, blocking: bool, work: Work) -> ClResult<()> {
+        let wait = std::mem::take(&mut self.wait);
+        let core = self.queue.core.enqueue(kind, wait, work);
+        self.hand_out_and_wait(core, blocking)
+    }
+
+    /// Queue a kernel launch (never blocking: no launch call is).
+    pub fn submit_launch(mut self, launch: crate::core::queue::Launch) -> ClResult<()> {
+        let wait = std::mem::take(&mut self.wait);
+        let core = self.queue.core.enqueue_launch(wait, launch);
+        self.hand_out_and_wait(core, false)
+    }
+
+    fn hand_out_and_wait(self, core: Arc<EventCore>, blocking: bool) -> ClResult<()> {
         hand_out(&self.queue, self.command_type, &core, self.event);
         if blocking {
             match core.wait() {

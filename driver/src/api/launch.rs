@@ -11,9 +11,10 @@ use super::queue::Queue;
 use super::runtime::{connection, device_desc};
 use super::types::*;
 use super::util::{entry, slice, ClResult};
-use crate::client::ClientError;
-use crate::core::queue::Kind;
-use crate::protocol::{ErrorCode, Launch, Request, Response, WireArg};
+use crate::client::{ClientError, LaunchOutcome};
+use crate::core::queue::{Completion, Kind};
+use crate::protocol::{ErrorCode, Launch, WireArg};
+use std::sync::Arc;
 
 /// The largest divisor of `n` not above `limit` (≥ 1), preferring one that is a multiple
 /// of `multiple` when there is such a divisor.
@@ -202,6 +203,7 @@ fn nd_range(
     // are the application's, which it may release while the launch waits.
     let exe = k.service_program.clone();
     let launch = Launch {
+        tag: 0,
         program: exe.0,
         kernel: k.index,
         args,
@@ -212,50 +214,68 @@ fn nd_range(
     };
     drop(k);
     let context = e.queue.context.clone();
-    e.submit(
-        Kind::Command,
-        false,
-        Box::new(move || {
-            let result = run(launch).map_err(|(status, text)| {
-                context.report(&text);
-                status
-            });
-            drop((held, exe));
-            result
-        }),
-    )
+    // The launch holds what it uses (buffers, the executable) until it has finished on the
+    // device, whichever way it ends.
+    e.submit_launch(Box::new(move || {
+        let completion = Arc::new(Completion::default());
+        let filled = completion.clone();
+        let kernel = launch.kernel;
+        queue(launch, move |outcome| {
+            filled.fill(Box::new(move || {
+                let result = finished(kernel, outcome);
+                drop((held, exe));
+                result.map_err(|(status, text)| {
+                    context.report(&text);
+                    status
+                })
+            }))
+        })?;
+        Ok(completion)
+    }))
 }
 
-/// One launch through the service: the GPU's time on success; on failure the event's error
-/// status and the text for the context's notification callback.
-fn run(launch: Launch) -> Result<Option<u64>, (cl_int, String)> {
+/// A launch's failure: the event's error status and the text for the context's notification
+/// callback.
+type Failure = (cl_int, String);
+
+fn failure(kernel: u32, status: cl_int, what: String) -> Failure {
+    tracing::warn!("{what}");
+    (status, format!("gencl: kernel #{kernel} {what}"))
+}
+
+/// Queue one launch through the service; `done` hears how it ended. A launch the service
+/// refuses is the event's error at once.
+fn queue(launch: Launch, done: impl FnOnce(LaunchOutcome) + Send + 'static) -> Result<(), cl_int> {
     let kernel = launch.kernel;
-    let fail = |status, what: String| {
-        tracing::warn!("{what}");
-        Err((status, format!("gencl: kernel #{kernel} {what}")))
-    };
-    let conn = connection().map_err(|s| (s, "gencl: no device".to_string()))?;
-    match conn.call(Request::Launch(launch)) {
-        Ok((
-            Response::Launched {
-                start_ns,
-                end_ns,
-                printf,
-            },
-            _,
-        )) => {
-            write_stdout(&printf);
-            Ok(Some(end_ns.saturating_sub(start_ns)))
+    let conn = connection()?;
+    conn.launch(launch, done).map_err(|e| {
+        let (status, _) = match e {
+            ClientError::Service {
+                code: ErrorCode::InvalidArgs,
+                message,
+            } => failure(
+                kernel,
+                CL_INVALID_KERNEL_ARGS,
+                format!("launch refused: {message}"),
+            ),
+            e => failure(kernel, CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
+        };
+        status
+    })
+}
+
+/// A finished launch: its printf output written, and the GPU's time, or its failure.
+fn finished(kernel: u32, outcome: LaunchOutcome) -> Result<Option<u64>, Failure> {
+    match outcome {
+        Ok(done) => {
+            write_stdout(&done.printf);
+            Ok(Some(done.end_ns.saturating_sub(done.start_ns)))
         }
-        Ok((other, _)) => fail(
+        Err(e) => Err(failure(
+            kernel,
             CL_OUT_OF_RESOURCES,
-            format!("launch: unexpected answer {other:?}"),
-        ),
-        Err(ClientError::Service {
-            code: ErrorCode::InvalidArgs,
-            message,
-        }) => fail(CL_INVALID_KERNEL_ARGS, format!("launch refused: {message}")),
-        Err(e) => fail(CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
+            format!("launch failed: {e}"),
+        )),
     }
 }
 

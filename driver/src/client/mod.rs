@@ -3,17 +3,26 @@
 //!
 //! `GENCL_MODE`: `service` (connect or fail), `embedded` (never connect), `auto` (default:
 //! connect to gencld if something listens at `socket_candidates()`, else embedded).
+//!
+//! Launches are asynchronous: `launch` returns once the service has queued the kernel, and
+//! the service's `Completed` message (read by this connection's reader thread, or handed
+//! over by the embedded service's retiring thread) calls the launch's `done`.
 
 use memmap2::{MmapMut, MmapOptions};
 use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
 use thiserror::Error;
 
 use crate::protocol::{
-    recv_message, send_message, BufferId, DeviceDesc, ErrorCode, FrameError, Request, Response,
-    PROTOCOL_VERSION,
+    recv_message, send_message, BufferId, DeviceDesc, ErrorCode, FrameError, Launch, Launched,
+    Request, Response, PROTOCOL_VERSION,
 };
+use crate::service::retire::Sink;
 use crate::service::{server::socket_candidates, Client, Service, ServiceError};
 
 #[derive(Debug, Error)]
@@ -48,14 +57,63 @@ pub enum Mode {
     Service,
 }
 
+/// What the service answered, or why nothing came.
+type Answer = Result<(Response, Vec<OwnedFd>), ClientError>;
+
 enum Transport {
     Embedded(Box<Client>),
-    Socket(UnixStream),
+    /// Requests go out on `stream`; the reader thread hands answers back through `answers`.
+    Socket {
+        stream: UnixStream,
+        answers: mpsc::Receiver<Answer>,
+    },
+}
+
+/// What a launch's `done` is called with once it finished.
+pub type LaunchOutcome = Result<Launched, ClientError>;
+type Done = Box<dyn FnOnce(LaunchOutcome) + Send>;
+
+/// Launches queued and not finished, by tag.
+#[derive(Default)]
+struct Pending {
+    next_tag: AtomicU64,
+    waiting: Mutex<HashMap<u64, Done>>,
+    /// The connection is gone: no `Completed` will come.
+    closed: AtomicBool,
+}
+
+impl Pending {
+    fn complete(&self, tag: u64, result: Result<Launched, (ErrorCode, String)>) {
+        let done = self.waiting.lock().remove(&tag);
+        match done {
+            Some(d) => d(result.map_err(|(code, message)| ClientError::Service { code, message })),
+            None => tracing::warn!(tag, "completion of a launch not waited for"),
+        }
+    }
+
+    /// Every launch still waiting fails: the service is gone.
+    fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+        let all: Vec<Done> = self.waiting.lock().drain().map(|(_, d)| d).collect();
+        for d in all {
+            d(Err(ClientError::Closed));
+        }
+    }
+
+    /// Handles `Completed`; gives back any other response.
+    fn sink(self: &Arc<Self>) -> Sink {
+        let pending = self.clone();
+        Arc::new(move |r| match r {
+            Response::Completed { tag, result } => pending.complete(tag, result),
+            other => tracing::warn!("unexpected message from the service: {other:?}"),
+        })
+    }
 }
 
 /// One connection (one client state in the service, one GPU VM).
 pub struct Connection {
     transport: Mutex<Transport>,
+    pending: Arc<Pending>,
     pub device: DeviceDesc,
     pub mode: Mode,
 }
@@ -76,8 +134,13 @@ impl Connection {
     }
 
     pub fn embedded() -> Result<Connection, ClientError> {
-        let client = Client::new(Service::open()?)?;
-        Self::handshake(Transport::Embedded(Box::new(client)), Mode::Embedded)
+        let pending = Arc::new(Pending::default());
+        let client = Client::new(Service::open()?, pending.sink())?;
+        Self::handshake(
+            Transport::Embedded(Box::new(client)),
+            pending,
+            Mode::Embedded,
+        )
     }
 
     /// Connect to the first of `socket_candidates()` that accepts.
@@ -94,14 +157,31 @@ impl Connection {
 
     /// Connect to a given socket (tests, tools).
     pub fn connect_to(path: &std::path::Path) -> Result<Connection, ClientError> {
-        let s = UnixStream::connect(path).map_err(|source| ClientError::Connect {
+        let connect_err = |source| ClientError::Connect {
             path: path.display().to_string(),
             source,
-        })?;
-        Self::handshake(Transport::Socket(s), Mode::Service)
+        };
+        let stream = UnixStream::connect(path).map_err(connect_err)?;
+        let incoming = stream.try_clone().map_err(connect_err)?;
+        let pending = Arc::new(Pending::default());
+        let (tx, answers) = mpsc::channel();
+        let p = pending.clone();
+        std::thread::Builder::new()
+            .name("gencl-conn".into())
+            .spawn(move || read_messages(&incoming, &p, &tx))
+            .map_err(connect_err)?;
+        Self::handshake(
+            Transport::Socket { stream, answers },
+            pending,
+            Mode::Service,
+        )
     }
 
-    fn handshake(t: Transport, mode: Mode) -> Result<Connection, ClientError> {
+    fn handshake(
+        t: Transport,
+        pending: Arc<Pending>,
+        mode: Mode,
+    ) -> Result<Connection, ClientError> {
         let mut t = t;
         let (r, _) = exchange(
             &mut t,
@@ -112,6 +192,7 @@ impl Connection {
         match r {
             Response::Welcome { device, .. } => Ok(Connection {
                 transport: Mutex::new(t),
+                pending,
                 device,
                 mode,
             }),
@@ -126,6 +207,42 @@ impl Connection {
             Response::Error { code, message } => Err(ClientError::Service { code, message }),
             r => Ok((r, fds)),
         }
+    }
+
+    /// Queue a kernel launch; `done` is called, on another thread, with its outcome once it
+    /// has finished on the GPU. When it cannot be queued, the error is returned and `done`
+    /// is dropped without being called.
+    pub fn launch(
+        &self,
+        mut l: Launch,
+        done: impl FnOnce(LaunchOutcome) + Send + 'static,
+    ) -> Result<(), ClientError> {
+        let tag = self.pending.next_tag.fetch_add(1, Ordering::Relaxed);
+        l.tag = tag;
+        self.pending.waiting.lock().insert(tag, Box::new(done));
+        let forget = |e: ClientError| {
+            let d = self.pending.waiting.lock().remove(&tag);
+            drop(d);
+            Err(e)
+        };
+        // A connection closed before the launch was registered fails it here.
+        if self.pending.closed.load(Ordering::Acquire) {
+            return forget(ClientError::Closed);
+        }
+        match self.call(Request::Launch(l)) {
+            Ok((Response::Queued { tag: t }, _)) if t == tag => Ok(()),
+            Ok((other, _)) => forget(unexpected(other)),
+            Err(e) => forget(e),
+        }
+    }
+
+    /// Queue a launch and wait until it has finished (tools and tests).
+    pub fn launch_and_wait(&self, l: Launch) -> LaunchOutcome {
+        let (tx, rx) = mpsc::channel();
+        self.launch(l, move |r| {
+            let _ = tx.send(r);
+        })?;
+        rx.recv().unwrap_or(Err(ClientError::Closed))
     }
 
     /// A new buffer object, mapped into this process.
@@ -164,15 +281,49 @@ fn unexpected(r: Response) -> ClientError {
     }
 }
 
-fn exchange(t: &mut Transport, req: Request) -> Result<(Response, Vec<OwnedFd>), ClientError> {
+fn exchange(t: &mut Transport, req: Request) -> Answer {
     match t {
         Transport::Embedded(c) => {
             let reply = c.handle(req);
             Ok((reply.response, reply.fds))
         }
-        Transport::Socket(s) => {
-            send_message(s, &req, &[])?;
-            recv_message::<Response>(s)?.ok_or(ClientError::Closed)
+        Transport::Socket { stream, answers } => {
+            send_message(stream, &req, &[])?;
+            answers.recv().unwrap_or(Err(ClientError::Closed))
+        }
+    }
+}
+
+/// The reader thread of a socket connection: `Completed` messages go to their launches, every
+/// other message is the answer to the request in flight. When the connection ends, the
+/// launches still waiting fail.
+fn read_messages(stream: &UnixStream, pending: &Pending, answers: &mpsc::Sender<Answer>) {
+    loop {
+        match recv_message::<Response>(stream) {
+            Ok(Some((Response::Completed { tag, result }, _))) => pending.complete(tag, result),
+            Ok(Some(answer)) => {
+                if answers.send(Ok(answer)).is_err() {
+                    break;
+                }
+            }
+            Ok(None) => {
+                let _ = answers.send(Err(ClientError::Closed));
+                break;
+            }
+            Err(e) => {
+                let _ = answers.send(Err(e.into()));
+                break;
+            }
+        }
+    }
+    pending.close();
+}
+
+impl Drop for Connection {
+    /// Ends the reader thread (its read sees the end of the stream).
+    fn drop(&mut self) {
+        if let Transport::Socket { stream, .. } = &*self.transport.lock() {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
         }
     }
 }

@@ -5,6 +5,7 @@
 use super::sched;
 use crate::api::types::*;
 use parking_lot::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A callback for a status (CL_SUBMITTED, CL_RUNNING or CL_COMPLETE), called with the status
 /// the event has when it reaches that one or a later one (or an error status).
@@ -21,6 +22,10 @@ struct State {
 pub struct EventCore {
     state: Mutex<State>,
     changed: Condvar,
+    /// A kernel launch queued to the device and not finished: the device runs the launches
+    /// queued after it later, so a launch that only has to follow it in an in-order queue
+    /// may be queued at once.
+    on_device: AtomicBool,
 }
 
 /// How long a waiter polls before it sleeps.
@@ -59,7 +64,18 @@ impl EventCore {
                 callbacks: Vec::new(),
             }),
             changed: Condvar::new(),
+            on_device: AtomicBool::new(false),
         }
+    }
+
+    /// The command is a launch the device has queued.
+    pub fn set_on_device(&self) {
+        self.on_device.store(true, Ordering::Release);
+    }
+
+    /// Whether the command is a launch the device has queued (it may have finished since).
+    pub fn is_on_device(&self) -> bool {
+        self.on_device.load(Ordering::Acquire)
     }
 
     pub fn status(&self) -> cl_int {

@@ -16,6 +16,41 @@ use std::sync::{Arc, OnceLock};
 /// `Ok(None)` for any other command, `Err(status)` for a failure (the event's error status).
 pub type Work = Box<dyn FnOnce() -> Result<Option<u64>, cl_int> + Send>;
 
+/// A kernel launch: queues the kernel to the device and returns at once with the
+/// `Completion` that the device's answer fills, or fails to queue it.
+pub type Launch = Box<dyn FnOnce() -> Result<Arc<Completion>, cl_int> + Send>;
+
+/// The end of a launch: filled, from whichever thread hears from the device, with what
+/// finishes the command (its printf output, its error report, its result); the queue's
+/// worker runs it, so event callbacks run on the worker as for every other command.
+#[derive(Default)]
+pub struct Completion(Mutex<Option<Work>>);
+
+impl Completion {
+    pub fn fill(&self, finish: Work) {
+        *self.0.lock() = Some(finish);
+        sched::wake();
+    }
+
+    fn take(&self) -> Option<Work> {
+        self.0.lock().take()
+    }
+}
+
+enum Job {
+    /// Runs on the worker to its end (buffer commands, markers, barriers).
+    Host(Work),
+    /// Queued to the device by the worker, finished when its `Completion` is filled.
+    Device(Launch),
+}
+
+/// A launch the device has queued.
+struct InFlight {
+    event: Arc<EventCore>,
+    start: u64,
+    completion: Arc<Completion>,
+}
+
 /// How a command orders the others (OpenCL 3.0 §5.11).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -35,12 +70,21 @@ struct Command {
     /// What the queue's order adds (the command before, the last barrier, what a marker
     /// waits for): waited for, whatever its outcome.
     after: Vec<Arc<EventCore>>,
-    work: Work,
+    job: Job,
 }
 
 impl Command {
+    /// Its wait list done, and what it follows done, or (for a launch) a launch that the
+    /// device already has: the device runs one client's launches in the order they were
+    /// queued, so an in-order queue of kernels keeps the device busy instead of waiting a
+    /// round trip between them.
     fn ready(&self) -> bool {
-        self.deps.iter().chain(&self.after).all(|d| d.is_done())
+        let launch = matches!(self.job, Job::Device(_));
+        self.deps.iter().all(|d| d.is_done())
+            && self
+                .after
+                .iter()
+                .all(|d| d.is_done() || (launch && d.is_on_device()))
     }
 }
 
@@ -86,6 +130,16 @@ impl QueueCore {
     /// Queue `work` to run once every event of `wait` is done (and what the queue's order
     /// adds); its event, CL_QUEUED.
     pub fn enqueue(&self, kind: Kind, wait: Vec<Arc<EventCore>>, work: Work) -> Arc<EventCore> {
+        self.enqueue_job(kind, wait, Job::Host(work))
+    }
+
+    /// Queue a kernel launch: as `enqueue`, but its event completes when the device has run
+    /// it, and the launches after it may go to the device meanwhile.
+    pub fn enqueue_launch(&self, wait: Vec<Arc<EventCore>>, launch: Launch) -> Arc<EventCore> {
+        self.enqueue_job(Kind::Command, wait, Job::Device(launch))
+    }
+
+    fn enqueue_job(&self, kind: Kind, wait: Vec<Arc<EventCore>>, job: Job) -> Arc<EventCore> {
         let event = Arc::new(EventCore::queued());
         let mut after = Vec::new();
         {
@@ -110,7 +164,7 @@ impl QueueCore {
             event: event.clone(),
             deps: wait,
             after,
-            work,
+            job,
         });
         self.worker.get_or_init(|| {
             let shared = self.shared.clone();
@@ -155,8 +209,17 @@ fn worker(shared: &Shared) {
     // another queue's event and finding nothing sleeps again at once, so that idle queues
     // cost nothing however many there are.
     let mut busy = false;
+    let mut in_flight: Vec<InFlight> = Vec::new();
     loop {
         let seen = sched::generation();
+        // Launches the device has finished, in the order it reported them.
+        in_flight.retain(|f| match f.completion.take() {
+            Some(finish) => {
+                conclude(&f.event, f.start, finish, shared);
+                false
+            }
+            None => true,
+        });
         let next = {
             let mut p = shared.pending.lock();
             // In order, only the oldest command can be ready (each waits for the one before):
@@ -168,13 +231,18 @@ fn worker(shared: &Shared) {
             };
             match ready {
                 Some(i) => p.remove(i),
-                None if p.is_empty() && shared.closed.load(Ordering::Acquire) => return,
+                None if p.is_empty()
+                    && in_flight.is_empty()
+                    && shared.closed.load(Ordering::Acquire) =>
+                {
+                    return
+                }
                 None => None,
             }
         };
         match next {
             Some(c) => {
-                run(c, shared);
+                in_flight.extend(run(c, shared));
                 busy = true;
             }
             None => {
@@ -185,7 +253,8 @@ fn worker(shared: &Shared) {
     }
 }
 
-fn run(c: Command, shared: &Shared) {
+/// Run a command; a launch the device queued is returned, to be concluded when it finishes.
+fn run(c: Command, shared: &Shared) -> Option<InFlight> {
     // "If the execution of a command is terminated, the command-queue associated with this
     // terminated command, and the associated context (and all other command-queues in this
     // context) may no longer be available" — gencl goes on, and fails only the commands that
@@ -193,27 +262,61 @@ fn run(c: Command, shared: &Shared) {
     if c.deps.iter().any(|d| d.status() < 0) {
         c.event
             .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        return;
+        return None;
     }
     c.event.set_status(CL_SUBMITTED);
     let start = now_ns();
     c.event.set_status_at(CL_RUNNING, start);
-    let result = catch_unwind(AssertUnwindSafe(c.work)).unwrap_or_else(|_| {
+    match c.job {
+        Job::Host(work) => {
+            conclude(&c.event, start, work, shared);
+            None
+        }
+        Job::Device(launch) => match catch_unwind(AssertUnwindSafe(launch)) {
+            Ok(Ok(completion)) => {
+                c.event.set_on_device();
+                Some(InFlight {
+                    event: c.event,
+                    start,
+                    completion,
+                })
+            }
+            Ok(Err(status)) => {
+                conclude(&c.event, start, Box::new(move || Err(status)), shared);
+                None
+            }
+            Err(_) => {
+                tracing::error!("panic queuing a launch");
+                conclude(
+                    &c.event,
+                    start,
+                    Box::new(|| Err(CL_OUT_OF_RESOURCES)),
+                    shared,
+                );
+                None
+            }
+        },
+    }
+}
+
+/// Run `work` (a command, or the end of a launch) and give the event its outcome.
+fn conclude(event: &EventCore, start: u64, work: Work, shared: &Shared) {
+    let result = catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
         tracing::error!("panic in a queued command");
         Err(CL_OUT_OF_RESOURCES)
     });
     match result {
-        Ok(None) => c.event.set_status(CL_COMPLETE),
+        Ok(None) => event.set_status(CL_COMPLETE),
         Ok(Some(gpu_ns)) => {
             // The GPU's own duration, placed at the end of the host-side window.
             let end = now_ns();
-            c.event.complete_at(end - gpu_ns.min(end - start), end);
+            event.complete_at(end - gpu_ns.min(end - start), end);
         }
         Err(status) => {
             if status == CL_OUT_OF_RESOURCES {
                 shared.device_failed.store(true, Ordering::Release);
             }
-            c.event.set_status(status)
+            event.set_status(status)
         }
     }
 }

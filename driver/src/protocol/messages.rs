@@ -1,4 +1,5 @@
-//! Request and response messages. Every request gets exactly one response, in order.
+//! Request and response messages. Every request gets exactly one response, in order; the
+//! service also sends `Completed` on its own, once per queued launch, when it finishes.
 //!
 //! Object ids (`BufferId`, `ProgramId`) are chosen by the service from one global counter, so an
 //! id is never valid in two clients: a client naming another client's object gets
@@ -8,7 +9,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -52,7 +53,9 @@ pub enum Request {
     ProgramBinary {
         id: ProgramId,
     },
-    /// Run one kernel to completion (the service executes a client's launches in order).
+    /// Queue one kernel to the GPU: the answer `Queued` comes once it is queued, and
+    /// `Completed` with the same tag once it has finished. A client's launches run on the GPU
+    /// in the order they were queued.
     Launch(Launch),
 }
 
@@ -67,6 +70,8 @@ pub enum ProgramSource {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Launch {
+    /// The client's name for this launch, echoed by `Queued` and `Completed`.
+    pub tag: u64,
     pub program: ProgramId,
     /// Index into the `kernels` the build returned.
     pub kernel: u32,
@@ -124,16 +129,30 @@ pub enum Response {
     Binary {
         bytes: Vec<u8>,
     },
-    Launched {
-        start_ns: u64,
-        end_ns: u64,
-        /// printf's output, formatted, for the client to write to its stdout.
-        printf: String,
+    /// The launch `tag` is queued to the GPU.
+    Queued {
+        tag: u64,
+    },
+    /// Not an answer: sent when the launch `tag` has finished on the GPU (or failed there:
+    /// `LaunchFailed`), in the order the launches were queued.
+    Completed {
+        tag: u64,
+        result: Result<Launched, (ErrorCode, String)>,
     },
     Error {
         code: ErrorCode,
         message: String,
     },
+}
+
+/// A launch that ran to its end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launched {
+    /// The GPU's timestamps at its start and end, in ns.
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// printf's output, formatted, for the client to write to its stdout.
+    pub printf: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -99,7 +99,8 @@ impl VaAllocator {
 pub struct ClientGpu {
     pub dev: Arc<Device>,
     pub vm: u32,
-    pub ctx: u32,
+    /// The hardware context the client's launches run on; replaced after a hang or fault.
+    ctx: Mutex<u32>,
     pub va: Mutex<VaAllocator>,
 }
 
@@ -123,14 +124,25 @@ impl ClientGpu {
         Ok(ClientGpu {
             dev,
             vm,
-            ctx,
+            ctx: Mutex::new(ctx),
             va: Mutex::new(VaAllocator::default()),
         })
     }
 
-    /// A new hardware context on this client's VM in place of the current one (after a hang or
-    /// fault got it banned): buffers and addresses stay as they are.
-    pub fn replace_context(&mut self) -> Result<(), ServiceError> {
+    /// The hardware context launches go to now.
+    pub fn ctx(&self) -> u32 {
+        *self.ctx.lock()
+    }
+
+    /// A new hardware context on this client's VM in place of `banned` (after a hang or
+    /// fault got it banned): buffers and addresses stay as they are. Whoever notices the ban
+    /// first (the launch that retires with it, or the next submission refused with EIO)
+    /// replaces it; a context already replaced is left alone.
+    pub fn replace_context(&self, banned: u32) -> Result<(), ServiceError> {
+        let mut cur = self.ctx.lock();
+        if *cur != banned {
+            return Ok(());
+        }
         let ctx = self
             .dev
             .create_context(self.vm)
@@ -138,7 +150,8 @@ impl ClientGpu {
                 op: "create context",
                 source: e,
             })?;
-        let old = std::mem::replace(&mut self.ctx, ctx);
+        let old = std::mem::replace(&mut *cur, ctx);
+        drop(cur);
         if let Err(e) = self.dev.destroy_context(old) {
             tracing::warn!(ctx = old, "destroying the banned context: {e}");
         }
@@ -204,6 +217,9 @@ impl ClientGpu {
             })
     }
 
+    /// Close a buffer object and free its addresses, once no batch uses it: a launch still in
+    /// flight may (a client may free a buffer its queued launch reads), and its range must not
+    /// go to another object before that launch is done.
     pub fn free_bo(&self, bo: Bo) {
         let Bo {
             handle,
@@ -212,6 +228,9 @@ impl ClientGpu {
             map,
         } = bo;
         drop(map);
+        if let Err(e) = self.dev.wait(handle, -1) {
+            tracing::warn!(handle, "waiting for a buffer object to be idle: {e}");
+        }
         if let Err(e) = self.dev.close_bo(handle) {
             tracing::warn!(handle, "closing buffer object: {e}");
         }
@@ -221,8 +240,9 @@ impl ClientGpu {
 
 impl Drop for ClientGpu {
     fn drop(&mut self) {
-        if let Err(e) = self.dev.destroy_context(self.ctx) {
-            tracing::warn!(ctx = self.ctx, "destroying context: {e}");
+        let ctx = *self.ctx.get_mut();
+        if let Err(e) = self.dev.destroy_context(ctx) {
+            tracing::warn!(ctx, "destroying context: {e}");
         }
         if let Err(e) = self.dev.destroy_vm(self.vm) {
             tracing::warn!(vm = self.vm, "destroying VM: {e}");

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use gencl_jit::abi::{ArgKind, ProgramBinary};
 
 use super::gpu::{Bo, ClientGpu};
+use super::retire::{Retirer, Sink};
 use super::{Service, ServiceError};
 use crate::protocol::{
     ErrorCode, KernelDesc, Launch, ProgramSource, Request, Response, WireArg, PROTOCOL_VERSION,
@@ -41,11 +42,15 @@ fn error(code: ErrorCode, message: impl Into<String>) -> Reply {
 /// One client's state in the service. Dropping it frees every object the client created.
 pub struct Client {
     svc: Arc<Service>,
-    gpu: ClientGpu,
+    gpu: Arc<ClientGpu>,
     greeted: bool,
     buffers: HashMap<u64, Bo>,
     programs: HashMap<u64, Program>,
     submitter: Option<Submitter>,
+    /// Where `Completed` goes.
+    sink: Sink,
+    /// Waits for launches and reports them (started with the first launch).
+    retirer: Option<Retirer>,
 }
 
 /// A built program of a client: its kernels, and the buffer of its global variables (OpenCL
@@ -57,8 +62,10 @@ struct Program {
 }
 
 impl Client {
-    pub fn new(svc: Arc<Service>) -> Result<Client, ServiceError> {
-        let gpu = ClientGpu::new(svc.dev.clone())?;
+    /// A client whose finished launches are reported to `sink` (as `Response::Completed`,
+    /// from another thread).
+    pub fn new(svc: Arc<Service>, sink: Sink) -> Result<Client, ServiceError> {
+        let gpu = Arc::new(ClientGpu::new(svc.dev.clone())?);
         Ok(Client {
             svc,
             gpu,
@@ -66,6 +73,8 @@ impl Client {
             buffers: HashMap::new(),
             programs: HashMap::new(),
             submitter: None,
+            sink,
+            retirer: None,
         })
     }
 
@@ -302,6 +311,12 @@ impl Client {
                 Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
             }
         }
+        if self.retirer.is_none() {
+            match Retirer::new(self.gpu.clone(), self.sink.clone()) {
+                Ok(r) => self.retirer = Some(r),
+                Err(e) => return error(ErrorCode::OutOfResources, format!("no thread: {e}")),
+            }
+        }
         // The program's global variables: made with their initial values before the first
         // launch that reaches them, then shared by every launch of the program's kernels.
         let mut globals = None;
@@ -317,26 +332,15 @@ impl Client {
                 globals = Some(bo.gpu_addr);
             }
         }
-        let Some(submitter) = self.submitter.as_mut() else {
+        let (Some(submitter), Some(retirer)) = (self.submitter.as_mut(), &self.retirer) else {
             return error(ErrorCode::LaunchFailed, "no submitter");
         };
-        match submitter.launch(&self.gpu, kernel, &args, &nd, &buffers, globals) {
-            Ok(stats) => Response::Launched {
-                start_ns: stats.start_ns,
-                end_ns: stats.end_ns,
-                printf: stats.printf,
+        match submitter.submit(&self.gpu, kernel, &args, &nd, &buffers, globals) {
+            Ok(submitted) => {
+                retirer.push(l.tag, submitted);
+                Response::Queued { tag: l.tag }.into()
             }
-            .into(),
-            Err(e) => {
-                // i915 bans a non-recoverable context that hung or faulted; the client's other
-                // work goes on in a fresh one on the same VM (as iris replaces its kernel context).
-                if matches!(e, crate::submit::SubmitError::GpuReset) {
-                    if let Err(r) = self.gpu.replace_context() {
-                        tracing::warn!("replacing the context after a reset: {r}");
-                    }
-                }
-                error(ErrorCode::LaunchFailed, e.to_string())
-            }
+            Err(e) => error(ErrorCode::LaunchFailed, e.to_string()),
         }
     }
 
@@ -378,6 +382,8 @@ fn check_nd(l: &Launch, max_wg: u32) -> Result<(), String> {
 
 impl Drop for Client {
     fn drop(&mut self) {
+        // Launches in flight finish first: they use the heaps and buffers freed below.
+        drop(self.retirer.take());
         if let Some(s) = self.submitter.take() {
             s.destroy(&self.gpu);
         }

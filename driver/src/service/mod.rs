@@ -1,13 +1,14 @@
 //! The service core: one `Service` per device, one `Client` per connection (or per embedded
 //! ICD instance). `handler` turns a `Request` into a `Response`; `server` runs it on a socket.
 //!
-//! Launches run synchronously inside the handler: a client's requests are handled in order on
-//! its connection's thread, so its queue is in order by construction and `Launched` means the
-//! kernel has completed.
+//! A client's requests are handled in order on its connection's thread. A launch is queued
+//! to the GPU there and answered `Queued`; the client's retiring thread (`retire`) reports it
+//! `Completed` when the GPU has run it, in the order the launches were queued.
 
 pub mod device;
 pub mod gpu;
 pub mod handler;
+pub mod retire;
 pub mod server;
 
 use std::sync::atomic::{AtomicU64, Ordering};

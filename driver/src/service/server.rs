@@ -4,11 +4,13 @@
 //! length prefix keeps frames apart); a frame that is too large, truncated, or a socket error
 //! ends that connection only. A panic in a client's handler is caught and ends that connection.
 
-use std::os::fd::{AsFd, FromRawFd, RawFd};
+use parking_lot::Mutex;
+use std::os::fd::{AsFd, BorrowedFd, FromRawFd, RawFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::retire::Sink;
 use super::{Client, Service, ServiceError};
 use crate::protocol::{recv_message, send_message, ErrorCode, FrameError, Request, Response};
 
@@ -94,16 +96,35 @@ pub fn serve(listener: UnixListener, svc: Arc<Service>) -> Result<(), ServiceErr
     Ok(())
 }
 
-/// Run one connection to its end.
+/// Run one connection to its end. Answers and `Completed` messages (sent by the client's
+/// retiring thread) share the socket, one whole frame at a time.
 pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
     let peer = peer_pid(&stream);
     tracing::info!(?peer, "client connected");
-    let mut client = match Client::new(svc) {
+    let out = match stream.try_clone() {
+        Ok(s) => Arc::new(Mutex::new(s)),
+        Err(e) => {
+            tracing::error!(?peer, "cannot share the socket: {e}");
+            return;
+        }
+    };
+    let send = {
+        let out = out.clone();
+        move |r: &Response, fds: &[BorrowedFd<'_>]| send_message(&out.lock(), r, fds)
+    };
+    let sink: Sink = {
+        let out = out.clone();
+        Arc::new(move |r: Response| {
+            if let Err(e) = send_message(&out.lock(), &r, &[]) {
+                tracing::debug!(?peer, "completion not delivered: {e}");
+            }
+        })
+    };
+    let mut client = match Client::new(svc, sink) {
         Ok(c) => c,
         Err(e) => {
             tracing::error!(?peer, "cannot set up client: {e}");
-            let _ = send_message(
-                &stream,
+            let _ = send(
                 &Response::Error {
                     code: ErrorCode::OutOfResources,
                     message: e.to_string(),
@@ -123,7 +144,7 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
                     code: ErrorCode::Malformed,
                     message: e.to_string(),
                 };
-                if send_message(&stream, &r, &[]).is_err() {
+                if send(&r, &[]).is_err() {
                     break;
                 }
                 continue;
@@ -143,13 +164,14 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
                 }
             };
         let fds: Vec<_> = reply.fds.iter().map(|f| f.as_fd()).collect();
-        if let Err(e) = send_message(&stream, &reply.response, &fds) {
+        if let Err(e) = send(&reply.response, &fds) {
             tracing::warn!(?peer, "reply failed: {e}");
             break;
         }
     }
     tracing::info!(?peer, "client disconnected");
-    // `client` drops here: all its buffers and programs are freed.
+    // `client` drops here: its launches in flight finish, then all its buffers and programs
+    // are freed.
 }
 
 fn peer_pid(stream: &UnixStream) -> Option<i32> {

@@ -8,10 +8,15 @@
 //!
 //! submitted with execbuffer2, every object softpinned in the client's VM.
 //! Every packet is built by naming its fields (`gencl_kmd::genx::gen9`).
+//!
+//! A launch is asynchronous: `submit` builds it in a slot of its own (`slots`) and queues it
+//! to the GPU; `Submitted::retire` waits for it, reads its timestamps and printf output and
+//! gives the slot back. `launch` does both, for callers that want the result at once.
 
 pub mod curbe;
 pub mod printf;
 pub mod regions;
+pub mod slots;
 
 use std::collections::HashMap;
 
@@ -28,6 +33,8 @@ use gencl_kmd::genx::Packet;
 use thiserror::Error;
 
 use crate::service::gpu::{Bo, ClientGpu};
+use slots::Slots;
+use std::sync::Arc;
 
 pub struct NdRange {
     pub work_dim: u32,
@@ -82,12 +89,13 @@ const BATCH_SIZE: usize = 4096;
 const SURFACE: usize = 4096;
 const SURFACE_SIZE: usize = 16 * 1024;
 const DYNAMIC: usize = SURFACE + SURFACE_SIZE;
-const STATE_SIZE: u64 = 256 * 1024;
+pub(crate) const STATE_SIZE: u64 = 256 * 1024;
 const ISH_SIZE: u64 = 4 << 20;
 /// Bytes after each kernel the instruction fetcher may read ahead.
 const ISH_PAD: usize = 128;
-/// Wait for a launch at most this long before calling the GPU hung.
-const WAIT_NS: i64 = 120_000_000_000;
+/// GEM_WAIT without a timeout: whether a batch hung is the kernel driver's decision (its
+/// hang detection resets the engine and the wait returns), as NEO leaves it to i915.
+const WAIT_FOREVER: i64 = -1;
 /// Binding-table entries a kernel may use (indices 240-255 are special: SLM, stateless).
 const MAX_BTI: usize = gencl_jit::abi::SURFACE_BTIS;
 
@@ -101,14 +109,13 @@ struct Uploaded {
 }
 
 pub struct Submitter {
-    state: Bo,
+    /// Each launch's batch, state and printf buffer, one slot per launch in flight.
+    slots: Arc<Slots>,
     ish: Bo,
     ish_used: usize,
-    /// Scratch space for every hardware thread of the device, grown on demand.
+    /// Scratch space for every hardware thread of the device, grown on demand. Launches in
+    /// flight share it: the GPU runs one client's batches one after another.
     scratch: Option<Bo>,
-    /// The printf buffer (`abi::PRINTF_BYTES`), made for the first kernel that prints and
-    /// emptied before each launch of one.
-    printf: Option<Bo>,
     /// Kernel (name, code hash) → where it was uploaded.
     kernels: HashMap<(String, u64), Uploaded>,
     /// Hardware threads of the device (EUs × threads per EU): MEDIA_VFE_STATE's maximum
@@ -118,7 +125,7 @@ pub struct Submitter {
     timestamp_hz: u64,
 }
 
-fn mem_err(e: impl std::fmt::Display) -> SubmitError {
+pub(crate) fn mem_err(e: impl std::fmt::Display) -> SubmitError {
     SubmitError::Memory(e.to_string())
 }
 
@@ -154,35 +161,25 @@ impl Submitter {
             Ok(hz) if hz > 0 => hz as u64,
             _ => part.platform.cs_timestamp_hz(),
         };
-        let state = gpu.create_bo(STATE_SIZE).map_err(mem_err)?;
-        let ish = match gpu.create_bo(ISH_SIZE) {
-            Ok(b) => b,
-            Err(e) => {
-                gpu.free_bo(state);
-                return Err(mem_err(e));
-            }
-        };
+        let ish = gpu.create_bo(ISH_SIZE).map_err(mem_err)?;
         Ok(Submitter {
-            state,
+            slots: Arc::default(),
             ish,
             ish_used: 0,
             scratch: None,
-            printf: None,
             kernels: HashMap::new(),
             max_threads,
             timestamp_hz,
         })
     }
 
-    /// Free the heaps (the service calls this when the client goes away).
+    /// Free the heaps once no launch is in flight (the service calls this when the client
+    /// goes away).
     pub fn destroy(self, gpu: &ClientGpu) {
-        gpu.free_bo(self.state);
+        self.slots.destroy(gpu);
         gpu.free_bo(self.ish);
         if let Some(s) = self.scratch {
             gpu.free_bo(s);
-        }
-        if let Some(p) = self.printf {
-            gpu.free_bo(p);
         }
         for bo in self.kernels.into_values().flat_map(|u| u.data) {
             gpu.free_bo(bo);
@@ -200,9 +197,10 @@ impl Submitter {
         if !self.kernels.contains_key(&key) {
             let mut off = self.ish_used.next_multiple_of(64);
             if off + kernel.isa.len() + ISH_PAD > self.ish.map.len() {
-                // The heap is full of kernels uploaded before. Launches run to completion
-                // before the next is built, so none of them is in use: start the heap over
-                // (they are uploaded again when launched again).
+                // The heap is full of kernels uploaded before: once no launch in flight
+                // runs them, start the heap over (they are uploaded again when launched
+                // again).
+                self.slots.wait_idle();
                 for bo in std::mem::take(&mut self.kernels)
                     .into_values()
                     .flat_map(|u| u.data)
@@ -269,6 +267,8 @@ impl Submitter {
         }
         let need = u64::from(per) * u64::from(self.max_threads);
         if self.scratch.as_ref().is_none_or(|s| s.size < need) {
+            // Launches in flight may be using the smaller one.
+            self.slots.wait_idle();
             if let Some(old) = self.scratch.take() {
                 gpu.free_bo(old);
             }
@@ -278,9 +278,8 @@ impl Submitter {
         Ok(Some((addr, encoded as u8)))
     }
 
-    /// Build state + batch for one launch, execbuffer2 it, wait for completion.
-    /// `globals`: the GPU address of the program's global-variable buffer, for a kernel
-    /// that reaches it (`KernelBinary::globals_offset`); the buffer is among `buffers`.
+    /// One launch, waited for: `submit` then `retire`, with the model's counters of its
+    /// batch (tools and tests; nothing else may run on the client's context meanwhile).
     pub fn launch(
         &mut self,
         gpu: &ClientGpu,
@@ -290,6 +289,26 @@ impl Submitter {
         buffers: &[(u32, u64, bool)],
         globals: Option<u64>,
     ) -> Result<LaunchStats, SubmitError> {
+        let submitted = self.submit(gpu, kernel, args, nd, buffers, globals)?;
+        let ctx = submitted.ctx;
+        let mut stats = submitted.retire(gpu)?;
+        stats.counters = gpu.dev.batch_counters(ctx).unwrap_or_default();
+        Ok(stats)
+    }
+
+    /// Build state + batch for one launch in a slot of its own and queue it to the GPU
+    /// (execbuffer2 returns once it is queued). `globals`: the GPU address of the program's
+    /// global-variable buffer, for a kernel that reaches it (`KernelBinary::globals_offset`);
+    /// the buffer is among `buffers`. The caller keeps `buffers` alive until it retires.
+    pub fn submit(
+        &mut self,
+        gpu: &ClientGpu,
+        kernel: &KernelBinary,
+        args: &[ArgValue],
+        nd: &NdRange,
+        buffers: &[(u32, u64, bool)],
+        globals: Option<u64>,
+    ) -> Result<Submitted, SubmitError> {
         let globals_at = match (kernel.globals_offset, globals) {
             (None, _) => None,
             (Some(at), Some(addr)) => Some((at as usize, addr)),
@@ -311,17 +330,19 @@ impl Submitter {
                 ))
             }
         };
+        // Everything below is this launch's own (given back if it fails before it is queued).
+        let mut slot = slots::Taken::new(self.slots.clone(), gpu)?;
         // printf's buffer: its counter of bytes used starts at zero for every launch.
         let printf_at = match &kernel.printf {
             None => None,
             Some(p) => {
-                if self.printf.is_none() {
-                    self.printf = Some(
+                if slot.printf.is_none() {
+                    slot.printf = Some(
                         gpu.create_bo(u64::from(gencl_jit::abi::PRINTF_BYTES))
                             .map_err(mem_err)?,
                     );
                 }
-                let bo = self
+                let bo = slot
                     .printf
                     .as_mut()
                     .ok_or(SubmitError::Descriptor("printf"))?;
@@ -335,8 +356,10 @@ impl Submitter {
             32 => SIMD32,
             _ => return Err(SubmitError::Descriptor("SIMD width")),
         };
-        let state_addr = self.state.gpu_addr;
-        let map = &mut self.state.map;
+        let state_addr = slot.state.gpu_addr;
+        let state_handle = slot.state.handle;
+        let printf_bo = slot.printf.as_ref().map(|p| (p.handle, p.gpu_addr));
+        let map = &mut slot.state.map;
 
         // Surface state: one raw buffer surface per buffer argument, at the binding-table index
         // the kernel gave it, or else at the next free index in argument order.
@@ -626,51 +649,92 @@ impl Submitter {
                 objects.push((s.handle, s.gpu_addr, true));
             }
         }
-        if let (Some(p), Some(_)) = (&self.printf, printf_at) {
-            objects.push((p.handle, p.gpu_addr, true));
+        if let (Some((handle, addr)), Some(_)) = (printf_bo, printf_at) {
+            objects.push((handle, addr, true));
         }
-        objects.push((self.state.handle, self.state.gpu_addr, true));
-        let before = gpu
-            .dev
-            .reset_stats(gpu.ctx)
-            .map_err(|e| SubmitError::Exec(e.to_string()))?;
-        let exec = gpu
-            .dev
-            .exec(gpu.ctx, &objects, self.state.handle, (b.0.len() * 4) as u32);
+        objects.push((state_handle, state_addr, true));
+        let batch_len = (b.0.len() * 4) as u32;
+        let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
+        // A context banned for an earlier launch's hang or fault, which the retiring side
+        // has not replaced yet: replace it here and submit once more (i915 answers EIO).
+        let mut ctx = gpu.ctx();
+        let mut retried = false;
+        let before = loop {
+            let before = gpu.dev.reset_stats(ctx).map_err(exec_err)?;
+            match gpu.dev.exec(ctx, &objects, state_handle, batch_len) {
+                Ok(()) => break before,
+                Err(gencl_kmd::backend::KmdError::Errno {
+                    errno: nix::errno::Errno::EIO,
+                    ..
+                }) if !retried => {
+                    retried = true;
+                    gpu.replace_context(ctx)
+                        .map_err(|e| SubmitError::Exec(e.to_string()))?;
+                    ctx = gpu.ctx();
+                }
+                Err(e) => return Err(exec_err(e)),
+            }
+        };
+        Ok(Submitted {
+            slot,
+            ctx,
+            before: (before.batch_active, before.batch_pending),
+            ts_at,
+            formats: kernel.printf.as_ref().map(|p| p.formats.clone()),
+            timestamp_hz: self.timestamp_hz,
+        })
+    }
+}
+
+/// A launch queued to the GPU; `retire` waits for it.
+pub struct Submitted {
+    slot: slots::Taken,
+    /// The hardware context it runs on.
+    pub ctx: u32,
+    /// The context's reset statistics (batches active, pending) before it was queued.
+    before: (u32, u32),
+    /// Where its two timestamps are in its state.
+    ts_at: usize,
+    /// printf's formats, for a kernel that prints.
+    formats: Option<Vec<gencl_jit::abi::PrintfFormat>>,
+    timestamp_hz: u64,
+}
+
+impl Submitted {
+    /// Wait for the launch to finish on the GPU (for as long as the kernel driver lets it
+    /// run), then its times and printf output; its slot goes back for the next launch. A
+    /// hang or fault, of this launch or of one before it on the same context (i915 drops
+    /// what a banned context had queued), is `GpuReset`, and the context is replaced.
+    pub fn retire(self, gpu: &ClientGpu) -> Result<LaunchStats, SubmitError> {
+        let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
         let idle = gpu
             .dev
-            .wait(self.state.handle, WAIT_NS)
-            .map_err(|e| SubmitError::Exec(e.to_string()))?;
-        let after = gpu
-            .dev
-            .reset_stats(gpu.ctx)
-            .map_err(|e| SubmitError::Exec(e.to_string()))?;
-        if after.batch_active != before.batch_active || after.batch_pending != before.batch_pending
-        {
+            .wait(self.slot.state.handle, WAIT_FOREVER)
+            .map_err(exec_err)?;
+        let after = gpu.dev.reset_stats(self.ctx).map_err(exec_err)?;
+        if !idle || (after.batch_active, after.batch_pending) != self.before {
+            if let Err(e) = gpu.replace_context(self.ctx) {
+                tracing::warn!("replacing the context after a reset: {e}");
+            }
             return Err(SubmitError::GpuReset);
         }
-        exec.map_err(|e| SubmitError::Exec(e.to_string()))?;
-        if !idle {
-            return Err(SubmitError::GpuReset);
-        }
-        let ts = |at: usize| {
-            u64::from_le_bytes(self.state.map[at..at + 8].try_into().unwrap_or_default())
-        };
+        let map = &self.slot.state.map;
+        let ts = |at: usize| u64::from_le_bytes(map[at..at + 8].try_into().unwrap_or_default());
         let hz = self.timestamp_hz;
         let to_ns = |t: u64| (u128::from(t) * 1_000_000_000 / u128::from(hz)) as u64;
         // The records that fit, in the order the work-items reserved them.
-        let printf = match (&kernel.printf, &self.printf) {
-            (Some(p), Some(bo)) => {
+        let printf = match (&self.formats, &self.slot.printf) {
+            (Some(formats), Some(bo)) => {
                 let used = u32::from_le_bytes(bo.map[..4].try_into().unwrap_or_default());
                 let end = (4 + used as usize).min(bo.map.len());
-                printf::format_records(&p.formats, &bo.map[4..end])
+                printf::format_records(formats, &bo.map[4..end])
             }
             _ => String::new(),
         };
         Ok(LaunchStats {
-            counters: gpu.dev.batch_counters(gpu.ctx).unwrap_or_default(),
-            start_ns: to_ns(ts(ts_at)),
-            end_ns: to_ns(ts(ts_at + 8)),
+            counters: gencl_kmd::gpu::Counters::default(),
+            start_ns: to_ns(ts(self.ts_at)),
+            end_ns: to_ns(ts(self.ts_at + 8)),
             printf,
         })
     }
