@@ -6,33 +6,44 @@
 # each alone on the ICD loader, in turn, RUNS times (medians), then the ratios to PoCL.
 # Targets from the issue: enqueue under 5 µs; batch at least 50,000/s embedded and 20,000/s
 # through gencld; the blocking round trip through gencld no slower than PoCL's.
-# usage: scripts/bench_launch.sh [RUNS] [BATCH]   (needs: cargo build --release -p gencl)
+# Then tests/bench/pipeline.c (issue 22: a kernel of about 1 ms, N launches each waited for,
+# then N queued at once) on the same three, RUNS times: a runtime that submits without
+# waiting takes about the kernel's own time per queued launch.
+# usage: scripts/bench_launch.sh [RUNS] [BATCH] [N]   (needs: cargo build --release -p gencl)
+# GENCL_LIB=path/to/libgencl.so measures another build of gencl (e.g. an older commit's).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-runs="${1:-5}" batch="${2:-10000}"
+runs="${1:-5}" batch="${2:-10000}" n="${3:-200}"
+lib="${GENCL_LIB:-$here/target/release/libgencl.so}"
+gencld_bin="$(dirname "$lib")/gencld"
 tmp="$(mktemp -d)"
 trap 'kill "${gencld:-0}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/launch" "$here/tests/bench/launch.c" -lOpenCL
+cc -O2 -o "$tmp/pipeline" "$here/tests/bench/pipeline.c" -lOpenCL
 mkdir -p "$tmp/gencl" "$tmp/pocl"
-echo "$here/target/release/libgencl.so" > "$tmp/gencl/gencl.icd"
+echo "$lib" > "$tmp/gencl/gencl.icd"
 cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/"
-"$here/target/release/gencld" --socket "$tmp/gencld.sock" 2>/dev/null &
+"$gencld_bin" --socket "$tmp/gencld.sock" 2>/dev/null &
 gencld=$!
 for _ in $(seq 100); do [ -S "$tmp/gencld.sock" ] && break; sleep 0.05; done
-run() { # name, env...
-  local name="$1"; shift
-  env "$@" "$tmp/launch" "$batch" >> "$tmp/$name.txt"
+run() { # program, argument, name, env...
+  local prog="$1" arg="$2" name="$3"; shift 3
+  env "$@" "$tmp/$prog" "$arg" >> "$tmp/$name.$prog.txt"
 }
-for _ in $(seq "$runs"); do
-  run embedded OCL_ICD_VENDORS="$tmp/gencl" GENCL_MODE=embedded
-  run service OCL_ICD_VENDORS="$tmp/gencl" GENCL_MODE=service GENCL_SOCKET="$tmp/gencld.sock"
-  run pocl OCL_ICD_VENDORS="$tmp/pocl"
+for prog in launch pipeline; do
+  arg=$batch; [ $prog = pipeline ] && arg=$n
+  for _ in $(seq "$runs"); do
+    run $prog "$arg" embedded OCL_ICD_VENDORS="$tmp/gencl" GENCL_MODE=embedded
+    run $prog "$arg" service OCL_ICD_VENDORS="$tmp/gencl" GENCL_MODE=service \
+      GENCL_SOCKET="$tmp/gencld.sock"
+    run $prog "$arg" pocl OCL_ICD_VENDORS="$tmp/pocl"
+  done
 done
 python3 - "$tmp" <<'PY'
 import statistics, sys
 tmp = sys.argv[1]
-def med(name):
-    rows = [list(map(float, l.split())) for l in open(f"{tmp}/{name}.txt")]
+def med(name, prog="launch"):
+    rows = [list(map(float, l.split())) for l in open(f"{tmp}/{name}.{prog}.txt")]
     return [statistics.median(c) for c in zip(*rows)]
 pocl = med("pocl")
 print(f"{'':<16}{'enqueue µs':>12}{'batch /s':>12}{'blocking µs':>13}"
@@ -41,4 +52,12 @@ for name in ("embedded", "service", "pocl"):
     e, b, r = med(name)
     print(f"gencl {name:<10}" if name != "pocl" else f"{'PoCL':<16}", end="")
     print(f"{e:>12.2f}{b:>12.0f}{r:>13.1f}{e/pocl[0]:>10.2f}{b/pocl[1]:>11.2f}{r/pocl[2]:>11.2f}")
+print()
+print("a kernel of about 1 ms, launched N times on one in-order queue (tests/bench/pipeline.c)")
+print(f"{'':<16}{'loop':>8}{'waited ms':>11}{'queued ms':>11}{'queued/waited':>15}"
+      f"{'enqueue µs':>12}")
+for name in ("embedded", "service", "pocl"):
+    it, waited, queued, enq = med(name, "pipeline")
+    print(f"gencl {name:<10}" if name != "pocl" else f"{'PoCL':<16}", end="")
+    print(f"{it:>8.0f}{waited:>11.3f}{queued:>11.3f}{queued/waited:>15.2f}{enq:>12.2f}")
 PY

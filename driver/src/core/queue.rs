@@ -243,7 +243,10 @@ fn worker(shared: &Shared) {
         match next {
             Some(c) => {
                 in_flight.extend(run(c, shared));
-                busy = true;
+                // Poll for the next command only with nothing on the device: while a launch
+                // runs, the host's cores are the emulated GPU's (and a real GPU's completion
+                // wakes us anyway).
+                busy = in_flight.is_empty();
             }
             None => {
                 sched::wait_past(seen, busy);
