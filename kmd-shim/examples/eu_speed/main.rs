@@ -3,8 +3,8 @@
 //! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE [NAME]]`
 //! (NAME: run only the kernels whose name starts with it)
 //!
-//! Each kernel runs as thread groups through `run_thread_group_with`, as the
-//! command streamer runs them; the figures are lane-instructions (the sum of
+//! Each kernel runs as thread groups of one dispatch, its program from the device's
+//! decoded-kernel cache (`eu::cache`), as the command streamer runs them; the figures are lane-instructions (the sum of
 //! each instruction's enabled lanes), instructions, the host thread's CPU
 //! time and wall time, and the rates per CPU second (one core). Kernels (in `kernels/`, the `.bin` files are what runs):
 //! - `mad16`: SIMD16 f32 mad loop, assembled with `iga64 -a -p=9 mad16.asm`;
@@ -21,7 +21,8 @@
 use std::time::Instant;
 
 use gencl_kmd::gpu::binding::Bindings;
-use gencl_kmd::gpu::eu::{run_thread_group_with, LaunchEnv};
+use gencl_kmd::gpu::eu::cache::ProgramCache;
+use gencl_kmd::gpu::eu::{run_program, LaunchEnv};
 use gencl_kmd::gpu::{BufferSurface, Counters, GpuMemory, MemFault, ThreadGroup, ThreadPayload};
 
 const KERNEL_BASE: u64 = 0x1_0000;
@@ -225,11 +226,16 @@ fn main() {
             .collect();
         let env = LaunchEnv::default();
         let mut c = Counters::default();
+        let cache = ProgramCache::default();
         let t0 = Instant::now();
         let c0 = thread_cpu_s();
+        let dispatch = cache.checkout(mem.address_space(), kaddr, 1);
         for tg in &groups {
-            run_thread_group_with(&mem, tg, &env, &mut c).expect("kernel failed");
+            dispatch
+                .with(0, &mem, |p| run_program(p, &mem, tg, &env, &mut c))
+                .expect("kernel failed");
         }
+        drop(dispatch);
         let wall = t0.elapsed().as_secs_f64();
         let s = thread_cpu_s() - c0;
         println!(

@@ -19,7 +19,7 @@ use super::memory::{Ggtt, GgttView, PhysMem, PpgttView};
 use super::stream::{AddressSpace, AubError, Reader, Record};
 use crate::genx::gen9::{MiBatchBufferEnd, MiLoadRegisterImm, MiNoop};
 use crate::genx::Packet;
-use crate::gpu::cs::{self, Budget, EngineState, GpuClock, Ring};
+use crate::gpu::cs::{self, Budget, Engine, EngineState, Ring};
 use crate::gpu::{Counters, GpuError, GpuMemory};
 
 /// The render engine's execlist submit port and its ring registers (engine base 0x2000).
@@ -121,7 +121,7 @@ pub struct Replay {
     /// Each context's pipeline state, by LRCA.
     contexts: HashMap<u64, EngineState>,
     budget: Budget,
-    clock: GpuClock,
+    engine: Engine,
     submissions: Vec<Submission>,
     /// Memory polls checked, and comments read (allocations NEO made resident).
     pub polls_checked: usize,
@@ -146,7 +146,7 @@ impl Replay {
             mmio: HashMap::new(),
             contexts: HashMap::new(),
             budget,
-            clock: GpuClock::default(),
+            engine: Engine::default(),
             submissions: Vec::new(),
             polls_checked: 0,
             listing: None,
@@ -328,7 +328,7 @@ impl Replay {
                 &ring,
                 &mut state,
                 &self.budget,
-                &self.clock,
+                &self.engine,
                 &mut counters,
             )
         };

@@ -14,6 +14,8 @@ use tracing::{debug, trace};
 use super::binding::Bindings;
 use super::dispatcher::GroupDispatch;
 pub use super::dispatcher::R0;
+use super::eu::cache::ProgramCache;
+use super::eu::program::Program;
 use super::pool;
 use super::watchdog::{Starvation, Watchdog};
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
@@ -27,6 +29,24 @@ pub const CS_TIMESTAMP_HZ: u64 = 12_000_000;
 pub const GT_CLOCK_HZ: u64 = 1_000_000_000;
 /// Modelled cycles a command costs the command streamer.
 const CYCLES_PER_COMMAND: u64 = 8;
+
+/// What a device keeps from one batch to the next besides memory: its clock, and the
+/// kernels its EUs have decoded (`eu::cache`).
+#[derive(Default)]
+pub struct Engine {
+    pub clock: GpuClock,
+    pub programs: ProgramCache,
+}
+
+impl Engine {
+    /// A device whose TIMESTAMP register ticks at `hz`.
+    pub fn with_frequency(hz: u64) -> Self {
+        Engine {
+            clock: GpuClock::with_frequency(hz),
+            programs: ProgramCache::default(),
+        }
+    }
+}
 
 /// A GPU's free-running clock in modelled cycles. Each device has its own, so that two
 /// devices (or the clients of one service on different devices) never share a counter;
@@ -125,15 +145,16 @@ pub struct GroupEnv {
 
 /// The function that runs a thread group on the EUs (from any of the host threads that
 /// run a dispatch).
-pub type Dispatch<'a> = dyn Fn(&dyn GpuMemory, &ThreadGroup, &GroupEnv, &mut Counters) -> Result<(), GpuError>
+pub type Dispatch<'a> = dyn Fn(&dyn GpuMemory, &ThreadGroup, &GroupEnv, &mut Program, &mut Counters) -> Result<(), GpuError>
     + Sync
     + 'a;
 
-/// Runs a thread group on the EU model.
+/// Runs a thread group on the EU model, with its kernel as the device keeps it decoded.
 pub fn run_on_eus(
     mem: &dyn GpuMemory,
     tg: &ThreadGroup,
     env: &GroupEnv,
+    program: &mut Program,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     let env = crate::gpu::eu::LaunchEnv {
@@ -141,7 +162,7 @@ pub fn run_on_eus(
         max_instructions: env.max_instructions,
         watchdog: env.watchdog.clone(),
     };
-    crate::gpu::eu::run_thread_group_with(mem, tg, &env, counters)
+    crate::gpu::eu::run_program(program, mem, tg, &env, counters)
 }
 
 /// Executes the batch at `batch_addr` to MI_BATCH_BUFFER_END.
@@ -149,10 +170,10 @@ pub fn execute_batch(
     mem: &dyn GpuMemory,
     batch_addr: u64,
     budget: &Budget,
-    clock: &GpuClock,
+    engine: &Engine,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    execute_batch_with(mem, batch_addr, budget, clock, counters, &run_on_eus)
+    execute_batch_with(mem, batch_addr, budget, engine, counters, &run_on_eus)
 }
 
 /// [`execute_batch`] on a device's engine: the batch also hangs when it keeps the
@@ -162,7 +183,7 @@ pub fn execute_batch_on_engine(
     batch_addr: u64,
     budget: &Budget,
     starvation: &Arc<Starvation>,
-    clock: &GpuClock,
+    engine: &Engine,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     first_level_batch(
@@ -170,7 +191,7 @@ pub fn execute_batch_on_engine(
         batch_addr,
         budget,
         Some(starvation),
-        clock,
+        engine,
         counters,
         &run_on_eus,
     )
@@ -181,11 +202,11 @@ pub fn execute_batch_with(
     mem: &dyn GpuMemory,
     batch_addr: u64,
     budget: &Budget,
-    clock: &GpuClock,
+    engine: &Engine,
     counters: &mut Counters,
     dispatch: &Dispatch<'_>,
 ) -> Result<(), GpuError> {
-    first_level_batch(mem, batch_addr, budget, None, clock, counters, dispatch)
+    first_level_batch(mem, batch_addr, budget, None, engine, counters, dispatch)
 }
 
 /// A first-level batch in the PPGTT, with a fresh engine state.
@@ -194,14 +215,14 @@ fn first_level_batch(
     batch_addr: u64,
     budget: &Budget,
     starvation: Option<&Arc<Starvation>>,
-    clock: &GpuClock,
+    engine: &Engine,
     counters: &mut Counters,
     dispatch: &Dispatch<'_>,
 ) -> Result<(), GpuError> {
     let mut state = EngineState::default();
-    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, starvation, clock, counters);
+    let mut cs = CommandStreamer::new(mem, None, &mut state, budget, starvation, engine, counters);
     let r = cs.run_batch(batch_addr, Space::Ppgtt, 1, counters, dispatch);
-    cs.finish(clock, counters);
+    cs.finish(&engine.clock, counters);
     r
 }
 
@@ -225,12 +246,12 @@ pub fn execute_ring(
     ring: &Ring,
     state: &mut EngineState,
     budget: &Budget,
-    clock: &GpuClock,
+    engine: &Engine,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    let mut cs = CommandStreamer::new(ppgtt, Some(ggtt), state, budget, None, clock, counters);
+    let mut cs = CommandStreamer::new(ppgtt, Some(ggtt), state, budget, None, engine, counters);
     let r = cs.run_ring(ring, counters, &run_on_eus);
-    cs.finish(clock, counters);
+    cs.finish(&engine.clock, counters);
     r
 }
 
@@ -294,6 +315,8 @@ struct CommandStreamer<'m> {
     /// The TIMESTAMP register's frequency.
     ts_hz: u64,
     eu_cycles0: u64,
+    /// The device's decoded kernels.
+    programs: &'m ProgramCache,
 }
 
 fn bad(addr: u64, why: impl Into<String>) -> GpuError {
@@ -323,9 +346,10 @@ impl<'m> CommandStreamer<'m> {
         state: &'m mut EngineState,
         budget: &Budget,
         starvation: Option<&Arc<Starvation>>,
-        clock: &GpuClock,
+        engine: &'m Engine,
         counters: &Counters,
     ) -> Self {
+        let clock = &engine.clock;
         Self {
             mem,
             ggtt,
@@ -337,6 +361,7 @@ impl<'m> CommandStreamer<'m> {
             start_cycles: clock.cycles.load(Ordering::Relaxed),
             ts_hz: clock.hz,
             eu_cycles0: counters.modelled_cycles,
+            programs: &engine.programs,
         }
     }
 
@@ -907,6 +932,9 @@ impl<'m> CommandStreamer<'m> {
         };
         let general_state_base = self.state.general_base;
         let watchdog = &self.watchdog;
+        let programs = self
+            .programs
+            .checkout(mem.address_space(), kernel_addr, run.workers);
         let (work, result) = run.run(counters, &|group, seq, worker, max_instructions, c| {
             let first_slot = worker as u32 * threads;
             let tg = ThreadGroup {
@@ -924,7 +952,7 @@ impl<'m> CommandStreamer<'m> {
                 max_instructions,
                 watchdog: watchdog.clone(),
             };
-            dispatch(mem, &tg, &env, c)
+            programs.with(worker, mem, |program| dispatch(mem, &tg, &env, program, c))
         });
         self.work = work;
         result

@@ -29,6 +29,11 @@ pub trait GpuMemory: Sync {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault>;
     /// Write `data` at `addr`; every page touched must be mapped and writable.
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault>;
+    /// Which address space this is: the device's decoded kernels are kept by (space,
+    /// address). 0 for a memory that is the only one of its device.
+    fn address_space(&self) -> u64 {
+        0
+    }
 }
 
 /// `n` little-endian dwords of graphics memory at `addr`.

@@ -191,8 +191,8 @@ pub struct Shared {
     last_error: Mutex<Option<(u32, GpuError)>>,
     /// The Gen9 part presented.
     part: Part,
-    /// This device's GPU clock (the TIMESTAMP register).
-    clock: cs::GpuClock,
+    /// This device's GPU clock (the TIMESTAMP register) and decoded kernels.
+    engine: cs::Engine,
     /// Where every submission is recorded as an AUB stream (GENCL_AUB=FILE), for
     /// `gencl decode` and `gencl replay`.
     aub: Option<Mutex<AubWriter<std::io::BufWriter<std::fs::File>>>>,
@@ -364,7 +364,7 @@ impl EmulatedI915 {
             counters: Mutex::new(Counters::default()),
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
-            clock: cs::GpuClock::with_frequency(part.platform.cs_timestamp_hz()),
+            engine: cs::Engine::with_frequency(part.platform.cs_timestamp_hz()),
             part,
             aub: aub_from_env(),
         });
@@ -501,7 +501,7 @@ impl Shared {
             job.batch_gpu,
             &self.budget,
             &self.starvation,
-            &self.clock,
+            &self.engine,
             &mut counters,
         );
         self.counters.lock().add(&counters);

@@ -20,13 +20,30 @@ pub const PAGE: u64 = 4096;
 pub const VA_BITS: u32 = 48;
 const VA_MASK: u64 = (1 << VA_BITS) - 1;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Vm {
     inner: Mutex<Arc<VmInner>>,
 }
 
+/// Address-space ids, unique for the life of the process (never reused, so a kernel kept
+/// for a destroyed VM is never taken for another's).
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+impl Default for Vm {
+    fn default() -> Self {
+        Vm {
+            inner: Mutex::new(Arc::new(VmInner {
+                id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                ..Default::default()
+            })),
+        }
+    }
+}
+
 #[derive(Debug, Default, Clone)]
 pub struct VmInner {
+    /// This address space's id (`GpuMemory::address_space`).
+    id: u64,
     /// Virtual page number → (object, object page).
     ptes: HashMap<u64, (Arc<GemObject>, u64)>,
     /// Binding start → (handle, size).
@@ -131,6 +148,9 @@ impl VmView {
 }
 
 impl GpuMemory for VmView {
+    fn address_space(&self) -> u64 {
+        self.0.id
+    }
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let len = out.len();
         self.each_page(addr, len, "read of an unmapped page", |o, off, r| {

@@ -183,9 +183,9 @@ fn run(m: &TestMem, budget: &Budget) -> (Result<(), GpuError>, Vec<ThreadGroup>)
         m,
         BATCH,
         budget,
-        &GpuClock::default(),
+        &Engine::default(),
         &mut counters,
-        &|_, tg, _, c| {
+        &|_, tg, _, _, c| {
             c.instructions += 10;
             groups.lock().push(tg.clone());
             Ok(())
@@ -388,9 +388,9 @@ fn bad_batches_are_errors_not_panics() {
         &m,
         BATCH,
         &Budget::default(),
-        &GpuClock::default(),
+        &Engine::default(),
         &mut c,
-        &|_, _, _, _| Err(e.clone()),
+        &|_, _, _, _, _| Err(e.clone()),
     );
     assert_eq!(r, Err(e));
 }

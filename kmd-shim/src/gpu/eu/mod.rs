@@ -2,6 +2,7 @@
 //! together, executing decoded Gen ISA round-robin so that barriers work.
 //!
 //! - `program`: decode once per kernel, pre-resolve operands;
+//! - `cache`: the device's decoded kernels, kept between dispatches;
 //! - `thread`: one thread's registers and typed operand access;
 //! - `alu`: ALU and math instructions;
 //! - `fast`: fast paths for the common 32-bit and 64-bit ALU shapes;
@@ -15,6 +16,7 @@
 //! See docs/gpu-model.md for the execution and timing model.
 
 pub mod alu;
+pub mod cache;
 pub mod fast;
 pub mod float;
 pub mod flow;
@@ -26,9 +28,6 @@ pub mod timing;
 
 #[cfg(test)]
 pub(crate) mod tests;
-
-use std::cell::RefCell;
-use std::collections::HashMap;
 
 use gencl_isa::Opcode;
 
@@ -64,18 +63,14 @@ impl Default for LaunchEnv {
 /// Instructions a thread runs before the next thread of the group gets a turn.
 const QUANTUM: u32 = 64;
 
-/// Run one thread group to completion (every thread ended), with a
-/// per-host-thread program cache keyed by kernel address.
+/// Run one thread group to completion (every thread ended), its kernel decoded afresh
+/// (tests; the command streamer keeps decoded kernels in the device's `ProgramCache`).
 pub fn run_thread_group(
     mem: &dyn GpuMemory,
     tg: &ThreadGroup,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     run_thread_group_with(mem, tg, &LaunchEnv::default(), counters)
-}
-
-thread_local! {
-    static CACHE: RefCell<HashMap<u64, Program>> = RefCell::new(HashMap::new());
 }
 
 /// As [`run_thread_group`], with launch-wide state (general state base, time budget).
@@ -85,18 +80,8 @@ pub fn run_thread_group_with(
     env: &LaunchEnv,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    CACHE.with(|c| {
-        let mut cache = c.borrow_mut();
-        if cache.len() > 256 {
-            cache.clear();
-        }
-        let prog = cache
-            .entry(tg.kernel_addr)
-            .or_insert_with(|| Program::new(tg.kernel_addr));
-        prog.new_generation();
-        prog.revalidate(mem);
-        run_program(prog, mem, tg, env, counters)
-    })
+    let mut prog = Program::new(tg.kernel_addr);
+    run_program(&mut prog, mem, tg, env, counters)
 }
 
 /// Run `tg` on an explicit program (tests and callers holding decoded instructions).

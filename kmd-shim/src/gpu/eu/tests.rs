@@ -2185,11 +2185,13 @@ fn fast_path_matches_general_path_wide() {
     }
 }
 
-/// Kernels fetched from GPU memory are decoded once and kept across thread
-/// groups; an instruction rewritten in memory between groups is noticed (the
-/// bulk re-check at group start, then the per-instruction one).
+/// Kernels fetched from GPU memory are decoded once and kept by the device's cache across
+/// dispatches; an instruction rewritten in memory between dispatches is noticed (the bulk
+/// re-check at a dispatch's first group, then the per-instruction one); another address
+/// space's kernel at the same address is kept apart.
 #[test]
 fn program_cache_notices_a_rewritten_kernel() {
+    use super::cache::ProgramCache;
     let mem = FlatMem::new();
     let (a, b, mut tg) = vector_add_setup(&mem);
     let kaddr = MEM_BASE + 0x4000;
@@ -2205,17 +2207,25 @@ fn program_cache_notices_a_rewritten_kernel() {
         max_instructions: 100_000,
         watchdog: crate::gpu::watchdog::Watchdog::none(),
     };
+    let cache = ProgramCache::default();
+    let mut c = Counters::default();
+    // One dispatch of one group on host thread `worker` in address space `space`.
+    let dispatch = |space: u64, worker: usize, c: &mut Counters| {
+        let d = cache.checkout(space, kaddr, 2);
+        d.with(worker, &mem, |p| super::run_program(p, &mem, &tg, &env, c))
+            .unwrap();
+    };
     let mut prog = vector_add_program();
     load(&prog);
-    let mut c = Counters::default();
-    super::run_thread_group_with(&mem, &tg, &env, &mut c).unwrap();
+    dispatch(1, 0, &mut c);
     check_vector_add(&mem, &a, &b);
     // Same bytes: served from the cache (twice, so the bulk check has a span).
     for _ in 0..2 {
         mem.put_u32s(MEM_BASE + 0x200, &[0xDEAD_BEEF; 8]);
-        super::run_thread_group_with(&mem, &tg, &env, &mut c).unwrap();
+        dispatch(1, 0, &mut c);
         check_vector_add(&mem, &a, &b);
     }
+    assert_eq!(cache.len(), 1);
     // The add becomes a mul in memory.
     let k = prog
         .iter()
@@ -2223,14 +2233,15 @@ fn program_cache_notices_a_rewritten_kernel() {
         .unwrap();
     prog[k].op = Opcode::Mul;
     load(&prog);
-    for _ in 0..2 {
-        super::run_thread_group_with(&mem, &tg, &env, &mut c).unwrap();
+    for (space, worker) in [(1, 0), (1, 1), (1, 0), (2, 0)] {
+        dispatch(space, worker, &mut c);
         let out = mem.get_u32s(MEM_BASE + 0x200, 8);
         for i in 0..6 {
             assert_eq!(out[i], (a[i] * b[i]).to_bits(), "lane {i}");
         }
     }
-    assert_eq!(c.threads, 5);
+    assert_eq!(cache.len(), 2, "one kernel per address space");
+    assert_eq!(c.threads, 7);
 }
 
 /// The timing model as docs/gpu-model.md states it, on an issue-bound and a

@@ -1,0 +1,97 @@
+//! The device's decoded kernels. A kernel is decoded where it runs (lazily, an instruction
+//! at its first fetch: `program::Program`) and kept by the device from one dispatch to the
+//! next, keyed by the address space and the kernel's address, so that a kernel of another
+//! client at the same address is never taken for it. A dispatch checks the kept instructions
+//! against memory once per host thread (one read of the kernel's span), not once per thread
+//! group; what a dispatch decodes is kept for the next.
+//!
+//! Each host thread of a dispatch (`gpu::pool`) has a program of its own: decoding mutates
+//! the program, and the host threads run groups side by side. The copies are kept too, so
+//! the next dispatch's host threads find their instructions decoded.
+
+use parking_lot::Mutex;
+use std::collections::HashMap;
+
+use super::program::Program;
+use crate::gpu::GpuMemory;
+
+/// Kernels kept at most; past it the cache starts over (the kernels of a long-running
+/// device's dead clients go with it).
+const MAX_KERNELS: usize = 256;
+
+/// (address space, kernel address).
+type Key = (u64, u64);
+
+#[derive(Default)]
+pub struct ProgramCache {
+    kernels: Mutex<HashMap<Key, Vec<Program>>>,
+}
+
+impl ProgramCache {
+    /// The programs of one dispatch of the kernel at `addr` of address space `space`, for
+    /// `workers` host threads; given back to the cache when the dispatch ends.
+    pub fn checkout(&self, space: u64, addr: u64, workers: usize) -> Checkout<'_> {
+        let mut kept = self
+            .kernels
+            .lock()
+            .remove(&(space, addr))
+            .unwrap_or_default();
+        kept.resize_with(workers.max(kept.len()).max(1), || Program::new(addr));
+        Checkout {
+            cache: self,
+            key: (space, addr),
+            programs: kept.into_iter().map(|p| Mutex::new((p, false))).collect(),
+        }
+    }
+
+    /// Kernels kept (tests).
+    pub fn len(&self) -> usize {
+        self.kernels.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One dispatch's programs: one per host thread, each checked against memory at its first
+/// use in the dispatch.
+pub struct Checkout<'a> {
+    cache: &'a ProgramCache,
+    key: Key,
+    programs: Vec<Mutex<(Program, bool)>>,
+}
+
+impl Checkout<'_> {
+    /// Run `f` with host thread `worker`'s program.
+    pub fn with<R>(
+        &self,
+        worker: usize,
+        mem: &dyn GpuMemory,
+        f: impl FnOnce(&mut Program) -> R,
+    ) -> R {
+        let slot = &self.programs[worker.min(self.programs.len() - 1)];
+        let mut g = slot.lock();
+        let (program, checked) = &mut *g;
+        if !*checked {
+            program.new_generation();
+            program.revalidate(mem);
+            *checked = true;
+        }
+        f(program)
+    }
+}
+
+impl Drop for Checkout<'_> {
+    fn drop(&mut self) {
+        let programs = std::mem::take(&mut self.programs)
+            .into_iter()
+            .map(|m| m.into_inner().0)
+            .collect();
+        let mut kernels = self.cache.kernels.lock();
+        if kernels.len() >= MAX_KERNELS {
+            kernels.clear();
+        }
+        kernels.insert(self.key, programs);
+    }
+}
