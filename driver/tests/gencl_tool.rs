@@ -200,3 +200,31 @@ fn selftest_passes_on_the_emulated_device_and_through_the_drm_shim() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Ice Lake"), "{err}");
 }
+
+/// Logs through a pipe are plain text (journald reads them so), and a GENCL_LOG that does not
+/// parse is reported instead of ignored.
+#[test]
+fn logs_are_plain_text_off_a_terminal_and_a_bad_filter_is_reported() {
+    let run = |log: &str| {
+        Command::new(env!("CARGO_BIN_EXE_gencl"))
+            .current_dir(ROOT)
+            .env("GENCL_LOG", log)
+            .env("GENCL_DEVICE", "emulated")
+            .env_remove("NO_COLOR")
+            .arg("selftest")
+            .output()
+            .expect("run gencl")
+    };
+    let out = run("gencl_kmd=debug");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DEBUG"), "debug logs expected: {err}");
+    assert!(!err.contains('\x1b'), "no terminal escapes through a pipe: {err:?}");
+    let out = run("gencl=loudest");
+    assert_eq!(out.status.code(), Some(0), "a bad filter does not stop the tool");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("gencl: GENCL_LOG=\"gencl=loudest\": "),
+        "reported: {err}"
+    );
+}

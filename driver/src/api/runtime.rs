@@ -68,10 +68,5 @@ pub fn device_desc() -> ClResult<&'static DeviceDesc> {
 /// Logs of the ICD go to stderr when `GENCL_LOG` is set (e.g. `GENCL_LOG=debug`); an application
 /// that installed its own tracing subscriber keeps it.
 fn init_logging() {
-    if let Ok(f) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
-        let _ = tracing_subscriber::fmt()
-            .with_env_filter(f)
-            .with_writer(std::io::stderr)
-            .try_init();
-    }
+    crate::logging::init(None);
 }

@@ -151,12 +151,7 @@ fn gencl_main() -> std::ffi::c_int {
     // The JIT's logs (`GENCL_LOG=debug`), as gencld's; nothing is set up without it (nor is
     // the filter parser's code paged in).
     if std::env::var_os("GENCL_LOG").is_some() {
-        if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG") {
-            tracing_subscriber::fmt()
-                .with_env_filter(filter)
-                .with_writer(std::io::stderr)
-                .init();
-        }
+        gencl::logging::init(None);
     }
     let cli = Cli::parse();
     match run(cli) {

@@ -20,13 +20,7 @@ struct Args {
 fn main() -> ExitCode {
     // Take the activated fd before anything else runs (it clears LISTEN_* for children).
     let activated = server::activated_listener();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("GENCL_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    gencl::logging::init(Some("info"));
     let args = Args::parse();
     let svc = match Service::open() {
         Ok(s) => s,
