@@ -17,6 +17,7 @@ runs="${1:-5}" batch="${2:-10000}" n="${3:-200}"
 lib="${GENCL_LIB:-$here/target/release/libgencl.so}"
 gencld_bin="$(dirname "$lib")/gencld"
 tmp="$(mktemp -d)"
+export GENCL_DEVICE=emulated
 trap 'kill "${gencld:-0}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/launch" "$here/tests/bench/launch.c" -lOpenCL
 cc -O2 -o "$tmp/pipeline" "$here/tests/bench/pipeline.c" -lOpenCL

@@ -9,7 +9,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$here/target/piglit"
-shim_env=()
+shim_env=(GENCL_DEVICE=emulated)
 if [ "${GENCL_PIGLIT_SHIM:-0}" = 1 ]; then
   out="$here/target/piglit-shim"
   shim_env=(GENCL_DEVICE=real LD_PRELOAD="$here/target/release/libgencl_drm_shim.so")

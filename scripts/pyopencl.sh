@@ -39,7 +39,7 @@ cp -r "$src/test" "$out/test"
 # One file: its own process, its own cache folder, its own report.
 run_one() {
   local f="$1" name="${1%.py}"
-  ( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded \
+  ( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded GENCL_DEVICE=emulated \
       XDG_CACHE_HOME="$out/cache-$name" "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
       --timeout="${GENCL_PYOPENCL_TIMEOUT:-900}" --durations=5 \
       --junitxml="$out/$name.xml" "$f" > "$out/$name.log" 2>&1 )

@@ -9,6 +9,9 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 bash scripts/setup.sh
 cargo build --release -p gencl -p gencl-drm-shim
+# The emulated device is listed only when asked for; the drm-shim runs below ask for the real
+# backend instead.
+export GENCL_DEVICE="${GENCL_DEVICE:-emulated}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e

@@ -112,6 +112,26 @@ fn clinfo_lists_the_gencl_platform_and_device() {
     );
 }
 
+/// Installed on a machine without an Intel GPU, gencl lists its platform and no device unless
+/// GENCL_DEVICE=emulated asks for the emulator (an application taking "the first GPU" must not
+/// land on it). Skipped where a render node exists (the real backend would answer there).
+#[test]
+fn without_an_intel_gpu_no_device_is_listed_unless_the_emulator_is_asked_for() {
+    if Path::new("/dev/dri/renderD128").exists() {
+        eprintln!("a render node exists here; the no-GPU case cannot be shown");
+        return;
+    }
+    let icd = icd_file();
+    let mut cmd = Command::new(tool("clinfo"));
+    loader_env(&mut cmd, &icd);
+    cmd.env("GENCL_MODE", "embedded")
+        .env("GENCL_DEVICE", "auto");
+    let out = cmd.output().expect("run clinfo");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(field(&text, "Platform Name"), Some("gencl"), "{text}");
+    assert_eq!(field(&text, "Number of devices"), Some("0"), "{text}");
+}
+
 /// Compile the C program; `tag` keeps tests running in parallel off each other's binary.
 fn build_c_program(tag: &str) -> PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/api_errors.c");

@@ -219,12 +219,38 @@ fn logs_are_plain_text_off_a_terminal_and_a_bad_filter_is_reported() {
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("DEBUG"), "debug logs expected: {err}");
-    assert!(!err.contains('\x1b'), "no terminal escapes through a pipe: {err:?}");
+    assert!(
+        !err.contains('\x1b'),
+        "no terminal escapes through a pipe: {err:?}"
+    );
     let out = run("gencl=loudest");
-    assert_eq!(out.status.code(), Some(0), "a bad filter does not stop the tool");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a bad filter does not stop the tool"
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with("gencl: GENCL_LOG=\"gencl=loudest\": "),
         "reported: {err}"
     );
+}
+
+/// Without an Intel GPU and without GENCL_DEVICE=emulated, the selftest finds no device and
+/// says how to ask for the emulator (skipped where a render node exists).
+#[test]
+fn selftest_without_a_gpu_names_the_emulator_switch() {
+    if std::path::Path::new("/dev/dri/renderD128").exists() {
+        eprintln!("a render node exists here; the no-GPU case cannot be shown");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+        .current_dir(ROOT)
+        .env("GENCL_DEVICE", "auto")
+        .arg("selftest")
+        .output()
+        .expect("run gencl");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("GENCL_DEVICE=emulated"), "{text}");
 }

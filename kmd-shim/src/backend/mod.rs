@@ -84,8 +84,10 @@ pub trait I915: Send + Sync {
     }
 }
 
-/// The device `GENCL_DEVICE` selects: `emulated`, `real`, or `auto` (the
-/// default: an i915 render node if there is one, else the emulated device).
+/// The device `GENCL_DEVICE` selects: `emulated`, `real`, or `auto` (the default: an i915
+/// render node, and no device without one). The emulated device is for development and CI:
+/// an installed gencl on a machine without an Intel GPU lists no device unless asked for it,
+/// so that an application that takes "the first GPU" does not land on an emulator.
 pub fn open_default() -> Result<Box<dyn I915>, KmdError> {
     let sel = std::env::var("GENCL_DEVICE").unwrap_or_else(|_| "auto".into());
     match sel.as_str() {
@@ -93,10 +95,10 @@ pub fn open_default() -> Result<Box<dyn I915>, KmdError> {
         "real" => Ok(Box::new(real::RealI915::open()?)),
         "auto" | "" => match real::RealI915::open() {
             Ok(r) => Ok(Box::new(r)),
-            Err(e) => {
-                tracing::info!("{e}; using the emulated device");
-                open_emulated()
-            }
+            Err(KmdError::NoDevice(why)) => Err(KmdError::NoDevice(format!(
+                "{why} (GENCL_DEVICE=emulated selects the emulated Gen9, for development and CI)"
+            ))),
+            Err(e) => Err(e),
         },
         other => Err(KmdError::BadSelection(other.to_string())),
     }
