@@ -254,3 +254,19 @@ fn selftest_without_a_gpu_names_the_emulator_switch() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("GENCL_DEVICE=emulated"), "{text}");
 }
+
+/// `--version` names the package and the compiler build (what program binaries and caches
+/// are keyed by).
+#[test]
+fn version_names_the_package_and_the_compiler_build() {
+    let out = gencl(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "gencl {} (compiler {})\n",
+        env!("CARGO_PKG_VERSION"),
+        gencl_jit::binary::COMPILER_ID
+    );
+    assert_eq!(text, want);
+    assert_eq!(gencl_jit::binary::COMPILER_ID.len(), 16);
+}

@@ -20,8 +20,23 @@ use clap::{Parser, Subcommand};
 use gencl_isa::gen9::disasm_kernel;
 use gencl_jit::{compile, CompileInput};
 
+/// `--version`: the package version and the compiler build that program binaries and caches
+/// are keyed by.
+static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} (compiler {})",
+        env!("CARGO_PKG_VERSION"),
+        gencl_jit::binary::COMPILER_ID
+    )
+});
+
 #[derive(Parser)]
-#[command(name = "gencl", about = "gencl developer tool")]
+#[command(
+    name = "gencl",
+    about = "gencl developer tool",
+    version,
+    long_version = LONG_VERSION.as_str()
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
