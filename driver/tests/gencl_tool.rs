@@ -270,3 +270,37 @@ fn version_names_the_package_and_the_compiler_build() {
     assert_eq!(text, want);
     assert_eq!(gencl_jit::binary::COMPILER_ID.len(), 16);
 }
+
+/// `--options "-D N=4"`, as the help shows it: a value that starts with a dash is the
+/// build options, not a flag of the tool.
+#[test]
+fn compile_takes_build_options_that_start_with_a_dash() {
+    let dir = std::env::temp_dir().join(format!("gencl-opts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("n.cl");
+    std::fs::write(&src, "kernel void k(global int *o) { o[0] = N; }\n").unwrap();
+    let out = gencl(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--options",
+        "-D N=4 -cl-std=CL1.2",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.join("k.bin").exists());
+    // Without the definition the build fails, so the options did reach the compiler.
+    let out = gencl(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -57,8 +57,9 @@ enum Cmd {
         /// Output folder (default: the current one).
         #[arg(short, long, default_value = ".")]
         out: PathBuf,
-        /// clBuildProgram options, e.g. "-D N=4 -cl-std=CL1.2".
-        #[arg(long, default_value = "")]
+        /// clBuildProgram options, e.g. "-D N=4 -cl-std=CL1.2" (a value that starts with
+        /// a dash is taken as the options, not as a flag of the tool).
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         options: String,
         /// Compile this many more times in the same process and print the first build's
         /// time and the median of the others (the in-process JIT figure: the built-in
@@ -100,8 +101,8 @@ enum Cmd {
         /// to 64, 1 elsewhere).
         #[arg(long)]
         local: Option<String>,
-        /// clBuildProgram options.
-        #[arg(long, default_value = "")]
+        /// clBuildProgram options, e.g. "-D N=4".
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         options: String,
         /// Bytes of each buffer argument (default: 16 per work-item).
         #[arg(long)]
