@@ -304,3 +304,41 @@ fn compile_takes_build_options_that_start_with_a_dash() {
     assert_eq!(out.status.code(), Some(1));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// GENCL_DUMP=DIR keeps what the compiler made of a program: its source, options and
+/// SPIR-V, and per kernel the IR after the passes and the Gen9 assembly.
+#[test]
+fn gencl_dump_writes_source_spirv_ir_and_isa() {
+    let dir = std::env::temp_dir().join(format!("gencl-dump-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+        .current_dir(ROOT)
+        .env("GENCL_DUMP", &dir)
+        .args(["compile", "tests/kernels/vadd.cl", "-o"])
+        .arg(dir.join("bin"))
+        .output()
+        .expect("run gencl");
+    assert_eq!(out.status.code(), Some(0));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("prog-"))
+        .collect();
+    names.sort();
+    let prog = names[0].split('.').next().unwrap().to_string();
+    let want: Vec<String> = ["cl", "options", "spv", "vadd.asm", "vadd.ir"]
+        .iter()
+        .map(|e| format!("{prog}.{e}"))
+        .collect();
+    assert_eq!(names, want);
+    let read = |e: &str| std::fs::read(dir.join(format!("{prog}.{e}"))).unwrap();
+    assert_eq!(
+        read("cl"),
+        std::fs::read(format!("{ROOT}/tests/kernels/vadd.cl")).unwrap()
+    );
+    assert_eq!(read("spv")[..4], 0x0723_0203u32.to_le_bytes());
+    let asm = String::from_utf8(read("vadd.asm")).unwrap();
+    assert!(asm.contains("send") && asm.contains("EOT"), "{asm}");
+    let ir = String::from_utf8(read("vadd.ir")).unwrap();
+    assert!(ir.contains("vadd"), "{ir}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

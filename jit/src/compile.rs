@@ -67,10 +67,22 @@ pub fn compile_specialized(
     options: &str,
     spec: &[(u32, Vec<u8>)],
 ) -> Result<ProgramBinary, BuildError> {
-    let opts = clc::parse_options(options).map_err(|log| BuildError {
+    let mut opts = clc::parse_options(options).map_err(|log| BuildError {
         log,
         invalid_options: true,
     })?;
+    if crate::dump::dir().is_some() {
+        let (bytes, ext): (&[u8], &str) = match input {
+            CompileInput::OpenClC(src) => (src.as_bytes(), "cl"),
+            CompileInput::SpirV(b) => (b, "input.spv"),
+            CompileInput::LlvmIr(b) => (b, "ll"),
+            CompileInput::Binary(b) => (b, "input.bin"),
+        };
+        let name = crate::dump::program_name(bytes, options);
+        crate::dump::write(&format!("{name}.{ext}"), bytes);
+        crate::dump::write(&format!("{name}.options"), options.as_bytes());
+        opts.dump = Some(name);
+    }
     let spirv_bytes;
     let spirv: &[u8] = match input {
         CompileInput::OpenClC(src) => {
@@ -91,6 +103,9 @@ pub fn compile_specialized(
             return crate::binary::decode(b).map_err(|e| BuildError::log(e.to_string()));
         }
     };
+    if let Some(name) = &opts.dump {
+        crate::dump::write(&format!("{name}.spv"), spirv);
+    }
     let (mut kernels, globals) = compile_spirv_program(spirv, spec, &opts)?;
     if let CompileInput::OpenClC(src) = input {
         kernels = with_source_lines(kernels, src, spec, &opts)?;
@@ -318,6 +333,10 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         printf,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
+    if let Some(name) = &opts.dump {
+        let ir = crate::ir::print::print(&func);
+        crate::dump::write(&format!("{name}.{}.ir", func.name), ir.as_bytes());
+    }
     // The gateway's barrier only where the kernel still has one after the passes.
     let barriers = func
         .blocks
@@ -424,6 +443,10 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),
     };
     let isa = emit::emit_with(&mfunc, &assignment, emit_opts)?;
+    if let Some(name) = &opts.dump {
+        let asm = gencl_isa::gen9::disasm_kernel(&isa).unwrap_or_else(|e| format!("{e}\n"));
+        crate::dump::write(&format!("{name}.{}.asm", func.name), asm.as_bytes());
+    }
     let implicit = abi::implicit_args();
     Ok(KernelBinary {
         name: func.name.clone(),

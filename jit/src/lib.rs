@@ -10,6 +10,7 @@ pub mod abi;
 pub mod analysis;
 pub mod binary;
 pub mod compile;
+pub mod dump;
 pub mod emit;
 pub mod extensions;
 pub mod frontend;

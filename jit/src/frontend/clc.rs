@@ -23,6 +23,8 @@ pub struct ClcOptions {
     /// -g: clang's line tables go into the SPIR-V (OpLine), so that the JIT's errors name
     /// the source line. A failed build is retried this way to find the line (`compile`).
     pub line_tables: bool,
+    /// The program's name in the `GENCL_DUMP` folder, when dumping (`crate::dump`).
+    pub dump: Option<String>,
 }
 
 /// Parse a clBuildProgram options string (OpenCL 3.0 §5.8.6).
@@ -30,6 +32,7 @@ pub fn parse_options(options: &str) -> Result<ClcOptions, String> {
     let mut out = ClcOptions {
         denorms_are_zero: false,
         line_tables: false,
+        dump: None,
         clang_args: Vec::new(),
         // "If the -cl-std build option is not specified, the highest OpenCL C 1.x language
         // version supported by each device is used."
