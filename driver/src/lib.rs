@@ -2,6 +2,7 @@
 pub mod api;
 pub mod client;
 pub mod core;
+pub mod info;
 pub mod logging;
 pub mod profile;
 pub mod protocol;

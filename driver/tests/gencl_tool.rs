@@ -342,3 +342,41 @@ fn gencl_dump_writes_source_spirv_ir_and_isa() {
     assert!(ir.contains("vadd"), "{ir}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `gencl info`: the device as an application finds it, where the service runs, how the
+/// device was chosen, and the compiler build; without a device, exit 1 and the switch.
+#[test]
+fn info_names_the_device_the_service_and_the_compiler() {
+    let run = |device: &str| {
+        Command::new(env!("CARGO_BIN_EXE_gencl"))
+            .current_dir(ROOT)
+            .env("GENCL_DEVICE", device)
+            .env("GENCL_MODE", "embedded")
+            .arg("info")
+            .output()
+            .expect("run gencl")
+    };
+    let out = run("emulated");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    for want in [
+        format!("compiler {})", gencl_jit::binary::COMPILER_ID).as_str(),
+        "service: in this process (embedded",
+        "device: Intel(R) Gen9 HD Graphics GT2 [Skylake, 0x1912] (emulated)",
+        "PCI id 0x1912; 24 EUs in 3 subslices, 7 threads per EU (168 hardware threads)",
+        "chosen by: GENCL_DEVICE=emulated",
+        "  clang-15: ",
+        "  libclc: ",
+    ] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+    if !std::path::Path::new("/dev/dri/renderD128").exists() {
+        let out = run("auto");
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("no device") && err.contains("GENCL_DEVICE=emulated"),
+            "{err}"
+        );
+    }
+}

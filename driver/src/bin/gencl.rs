@@ -80,6 +80,10 @@ enum Cmd {
     /// kernels with known results (one line each: pass or FAIL, GPU and wall time); exit 0
     /// when all pass, 1 otherwise (docs/hardware.md).
     Selftest,
+    /// What an application would find: where the service runs, the device (as clinfo shows
+    /// it, and how it was chosen), the compiler build and the tools and caches it uses;
+    /// exit 1 when there is no device.
+    Info,
     /// Print the commands of every submission of AUB files (NEO's recordings, or gencl's
     /// with GENCL_AUB=FILE), with the state they point at, by documented field names;
     /// zero fields are left out. Two files are listed one after the other, for diff.
@@ -181,6 +185,10 @@ fn gencl_main() -> std::ffi::c_int {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        Cmd::Info => {
+            print!("{}", gencl::info::report()?);
+            Ok(())
+        }
         Cmd::Selftest => {
             let (report, ok) = gencl::selftest::run()?;
             print!("{report}");

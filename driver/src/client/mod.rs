@@ -116,6 +116,8 @@ pub struct Connection {
     pending: Arc<Pending>,
     pub device: DeviceDesc,
     pub mode: Mode,
+    /// gencld's socket, when connected to one.
+    pub socket: Option<std::path::PathBuf>,
 }
 
 impl Connection {
@@ -195,6 +197,7 @@ impl Connection {
                 pending,
                 device,
                 mode,
+                socket: None,
             }),
             other => Err(unexpected(other)),
         }

@@ -1,0 +1,143 @@
+//! `gencl info`: what an application would find, as clinfo shows it, and what clinfo cannot
+//! show: where the service runs, how the device was chosen, the compiler build and the tools
+//! and caches it uses.
+
+use std::path::{Path, PathBuf};
+
+use crate::client::{Connection, Mode};
+use crate::service::server::socket_candidates;
+
+/// The report, or why no device was found (the caller exits 1 with it).
+pub fn report() -> Result<String, String> {
+    let mut out = format!(
+        "gencl {} (compiler {})\n",
+        env!("CARGO_PKG_VERSION"),
+        gencl_jit::binary::COMPILER_ID
+    );
+    let selection = std::env::var("GENCL_DEVICE").unwrap_or_else(|_| "auto".into());
+    let conn = Connection::open()
+        .map_err(|e| format!("no device: {e} (device selection: GENCL_DEVICE={selection})"))?;
+    match (&conn.mode, &conn.socket) {
+        (Mode::Service, Some(path)) => {
+            out += &format!("service: gencld at {}\n", path.display());
+        }
+        _ => {
+            let tried: Vec<String> = socket_candidates()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            out += &format!(
+                "service: in this process (embedded; no gencld answered at {})\n",
+                tried.join(", ")
+            );
+        }
+    }
+    let d = &conn.device;
+    let mib = |b: u64| b >> 20;
+    out += &format!(
+        "device: {}\n  PCI id {:#06x}; {} EUs in {} subslices, {} threads per EU ({} hardware \
+         threads)\n  memory: {} MiB global, {} MiB largest allocation, {} KiB local; \
+         work-groups of up to {}\n  timestamps: {} ns per tick\n  chosen by: \
+         GENCL_DEVICE={selection}{}\n",
+        d.name,
+        d.chipset_id,
+        d.eu_count,
+        d.subslices,
+        d.threads_per_eu,
+        d.eu_count * d.threads_per_eu,
+        mib(d.global_mem_bytes),
+        mib(d.max_alloc_bytes),
+        d.local_mem_bytes >> 10,
+        d.max_work_group_size,
+        d.timer_resolution_ns,
+        if d.emulated {
+            " (the emulated Gen9: a GPU model on the CPU)"
+        } else {
+            ""
+        },
+    );
+    if d.compiler_id != gencl_jit::binary::COMPILER_ID {
+        out += &format!(
+            "  the service's compiler build is {} (this tool's: {})\n",
+            d.compiler_id,
+            gencl_jit::binary::COMPILER_ID
+        );
+    }
+    out += "compiler:\n";
+    for (tool, var) in [
+        ("clang-15", "GENCL_CLANG"),
+        ("llvm-spirv-15", "GENCL_LLVM_SPIRV"),
+        ("llvm-as-15", "GENCL_LLVM_AS"),
+        ("spirv-link", "GENCL_SPIRV_LINK"),
+    ] {
+        let name = std::env::var(var).unwrap_or_else(|_| tool.to_string());
+        out += &format!(
+            "  {tool}: {}\n",
+            find_program(&name).map_or_else(
+                || format!("{name}: not found (OpenCL C builds need it; {var} names another)"),
+                |p| p.display().to_string()
+            )
+        );
+    }
+    let libclc = std::env::var("GENCL_LIBCLC")
+        .unwrap_or_else(|_| gencl_jit::frontend::library::DEFAULT_PATH.to_string());
+    out += &format!(
+        "  libclc: {libclc}{}\n",
+        if Path::new(&libclc).exists() {
+            ""
+        } else {
+            " (missing: built-ins will not resolve)"
+        }
+    );
+    out += &format!("  built-in cache: {}\n", cache_state());
+    if let Some(d) = gencl_jit::dump::dir() {
+        out += &format!("  GENCL_DUMP: {}\n", d.display());
+    }
+    Ok(out)
+}
+
+/// `name` as the compiler runs it: a path, or the first match on PATH.
+fn find_program(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        return Path::new(name).is_file().then(|| PathBuf::from(name));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Where the parsed built-in library is kept between processes, and how much is there.
+fn cache_state() -> String {
+    if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
+        return "off (GENCL_LIBCLC_CACHE=0)".into();
+    }
+    let Some(base) = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+    else {
+        return "off (no XDG_CACHE_HOME or HOME)".into();
+    };
+    let dir = base.join("gencl");
+    let (mut files, mut bytes) = (0u64, 0u64);
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            match e.metadata() {
+                Ok(m) if m.is_dir() => stack.push(e.path()),
+                Ok(m) => {
+                    files += 1;
+                    bytes += m.len();
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    format!(
+        "{} ({files} files, {} KiB)",
+        dir.display(),
+        bytes.div_ceil(1024)
+    )
+}
