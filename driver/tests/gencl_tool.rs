@@ -380,3 +380,35 @@ fn info_names_the_device_the_service_and_the_compiler() {
         );
     }
 }
+
+/// `gencl disasm` of a program binary (what CL_PROGRAM_BINARIES hands out): every kernel's
+/// figures and code, the same code as its raw binary disassembles to.
+#[test]
+fn disasm_reads_program_binaries() {
+    let src = std::fs::read_to_string(format!("{ROOT}/tests/kernels/vadd.cl")).unwrap();
+    let program =
+        gencl_jit::compile(gencl_jit::CompileInput::OpenClC(&src), "").expect("vadd builds");
+    let dir = std::env::temp_dir().join(format!("gencl-disasm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("vadd.clbin");
+    std::fs::write(&file, gencl_jit::binary::encode(&program)).unwrap();
+    let out = gencl(&["disasm", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let k = &program.kernels[0];
+    let want = format!(
+        "// {}\n{}\n",
+        gencl_jit::compile::stats_line(k),
+        gencl_isa::gen9::disasm_kernel(&k.isa).unwrap()
+    );
+    assert_eq!(text, want);
+    // A damaged binary is an error naming the file, not a crash.
+    let mut bad = gencl_jit::binary::encode(&program);
+    let n = bad.len();
+    bad[n - 1] ^= 0xff;
+    std::fs::write(&file, &bad).unwrap();
+    let out = gencl(&["disasm", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("vadd.clbin"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -44,7 +44,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Disassemble a raw Gen9 kernel binary, one instruction per line, as IGA prints it.
+    /// Disassemble a raw Gen9 kernel binary (NAME.bin), or every kernel of a gencl program
+    /// binary (CL_PROGRAM_BINARIES), one instruction per line, as IGA prints it.
     Disasm { file: PathBuf },
     /// Compile OpenCL C (.cl), SPIR-V (.spv) or LLVM 15 IR (.ll text, .bc bitcode) for Gen9;
     /// writes NAME.bin per kernel (and NAME.asm with --asm).
@@ -183,6 +184,27 @@ fn gencl_main() -> std::ffi::c_int {
     }
 }
 
+/// A program binary (CL_PROGRAM_BINARIES, pyopencl's cache): each kernel's figures and code.
+/// A binary of another compiler build is read with that build's id (the runtime would refuse
+/// it; a tool may still show it).
+fn disasm_program(bytes: &[u8]) -> Result<String, String> {
+    use gencl_jit::binary::{decode, decode_for, BinaryError};
+    let program = match decode(bytes) {
+        Err(BinaryError::OtherCompiler { found, .. }) => {
+            decode_for(bytes, &found).map_err(|e| e.to_string())?
+        }
+        Err(BinaryError::Kind(k)) => return Err(format!("binary kind {k} holds no machine code")),
+        r => r.map_err(|e| e.to_string())?,
+    };
+    let mut out = String::new();
+    for k in &program.kernels {
+        out += &format!("// {}\n", gencl_jit::compile::stats_line(k));
+        out += &disasm_kernel(&k.isa).map_err(|e| format!("kernel '{}': {e}", k.name))?;
+        out += "\n";
+    }
+    Ok(out)
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
         Cmd::Info => {
@@ -296,7 +318,12 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Disasm { file } => {
             let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let text = disasm_kernel(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+            let text = if bytes.starts_with(gencl_jit::binary::MAGIC) {
+                disasm_program(&bytes)
+            } else {
+                disasm_kernel(&bytes).map_err(|e| e.to_string())
+            }
+            .map_err(|e| format!("{}: {e}", file.display()))?;
             print!("{text}");
             Ok(())
         }
