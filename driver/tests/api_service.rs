@@ -403,3 +403,93 @@ fn program_binaries_round_trip_and_forged_ones_fail_cleanly() {
     assert!(r.is_ok(), "{r:?}");
     alive(&mut d, &sock);
 }
+
+/// Many clients at once: 32 connections, each its own VM, each 1,000 launches of a kernel
+/// that adds the launch's number to its buffer; half wait for every launch, half queue all
+/// 1,000 and wait at the end (8 in flight per client at most). Every client finishes, every
+/// buffer holds the exact sum, and gencld serves a new client afterwards. The blocking
+/// clients' round trips are printed as percentiles per client (figures, not assertions: the
+/// machine is shared).
+#[test]
+fn thirty_two_clients_of_a_thousand_launches_each_all_finish_exactly() {
+    const CLIENTS: usize = 32;
+    const LAUNCHES: u64 = 1000;
+    const N: u64 = 64;
+    let (mut d, sock) = start_gencld("many");
+    let start = std::time::Instant::now();
+    let results: Vec<(usize, Vec<u128>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..CLIENTS)
+            .map(|client| {
+                let sock = sock.clone();
+                s.spawn(move || {
+                    let c = Connection::connect_to(&sock).expect("connect");
+                    let prog = build(&c);
+                    let buf = c.create_buffer(N * 4).expect("buffer");
+                    let launch = |b: u64| Launch {
+                        tag: 0,
+                        program: prog,
+                        kernel: 0,
+                        args: vec![
+                            WireArg::Buffer {
+                                id: buf.id,
+                                offset: 0,
+                            },
+                            WireArg::Bytes((b as i32).to_ne_bytes().to_vec()),
+                        ],
+                        work_dim: 1,
+                        global_offset: [0; 3],
+                        global_size: [N, 1, 1],
+                        local_size: [16, 1, 1],
+                    };
+                    let mut latencies = Vec::new();
+                    if client % 2 == 0 {
+                        for b in 1..=LAUNCHES {
+                            let t = std::time::Instant::now();
+                            c.launch_and_wait(launch(b)).expect("launch");
+                            latencies.push(t.elapsed().as_micros());
+                        }
+                    } else {
+                        let (tx, rx) = std::sync::mpsc::channel();
+                        for b in 1..=LAUNCHES {
+                            let tx = tx.clone();
+                            c.launch(launch(b), move |r| {
+                                let _ = tx.send(r.is_ok());
+                            })
+                            .expect("queued");
+                        }
+                        let ok = rx.iter().take(LAUNCHES as usize).filter(|&ok| ok).count();
+                        assert_eq!(ok as u64, LAUNCHES, "client {client}: launches failed");
+                    }
+                    let sum = (LAUNCHES * (LAUNCHES + 1) / 2) as i32;
+                    let got: Vec<i32> = buf
+                        .map
+                        .lock()
+                        .chunks(4)
+                        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
+                        .collect();
+                    assert_eq!(got, vec![sum; N as usize], "client {client}");
+                    (client, latencies)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let wall = start.elapsed();
+    eprintln!(
+        "{CLIENTS} clients × {LAUNCHES} launches in {:.2} s ({:.0} launches/s)",
+        wall.as_secs_f64(),
+        (CLIENTS as f64 * LAUNCHES as f64) / wall.as_secs_f64()
+    );
+    for (client, mut l) in results.into_iter().filter(|(_, l)| !l.is_empty()) {
+        l.sort_unstable();
+        let p = |q: f64| l[((l.len() - 1) as f64 * q) as usize];
+        eprintln!(
+            "client {client:2}: round trip µs p50 {} p90 {} p99 {} max {}",
+            p(0.5),
+            p(0.9),
+            p(0.99),
+            l[l.len() - 1]
+        );
+    }
+    alive(&mut d, &sock);
+}
