@@ -220,6 +220,7 @@ fn nd_range(
         let completion = Arc::new(Completion::default());
         let filled = completion.clone();
         let kernel = launch.kernel;
+        let refused = context.clone();
         queue(launch, move |outcome| {
             filled.fill(Box::new(move || {
                 let result = finished(kernel, outcome);
@@ -229,6 +230,10 @@ fn nd_range(
                     status
                 })
             }))
+        })
+        .map_err(|(status, text)| {
+            refused.report(&text);
+            status
         })?;
         Ok(completion)
     }))
@@ -244,23 +249,20 @@ fn failure(kernel: u32, status: cl_int, what: String) -> Failure {
 }
 
 /// Queue one launch through the service; `done` hears how it ended. A launch the service
-/// refuses is the event's error at once.
-fn queue(launch: Launch, done: impl FnOnce(LaunchOutcome) + Send + 'static) -> Result<(), cl_int> {
+/// refuses is the event's error at once (and `done` is dropped unheard).
+fn queue(launch: Launch, done: impl FnOnce(LaunchOutcome) + Send + 'static) -> Result<(), Failure> {
     let kernel = launch.kernel;
-    let conn = connection()?;
-    conn.launch(launch, done).map_err(|e| {
-        let (status, _) = match e {
-            ClientError::Service {
-                code: ErrorCode::InvalidArgs,
-                message,
-            } => failure(
-                kernel,
-                CL_INVALID_KERNEL_ARGS,
-                format!("launch refused: {message}"),
-            ),
-            e => failure(kernel, CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
-        };
-        status
+    let conn = connection().map_err(|s| (s, "gencl: no device".to_string()))?;
+    conn.launch(launch, done).map_err(|e| match e {
+        ClientError::Service {
+            code: ErrorCode::InvalidArgs,
+            message,
+        } => failure(
+            kernel,
+            CL_INVALID_KERNEL_ARGS,
+            format!("launch refused: {message}"),
+        ),
+        e => failure(kernel, CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
     })
 }
 
