@@ -65,8 +65,9 @@ fn build(c: &Connection) -> u64 {
     }
 }
 
-fn launch(c: &Connection, program: u64, buffer: u64, n: u64) -> Result<Launched, ClientError> {
-    c.launch_and_wait(Launch {
+/// `add` over `n` items of `buffer`, adding `b`.
+fn add(program: u64, buffer: u64, n: u64, b: i32) -> Launch {
+    Launch {
         tag: 0,
         program,
         kernel: 0,
@@ -75,13 +76,17 @@ fn launch(c: &Connection, program: u64, buffer: u64, n: u64) -> Result<Launched,
                 id: buffer,
                 offset: 0,
             },
-            WireArg::Bytes(7i32.to_ne_bytes().to_vec()),
+            WireArg::Bytes(b.to_ne_bytes().to_vec()),
         ],
         work_dim: 1,
         global_offset: [0; 3],
         global_size: [n, 1, 1],
         local_size: [16, 1, 1],
-    })
+    }
+}
+
+fn launch(c: &Connection, program: u64, buffer: u64, n: u64) -> Result<Launched, ClientError> {
+    c.launch_and_wait(add(program, buffer, n, 7))
 }
 
 fn unknown(r: Result<impl std::fmt::Debug, ClientError>) {
@@ -425,22 +430,7 @@ fn thirty_two_clients_of_a_thousand_launches_each_all_finish_exactly() {
                     let c = Connection::connect_to(&sock).expect("connect");
                     let prog = build(&c);
                     let buf = c.create_buffer(N * 4).expect("buffer");
-                    let launch = |b: u64| Launch {
-                        tag: 0,
-                        program: prog,
-                        kernel: 0,
-                        args: vec![
-                            WireArg::Buffer {
-                                id: buf.id,
-                                offset: 0,
-                            },
-                            WireArg::Bytes((b as i32).to_ne_bytes().to_vec()),
-                        ],
-                        work_dim: 1,
-                        global_offset: [0; 3],
-                        global_size: [N, 1, 1],
-                        local_size: [16, 1, 1],
-                    };
+                    let launch = |b: u64| add(prog, buf.id, N, b as i32);
                     let mut latencies = Vec::new();
                     if client % 2 == 0 {
                         for b in 1..=LAUNCHES {
