@@ -483,3 +483,127 @@ fn thirty_two_clients_of_a_thousand_launches_each_all_finish_exactly() {
     }
     alive(&mut d, &sock);
 }
+
+/// What gencld holds for itself, from /proc: open fds (every GEM object of the emulated
+/// device is a memfd), threads (two per client: its requests and its retiring), and mappings
+/// of GEM objects (`memfd:gencl-gem`; the C library's own mappings, its per-thread malloc
+/// arenas, stay after the threads that made them, up to its bound, and are not counted).
+fn held(pid: u32) -> (usize, usize, usize) {
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count();
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let threads = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap();
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("memfd:gencl-gem"))
+        .count();
+    (fds, threads, maps)
+}
+
+/// Clients killed with SIGKILL in the middle of a launch storm (C programs on the ICD loader,
+/// through gencld) leave nothing behind in gencld: its fds, threads and mappings come back to
+/// what they were with no client, and it serves the next client.
+#[test]
+fn clients_killed_mid_storm_leave_nothing_behind() {
+    let (mut d, sock) = start_gencld("kill");
+    let dir = sock.parent().unwrap().to_path_buf();
+    let profile = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .to_path_buf();
+    std::fs::create_dir_all(dir.join("vendors")).unwrap();
+    std::fs::write(
+        dir.join("vendors/gencl.icd"),
+        profile.join("libgencl.so").display().to_string(),
+    )
+    .unwrap();
+    let exe = dir.join("launch");
+    let cc = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/bench/launch.c"
+        ))
+        .arg("-lOpenCL")
+        .output()
+        .expect("cc");
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let client = |batch: &str| {
+        let mut c = Command::new(&exe);
+        c.args([batch, "20"])
+            .env("OCL_ICD_VENDORS", dir.join("vendors"))
+            .env("GENCL_MODE", "service")
+            .env("GENCL_SOCKET", &sock)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        c
+    };
+    // One client to its end first: whatever gencld keeps for good (its libraries, the
+    // compiler's first use) is then in the baseline.
+    assert!(client("200").status().unwrap().success());
+    let pid = d.0.id();
+    let settle = |want: (usize, usize, usize)| {
+        let mut now = held(pid);
+        for _ in 0..200 {
+            if now == want {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            now = held(pid);
+        }
+        now
+    };
+    // The baseline once nothing moves for half a second (the first client's connection is
+    // still being taken down right after it exits).
+    let mut baseline = held(pid);
+    let mut still = 0;
+    while still < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let now = held(pid);
+        still = if now == baseline { still + 1 } else { 0 };
+        baseline = now;
+    }
+    // Ten storms, each killed at its own moment between 30 and 800 ms in (a fixed sequence:
+    // the same test every run).
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut caught = 0;
+    for _ in 0..10 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut child = client("1000000").spawn().expect("client");
+        std::thread::sleep(std::time::Duration::from_millis(30 + x % 770));
+        // Killed while gencld holds its objects and threads (most kills; the earliest may
+        // land before the connection).
+        let during = held(pid);
+        if during.0 > baseline.0 && during.1 > baseline.1 && during.2 > baseline.2 {
+            caught += 1;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert!(caught >= 5, "only {caught} of 10 kills landed mid-storm");
+    assert_eq!(
+        settle(baseline),
+        baseline,
+        "(fds, threads, mappings) left in gencld"
+    );
+    assert!(
+        client("200").status().unwrap().success(),
+        "served after the kills"
+    );
+    alive(&mut d, &sock);
+}
