@@ -6,6 +6,7 @@ pub mod info;
 pub mod logging;
 pub mod profile;
 pub mod protocol;
+pub mod run_args;
 pub mod selftest;
 pub mod service;
 pub mod submit;

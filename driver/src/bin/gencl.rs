@@ -116,6 +116,61 @@ enum Cmd {
         #[arg(long, default_value_t = 1024)]
         local_bytes: u32,
     },
+    /// Compile a kernel and run it once on the device GENCL_DEVICE selects, with the
+    /// arguments given; print every buffer argument afterwards, the GPU time, and on the
+    /// emulated device the GPU model's counters.
+    Run {
+        file: PathBuf,
+        /// The kernel to run.
+        #[arg(long)]
+        kernel: String,
+        /// Global size: X, X,Y or X,Y,Z.
+        #[arg(long)]
+        global: String,
+        /// Local size, as many dimensions as --global (default: the largest divisor of X up
+        /// to 64, 1 elsewhere).
+        #[arg(long)]
+        local: Option<String>,
+        /// clBuildProgram options, e.g. "-D N=4".
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        options: String,
+        /// One per kernel argument, in order: TYPE:VALUE (by value: i32:7, f32:1.5, u64:9,
+        /// ...), buf:TYPE:COUNT[:zero|iota|rand|VALUE|@FILE], local:BYTES.
+        #[arg(long = "arg", allow_hyphen_values = true)]
+        args: Vec<String>,
+        /// Elements of each buffer to print.
+        #[arg(long, default_value_t = 16)]
+        show: usize,
+        /// Write each buffer argument's bytes after the run to DIR/argN.bin.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// The ND-range of `--global` and `--local`: dimensions, global and local sizes.
+fn nd_range(global: &str, local: Option<&str>) -> Result<(u32, [u64; 3], [u32; 3]), String> {
+    let g = sizes(global)?;
+    let mut gs = [1u64; 3];
+    gs[..g.len()].copy_from_slice(&g);
+    let mut ls = [1u32; 3];
+    match local {
+        Some(l) => {
+            let l = sizes(l)?;
+            if l.len() != g.len() {
+                return Err("--local needs as many dimensions as --global".into());
+            }
+            for (d, v) in l.iter().enumerate() {
+                ls[d] = u32::try_from(*v).map_err(|_| "local size too large")?;
+            }
+        }
+        None => {
+            ls[0] = (1..=64u32)
+                .rev()
+                .find(|d| gs[0] % u64::from(*d) == 0)
+                .unwrap_or(1)
+        }
+    }
+    Ok((g.len() as u32, gs, ls))
 }
 
 /// "1024" or "64,64" → the sizes given.
@@ -278,30 +333,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 .iter()
                 .find(|k| k.name == kernel)
                 .ok_or_else(|| format!("{}: no kernel {kernel}", file.display()))?;
-            let g = sizes(&global)?;
-            let mut gs = [1u64; 3];
-            gs[..g.len()].copy_from_slice(&g);
-            let mut ls = [1u32; 3];
-            match local {
-                Some(l) => {
-                    let l = sizes(&l)?;
-                    if l.len() != g.len() {
-                        return Err("--local needs as many dimensions as --global".into());
-                    }
-                    for (d, v) in l.iter().enumerate() {
-                        ls[d] = u32::try_from(*v).map_err(|_| "local size too large")?;
-                    }
-                }
-                None => {
-                    ls[0] = (1..=64u32)
-                        .rev()
-                        .find(|d| gs[0] % u64::from(*d) == 0)
-                        .unwrap_or(1)
-                }
-            }
+            let (dims, gs, ls) = nd_range(&global, local.as_deref())?;
             let items: u64 = gs.iter().product();
             let launch = gencl::profile::ProfileLaunch {
-                work_dim: g.len() as u32,
+                work_dim: dims,
                 global: gs,
                 local: ls,
                 buffer_bytes: buffer_bytes.unwrap_or(items.saturating_mul(16)),
@@ -314,6 +349,65 @@ fn run(cli: Cli) -> Result<(), String> {
                 "gpu-time-ns: {}",
                 stats.end_ns.saturating_sub(stats.start_ns)
             );
+            Ok(())
+        }
+        Cmd::Run {
+            file,
+            kernel,
+            global,
+            local,
+            options,
+            args,
+            show,
+            out,
+        } => {
+            let src =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let program = compile(CompileInput::OpenClC(&src), &options).map_err(|e| e.log)?;
+            let k = program
+                .kernels
+                .iter()
+                .find(|k| k.name == kernel)
+                .ok_or_else(|| format!("{}: no kernel {kernel}", file.display()))?;
+            let parsed = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| gencl::run_args::parse(a, i))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (dims, gs, ls) = nd_range(&global, local.as_deref())?;
+            let launch = gencl::profile::ProfileLaunch {
+                work_dim: dims,
+                global: gs,
+                local: ls,
+                buffer_bytes: 0,
+                local_bytes: 0,
+            };
+            let values: Vec<_> = parsed.iter().map(|(v, _)| v.clone()).collect();
+            let (stats, buffers) = gencl::profile::run(k, &program.globals, &launch, &values)?;
+            println!("kernel: {} (SIMD{})", k.name, k.simd);
+            let mut buffers = buffers.into_iter();
+            for (i, (_, ty)) in parsed.iter().enumerate() {
+                let Some(ty) = ty else { continue };
+                let Some(bytes) = buffers.next() else { break };
+                println!(
+                    "arg {i} ({:?}[{}]): {}",
+                    ty,
+                    bytes.len() / ty.size(),
+                    ty.format(&bytes, show)
+                );
+                if let Some(dir) = &out {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                    let f = dir.join(format!("arg{i}.bin"));
+                    std::fs::write(&f, &bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+                }
+            }
+            println!(
+                "gpu-time-ns: {}",
+                stats.end_ns.saturating_sub(stats.start_ns)
+            );
+            if stats.counters.threads > 0 {
+                print!("{}", gencl::profile::format_counters(&stats.counters));
+            }
             Ok(())
         }
         Cmd::Disasm { file } => {
