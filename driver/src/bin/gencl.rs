@@ -18,6 +18,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use gencl_isa::gen9::disasm_kernel;
+use gencl_jit::abi::ProgramBinary;
 use gencl_jit::{compile, CompileInput};
 
 /// `--version`: the package version and the compiler build that program binaries and caches
@@ -95,20 +96,8 @@ enum Cmd {
     /// Compile a kernel, launch it once on the emulated device (zero-filled buffers, zero
     /// by-value arguments) and print the GPU model's counters for the launch.
     Profile {
-        file: PathBuf,
-        /// The kernel to run.
-        #[arg(long)]
-        kernel: String,
-        /// Global size: X, X,Y or X,Y,Z.
-        #[arg(long)]
-        global: String,
-        /// Local size, as many dimensions as --global (default: the largest divisor of X up
-        /// to 64, 1 elsewhere).
-        #[arg(long)]
-        local: Option<String>,
-        /// clBuildProgram options, e.g. "-D N=4".
-        #[arg(long, default_value = "", allow_hyphen_values = true)]
-        options: String,
+        #[command(flatten)]
+        what: OneKernel,
         /// Bytes of each buffer argument (default: 16 per work-item).
         #[arg(long)]
         buffer_bytes: Option<u64>,
@@ -120,20 +109,8 @@ enum Cmd {
     /// arguments given; print every buffer argument afterwards, the GPU time, and on the
     /// emulated device the GPU model's counters.
     Run {
-        file: PathBuf,
-        /// The kernel to run.
-        #[arg(long)]
-        kernel: String,
-        /// Global size: X, X,Y or X,Y,Z.
-        #[arg(long)]
-        global: String,
-        /// Local size, as many dimensions as --global (default: the largest divisor of X up
-        /// to 64, 1 elsewhere).
-        #[arg(long)]
-        local: Option<String>,
-        /// clBuildProgram options, e.g. "-D N=4".
-        #[arg(long, default_value = "", allow_hyphen_values = true)]
-        options: String,
+        #[command(flatten)]
+        what: OneKernel,
         /// One per kernel argument, in order: TYPE:VALUE (by value: i32:7, f32:1.5, u64:9,
         /// ...), buf:TYPE:COUNT[:zero|iota|rand|VALUE|@FILE], local:BYTES.
         #[arg(long = "arg", allow_hyphen_values = true)]
@@ -147,8 +124,47 @@ enum Cmd {
     },
 }
 
-/// The ND-range of `--global` and `--local`: dimensions, global and local sizes.
-fn nd_range(global: &str, local: Option<&str>) -> Result<(u32, [u64; 3], [u32; 3]), String> {
+/// The kernel `profile` and `run` launch, and the launch's shape.
+#[derive(clap::Args)]
+struct OneKernel {
+    file: PathBuf,
+    /// The kernel to run.
+    #[arg(long)]
+    kernel: String,
+    /// Global size: X, X,Y or X,Y,Z.
+    #[arg(long)]
+    global: String,
+    /// Local size, as many dimensions as --global (default: the largest divisor of X up
+    /// to 64, 1 elsewhere).
+    #[arg(long)]
+    local: Option<String>,
+    /// clBuildProgram options, e.g. "-D N=4".
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    options: String,
+}
+
+impl OneKernel {
+    /// The program built from the file (OpenCL C), the kernel's index in it, and the
+    /// ND-range: dimensions, global and local sizes.
+    fn build(&self) -> Result<(ProgramBinary, usize, Shape), String> {
+        let file = &self.file;
+        let src = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let program = compile(CompileInput::OpenClC(&src), &self.options).map_err(|e| e.log)?;
+        let k = program
+            .kernels
+            .iter()
+            .position(|k| k.name == self.kernel)
+            .ok_or_else(|| format!("{}: no kernel {}", file.display(), self.kernel))?;
+        let nd = nd_range(&self.global, self.local.as_deref())?;
+        Ok((program, k, nd))
+    }
+}
+
+/// An ND-range: dimensions, global and local sizes.
+type Shape = (u32, [u64; 3], [u32; 3]);
+
+/// The ND-range of `--global` and `--local`.
+fn nd_range(global: &str, local: Option<&str>) -> Result<Shape, String> {
     let g = sizes(global)?;
     let mut gs = [1u64; 3];
     gs[..g.len()].copy_from_slice(&g);
@@ -317,23 +333,12 @@ fn run(cli: Cli) -> Result<(), String> {
             result.map_err(|e| format!("{}: {e}", file.display()))
         }
         Cmd::Profile {
-            file,
-            kernel,
-            global,
-            local,
-            options,
+            what,
             buffer_bytes,
             local_bytes,
         } => {
-            let src =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let program = compile(CompileInput::OpenClC(&src), &options).map_err(|e| e.log)?;
-            let k = program
-                .kernels
-                .iter()
-                .find(|k| k.name == kernel)
-                .ok_or_else(|| format!("{}: no kernel {kernel}", file.display()))?;
-            let (dims, gs, ls) = nd_range(&global, local.as_deref())?;
+            let (program, k, (dims, gs, ls)) = what.build()?;
+            let k = &program.kernels[k];
             let items: u64 = gs.iter().product();
             let launch = gencl::profile::ProfileLaunch {
                 work_dim: dims,
@@ -352,29 +357,18 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Cmd::Run {
-            file,
-            kernel,
-            global,
-            local,
-            options,
+            what,
             args,
             show,
             out,
         } => {
-            let src =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let program = compile(CompileInput::OpenClC(&src), &options).map_err(|e| e.log)?;
-            let k = program
-                .kernels
-                .iter()
-                .find(|k| k.name == kernel)
-                .ok_or_else(|| format!("{}: no kernel {kernel}", file.display()))?;
+            let (program, k, (dims, gs, ls)) = what.build()?;
+            let k = &program.kernels[k];
             let parsed = args
                 .iter()
                 .enumerate()
                 .map(|(i, a)| gencl::run_args::parse(a, i))
                 .collect::<Result<Vec<_>, _>>()?;
-            let (dims, gs, ls) = nd_range(&global, local.as_deref())?;
             let launch = gencl::profile::ProfileLaunch {
                 work_dim: dims,
                 global: gs,
