@@ -108,16 +108,9 @@ fn find_program(name: &str) -> Option<PathBuf> {
 
 /// Where the parsed built-in library is kept between processes, and how much is there.
 fn cache_state() -> String {
-    if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
-        return "off (GENCL_LIBCLC_CACHE=0)".into();
-    }
-    let Some(base) = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-    else {
-        return "off (no XDG_CACHE_HOME or HOME)".into();
+    let Some(dir) = gencl_jit::frontend::library::cache_root() else {
+        return "off (GENCL_LIBCLC_CACHE=0, or neither XDG_CACHE_HOME nor HOME set)".into();
     };
-    let dir = base.join("gencl");
     let (mut files, mut bytes) = (0u64, 0u64);
     let mut stack = vec![dir.clone()];
     while let Some(d) = stack.pop() {

@@ -63,7 +63,8 @@ pub enum BinaryError {
     Descriptor(String),
 }
 
-fn fnv(bytes: &[u8]) -> u64 {
+/// FNV-1a: a checksum and a name, not a security boundary.
+pub fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
     })

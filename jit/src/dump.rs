@@ -21,14 +21,10 @@ pub fn dir() -> Option<&'static Path> {
 
 /// A program's name in the dump: a hash of what was compiled and how.
 pub fn program_name(input: &[u8], options: &str) -> String {
-    // FNV-1a over the input, then the options: a name, not a security boundary.
-    let h = input
-        .iter()
-        .chain([0u8].iter())
-        .chain(options.as_bytes())
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-        });
+    let mut key = input.to_vec();
+    key.push(0);
+    key.extend_from_slice(options.as_bytes());
+    let h = crate::binary::fnv(&key);
     format!("prog-{h:016x}")
 }
 

@@ -132,12 +132,7 @@ pub(super) fn function(name: &str) -> Result<Option<&'static Slice>, FrontendErr
 /// library file (path, size, modification time) and this compiler build, so that another
 /// library or another gencl never reads it. `GENCL_LIBCLC_CACHE=0` turns the cache off.
 pub(super) fn cache_file(path: &str, name: &str, ext: &str) -> Option<std::path::PathBuf> {
-    if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
-        return None;
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
+    let root = cache_root()?;
     let meta = std::fs::metadata(path).ok()?;
     let mtime = meta
         .modified()
@@ -161,10 +156,22 @@ pub(super) fn cache_file(path: &str, name: &str, ext: &str) -> Option<std::path:
         return None;
     }
     Some(
-        base.join("gencl")
-            .join(format!("libclc-{h:016x}"))
+        root.join(format!("libclc-{h:016x}"))
             .join(format!("{name}.{ext}")),
     )
+}
+
+/// The folder the built-in cache lives under, `$XDG_CACHE_HOME/gencl` (else
+/// `~/.cache/gencl`); none when `GENCL_LIBCLC_CACHE=0` turns the cache off or neither
+/// variable is set.
+pub fn cache_root() -> Option<std::path::PathBuf> {
+    if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
+        return None;
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
+    Some(base.join("gencl"))
 }
 
 /// A cached slice: its function id (a word before the module) and the module's bytes.
