@@ -443,3 +443,27 @@ kernel void ping_pong(global const int *in, global int *out, global int *sums, i
     if (l == 0)
         sums[get_group_id(0)] = buf[0];
 }
+
+// Pointers as 32-bit integers and back (SPIR-V's ConvertPtrToU and ConvertUToPtr with a
+// result narrower or wider than the pointer: truncated or zero-extended), as the CTS's
+// vec_align tests check alignment with `(uint)(local uchar *)&x`. Offsets between two
+// addresses are exact whatever the layout; a pointer made from a uint reads its element back.
+kernel void ptr_as_uint(global const int *in, global uint *out, global int *back) {
+    local int s[64];
+    private int p[4];
+    int l = get_local_id(0), g = get_global_id(0);
+    s[l] = in[g];
+    for (int k = 0; k < 4; k++)
+        p[k] = in[g] + k;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint ls = (uint)(local uchar *)&s[(l + 1) % 64] - (uint)(local uchar *)&s[0];
+    uint gs = (uint)(global const uchar *)&in[g] - (uint)(global const uchar *)in;
+    uint ps = (uint)(private uchar *)&p[l & 3] - (uint)(private uchar *)p;
+    out[3 * g] = ls;
+    out[3 * g + 1] = gs;
+    out[3 * g + 2] = ps;
+    local int *q = (local int *)(uint)(local uchar *)&s[63 - l];
+    global const int *r = (global const int *)(ulong)(global const uchar *)&in[g ^ 1];
+    back[2 * g] = *q + p[l & 3];
+    back[2 * g + 1] = *r;
+}

@@ -542,5 +542,28 @@ pub fn cases() -> Vec<Case> {
         barrier_trips(16, 8, 37),
         ping_pong(5, 38),
         ping_pong(4, 39),
+        case(F, "ptr_as_uint")
+            .global(&[128])
+            .local(&[64])
+            .buf(rand_i32(128, 40, -100_000, 100_000))
+            .out::<u32>(3 * 128)
+            .out::<i32>(2 * 128)
+            .expect(1, |_| {
+                (0..128usize)
+                    .flat_map(|g| {
+                        let l = g % 64;
+                        [4 * ((l + 1) % 64) as u32, 4 * g as u32, 4 * (l & 3) as u32]
+                    })
+                    .collect()
+            })
+            .expect(2, |r| {
+                let a = r.input::<i32>(0);
+                (0..128usize)
+                    .flat_map(|g| {
+                        let (l, base) = (g % 64, g - g % 64);
+                        [a[base + 63 - l] + a[g] + (l & 3) as i32, a[g ^ 1]]
+                    })
+                    .collect()
+            }),
     ]
 }

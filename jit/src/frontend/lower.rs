@@ -4213,6 +4213,28 @@ impl Lowerer<'_, '_> {
                     let cross = self.konst(ty, 0x200);
                     Op::Select(is_local, wg, cross)
                 }
+                // "If Result Type has a different width than Pointer, Pointer is truncated
+                // or zero extended" (and the same for ConvertUToPtr's integer): a pointer is
+                // 64 bits here in every address space, `(uint)(__local uchar *)p` is 32.
+                ConvertPtrToU if ty.bytes() < 8 => {
+                    let bits = self.f.push(b, Op::Conv(ConvOp::Bitcast, s(0)?), Ty::I64);
+                    let dst_bits = result_width.unwrap_or(ty.bytes() * 8);
+                    let mut bld = builtins::B { f: &mut *self.f, b };
+                    let v = convert::convert(
+                        &mut bld,
+                        ConvOp::Trunc,
+                        bits,
+                        (ty, dst_bits),
+                        None,
+                        false,
+                    );
+                    out.push(v);
+                    continue;
+                }
+                ConvertUToPtr if self.f.ty(s(0)?).bytes() < 8 => {
+                    let wide = self.f.push(b, Op::Conv(ConvOp::ZExt, s(0)?), Ty::I64);
+                    Op::Conv(ConvOp::Bitcast, wide)
+                }
                 Bitcast | ConvertPtrToU | ConvertUToPtr => conv(ConvOp::Bitcast)?,
                 CopyObject => {
                     out.push(s(0)?);
