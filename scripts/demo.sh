@@ -6,7 +6,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 bash scripts/setup.sh
-cargo build --release -p gencl
+cargo build --release -p gencl -p gencl-clc
 out="$here/target/release"
 export OCL_ICD_VENDORS="$out/gencl.icd"
 # The emulated device is listed only when asked for (an installed gencl without an Intel GPU

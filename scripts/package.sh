@@ -8,6 +8,7 @@
 #   /usr/lib/<triplet>/libgencl.so          the ICD
 #   /etc/OpenCL/vendors/gencl.icd           names it for the ICD loader (a conffile)
 #   /usr/bin/gencld, /usr/bin/gencl         the service and the tool
+#   /usr/libexec/gencl/gencl-clc            the warm compile helper (clang and LLVM as libraries)
 #   /lib/systemd/system/gencld.{socket,service}   the socket-activated service (not enabled:
 #                                           `systemctl enable --now gencld.socket`)
 #   /usr/share/doc/gencl/                   README, the user guide, copyright
@@ -18,7 +19,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$here/target/debian}"
 cd "$here"
 if [ "${GENCL_PACKAGE_NO_BUILD:-0}" != 1 ]; then
-  cargo build --release -p gencl
+  cargo build --release -p gencl -p gencl-clc
 fi
 rel="${GENCL_PACKAGE_FROM:-$here/target/release}"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
@@ -28,11 +29,12 @@ root="$(mktemp -d)"
 chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
 install -d "$root/DEBIAN" "$root/usr/lib/$triplet" "$root/etc/OpenCL/vendors" "$root/usr/bin" \
-  "$root/lib/systemd/system" "$root/usr/share/doc/gencl"
+  "$root/usr/libexec/gencl" "$root/lib/systemd/system" "$root/usr/share/doc/gencl"
 install -m 0644 "$rel/libgencl.so" "$root/usr/lib/$triplet/libgencl.so"
 # The library by name: the loader finds it on the system's library path, as pocl.icd does.
 echo "libgencl.so" > "$root/etc/OpenCL/vendors/gencl.icd"
 install -m 0755 "$rel/gencld" "$rel/gencl" "$root/usr/bin/"
+install -m 0755 "$rel/gencl-clc" "$root/usr/libexec/gencl/"
 install -m 0644 systemd/gencld.socket systemd/gencld.service "$root/lib/systemd/system/"
 install -m 0644 README.md docs/user-guide.md docs/protocol.md "$root/usr/share/doc/gencl/"
 cat > "$root/usr/share/doc/gencl/copyright" <<EOF
@@ -44,7 +46,7 @@ Copyright: the gencl developers
 License: MIT
 EOF
 strip --strip-unneeded "$root/usr/lib/$triplet/libgencl.so" "$root/usr/bin/gencld" \
-  "$root/usr/bin/gencl" 2>/dev/null || true
+  "$root/usr/bin/gencl" "$root/usr/libexec/gencl/gencl-clc" 2>/dev/null || true
 size_kib="$(du -sk --exclude=DEBIAN "$root" | cut -f1)"
 cat > "$root/DEBIAN/control" <<EOF
 Package: gencl
@@ -52,7 +54,8 @@ Version: $version
 Architecture: $arch
 Maintainer: gencl developers <gencl@localhost>
 Installed-Size: $size_kib
-Depends: ocl-icd-libopencl1, clang-15, llvm-15, llvm-spirv-15, libclc-15, spirv-tools
+Depends: ocl-icd-libopencl1, clang-15, llvm-15, llvm-spirv-15, libclc-15, spirv-tools,
+ libclang-cpp15, libllvm15, libllvmspirvlib15
 Recommends: clinfo
 Provides: opencl-icd
 Section: libs

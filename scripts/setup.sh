@@ -8,6 +8,7 @@ packages=(
   gcc make pkg-config                       # C probes and examples
   clang-15 llvm-spirv-15 spirv-tools        # OpenCL C -> SPIR-V (the JIT's front end)
   llvm-15                                   # opt-15, llvm-as/dis-15: LLVM IR legalised before llvm-spirv
+  llvm-15-dev libclang-cpp15-dev libclang-15-dev libllvmspirvlib-15-dev  # gencl-clc: the three as libraries
   libclc-15                                 # the OpenCL C built-in library as SPIR-V, linked by the JIT
   libigc-tools intel-opencl-icd libigc-dev  # iga64 and ocloc: Intel's references
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo  # the ICD loader and its clients

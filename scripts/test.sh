@@ -8,7 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 bash scripts/setup.sh
-cargo build --release -p gencl -p gencl-drm-shim
+cargo build --release -p gencl -p gencl-clc -p gencl-drm-shim
 # The emulated device is listed only when asked for; the drm-shim runs below ask for the real
 # backend instead.
 export GENCL_DEVICE="${GENCL_DEVICE:-emulated}"

@@ -79,6 +79,15 @@ pub fn report() -> Result<String, String> {
             )
         );
     }
+    out += &format!(
+        "  gencl-clc: {}\n",
+        gencl_jit::frontend::helper::current().map_or_else(
+            || "none: clang-15, opt-15 and llvm-spirv-15 run as processes (GENCL_CLC_HELPER \
+                names the helper)"
+                .to_string(),
+            |p| format!("{} (clang and LLVM kept loaded)", p.display())
+        )
+    );
     let libclc = std::env::var("GENCL_LIBCLC")
         .unwrap_or_else(|_| gencl_jit::frontend::library::DEFAULT_PATH.to_string());
     out += &format!(

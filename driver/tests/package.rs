@@ -85,6 +85,7 @@ fn the_package_installs_runs_and_purges_cleanly() {
         format!("{libdir}/libgencl.so"),
         "usr/bin/gencl".into(),
         "usr/bin/gencld".into(),
+        "usr/libexec/gencl/gencl-clc".into(),
         "usr/share/doc/gencl/README.md".into(),
         "usr/share/doc/gencl/copyright".into(),
         "usr/share/doc/gencl/protocol.md".into(),

@@ -224,20 +224,15 @@ fn compile_to_bitcode_with(
 }
 
 pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {
-    let out = match cmd.output() {
-        Ok(o) => o,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(FrontendError::Tool(format!(
-                "the OpenCL C compiler '{name}' was not found: install {package}, \
-                 or build from SPIR-V with clCreateProgramWithIL"
-            )))
-        }
-        Err(e) => return Err(FrontendError::Tool(format!("cannot run '{name}': {e}"))),
+    // The warm helper runs the step when it can (`helper`); the tool's process otherwise.
+    let (success, stderr) = match super::helper::run(&cmd) {
+        Some(done) => done,
+        None => run_process(&mut cmd, name, package)?,
     };
-    if out.status.success() {
+    if success {
         return Ok(());
     }
-    let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut log = String::from_utf8_lossy(&stderr).into_owned();
     // clang names the temporary file; the log reads better with the spec's name for it.
     if let Some(pos) = log.find("program.cl") {
         let prefix_end = log[..pos].rfind(['\n', ' ']).map(|p| p + 1).unwrap_or(0);
@@ -246,6 +241,22 @@ pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), Fro
         }
     }
     Err(FrontendError::Compile(log))
+}
+
+/// Run the tool's process: whether it succeeded, and its stderr.
+fn run_process(
+    cmd: &mut Command,
+    name: &str,
+    package: &str,
+) -> Result<(bool, Vec<u8>), FrontendError> {
+    match cmd.output() {
+        Ok(o) => Ok((o.status.success(), o.stderr)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(FrontendError::Tool(format!(
+            "the OpenCL C compiler '{name}' was not found: install {package}, \
+             or build from SPIR-V with clCreateProgramWithIL"
+        ))),
+        Err(e) => Err(FrontendError::Tool(format!("cannot run '{name}': {e}"))),
+    }
 }
 
 #[cfg(test)]

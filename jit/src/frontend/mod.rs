@@ -5,6 +5,7 @@
 pub mod builtins;
 pub mod clc;
 pub mod convert;
+pub mod helper;
 pub mod library;
 pub mod link;
 pub mod llvm;

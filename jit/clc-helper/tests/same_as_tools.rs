@@ -1,0 +1,163 @@
+//! The helper makes what the tools make: every OpenCL C file of the repository's corpora
+//! compiled to SPIR-V through gencl-clc and through the clang-15, opt-15 and llvm-spirv-15
+//! processes gives the same bytes (but for the per-build scratch folder in `-g`'s file names), and a program with errors the same build log.
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use gencl_jit::frontend::clc::{compile_to_spirv, parse_options};
+use gencl_jit::frontend::helper::{current, use_helper};
+use gencl_jit::frontend::FrontendError;
+
+/// The helper in use is one per process: the tests take turns.
+static TURN: Mutex<()> = Mutex::new(());
+
+fn helper() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_gencl-clc"))
+}
+
+/// One compile through the helper at `with` (or through the tools' processes).
+fn spirv(src: &str, options: &str, with: Option<PathBuf>) -> Result<Vec<u8>, String> {
+    use_helper(with);
+    let opts = parse_options(options).unwrap();
+    compile_to_spirv(src, &opts).map_err(|e| match e {
+        FrontendError::Compile(log) => log,
+        e => panic!("not a compile error: {e}"),
+    })
+}
+
+fn corpus() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for dir in ["tests/jit", "tests/kernels", "tests/bench"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "cl") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "{} files", files.len());
+    files
+}
+
+/// A module's instructions, with the build's scratch folder in OpString (`-g`'s file names:
+/// `/tmp/gencl-clc-PID-N/program.cl`, numbered per build) written as `<build>`.
+fn normalised(spv: &[u8]) -> Vec<Vec<u8>> {
+    const OP_STRING: u32 = 7;
+    let words: Vec<u32> = spv
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let mut out = vec![spv[..20].to_vec()];
+    let mut at = 5;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        assert!(n > 0 && at + n <= words.len(), "malformed SPIR-V");
+        let bytes: Vec<u8> = words[at..at + n]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        if words[at] & 0xffff == OP_STRING {
+            let text = String::from_utf8_lossy(&bytes[8..]);
+            let text = text.trim_end_matches('\0');
+            let scratch = std::env::temp_dir().join("gencl-clc-");
+            let text = match text.find(scratch.to_str().unwrap()) {
+                Some(i) => {
+                    let tail = &text[i..];
+                    let end = tail[scratch.as_os_str().len()..]
+                        .find('/')
+                        .map_or(tail.len(), |e| e + scratch.as_os_str().len());
+                    format!("{}<build>{}", &text[..i], &tail[end..])
+                }
+                None => text.to_string(),
+            };
+            out.push(text.into_bytes());
+        } else {
+            out.push(bytes);
+        }
+        at += n;
+    }
+    out
+}
+
+#[test]
+fn corpus_spirv_is_byte_identical() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    // Exit status 3: built without clang's and LLVM's development packages.
+    let probe = std::process::Command::new(helper())
+        .arg("--probe")
+        .output()
+        .unwrap();
+    assert_ne!(
+        probe.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let mut compared = 0;
+    for file in corpus() {
+        let src = std::fs::read_to_string(&file).unwrap();
+        // OpenCL C 3.0 (generic.cl and groups.cl need 2.0 or later), optimised and not,
+        // and with line tables (-g: OpLine and the file's name); N for tests/bench.
+        for options in [
+            "-cl-std=CL3.0 -D N=8",
+            "-cl-std=CL3.0 -D N=8 -cl-opt-disable",
+            "-cl-std=CL3.0 -D N=8 -g",
+        ] {
+            let tools = spirv(&src, options, None);
+            let warm = spirv(&src, options, Some(helper()));
+            assert_eq!(
+                warm.as_deref().map(normalised),
+                tools.as_deref().map(normalised),
+                "{} [{options}]: the helper's result differs from the tools'",
+                file.display()
+            );
+            assert!(tools.is_ok(), "{}: {:?}", file.display(), tools.err());
+            compared += 1;
+        }
+    }
+    // The helper stayed in use: none of these steps made it give up.
+    assert_eq!(current(), Some(helper()));
+    println!("{compared} builds identical");
+}
+
+#[test]
+fn build_logs_are_identical() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    for (src, options) in [
+        ("kernel void k(global int *p) { p[0] = undeclared; }", ""),
+        ("kernel void k(global int *p) { int x = 1 }", "-cl-std=CL1.2"),
+        ("kernel void k(global int *p) {\n#error stop here\n}", "-D A=1"),
+        ("kernel void k(global float *p) { p[0] = (float)(long)p; }\nint f(void);\nkernel void g(global int *q) { q[0] = f(); }", ""),
+    ] {
+        let tools = spirv(src, options, None);
+        let warm = spirv(src, options, Some(helper()));
+        assert_eq!(warm, tools, "{src}");
+    }
+    // The last one compiles (f is only declared): the others' logs name the line.
+    let err = spirv(
+        "kernel void k(global int *p) { int x = 1 }",
+        "",
+        Some(helper()),
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("program.cl:1:") && err.contains("error: expected ';'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_helper_that_fails_leaves_the_tools_to_do_the_work() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let src = "kernel void k(global int *p) { p[get_global_id(0)] *= 3; }";
+    let tools = spirv(src, "", None).unwrap();
+    // A helper that ends at once (as one would on an LLVM fatal error): the build still
+    // succeeds through the processes, with the same bytes, and the helper is no longer used.
+    assert_eq!(
+        spirv(src, "", Some(PathBuf::from("/bin/false"))).unwrap(),
+        tools
+    );
+    assert_eq!(current(), None);
+}
