@@ -99,6 +99,17 @@ pub fn report() -> Result<String, String> {
         }
     );
     out += &format!("  built-in cache: {}\n", cache_state());
+    out += &format!(
+        "  program cache: {}\n",
+        gencl_jit::program_cache::usage().map_or_else(
+            || "off (GENCL_PROGRAM_CACHE=0, or no cache folder)".to_string(),
+            |(dir, n, bytes)| format!(
+                "{} ({n} programs, {:.1} MiB)",
+                dir.display(),
+                bytes as f64 / (1 << 20) as f64
+            )
+        )
+    );
     if let Some(d) = gencl_jit::dump::dir() {
         out += &format!("  GENCL_DUMP: {}\n", d.display());
     }

@@ -367,12 +367,16 @@ fn info_names_the_device_the_service_and_the_compiler() {
         "chosen by: GENCL_DEVICE=emulated",
         "  clang-15: ",
         "  libclc: ",
+        "  program cache: ",
     ] {
         assert!(text.contains(want), "{want:?} in\n{text}");
     }
     // The warm compile helper the workspace builds beside the tool.
     let helper = std::path::Path::new(env!("CARGO_BIN_EXE_gencl")).with_file_name("gencl-clc");
-    let want = format!("  gencl-clc: {} (clang and LLVM kept loaded)", helper.display());
+    let want = format!(
+        "  gencl-clc: {} (clang and LLVM kept loaded)",
+        helper.display()
+    );
     assert!(text.contains(&want), "{want:?} in\n{text}");
     if !std::path::Path::new("/dev/dri/renderD128").exists() {
         let out = run("auto");

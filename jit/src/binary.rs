@@ -182,11 +182,11 @@ pub fn decode_for(bytes: &[u8], compiler: &str) -> Result<ProgramBinary, BinaryE
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::abi::{AddressQualifier, ArgKind, KernelArg, KernelBinary};
 
-    fn sample() -> ProgramBinary {
+    pub(crate) fn sample() -> ProgramBinary {
         ProgramBinary {
             kernels: vec![KernelBinary {
                 name: "k".into(),

@@ -17,6 +17,7 @@ pub mod frontend;
 pub mod ir;
 pub mod isel;
 pub mod passes;
+pub mod program_cache;
 pub mod regalloc;
 
 pub use compile::{

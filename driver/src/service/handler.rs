@@ -178,12 +178,23 @@ impl Client {
             ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
             ProgramSource::Binary(b) => gencl_jit::CompileInput::Binary(b),
         };
+        // A program built before, by this client or another, or by another process of this
+        // cache's user (the persistent program cache, checked byte for byte against its key).
+        let key = gencl_jit::program_cache::Key::of(&input, options, spec);
+        if let Some(bin) = key.as_ref().and_then(gencl_jit::program_cache::lookup) {
+            return self.keep(bin);
+        }
         // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
         // a panic there must cost this build, not the service.
         let result =
             std::panic::catch_unwind(|| gencl_jit::compile_specialized(input, options, spec));
         match result {
-            Ok(Ok(bin)) => self.keep(bin),
+            Ok(Ok(bin)) => {
+                if let Some(key) = &key {
+                    gencl_jit::program_cache::store(key, &bin);
+                }
+                self.keep(bin)
+            }
             Ok(Err(e)) => Response::BuildFailed {
                 log: e.log,
                 invalid_options: e.invalid_options,

@@ -161,12 +161,28 @@ pub(super) fn cache_file(path: &str, name: &str, ext: &str) -> Option<std::path:
     )
 }
 
-/// The folder the built-in cache lives under, `$XDG_CACHE_HOME/gencl` (else
-/// `~/.cache/gencl`); none when `GENCL_LIBCLC_CACHE=0` turns the cache off or neither
-/// variable is set.
+/// The folder the built-in cache lives under ([`cache_base`]); none when
+/// `GENCL_LIBCLC_CACHE=0` turns the cache off or no variable names a cache folder.
 pub fn cache_root() -> Option<std::path::PathBuf> {
     if std::env::var_os("GENCL_LIBCLC_CACHE").is_some_and(|v| v == "0") {
         return None;
+    }
+    cache_base()
+}
+
+/// gencl's cache folder: systemd's `CACHE_DIRECTORY` (gencld.service's `CacheDirectory=gencl`,
+/// /var/cache/gencl), else `$XDG_CACHE_HOME/gencl`, else `~/.cache/gencl`; none if no
+/// variable names one.
+pub fn cache_base() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os("CACHE_DIRECTORY").filter(|d| !d.is_empty()) {
+        // systemd may list several, separated by colons: gencl asks for one.
+        let first = d
+            .to_string_lossy()
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        return Some(std::path::PathBuf::from(first));
     }
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(std::path::PathBuf::from)
