@@ -444,10 +444,11 @@ kernel void ping_pong(global const int *in, global int *out, global int *sums, i
         sums[get_group_id(0)] = buf[0];
 }
 
-// Pointers as 32-bit integers and back (SPIR-V's ConvertPtrToU and ConvertUToPtr with a
-// result narrower or wider than the pointer: truncated or zero-extended), as the CTS's
-// vec_align tests check alignment with `(uint)(local uchar *)&x`. Offsets between two
-// addresses are exact whatever the layout; a pointer made from a uint reads its element back.
+// Pointers as 32-bit integers (SPIR-V's ConvertPtrToU with a result narrower than the
+// pointer: truncated), as the CTS's vec_align tests check alignment with
+// `(uint)(local uchar *)&x`. Offsets between two addresses are exact whatever the layout; a
+// pointer made from a ulong reads its element back. (Not from a uint: on a CPU device such
+// as PoCL a local or global address does not fit in 32 bits.)
 kernel void ptr_as_uint(global const int *in, global uint *out, global int *back) {
     local int s[64];
     private int p[4];
@@ -462,7 +463,7 @@ kernel void ptr_as_uint(global const int *in, global uint *out, global int *back
     out[3 * g] = ls;
     out[3 * g + 1] = gs;
     out[3 * g + 2] = ps;
-    local int *q = (local int *)(uint)(local uchar *)&s[63 - l];
+    local int *q = (local int *)(ulong)(local uchar *)&s[63 - l];
     global const int *r = (global const int *)(ulong)(global const uchar *)&in[g ^ 1];
     back[2 * g] = *q + p[l & 3];
     back[2 * g + 1] = *r;
