@@ -189,7 +189,7 @@ fn stray_stores_and_loads_never_reach_another_client() {
         let r = rng.next();
         let kind = (r % 4) as usize;
         kinds[kind] += 1;
-        let offset = (r >> 8) % (64 << 10) & !3;
+        let offset = ((r >> 8) % (64 << 10)) & !3;
         let addr = match kind {
             // The victim's buffers, at their own addresses (meaningless in the attacker's VM).
             0 => vbufs[(r >> 40) as usize % 4].gpu_addr + offset,
