@@ -425,7 +425,14 @@ impl<'m> ModuleInfo<'m> {
                 _ => {}
             }
         }
+        // Pointer types named before their OpTypePointer (a struct that points to itself).
+        let mut forward = std::collections::HashSet::new();
         for i in &m.types_global_values {
+            if i.class.opcode == SOp::TypeForwardPointer {
+                if let Some(Operand::IdRef(p)) = i.operands.first() {
+                    forward.insert(*p);
+                }
+            }
             let Some(id) = i.result_id else { continue };
             if let Some(t) = i.result_type {
                 info.type_of.insert(id, t);
@@ -435,7 +442,17 @@ impl<'m> ModuleInfo<'m> {
                 SOp::TypeBool => SType::Bool,
                 SOp::TypeInt => SType::Int(lit_op(i, 0)?),
                 SOp::TypeFloat => SType::Float(lit_op(i, 0)?),
-                SOp::TypeVector => SType::Vector(id_op(i, 0)?, lit_op(i, 1)?),
+                SOp::TypeVector => {
+                    // "Component Count must be at least 2" and, for Kernel modules, at most 16
+                    // (Vector16), in 2, 3, 4, 8 or 16.
+                    let n = lit_op(i, 1)?;
+                    if ![2, 3, 4, 8, 16].contains(&n) {
+                        return Err(FrontendError::InvalidIl(format!(
+                            "OpTypeVector with {n} components"
+                        )));
+                    }
+                    SType::Vector(id_op(i, 0)?, n)
+                }
                 SOp::TypePointer => match i.operands.first() {
                     Some(Operand::StorageClass(sc)) => SType::Pointer(space_of(*sc), id_op(i, 1)?),
                     _ => return invalid("OpTypePointer without a storage class"),
@@ -556,6 +573,22 @@ impl<'m> ModuleInfo<'m> {
                 }
                 _ => continue,
             };
+            // "Types ... must be declared before use" (only a pointer may name a type declared
+            // later, through OpTypeForwardPointer): a composite naming itself or a later type
+            // would send every walk over types (size, leaves, scalar) round a cycle.
+            let parts: &[u32] = match &t {
+                SType::Vector(e, _) | SType::Array(e, _) => std::slice::from_ref(e),
+                SType::Struct(members) => members,
+                _ => &[],
+            };
+            if let Some(p) = parts
+                .iter()
+                .find(|p| !info.types.contains_key(p) && !forward.contains(p))
+            {
+                return invalid(format!(
+                    "type %{id} names %{p}, which is not a type declared before it"
+                ));
+            }
             info.types.insert(id, t);
         }
         for f in &m.functions {
@@ -619,6 +652,12 @@ impl<'m> ModuleInfo<'m> {
     }
 
     fn leaves_at(&self, tid: u32, at: u64, out: &mut Vec<(u64, u32)>) -> Result<(), FrontendError> {
+        // A value is flattened into registers: past this many scalars (nested arrays of
+        // arrays multiply) it is refused rather than flattened for minutes.
+        const MAX_LEAVES: usize = 16384;
+        if out.len() >= MAX_LEAVES {
+            return unsupported(format!("a value of more than {MAX_LEAVES} scalars"));
+        }
         match self.ty(tid)?.clone() {
             SType::Vector(e, n) => {
                 let es = self.size_of(e)?;
@@ -2575,6 +2614,9 @@ impl Lowerer<'_, '_> {
 
     fn vals(&mut self, fr: &Frame, id: u32) -> Result<Vec<Value>, FrontendError> {
         match fr.syms.get(&id) {
+            // An operand with no components (a void call's result, an empty struct) is no
+            // value: every user indexes its first component.
+            Some(Sym::Vals(v)) if v.is_empty() => invalid(format!("%{id} has no value")),
             Some(Sym::Vals(v)) => Ok(v.clone()),
             Some(Sym::Undef) => {
                 let tid = *self

@@ -1,0 +1,388 @@
+//! Fuzzing of gencl's untrusted inputs (issue 26, docs/reliability.md): mutated inputs from a
+//! corpus kept in the repo, each handed to the code that parses that input; any panic that
+//! escapes it (one contained and answered with an error is fine) or any input that takes more
+//! than its time bound is a finding. Targets:
+//! - `spirv`: clCreateProgramWithIL's SPIR-V through the whole JIT (`gencl_jit::compile`);
+//!   seeds: tests/fuzz/spirv/*.spv (made from small OpenCL C programs);
+//! - `binary`: clCreateProgramWithBinary's loader (`binary::decode`); seeds: the programs the
+//!   SPIR-V seeds build, encoded;
+//! - `protocol`: the service's request decoder (postcard into `protocol::Request`, as
+//!   `framing::recv_message` decodes each frame); seeds: encoded requests of every kind;
+//! - `aub`: the GPU model's command streamer, batch parser, GTT walks and EUs, through an AUB
+//!   replay (`aub::replay::Replay`); seeds: NEO's recording of a vector add (tests/neo).
+//!
+//! The mutations (bit flips, interesting words, copied, deleted and duplicated word ranges,
+//! truncation, splices of two seeds) come from a fixed-seed generator, so a run is the same
+//! every time: CI runs a bounded number per target. Longer runs: `GENCL_FUZZ_ITERS=N` (the
+//! multiple of the CI counts) and `GENCL_FUZZ_SEED=S`; findings are written to
+//! target/fuzz-findings/<target>/ and, once fixed, kept in tests/fuzz/<target>/ as regression
+//! inputs, which every run feeds first, unmutated.
+
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use gencl::protocol::{self, Launch, ProgramSource, Request, WireArg};
+use gencl_jit::CompileInput;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// xorshift64*.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+const INTERESTING: [u32; 12] = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    0x7f,
+    0xff,
+    0xffff,
+    0x8000_0000,
+    0x7fff_ffff,
+    0xffff_ffff,
+    0x0001_0000,
+];
+
+/// One to four mutations of `seed` (word-aligned where the input is words, as SPIR-V is).
+fn mutate(rng: &mut Rng, seed: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
+    let mut v = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let words = v.len() / 4;
+        match rng.below(9) {
+            0 if !v.is_empty() => {
+                let i = rng.below(v.len());
+                v[i] ^= 1 << rng.below(8);
+            }
+            1 if !v.is_empty() => {
+                let i = rng.below(v.len());
+                v[i] = rng.next() as u8;
+            }
+            2 if words > 0 => {
+                let w = rng.below(words) * 4;
+                let x = INTERESTING[rng.below(INTERESTING.len())];
+                v[w..w + 4].copy_from_slice(&x.to_le_bytes());
+            }
+            3 if words > 0 => {
+                // An instruction's word count (the high half of its first word) changed.
+                let w = rng.below(words) * 4;
+                let count = (rng.below(8) as u16).to_le_bytes();
+                v[w + 2..w + 4].copy_from_slice(&count);
+            }
+            4 if words > 1 => {
+                let (a, b) = (rng.below(words) * 4, rng.below(words) * 4);
+                let x: [u8; 4] = v[a..a + 4].try_into().unwrap();
+                v[b..b + 4].copy_from_slice(&x);
+            }
+            5 if words > 1 => {
+                let a = rng.below(words) * 4;
+                let n = (1 + rng.below(8)) * 4;
+                v.drain(a..(a + n).min(v.len()));
+            }
+            6 if words > 1 && v.len() < 1 << 20 => {
+                let a = rng.below(words) * 4;
+                let n = ((1 + rng.below(8)) * 4).min(v.len() - a);
+                let chunk = v[a..a + n].to_vec();
+                let at = rng.below(words) * 4;
+                v.splice(at..at, chunk);
+            }
+            7 if !v.is_empty() => v.truncate(rng.below(v.len())),
+            8 if !others.is_empty() => {
+                let o = &others[rng.below(others.len())];
+                let cut = rng.below(v.len() / 4 + 1) * 4;
+                let from = rng.below(o.len() / 4 + 1) * 4;
+                v.truncate(cut);
+                v.extend_from_slice(&o[from..]);
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+struct Target {
+    name: &'static str,
+    /// Mutated inputs per CI run.
+    iterations: usize,
+    /// Longest an input may take.
+    bound: Duration,
+    run: fn(&[u8]),
+}
+
+fn spirv(input: &[u8]) {
+    let _ = gencl_jit::compile(CompileInput::SpirV(input), "");
+}
+
+fn binary(input: &[u8]) {
+    let _ = gencl_jit::binary::decode(input);
+}
+
+fn request(input: &[u8]) {
+    let _ = postcard::from_bytes::<Request>(input);
+}
+
+fn aub(input: &[u8]) {
+    let budget = gencl_kmd::gpu::cs::Budget {
+        max_work: 1 << 24,
+        max_commands: 1 << 16,
+        max_time: Some(Duration::from_secs(2)),
+        max_starved: None,
+        host_threads: 1,
+    };
+    let mut r = gencl_kmd::aub::replay::Replay::new(budget);
+    let _ = r.run(input);
+}
+
+fn spirv_seeds() -> Vec<Vec<u8>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fuzz/spirv"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spv"))
+        .collect();
+    files.sort();
+    files.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+fn seeds(target: &str) -> Vec<Vec<u8>> {
+    match target {
+        "spirv" => spirv_seeds(),
+        "binary" => spirv_seeds()
+            .iter()
+            .filter_map(|s| gencl_jit::compile(CompileInput::SpirV(s), "").ok())
+            .map(|p| gencl_jit::binary::encode(&p))
+            .collect(),
+        "protocol" => {
+            let launch = Launch {
+                tag: 7,
+                program: 3,
+                kernel: 0,
+                args: vec![
+                    WireArg::Buffer { id: 5, offset: 64 },
+                    WireArg::Bytes(vec![1, 2, 3, 4]),
+                    WireArg::Local { size: 256 },
+                    WireArg::NullBuffer,
+                ],
+                work_dim: 2,
+                global_offset: [0, 4, 0],
+                global_size: [64, 8, 1],
+                local_size: [16, 2, 1],
+            };
+            [
+                Request::Hello {
+                    version: protocol::PROTOCOL_VERSION,
+                },
+                Request::CreateBuffer { size: 4096 },
+                Request::FreeBuffer { id: 9 },
+                Request::BuildProgram {
+                    source: ProgramSource::OpenClC("kernel void k() {}".into()),
+                    options: "-D N=4".into(),
+                    spec_constants: vec![(1, vec![0, 0, 0, 1])],
+                },
+                Request::BuildProgram {
+                    source: ProgramSource::SpirV(spirv_seeds()[0].clone()),
+                    options: String::new(),
+                    spec_constants: Vec::new(),
+                },
+                Request::LinkPrograms {
+                    modules: vec![vec![3, 2, 0x23, 7]],
+                    options: "-create-library".into(),
+                },
+                Request::CompileProgram {
+                    source: ProgramSource::Binary(b"GENCLBIN".to_vec()),
+                    options: "-I x".into(),
+                    headers: vec![("a.h".into(), "#define A 1".into())],
+                },
+                Request::ProgramBinary { id: 2 },
+                Request::FreeProgram { id: 2 },
+                Request::Launch(launch),
+            ]
+            .iter()
+            .map(|r| postcard::to_stdvec(r).unwrap())
+            .collect()
+        }
+        "aub" => {
+            let z = std::fs::read(root().join("tests/neo/vadd.aub.zst")).unwrap();
+            vec![gencl_kmd::aub::decompress(z).unwrap()]
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// Regression inputs kept for `target` (tests/fuzz/<target>/*.bin).
+fn regressions(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = root().join("tests/fuzz").join(target);
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut v: Vec<_> = rd
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+        .map(|p| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Run `input` through `t` on a thread of its own: `Err` with the panic's message or a
+/// timeout. A timed-out input's thread is left running (the finding ends the test).
+fn one(t: &Target, input: Vec<u8>) -> Result<(), String> {
+    let (tx, rx) = mpsc::channel();
+    let run = t.run;
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let r = std::panic::catch_unwind(AssertUnwindSafe(|| run(&input)));
+            let _ = tx.send(r.map_err(|p| {
+                p.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".into())
+            }));
+        })
+        .unwrap();
+    match rx.recv_timeout(t.bound) {
+        Ok(r) => r.map_err(|m| format!("panicked: {m}")),
+        Err(_) => Err(format!("took longer than {:?}", t.bound)),
+    }
+}
+
+fn fuzz(t: Target) {
+    let scale: usize = std::env::var("GENCL_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let seed: u64 = std::env::var("GENCL_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5EED);
+    let seeds = seeds(t.name);
+    assert!(!seeds.is_empty(), "{}: no seeds", t.name);
+    let mut findings = Vec::new();
+    let save = |input: &[u8], why: &str, findings: &mut Vec<String>| {
+        let dir = root().join("target/fuzz-findings").join(t.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{:016x}.bin", gencl_jit::binary::fnv(input)));
+        std::fs::write(&file, input).unwrap();
+        findings.push(format!("{}: {why}", file.display()));
+    };
+    // Every seed and regression input as it is: none may fail.
+    for s in &seeds {
+        if let Err(why) = one(&t, s.clone()) {
+            save(s, &why, &mut findings);
+        }
+    }
+    for (path, input) in regressions(t.name) {
+        if let Err(why) = one(&t, input) {
+            findings.push(format!("regression input {}: {why}", path.display()));
+        }
+    }
+    let mut rng = Rng(seed ^ gencl_jit::binary::fnv(t.name.as_bytes()));
+    let start = Instant::now();
+    let n = t.iterations * scale;
+    for _ in 0..n {
+        let pick = rng.below(seeds.len());
+        let input = mutate(&mut rng, &seeds[pick], &seeds);
+        if let Err(why) = one(&t, input.clone()) {
+            save(&input, &why, &mut findings);
+            if why.starts_with("took longer") || findings.len() >= 20 {
+                break;
+            }
+        }
+    }
+    println!(
+        "fuzz {}: {n} mutated inputs from {} seeds in {:.1} s, {} findings",
+        t.name,
+        seeds.len(),
+        start.elapsed().as_secs_f64(),
+        findings.len()
+    );
+    // The default hook again, so that the test's own failure is printed.
+    let _ = std::panic::take_hook();
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
+}
+
+/// Panics that are caught and answered (rspirv's, inside `frontend::spirv::load`) would print
+/// a message each; the harness reports its own findings.
+fn quiet() {
+    std::panic::set_hook(Box::new(|_| {}));
+}
+
+#[test]
+fn fuzz_spirv() {
+    quiet();
+    fuzz(Target {
+        name: "spirv",
+        iterations: 3000,
+        bound: Duration::from_secs(20),
+        run: spirv,
+    });
+}
+
+#[test]
+fn fuzz_program_binary() {
+    quiet();
+    fuzz(Target {
+        name: "binary",
+        iterations: 20_000,
+        bound: Duration::from_secs(5),
+        run: binary,
+    });
+}
+
+#[test]
+fn fuzz_protocol_decoder() {
+    quiet();
+    fuzz(Target {
+        name: "protocol",
+        iterations: 50_000,
+        bound: Duration::from_secs(5),
+        run: request,
+    });
+}
+
+#[test]
+fn fuzz_aub_replay() {
+    quiet();
+    fuzz(Target {
+        name: "aub",
+        iterations: 200,
+        bound: Duration::from_secs(30),
+        run: aub,
+    });
+}
+
+#[test]
+fn mutations_are_deterministic_and_change_their_input() {
+    let seed = (0u8..64).collect::<Vec<u8>>();
+    let run = |s| {
+        let mut rng = Rng(s);
+        (0..100)
+            .map(|_| mutate(&mut rng, &seed, &[]))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(1), run(1));
+    assert_ne!(run(1), run(2));
+    assert!(run(1).iter().filter(|m| **m != seed).count() > 80);
+}
