@@ -9,7 +9,10 @@
 //! - `protocol`: the service's request decoder (postcard into `protocol::Request`, as
 //!   `framing::recv_message` decodes each frame); seeds: encoded requests of every kind;
 //! - `aub`: the GPU model's command streamer, batch parser, GTT walks and EUs, through an AUB
-//!   replay (`aub::replay::Replay`); seeds: NEO's recording of a vector add (tests/neo).
+//!   replay (`aub::replay::Replay`); seeds: NEO's recording of a vector add (tests/neo);
+//! - `opencl_c`: clCreateProgramWithSource's source and clBuildProgram's options through the
+//!   whole OpenCL C path (options parser, clang or gencl-clc, SPIR-V, the JIT); seeds: the
+//!   kernels of tests/kernels and tests/bench with a set of option strings.
 //!
 //! The mutations (bit flips, interesting words, copied, deleted and duplicated word ranges,
 //! truncation, splices of two seeds) come from a fixed-seed generator, so a run is the same
@@ -152,6 +155,13 @@ fn aub(input: &[u8]) {
     let _ = r.run(input);
 }
 
+/// An OpenCL C input: options, a NUL, the source (lossily UTF-8: the API takes C strings).
+fn opencl_c(input: &[u8]) {
+    let text = String::from_utf8_lossy(input);
+    let (options, source) = text.split_once('\0').unwrap_or(("", &text));
+    let _ = gencl_jit::compile(CompileInput::OpenClC(source), options);
+}
+
 fn spirv_seeds() -> Vec<Vec<u8>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fuzz/spirv"))
         .unwrap()
@@ -218,6 +228,35 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             .iter()
             .map(|r| postcard::to_stdvec(r).unwrap())
             .collect()
+        }
+        "opencl_c" => {
+            let mut files = Vec::new();
+            for dir in ["tests/kernels", "tests/bench"] {
+                for e in std::fs::read_dir(root().join(dir)).unwrap() {
+                    let p = e.unwrap().path();
+                    if p.extension().is_some_and(|x| x == "cl") {
+                        files.push(p);
+                    }
+                }
+            }
+            files.sort();
+            let options = [
+                "",
+                "-D N=4 -cl-std=CL2.0",
+                "-cl-opt-disable -cl-mad-enable",
+                "-cl-fast-relaxed-math -D F=1.5f -w",
+                "-cl-std=CL3.0 -cl-denorms-are-zero -g",
+            ];
+            files
+                .iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let mut v = options[k % options.len()].as_bytes().to_vec();
+                    v.push(0);
+                    v.extend(std::fs::read(f).unwrap());
+                    v
+                })
+                .collect()
         }
         "aub" => {
             let z = std::fs::read(root().join("tests/neo/vadd.aub.zst")).unwrap();
@@ -370,6 +409,17 @@ fn fuzz_aub_replay() {
         iterations: 200,
         bound: Duration::from_secs(30),
         run: aub,
+    });
+}
+
+#[test]
+fn fuzz_opencl_c() {
+    quiet();
+    fuzz(Target {
+        name: "opencl_c",
+        iterations: 1000,
+        bound: Duration::from_secs(60),
+        run: opencl_c,
     });
 }
 
