@@ -10,3 +10,4 @@ pub mod run_args;
 pub mod selftest;
 pub mod service;
 pub mod submit;
+pub mod top;

@@ -607,3 +607,67 @@ fn clients_killed_mid_storm_leave_nothing_behind() {
     );
     alive(&mut d, &sock);
 }
+
+#[test]
+fn top_shows_each_client_its_objects_launches_and_the_gpu() {
+    let (_d, sock) = start_gencld("top");
+    let a = Connection::connect_to(&sock).unwrap();
+    let buf = a.create_buffer(64 * 4).unwrap();
+    let prog = build(&a);
+    for _ in 0..3 {
+        launch(&a, prog, buf.id, 64).unwrap();
+    }
+    let b = Connection::connect_to(&sock).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
+        .args(["top", "-n", "1", "--socket"])
+        .arg(&sock)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Three clients: A, B and `gencl top` itself.
+    assert!(text.contains("3 clients"), "{text}");
+    // The rows under the header, in connection order (ids count every connection, the
+    // start-up probe's too): id pid up buffers MiB programs builds launches finished failed
+    // launch/s.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("id"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("program cache"))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let me = std::process::id().to_string();
+    assert_eq!(rows[0][1], me, "{text}");
+    assert_eq!(
+        rows[0][3..10],
+        ["1", "0.0", "1", "1", "3", "3", "0"],
+        "{text}"
+    );
+    assert_eq!(rows[1][1], me, "{text}");
+    assert_eq!(
+        rows[1][3..10],
+        ["0", "0.0", "0", "0", "0", "0", "0"],
+        "{text}"
+    );
+    assert_ne!(rows[2][1], me, "gencl top's own connection: {text}");
+    assert!(text.contains("program cache: "), "{text}");
+    let gpu = text
+        .lines()
+        .find(|l| l.starts_with("GPU model: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let threads: u64 = gpu["GPU model: ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // Three launches of 64 items in SIMD8 or SIMD16 threads.
+    assert!((12..=24).contains(&threads), "{gpu}");
+    drop(b);
+}

@@ -86,6 +86,20 @@ enum Cmd {
     /// it, and how it was chosen), the compiler build and the tools and caches it uses;
     /// exit 1 when there is no device.
     Info,
+    /// What a running gencld is doing: its clients (process, buffers, programs, builds,
+    /// launches queued, finished and failed, launches a second), the program cache and the
+    /// GPU model's totals, refreshed every interval until interrupted.
+    Top {
+        /// The service's socket (default: the one the ICD would connect to).
+        #[arg(long)]
+        socket: Option<PathBuf>,
+        /// Seconds between screens.
+        #[arg(long, default_value_t = 1.0)]
+        interval: f64,
+        /// Stop after this many screens (`-n 1`: one report, for scripts).
+        #[arg(short = 'n', long)]
+        count: Option<u64>,
+    },
     /// Print the commands of every submission of AUB files (NEO's recordings, or gencl's
     /// with GENCL_AUB=FILE), with the state they point at, by documented field names;
     /// zero fields are left out. Two files are listed one after the other, for diff.
@@ -281,6 +295,20 @@ fn run(cli: Cli) -> Result<(), String> {
         Cmd::Info => {
             print!("{}", gencl::info::report()?);
             Ok(())
+        }
+        Cmd::Top {
+            socket,
+            interval,
+            count,
+        } => {
+            if !(interval.is_finite() && interval > 0.0) {
+                return Err(format!("--interval {interval}: seconds, more than 0"));
+            }
+            gencl::top::run(
+                socket.as_deref(),
+                std::time::Duration::from_secs_f64(interval),
+                count,
+            )
         }
         Cmd::Selftest => {
             let (report, ok) = gencl::selftest::run()?;

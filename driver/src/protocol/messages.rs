@@ -9,7 +9,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -57,6 +57,9 @@ pub enum Request {
     /// `Completed` with the same tag once it has finished. A client's launches run on the GPU
     /// in the order they were queued.
     Launch(Launch),
+    /// What the service is doing (`gencl top`): its clients, their objects and launches, the
+    /// program cache and the GPU's counters. Answered with `Stats`.
+    Stats,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,6 +146,61 @@ pub enum Response {
         code: ErrorCode,
         message: String,
     },
+    Stats(ServiceStats),
+}
+
+/// The answer to `Request::Stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServiceStats {
+    /// Since the service started.
+    pub uptime_ms: u64,
+    pub device: String,
+    /// Every connected client, the asking one included, in connection order.
+    pub clients: Vec<ClientStats>,
+    pub program_cache: CacheStats,
+    /// The GPU model's totals over every batch (the emulated device); `None` on an i915,
+    /// whose counters gencl does not read.
+    pub gpu: Option<GpuTotals>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientStats {
+    /// The connection's number in this service (1 for the first).
+    pub id: u64,
+    /// The client's process (SO_PEERCRED), when the service can tell.
+    pub pid: Option<i32>,
+    pub connected_ms: u64,
+    pub buffers: u64,
+    pub buffer_bytes: u64,
+    pub programs: u64,
+    pub builds: u64,
+    /// Launches queued; of them, finished and failed.
+    pub launches: u64,
+    pub completed: u64,
+    pub failed: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheStats {
+    /// Where it is; empty when it is off.
+    pub dir: String,
+    pub entries: u64,
+    pub bytes: u64,
+    /// This service's own lookups since it started.
+    pub hits: u64,
+    pub misses: u64,
+    pub stored: u64,
+    pub evicted: u64,
+    pub rejected: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuTotals {
+    pub threads: u64,
+    pub instructions: u64,
+    pub lane_instructions: u64,
+    pub sends: u64,
+    pub modelled_cycles: u64,
 }
 
 /// A launch that ran to its end.

@@ -10,6 +10,7 @@ use gencl_jit::abi::{ArgKind, ProgramBinary};
 
 use super::gpu::{Bo, ClientGpu};
 use super::retire::{Retirer, Sink};
+use super::stats::ClientCounters;
 use super::{Service, ServiceError};
 use crate::protocol::{
     ErrorCode, KernelDesc, Launch, ProgramSource, Request, Response, WireArg, PROTOCOL_VERSION,
@@ -51,6 +52,8 @@ pub struct Client {
     sink: Sink,
     /// Waits for launches and reports them (started with the first launch).
     retirer: Option<Retirer>,
+    /// What `Request::Stats` reports of this client.
+    counters: Arc<ClientCounters>,
 }
 
 /// A built program of a client: its kernels, and the buffer of its global variables (OpenCL
@@ -66,7 +69,9 @@ impl Client {
     /// from another thread).
     pub fn new(svc: Arc<Service>, sink: Sink) -> Result<Client, ServiceError> {
         let gpu = Arc::new(ClientGpu::new(svc.dev.clone())?);
+        let counters = svc.registry.join();
         Ok(Client {
+            counters,
             svc,
             gpu,
             greeted: false,
@@ -76,6 +81,11 @@ impl Client {
             sink,
             retirer: None,
         })
+    }
+
+    /// The client's process, as the socket's peer credentials name it.
+    pub fn set_peer(&self, pid: Option<i32>) {
+        *self.counters.pid.lock() = pid;
     }
 
     pub fn handle(&mut self, req: Request) -> Reply {
@@ -101,6 +111,8 @@ impl Client {
             Request::CreateBuffer { size } => self.create_buffer(size),
             Request::FreeBuffer { id } => match self.buffers.remove(&id) {
                 Some(bo) => {
+                    ClientCounters::sub(&self.counters.buffers, 1);
+                    ClientCounters::sub(&self.counters.buffer_bytes, bo.size);
                     self.gpu.free_bo(bo);
                     Response::Done.into()
                 }
@@ -119,6 +131,7 @@ impl Client {
             Request::LinkPrograms { modules, options } => self.link(&modules, &options),
             Request::FreeProgram { id } => match self.programs.remove(&id) {
                 Some(p) => {
+                    ClientCounters::sub(&self.counters.programs, 1);
                     if let Some(bo) = p.globals {
                         self.gpu.free_bo(bo);
                     }
@@ -134,6 +147,7 @@ impl Client {
                 None => error(ErrorCode::UnknownObject, format!("no program {id}")),
             },
             Request::Launch(l) => self.launch(&l),
+            Request::Stats => Response::Stats(self.svc.stats()).into(),
         }
     }
 
@@ -165,6 +179,8 @@ impl Client {
             gpu_addr: bo.gpu_addr,
         };
         tracing::debug!(id, ?bo, "buffer created");
+        ClientCounters::add(&self.counters.buffers, 1);
+        ClientCounters::add(&self.counters.buffer_bytes, size);
         self.buffers.insert(id, bo);
         Reply {
             response,
@@ -173,6 +189,7 @@ impl Client {
     }
 
     fn build(&mut self, source: ProgramSource, options: &str, spec: &[(u32, Vec<u8>)]) -> Reply {
+        ClientCounters::add(&self.counters.builds, 1);
         let input = match &source {
             ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
             ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
@@ -205,6 +222,7 @@ impl Client {
     }
 
     fn link(&mut self, modules: &[Vec<u8>], options: &str) -> Reply {
+        ClientCounters::add(&self.counters.builds, 1);
         let result = std::panic::catch_unwind(|| gencl_jit::link_programs(modules, options));
         match result {
             Ok(Ok(gencl_jit::Linked::Library(il))) => Response::Compiled {
@@ -228,6 +246,7 @@ impl Client {
         let kernels = bin.kernels.iter().map(KernelDesc::from).collect();
         let log = bin.build_log.clone();
         let globals_bytes = bin.globals.data.len() as u64;
+        ClientCounters::add(&self.counters.programs, 1);
         self.programs.insert(id, Program { bin, globals: None });
         Response::Built {
             id,
@@ -323,7 +342,20 @@ impl Client {
             }
         }
         if self.retirer.is_none() {
-            match Retirer::new(self.gpu.clone(), self.sink.clone()) {
+            // Completions are counted on their way to the client.
+            let (sink, counters) = (self.sink.clone(), self.counters.clone());
+            let counted: Sink = Arc::new(move |r: Response| {
+                if let Response::Completed { result, .. } = &r {
+                    let c = if result.is_ok() {
+                        &counters.completed
+                    } else {
+                        &counters.failed
+                    };
+                    ClientCounters::add(c, 1);
+                }
+                sink(r)
+            });
+            match Retirer::new(self.gpu.clone(), counted) {
                 Ok(r) => self.retirer = Some(r),
                 Err(e) => return error(ErrorCode::OutOfResources, format!("no thread: {e}")),
             }
@@ -348,6 +380,7 @@ impl Client {
         };
         match submitter.submit(&self.gpu, kernel, &args, &nd, &buffers, globals) {
             Ok(submitted) => {
+                ClientCounters::add(&self.counters.launches, 1);
                 retirer.push(l.tag, submitted);
                 Response::Queued { tag: l.tag }.into()
             }

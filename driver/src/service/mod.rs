@@ -10,6 +10,7 @@ pub mod gpu;
 pub mod handler;
 pub mod retire;
 pub mod server;
+pub mod stats;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -46,6 +47,8 @@ pub struct Service {
     pub desc: DeviceDesc,
     /// Object ids are unique across clients (see protocol::messages).
     next_id: AtomicU64,
+    /// Each client's counters, for `Request::Stats`.
+    pub registry: stats::Registry,
 }
 
 /// Shared local memory per subslice that one work-group may use.
@@ -66,11 +69,18 @@ impl Service {
             dev: Arc::new(dev),
             desc,
             next_id: AtomicU64::new(1),
+            registry: stats::Registry::default(),
         }))
     }
 
     pub(crate) fn next_id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The answer to `Request::Stats`.
+    pub fn stats(&self) -> crate::protocol::ServiceStats {
+        self.registry
+            .stats(&self.desc.name, self.dev.total_counters())
     }
 }
 

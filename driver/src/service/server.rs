@@ -121,7 +121,10 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
         })
     };
     let mut client = match Client::new(svc, sink) {
-        Ok(c) => c,
+        Ok(c) => {
+            c.set_peer(peer);
+            c
+        }
         Err(e) => {
             tracing::error!(?peer, "cannot set up client: {e}");
             let _ = send(

@@ -46,6 +46,10 @@ impl Device {
         self.kmd.batch_counters(ctx_id)
     }
 
+    pub fn total_counters(&self) -> Option<crate::gpu::Counters> {
+        self.kmd.total_counters()
+    }
+
     pub fn getparam(&self, param: i32) -> Result<i32, KmdError> {
         let mut value = 0i32;
         let mut p = drm_i915_getparam {

@@ -82,6 +82,10 @@ pub trait I915: Send + Sync {
     fn batch_counters(&self, _ctx_id: u32) -> Option<crate::gpu::Counters> {
         None
     }
+    /// The GPU model's totals over every batch so far (the emulated device only).
+    fn total_counters(&self) -> Option<crate::gpu::Counters> {
+        None
+    }
 }
 
 /// The device `GENCL_DEVICE` selects: `emulated`, `real`, or `auto` (the default: an i915

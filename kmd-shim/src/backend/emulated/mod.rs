@@ -1095,6 +1095,10 @@ impl I915 for EmulatedI915 {
         self.last_batch.lock().get(&ctx_id).cloned()
     }
 
+    fn total_counters(&self) -> Option<Counters> {
+        Some(self.counters())
+    }
+
     fn syncobj_create(&self, c: &mut drm_syncobj_create) -> Result<(), KmdError> {
         const IOCTL: &str = "SYNCOBJ_CREATE";
         if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
