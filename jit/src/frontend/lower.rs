@@ -440,8 +440,15 @@ impl<'m> ModuleInfo<'m> {
             let t = match i.class.opcode {
                 SOp::TypeVoid => SType::Void,
                 SOp::TypeBool => SType::Bool,
-                SOp::TypeInt => SType::Int(lit_op(i, 0)?),
-                SOp::TypeFloat => SType::Float(lit_op(i, 0)?),
+                SOp::TypeInt => match lit_op(i, 0)? {
+                    // 8 to 64 bits; odd widths (SPV_INTEL_arbitrary_precision_integers) too.
+                    w @ 1..=64 => SType::Int(w),
+                    w => return invalid(format!("OpTypeInt of {w} bits")),
+                },
+                SOp::TypeFloat => match lit_op(i, 0)? {
+                    w @ (16 | 32 | 64) => SType::Float(w),
+                    w => return invalid(format!("OpTypeFloat of {w} bits")),
+                },
                 SOp::TypeVector => {
                     // "Component Count must be at least 2" and, for Kernel modules, at most 16
                     // (Vector16), in 2, 3, 4, 8 or 16.
@@ -581,6 +588,19 @@ impl<'m> ModuleInfo<'m> {
                 SType::Struct(members) => members,
                 _ => &[],
             };
+            // Result ids are unique: a type defined again could close a cycle.
+            if info.types.contains_key(&id) {
+                return invalid(format!("%{id} is defined twice"));
+            }
+            // "Component Type must be a scalar type" (a vector of vectors is no type).
+            if let SType::Vector(e, _) = &t {
+                if !matches!(
+                    info.types.get(e),
+                    Some(SType::Int(_) | SType::Float(_) | SType::Bool)
+                ) {
+                    return invalid(format!("vector %{id} of %{e}, which is not a scalar type"));
+                }
+            }
             if let Some(p) = parts
                 .iter()
                 .find(|p| !info.types.contains_key(p) && !forward.contains(p))
@@ -1015,10 +1035,16 @@ impl<'m> ModuleInfo<'m> {
     fn size_of(&self, tid: u32) -> Result<u64, FrontendError> {
         Ok(match self.ty(tid)? {
             SType::Bool => 1,
-            SType::Int(w) | SType::Float(w) => (*w as u64) / 8,
-            SType::Vector(e, n) => self.size_of(*e)? * if *n == 3 { 4 } else { *n as u64 },
+            // Odd widths occupy whole bytes (an i1 one).
+            SType::Int(w) | SType::Float(w) => u64::from(*w).div_ceil(8),
+            SType::Vector(e, n) => self.size_of(*e)? * if *n == 3 { 4 } else { u64::from(*n) },
             SType::Pointer(..) => 8,
-            SType::Array(e, n) => self.size_of(*e)? * n,
+            // Lengths come from the module: a size past 2^48 bytes is no type a kernel has.
+            SType::Array(e, n) => self
+                .size_of(*e)?
+                .checked_mul(*n)
+                .filter(|b| *b < 1 << 48)
+                .ok_or_else(|| FrontendError::InvalidIl(format!("array %{tid} too large")))?,
             SType::Struct(_) => self.struct_layout(tid)?.1,
             other => return unsupported(format!("size of {other:?}")),
         })
@@ -1040,7 +1066,10 @@ impl<'m> ModuleInfo<'m> {
                 off = off.div_ceil(a) * a;
             }
             offsets.push(off);
-            off += self.size_of(m)?;
+            off = off
+                .checked_add(self.size_of(m)?)
+                .filter(|b| *b < 1 << 48)
+                .ok_or_else(|| FrontendError::InvalidIl(format!("struct %{tid} too large")))?;
         }
         let align = self.align_of(tid)?;
         Ok((offsets, off.div_ceil(align) * align))
@@ -1057,7 +1086,7 @@ impl<'m> ModuleInfo<'m> {
                 }
                 a
             }
-            _ => self.size_of(tid)?,
+            _ => self.size_of(tid)?.max(1),
         })
     }
 
