@@ -337,12 +337,18 @@ fn fuzz(t: Target) {
             findings.push(format!("regression input {}: {why}", path.display()));
         }
     }
+    // The input in hand, on disk: a stack overflow aborts the process, and then this file is
+    // the finding.
+    let dir = root().join("target/fuzz-findings").join(t.name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let current = dir.join("current-input");
     let mut rng = Rng(seed ^ gencl_jit::binary::fnv(t.name.as_bytes()));
     let start = Instant::now();
     let n = t.iterations * scale;
     for _ in 0..n {
         let pick = rng.below(seeds.len());
         let input = mutate(&mut rng, &seeds[pick], &seeds);
+        std::fs::write(&current, &input).unwrap();
         if let Err(why) = one(&t, input.clone()) {
             save(&input, &why, &mut findings);
             if why.starts_with("took longer") || findings.len() >= 20 {
@@ -350,6 +356,7 @@ fn fuzz(t: Target) {
             }
         }
     }
+    let _ = std::fs::remove_file(&current);
     println!(
         "fuzz {}: {n} mutated inputs from {} seeds in {:.1} s, {} findings",
         t.name,

@@ -504,7 +504,23 @@ impl<'m> ModuleInfo<'m> {
                 | SOp::ConstantNull
                 | SOp::ConstantComposite
                 | SOp::Undef => {
-                    info.constants.insert(id, i);
+                    // A composite's constituents are constants declared before it (one that
+                    // named itself or a later one would be flattened round a cycle).
+                    if i.class.opcode == SOp::ConstantComposite {
+                        for o in &i.operands {
+                            if let Operand::IdRef(c) = o {
+                                if !info.constants.contains_key(c) {
+                                    return invalid(format!(
+                                        "constant %{id} names %{c}, which is not a constant \
+                                         declared before it"
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    if info.constants.insert(id, i).is_some() {
+                        return invalid(format!("%{id} is defined twice"));
+                    }
                     continue;
                 }
                 SOp::Variable => {
