@@ -427,6 +427,7 @@ impl<'m> ModuleInfo<'m> {
         }
         // Pointer types named before their OpTypePointer (a struct that points to itself).
         let mut forward = std::collections::HashSet::new();
+        let mut depth_of: HashMap<u32, u32> = HashMap::default();
         for i in &m.types_global_values {
             if i.class.opcode == SOp::TypeForwardPointer {
                 if let Some(Operand::IdRef(p)) = i.operands.first() {
@@ -625,6 +626,19 @@ impl<'m> ModuleInfo<'m> {
                     "type %{id} names %{p}, which is not a type declared before it"
                 ));
             }
+            // Walks over types recurse through their parts: a module nesting structs in structs
+            // thousands deep would overflow the stack of whoever compiles it (a service
+            // thread), which no error handling survives. OpenCL C types nest a few levels.
+            const MAX_TYPE_DEPTH: u32 = 64;
+            let depth = 1 + parts
+                .iter()
+                .map(|p| depth_of.get(p).copied().unwrap_or(0))
+                .max()
+                .unwrap_or(0);
+            if depth > MAX_TYPE_DEPTH {
+                return unsupported(format!("types nested more than {MAX_TYPE_DEPTH} deep"));
+            }
+            depth_of.insert(id, depth);
             info.types.insert(id, t);
         }
         for f in &m.functions {
