@@ -57,7 +57,7 @@ for name, label in (("embedded", "gencl embedded (gencl-clc)"),
                     ("service", "gencl through gencld"),
                     ("pocl", "PoCL")):
     c, w = med(name)
-    print(f"{label:<34}{c:>9.2f}{w:>11.3f}{c/pocl[0]:>11.2f}{w/pocl[1]:>13.2f}")
+    print(f"{label:<34}{c:>9.2f}{w:>11.3f}{c/pocl[0]:>11.2f}{w/pocl[1]:>13.4f}")
 if os.path.exists(f"{tmp}/ocloc.txt"):
     o = statistics.median(float(l) for l in open(f"{tmp}/ocloc.txt")) / 1000
     print(f"{'ocloc (a process a build, no cache)':<34}{o:>9.2f}{'-':>11}{o/pocl[0]:>11.2f}")
