@@ -9,40 +9,9 @@
 
 use gencl::client::{ClientError, Connection, SharedBuffer};
 use gencl::protocol::{self, Launch, Request, Response, WireArg};
-use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 
-struct Daemon(Child);
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_gencld() -> (Daemon, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("gencl-hostile-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let sock = dir.join("gencld.sock");
-    let child = Command::new(env!("CARGO_BIN_EXE_gencld"))
-        .arg("--socket")
-        .arg(&sock)
-        .env("GENCL_DEVICE", "emulated")
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start gencld");
-    let mut d = Daemon(child);
-    for _ in 0..200 {
-        if UnixStream::connect(&sock).is_ok() {
-            return (d, sock);
-        }
-        assert!(d.0.try_wait().unwrap().is_none(), "gencld exited early");
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
-    panic!("gencld did not listen");
-}
+mod service_common;
+use service_common::{start_gencld, Rng};
 
 const POKE: &str = "kernel void poke(global uint *out, ulong addr, uint value, int load) {
     if (load)
@@ -93,17 +62,6 @@ fn words(b: &SharedBuffer) -> Vec<u32> {
         .collect()
 }
 
-/// xorshift64*: the attempts' addresses, the same on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 const VICTIM: u32 = 0x5EC0_0000;
 
 #[test]
@@ -112,7 +70,7 @@ fn stray_stores_and_loads_never_reach_another_client() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
-    let (_d, sock) = start_gencld();
+    let (_d, sock) = start_gencld("hostile");
     let victim = Connection::connect_to(&sock).unwrap();
     let attacker = Connection::connect_to(&sock).unwrap();
 

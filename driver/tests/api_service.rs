@@ -8,39 +8,11 @@ use gencl::protocol::{
 };
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
-struct Daemon(Child);
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_gencld(tag: &str) -> (Daemon, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("gencl-svc-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let sock = dir.join("gencld.sock");
-    let child = Command::new(env!("CARGO_BIN_EXE_gencld"))
-        .arg("--socket")
-        .arg(&sock)
-        .env("GENCL_DEVICE", "emulated")
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start gencld");
-    let mut d = Daemon(child);
-    for _ in 0..200 {
-        if UnixStream::connect(&sock).is_ok() {
-            return (d, sock);
-        }
-        assert!(d.0.try_wait().unwrap().is_none(), "gencld exited early");
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
-    panic!("gencld did not listen");
-}
+mod service_common;
+use service_common::{start_gencld, Daemon};
 
 fn alive(d: &mut Daemon, sock: &Path) {
     assert!(d.0.try_wait().unwrap().is_none(), "gencld died");

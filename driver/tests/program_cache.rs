@@ -5,50 +5,24 @@
 
 use gencl::client::Connection;
 use gencl::protocol::{self, Request, Response};
-use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 
 const SRC: &str = "kernel void scale(global float *a, float s) { a[get_global_id(0)] *= s; }";
 
-struct Daemon(Child);
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A gencld whose cache folder is `cache` and whose program-cache log goes to `log`.
-fn gencld(dir: &Path, cache: &Path, log: &Path, extra: &[(&str, &str)]) -> (Daemon, PathBuf) {
-    let sock = dir.join("gencld.sock");
-    let _ = std::fs::remove_file(&sock);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gencld"));
-    cmd.arg("--socket")
-        .arg(&sock)
-        .env("GENCL_DEVICE", "emulated")
-        .env("XDG_CACHE_HOME", cache)
-        .env_remove("CACHE_DIRECTORY")
-        .env("GENCL_LOG", "gencl_jit::program_cache=debug")
-        .stderr(Stdio::from(std::fs::File::create(log).unwrap()));
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
-    let mut d = Daemon(cmd.spawn().expect("start gencld"));
-    for _ in 0..200 {
-        if UnixStream::connect(&sock).is_ok() {
-            return (d, sock);
-        }
-        assert!(d.0.try_wait().unwrap().is_none(), "gencld exited early");
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
-    panic!("gencld did not listen");
-}
+mod service_common;
 
 /// Build SRC in a new gencld and hand back the program binary it reports and its log.
 fn build_in_new_service(dir: &Path, cache: &Path, extra: &[(&str, &str)]) -> (Vec<u8>, String) {
     let log = dir.join("gencld.log");
-    let (daemon, sock) = gencld(dir, cache, &log, extra);
+    let mut env = vec![
+        ("XDG_CACHE_HOME", cache.to_str().unwrap()),
+        ("CACHE_DIRECTORY", ""),
+        ("GENCL_LOG", "gencl_jit::program_cache=debug"),
+    ];
+    env.extend_from_slice(extra);
+    let stderr = Stdio::from(std::fs::File::create(&log).unwrap());
+    let (daemon, sock) = service_common::start_gencld_with("progcache", &env, stderr);
     let c = Connection::connect_to(&sock).unwrap();
     let id = match c
         .call(Request::BuildProgram {
