@@ -6,13 +6,14 @@ use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-/// A running gencld, killed when dropped.
-pub struct Daemon(pub Child);
+/// A running gencld, killed when dropped, and its folder, removed then.
+pub struct Daemon(pub Child, PathBuf);
 
 impl Drop for Daemon {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+        let _ = std::fs::remove_dir_all(&self.1);
     }
 }
 
@@ -36,7 +37,7 @@ pub fn start_gencld_with(tag: &str, env: &[(&str, &str)], stderr: Stdio) -> (Dae
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut d = Daemon(cmd.spawn().expect("start gencld"));
+    let mut d = Daemon(cmd.spawn().expect("start gencld"), dir);
     for _ in 0..200 {
         if UnixStream::connect(&sock).is_ok() {
             return (d, sock);
