@@ -54,6 +54,26 @@ fn poke(program: u64, out: u64, addr: u64, value: u32, load: bool) -> Launch {
     }
 }
 
+/// `fill` over the first `n` words of `buffer`: word i becomes `base + i`.
+fn fill(program: u64, buffer: u64, base: u32, n: u64) -> Launch {
+    Launch {
+        tag: 0,
+        program,
+        kernel: 1,
+        args: vec![
+            WireArg::Buffer {
+                id: buffer,
+                offset: 0,
+            },
+            WireArg::Bytes(base.to_ne_bytes().to_vec()),
+        ],
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [n, 1, 1],
+        local_size: [64, 1, 1],
+    }
+}
+
 fn words(b: &SharedBuffer) -> Vec<u32> {
     b.map
         .lock()
@@ -84,23 +104,10 @@ fn stray_stores_and_loads_never_reach_another_client() {
         .map(|_| victim.create_buffer(64 << 10).unwrap())
         .collect();
     for (k, b) in vbufs.iter().enumerate() {
-        let fill = Launch {
-            tag: 0,
-            program: vprog,
-            kernel: 1,
-            args: vec![
-                WireArg::Buffer {
-                    id: b.id,
-                    offset: 0,
-                },
-                WireArg::Bytes((VICTIM + (k as u32) * 0x4000).to_ne_bytes().to_vec()),
-            ],
-            work_dim: 1,
-            global_offset: [0; 3],
-            global_size: [16384, 1, 1],
-            local_size: [64, 1, 1],
-        };
-        victim.launch_and_wait(fill).unwrap();
+        let base = VICTIM + (k as u32) * 0x4000;
+        victim
+            .launch_and_wait(fill(vprog, b.id, base, 16384))
+            .unwrap();
     }
     let before: Vec<Vec<u32>> = vbufs.iter().map(words).collect();
 
@@ -204,23 +211,9 @@ fn stray_stores_and_loads_never_reach_another_client() {
         "no attempt was aimed inside the attacker's buffers"
     );
     // Both clients go on: the victim's kernels still run on its data.
-    let fill = Launch {
-        tag: 0,
-        program: vprog,
-        kernel: 1,
-        args: vec![
-            WireArg::Buffer {
-                id: vbufs[0].id,
-                offset: 0,
-            },
-            WireArg::Bytes(7u32.to_ne_bytes().to_vec()),
-        ],
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [64, 1, 1],
-        local_size: [64, 1, 1],
-    };
-    victim.launch_and_wait(fill).unwrap();
+    victim
+        .launch_and_wait(fill(vprog, vbufs[0].id, 7, 64))
+        .unwrap();
     assert_eq!(words(&vbufs[0])[..3], [7, 8, 9]);
     // And the attacker's own: a store to its buffer, passed as the kernel's argument (a
     // launch's VM holds the buffers its arguments name, and the service's own objects).
