@@ -73,7 +73,7 @@ pub fn report() -> Result<String, String> {
         let name = std::env::var(var).unwrap_or_else(|_| tool.to_string());
         out += &format!(
             "  {tool}: {}\n",
-            find_program(&name).map_or_else(
+            gencl_jit::frontend::clc::find_program(&name).map_or_else(
                 || format!("{name}: not found (OpenCL C builds need it; {var} names another)"),
                 |p| p.display().to_string()
             )
@@ -116,23 +116,20 @@ pub fn report() -> Result<String, String> {
     Ok(out)
 }
 
-/// `name` as the compiler runs it: a path, or the first match on PATH.
-fn find_program(name: &str) -> Option<PathBuf> {
-    if name.contains('/') {
-        return Path::new(name).is_file().then(|| PathBuf::from(name));
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
 /// Where the parsed built-in library is kept between processes, and how much is there.
 fn cache_state() -> String {
     let Some(dir) = gencl_jit::frontend::library::cache_root() else {
         return "off (GENCL_LIBCLC_CACHE=0, or neither XDG_CACHE_HOME nor HOME set)".into();
     };
     let (mut files, mut bytes) = (0u64, 0u64);
-    let mut stack = vec![dir.clone()];
+    // Its folders are libclc-<key>; programs/ beside them is the program cache's, shown apart.
+    let mut stack: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("libclc-"))
+        .map(|e| e.path())
+        .collect();
     while let Some(d) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&d) else {
             continue;

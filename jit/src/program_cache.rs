@@ -29,6 +29,7 @@ use std::time::SystemTime;
 use crate::abi::ProgramBinary;
 use crate::binary;
 use crate::compile::CompileInput;
+use crate::frontend::clc::{find_program, tool};
 
 const MAGIC: &[u8; 8] = b"GENCLPC1";
 
@@ -127,18 +128,19 @@ impl Key {
         }
         let libclc = std::env::var("GENCL_LIBCLC")
             .unwrap_or_else(|_| crate::frontend::library::DEFAULT_PATH.to_string());
+        // The tools as the front end runs them (a GENCL_* override's file, else PATH's).
         let tools = [
-            "clang-15",
-            "opt-15",
-            "llvm-spirv-15",
-            "llvm-as-15",
-            "llvm-dis-15",
+            ("clang-15", "GENCL_CLANG"),
+            ("opt-15", "GENCL_OPT"),
+            ("llvm-spirv-15", "GENCL_LLVM_SPIRV"),
+            ("llvm-as-15", "GENCL_LLVM_AS"),
+            ("llvm-dis-15", "GENCL_LLVM_DIS"),
         ];
-        for file in tools
+        let files = tools
             .iter()
-            .filter_map(|t| on_path(t))
-            .chain([PathBuf::from(libclc)])
-        {
+            .filter_map(|(name, var)| find_program(&tool(name, var)))
+            .chain([PathBuf::from(libclc)]);
+        for file in files {
             field(file.as_os_str().as_encoded_bytes());
             field(&identity(&file));
         }
@@ -149,13 +151,6 @@ impl Key {
     fn file_name(&self) -> String {
         format!("{:016x}.prog", binary::fnv(&self.0))
     }
-}
-
-/// `name` as a child process finds it on PATH.
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
 }
 
 /// A file's size and modification time (nothing for a missing file).

@@ -113,8 +113,20 @@ impl Drop for TempDir {
     }
 }
 
-pub(super) fn tool(name: &str, env: &str) -> String {
+/// The tool the front end runs for `name`: `$env` if set, else `name` (found on PATH).
+pub fn tool(name: &str, env: &str) -> String {
     std::env::var(env).unwrap_or_else(|_| name.to_string())
+}
+
+/// The file a child process would run for `name`: a path as it is, or the first match on PATH.
+pub fn find_program(name: &str) -> Option<std::path::PathBuf> {
+    if name.contains('/') {
+        let p = std::path::Path::new(name);
+        return p.is_file().then(|| p.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 /// Whether the options ask for no optimisation (-cl-opt-disable).
