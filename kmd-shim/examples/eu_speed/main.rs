@@ -16,12 +16,18 @@
 //!   for size_t/long (extensions, qword add/shl/shr/logic/cmp/sel, 32-bit ops
 //!   on the halves of qwords, widening mul), assembled as `mad16`.
 //!
+//! Each kernel runs twice in the same process, interpreted and with hot runs translated
+//! to host code (`eu::translate`), and the line after the two gives the translated run's
+//! speed-up in lane-instructions per CPU second. The two must agree on every counter and
+//! every output byte (asserted).
+//!
 //! It prints figures; it asserts nothing about timings.
 
 use std::time::Instant;
 
 use gencl_kmd::gpu::binding::Bindings;
 use gencl_kmd::gpu::eu::cache::ProgramCache;
+use gencl_kmd::gpu::eu::translate::Policy;
 use gencl_kmd::gpu::eu::{run_program, LaunchEnv};
 use gencl_kmd::gpu::{BufferSurface, Counters, GpuMemory, MemFault, ThreadGroup, ThreadPayload};
 
@@ -224,51 +230,89 @@ fn main() {
                 barrier_enabled: false,
             })
             .collect();
-        let env = LaunchEnv::default();
-        let mut c = Counters::default();
-        let cache = ProgramCache::default();
-        let t0 = Instant::now();
-        let c0 = thread_cpu_s();
-        let dispatch = cache.checkout(mem.address_space(), kaddr, 1);
-        for tg in &groups {
-            dispatch
-                .with(0, &mem, |p| run_program(p, &mem, tg, &env, &mut c))
-                .expect("kernel failed");
+        let mut first: Option<(Counters, Vec<u8>, f64)> = None;
+        for translate in [false, true] {
+            // Each mode starts from the same memory.
+            mem.write(out, &vec![0u8; 4 * items as usize]).unwrap();
+            let env = LaunchEnv::default();
+            let mut c = Counters::default();
+            let cache = ProgramCache::with_translation(Policy {
+                on: translate,
+                ..Policy::default()
+            });
+            let t0 = Instant::now();
+            let c0 = thread_cpu_s();
+            let dispatch = cache.checkout(mem.address_space(), kaddr, 1);
+            for tg in &groups {
+                dispatch
+                    .with(0, &mem, |p| run_program(p, &mem, tg, &env, &mut c))
+                    .expect("kernel failed");
+            }
+            drop(dispatch);
+            let wall = t0.elapsed().as_secs_f64();
+            let s = thread_cpu_s() - c0;
+            let name = format!(
+                "{} {}",
+                k.name.split(' ').next().unwrap_or(k.name),
+                if translate {
+                    "translated"
+                } else {
+                    "interpreted"
+                }
+            );
+            println!(
+                "{:<32} {:>12} {:>13} {:>7.3} {:>7.3} {:>15.1} {:>10.1}",
+                name,
+                c.instructions,
+                c.lane_instructions,
+                s,
+                wall,
+                c.lane_instructions as f64 / s / 1e6,
+                c.instructions as f64 / s / 1e6
+            );
+            println!("    counters: {c:?}");
+            if k.name.starts_with("mix") {
+                // Every work-item stores one float: check they all arrived.
+                let mut b = [0u8; 4];
+                let written = (0..items)
+                    .filter(|i| {
+                        mem.read(out + 4 * i, &mut b).unwrap();
+                        let v = f32::from_le_bytes(b);
+                        v != 0.0 && v.is_finite()
+                    })
+                    .count();
+                println!("    outputs written and finite: {written}/{items}");
+            }
+            let mut bytes = vec![0u8; 4 * items as usize];
+            mem.read(out, &mut bytes).unwrap();
+            let rate = c.lane_instructions as f64 / s;
+            match &first {
+                None => first = Some((c.clone(), bytes, rate)),
+                Some((c0, b0, r0)) => {
+                    assert_eq!(
+                        &c, c0,
+                        "{}: translated and interpreted counters differ",
+                        k.name
+                    );
+                    assert!(
+                        &bytes == b0,
+                        "{}: translated and interpreted outputs differ",
+                        k.name
+                    );
+                    println!("    translated / interpreted: {:.2}x", rate / r0);
+                }
+            }
+            if translate {
+                total.0 += c.instructions;
+                total.1 += c.lane_instructions;
+                total.2 += s;
+                total.3 += wall;
+            }
         }
-        drop(dispatch);
-        let wall = t0.elapsed().as_secs_f64();
-        let s = thread_cpu_s() - c0;
-        println!(
-            "{:<32} {:>12} {:>13} {:>7.3} {:>7.3} {:>15.1} {:>10.1}",
-            k.name,
-            c.instructions,
-            c.lane_instructions,
-            s,
-            wall,
-            c.lane_instructions as f64 / s / 1e6,
-            c.instructions as f64 / s / 1e6
-        );
-        println!("    counters: {c:?}");
-        if k.name.starts_with("mix") {
-            // Every work-item stores one float: check they all arrived.
-            let mut b = [0u8; 4];
-            let written = (0..items)
-                .filter(|i| {
-                    mem.read(out + 4 * i, &mut b).unwrap();
-                    let v = f32::from_le_bytes(b);
-                    v != 0.0 && v.is_finite()
-                })
-                .count();
-            println!("    outputs written and finite: {written}/{items}");
-        }
-        total.0 += c.instructions;
-        total.1 += c.lane_instructions;
-        total.2 += s;
-        total.3 += wall;
     }
     println!(
         "{:<32} {:>12} {:>13} {:>7.3} {:>7.3} {:>15.1} {:>10.1}",
-        "all",
+        "all (translated)",
         total.0,
         total.1,
         total.2,

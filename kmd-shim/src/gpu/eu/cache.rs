@@ -25,9 +25,19 @@ type Key = (u64, u64);
 #[derive(Default)]
 pub struct ProgramCache {
     kernels: Mutex<HashMap<Key, Vec<Program>>>,
+    /// Translation of the programs it makes (`None`: `GENCL_TRANSLATE`).
+    policy: Option<super::translate::Policy>,
 }
 
 impl ProgramCache {
+    /// A cache whose programs translate per `policy` (benchmarks and tests compare).
+    pub fn with_translation(policy: super::translate::Policy) -> ProgramCache {
+        ProgramCache {
+            policy: Some(policy),
+            ..Default::default()
+        }
+    }
+
     /// The programs of one dispatch of the kernel at `addr` of address space `space`, for
     /// `workers` host threads; given back to the cache when the dispatch ends.
     pub fn checkout(&self, space: u64, addr: u64, workers: usize) -> Checkout<'_> {
@@ -36,7 +46,13 @@ impl ProgramCache {
             .lock()
             .remove(&(space, addr))
             .unwrap_or_default();
-        kept.resize_with(workers.max(kept.len()).max(1), || Program::new(addr));
+        kept.resize_with(workers.max(kept.len()).max(1), || {
+            let p = Program::new(addr);
+            match self.policy {
+                Some(policy) => p.with_translation(policy),
+                None => p,
+            }
+        });
         Checkout {
             cache: self,
             key: (space, addr),

@@ -10,6 +10,7 @@
 //! - `float`: IEEE helpers (half, denormals, the rounding instructions);
 //! - `softfloat`: exact arithmetic rounded once in any cr0 rounding mode;
 //! - `timing`: sends by kind and the modelled cycles;
+//! - `translate`: hot runs of ALU instructions compiled to host code (Cranelift);
 //! - the data port (`super::dataport`) executes memory sends; the gateway
 //!   (`super::gateway`) keeps the group's barrier.
 //!
@@ -25,6 +26,7 @@ pub mod program;
 pub mod softfloat;
 pub mod thread;
 pub mod timing;
+pub mod translate;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -122,12 +124,29 @@ pub(crate) fn run_threads(
                 continue;
             }
             live += 1;
-            for _ in 0..QUANTUM {
+            let mut left = QUANTUM as usize;
+            while left > 0 {
                 let t = &mut threads[k];
                 if t.state != RunState::Ready {
                     break;
                 }
                 flow::wake(t);
+                if let Some((r, pos)) = prog.translated(mem, t.ip, t.cr0()) {
+                    // A translated run: the instructions the interpreter would run next,
+                    // up to the end of the quantum, at once.
+                    let ran = prog.exec_run(r, t, pos, left);
+                    counters.instructions += ran.instructions as u64;
+                    counters.lane_instructions += u64::from(ran.lanes);
+                    timing[k].issue += ran.issue;
+                    issued += ran.instructions as u64;
+                    left -= ran.instructions;
+                    progress = true;
+                    if issued > env.max_instructions {
+                        return Err(GpuError::Hang);
+                    }
+                    continue;
+                }
+                left -= 1;
                 let inst = prog.fetch(mem, t.ip)?;
                 let step = step(t, inst, &mut dp, counters, &mut timing[k])?;
                 issued += 1;

@@ -600,6 +600,8 @@ pub struct Program {
     all_checked: u64,
     /// One past the last byte of any decoded instruction.
     end: u64,
+    /// Hot runs translated to host code, and how often each instruction was reached.
+    runs: super::translate::Runs,
 }
 
 /// Largest kernel the cache indexes: 16 MiB of instructions.
@@ -670,6 +672,106 @@ impl Program {
 
     pub fn base(&self) -> u64 {
         self.base
+    }
+
+    /// Translate hot runs per `policy` (tests; the default follows `GENCL_TRANSLATE`).
+    pub fn with_translation(mut self, policy: super::translate::Policy) -> Program {
+        self.runs.policy = policy;
+        self
+    }
+
+    /// Runs translated so far.
+    pub fn translated_runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The translated run covering `addr` and the position of `addr` in it, when it may run
+    /// under `cr0`; the run from `addr` is translated when the interpreter has reached `addr`
+    /// `Policy::hot` times (one attempt per address).
+    #[inline]
+    pub fn translated(
+        &mut self,
+        mem: &dyn GpuMemory,
+        addr: u64,
+        cr0: u32,
+    ) -> Option<(usize, usize)> {
+        if !self.runs.policy.on {
+            return None;
+        }
+        let u = self.unit(addr)?;
+        if let Some((r, k)) = self.runs.at(u) {
+            let run = self.runs.run(r);
+            // Its instructions were checked against memory in this launch.
+            let checked = self.prebuilt
+                || self.all_checked == self.generation
+                || run.generation == self.generation;
+            return (checked && run.applies(cr0)).then_some((r, k));
+        }
+        if !self.runs.warm(u) {
+            return None;
+        }
+        self.runs.chill(u);
+        self.translate_from(mem, addr, cr0)
+    }
+
+    /// Translate the run of translatable instructions that starts at `addr`.
+    #[cold]
+    fn translate_from(
+        &mut self,
+        mem: &dyn GpuMemory,
+        addr: u64,
+        cr0: u32,
+    ) -> Option<(usize, usize)> {
+        use super::translate::{translatable, Run, MAX_RUN, MIN_RUN};
+        let ftz = cr0 & super::alu::CR0_FP32_DENORM_KEEP == 0;
+        let mut insts = Vec::new();
+        let mut units = Vec::new();
+        let mut a = addr;
+        while insts.len() < MAX_RUN {
+            let Some(u) = self.unit(a) else { break };
+            // Decoding ahead: an instruction that does not decode ends the run (and is an
+            // error only if the thread gets there).
+            let Ok(i) = self.fetch(mem, a) else { break };
+            if !translatable(i) {
+                break;
+            }
+            let i = i.clone();
+            a = a.wrapping_add(u64::from(i.len));
+            insts.push(i);
+            units.push(u);
+        }
+        if insts.len() < MIN_RUN {
+            return None;
+        }
+        match Run::compile(&insts, ftz, self.generation) {
+            Ok(run) => {
+                tracing::trace!(
+                    addr,
+                    instructions = run.len(),
+                    bytes = run.code_bytes(),
+                    "run translated"
+                );
+                let applies = run.applies(cr0);
+                let r = self.runs.add(run, &units);
+                applies.then_some((r, 0))
+            }
+            Err(e) => {
+                tracing::debug!(addr, error = %e, "run not translated");
+                None
+            }
+        }
+    }
+
+    /// Run instructions of translated run `r` from position `k` on `t` (`Run::exec`).
+    #[inline]
+    pub fn exec_run(
+        &self,
+        r: usize,
+        t: &mut super::thread::Thread,
+        k: usize,
+        budget: usize,
+    ) -> super::translate::Ran {
+        self.runs.run(r).exec(t, k, budget)
     }
 
     /// Start a new launch: instructions are re-checked against memory once per launch.
@@ -765,6 +867,8 @@ impl Program {
                         };
                         match known {
                             Some(k) => {
+                                // Rewritten in memory: no run may hold the old instruction.
+                                self.runs.clear();
                                 self.slots[k as usize] = slot;
                                 k as usize
                             }

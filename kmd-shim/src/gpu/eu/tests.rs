@@ -2416,6 +2416,7 @@ pub(crate) mod halfref;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub(crate) mod hostfp;
 pub(crate) mod numeric;
+pub(crate) mod translate;
 
 /// IGC's SIMD32 inclusive scan of ones (its atomic aggregation): NoMask
 /// strided regions with a channel offset of 16, bytes assembled by iga64 from

@@ -1,0 +1,287 @@
+//! Translated runs against the interpreter: random programs of the shapes the translator
+//! takes (and some it does not, which split the runs), run by threads that share the
+//! round-robin quantum, so that runs are entered in the middle and cut short. Every GRF,
+//! both flags and the counters must agree bit for bit with the general path.
+
+use super::super::translate::Policy;
+use super::*;
+
+/// One random instruction of a planned shape (or, now and then, one that is not).
+fn random_inst(r: &mut Rng) -> Inst {
+    use Opcode::*;
+    let float = r.coin();
+    let n = r.pick(&[1u8, 8, 8, 16, 16, 32]);
+    let off = if n <= 16 {
+        r.pick(&[0u8, 8, 16]).min(32 - n)
+    } else {
+        0
+    };
+    // Registers from a small pool, so that instructions feed each other.
+    let pool = |r: &mut Rng| 10 + 4 * r.below(8) as u8;
+    if r.below(12) == 0 {
+        // Shapes that stay in the interpreter: a byte region, a math instruction.
+        return match r.below(2) {
+            0 => alu(
+                Mov,
+                8,
+                dst(pool(r), Type::D),
+                &[reg(pool(r), 0, Type::B, rg(8, 8, 1))],
+            ),
+            _ => math(MathFn::Inv, dst(pool(r), Type::F), &[r8(pool(r), Type::F)]),
+        };
+    }
+    let (op, arity) = if float {
+        r.pick(&[
+            (Mov, 1),
+            (Add, 2),
+            (Mul, 2),
+            (Mad, 3),
+            (Mad, 3),
+            (Sel, 2),
+            (Cmp, 2),
+        ])
+    } else {
+        r.pick(&[
+            (Mov, 1),
+            (Add, 2),
+            (Mul, 2),
+            (And, 2),
+            (Or, 2),
+            (Xor, 2),
+            (Not, 1),
+            (Shl, 2),
+            (Shr, 2),
+            (Asr, 2),
+            (Sel, 2),
+            (Cmp, 2),
+        ])
+    };
+    let mut srcs = Vec::new();
+    for k in 0..arity {
+        let ty = if float {
+            Type::F
+        } else {
+            r.pick(&[Type::D, Type::UD])
+        };
+        let mut s = match r.below(5) {
+            0 => scalar(pool(r), 4 * r.below(8) as u8, ty),
+            1 if k > 0 || op != Mad => {
+                let ity = if float {
+                    Type::F
+                } else {
+                    r.pick(&[Type::D, Type::UD, Type::W, Type::UW])
+                };
+                imm(ity, corner_u32(r) as u64)
+            }
+            _ => r8(pool(r), ty),
+        };
+        if let Src::Reg(reg) = &mut s {
+            reg.modifier.negate = r.below(5) == 0;
+            reg.modifier.abs = r.below(6) == 0;
+        }
+        srcs.push(s);
+    }
+    let dty = match op {
+        Mov => r.pick(&[Type::F, Type::D, Type::UD]),
+        Cmp => r.pick(&[Type::F, Type::D]),
+        _ if float => Type::F,
+        _ => r.pick(&[Type::D, Type::UD]),
+    };
+    let d = if op == Cmp && r.coin() {
+        null_dst(dty)
+    } else {
+        dst(pool(r), dty)
+    };
+    let mut inst = alu(op, n, d, &srcs);
+    inst.chan_offset = off;
+    inst.saturate = r.below(5) == 0;
+    inst.no_mask = r.below(4) == 0;
+    let flag = (r.below(2) as u8, r.below(2) as u8);
+    if op == Cmp || (op == Sel && r.coin()) {
+        let cm = r.pick(&[
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::Ge,
+            CondMod::L,
+            CondMod::Le,
+            CondMod::O,
+            CondMod::U,
+        ]);
+        inst = with_cmod(inst, cm, flag);
+    }
+    if r.below(3) == 0 {
+        inst = with_pred(inst, flag, r.coin());
+    }
+    inst
+}
+
+fn rg(v: u8, w: u8, h: u8) -> Region {
+    Region {
+        vstride: v,
+        width: w,
+        hstride: h,
+    }
+}
+
+/// Flags and cr0 set by the program itself (random, per program), then `body`, then EOT.
+fn random_program(r: &mut Rng, body: Vec<Inst>) -> Vec<Inst> {
+    let mut prog = Vec::new();
+    for nr in [0x30u8, 0x31] {
+        let mut m = alu(
+            Opcode::Mov,
+            1,
+            arf_dst(nr),
+            &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
+        );
+        m.no_mask = true;
+        prog.push(m);
+    }
+    // Denormals flushed or kept, and (an eighth of the time) a directed rounding mode.
+    let cr0 = if r.coin() { 0x4C0 } else { 0 } | if r.below(8) == 0 { r.below(4) << 4 } else { 0 };
+    if cr0 != 0 {
+        let mut k = alu(
+            Opcode::Or,
+            1,
+            arf_dst(0x80),
+            &[arf_scalar(0x80), imm(Type::UW, cr0)],
+        );
+        k.no_mask = true;
+        prog.push(k);
+    }
+    prog.extend(body);
+    prog.push(eot());
+    prog
+}
+
+fn random_group(r: &mut Rng, threads: usize) -> ThreadGroup {
+    let mut tg = group(threads, u32::MAX, |_, _| {});
+    tg.simd = 32;
+    for t in tg.threads.iter_mut() {
+        t.exec_mask = match r.below(3) {
+            0 => u32::MAX,
+            _ => r.next() as u32,
+        };
+        for g in t.grfs.iter_mut().take(60).skip(1) {
+            for w in 0..8 {
+                g[w * 4..w * 4 + 4].copy_from_slice(&corner_u32(r).to_le_bytes());
+            }
+        }
+    }
+    tg
+}
+
+/// Run `prog` with every run translated at its first reach, and on the general path: the
+/// outcome, every thread's GRF and flags, and the counters must agree. Returns the runs
+/// translated.
+fn translated_matches_general(prog: &[Inst], tg: &ThreadGroup, what: &str) -> usize {
+    let mem = FlatMem::new();
+    let env = LaunchEnv::default();
+    let mut translated = program(prog.to_vec()).with_translation(Policy { on: true, hot: 1 });
+    let mut ct = Counters::default();
+    let tt = run_threads(&mut translated, &mem, tg, &env, &mut ct);
+    let mut general = program(prog.to_vec())
+        .without_fast_paths()
+        .with_translation(Policy { on: false, hot: 1 });
+    let mut cg = Counters::default();
+    let tgen = run_threads(&mut general, &mem, tg, &env, &mut cg);
+    let (tt, tgen) = match (tt, tgen) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(a), Err(b)) => {
+            assert_eq!(a, b, "{what}");
+            return translated.translated_runs();
+        }
+        (a, b) => panic!("{what}: translated {:?} general {:?}", a.err(), b.err()),
+    };
+    assert_eq!(ct, cg, "{what}: counters");
+    for (k, (a, b)) in tt.iter().zip(&tgen).enumerate() {
+        for reg in 0..128 {
+            if grf_u32s(a, reg, 8) != grf_u32s(b, reg, 8) {
+                panic!(
+                    "{what}: thread {k} r{reg}: translated {:08x?} general {:08x?}",
+                    grf_u32s(a, reg, 8),
+                    grf_u32s(b, reg, 8)
+                );
+            }
+        }
+        assert_eq!(a.flag(0), b.flag(0), "{what}: thread {k} f0");
+        assert_eq!(a.flag(1), b.flag(1), "{what}: thread {k} f1");
+    }
+    translated.translated_runs()
+}
+
+#[test]
+fn translated_runs_match_the_general_path() {
+    if !super::super::translate::enabled() {
+        eprintln!("translation is off (GENCL_TRANSLATE=0 or no Cranelift back end): skipped");
+        return;
+    }
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let (mut runs, mut insts) = (0, 0);
+    let cases = if cfg!(debug_assertions) { 300 } else { 1500 };
+    for case in 0..cases {
+        let r = &mut rng;
+        let len = 2 + r.below(90) as usize;
+        let body: Vec<Inst> = (0..len).map(|_| random_inst(r)).collect();
+        insts += len;
+        let prog = random_program(r, body);
+        let threads = 1 + r.below(3) as usize;
+        let tg = random_group(r, threads);
+        runs += translated_matches_general(&prog, &tg, &format!("case {case}"));
+    }
+    // Most programs must have been translated, or this compares nothing.
+    assert!(
+        runs > cases / 2 && runs * 10 > insts / 20,
+        "only {runs} runs over {insts} instructions"
+    );
+}
+
+/// A loop whose body is one run, entered at its start and, when the quantum ends inside
+/// it, in its middle; threads of different masks, the default heat threshold.
+#[test]
+fn translated_loop_matches_the_general_path() {
+    use Opcode::*;
+    if !super::super::translate::enabled() {
+        return;
+    }
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    for case in 0..40 {
+        let r = &mut rng;
+        let mut body: Vec<Inst> = (0..3 + r.below(20)).map(|_| random_inst(r)).collect();
+        // The counter in r60.0, the trip count in r61.0.
+        let mut inc = alu(
+            Add,
+            1,
+            dst(60, Type::D),
+            &[scalar(60, 0, Type::D), imm(Type::W, 1)],
+        );
+        inc.no_mask = true;
+        body.push(inc);
+        let mut cmp = with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::D),
+                &[scalar(60, 0, Type::D), scalar(61, 0, Type::D)],
+            ),
+            CondMod::L,
+            (1, 1),
+        );
+        cmp.no_mask = true;
+        body.push(cmp);
+        let back = -(16 * (body.len() as i32 + 1));
+        let mut jmp = with_pred(flow(Jmpi, 1, back, 0), (1, 1), false);
+        jmp.no_mask = true;
+        // The body must not clobber the counter: it uses r10..r41 only.
+        body.push(jmp);
+        let prog = random_program(r, body);
+        let threads = 1 + r.below(3) as usize;
+        let mut tg = random_group(r, threads);
+        for t in tg.threads.iter_mut() {
+            t.grfs[60] = [0; 32];
+            t.grfs[61] = [0; 32];
+            t.grfs[61][0] = 50;
+        }
+        translated_matches_general(&prog, &tg, &format!("loop case {case}"));
+    }
+}

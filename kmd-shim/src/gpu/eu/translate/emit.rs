@@ -1,0 +1,835 @@
+//! Cranelift IR for a run of planned instructions (`fast::Plan`, `Path::Plain`): each
+//! instruction computes what `fast::exec` computes, bit for bit, on host vectors of four
+//! lanes (a SIMD16 instruction is four of them) or, at SIMD1, on host scalars.
+//!
+//! The function has one block per instruction and enters at any of them (a jump table on
+//! `start`), so that the interpreter's round-robin quantum and a channel parked mid-run
+//! (`flow::wake`) can stop a run anywhere; after instruction k it leaves when k + 1 is
+//! `end`. Registers stay in the thread's GRF bytes: every instruction loads its sources
+//! and stores its result, in the order the interpreter does (all sources before the
+//! destination, so an instruction whose destination overlaps a source reads the old bytes).
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, ConstantData, Endianness, Function, InstBuilder, MemFlagsData,
+    Signature, Type, UserFuncName, Value,
+};
+use cranelift_codegen::isa::TargetIsa;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use gencl_isa::{CondMod, PredCtrl};
+
+use super::super::fast::{At, DForm, FOp, FSrc, Path, Plan};
+use super::super::program::{arf, ExecInst, GRF_BYTES};
+use super::super::thread::full;
+
+/// Whether `inst` can be part of a run. (What is not runs in the interpreter.)
+pub fn translatable(inst: &ExecInst) -> bool {
+    let Some(p) = &inst.fast else { return false };
+    if p.path != Path::Plain || !matches!(inst.n, 1 | 8 | 16 | 32) || p.dform != DForm::Vec {
+        return false;
+    }
+    if let Some((ctrl, _)) = inst.pred {
+        if ctrl != PredCtrl::Normal {
+            return false;
+        }
+    }
+    let n = u32::from(inst.n);
+    let arity = arity(p.op);
+    for s in &p.srcs[..arity] {
+        let end = match s.at {
+            At::Vec(o) => o + 4 * n,
+            At::Scalar(o) => o + 4,
+            At::Imm(_) => 0,
+            _ => return false,
+        };
+        if end > GRF_BYTES as u32 {
+            return false;
+        }
+    }
+    if let Some(o) = p.dst {
+        if o + 4 * n > GRF_BYTES as u32 {
+            return false;
+        }
+    }
+    match p.op {
+        // `load_w` extends to 64 bits before negating: a 32-bit conversion of the
+        // modified value would differ (neg of 0x8000_0000, of an unsigned value).
+        FOp::IToF => !p.srcs[0].neg && !p.srcs[0].abs,
+        FOp::ISel(cm) => !matches!(cm, Some(CondMod::O | CondMod::U)) && int_signed(p).is_some(),
+        FOp::ICmp(cm) => !matches!(cm, CondMod::O | CondMod::U) && int_signed(p).is_some(),
+        FOp::Wide => false,
+        _ => true,
+    }
+}
+
+/// Sources an operation reads.
+fn arity(op: FOp) -> usize {
+    match op {
+        FOp::FMov | FOp::FToI { .. } | FOp::IToF | FOp::IMov | FOp::INot => 1,
+        FOp::FMad => 3,
+        _ => 2,
+    }
+}
+
+/// The 32-bit comparison (signed or not) that equals `cond_int` on the sources extended to
+/// 64 bits: both sources' signedness must agree, an immediate in [0, 2^31) agreeing with
+/// either. `None`: they disagree (the 64-bit comparison stays in the interpreter), or a
+/// source has a modifier (negated in 64 bits).
+fn int_signed(p: &Plan) -> Option<bool> {
+    let mut want = None;
+    for s in &p.srcs[..2] {
+        if s.neg || s.abs {
+            return None;
+        }
+        let this = match s.at {
+            At::Imm(v) => {
+                let wide = if s.signed {
+                    i64::from(v as i32)
+                } else {
+                    i64::from(v)
+                };
+                if (0..=i64::from(i32::MAX)).contains(&wide) {
+                    continue;
+                }
+                s.signed
+            }
+            _ => s.signed,
+        };
+        match want {
+            Some(w) if w != this => return None,
+            _ => want = Some(this),
+        }
+    }
+    Some(want.unwrap_or(true))
+}
+
+/// Whether a run of these instructions needs cr0's rounding mode to be round-to-nearest-even
+/// (`Plan::applies`).
+pub fn needs_rtne(inst: &ExecInst) -> bool {
+    inst.fast
+        .is_some_and(|p| matches!(p.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF))
+}
+
+/// The run's signature (`code::RunFn`).
+fn signature(isa: &dyn TargetIsa) -> Signature {
+    let ptr = isa.pointer_type();
+    let mut sig = Signature::new(isa.default_call_conv());
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
+    for _ in 0..3 {
+        sig.params.push(AbiParam::new(types::I32));
+    }
+    sig.returns.push(AbiParam::new(types::I32));
+    sig
+}
+
+/// The function of a run: `insts` (each `translatable`), for cr0's denormal mode `ftz`.
+pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool) -> Function {
+    let mut func = Function::with_name_signature(UserFuncName::default(), signature(isa));
+    let mut fctx = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    let blocks: Vec<Block> = insts.iter().map(|_| b.create_block()).collect();
+    let exit = b.create_block();
+    let lanes = b.declare_var(types::I32);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (grf, arf_ptr, active, start, end) =
+        (params[0], params[1], params[2], params[3], params[4]);
+    let zero = b.ins().iconst(types::I32, 0);
+    b.def_var(lanes, zero);
+    let default = b.func.dfg.block_call(exit, &[]);
+    let table: Vec<_> = blocks
+        .iter()
+        .map(|&blk| b.func.dfg.block_call(blk, &[]))
+        .collect();
+    let jt = b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
+    b.ins().br_table(start, jt);
+    for (k, inst) in insts.iter().enumerate() {
+        b.switch_to_block(blocks[k]);
+        let plan = inst
+            .fast
+            .as_ref()
+            .expect("translatable instructions have plans");
+        let mut cx = Cx {
+            b: &mut b,
+            grf,
+            arf: arf_ptr,
+            active,
+            ftz,
+            n: inst.n,
+        };
+        let l = cx.inst(inst, plan);
+        let sum = b.use_var(lanes);
+        let sum = b.ins().iadd(sum, l);
+        b.def_var(lanes, sum);
+        if k + 1 == insts.len() {
+            b.ins().jump(exit, &[]);
+        } else {
+            let stop = b.ins().icmp_imm_u(IntCC::Equal, end, (k + 1) as i64);
+            b.ins().brif(stop, exit, &[], blocks[k + 1], &[]);
+        }
+    }
+    b.switch_to_block(exit);
+    let total = b.use_var(lanes);
+    b.ins().return_(&[total]);
+    b.seal_all_blocks();
+    b.finalize(isa.frontend_config());
+    func
+}
+
+/// A 32-bit immediate of an I32 operation (zero-extended: the `_imm_u` forms).
+fn imm(v: u32) -> i64 {
+    i64::from(v)
+}
+
+const SIGN: u32 = 0x8000_0000;
+const EXP: u32 = 0x7F80_0000;
+/// What `nan_f32` sets in a NaN operand (quiet), and returns when no operand is a NaN.
+const QUIET: u32 = 0x0040_0000;
+const CANONICAL_NAN: u32 = 0x7FC0_0000;
+const ONE: u32 = 0x3F80_0000;
+
+/// One instruction's emission. Values are integer-typed (I32X4 per four lanes, or I32 at
+/// SIMD1) and bitcast to floats around float operations; a "mask" is a comparison's result
+/// (I32X4 of all-ones or zero lanes, or an I8 0/1 at SIMD1).
+struct Cx<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    grf: Value,
+    arf: Value,
+    active: Value,
+    ftz: bool,
+    n: u8,
+}
+
+impl Cx<'_, '_> {
+    fn scalar(&self) -> bool {
+        self.n == 1
+    }
+
+    fn chunks(&self) -> usize {
+        if self.scalar() {
+            1
+        } else {
+            self.n as usize / 4
+        }
+    }
+
+    fn ity(&self) -> Type {
+        if self.scalar() {
+            types::I32
+        } else {
+            types::I32X4
+        }
+    }
+
+    fn fty(&self) -> Type {
+        if self.scalar() {
+            types::F32
+        } else {
+            types::F32X4
+        }
+    }
+
+    fn mem() -> MemFlagsData {
+        // In bounds (checked when translated), not necessarily aligned.
+        MemFlagsData::new().with_notrap()
+    }
+
+    fn i32(&mut self, v: u32) -> Value {
+        self.b.ins().iconst(types::I32, i64::from(v as i32))
+    }
+
+    /// `v` in every lane.
+    fn konst(&mut self, v: u32) -> Value {
+        let s = self.i32(v);
+        if self.scalar() {
+            s
+        } else {
+            self.b.ins().splat(types::I32X4, s)
+        }
+    }
+
+    fn bitcast(&mut self, ty: Type, v: Value) -> Value {
+        let flags = if self.scalar() {
+            MemFlagsData::new()
+        } else {
+            MemFlagsData::new().with_endianness(Endianness::Little)
+        };
+        self.b.ins().bitcast(ty, flags, v)
+    }
+
+    fn as_float(&mut self, v: Value) -> Value {
+        let t = self.fty();
+        self.bitcast(t, v)
+    }
+
+    fn as_int(&mut self, v: Value) -> Value {
+        let t = self.ity();
+        self.bitcast(t, v)
+    }
+
+    /// `mask ? a : b` per lane.
+    fn sel(&mut self, mask: Value, a: Value, b: Value) -> Value {
+        if self.scalar() {
+            self.b.ins().select(mask, a, b)
+        } else {
+            self.b.ins().bitselect(mask, a, b)
+        }
+    }
+
+    /// A mask as all-ones / zero lanes of the integer type.
+    fn mask_value(&mut self, m: Value) -> Value {
+        if self.scalar() {
+            self.b.ins().bmask(types::I32, m)
+        } else {
+            m
+        }
+    }
+
+    /// The lanes of a mask as bits (4, or 1 at SIMD1), of chunk `c` in place.
+    fn mask_bits(&mut self, m: Value, c: usize) -> Value {
+        let bits = if self.scalar() {
+            self.b.ins().uextend(types::I32, m)
+        } else {
+            self.b.ins().vhigh_bits(types::I32, m)
+        };
+        if c == 0 {
+            bits
+        } else {
+            self.b.ins().ishl_imm_u(bits, (4 * c) as i64)
+        }
+    }
+
+    /// The lanes of chunk `c` whose bit is set in `bits`, as a mask.
+    fn bits_mask(&mut self, bits: Value, c: usize) -> Value {
+        if self.scalar() {
+            let one = self.b.ins().band_imm_u(bits, 1);
+            return self.b.ins().icmp_imm_u(IntCC::NotEqual, one, 0);
+        }
+        let shifted = if c == 0 {
+            bits
+        } else {
+            self.b.ins().ushr_imm_u(bits, (4 * c) as i64)
+        };
+        let s = self.b.ins().splat(types::I32X4, shifted);
+        let data: Vec<u8> = [1u32, 2, 4, 8]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let h = self.b.func.dfg.constants.insert(ConstantData::from(data));
+        let lane_bits = self.b.ins().vconst(types::I32X4, h);
+        let on = self.b.ins().band(s, lane_bits);
+        let zero = self.konst(0);
+        self.b.ins().icmp(IntCC::NotEqual, on, zero)
+    }
+
+    /// A source's chunks, raw.
+    fn load(&mut self, s: &FSrc) -> Vec<Value> {
+        let chunks = self.chunks();
+        match s.at {
+            At::Vec(o) => (0..chunks)
+                .map(|c| {
+                    let ty = self.ity();
+                    self.b
+                        .ins()
+                        .load(ty, Self::mem(), self.grf, (o as usize + 16 * c) as i32)
+                })
+                .collect(),
+            At::Scalar(o) => {
+                let v = self
+                    .b
+                    .ins()
+                    .load(types::I32, Self::mem(), self.grf, o as i32);
+                let v = if self.scalar() {
+                    v
+                } else {
+                    self.b.ins().splat(types::I32X4, v)
+                };
+                vec![v; chunks]
+            }
+            At::Imm(v) => {
+                let k = self.konst(v);
+                vec![k; chunks]
+            }
+            _ => unreachable!("`translatable` takes plain plans only"),
+        }
+    }
+
+    /// Denormal → zero of the same sign, on f32 bits (`fast::flush`).
+    fn flush(&mut self, v: Value) -> Value {
+        let exp = self.konst(EXP);
+        let e = self.b.ins().band(v, exp);
+        let zero = self.konst(0);
+        let tiny = self.b.ins().icmp(IntCC::Equal, e, zero);
+        let sign = self.konst(SIGN);
+        let signed_zero = self.b.ins().band(v, sign);
+        self.sel(tiny, signed_zero, v)
+    }
+
+    /// A float source as `fast::load_f` gives it: flushed when `flush`, then abs, negate.
+    fn load_f(&mut self, s: &FSrc, flush: bool) -> Vec<Value> {
+        let mut v = self.load(s);
+        for x in v.iter_mut() {
+            if flush {
+                *x = self.flush(*x);
+            }
+            if s.abs {
+                let m = self.konst(!SIGN);
+                *x = self.b.ins().band(*x, m);
+            }
+            if s.neg {
+                let m = self.konst(SIGN);
+                *x = self.b.ins().bxor(*x, m);
+            }
+        }
+        v
+    }
+
+    /// An integer source as `fast::load_u` gives it (`logic`: negate is not).
+    fn load_u(&mut self, s: &FSrc, logic: bool) -> Vec<Value> {
+        let mut v = self.load(s);
+        for x in v.iter_mut() {
+            if logic {
+                if s.neg {
+                    *x = self.b.ins().bnot(*x);
+                }
+                continue;
+            }
+            if s.abs && s.signed {
+                *x = self.b.ins().iabs(*x);
+            }
+            if s.neg {
+                *x = self.b.ins().ineg(*x);
+            }
+        }
+        v
+    }
+
+    /// Float saturation (`fast::sat`): NaN → 0, then clamped to [0, 1] (-0 stays -0).
+    fn sat(&mut self, v: Value) -> Value {
+        let f = self.as_float(v);
+        let zero = self.konst(0);
+        let one = self.konst(ONE);
+        let (zf, of) = (self.as_float(zero), self.as_float(one));
+        let below = self.b.ins().fcmp(FloatCC::LessThan, f, zf);
+        let r = self.sel(below, zero, v);
+        let rf = self.as_float(r);
+        let above = self.b.ins().fcmp(FloatCC::GreaterThan, rf, of);
+        let r = self.sel(above, one, r);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+        self.sel(nan, zero, r)
+    }
+
+    fn fin(&mut self, v: Vec<Value>, sat: bool) -> Vec<Value> {
+        if sat {
+            v.into_iter().map(|x| self.sat(x)).collect()
+        } else {
+            v
+        }
+    }
+
+    fn fcmp(&mut self, cm: CondMod, x: Value, y: Value) -> Value {
+        let cc = match cm {
+            CondMod::Z => FloatCC::Equal,
+            CondMod::Nz => FloatCC::NotEqual,
+            CondMod::G => FloatCC::GreaterThan,
+            CondMod::Ge => FloatCC::GreaterThanOrEqual,
+            CondMod::L => FloatCC::LessThan,
+            CondMod::Le => FloatCC::LessThanOrEqual,
+            CondMod::U => FloatCC::Unordered,
+            CondMod::O => FloatCC::Ordered,
+        };
+        let (xf, yf) = (self.as_float(x), self.as_float(y));
+        self.b.ins().fcmp(cc, xf, yf)
+    }
+
+    fn icmp(&mut self, cm: CondMod, signed: bool, x: Value, y: Value) -> Value {
+        let cc = match (cm, signed) {
+            (CondMod::Z, _) => IntCC::Equal,
+            (CondMod::Nz, _) => IntCC::NotEqual,
+            (CondMod::G, true) => IntCC::SignedGreaterThan,
+            (CondMod::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+            (CondMod::L, true) => IntCC::SignedLessThan,
+            (CondMod::Le, true) => IntCC::SignedLessThanOrEqual,
+            (CondMod::G, false) => IntCC::UnsignedGreaterThan,
+            (CondMod::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+            (CondMod::L, false) => IntCC::UnsignedLessThan,
+            (CondMod::Le, false) => IntCC::UnsignedLessThanOrEqual,
+            (CondMod::O | CondMod::U, _) => unreachable!("`translatable` refuses .o/.u"),
+        };
+        self.b.ins().icmp(cc, x, y)
+    }
+
+    /// `fast::exec` of one instruction; returns the lanes it wrote.
+    fn inst(&mut self, inst: &ExecInst, p: &Plan) -> Value {
+        let n = self.n;
+        let fulln = full(n);
+        let enabled = if inst.no_mask {
+            self.i32(fulln)
+        } else {
+            let a = self
+                .b
+                .ins()
+                .ushr_imm_u(self.active, i64::from(inst.chan_off));
+            self.b.ins().band_imm_u(a, imm(fulln))
+        };
+        let pred = match inst.pred {
+            None => self.i32(fulln),
+            Some((_, inverse)) => {
+                let f = self.flag(inst.flag_reg);
+                let shift = u32::from(inst.flag_shift) + u32::from(inst.chan_off);
+                let bits = if shift >= 32 {
+                    self.i32(0)
+                } else {
+                    self.b.ins().ushr_imm_u(f, i64::from(shift))
+                };
+                let m = self.b.ins().band_imm_u(bits, imm(fulln));
+                if inverse {
+                    self.b.ins().bxor_imm_u(m, imm(fulln))
+                } else {
+                    m
+                }
+            }
+        };
+        let wmask = if p.selects {
+            enabled
+        } else {
+            self.b.ins().band(enabled, pred)
+        };
+        let (out, cond) = self.op(p, pred);
+        if let Some(cond) = cond {
+            self.write_flags(inst, wmask, cond);
+        }
+        if let Some(o) = p.dst {
+            self.store(o, &out, wmask);
+        }
+        self.b.ins().popcnt(wmask)
+    }
+
+    fn flag(&mut self, f: u8) -> Value {
+        let reg = if f == 0 { arf::F0 } else { arf::F1 };
+        self.b
+            .ins()
+            .load(types::I32, Self::mem(), self.arf, (reg * 32) as i32)
+    }
+
+    /// `alu::write_flags`: the written lanes' condition bits replace theirs in the flag.
+    fn write_flags(&mut self, inst: &ExecInst, wmask: Value, cond: Value) {
+        let shift = u32::from(inst.flag_shift) + u32::from(inst.chan_off);
+        if shift >= 32 {
+            return;
+        }
+        let reg = if inst.flag_reg == 0 { arf::F0 } else { arf::F1 };
+        let f = self.flag(inst.flag_reg);
+        let m = self.b.ins().band_imm_u(wmask, imm(full(inst.n)));
+        let m = self.b.ins().ishl_imm_u(m, i64::from(shift));
+        let c = self.b.ins().band(cond, wmask);
+        let c = self.b.ins().ishl_imm_u(c, i64::from(shift));
+        let keep = self.b.ins().band_not(f, m);
+        let nf = self.b.ins().bor(keep, c);
+        self.b
+            .ins()
+            .store(Self::mem(), nf, self.arf, (reg * 32) as i32);
+    }
+
+    /// Write the lanes of `wmask` at GRF offset `o`; the others keep their bytes.
+    fn store(&mut self, o: u32, out: &[Value], wmask: Value) {
+        let o = o as i32;
+        if self.scalar() {
+            let old = self.b.ins().load(types::I32, Self::mem(), self.grf, o);
+            let on = self.bits_mask(wmask, 0);
+            let v = self.sel(on, out[0], old);
+            self.b.ins().store(Self::mem(), v, self.grf, o);
+            return;
+        }
+        let all = self.b.create_block();
+        let some = self.b.create_block();
+        let join = self.b.create_block();
+        let is_all = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, wmask, imm(full(self.n)));
+        self.b.ins().brif(is_all, all, &[], some, &[]);
+        self.b.switch_to_block(all);
+        for (c, v) in out.iter().enumerate() {
+            self.b
+                .ins()
+                .store(Self::mem(), *v, self.grf, o + 16 * c as i32);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(some);
+        for (c, v) in out.iter().enumerate() {
+            let at = o + 16 * c as i32;
+            let old = self.b.ins().load(types::I32X4, Self::mem(), self.grf, at);
+            let on = self.bits_mask(wmask, c);
+            let nv = self.b.ins().bitselect(on, *v, old);
+            self.b.ins().store(Self::mem(), nv, self.grf, at);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// The condition bits of the lanes of per-chunk masks.
+    fn cond_bits(&mut self, masks: &[Value]) -> Value {
+        let mut acc = None;
+        for (c, m) in masks.iter().enumerate() {
+            let bits = self.mask_bits(*m, c);
+            acc = Some(match acc {
+                None => bits,
+                Some(a) => self.b.ins().bor(a, bits),
+            });
+        }
+        acc.expect("at least one chunk")
+    }
+
+    /// The operation's result chunks and, for cmp, its condition bits.
+    fn op(&mut self, p: &Plan, pred: Value) -> (Vec<Value>, Option<Value>) {
+        let [s0, s1, s2] = &p.srcs;
+        let ftz = self.ftz;
+        let chunks = self.chunks();
+        match p.op {
+            FOp::FMov => {
+                let x = self.load_f(s0, false);
+                (self.fin(x, p.sat), None)
+            }
+            FOp::FAdd | FOp::FMul | FOp::FMad => {
+                let x = self.load_f(s0, ftz);
+                let y = self.load_f(s1, ftz);
+                let z = if p.op == FOp::FMad {
+                    Some(self.load_f(s2, ftz))
+                } else {
+                    None
+                };
+                let mut r = Vec::with_capacity(chunks);
+                for c in 0..chunks {
+                    let (xf, yf) = (self.as_float(x[c]), self.as_float(y[c]));
+                    let v = match p.op {
+                        FOp::FAdd => self.b.ins().fadd(xf, yf),
+                        FOp::FMul => self.b.ins().fmul(xf, yf),
+                        _ => {
+                            // Gen mad: src0 + src1 * src2, one rounding.
+                            let zf = self.as_float(z.as_ref().expect("mad")[c]);
+                            self.b.ins().fma(yf, zf, xf)
+                        }
+                    };
+                    r.push(v);
+                }
+                let r = self.nan_fix(&r, &x, &y, z.as_deref());
+                let r = if ftz {
+                    r.into_iter().map(|v| self.flush(v)).collect()
+                } else {
+                    r
+                };
+                (self.fin(r, p.sat), None)
+            }
+            FOp::FSel(cm) => {
+                let x = self.load_f(s0, false);
+                let y = self.load_f(s1, false);
+                let mut out = Vec::with_capacity(chunks);
+                for c in 0..chunks {
+                    let m = match cm {
+                        None => self.bits_mask(pred, c),
+                        // minNum/maxNum: a NaN operand loses.
+                        Some(cm) => {
+                            let yn = self.fcmp(CondMod::U, y[c], y[c]);
+                            let xo = self.fcmp(CondMod::O, x[c], x[c]);
+                            let k = self.fcmp(cm, x[c], y[c]);
+                            let k = self.b.ins().band(xo, k);
+                            self.b.ins().bor(yn, k)
+                        }
+                    };
+                    out.push(self.sel(m, x[c], y[c]));
+                }
+                (self.fin(out, p.sat), None)
+            }
+            FOp::FCmp(cm) => {
+                let x = self.load_f(s0, ftz);
+                let y = self.load_f(s1, ftz);
+                let masks: Vec<Value> = (0..chunks).map(|c| self.fcmp(cm, x[c], y[c])).collect();
+                let out = masks.iter().map(|&m| self.mask_value(m)).collect();
+                let bits = self.cond_bits(&masks);
+                (out, Some(bits))
+            }
+            FOp::FToI { signed } => {
+                let x = self.load_f(s0, false);
+                let ity = self.ity();
+                let out = x
+                    .into_iter()
+                    .map(|v| {
+                        let f = self.as_float(v);
+                        if signed {
+                            self.b.ins().fcvt_to_sint_sat(ity, f)
+                        } else {
+                            self.b.ins().fcvt_to_uint_sat(ity, f)
+                        }
+                    })
+                    .collect();
+                (out, None)
+            }
+            FOp::IToF => {
+                let x = self.load(s0);
+                let fty = self.fty();
+                let out = x
+                    .into_iter()
+                    .map(|v| {
+                        let f = if s0.signed {
+                            self.b.ins().fcvt_from_sint(fty, v)
+                        } else {
+                            self.b.ins().fcvt_from_uint(fty, v)
+                        };
+                        self.as_int(f)
+                    })
+                    .collect();
+                (self.fin(out, p.sat), None)
+            }
+            FOp::ISel(cm) => {
+                let signed = int_signed(p).expect("checked by `translatable`");
+                let x = self.load(s0);
+                let y = self.load(s1);
+                let mut out = Vec::with_capacity(chunks);
+                for c in 0..chunks {
+                    let m = match cm {
+                        None => self.bits_mask(pred, c),
+                        Some(cm) => self.icmp(cm, signed, x[c], y[c]),
+                    };
+                    out.push(self.sel(m, x[c], y[c]));
+                }
+                (out, None)
+            }
+            FOp::ICmp(cm) => {
+                let signed = int_signed(p).expect("checked by `translatable`");
+                let x = self.load(s0);
+                let y = self.load(s1);
+                let masks: Vec<Value> = (0..chunks)
+                    .map(|c| self.icmp(cm, signed, x[c], y[c]))
+                    .collect();
+                let out = masks.iter().map(|&m| self.mask_value(m)).collect();
+                let bits = self.cond_bits(&masks);
+                (out, Some(bits))
+            }
+            FOp::IMov => (self.load_u(s0, false), None),
+            FOp::INot => {
+                let x = self.load_u(s0, true);
+                (x.into_iter().map(|v| self.b.ins().bnot(v)).collect(), None)
+            }
+            FOp::IAdd | FOp::IMul | FOp::IAnd | FOp::IOr | FOp::IXor => {
+                let logic = matches!(p.op, FOp::IAnd | FOp::IOr | FOp::IXor);
+                let x = self.load_u(s0, logic);
+                let y = self.load_u(s1, logic);
+                let out = (0..chunks)
+                    .map(|c| {
+                        let (a, b) = (x[c], y[c]);
+                        match p.op {
+                            FOp::IAdd => self.b.ins().iadd(a, b),
+                            FOp::IMul => self.b.ins().imul(a, b),
+                            FOp::IAnd => self.b.ins().band(a, b),
+                            FOp::IOr => self.b.ins().bor(a, b),
+                            _ => self.b.ins().bxor(a, b),
+                        }
+                    })
+                    .collect();
+                (out, None)
+            }
+            FOp::IShl | FOp::IShr | FOp::IAsr => {
+                let x = self.load_u(s0, false);
+                let y = self.load_u(s1, false);
+                let out = (0..chunks)
+                    .map(|c| self.shift(p.op, x[c], y[c], !matches!(s1.at, At::Vec(_))))
+                    .collect();
+                (out, None)
+            }
+            FOp::Wide => unreachable!("`translatable` refuses 64-bit plans"),
+        }
+    }
+
+    /// A 32-bit shift, the count masked to 5 bits (Cranelift's shifts mask it likewise).
+    /// `uniform`: every lane's count is the same (a scalar or immediate source).
+    fn shift(&mut self, op: FOp, x: Value, y: Value, uniform: bool) -> Value {
+        fn one(b: &mut FunctionBuilder<'_>, op: FOp, x: Value, amt: Value) -> Value {
+            match op {
+                FOp::IShl => b.ins().ishl(x, amt),
+                FOp::IShr => b.ins().ushr(x, amt),
+                _ => b.ins().sshr(x, amt),
+            }
+        }
+        if self.scalar() {
+            return one(self.b, op, x, y);
+        }
+        if uniform {
+            let amt = self.b.ins().extractlane(y, 0);
+            return one(self.b, op, x, amt);
+        }
+        let mut r = x;
+        for lane in 0..4u8 {
+            let a = self.b.ins().extractlane(x, lane);
+            let s = self.b.ins().extractlane(y, lane);
+            let v = one(self.b, op, a, s);
+            r = self.b.ins().insertlane(r, v, lane);
+        }
+        r
+    }
+
+    /// `nan_f32` for the lanes whose result is a NaN: the first NaN operand made quiet, or
+    /// the canonical NaN. The check is one branch per instruction; the fix is out of line.
+    /// Returns the result chunks as integer bits.
+    fn nan_fix(
+        &mut self,
+        r: &[Value],
+        x: &[Value],
+        y: &[Value],
+        z: Option<&[Value]>,
+    ) -> Vec<Value> {
+        let chunks = r.len();
+        let nan: Vec<Value> = r
+            .iter()
+            .map(|&v| self.b.ins().fcmp(FloatCC::Unordered, v, v))
+            .collect();
+        let mut any = nan[0];
+        for m in &nan[1..] {
+            any = self.b.ins().bor(any, *m);
+        }
+        let any = if self.scalar() {
+            any
+        } else {
+            self.b.ins().vany_true(any)
+        };
+        let ity = self.ity();
+        let fix = self.b.create_block();
+        let cont = self.b.create_block();
+        for _ in 0..chunks {
+            self.b.append_block_param(cont, ity);
+        }
+        let bits: Vec<Value> = r.iter().map(|&v| self.as_int(v)).collect();
+        let args: Vec<_> = bits
+            .iter()
+            .map(|&v| cranelift_codegen::ir::BlockArg::Value(v))
+            .collect();
+        self.b.ins().brif(any, fix, &[], cont, &args);
+        self.b.set_cold_block(fix);
+        self.b.switch_to_block(fix);
+        let mut fixed = Vec::with_capacity(chunks);
+        for c in 0..chunks {
+            let mut v = self.konst(CANONICAL_NAN);
+            let mut ops: Vec<Value> = vec![x[c], y[c]];
+            if let Some(z) = z {
+                ops.push(z[c]);
+            }
+            for &o in ops.iter().rev() {
+                let is = self.fcmp(CondMod::U, o, o);
+                let q = self.konst(QUIET);
+                let quiet = self.b.ins().bor(o, q);
+                v = self.sel(is, quiet, v);
+            }
+            fixed.push(self.sel(nan[c], v, bits[c]));
+        }
+        let args: Vec<_> = fixed
+            .iter()
+            .map(|&v| cranelift_codegen::ir::BlockArg::Value(v))
+            .collect();
+        self.b.ins().jump(cont, &args);
+        self.b.switch_to_block(cont);
+        self.b.block_params(cont).to_vec()
+    }
+}

@@ -1,0 +1,302 @@
+//! Translation of hot straight-line runs of decoded Gen ISA to host code (Cranelift).
+//!
+//! The interpreter counts how often each instruction is reached; when one has been reached
+//! `Policy::hot` times, the run of translatable instructions starting there (planned 32-bit
+//! ALU instructions, `emit::translatable`; at most `MAX_RUN`) is compiled to one host
+//! function, which then runs in place of the interpreter from any instruction of the run.
+//! Sends, control flow and every other shape end a run and stay in the interpreter, so a
+//! run changes nothing but GRF bytes and flags, exactly as `fast::exec` would, and the
+//! interpreter keeps the thread scheduling, the counters and the end of a quantum.
+//!
+//! - `emit`: the Cranelift IR of a run;
+//! - `code`: executable memory.
+//!
+//! Decided (docs/gpu-model.md, "Translation"): Cranelift, for its vector IR (SIMD8/16/32
+//! lanes as 128-bit host vectors), its register allocator and its x86-64 and AArch64
+//! back ends, over a code generator of our own. `GENCL_TRANSLATE=0` turns translation off.
+
+pub mod code;
+pub mod emit;
+
+use std::sync::OnceLock;
+
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+
+use super::alu::CR0_FP32_DENORM_KEEP;
+use super::float::CR0_ROUND_MASK;
+use super::program::{ExecInst, GRF_BYTES};
+use super::thread::Thread;
+
+pub use emit::translatable;
+
+/// Instructions a run holds at most (its position is kept in 8 bits).
+pub const MAX_RUN: usize = 255;
+/// Runs shorter than this stay in the interpreter (a call costs about an instruction).
+pub const MIN_RUN: usize = 2;
+/// Times an instruction is reached before the run from it is translated.
+pub const HOT: u16 = 16;
+
+/// Whether and when a program translates.
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    pub on: bool,
+    /// Reaches of an instruction before its run is translated (at least 1).
+    pub hot: u16,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            on: enabled(),
+            hot: HOT,
+        }
+    }
+}
+
+/// `GENCL_TRANSLATE=0` (read once) turns translation off; so does a host Cranelift has no
+/// back end for.
+pub fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var("GENCL_TRANSLATE").map_or(true, |v| v != "0") && isa().is_some()
+    })
+}
+
+/// The host's ISA with the features it has (AVX, SSE4.1, FMA, ...), built once.
+fn isa() -> Option<&'static OwnedTargetIsa> {
+    static ISA: OnceLock<Option<OwnedTargetIsa>> = OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        let ok = flags.set("opt_level", "speed").is_ok()
+            && flags
+                .set(
+                    "enable_verifier",
+                    if cfg!(debug_assertions) { "true" } else { "false" },
+                )
+                .is_ok();
+        if !ok {
+            return None;
+        }
+        match cranelift_native::builder() {
+            Ok(b) => match b.finish(settings::Flags::new(flags)) {
+                Ok(isa) => Some(isa),
+                Err(e) => {
+                    tracing::info!(error = %e, "no Cranelift ISA for this host: the GPU model interprets");
+                    None
+                }
+            },
+            Err(e) => {
+                tracing::info!(error = e, "no Cranelift back end for this host: the GPU model interprets");
+                None
+            }
+        }
+    })
+    .as_ref()
+}
+
+/// One translated run.
+pub struct Run {
+    code: code::Code,
+    entry: code::RunFn,
+    /// Address of each instruction.
+    addrs: Vec<u64>,
+    /// The address after each instruction.
+    next: Vec<u64>,
+    /// `issue[k]`: issue cycles of the instructions before k (the last: of them all).
+    issue: Vec<u64>,
+    /// cr0's denormal mode it was compiled for.
+    ftz: bool,
+    /// Some instruction rounds: cr0 must say round-to-nearest-even.
+    rtne: bool,
+    /// The program's launch generation when it was translated (its instructions checked).
+    pub generation: u64,
+}
+
+/// What running part of a run did.
+pub struct Ran {
+    pub instructions: usize,
+    pub lanes: u32,
+    pub issue: u64,
+}
+
+impl Run {
+    /// Compile `insts` (consecutive, each `translatable`) for cr0's denormal mode `ftz`.
+    pub fn compile(insts: &[ExecInst], ftz: bool, generation: u64) -> Result<Run, String> {
+        let isa = isa().ok_or("no Cranelift back end for this host")?;
+        if insts.is_empty() || insts.len() > MAX_RUN || !insts.iter().all(translatable) {
+            return Err("not a run of translatable instructions".into());
+        }
+        let func = emit::function(&**isa, insts, ftz);
+        let mut ctx = Context::for_function(func);
+        let compiled = ctx
+            .compile(&**isa, &mut ControlPlane::default())
+            .map_err(|e| format!("Cranelift: {:?}", e.inner))?;
+        if !compiled.buffer.relocs().is_empty() {
+            return Err("the run's code has relocations".into());
+        }
+        let code = code::Code::new(compiled.code_buffer()).map_err(|e| e.to_string())?;
+        let entry = code.entry();
+        let mut issue = Vec::with_capacity(insts.len() + 1);
+        let mut sum = 0u64;
+        for i in insts {
+            issue.push(sum);
+            sum += u64::from(i.issue);
+        }
+        issue.push(sum);
+        Ok(Run {
+            code,
+            entry,
+            addrs: insts.iter().map(|i| i.addr).collect(),
+            next: insts
+                .iter()
+                .map(|i| i.addr.wrapping_add(u64::from(i.len)))
+                .collect(),
+            issue,
+            ftz,
+            rtne: insts.iter().any(emit::needs_rtne),
+            generation,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.addrs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.addrs.is_empty()
+    }
+
+    /// Bytes of host code.
+    pub fn code_bytes(&self) -> usize {
+        self.code.len()
+    }
+
+    /// Whether the run computes what the interpreter does under `cr0`.
+    pub fn applies(&self, cr0: u32) -> bool {
+        (cr0 & CR0_FP32_DENORM_KEEP == 0) == self.ftz && (!self.rtne || cr0 & CR0_ROUND_MASK == 0)
+    }
+
+    /// Run instructions `k..` of the run on `t`: at most `budget`, and none past an
+    /// instruction where a parked channel of `t` waits (the interpreter wakes it there).
+    pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Ran {
+        let mut end = (k + budget).min(self.len());
+        let mut w = t.waiting;
+        while w != 0 {
+            let c = w.trailing_zeros() as usize;
+            w &= w - 1;
+            if let Ok(j) = self.addrs[k + 1..end].binary_search(&t.wait_ip[c]) {
+                end = k + 1 + j;
+            }
+        }
+        assert!(k < end && t.grf.len() == GRF_BYTES);
+        // SAFETY: `entry` is this run's code (kept alive by `self.code`), compiled for the
+        // `RunFn` signature. It reads and writes only bytes of `t.grf` at offsets
+        // `emit::translatable` checked to lie within GRF_BYTES (the length asserted above)
+        // and the flag dwords of `t.arf`; `k < end <= len`, as its jump table expects.
+        let lanes = unsafe {
+            (self.entry)(
+                t.grf.as_mut_ptr(),
+                t.arf.as_mut_ptr(),
+                t.active,
+                k as u32,
+                end as u32,
+            )
+        };
+        t.ip = self.next[end - 1];
+        Ran {
+            instructions: end - k,
+            lanes,
+            issue: self.issue[end] - self.issue[k],
+        }
+    }
+}
+
+/// A program's runs: per 8-byte unit of the program, the run covering it and how often
+/// the interpreter reached it.
+#[derive(Default)]
+pub struct Runs {
+    pub policy: Policy,
+    /// (run index + 1) << 8 | position in the run; 0: none.
+    entry: Vec<u32>,
+    heat: Vec<u16>,
+    runs: Vec<Run>,
+}
+
+impl std::fmt::Debug for Runs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runs")
+            .field("policy", &self.policy)
+            .field("runs", &self.runs.len())
+            .finish()
+    }
+}
+
+/// Heat of a unit whose translation failed or was refused: never tried again.
+const COLD: u16 = u16::MAX;
+
+impl Runs {
+    /// The run and position covering unit `u`.
+    #[inline]
+    pub fn at(&self, u: usize) -> Option<(usize, usize)> {
+        match self.entry.get(u).copied() {
+            None | Some(0) => None,
+            Some(e) => Some(((e >> 8) as usize - 1, (e & 0xFF) as usize)),
+        }
+    }
+
+    pub fn run(&self, r: usize) -> &Run {
+        &self.runs[r]
+    }
+
+    /// Count a reach of unit `u`; true when it has just become hot.
+    #[inline]
+    pub fn warm(&mut self, u: usize) -> bool {
+        if self.heat.len() <= u {
+            self.heat.resize(u + 1, 0);
+        }
+        let h = &mut self.heat[u];
+        if *h == COLD {
+            return false;
+        }
+        *h += 1;
+        *h >= self.policy.hot.max(1)
+    }
+
+    /// Never translate from unit `u` again.
+    pub fn chill(&mut self, u: usize) {
+        if let Some(h) = self.heat.get_mut(u) {
+            *h = COLD;
+        }
+    }
+
+    /// Keep `run`, whose instructions sit at units `units`; returns its index.
+    pub fn add(&mut self, run: Run, units: &[usize]) -> usize {
+        let r = self.runs.len();
+        self.runs.push(run);
+        for (k, &u) in units.iter().enumerate() {
+            if self.entry.len() <= u {
+                self.entry.resize(u + 1, 0);
+            }
+            self.entry[u] = ((r as u32 + 1) << 8) | k as u32;
+        }
+        r
+    }
+
+    /// Forget every run (an instruction of the program changed in memory).
+    pub fn clear(&mut self) {
+        self.entry.clear();
+        self.heat.clear();
+        self.runs.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+}
