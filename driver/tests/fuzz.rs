@@ -135,6 +135,7 @@ fn aub(input: &[u8]) {
         max_time: Some(Duration::from_secs(2)),
         max_starved: None,
         host_threads: 1,
+        translate: gencl_kmd::gpu::eu::translate::enabled(),
     };
     let mut r = gencl_kmd::aub::replay::Replay::new(budget);
     let _ = r.run(input);

@@ -113,7 +113,19 @@ fn run_case(
         .get(&(c.file, c.kernel.to_string()))
         .ok_or_else(|| "no such kernel in the ocloc output".to_string())?;
     let (run, stats) = igc::run::Gpu::new().run(k, c)?;
-    let errors: Vec<String> = c.checks.iter().filter_map(|f| f(&run).err()).collect();
+    let mut errors: Vec<String> = c.checks.iter().filter_map(|f| f(&run).err()).collect();
+    // Translated and interpreted, on one host thread each: the same bytes and counters.
+    let (t, ts) = igc::run::Gpu::translating(true).run(k, c)?;
+    let (i, is) = igc::run::Gpu::translating(false).run(k, c)?;
+    if t.outputs != i.outputs {
+        errors.push("translated and interpreted outputs differ".into());
+    }
+    if ts.counters != is.counters {
+        errors.push(format!(
+            "counters {:?} translated, {:?} interpreted",
+            ts.counters, is.counters
+        ));
+    }
     if c.checks.is_empty() {
         return Err("case has no checks".into());
     }

@@ -222,7 +222,7 @@ fn cases() -> Vec<String> {
 }
 
 #[test]
-fn one_and_many_host_threads_give_the_same_bytes_and_counters() {
+fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_counters() {
     // The model runs a dispatch's thread groups on several host threads (gpu::pool):
     // every recording's buffers are those of the run on one host thread, and so are its
     // counters, but where the work itself depends on the order in which atomics land: a
@@ -245,6 +245,32 @@ fn one_and_many_host_threads_give_the_same_bytes_and_counters() {
         };
         let one = with(1);
         let many = with(4);
+        // And the interpreter alone, every translated run taken out: the same bytes and
+        // the same counters, atomics' retries included (one host thread both times).
+        let interpreted = replay_case(
+            &dir,
+            case,
+            Budget {
+                host_threads: 1,
+                translate: false,
+                ..Budget::default()
+            },
+        )
+        .unwrap()
+        .0;
+        for (k, ((va, a), (_, b))) in one.buffers.iter().zip(&interpreted.buffers).enumerate() {
+            if let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) {
+                failures.push(format!(
+                    "{case}: buffer {k} at {va:#x}, byte {i} differs between translated and interpreted runs"
+                ));
+            }
+        }
+        if one.counters != interpreted.counters {
+            failures.push(format!(
+                "{case}: counters {:?} translated, {:?} interpreted",
+                one.counters, interpreted.counters
+            ));
+        }
         for (k, ((va, a), (_, b))) in one.buffers.iter().zip(&many.buffers).enumerate() {
             if let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) {
                 failures.push(format!("{case}: buffer {k} at {va:#x}, byte {i} differs"));

@@ -21,10 +21,24 @@ pub struct Gpu {
 
 impl Gpu {
     pub fn new() -> Gpu {
+        Gpu::with_budget(Budget::default())
+    }
+
+    /// A device that runs every dispatch on one host thread, translating hot runs or not
+    /// (tests compare the two bit for bit).
+    pub fn translating(on: bool) -> Gpu {
+        Gpu::with_budget(Budget {
+            host_threads: 1,
+            translate: on,
+            ..Budget::default()
+        })
+    }
+
+    fn with_budget(budget: Budget) -> Gpu {
         // Every corpus case issues well under 2^26 EU instructions; more is a hang.
         let budget = Budget {
             max_work: 1 << 26,
-            ..Budget::default()
+            ..budget
         };
         // GENCL_DEVICE=real: the backend a machine with a GPU takes (in CI, the render node
         // the drm-shim presents); otherwise the emulated device, with the budget above.

@@ -1,7 +1,8 @@
 //! Speed of the Gen9 EU model on ALU-bound kernels.
 //!
-//! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE [NAME]]`
-//! (NAME: run only the kernels whose name starts with it)
+//! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE [NAME [MODE]]]`
+//! (NAME: run only the kernels whose name starts with it; MODE: `interpreted` or
+//! `translated` alone, for instruction counts of one mode under valgrind)
 //!
 //! Each kernel runs as thread groups of one dispatch, its program from the device's
 //! decoded-kernel cache (`eu::cache`), as the command streamer runs them; the figures are lane-instructions (the sum of
@@ -149,6 +150,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
     let only = std::env::args().nth(2).unwrap_or_default();
+    let mode = std::env::args().nth(3).unwrap_or_default();
     let kernels = [
         Kernel {
             name: "mad16 (SIMD16 f32 mad)",
@@ -232,6 +234,9 @@ fn main() {
             .collect();
         let mut first: Option<(Counters, Vec<u8>, f64)> = None;
         for translate in [false, true] {
+            if (translate && mode == "interpreted") || (!translate && mode == "translated") {
+                continue;
+            }
             // Each mode starts from the same memory.
             mem.write(out, &vec![0u8; 4 * items as usize]).unwrap();
             let env = LaunchEnv::default();

@@ -98,6 +98,9 @@ pub struct Budget {
     /// Host threads a dispatch's thread groups may run on (`gpu::pool`): the model's
     /// resource, not the hardware's.
     pub host_threads: usize,
+    /// Hot runs of instructions translated to host code (`eu::translate`; default: unless
+    /// GENCL_TRANSLATE=0). The results are the same either way; tests compare.
+    pub translate: bool,
 }
 
 /// GENCL_HANG_TIMEOUT_MS, if set to a positive number of milliseconds.
@@ -128,6 +131,7 @@ impl Default for Budget {
             max_time: Some(env.unwrap_or(DEFAULT_MAX_TIME)),
             max_starved: Some(env.unwrap_or(DEFAULT_MAX_STARVED)),
             host_threads: super::pool::host_threads(),
+            translate: super::eu::translate::enabled(),
         }
     }
 }
@@ -934,7 +938,8 @@ impl<'m> CommandStreamer<'m> {
         let watchdog = &self.watchdog;
         let programs = self
             .programs
-            .checkout(mem.address_space(), kernel_addr, run.workers);
+            .checkout(mem.address_space(), kernel_addr, run.workers)
+            .translating(self.budget.translate);
         let (work, result) = run.run(counters, &|group, seq, worker, max_instructions, c| {
             let first_slot = worker as u32 * threads;
             let tg = ThreadGroup {

@@ -79,6 +79,14 @@ pub struct Checkout<'a> {
 }
 
 impl Checkout<'_> {
+    /// Whether this dispatch's programs translate hot runs (`cs::Budget::translate`).
+    pub fn translating(self, on: bool) -> Self {
+        for slot in &self.programs {
+            slot.lock().0.set_translating(on);
+        }
+        self
+    }
+
     /// Run `f` with host thread `worker`'s program.
     pub fn with<R>(
         &self,

@@ -131,10 +131,12 @@ pub(crate) fn run_threads(
                     break;
                 }
                 flow::wake(t);
-                if let Some((r, pos)) = prog.translated(mem, t.ip, t.cr0()) {
+                if let Some(ran) = prog
+                    .translated(mem, t.ip, t.cr0())
+                    .and_then(|(r, pos)| prog.exec_run(r, t, pos, left))
+                {
                     // A translated run: the instructions the interpreter would run next,
                     // up to the end of the quantum, at once.
-                    let ran = prog.exec_run(r, t, pos, left);
                     counters.instructions += ran.instructions as u64;
                     counters.lane_instructions += u64::from(ran.lanes);
                     timing[k].issue += ran.issue;

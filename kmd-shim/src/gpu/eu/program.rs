@@ -680,6 +680,11 @@ impl Program {
         self
     }
 
+    /// Translate hot runs or not (its runs are kept either way).
+    pub fn set_translating(&mut self, on: bool) {
+        self.runs.policy.on = on && super::translate::enabled();
+    }
+
     /// Runs translated so far.
     pub fn translated_runs(&self) -> usize {
         self.runs.len()
@@ -770,7 +775,7 @@ impl Program {
         t: &mut super::thread::Thread,
         k: usize,
         budget: usize,
-    ) -> super::translate::Ran {
+    ) -> Option<super::translate::Ran> {
         self.runs.run(r).exec(t, k, budget)
     }
 

@@ -6,10 +6,50 @@
 
 use memmap2::{Mmap, MmapMut};
 
-/// The host signature of every translated run (see `emit`): the thread's GRF bytes, its
-/// ARF bytes (the flag registers), the channels control flow enables, the first
-/// instruction to run and one past the last. Returns the lanes the instructions wrote.
-pub type RunFn = unsafe extern "C" fn(*mut u8, *mut u8, u32, u32, u32) -> u32;
+/// The host signature of every translated run (see `emit::function`): the thread's GRF
+/// bytes, its ARF bytes (the flag registers), the run's [`Ctx`] and the GRF bytes again.
+pub type RunFn = unsafe extern "C" fn(*mut u8, *mut u8, *mut Ctx, *mut u8);
+
+/// What a run is told and what it tells back, at the offsets of [`ctx`].
+#[repr(C)]
+#[derive(Debug, Default)]
+pub struct Ctx {
+    /// In: channels control flow enables, and those the dispatcher enabled.
+    pub active: u32,
+    pub dispatch: u32,
+    /// In: the instruction to start at, and how many instructions it may run (at least 1).
+    pub start: u32,
+    pub budget: u32,
+    /// Out: the lanes its instructions ran on, how many it ran, their issue cycles.
+    pub lanes: u32,
+    pub executed: u32,
+    pub issue: u32,
+    pub pad: u32,
+    /// Out: where the thread goes on.
+    pub next_ip: u64,
+}
+
+/// Byte offsets of [`Ctx`]'s fields, for the emitted loads and stores.
+pub mod ctx {
+    pub const ACTIVE: i32 = 0;
+    pub const DISPATCH: i32 = 4;
+    pub const START: i32 = 8;
+    pub const BUDGET: i32 = 12;
+    pub const LANES: i32 = 16;
+    pub const EXECUTED: i32 = 20;
+    pub const ISSUE: i32 = 24;
+    pub const NEXT_IP: i32 = 32;
+}
+
+const _: () = {
+    assert!(std::mem::offset_of!(Ctx, budget) == ctx::BUDGET as usize);
+    assert!(std::mem::offset_of!(Ctx, dispatch) == ctx::DISPATCH as usize);
+    assert!(std::mem::offset_of!(Ctx, start) == ctx::START as usize);
+    assert!(std::mem::offset_of!(Ctx, lanes) == ctx::LANES as usize);
+    assert!(std::mem::offset_of!(Ctx, executed) == ctx::EXECUTED as usize);
+    assert!(std::mem::offset_of!(Ctx, issue) == ctx::ISSUE as usize);
+    assert!(std::mem::offset_of!(Ctx, next_ip) == ctx::NEXT_IP as usize);
+};
 
 pub struct Code {
     /// Kept mapped while the function may be called.
@@ -42,4 +82,40 @@ impl Code {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+}
+
+/// Whether the host has a denormals-are-zero mode `call` can turn on (x86's MXCSR.DAZ).
+pub const HOST_DAZ: bool = cfg!(target_arch = "x86_64");
+
+/// MXCSR's denormals-are-zero bit.
+#[cfg(target_arch = "x86_64")]
+const MXCSR_DAZ: u32 = 1 << 6;
+
+/// Call a run, with the host's denormals-are-zero mode on when `daz` (and the thread's
+/// previous mode restored after).
+///
+/// # Safety
+/// `f` must be a live run's entry, `grf` the thread's GRF_BYTES bytes, `arf` its ARF bytes
+/// and `cx` a valid context whose `start` is below the run's length (`Run::exec`).
+#[inline]
+pub unsafe fn call(f: RunFn, daz: bool, grf: *mut u8, arf: *mut u8, cx: &mut Ctx) {
+    #[cfg(target_arch = "x86_64")]
+    if daz {
+        let mut old: u32 = 0;
+        // SAFETY: stmxcsr stores the 32-bit MXCSR to `old`, a live local; ldmxcsr loads a
+        // value that differs from the current one only in DAZ (no exception is unmasked,
+        // the rounding mode is kept), and the old value is put back before returning. The
+        // call itself is as the caller promises.
+        unsafe {
+            std::arch::asm!("stmxcsr [{}]", in(reg) &mut old, options(nostack, preserves_flags));
+            let with = old | MXCSR_DAZ;
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &with, options(nostack, preserves_flags));
+            f(grf, arf, cx, grf);
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &old, options(nostack, preserves_flags));
+        }
+        return;
+    }
+    let _ = daz;
+    // SAFETY: as the caller promises.
+    unsafe { f(grf, arf, cx, grf) }
 }

@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::TargetIsa;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use gencl_isa::{CondMod, PredCtrl};
+use gencl_isa::{CondMod, Opcode, PredCtrl};
 
 use super::super::fast::{At, DForm, FOp, FSrc, Path, Plan};
 use super::super::program::{arf, ExecInst, GRF_BYTES};
@@ -24,6 +24,10 @@ use super::super::thread::full;
 
 /// Whether `inst` can be part of a run. (What is not runs in the interpreter.)
 pub fn translatable(inst: &ExecInst) -> bool {
+    if inst.op == Opcode::Jmpi {
+        // A uniform jump on flag bit 0 of its channels (`flow::exec`).
+        return matches!(inst.pred, None | Some((PredCtrl::Normal, _))) && inst.n <= 32;
+    }
     let Some(p) = &inst.fast else { return false };
     if p.path != Path::Plain || !matches!(inst.n, 1 | 8 | 16 | 32) || p.dform != DForm::Vec {
         return false;
@@ -110,21 +114,31 @@ pub fn needs_rtne(inst: &ExecInst) -> bool {
         .is_some_and(|p| matches!(p.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF))
 }
 
-/// The run's signature (`code::RunFn`).
+/// The run's signature (`code::RunFn`): the GRF bytes, the ARF bytes, the `code::Ctx`, and
+/// the GRF bytes again: a masked store's reload of its destination goes through the second
+/// pointer, so that Cranelift does not merge it with an earlier load of a source at the same
+/// place (which keeps that source in a register across the instruction and spills others).
 fn signature(isa: &dyn TargetIsa) -> Signature {
     let ptr = isa.pointer_type();
     let mut sig = Signature::new(isa.default_call_conv());
-    sig.params.push(AbiParam::new(ptr));
-    sig.params.push(AbiParam::new(ptr));
-    for _ in 0..3 {
-        sig.params.push(AbiParam::new(types::I32));
+    for _ in 0..4 {
+        sig.params.push(AbiParam::new(ptr));
     }
-    sig.returns.push(AbiParam::new(types::I32));
     sig
 }
 
-/// The function of a run: `insts` (each `translatable`), for cr0's denormal mode `ftz`.
-pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool) -> Function {
+/// The function of a run: `insts` (each `translatable`, consecutive), for cr0's denormal
+/// mode `ftz`. `daz`: the caller runs it with the host's denormals-are-zero mode on (x86's
+/// MXCSR.DAZ, set only when `ftz`): float operations then read denormal operands as zeros
+/// of their sign, which is the input flush of `fast::load_f`, so the emitted code leaves it
+/// out. Every float operation whose operands are not flushed (sel's comparison,
+/// saturation) is done on the integer bits, which DAZ does not touch.
+///
+/// It runs from instruction `ctx.start` until it has run `ctx.budget` instructions, leaves
+/// the run (past its end, or by a jmpi to outside it), and writes what it did to `ctx`; a
+/// jmpi to an instruction of the run (a loop) stays in host code.
+pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -> Function {
+    use super::code::ctx;
     let mut func = Function::with_name_signature(UserFuncName::default(), signature(isa));
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut fctx);
@@ -132,48 +146,109 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool) -> Function 
     b.append_block_params_for_function_params(entry);
     let blocks: Vec<Block> = insts.iter().map(|_| b.create_block()).collect();
     let exit = b.create_block();
+    b.append_block_param(exit, types::I64);
     let lanes = b.declare_var(types::I32);
+    let left = b.declare_var(types::I32);
+    let issue = b.declare_var(types::I32);
     b.switch_to_block(entry);
     let params = b.block_params(entry).to_vec();
-    let (grf, arf_ptr, active, start, end) =
-        (params[0], params[1], params[2], params[3], params[4]);
+    let (grf, arf_ptr, cx, grf_old) = (params[0], params[1], params[2], params[3]);
+    let flags = MemFlagsData::new().with_notrap();
+    let active = b.ins().load(types::I32, flags, cx, ctx::ACTIVE);
+    let dispatch = b.ins().load(types::I32, flags, cx, ctx::DISPATCH);
+    let start = b.ins().load(types::I32, flags, cx, ctx::START);
+    let budget = b.ins().load(types::I32, flags, cx, ctx::BUDGET);
     let zero = b.ins().iconst(types::I32, 0);
     b.def_var(lanes, zero);
-    let default = b.func.dfg.block_call(exit, &[]);
+    b.def_var(issue, zero);
+    b.def_var(left, budget);
+    let nowhere = b.ins().iconst(types::I64, insts[0].addr as i64);
+    let default = b
+        .func
+        .dfg
+        .block_call(exit, &[cranelift_codegen::ir::BlockArg::Value(nowhere)]);
     let table: Vec<_> = blocks
         .iter()
         .map(|&blk| b.func.dfg.block_call(blk, &[]))
         .collect();
     let jt = b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
     b.ins().br_table(start, jt);
+    let index_of = |addr: u64| insts.iter().position(|i| i.addr == addr);
     for (k, inst) in insts.iter().enumerate() {
         b.switch_to_block(blocks[k]);
-        let plan = inst
-            .fast
-            .as_ref()
-            .expect("translatable instructions have plans");
+        let next = inst.addr.wrapping_add(u64::from(inst.len));
         let mut cx = Cx {
             b: &mut b,
             grf,
+            grf_old,
             arf: arf_ptr,
             active,
             ftz,
+            daz: daz && ftz,
             n: inst.n,
         };
-        let l = cx.inst(inst, plan);
+        let (l, cycles) = if inst.op == Opcode::Jmpi {
+            (cx.jmpi_lanes(inst, dispatch), 1)
+        } else {
+            let plan = inst
+                .fast
+                .as_ref()
+                .expect("translatable instructions have plans");
+            (cx.inst(inst, plan), inst.issue)
+        };
+        let taken = (inst.op == Opcode::Jmpi).then(|| cx.jmpi_taken(inst));
         let sum = b.use_var(lanes);
         let sum = b.ins().iadd(sum, l);
         b.def_var(lanes, sum);
-        if k + 1 == insts.len() {
-            b.ins().jump(exit, &[]);
-        } else {
-            let stop = b.ins().icmp_imm_u(IntCC::Equal, end, (k + 1) as i64);
-            b.ins().brif(stop, exit, &[], blocks[k + 1], &[]);
+        let c = b.use_var(issue);
+        let c = b.ins().iadd_imm_u(c, i64::from(cycles));
+        b.def_var(issue, c);
+        let l = b.use_var(left);
+        let l = b.ins().iadd_imm_s(l, -1);
+        b.def_var(left, l);
+        let spent = b.ins().icmp_imm_u(IntCC::Equal, l, 0);
+        // Go on at instruction `to` of the run, or leave for `addr`.
+        let go = |b: &mut FunctionBuilder<'_>, to: Option<usize>, addr: u64| {
+            let a = b.ins().iconst(types::I64, addr as i64);
+            let out = [cranelift_codegen::ir::BlockArg::Value(a)];
+            match to {
+                Some(j) => {
+                    b.ins().brif(spent, exit, &out, blocks[j], &[]);
+                }
+                None => {
+                    b.ins().jump(exit, &out);
+                }
+            }
+        };
+        let fall = (k + 1 < insts.len()).then_some(k + 1);
+        match taken {
+            None => go(&mut b, fall, next),
+            Some(taken) => {
+                let target = inst
+                    .addr
+                    .wrapping_add(16)
+                    .wrapping_add(inst.branch.jip as i64 as u64);
+                let yes = b.create_block();
+                let no = b.create_block();
+                b.ins().brif(taken, yes, &[], no, &[]);
+                b.switch_to_block(yes);
+                go(&mut b, index_of(target), target);
+                b.switch_to_block(no);
+                go(&mut b, fall, next);
+            }
         }
     }
     b.switch_to_block(exit);
+    let next_ip = b.block_params(exit)[0];
     let total = b.use_var(lanes);
-    b.ins().return_(&[total]);
+    let cycles = b.use_var(issue);
+    let l = b.use_var(left);
+    let ran = b.ins().isub(budget, l);
+    b.ins().store(flags, total, cx, ctx::LANES);
+    b.ins().store(flags, ran, cx, ctx::EXECUTED);
+    b.ins().store(flags, cycles, cx, ctx::ISSUE);
+    b.ins().store(flags, next_ip, cx, ctx::NEXT_IP);
+    b.ins().return_(&[]);
     b.seal_all_blocks();
     b.finalize(isa.frontend_config());
     func
@@ -197,9 +272,13 @@ const ONE: u32 = 0x3F80_0000;
 struct Cx<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     grf: Value,
+    /// The same bytes, for a masked store's reload of its destination (see `signature`).
+    grf_old: Value,
     arf: Value,
     active: Value,
     ftz: bool,
+    /// Denormal operands of float operations read as zeros by the host (see `function`).
+    daz: bool,
     n: u8,
 }
 
@@ -325,36 +404,53 @@ impl Cx<'_, '_> {
         self.b.ins().icmp(IntCC::NotEqual, on, zero)
     }
 
-    /// A source's chunks, raw.
-    fn load(&mut self, s: &FSrc) -> Vec<Value> {
-        let chunks = self.chunks();
+    /// Chunk `c` of a source, raw. (A scalar's load and splat repeat per chunk; Cranelift
+    /// merges the repeats.)
+    fn chunk(&mut self, s: &FSrc, c: usize) -> Value {
         match s.at {
-            At::Vec(o) => (0..chunks)
-                .map(|c| {
-                    let ty = self.ity();
-                    self.b
-                        .ins()
-                        .load(ty, Self::mem(), self.grf, (o as usize + 16 * c) as i32)
-                })
-                .collect(),
+            At::Vec(o) => {
+                let ty = self.ity();
+                self.b
+                    .ins()
+                    .load(ty, Self::mem(), self.grf, (o as usize + 16 * c) as i32)
+            }
             At::Scalar(o) => {
                 let v = self
                     .b
                     .ins()
                     .load(types::I32, Self::mem(), self.grf, o as i32);
-                let v = if self.scalar() {
+                if self.scalar() {
                     v
                 } else {
                     self.b.ins().splat(types::I32X4, v)
-                };
-                vec![v; chunks]
+                }
             }
-            At::Imm(v) => {
-                let k = self.konst(v);
-                vec![k; chunks]
-            }
+            At::Imm(v) => self.konst(v),
             _ => unreachable!("`translatable` takes plain plans only"),
         }
+    }
+
+    /// A source's chunks, raw.
+    fn load(&mut self, s: &FSrc) -> Vec<Value> {
+        (0..self.chunks()).map(|c| self.chunk(s, c)).collect()
+    }
+
+    /// Chunk `c` of a float source as `fast::load_f` gives it: flushed when `flush`, then
+    /// abs, negate.
+    fn chunk_f(&mut self, s: &FSrc, flush: bool, c: usize) -> Value {
+        let mut x = self.chunk(s, c);
+        if flush && !self.daz {
+            x = self.flush(x);
+        }
+        if s.abs {
+            let m = self.konst(!SIGN);
+            x = self.b.ins().band(x, m);
+        }
+        if s.neg {
+            let m = self.konst(SIGN);
+            x = self.b.ins().bxor(x, m);
+        }
+        x
     }
 
     /// Denormal → zero of the same sign, on f32 bits (`fast::flush`).
@@ -368,23 +464,11 @@ impl Cx<'_, '_> {
         self.sel(tiny, signed_zero, v)
     }
 
-    /// A float source as `fast::load_f` gives it: flushed when `flush`, then abs, negate.
+    /// A float source's chunks as `fast::load_f` gives them.
     fn load_f(&mut self, s: &FSrc, flush: bool) -> Vec<Value> {
-        let mut v = self.load(s);
-        for x in v.iter_mut() {
-            if flush {
-                *x = self.flush(*x);
-            }
-            if s.abs {
-                let m = self.konst(!SIGN);
-                *x = self.b.ins().band(*x, m);
-            }
-            if s.neg {
-                let m = self.konst(SIGN);
-                *x = self.b.ins().bxor(*x, m);
-            }
-        }
-        v
+        (0..self.chunks())
+            .map(|c| self.chunk_f(s, flush, c))
+            .collect()
     }
 
     /// An integer source as `fast::load_u` gives it (`logic`: negate is not).
@@ -407,19 +491,57 @@ impl Cx<'_, '_> {
         v
     }
 
-    /// Float saturation (`fast::sat`): NaN → 0, then clamped to [0, 1] (-0 stays -0).
+    /// Float saturation (`fast::sat`): NaN → 0, then clamped to [0, 1] (-0 stays -0), on
+    /// the bits: negative values below -0 and NaNs become +0, positive values above 1.0
+    /// become 1.0 (positive floats order as their bits do).
     fn sat(&mut self, v: Value) -> Value {
-        let f = self.as_float(v);
+        let magnitude = self.konst(!SIGN);
+        let a = self.b.ins().band(v, magnitude);
+        let inf = self.konst(EXP);
+        let nan = self.b.ins().icmp(IntCC::UnsignedGreaterThan, a, inf);
         let zero = self.konst(0);
+        let negative = self.b.ins().icmp(IntCC::SignedLessThan, v, zero);
+        let nonzero = self.b.ins().icmp(IntCC::NotEqual, a, zero);
+        let below = self.b.ins().band(negative, nonzero);
         let one = self.konst(ONE);
-        let (zf, of) = (self.as_float(zero), self.as_float(one));
-        let below = self.b.ins().fcmp(FloatCC::LessThan, f, zf);
-        let r = self.sel(below, zero, v);
-        let rf = self.as_float(r);
-        let above = self.b.ins().fcmp(FloatCC::GreaterThan, rf, of);
-        let r = self.sel(above, one, r);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
-        self.sel(nan, zero, r)
+        let above = self.b.ins().icmp(IntCC::SignedGreaterThan, v, one);
+        let r = self.sel(above, one, v);
+        let to_zero = self.b.ins().bor(nan, below);
+        self.sel(to_zero, zero, r)
+    }
+
+    /// The float order of non-NaN bits as a signed integer order: zeros made +0 (IEEE's
+    /// -0 == +0), negative values' magnitude bits flipped.
+    fn order_key(&mut self, v: Value) -> Value {
+        let magnitude = self.konst(!SIGN);
+        let a = self.b.ins().band(v, magnitude);
+        let zero = self.konst(0);
+        let is_zero = self.b.ins().icmp(IntCC::Equal, a, zero);
+        let v = self.sel(is_zero, zero, v);
+        let sign = self.b.ins().sshr_imm_u(v, 31);
+        let flip = self.b.ins().band(sign, magnitude);
+        self.b.ins().bxor(v, flip)
+    }
+
+    /// `cond_f` of two operands neither of which is a NaN, on their bits (unflushed, as
+    /// sel compares them, whatever the host's denormal mode).
+    fn fcmp_ordered_bits(&mut self, cm: CondMod, x: Value, y: Value) -> Value {
+        let (kx, ky) = (self.order_key(x), self.order_key(y));
+        let cc = match cm {
+            CondMod::Z => IntCC::Equal,
+            CondMod::Nz => IntCC::NotEqual,
+            CondMod::G => IntCC::SignedGreaterThan,
+            CondMod::Ge => IntCC::SignedGreaterThanOrEqual,
+            CondMod::L => IntCC::SignedLessThan,
+            CondMod::Le => IntCC::SignedLessThanOrEqual,
+            // Unordered is false and ordered true when neither is a NaN.
+            CondMod::U => IntCC::NotEqual,
+            CondMod::O => IntCC::Equal,
+        };
+        match cm {
+            CondMod::U | CondMod::O => self.b.ins().icmp(cc, kx, kx),
+            _ => self.b.ins().icmp(cc, kx, ky),
+        }
     }
 
     fn fin(&mut self, v: Vec<Value>, sat: bool) -> Vec<Value> {
@@ -462,20 +584,10 @@ impl Cx<'_, '_> {
         self.b.ins().icmp(cc, x, y)
     }
 
-    /// `fast::exec` of one instruction; returns the lanes it wrote.
-    fn inst(&mut self, inst: &ExecInst, p: &Plan) -> Value {
-        let n = self.n;
-        let fulln = full(n);
-        let enabled = if inst.no_mask {
-            self.i32(fulln)
-        } else {
-            let a = self
-                .b
-                .ins()
-                .ushr_imm_u(self.active, i64::from(inst.chan_off));
-            self.b.ins().band_imm_u(a, imm(fulln))
-        };
-        let pred = match inst.pred {
+    /// The flag bits of an instruction's predicate, per its channels (`pred_mask`, Normal).
+    fn pred_bits(&mut self, inst: &ExecInst) -> Value {
+        let fulln = full(inst.n);
+        match inst.pred {
             None => self.i32(fulln),
             Some((_, inverse)) => {
                 let f = self.flag(inst.flag_reg);
@@ -492,7 +604,37 @@ impl Cx<'_, '_> {
                     m
                 }
             }
+        }
+    }
+
+    /// Whether a jmpi jumps: no predicate, or its first channel's.
+    fn jmpi_taken(&mut self, inst: &ExecInst) -> Value {
+        let p = self.pred_bits(inst);
+        self.b.ins().band_imm_u(p, 1)
+    }
+
+    /// The channels `flow::exec` reports for a jmpi.
+    fn jmpi_lanes(&mut self, inst: &ExecInst, dispatch: Value) -> Value {
+        let group = full(inst.n) << inst.chan_off;
+        let on = if inst.no_mask { dispatch } else { self.active };
+        let act = self.b.ins().band_imm_u(on, imm(group));
+        self.b.ins().popcnt(act)
+    }
+
+    /// `fast::exec` of one instruction; returns the lanes it wrote.
+    fn inst(&mut self, inst: &ExecInst, p: &Plan) -> Value {
+        let n = self.n;
+        let fulln = full(n);
+        let enabled = if inst.no_mask {
+            self.i32(fulln)
+        } else {
+            let a = self
+                .b
+                .ins()
+                .ushr_imm_u(self.active, i64::from(inst.chan_off));
+            self.b.ins().band_imm_u(a, imm(fulln))
         };
+        let pred = self.pred_bits(inst);
         let wmask = if p.selects {
             enabled
         } else {
@@ -538,7 +680,7 @@ impl Cx<'_, '_> {
     fn store(&mut self, o: u32, out: &[Value], wmask: Value) {
         let o = o as i32;
         if self.scalar() {
-            let old = self.b.ins().load(types::I32, Self::mem(), self.grf, o);
+            let old = self.b.ins().load(types::I32, Self::mem(), self.grf_old, o);
             let on = self.bits_mask(wmask, 0);
             let v = self.sel(on, out[0], old);
             self.b.ins().store(Self::mem(), v, self.grf, o);
@@ -562,7 +704,10 @@ impl Cx<'_, '_> {
         self.b.switch_to_block(some);
         for (c, v) in out.iter().enumerate() {
             let at = o + 16 * c as i32;
-            let old = self.b.ins().load(types::I32X4, Self::mem(), self.grf, at);
+            let old = self
+                .b
+                .ins()
+                .load(types::I32X4, Self::mem(), self.grf_old, at);
             let on = self.bits_mask(wmask, c);
             let nv = self.b.ins().bitselect(on, *v, old);
             self.b.ins().store(Self::mem(), nv, self.grf, at);
@@ -595,28 +740,25 @@ impl Cx<'_, '_> {
                 (self.fin(x, p.sat), None)
             }
             FOp::FAdd | FOp::FMul | FOp::FMad => {
-                let x = self.load_f(s0, ftz);
-                let y = self.load_f(s1, ftz);
-                let z = if p.op == FOp::FMad {
-                    Some(self.load_f(s2, ftz))
-                } else {
-                    None
-                };
+                // Chunk by chunk, so that few operands are live at once.
                 let mut r = Vec::with_capacity(chunks);
                 for c in 0..chunks {
-                    let (xf, yf) = (self.as_float(x[c]), self.as_float(y[c]));
+                    let x = self.chunk_f(s0, ftz, c);
+                    let y = self.chunk_f(s1, ftz, c);
+                    let (xf, yf) = (self.as_float(x), self.as_float(y));
                     let v = match p.op {
                         FOp::FAdd => self.b.ins().fadd(xf, yf),
                         FOp::FMul => self.b.ins().fmul(xf, yf),
                         _ => {
                             // Gen mad: src0 + src1 * src2, one rounding.
-                            let zf = self.as_float(z.as_ref().expect("mad")[c]);
+                            let z = self.chunk_f(s2, ftz, c);
+                            let zf = self.as_float(z);
                             self.b.ins().fma(yf, zf, xf)
                         }
                     };
                     r.push(v);
                 }
-                let r = self.nan_fix(&r, &x, &y, z.as_deref());
+                let r = self.nan_fix(&r, p);
                 let r = if ftz {
                     r.into_iter().map(|v| self.flush(v)).collect()
                 } else {
@@ -635,7 +777,7 @@ impl Cx<'_, '_> {
                         Some(cm) => {
                             let yn = self.fcmp(CondMod::U, y[c], y[c]);
                             let xo = self.fcmp(CondMod::O, x[c], x[c]);
-                            let k = self.fcmp(cm, x[c], y[c]);
+                            let k = self.fcmp_ordered_bits(cm, x[c], y[c]);
                             let k = self.b.ins().band(xo, k);
                             self.b.ins().bor(yn, k)
                         }
@@ -774,13 +916,7 @@ impl Cx<'_, '_> {
     /// `nan_f32` for the lanes whose result is a NaN: the first NaN operand made quiet, or
     /// the canonical NaN. The check is one branch per instruction; the fix is out of line.
     /// Returns the result chunks as integer bits.
-    fn nan_fix(
-        &mut self,
-        r: &[Value],
-        x: &[Value],
-        y: &[Value],
-        z: Option<&[Value]>,
-    ) -> Vec<Value> {
+    fn nan_fix(&mut self, r: &[Value], p: &Plan) -> Vec<Value> {
         let chunks = r.len();
         let nan: Vec<Value> = r
             .iter()
@@ -809,11 +945,17 @@ impl Cx<'_, '_> {
         self.b.ins().brif(any, fix, &[], cont, &args);
         self.b.set_cold_block(fix);
         self.b.switch_to_block(fix);
+        // The operands again, from the GRF (nothing is written before the result): keeping
+        // them live across the check costs the common path spills.
+        let ftz = self.ftz;
+        let x = self.load_f(&p.srcs[0], ftz);
+        let y = self.load_f(&p.srcs[1], ftz);
+        let z = (p.op == FOp::FMad).then(|| self.load_f(&p.srcs[2], ftz));
         let mut fixed = Vec::with_capacity(chunks);
         for c in 0..chunks {
             let mut v = self.konst(CANONICAL_NAN);
             let mut ops: Vec<Value> = vec![x[c], y[c]];
-            if let Some(z) = z {
+            if let Some(z) = &z {
                 ops.push(z[c]);
             }
             for &o in ops.iter().rev() {
@@ -822,7 +964,10 @@ impl Cx<'_, '_> {
                 let quiet = self.b.ins().bor(o, q);
                 v = self.sel(is, quiet, v);
             }
-            fixed.push(self.sel(nan[c], v, bits[c]));
+            // The check again (keeping its masks live across the branch would spill them).
+            let rf = self.as_float(bits[c]);
+            let nan_c = self.b.ins().fcmp(FloatCC::Unordered, rf, rf);
+            fixed.push(self.sel(nan_c, v, bits[c]));
         }
         let args: Vec<_> = fixed
             .iter()

@@ -65,6 +65,13 @@ pub fn enabled() -> bool {
     })
 }
 
+/// `GENCL_TRANSLATE_DUMP=DIR`: write each translated run's host code to DIR (read once).
+fn dump_dir() -> Option<&'static std::path::Path> {
+    static DIR: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os("GENCL_TRANSLATE_DUMP").map(Into::into))
+        .as_deref()
+}
+
 /// The host's ISA with the features it has (AVX, SSE4.1, FMA, ...), built once.
 fn isa() -> Option<&'static OwnedTargetIsa> {
     static ISA: OnceLock<Option<OwnedTargetIsa>> = OnceLock::new();
@@ -103,12 +110,10 @@ pub struct Run {
     entry: code::RunFn,
     /// Address of each instruction.
     addrs: Vec<u64>,
-    /// The address after each instruction.
-    next: Vec<u64>,
-    /// `issue[k]`: issue cycles of the instructions before k (the last: of them all).
-    issue: Vec<u64>,
     /// cr0's denormal mode it was compiled for.
     ftz: bool,
+    /// Run with the host's denormals-are-zero mode on (`emit::function`).
+    daz: bool,
     /// Some instruction rounds: cr0 must say round-to-nearest-even.
     rtne: bool,
     /// The program's launch generation when it was translated (its instructions checked).
@@ -129,33 +134,32 @@ impl Run {
         if insts.is_empty() || insts.len() > MAX_RUN || !insts.iter().all(translatable) {
             return Err("not a run of translatable instructions".into());
         }
-        let func = emit::function(&**isa, insts, ftz);
+        let daz = ftz && code::HOST_DAZ;
+        let func = emit::function(&**isa, insts, ftz, daz);
         let mut ctx = Context::for_function(func);
+        let dump = dump_dir();
+        ctx.set_disasm(dump.is_some());
         let compiled = ctx
             .compile(&**isa, &mut ControlPlane::default())
             .map_err(|e| format!("Cranelift: {:?}", e.inner))?;
         if !compiled.buffer.relocs().is_empty() {
             return Err("the run's code has relocations".into());
         }
+        if let (Some(dir), Some(text)) = (dump, &compiled.vcode) {
+            // As GENCL_DUMP does for kernels: one file per run, named by its first address.
+            let path = dir.join(format!("run-{:x}-{}.s", insts[0].addr, insts.len()));
+            if let Err(e) = std::fs::write(&path, text) {
+                tracing::warn!(path = %path.display(), error = %e, "cannot write a translated run");
+            }
+        }
         let code = code::Code::new(compiled.code_buffer()).map_err(|e| e.to_string())?;
         let entry = code.entry();
-        let mut issue = Vec::with_capacity(insts.len() + 1);
-        let mut sum = 0u64;
-        for i in insts {
-            issue.push(sum);
-            sum += u64::from(i.issue);
-        }
-        issue.push(sum);
         Ok(Run {
             code,
             entry,
             addrs: insts.iter().map(|i| i.addr).collect(),
-            next: insts
-                .iter()
-                .map(|i| i.addr.wrapping_add(u64::from(i.len)))
-                .collect(),
-            issue,
             ftz,
+            daz,
             rtne: insts.iter().any(emit::needs_rtne),
             generation,
         })
@@ -179,38 +183,46 @@ impl Run {
         (cr0 & CR0_FP32_DENORM_KEEP == 0) == self.ftz && (!self.rtne || cr0 & CR0_ROUND_MASK == 0)
     }
 
-    /// Run instructions `k..` of the run on `t`: at most `budget`, and none past an
-    /// instruction where a parked channel of `t` waits (the interpreter wakes it there).
-    pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Ran {
-        let mut end = (k + budget).min(self.len());
+    /// Run the run on `t` from its instruction `k`, at most `budget` instructions; `None`
+    /// when a parked channel of `t` waits at one of its instructions (the interpreter
+    /// wakes it there, so it runs them).
+    pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Option<Ran> {
+        let (first, last) = (self.addrs[0], self.addrs[self.len() - 1]);
         let mut w = t.waiting;
         while w != 0 {
             let c = w.trailing_zeros() as usize;
             w &= w - 1;
-            if let Ok(j) = self.addrs[k + 1..end].binary_search(&t.wait_ip[c]) {
-                end = k + 1 + j;
+            if (first..=last).contains(&t.wait_ip[c]) {
+                return None;
             }
         }
-        assert!(k < end && t.grf.len() == GRF_BYTES);
+        assert!(k < self.len() && budget > 0 && t.grf.len() == GRF_BYTES);
+        let mut cx = code::Ctx {
+            active: t.active,
+            dispatch: t.dispatch,
+            start: k as u32,
+            budget: budget.min(u32::MAX as usize) as u32,
+            ..Default::default()
+        };
         // SAFETY: `entry` is this run's code (kept alive by `self.code`), compiled for the
         // `RunFn` signature. It reads and writes only bytes of `t.grf` at offsets
-        // `emit::translatable` checked to lie within GRF_BYTES (the length asserted above)
-        // and the flag dwords of `t.arf`; `k < end <= len`, as its jump table expects.
-        let lanes = unsafe {
-            (self.entry)(
+        // `emit::translatable` checked to lie within GRF_BYTES (the length asserted above),
+        // the flag dwords of `t.arf` and `cx`; `k < len`, as its jump table expects.
+        unsafe {
+            code::call(
+                self.entry,
+                self.daz,
                 t.grf.as_mut_ptr(),
                 t.arf.as_mut_ptr(),
-                t.active,
-                k as u32,
-                end as u32,
+                &mut cx,
             )
         };
-        t.ip = self.next[end - 1];
-        Ran {
-            instructions: end - k,
-            lanes,
-            issue: self.issue[end] - self.issue[k],
-        }
+        t.ip = cx.next_ip;
+        Some(Ran {
+            instructions: cx.executed as usize,
+            lanes: cx.lanes,
+            issue: u64::from(cx.issue),
+        })
     }
 }
 
