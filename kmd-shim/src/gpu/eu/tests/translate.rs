@@ -9,6 +9,9 @@ use super::*;
 /// One random instruction of a planned shape (or, now and then, one that is not).
 fn random_inst(r: &mut Rng) -> Inst {
     use Opcode::*;
+    if r.below(3) == 0 {
+        return random_wide_inst(r);
+    }
     let float = r.coin();
     let n = r.pick(&[1u8, 8, 8, 16, 16, 32]);
     let off = if n <= 16 {
@@ -95,6 +98,76 @@ fn random_inst(r: &mut Rng) -> Inst {
     let mut inst = alu(op, n, d, &srcs);
     inst.chan_offset = off;
     inst.saturate = r.below(5) == 0;
+    inst.no_mask = r.below(4) == 0;
+    let flag = (r.below(2) as u8, r.below(2) as u8);
+    if op == Cmp || (op == Sel && r.coin()) {
+        let cm = r.pick(&[
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::Ge,
+            CondMod::L,
+            CondMod::Le,
+            CondMod::O,
+            CondMod::U,
+        ]);
+        inst = with_cmod(inst, cm, flag);
+    }
+    if r.below(3) == 0 {
+        inst = with_pred(inst, flag, r.coin());
+    }
+    inst
+}
+
+/// An instruction of the strided and 64-bit shapes (`fast::Path::Strided`, `Path::Wide`):
+/// qword, half-qword and word regions, hstride-2 destinations, SIMD1 and SIMD8 qwords.
+fn random_wide_inst(r: &mut Rng) -> Inst {
+    use Opcode::*;
+    let float = r.below(4) == 0;
+    let n = if float {
+        r.pick(&[8u8, 16])
+    } else {
+        r.pick(&[1u8, 8, 8])
+    };
+    let pool = |r: &mut Rng| 10 + 4 * r.below(8) as u8;
+    let (op, arity) = if float {
+        r.pick(&[(Mov, 1), (Add, 2), (Mul, 2), (Mad, 3), (Sel, 2), (Cmp, 2)])
+    } else {
+        r.pick(&[
+            (Mov, 1),
+            (Add, 2),
+            (Mul, 2),
+            (And, 2),
+            (Or, 2),
+            (Xor, 2),
+            (Not, 1),
+            (Shl, 2),
+            (Shr, 2),
+            (Asr, 2),
+            (Sel, 2),
+            (Cmp, 2),
+        ])
+    };
+    let srcs: Vec<Src> = (0..arity)
+        .map(|_| {
+            let nr = pool(r);
+            wide_src(r, n, nr, !float, float)
+        })
+        .collect();
+    let mut d = if float {
+        dst(pool(r), Type::F)
+    } else {
+        dst(pool(r), r.pick(&[Type::Q, Type::UQ, Type::D, Type::UD]))
+    };
+    if d.ty.size() == 4 && r.coin() {
+        d.hstride = 2;
+        d.subreg = 4 * r.below(2) as u8;
+    }
+    if op == Cmp && r.coin() {
+        d = null_dst(d.ty);
+    }
+    let mut inst = alu(op, n, d, &srcs);
+    inst.saturate = float && r.below(5) == 0;
     inst.no_mask = r.below(4) == 0;
     let flag = (r.below(2) as u8, r.below(2) as u8);
     if op == Cmp || (op == Sel && r.coin()) {

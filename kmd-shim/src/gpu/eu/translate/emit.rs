@@ -18,7 +18,7 @@ use cranelift_codegen::isa::TargetIsa;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use gencl_isa::{CondMod, Opcode, PredCtrl};
 
-use super::super::fast::{At, DForm, FOp, FSrc, Path, Plan};
+use super::super::fast::{At, DForm, FOp, FSrc, Path, Plan, QOp};
 use super::super::program::{arf, ExecInst, GRF_BYTES};
 use super::super::thread::full;
 
@@ -29,7 +29,7 @@ pub fn translatable(inst: &ExecInst) -> bool {
         return matches!(inst.pred, None | Some((PredCtrl::Normal, _))) && inst.n <= 32;
     }
     let Some(p) = &inst.fast else { return false };
-    if p.path != Path::Plain || !matches!(inst.n, 1 | 8 | 16 | 32) || p.dform != DForm::Vec {
+    if !matches!(inst.n, 1 | 8 | 16 | 32) {
         return false;
     }
     if let Some((ctrl, _)) = inst.pred {
@@ -38,20 +38,34 @@ pub fn translatable(inst: &ExecInst) -> bool {
         }
     }
     let n = u32::from(inst.n);
-    let arity = arity(p.op);
+    let arity = if p.path == Path::Wide {
+        qarity(p.q)
+    } else {
+        arity(p.op)
+    };
+    // Every byte the plan reads or writes lies in the GRF.
     for s in &p.srcs[..arity] {
         let end = match s.at {
             At::Vec(o) => o + 4 * n,
             At::Scalar(o) => o + 4,
-            At::Imm(_) => 0,
-            _ => return false,
+            At::Imm(_) | At::QImm(_) => 0,
+            At::Vec2(o) => o + 8 * (n - 1) + 4,
+            At::Words(o) => o + 2 * n,
+            At::WScalar(o) => o + 2,
+            At::QVec(o) => o + 8 * n,
+            At::QScalar(o) => o + 8,
         };
         if end > GRF_BYTES as u32 {
             return false;
         }
     }
     if let Some(o) = p.dst {
-        if o + 4 * n > GRF_BYTES as u32 {
+        let end = match p.dform {
+            DForm::Vec => o + 4 * n,
+            DForm::Vec2 => o + 8 * (n - 1) + 4,
+            DForm::QVec => o + 8 * n,
+        };
+        if end > GRF_BYTES as u32 {
             return false;
         }
     }
@@ -61,8 +75,15 @@ pub fn translatable(inst: &ExecInst) -> bool {
         FOp::IToF => !p.srcs[0].neg && !p.srcs[0].abs,
         FOp::ISel(cm) => !matches!(cm, Some(CondMod::O | CondMod::U)) && int_signed(p).is_some(),
         FOp::ICmp(cm) => !matches!(cm, CondMod::O | CondMod::U) && int_signed(p).is_some(),
-        FOp::Wide => false,
         _ => true,
+    }
+}
+
+/// Sources a 64-bit operation reads.
+fn qarity(op: QOp) -> usize {
+    match op {
+        QOp::Mov | QOp::Not => 1,
+        _ => 2,
     }
 }
 
@@ -186,6 +207,7 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             ftz,
             daz: daz && ftz,
             n: inst.n,
+            per_lane: inst.n == 1 || inst.fast.is_some_and(|p| p.path != Path::Plain),
         };
         let (l, cycles) = if inst.op == Opcode::Jmpi {
             (cx.jmpi_lanes(inst, dispatch), 1)
@@ -280,18 +302,30 @@ struct Cx<'a, 'b> {
     /// Denormal operands of float operations read as zeros by the host (see `function`).
     daz: bool,
     n: u8,
+    /// One host scalar per lane (SIMD1, and the strided and 64-bit plans, whose lanes are
+    /// not whole host vectors), rather than host vectors of four lanes.
+    per_lane: bool,
 }
 
 impl Cx<'_, '_> {
     fn scalar(&self) -> bool {
-        self.n == 1
+        self.per_lane
     }
 
     fn chunks(&self) -> usize {
         if self.scalar() {
-            1
+            self.n as usize
         } else {
             self.n as usize / 4
+        }
+    }
+
+    /// Lanes per chunk.
+    fn width(&self) -> usize {
+        if self.scalar() {
+            1
+        } else {
+            4
         }
     }
 
@@ -377,14 +411,15 @@ impl Cx<'_, '_> {
         if c == 0 {
             bits
         } else {
-            self.b.ins().ishl_imm_u(bits, (4 * c) as i64)
+            let w = self.width();
+            self.b.ins().ishl_imm_u(bits, (w * c) as i64)
         }
     }
 
     /// The lanes of chunk `c` whose bit is set in `bits`, as a mask.
     fn bits_mask(&mut self, bits: Value, c: usize) -> Value {
         if self.scalar() {
-            let one = self.b.ins().band_imm_u(bits, 1);
+            let one = self.b.ins().band_imm_u(bits, 1 << c);
             return self.b.ins().icmp_imm_u(IntCC::NotEqual, one, 0);
         }
         let shifted = if c == 0 {
@@ -407,26 +442,37 @@ impl Cx<'_, '_> {
     /// Chunk `c` of a source, raw. (A scalar's load and splat repeat per chunk; Cranelift
     /// merges the repeats.)
     fn chunk(&mut self, s: &FSrc, c: usize) -> Value {
-        match s.at {
-            At::Vec(o) => {
-                let ty = self.ity();
-                self.b
-                    .ins()
-                    .load(ty, Self::mem(), self.grf, (o as usize + 16 * c) as i32)
+        let load = |cx: &mut Self, ty: Type, at: usize| {
+            cx.b.ins().load(ty, Self::mem(), cx.grf, at as i32)
+        };
+        // A word, extended to 32 bits per the source's type.
+        let word = |cx: &mut Self, at: usize| {
+            let w = load(cx, types::I16, at);
+            if s.signed {
+                cx.b.ins().sextend(types::I32, w)
+            } else {
+                cx.b.ins().uextend(types::I32, w)
             }
-            At::Scalar(o) => {
-                let v = self
-                    .b
-                    .ins()
-                    .load(types::I32, Self::mem(), self.grf, o as i32);
+        };
+        match (s.at, self.scalar()) {
+            (At::Vec(o), false) => load(self, types::I32X4, o as usize + 16 * c),
+            (At::Vec(o), true) => load(self, types::I32, o as usize + 4 * c),
+            (At::Scalar(o), _) => {
+                let v = load(self, types::I32, o as usize);
                 if self.scalar() {
                     v
                 } else {
                     self.b.ins().splat(types::I32X4, v)
                 }
             }
-            At::Imm(v) => self.konst(v),
-            _ => unreachable!("`translatable` takes plain plans only"),
+            (At::Imm(v), _) => self.konst(v),
+            // Per lane only (`per_lane` for every plan but the plain ones).
+            (At::Vec2(o) | At::QVec(o), true) => load(self, types::I32, o as usize + 8 * c),
+            (At::Words(o), true) => word(self, o as usize + 2 * c),
+            (At::WScalar(o), true) => word(self, o as usize),
+            (At::QScalar(o), true) => load(self, types::I32, o as usize),
+            (At::QImm(lo), true) => self.konst(lo),
+            _ => unreachable!("vector chunks of plain plans only"),
         }
     }
 
@@ -640,12 +686,21 @@ impl Cx<'_, '_> {
         } else {
             self.b.ins().band(enabled, pred)
         };
-        let (out, cond) = self.op(p, pred);
+        let (out, cond) = if p.path == Path::Wide {
+            self.op_wide(p, pred)
+        } else {
+            self.op(p, pred)
+        };
         if let Some(cond) = cond {
             self.write_flags(inst, wmask, cond);
         }
         if let Some(o) = p.dst {
-            self.store(o, &out, wmask);
+            let (out, step) = match p.dform {
+                DForm::Vec => (self.low_dwords(out), 4),
+                DForm::Vec2 => (self.low_dwords(out), 8),
+                DForm::QVec => (out, 8),
+            };
+            self.store(o, step, &out, wmask);
         }
         self.b.ins().popcnt(wmask)
     }
@@ -676,14 +731,19 @@ impl Cx<'_, '_> {
             .store(Self::mem(), nf, self.arf, (reg * 32) as i32);
     }
 
-    /// Write the lanes of `wmask` at GRF offset `o`; the others keep their bytes.
-    fn store(&mut self, o: u32, out: &[Value], wmask: Value) {
+    /// Write the lanes of `wmask` at GRF offset `o`, `step` bytes apart per lane (per-lane
+    /// mode; vectors are contiguous); the others keep their bytes.
+    fn store(&mut self, o: u32, step: usize, out: &[Value], wmask: Value) {
         let o = o as i32;
         if self.scalar() {
-            let old = self.b.ins().load(types::I32, Self::mem(), self.grf_old, o);
-            let on = self.bits_mask(wmask, 0);
-            let v = self.sel(on, out[0], old);
-            self.b.ins().store(Self::mem(), v, self.grf, o);
+            for (c, v) in out.iter().enumerate() {
+                let at = o + (step * c) as i32;
+                let ty = self.b.func.dfg.value_type(*v);
+                let old = self.b.ins().load(ty, Self::mem(), self.grf_old, at);
+                let on = self.bits_mask(wmask, c);
+                let nv = self.b.ins().select(on, *v, old);
+                self.b.ins().store(Self::mem(), nv, self.grf, at);
+            }
             return;
         }
         let all = self.b.create_block();
@@ -884,6 +944,134 @@ impl Cx<'_, '_> {
             }
             FOp::Wide => unreachable!("`translatable` refuses 64-bit plans"),
         }
+    }
+
+    /// The low 32 bits of 64-bit lanes (what a dword destination keeps); others unchanged.
+    fn low_dwords(&mut self, out: Vec<Value>) -> Vec<Value> {
+        out.into_iter()
+            .map(|v| {
+                if self.b.func.dfg.value_type(v) == types::I64 {
+                    self.b.ins().ireduce(types::I32, v)
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+
+    /// Lane `c` of a 64-bit plan's source as `fast::load_q` gives it: extended to 64 bits
+    /// per its type, then abs and negate in 64 bits (`logic`: negate is a 64-bit not).
+    fn lane_q(&mut self, s: &FSrc, c: usize, logic: bool) -> Value {
+        let mut v = match s.at {
+            At::QVec(o) => self.b.ins().load(
+                types::I64,
+                Self::mem(),
+                self.grf,
+                (o as usize + 8 * c) as i32,
+            ),
+            At::QScalar(o) => self
+                .b
+                .ins()
+                .load(types::I64, Self::mem(), self.grf, o as i32),
+            At::QImm(lo) => {
+                let bits = (u64::from(s.hi) << 32) | u64::from(lo);
+                self.b.ins().iconst(types::I64, bits as i64)
+            }
+            _ => {
+                let d = self.chunk(s, c);
+                if s.signed {
+                    self.b.ins().sextend(types::I64, d)
+                } else {
+                    self.b.ins().uextend(types::I64, d)
+                }
+            }
+        };
+        if logic {
+            if s.neg {
+                v = self.b.ins().bnot(v);
+            }
+            return v;
+        }
+        if s.abs {
+            v = self.b.ins().iabs(v);
+        }
+        if s.neg {
+            v = self.b.ins().ineg(v);
+        }
+        v
+    }
+
+    /// `fast::lanes_q`: a 64-bit plan, lane by lane.
+    fn op_wide(&mut self, p: &Plan, pred: Value) -> (Vec<Value>, Option<Value>) {
+        let [s0, s1, _] = &p.srcs;
+        let logic = matches!(p.q, QOp::And | QOp::Or | QOp::Xor | QOp::Not);
+        let mut out = Vec::with_capacity(self.n as usize);
+        let mut masks = Vec::new();
+        for c in 0..self.n as usize {
+            let x = self.lane_q(s0, c, logic);
+            let v = match p.q {
+                QOp::Mov => x,
+                QOp::Not => self.b.ins().bnot(x),
+                _ => {
+                    let y = self.lane_q(s1, c, logic);
+                    match p.q {
+                        QOp::Add => self.b.ins().iadd(x, y),
+                        QOp::Mul => self.b.ins().imul(x, y),
+                        QOp::And => self.b.ins().band(x, y),
+                        QOp::Or => self.b.ins().bor(x, y),
+                        QOp::Xor => self.b.ins().bxor(x, y),
+                        QOp::Shl { cm } => {
+                            let k = self.b.ins().band_imm_u(y, i64::from(cm));
+                            self.b.ins().ishl(x, k)
+                        }
+                        // shr shifts in zeros above src0's width, asr its sign.
+                        QOp::Shr { cm, bits } => {
+                            let k = self.b.ins().band_imm_u(y, i64::from(cm));
+                            let a = if bits == 64 {
+                                x
+                            } else {
+                                self.b.ins().band_imm_u(x, 0xFFFF_FFFF)
+                            };
+                            self.b.ins().ushr(a, k)
+                        }
+                        QOp::Asr { cm, bits } => {
+                            let k = self.b.ins().band_imm_u(y, i64::from(cm));
+                            let a = if bits == 64 {
+                                x
+                            } else {
+                                let lo = self.b.ins().ireduce(types::I32, x);
+                                self.b.ins().sextend(types::I64, lo)
+                            };
+                            self.b.ins().sshr(a, k)
+                        }
+                        QOp::Sel { cm, u } => {
+                            let m = match cm {
+                                None => self.bits_mask(pred, c),
+                                Some(cm) => self.icmp_q(cm, u, x, y),
+                            };
+                            self.b.ins().select(m, x, y)
+                        }
+                        QOp::Cmp { cm, u } => {
+                            let m = self.icmp_q(cm, u, x, y);
+                            masks.push(m);
+                            self.b.ins().bmask(types::I64, m)
+                        }
+                        QOp::Mov | QOp::Not => unreachable!("one source"),
+                    }
+                }
+            };
+            out.push(v);
+        }
+        let cond = (!masks.is_empty()).then(|| self.cond_bits(&masks));
+        (out, cond)
+    }
+
+    /// `cond_int` on 64-bit lanes (`.o`/`.u` are false for integers).
+    fn icmp_q(&mut self, cm: CondMod, unsigned: bool, x: Value, y: Value) -> Value {
+        if matches!(cm, CondMod::O | CondMod::U) {
+            return self.b.ins().iconst(types::I8, 0);
+        }
+        self.icmp(cm, !unsigned, x, y)
     }
 
     /// A 32-bit shift, the count masked to 5 bits (Cranelift's shifts mask it likewise).
