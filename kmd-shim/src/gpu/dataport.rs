@@ -9,10 +9,8 @@
 //! `brw_eu.h` lists them); this file executes the decoded message.
 
 use gencl_isa::gen9::send::{self, AtomicOp, Message, MsgKind};
-use gencl_isa::{Sfid, Src};
+use gencl_isa::Sfid;
 
-use crate::gpu::eu::program::ExecInst;
-use crate::gpu::eu::thread::Thread;
 use crate::gpu::{GpuError, GpuMemory, MemFault, ThreadGroup};
 
 /// Binding-table indices with a fixed meaning on Gen9: the ISA crate's, widened to the
@@ -52,8 +50,20 @@ pub struct Dataport<'a> {
     pub slm: Vec<u8>,
     /// Base of stateless (BTI 255/253) 32-bit offsets: the General State Base Address.
     pub general_state_base: u64,
-    /// Message and response buffers, kept between sends.
-    buffers: Option<(Box<Msg>, Box<Resp>)>,
+}
+
+/// One message from an EU thread.
+pub struct Request<'a> {
+    /// The send's instruction address (errors name it).
+    pub addr: u64,
+    /// The sending thread's index in its group (its scratch slot).
+    pub thread: u32,
+    /// The lanes the message is for (relative to the instruction).
+    pub emask: u32,
+    /// The descriptor, and the message it names.
+    pub desc: u32,
+    pub message: &'a Message,
+    pub payload: &'a Payload,
 }
 
 /// Where the addresses of a message point.
@@ -70,13 +80,14 @@ enum Space {
     Null,
 }
 
-/// The message payload (up to 15 + 15 registers) and where the response goes.
-struct Msg {
-    regs: [[u8; 32]; 32],
-    len: usize,
+/// A message's payload: up to 15 + 15 registers (a split send's two parts, in order).
+#[derive(Default)]
+pub struct Payload {
+    pub regs: [[u8; 32]; 32],
+    pub len: usize,
 }
 
-impl Msg {
+impl Payload {
     fn u32(&self, reg: usize, lane: usize) -> u32 {
         let r = &self.regs[reg % 32];
         let o = (lane % 8) * 4;
@@ -112,19 +123,10 @@ fn slm_offset(off: u64) -> usize {
     (off & 0xFFFF) as usize
 }
 
-fn illegal(inst: &ExecInst, why: impl Into<String>) -> GpuError {
+fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
     GpuError::IllegalInstruction {
-        addr: inst.addr,
+        addr,
         why: why.into(),
-    }
-}
-
-fn reg_nr(inst: &ExecInst, k: usize) -> Result<Option<usize>, GpuError> {
-    match &inst.inst.srcs[k] {
-        Some(Src::Reg(r)) if r.file == gencl_isa::RegFile::Grf => Ok(Some(r.nr as usize)),
-        Some(Src::Reg(_)) => Ok(None),
-        Some(Src::Imm(_)) if k == 0 => Err(illegal(inst, "send payload is an immediate")),
-        _ => Ok(None),
     }
 }
 
@@ -139,19 +141,18 @@ impl Dataport<'_> {
             tg,
             slm: vec![0; tg.slm_bytes as usize],
             general_state_base,
-            buffers: None,
         }
     }
 
-    fn space(&self, inst: &ExecInst, bti: u32) -> Result<Space, GpuError> {
+    fn space(&self, addr: u64, bti: u32) -> Result<Space, GpuError> {
         Ok(match bti {
             BTI_SLM => Space::Slm,
             BTI_STATELESS | BTI_STATELESS_NON_COHERENT => Space::Mem {
                 base: self.general_state_base,
                 bound: None,
             },
-            BTI_BINDLESS => return Err(illegal(inst, "bindless surfaces are not modelled")),
-            b => match self.tg.bindings.surface(self.mem, b, inst.addr)? {
+            BTI_BINDLESS => return Err(illegal(addr, "bindless surfaces are not modelled")),
+            b => match self.tg.bindings.surface(self.mem, b, addr)? {
                 Some(s) => Space::Mem {
                     base: s.base,
                     bound: Some(s.size),
@@ -208,84 +209,20 @@ impl Dataport<'_> {
         }
     }
 
-    /// Execute the send `inst` for the lanes in `emask` (relative to the instruction).
-    /// Carry out message `m` (descriptor `desc`, resolved by the EU) of `inst` for the
-    /// lanes of `emask`.
-    pub fn send(
-        &mut self,
-        t: &mut Thread,
-        inst: &ExecInst,
-        emask: u32,
-        desc: u32,
-        m: &Message,
-    ) -> Result<SendOutcome, GpuError> {
-        // Gather the payload into the group's message buffers (reused from send to send:
-        // only the registers a message has are read, only those it returns written).
-        let (mut msg, mut resp) = match self.buffers.take() {
-            Some(b) => b,
-            None => (Box::new(Msg::new()), Box::new(Resp::new())),
-        };
-        msg.len = 0;
+    /// Carry out `req`: its reply (the registers it returns) goes to `reply`, whose
+    /// registers hold the destination's old contents (lanes a message does not return keep
+    /// them); `reply.written` says how many the message returned.
+    pub fn send(&mut self, req: &Request, reply: &mut Reply) -> Result<SendOutcome, GpuError> {
+        let (m, msg, emask, desc, addr) =
+            (*req.message, req.payload, req.emask, req.desc, req.addr);
+        let resp = reply;
         resp.written = 0;
-        let out = self.send_with(t, inst, emask, m, desc, &mut msg, &mut resp);
-        self.buffers = Some((msg, resp));
-        out
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn send_with(
-        &mut self,
-        t: &mut Thread,
-        inst: &ExecInst,
-        emask: u32,
-        m: &Message,
-        desc: u32,
-        msg: &mut Msg,
-        resp: &mut Resp,
-    ) -> Result<SendOutcome, GpuError> {
-        let m = *m;
-        let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;
-        for k in 0..m.mlen as usize {
-            let r = src0 + k;
-            if r >= 128 {
-                return Err(illegal(inst, "message payload past r127"));
-            }
-            msg.regs[msg.len].copy_from_slice(&t.grf[r * 32..r * 32 + 32]);
-            msg.len += 1;
-        }
-        if m.ex_mlen > 0 {
-            let src1 = reg_nr(inst, 1)?
-                .ok_or_else(|| illegal(inst, "split send without a second payload"))?;
-            for k in 0..m.ex_mlen as usize {
-                let r = src1 + k;
-                if r >= 128 {
-                    return Err(illegal(inst, "second payload past r127"));
-                }
-                msg.regs[msg.len].copy_from_slice(&t.grf[r * 32..r * 32 + 32]);
-                msg.len += 1;
-            }
-        }
-        let dst = match inst.inst.dst {
-            Some(dd) if dd.file == gencl_isa::RegFile::Grf => Some(dd.nr as usize),
-            _ => None,
-        };
-        if let Some(r) = dst {
-            if r + m.rlen as usize > 128 {
-                return Err(illegal(inst, "response past r127"));
-            }
-        }
-        // Lanes a message does not return keep their old register contents.
-        if let Some(r) = dst {
-            for k in 0..m.rlen as usize {
-                resp.regs[k].copy_from_slice(&t.grf[(r + k) * 32..(r + k) * 32 + 32]);
-            }
-        }
         let out = match (m.sfid, m.kind) {
             // The gateway and the thread spawner are units of their own (`gpu::gateway`,
             // and end of thread in the EU); the EU routes their messages there.
             (Sfid::ThreadSpawner | Sfid::Gateway, _) => {
                 return Err(illegal(
-                    inst,
+                    addr,
                     "a gateway or spawner message sent to the data port",
                 ))
             }
@@ -298,11 +235,11 @@ impl Dataport<'_> {
             }
             (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
             (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
-                self.scratch(inst, &m, msg, t, resp)?
+                self.scratch(addr, &m, msg, req.thread, resp)?
             }
             (_, MsgKind::OwordBlockRead | MsgKind::UnalignedOwordBlockRead)
             | (_, MsgKind::OwordBlockWrite | MsgKind::A64BlockRead | MsgKind::A64BlockWrite) => {
-                self.block(inst, &m, msg, resp)?
+                self.block(addr, &m, msg, resp)?
             }
             (
                 _,
@@ -310,16 +247,16 @@ impl Dataport<'_> {
                 | MsgKind::ByteScatteredWrite
                 | MsgKind::DwordScatteredRead
                 | MsgKind::DwordScatteredWrite,
-            ) => self.scattered(inst, &m, msg, emask, resp)?,
+            ) => self.scattered(addr, &m, msg, emask, resp)?,
             (
                 _,
                 MsgKind::UntypedRead
                 | MsgKind::UntypedWrite
                 | MsgKind::A64UntypedRead
                 | MsgKind::A64UntypedWrite,
-            ) => self.untyped(inst, &m, msg, emask, resp)?,
+            ) => self.untyped(addr, &m, msg, emask, resp)?,
             (_, MsgKind::A64ScatteredRead | MsgKind::A64ScatteredWrite) => {
-                self.a64_scattered(inst, &m, msg, emask, resp)?
+                self.a64_scattered(addr, &m, msg, emask, resp)?
             }
             (
                 _,
@@ -327,31 +264,22 @@ impl Dataport<'_> {
                 | MsgKind::UntypedAtomicFloat
                 | MsgKind::A64UntypedAtomic
                 | MsgKind::A64UntypedAtomicFloat,
-            ) => self.atomic(inst, &m, msg, emask, resp)?,
+            ) => self.atomic(addr, &m, msg, emask, resp)?,
             (s, k) => {
                 return Err(illegal(
-                    inst,
+                    addr,
                     format!("{k:?} message ({s:?}, descriptor {desc:#010x}) is not modelled"),
                 ))
             }
         };
-        if let Some(r) = dst {
-            let n = resp.written.min(m.rlen as usize);
-            for k in 0..n {
-                t.grf[(r + k) * 32..(r + k) * 32 + 32].copy_from_slice(&resp.regs[k]);
-            }
-        }
-        if inst.send.is_some_and(|info| info.eot) {
-            return Ok(SendOutcome::Eot);
-        }
         Ok(out)
     }
 
     /// The space a message's addresses are in: its binding-table index, or
     /// flat 64-bit addresses (A64 messages).
-    fn message_space(&self, inst: &ExecInst, m: &Message) -> Result<Space, GpuError> {
+    fn message_space(&self, addr: u64, m: &Message) -> Result<Space, GpuError> {
         match m.bti {
-            Some(b) => self.space(inst, u32::from(b)),
+            Some(b) => self.space(addr, u32::from(b)),
             None => Ok(Space::Mem {
                 base: 0,
                 bound: None,
@@ -363,16 +291,16 @@ impl Dataport<'_> {
     /// unaligned, in header dword 2; A64: the address in header dwords 0-1).
     fn block(
         &mut self,
-        inst: &ExecInst,
+        addr: u64,
         m: &Message,
-        msg: &Msg,
-        resp: &mut Resp,
+        msg: &Payload,
+        resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let bytes = m.data_size as usize;
         if bytes == 0 {
-            return Err(illegal(inst, "OWord block size"));
+            return Err(illegal(addr, "OWord block size"));
         }
-        let sp = self.message_space(inst, m)?;
+        let sp = self.message_space(addr, m)?;
         let off = match m.kind {
             MsgKind::A64BlockRead | MsgKind::A64BlockWrite => msg.lane_u64(0, 0),
             MsgKind::UnalignedOwordBlockRead => msg.u32(0, 2) as u64,
@@ -399,17 +327,17 @@ impl Dataport<'_> {
     /// lane) and dword scattered read/write.
     fn scattered(
         &mut self,
-        inst: &ExecInst,
+        addr: u64,
         m: &Message,
-        msg: &Msg,
+        msg: &Payload,
         emask: u32,
-        resp: &mut Resp,
+        resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let es = m.data_size as usize;
         if es == 0 {
-            return Err(illegal(inst, "byte scattered data size"));
+            return Err(illegal(addr, "byte scattered data size"));
         }
-        let sp = self.message_space(inst, m)?;
+        let sp = self.message_space(addr, m)?;
         let write = matches!(
             m.kind,
             MsgKind::ByteScatteredWrite | MsgKind::DwordScatteredWrite
@@ -439,11 +367,11 @@ impl Dataport<'_> {
 
     fn scratch(
         &mut self,
-        inst: &ExecInst,
+        addr: u64,
         m: &Message,
-        msg: &Msg,
-        t: &Thread,
-        resp: &mut Resp,
+        msg: &Payload,
+        thread: u32,
+        resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let write = m.kind == MsgKind::ScratchBlockWrite;
         let nregs = m.data_size as usize / 32;
@@ -451,11 +379,11 @@ impl Dataport<'_> {
         let per = self.tg.scratch_per_thread as u64;
         if per == 0 || off + nregs as u64 * 32 > per {
             return Err(illegal(
-                inst,
+                addr,
                 "scratch access outside the thread's scratch space",
             ));
         }
-        let base = self.tg.scratch_base + t.index as u64 * per + off;
+        let base = self.tg.scratch_base + u64::from(thread) * per + off;
         if write {
             let mut buf = vec![0u8; nregs * 32];
             for k in 0..nregs {
@@ -479,20 +407,20 @@ impl Dataport<'_> {
     /// surface read/write: up to four dword components per lane.
     fn untyped(
         &mut self,
-        inst: &ExecInst,
+        addr: u64,
         m: &Message,
-        msg: &Msg,
+        msg: &Payload,
         emask: u32,
-        resp: &mut Resp,
+        resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let simd = match m.simd {
             8 | 16 => m.simd as usize,
-            _ => return Err(illegal(inst, "SIMD4x2 surface messages are not modelled")),
+            _ => return Err(illegal(addr, "SIMD4x2 surface messages are not modelled")),
         };
         let a64 = m.bti.is_none();
         let write = matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite);
         let chans = m.channel_mask.count_ones() as usize;
-        let sp = self.message_space(inst, m)?;
+        let sp = self.message_space(addr, m)?;
         let areg = m.header as usize;
         let aregs = if a64 { simd / 4 } else { simd / 8 };
         let dreg = areg + aregs;
@@ -528,17 +456,17 @@ impl Dataport<'_> {
     /// `data_size` bytes (a byte element sits in a dword slot).
     fn a64_scattered(
         &mut self,
-        inst: &ExecInst,
+        addr: u64,
         m: &Message,
-        msg: &Msg,
+        msg: &Payload,
         emask: u32,
-        resp: &mut Resp,
+        resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let write = m.kind == MsgKind::A64ScatteredWrite;
         let simd = m.simd as usize;
         let (es, count) = (m.data_size as usize, m.elements as usize);
         if es == 0 {
-            return Err(illegal(inst, "A64 scattered subtype/size is not modelled"));
+            return Err(illegal(addr, "A64 scattered subtype/size is not modelled"));
         }
         let slot = es.max(4);
         let areg = m.header as usize;
@@ -573,18 +501,18 @@ impl Dataport<'_> {
     /// Untyped atomics (BTI or SLM, integer and float) and A64 atomics.
     fn atomic(
         &mut self,
-        inst: &ExecInst,
+        addr: u64,
         m: &Message,
-        msg: &Msg,
+        msg: &Payload,
         emask: u32,
-        resp: &mut Resp,
+        resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let op = m
             .atomic
-            .ok_or_else(|| illegal(inst, "float atomic operation"))?;
+            .ok_or_else(|| illegal(addr, "float atomic operation"))?;
         let a64 = m.bti.is_none();
         let (simd, wide) = (m.simd as usize, m.data64);
-        let sp = self.message_space(inst, m)?;
+        let sp = self.message_space(addr, m)?;
         let areg = m.header as usize;
         let aregs = if a64 { simd / 4 } else { simd / 8 };
         let dregs = if wide { simd / 4 } else { simd / 8 };
@@ -594,7 +522,7 @@ impl Dataport<'_> {
         let needs_src1 = matches!(op, AtomicOp::Cmpwr | AtomicOp::Fcmpwr);
         let needs_src0 = !matches!(op, AtomicOp::Inc | AtomicOp::Dec | AtomicOp::Predec);
         if needs_src1 && s1 + dregs > msg.len || needs_src0 && s0 + dregs > msg.len {
-            return Err(illegal(inst, "atomic payload shorter than its operands"));
+            return Err(illegal(addr, "atomic payload shorter than its operands"));
         }
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
@@ -615,7 +543,7 @@ impl Dataport<'_> {
             self.read(sp, addr, &mut cur[..es])?;
             let old = u64::from_le_bytes(cur);
             let new = atomic_result(op, old, x, y, wide)
-                .ok_or_else(|| illegal(inst, format!("atomic operation {op:?}")))?;
+                .ok_or_else(|| illegal(addr, format!("atomic operation {op:?}")))?;
             if let Some(nv) = new {
                 self.write(sp, addr, &nv.to_le_bytes()[..es])?;
             }
@@ -693,7 +621,7 @@ fn atomic_result(op: AtomicOp, old: u64, x: u64, y: u64, wide: bool) -> Option<O
 }
 
 /// Bytes of `lane`'s slot of `slot` bytes in a block of registers starting at `reg`.
-fn msg_slot(msg: &Msg, reg: usize, lane: usize, slot: usize) -> [u8; 8] {
+fn msg_slot(msg: &Payload, reg: usize, lane: usize, slot: usize) -> [u8; 8] {
     let byte = lane * slot;
     let r = &msg.regs[(reg + byte / 32) % 32];
     let o = byte % 32;
@@ -702,31 +630,16 @@ fn msg_slot(msg: &Msg, reg: usize, lane: usize, slot: usize) -> [u8; 8] {
     b
 }
 
-/// Response registers being assembled.
-struct Resp {
-    regs: [[u8; 32]; 32],
-    written: usize,
+/// A message's reply registers, as the destination held them before the message, with what
+/// the message returned written over them.
+#[derive(Default)]
+pub struct Reply {
+    pub regs: [[u8; 32]; 32],
+    /// Registers the message returned.
+    pub written: usize,
 }
 
-impl Msg {
-    fn new() -> Msg {
-        Msg {
-            regs: [[0; 32]; 32],
-            len: 0,
-        }
-    }
-}
-
-impl Resp {
-    fn new() -> Resp {
-        Resp {
-            regs: [[0; 32]; 32],
-            written: 0,
-        }
-    }
-}
-
-impl Resp {
+impl Reply {
     fn set_lane_u32(&mut self, reg: usize, lane: usize, v: u32) {
         self.set_slot(reg, lane, 4, &v.to_le_bytes());
     }

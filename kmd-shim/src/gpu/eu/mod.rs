@@ -9,6 +9,7 @@
 //! - `flow`: SIMD control flow on per-channel instruction pointers;
 //! - `float`: IEEE helpers (half, denormals, the rounding instructions);
 //! - `softfloat`: exact arithmetic rounded once in any cr0 rounding mode;
+//! - `send`: a send's payload gathered into a message, its reply written back;
 //! - `timing`: sends by kind and the modelled cycles;
 //! - `translate`: hot runs of ALU instructions compiled to host code (Cranelift);
 //! - the data port (`super::dataport`) executes memory sends; the gateway
@@ -23,6 +24,7 @@ pub mod float;
 pub mod flow;
 pub mod mathmacro;
 pub mod program;
+pub mod send;
 pub mod softfloat;
 pub mod thread;
 pub mod timing;
@@ -112,6 +114,7 @@ pub(crate) fn run_threads(
         .map(|(k, p)| Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr))
         .collect();
     let mut dp = Dataport::new(mem, tg, env.general_state_base);
+    let mut port = send::Port::default();
     let mut gateway = Gateway::new(threads.len());
     let mut timing = vec![Timing::default(); threads.len()];
     let mut issued: u64 = 0;
@@ -150,7 +153,7 @@ pub(crate) fn run_threads(
                 }
                 left -= 1;
                 let inst = prog.fetch(mem, t.ip)?;
-                let step = step(t, inst, &mut dp, counters, &mut timing[k])?;
+                let step = step(t, inst, &mut dp, &mut port, counters, &mut timing[k])?;
                 issued += 1;
                 progress = true;
                 match step {
@@ -200,6 +203,7 @@ fn step(
     t: &mut Thread,
     inst: &ExecInst,
     dp: &mut Dataport,
+    port: &mut send::Port,
     counters: &mut Counters,
     timing: &mut Timing,
 ) -> Result<Step, GpuError> {
@@ -239,7 +243,15 @@ fn step(
                     })?
                 }
                 gencl_isa::Sfid::ThreadSpawner => SendOutcome::Eot,
-                _ => dp.send(t, inst, emask, desc, &m)?,
+                _ => {
+                    let out = port.exchange(dp, t, inst, emask, desc, &m)?;
+                    // End of thread rides on a data-port message too (its reply written).
+                    if info.eot {
+                        SendOutcome::Eot
+                    } else {
+                        out
+                    }
+                }
             };
             t.ip = t.ip.wrapping_add(u64::from(inst.len));
             match out {
