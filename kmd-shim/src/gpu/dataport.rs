@@ -425,6 +425,25 @@ impl Dataport<'_> {
         let aregs = if a64 { simd / 4 } else { simd / 8 };
         let dreg = areg + aregs;
         let per = simd / 8;
+        if chans == 1 {
+            if let Space::Mem { bound, .. } = sp {
+                let k = m.channel_mask.trailing_zeros() as u64;
+                self.untyped_runs(
+                    msg,
+                    resp,
+                    emask,
+                    simd,
+                    sp,
+                    bound,
+                    (areg, dreg, a64, k),
+                    write,
+                )?;
+                if !write {
+                    resp.written = per;
+                }
+                return Ok(latency(sp));
+            }
+        }
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
                 continue;
@@ -454,6 +473,78 @@ impl Dataport<'_> {
 
     /// A64 scattered read/write: per lane, `elements` elements of
     /// `data_size` bytes (a byte element sits in a dword slot).
+    /// A one-component untyped message to memory: lanes whose addresses follow each other
+    /// (4 bytes apart, the `buffer[id]` of consecutive work-items) go to memory as one
+    /// access, one page lookup and one lock instead of one per lane. Lanes are taken in
+    /// order, as one at a time would be; a run that a surface's bound cuts goes lane by lane
+    /// (a lane past the bound reads zero and drops its write, its neighbours do not).
+    #[allow(clippy::too_many_arguments)]
+    fn untyped_runs(
+        &mut self,
+        msg: &Payload,
+        resp: &mut Reply,
+        emask: u32,
+        simd: usize,
+        sp: Space,
+        bound: Option<u64>,
+        (areg, dreg, a64, k): (usize, usize, bool, u64),
+        write: bool,
+    ) -> Result<(), GpuError> {
+        let mut lane = 0;
+        let mut buf = [0u8; 64];
+        while lane < simd {
+            if emask & (1 << lane) == 0 {
+                lane += 1;
+                continue;
+            }
+            let first = msg.lane_addr(areg, lane, a64).wrapping_add(4 * k);
+            let mut end = lane + 1;
+            while end < simd
+                && emask & (1 << end) != 0
+                && msg.lane_addr(areg, end, a64).wrapping_add(4 * k)
+                    == first.wrapping_add(4 * (end - lane) as u64)
+            {
+                end += 1;
+            }
+            let bytes = 4 * (end - lane);
+            let whole = first
+                .checked_add(bytes as u64)
+                .is_some_and(|e| bound.is_none_or(|b| e <= b));
+            if whole {
+                if write {
+                    for (i, l) in (lane..end).enumerate() {
+                        buf[4 * i..4 * i + 4].copy_from_slice(&msg.lane_u32(dreg, l).to_le_bytes());
+                    }
+                    self.write(sp, first, &buf[..bytes])?;
+                } else {
+                    self.read(sp, first, &mut buf[..bytes])?;
+                    for (i, l) in (lane..end).enumerate() {
+                        let v = u32::from_le_bytes([
+                            buf[4 * i],
+                            buf[4 * i + 1],
+                            buf[4 * i + 2],
+                            buf[4 * i + 3],
+                        ]);
+                        resp.set_lane_u32(0, l, v);
+                    }
+                }
+            } else {
+                for l in lane..end {
+                    let ea = first.wrapping_add(4 * (l - lane) as u64);
+                    if write {
+                        self.write(sp, ea, &msg.lane_u32(dreg, l).to_le_bytes())?;
+                    } else {
+                        let mut v = [0u8; 4];
+                        self.read(sp, ea, &mut v)?;
+                        resp.set_lane_u32(0, l, u32::from_le_bytes(v));
+                    }
+                }
+            }
+            lane = end;
+        }
+        Ok(())
+    }
+
     fn a64_scattered(
         &mut self,
         addr: u64,

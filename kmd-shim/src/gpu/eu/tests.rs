@@ -1291,6 +1291,71 @@ fn surface_bounds_and_faults() {
     );
 }
 
+/// Untyped messages whose lanes address consecutive dwords go to memory as runs
+/// (`Dataport::untyped_runs`): a disabled lane splits a run and keeps its register, a run
+/// that the surface's bound cuts reads zero and drops writes only past the bound.
+#[test]
+fn untyped_runs_keep_lane_by_lane_results() {
+    use Opcode::*;
+    let offsets = |base: u32| {
+        vec![
+            alu(Mov, 8, dst(2, Type::UD), &[lane_ids()]),
+            alu(
+                Shl,
+                8,
+                dst(2, Type::UD),
+                &[r8(2, Type::UD), imm(Type::UD, 2)],
+            ),
+            alu(
+                Add,
+                8,
+                dst(2, Type::UD),
+                &[r8(2, Type::UD), imm(Type::UD, base as u64)],
+            ),
+        ]
+    };
+    let old = |_: usize, g: &mut Vec<[u8; 32]>| put_u32s(g, 5, &[0xAAAA; 8]);
+    // In bounds, lanes 3 and 6 disabled: three runs.
+    let mem = FlatMem::new();
+    mem.put_u32s(MEM_BASE + 0x8000, &(100..116).collect::<Vec<u32>>());
+    let mut insts = offsets(0);
+    insts.push(send(
+        8,
+        Sfid::Dc1,
+        Some(5),
+        2,
+        desc(1, 1, 1, 0x2E, 0),
+        false,
+    ));
+    insts.push(eot());
+    let (t, _) = run(insts, &group(1, 0xB7, old), &mem).unwrap();
+    assert_eq!(
+        grf_u32s(&t[0], 5, 8),
+        vec![100, 101, 102, 0xAAAA, 104, 105, 0xAAAA, 107]
+    );
+    // From byte 40 of the 64-byte surface: lanes 6 and 7 are past its end.
+    let mut insts = offsets(40);
+    insts.push(send(
+        8,
+        Sfid::Dc1,
+        Some(5),
+        2,
+        desc(1, 1, 1, 0x2E, 0),
+        false,
+    ));
+    insts.push(alu(Mov, 8, dst(3, Type::UD), &[imm(Type::UD, 7)]));
+    insts.push(send(8, Sfid::Dc1, None, 2, desc(2, 0, 9, 0x2E, 0), false));
+    insts.push(eot());
+    let (t, _) = run(insts, &group(1, 0xFF, old), &mem).unwrap();
+    assert_eq!(
+        grf_u32s(&t[0], 5, 8),
+        vec![110, 111, 112, 113, 114, 115, 0, 0]
+    );
+    assert_eq!(mem.get_u32s(MEM_BASE + 0x8028, 6), vec![7; 6]);
+    assert_eq!(mem.get_u32s(MEM_BASE + 0x8020, 2), vec![108, 109]);
+    assert_eq!(mem.get_u32s(MEM_BASE + 0x8040, 2), vec![0, 0]);
+}
+
 #[test]
 fn infinite_loop_is_a_hang() {
     let insts = vec![
