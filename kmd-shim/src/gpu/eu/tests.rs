@@ -1622,6 +1622,41 @@ fn run_big(insts: Vec<Inst>, tg: &ThreadGroup) -> (Vec<Thread>, Counters) {
 // ---- fast path == general path ----------------------------------------------
 
 /// xorshift64*: deterministic test inputs.
+/// The ALU operations the fast paths plan (with their source counts), and every
+/// conditional modifier: what the random-program tests draw from.
+const FLOAT_OPS: [(Opcode, usize); 6] = [
+    (Opcode::Mov, 1),
+    (Opcode::Add, 2),
+    (Opcode::Mul, 2),
+    (Opcode::Mad, 3),
+    (Opcode::Sel, 2),
+    (Opcode::Cmp, 2),
+];
+const INT_OPS: [(Opcode, usize); 12] = [
+    (Opcode::Mov, 1),
+    (Opcode::Add, 2),
+    (Opcode::Mul, 2),
+    (Opcode::And, 2),
+    (Opcode::Or, 2),
+    (Opcode::Xor, 2),
+    (Opcode::Not, 1),
+    (Opcode::Shl, 2),
+    (Opcode::Shr, 2),
+    (Opcode::Asr, 2),
+    (Opcode::Sel, 2),
+    (Opcode::Cmp, 2),
+];
+const CMODS: [CondMod; 8] = [
+    CondMod::Z,
+    CondMod::Nz,
+    CondMod::G,
+    CondMod::Ge,
+    CondMod::L,
+    CondMod::Le,
+    CondMod::O,
+    CondMod::U,
+];
+
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -1688,22 +1723,9 @@ fn fast_path_matches_general_path() {
             0
         };
         let (op, arity) = if float {
-            r.pick(&[(Mov, 1), (Add, 2), (Mul, 2), (Mad, 3), (Sel, 2), (Cmp, 2)])
+            r.pick(&FLOAT_OPS)
         } else {
-            r.pick(&[
-                (Mov, 1),
-                (Add, 2),
-                (Mul, 2),
-                (And, 2),
-                (Or, 2),
-                (Xor, 2),
-                (Not, 1),
-                (Shl, 2),
-                (Shr, 2),
-                (Asr, 2),
-                (Sel, 2),
-                (Cmp, 2),
-            ])
+            r.pick(&INT_OPS)
         };
         let mut srcs = Vec::new();
         for k in 0..arity {
@@ -1747,16 +1769,7 @@ fn fast_path_matches_general_path() {
         inst.no_mask = r.below(4) == 0;
         let flag = (r.below(2) as u8, r.below(2) as u8);
         if op == Cmp || (op == Sel && r.coin()) {
-            let cm = r.pick(&[
-                CondMod::Z,
-                CondMod::Nz,
-                CondMod::G,
-                CondMod::Ge,
-                CondMod::L,
-                CondMod::Le,
-                CondMod::O,
-                CondMod::U,
-            ]);
+            let cm = r.pick(&CMODS);
             inst = with_cmod(inst, cm, flag);
         }
         if r.coin() {
@@ -2061,7 +2074,7 @@ fn fast_path_matches_general_path_wide() {
             _ => 16 * r.below(2) as u8,
         };
         let (op, arity) = if float {
-            r.pick(&[(Mov, 1), (Add, 2), (Mul, 2), (Mad, 3), (Sel, 2), (Cmp, 2)])
+            r.pick(&FLOAT_OPS)
         } else {
             r.pick(&[
                 (Mov, 1),
@@ -2129,16 +2142,7 @@ fn fast_path_matches_general_path_wide() {
         inst.no_mask = r.below(4) == 0;
         let flag = (r.below(2) as u8, r.below(2) as u8);
         if op == Cmp || (op == Sel && r.coin()) || r.below(20) == 0 {
-            let cm = r.pick(&[
-                CondMod::Z,
-                CondMod::Nz,
-                CondMod::G,
-                CondMod::Ge,
-                CondMod::L,
-                CondMod::Le,
-                CondMod::O,
-                CondMod::U,
-            ]);
+            let cm = r.pick(&CMODS);
             inst = with_cmod(inst, cm, flag);
         }
         if r.coin() {

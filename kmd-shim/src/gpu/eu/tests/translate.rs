@@ -34,30 +34,9 @@ fn random_inst(r: &mut Rng) -> Inst {
         };
     }
     let (op, arity) = if float {
-        r.pick(&[
-            (Mov, 1),
-            (Add, 2),
-            (Mul, 2),
-            (Mad, 3),
-            (Mad, 3),
-            (Sel, 2),
-            (Cmp, 2),
-        ])
+        r.pick(&FLOAT_OPS)
     } else {
-        r.pick(&[
-            (Mov, 1),
-            (Add, 2),
-            (Mul, 2),
-            (And, 2),
-            (Or, 2),
-            (Xor, 2),
-            (Not, 1),
-            (Shl, 2),
-            (Shr, 2),
-            (Asr, 2),
-            (Sel, 2),
-            (Cmp, 2),
-        ])
+        r.pick(&INT_OPS)
     };
     let mut srcs = Vec::new();
     for k in 0..arity {
@@ -101,16 +80,7 @@ fn random_inst(r: &mut Rng) -> Inst {
     inst.no_mask = r.below(4) == 0;
     let flag = (r.below(2) as u8, r.below(2) as u8);
     if op == Cmp || (op == Sel && r.coin()) {
-        let cm = r.pick(&[
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-            CondMod::O,
-            CondMod::U,
-        ]);
+        let cm = r.pick(&CMODS);
         inst = with_cmod(inst, cm, flag);
     }
     if r.below(3) == 0 {
@@ -131,22 +101,9 @@ fn random_wide_inst(r: &mut Rng) -> Inst {
     };
     let pool = |r: &mut Rng| 10 + 4 * r.below(8) as u8;
     let (op, arity) = if float {
-        r.pick(&[(Mov, 1), (Add, 2), (Mul, 2), (Mad, 3), (Sel, 2), (Cmp, 2)])
+        r.pick(&FLOAT_OPS)
     } else {
-        r.pick(&[
-            (Mov, 1),
-            (Add, 2),
-            (Mul, 2),
-            (And, 2),
-            (Or, 2),
-            (Xor, 2),
-            (Not, 1),
-            (Shl, 2),
-            (Shr, 2),
-            (Asr, 2),
-            (Sel, 2),
-            (Cmp, 2),
-        ])
+        r.pick(&INT_OPS)
     };
     let srcs: Vec<Src> = (0..arity)
         .map(|_| {
@@ -171,16 +128,7 @@ fn random_wide_inst(r: &mut Rng) -> Inst {
     inst.no_mask = r.below(4) == 0;
     let flag = (r.below(2) as u8, r.below(2) as u8);
     if op == Cmp || (op == Sel && r.coin()) {
-        let cm = r.pick(&[
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-            CondMod::O,
-            CondMod::U,
-        ]);
+        let cm = r.pick(&CMODS);
         inst = with_cmod(inst, cm, flag);
     }
     if r.below(3) == 0 {
