@@ -78,15 +78,7 @@ fn random_inst(r: &mut Rng) -> Inst {
     inst.chan_offset = off;
     inst.saturate = r.below(5) == 0;
     inst.no_mask = r.below(4) == 0;
-    let flag = (r.below(2) as u8, r.below(2) as u8);
-    if op == Cmp || (op == Sel && r.coin()) {
-        let cm = r.pick(&CMODS);
-        inst = with_cmod(inst, cm, flag);
-    }
-    if r.below(3) == 0 {
-        inst = with_pred(inst, flag, r.coin());
-    }
-    inst
+    flags(r, inst, op)
 }
 
 /// An instruction of the strided and 64-bit shapes (`fast::Path::Strided`, `Path::Wide`):
@@ -126,10 +118,15 @@ fn random_wide_inst(r: &mut Rng) -> Inst {
     let mut inst = alu(op, n, d, &srcs);
     inst.saturate = float && r.below(5) == 0;
     inst.no_mask = r.below(4) == 0;
+    flags(r, inst, op)
+}
+
+/// A random flag for `inst` (of `op`): a condition on cmp (and now and then on sel), a
+/// predicate a third of the time.
+fn flags(r: &mut Rng, mut inst: Inst, op: Opcode) -> Inst {
     let flag = (r.below(2) as u8, r.below(2) as u8);
-    if op == Cmp || (op == Sel && r.coin()) {
-        let cm = r.pick(&CMODS);
-        inst = with_cmod(inst, cm, flag);
+    if op == Opcode::Cmp || (op == Opcode::Sel && r.coin()) {
+        inst = with_cmod(inst, r.pick(&CMODS), flag);
     }
     if r.below(3) == 0 {
         inst = with_pred(inst, flag, r.coin());
