@@ -11,7 +11,7 @@
 use gencl_isa::gen9::send::{self, AtomicOp, Message, MsgKind};
 use gencl_isa::Sfid;
 
-use crate::gpu::{GpuError, GpuMemory, MemFault, ThreadGroup};
+use crate::gpu::{copy_lane, GpuError, GpuMemory, MemFault, ThreadGroup};
 
 /// Binding-table indices with a fixed meaning on Gen9: the ISA crate's, widened to the
 /// descriptor field they are compared with.
@@ -209,6 +209,54 @@ impl Dataport<'_> {
         }
     }
 
+    /// `size` bytes at each of `offs` in `sp`, in order, into consecutive slots of `out`:
+    /// the lane accesses of one message, which memory takes together (`GpuMemory::read_each`;
+    /// `offs` become addresses). If a lane is past a surface's bound, the message goes lane
+    /// by lane (that lane reads zero, its neighbours are read).
+    fn read_each(
+        &self,
+        sp: Space,
+        offs: &mut [u64],
+        size: usize,
+        out: &mut [u8],
+    ) -> Result<(), MemFault> {
+        match sp {
+            Space::Mem { base, bound } if !offs.iter().any(|&o| past(bound, o, size)) => {
+                offs.iter_mut().for_each(|o| *o = base.wrapping_add(*o));
+                self.mem.read_each(offs, size, out)
+            }
+            _ => {
+                for (&off, o) in offs.iter().zip(out.chunks_exact_mut(size)) {
+                    self.read(sp, off, o)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `size` bytes from consecutive slots of `data` to each of `offs` in `sp`, in order; as
+    /// `read_each`, and a lane past a surface's bound drops its write.
+    fn write_each(
+        &mut self,
+        sp: Space,
+        offs: &mut [u64],
+        size: usize,
+        data: &[u8],
+    ) -> Result<(), MemFault> {
+        match sp {
+            Space::Mem { base, bound } if !offs.iter().any(|&o| past(bound, o, size)) => {
+                offs.iter_mut().for_each(|o| *o = base.wrapping_add(*o));
+                self.mem.write_each(offs, size, data)
+            }
+            _ => {
+                for (&off, d) in offs.iter().zip(data.chunks_exact(size)) {
+                    self.write(sp, off, d)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Carry out `req`: its reply (the registers it returns) goes to `reply`, whose
     /// registers hold the destination's old contents (lanes a message does not return keep
     /// them); `reply.written` says how many the message returned.
@@ -345,21 +393,44 @@ impl Dataport<'_> {
         let simd = m.simd as usize;
         let areg = m.header as usize;
         let dreg = areg + simd / 8;
-        for lane in 0..simd {
-            if emask & (1 << lane) == 0 {
-                continue;
+        if !matches!(sp, Space::Mem { .. }) {
+            // Shared local memory (or a null surface): no lookups or locks to share.
+            for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+                let off = u64::from(msg.lane_u32(areg, lane));
+                if write {
+                    let v = msg.lane_u32(dreg, lane).to_le_bytes();
+                    self.write(sp, off, &v[..es])?;
+                } else {
+                    let mut v = [0u8; 4];
+                    self.read(sp, off, &mut v[..es])?;
+                    resp.set_lane_u32(0, lane, u32::from_le_bytes(v));
+                }
             }
-            let off = msg.lane_u32(areg, lane) as u64;
-            if write {
-                let v = msg.lane_u32(dreg, lane).to_le_bytes();
-                self.write(sp, off, &v[..es])?;
-            } else {
-                let mut v = [0u8; 4];
-                self.read(sp, off, &mut v[..es])?;
-                resp.set_lane_u32(0, lane, u32::from_le_bytes(v));
+            if !write {
+                resp.written = simd / 8;
             }
+            return Ok(latency(sp));
         }
-        if !write {
+        let mut lanes = Lanes::<16>::new();
+        for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+            lanes.push(lane, u64::from(msg.lane_u32(areg, lane)));
+        }
+        let mut buf = [0u8; 16 * 4];
+        let buf = &mut buf[..lanes.n * es];
+        let (offs, slots) = lanes.split();
+        if write {
+            for (k, &lane) in slots.iter().enumerate() {
+                let v = msg.lane_u32(dreg, usize::from(lane)).to_le_bytes();
+                copy_lane(&mut buf[k * es..(k + 1) * es], &v);
+            }
+            self.write_each(sp, offs, es, buf)?;
+        } else {
+            self.read_each(sp, offs, es, buf)?;
+            for (k, &lane) in slots.iter().enumerate() {
+                let mut v = [0u8; 4];
+                copy_lane(&mut v[..es], &buf[k * es..(k + 1) * es]);
+                resp.set_lane_u32(0, usize::from(lane), u32::from_le_bytes(v));
+            }
             resp.written = simd / 8;
         }
         Ok(latency(sp))
@@ -425,47 +496,77 @@ impl Dataport<'_> {
         let aregs = if a64 { simd / 4 } else { simd / 8 };
         let dreg = areg + aregs;
         let per = simd / 8;
-        if chans == 1 {
-            if let Space::Mem { bound, .. } = sp {
-                let k = m.channel_mask.trailing_zeros() as u64;
-                self.untyped_runs(
-                    msg,
-                    resp,
-                    emask,
-                    simd,
-                    sp,
-                    bound,
-                    (areg, dreg, a64, k),
-                    write,
-                )?;
-                if !write {
-                    resp.written = per;
-                }
-                return Ok(latency(sp));
-            }
-        }
-        for lane in 0..simd {
-            if emask & (1 << lane) == 0 {
-                continue;
-            }
-            let addr = msg.lane_addr(areg, lane, a64);
-            // Enabled components are packed in the payload/response but keep their
-            // own offset (x +0, y +4, z +8, w +12): "xz" reads dwords 0 and 2 into
-            // two consecutive blocks.
-            let enabled = (0..4usize).filter(|k| m.channel_mask & (1 << k) != 0);
-            for (c, k) in enabled.enumerate() {
-                let ea = addr.wrapping_add(4 * k as u64);
-                if write {
-                    let v = msg.lane_u32(dreg + c * per, lane);
-                    self.write(sp, ea, &v.to_le_bytes())?;
-                } else {
-                    let mut v = [0u8; 4];
-                    self.read(sp, ea, &mut v)?;
-                    resp.set_lane_u32(c * per, lane, u32::from_le_bytes(v));
+        // Enabled components are packed in the payload and reply but keep their own offset
+        // (x +0, y +4, z +8, w +12: "xz" reads dwords 0 and 2). When they are x, xy, xyz or
+        // xyzw, a lane's components are one access of 4 bytes each to memory; otherwise, and
+        // if a lane's components reach past a surface's bound (the dwords before it are
+        // read), each component is an access of its own.
+        if !matches!(sp, Space::Mem { .. }) {
+            // Shared local memory (or a null surface): no lookups or locks to share.
+            for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+                let a = msg.lane_addr(areg, lane, a64);
+                let comps = (0..4u64).filter(|k| m.channel_mask & (1 << k) != 0);
+                for (c, k) in comps.enumerate() {
+                    let ea = a.wrapping_add(4 * k);
+                    if write {
+                        let v = msg.lane_u32(dreg + c * per, lane);
+                        self.write(sp, ea, &v.to_le_bytes())?;
+                    } else {
+                        let mut v = [0u8; 4];
+                        self.read(sp, ea, &mut v)?;
+                        resp.set_lane_u32(c * per, lane, u32::from_le_bytes(v));
+                    }
                 }
             }
+            if !write {
+                resp.written = chans * per;
+            }
+            return Ok(latency(sp));
         }
-        if !write {
+        let wide = m.channel_mask & (m.channel_mask + 1) == 0
+            && !(0..simd).any(|l| {
+                emask & (1 << l) != 0
+                    && matches!(sp, Space::Mem { bound: Some(b), .. }
+                        if past(Some(b), msg.lane_addr(areg, l, a64), 4 * chans))
+            });
+        let mut lanes = Lanes::<64>::new();
+        let size = if wide {
+            for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+                lanes.push(lane, msg.lane_addr(areg, lane, a64));
+            }
+            4 * chans
+        } else {
+            for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+                let a = msg.lane_addr(areg, lane, a64);
+                let comps = (0..4u64).filter(|k| m.channel_mask & (1 << k) != 0);
+                for (c, k) in comps.enumerate() {
+                    lanes.push(c * 16 + lane, a.wrapping_add(4 * k));
+                }
+            }
+            4
+        };
+        // An access's slot: its first component (packed) and lane; it holds size / 4 of them.
+        let slot = |s: u8| (usize::from(s) / 16, usize::from(s) % 16);
+        let mut buf = [0u8; 64 * 4];
+        let buf = &mut buf[..lanes.n * size];
+        let (offs, slots) = lanes.split();
+        if write {
+            for (b, &s) in buf.chunks_exact_mut(size).zip(slots) {
+                let (c0, lane) = slot(s);
+                for (c, d) in (c0..).zip(b.chunks_exact_mut(4)) {
+                    d.copy_from_slice(&msg.lane_u32(dreg + c * per, lane).to_le_bytes());
+                }
+            }
+            self.write_each(sp, offs, size, buf)?;
+        } else {
+            self.read_each(sp, offs, size, buf)?;
+            for (b, &s) in buf.chunks_exact(size).zip(slots) {
+                let (c0, lane) = slot(s);
+                for (c, d) in (c0..).zip(b.chunks_exact(4)) {
+                    let v = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+                    resp.set_lane_u32(c * per, lane, v);
+                }
+            }
             resp.written = chans * per;
         }
         Ok(latency(sp))
@@ -473,78 +574,6 @@ impl Dataport<'_> {
 
     /// A64 scattered read/write: per lane, `elements` elements of
     /// `data_size` bytes (a byte element sits in a dword slot).
-    /// A one-component untyped message to memory: lanes whose addresses follow each other
-    /// (4 bytes apart, the `buffer[id]` of consecutive work-items) go to memory as one
-    /// access, one page lookup and one lock instead of one per lane. Lanes are taken in
-    /// order, as one at a time would be; a run that a surface's bound cuts goes lane by lane
-    /// (a lane past the bound reads zero and drops its write, its neighbours do not).
-    #[allow(clippy::too_many_arguments)]
-    fn untyped_runs(
-        &mut self,
-        msg: &Payload,
-        resp: &mut Reply,
-        emask: u32,
-        simd: usize,
-        sp: Space,
-        bound: Option<u64>,
-        (areg, dreg, a64, k): (usize, usize, bool, u64),
-        write: bool,
-    ) -> Result<(), GpuError> {
-        let mut lane = 0;
-        let mut buf = [0u8; 64];
-        while lane < simd {
-            if emask & (1 << lane) == 0 {
-                lane += 1;
-                continue;
-            }
-            let first = msg.lane_addr(areg, lane, a64).wrapping_add(4 * k);
-            let mut end = lane + 1;
-            while end < simd
-                && emask & (1 << end) != 0
-                && msg.lane_addr(areg, end, a64).wrapping_add(4 * k)
-                    == first.wrapping_add(4 * (end - lane) as u64)
-            {
-                end += 1;
-            }
-            let bytes = 4 * (end - lane);
-            let whole = first
-                .checked_add(bytes as u64)
-                .is_some_and(|e| bound.is_none_or(|b| e <= b));
-            if whole {
-                if write {
-                    for (i, l) in (lane..end).enumerate() {
-                        buf[4 * i..4 * i + 4].copy_from_slice(&msg.lane_u32(dreg, l).to_le_bytes());
-                    }
-                    self.write(sp, first, &buf[..bytes])?;
-                } else {
-                    self.read(sp, first, &mut buf[..bytes])?;
-                    for (i, l) in (lane..end).enumerate() {
-                        let v = u32::from_le_bytes([
-                            buf[4 * i],
-                            buf[4 * i + 1],
-                            buf[4 * i + 2],
-                            buf[4 * i + 3],
-                        ]);
-                        resp.set_lane_u32(0, l, v);
-                    }
-                }
-            } else {
-                for l in lane..end {
-                    let ea = first.wrapping_add(4 * (l - lane) as u64);
-                    if write {
-                        self.write(sp, ea, &msg.lane_u32(dreg, l).to_le_bytes())?;
-                    } else {
-                        let mut v = [0u8; 4];
-                        self.read(sp, ea, &mut v)?;
-                        resp.set_lane_u32(0, l, u32::from_le_bytes(v));
-                    }
-                }
-            }
-            lane = end;
-        }
-        Ok(())
-    }
-
     fn a64_scattered(
         &mut self,
         addr: u64,
@@ -559,29 +588,45 @@ impl Dataport<'_> {
         if es == 0 {
             return Err(illegal(addr, "A64 scattered subtype/size is not modelled"));
         }
-        let slot = es.max(4);
+        let slot_bytes = es.max(4);
         let areg = m.header as usize;
         let dreg = areg + simd / 4;
-        let regs_per_elem = simd * slot / 32;
-        for lane in 0..simd {
-            if emask & (1 << lane) == 0 {
-                continue;
-            }
-            let addr = msg.lane_u64(areg, lane);
-            for j in 0..count {
-                let ea = addr.wrapping_add((j * es) as u64);
-                let r0 = j * regs_per_elem;
-                if write {
-                    let bytes = msg_slot(msg, dreg + r0, lane, slot);
-                    self.mem.write(ea, &bytes[..es])?;
-                } else {
-                    let mut v = [0u8; 8];
-                    self.mem.read(ea, &mut v[..es])?;
-                    resp.set_slot(r0, lane, slot, &v[..slot]);
+        let regs_per_elem = simd * slot_bytes / 32;
+        // A lane's elements follow each other in memory: one access of count x es bytes.
+        let size = es * count;
+        let mut lanes = Lanes::<16>::new();
+        for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+            lanes.push(lane, msg.lane_u64(areg, lane));
+        }
+        let flat = Space::Mem {
+            base: 0,
+            bound: None,
+        };
+        let mut buf = [0u8; 16 * 64];
+        let buf = &mut buf[..lanes.n * size];
+        let (offs, slots) = lanes.split();
+        if write {
+            for (b, &lane) in buf.chunks_exact_mut(size).zip(slots) {
+                for (j, e) in b.chunks_exact_mut(es).enumerate() {
+                    let v = msg_slot(msg, dreg + j * regs_per_elem, usize::from(lane), slot_bytes);
+                    copy_lane(e, &v[..es]);
                 }
             }
-        }
-        if !write {
+            self.write_each(flat, offs, size, buf)?;
+        } else {
+            self.read_each(flat, offs, size, buf)?;
+            for (b, &lane) in buf.chunks_exact(size).zip(slots) {
+                for (j, e) in b.chunks_exact(es).enumerate() {
+                    let mut v = [0u8; 8];
+                    copy_lane(&mut v[..es], e);
+                    resp.set_slot(
+                        j * regs_per_elem,
+                        usize::from(lane),
+                        slot_bytes,
+                        &v[..slot_bytes],
+                    );
+                }
+            }
             resp.written = count * regs_per_elem;
         }
         Ok(SendOutcome::Continue {
@@ -655,6 +700,40 @@ impl Dataport<'_> {
     }
 }
 
+/// The accesses of one message that go to memory, in lane order (at most `N`: a lane each,
+/// or 16 lanes x 4 components of an untyped message whose components go one by one): each
+/// one's offset or address, and its slot (what it reads or writes in the message's terms: a
+/// lane, or a component and a lane).
+struct Lanes<const N: usize> {
+    offs: [u64; N],
+    slots: [u8; N],
+    n: usize,
+}
+
+impl<const N: usize> Lanes<N> {
+    fn new() -> Self {
+        Lanes {
+            offs: [0; N],
+            slots: [0; N],
+            n: 0,
+        }
+    }
+    fn push(&mut self, slot: usize, off: u64) {
+        self.offs[self.n] = off;
+        self.slots[self.n] = slot as u8;
+        self.n += 1;
+    }
+    /// The offsets, and the slots beside them.
+    fn split(&mut self) -> (&mut [u64], &[u8]) {
+        (&mut self.offs[..self.n], &self.slots[..self.n])
+    }
+}
+
+/// Whether `size` bytes at `off` reach past a surface's `bound` (read zero, write dropped).
+fn past(bound: Option<u64>, off: u64, size: usize) -> bool {
+    bound.is_some_and(|b| off.checked_add(size as u64).is_none_or(|e| e > b))
+}
+
 /// The lock that makes global atomics on `addr` indivisible across host threads: one of
 /// 64, by 64-byte line (two lanes on one line serialise, as they do in the L3).
 fn atomic_lock(addr: u64) -> parking_lot::MutexGuard<'static, ()> {
@@ -717,7 +796,7 @@ fn msg_slot(msg: &Payload, reg: usize, lane: usize, slot: usize) -> [u8; 8] {
     let r = &msg.regs[(reg + byte / 32) % 32];
     let o = byte % 32;
     let mut b = [0u8; 8];
-    b[..slot].copy_from_slice(&r[o..o + slot]);
+    copy_lane(&mut b[..slot], &r[o..o + slot]);
     b
 }
 
@@ -738,6 +817,6 @@ impl Reply {
         let byte = lane * slot;
         let r = &mut self.regs[(reg + byte / 32) % 32];
         let o = byte % 32;
-        r[o..o + slot].copy_from_slice(&v[..slot]);
+        copy_lane(&mut r[o..o + slot], &v[..slot]);
     }
 }

@@ -29,10 +29,41 @@ pub trait GpuMemory: Sync {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault>;
     /// Write `data` at `addr`; every page touched must be mapped and writable.
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault>;
+    /// `size` bytes at each of `addrs`, in order, into consecutive `size`-byte slots of
+    /// `out`: the lanes of one message, which a memory may serve with one page lookup and one
+    /// lock per page they share. The first unmapped address faults, as one access at a time.
+    fn read_each(&self, addrs: &[u64], size: usize, out: &mut [u8]) -> Result<(), MemFault> {
+        for (&a, o) in addrs.iter().zip(out.chunks_exact_mut(size)) {
+            self.read(a, o)?;
+        }
+        Ok(())
+    }
+    /// `size` bytes from consecutive slots of `data` to each of `addrs`, in order (a later
+    /// lane's write to the same bytes wins, as one lane after another).
+    fn write_each(&self, addrs: &[u64], size: usize, data: &[u8]) -> Result<(), MemFault> {
+        for (&a, d) in addrs.iter().zip(data.chunks_exact(size)) {
+            self.write(a, d)?;
+        }
+        Ok(())
+    }
     /// Which address space this is: the device's decoded kernels are kept by (space,
     /// address). 0 for a memory that is the only one of its device.
     fn address_space(&self) -> u64 {
         0
+    }
+}
+
+/// Copies a lane's bytes: an element of 1, 2, 4, 8 or 16 bytes as a move of its size, not a
+/// call to memmove (a run of lanes, longer, as memmove).
+#[inline(always)]
+pub fn copy_lane(dst: &mut [u8], src: &[u8]) {
+    match dst.len() {
+        4 => dst[..4].copy_from_slice(&src[..4]),
+        8 => dst[..8].copy_from_slice(&src[..8]),
+        16 => dst[..16].copy_from_slice(&src[..16]),
+        1 => dst[0] = src[0],
+        2 => dst[..2].copy_from_slice(&src[..2]),
+        _ => dst.copy_from_slice(src),
     }
 }
 

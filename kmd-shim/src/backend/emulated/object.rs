@@ -72,6 +72,12 @@ impl GemObject {
         p[o..o + data.len()].copy_from_slice(data);
     }
 
+    /// The device's view of the pages, held for a run of accesses (one lock for the lanes
+    /// of a message that fall in this object).
+    pub fn pages(&self) -> parking_lot::MutexGuard<'_, MmapMut> {
+        self.pages.lock()
+    }
+
     pub fn mark_used(&self, seqno: u64, write: bool) {
         if write {
             self.last_write.fetch_max(seqno, Ordering::Relaxed);

@@ -955,3 +955,86 @@ fn binding_new_objects_does_not_wait_for_a_batch_running_in_the_vm() {
     let r = s.d.reset_stats(ctx).unwrap();
     assert_eq!((r.batch_active, r.batch_pending), (1, 1));
 }
+
+/// A message's lanes taken together (`read_each`/`write_each`: one lookup and lock per page
+/// and object) give the bytes of one access at a time: lanes on one page, on the next page
+/// of the object, in a second object, crossing a page (and an object), in random order and
+/// sizes; and the first unmapped lane faults at its address after the lanes before it.
+#[test]
+fn lane_batches_match_one_access_at_a_time() {
+    use crate::gpu::GpuMemory;
+    let (a, b) = (
+        Arc::new(GemObject::new(3 * PAGE).unwrap()),
+        Arc::new(GemObject::new(2 * PAGE).unwrap()),
+    );
+    let (va, vb) = (0x10_0000u64, 0x10_0000 + 3 * PAGE);
+    let vm = Vm::default();
+    {
+        let mut m = vm.lock_mut();
+        m.bind(1, &a, va);
+        m.bind(2, &b, vb);
+    }
+    let v = vm.view();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let span = 5 * PAGE;
+    for round in 0..400 {
+        let size = [1usize, 2, 4, 8][(next() % 4) as usize];
+        let n = 1 + (next() % 128) as usize;
+        let addrs: Vec<u64> = (0..n)
+            .map(|i| match next() % 4 {
+                // consecutive lanes (the common case), near a page end, anywhere
+                0 | 1 => va + (round as u64 * 64 + i as u64 * size as u64) % (span - 8),
+                2 => va + (1 + next() % 4) * PAGE - 1 - next() % 8,
+                _ => va + next() % (span - 8),
+            })
+            .collect();
+        let data: Vec<u8> = (0..n * size).map(|_| next() as u8).collect();
+        // Reference: one access at a time; then memory as it was, and the batch.
+        let mut before = vec![0u8; span as usize];
+        v.read(va, &mut before).unwrap();
+        for (&ad, d) in addrs.iter().zip(data.chunks_exact(size)) {
+            v.write(ad, d).unwrap();
+        }
+        let mut want = vec![0u8; span as usize];
+        v.read(va, &mut want).unwrap();
+        v.write(va, &before).unwrap();
+        v.write_each(&addrs, size, &data).unwrap();
+        let mut got = vec![0u8; span as usize];
+        v.read(va, &mut got).unwrap();
+        assert_eq!(
+            got, want,
+            "round {round}: write_each of {n} lanes of {size} bytes"
+        );
+        let mut lanes = vec![0u8; n * size];
+        v.read_each(&addrs, size, &mut lanes).unwrap();
+        let mut one = vec![0u8; n * size];
+        for (&ad, o) in addrs.iter().zip(one.chunks_exact_mut(size)) {
+            v.read(ad, o).unwrap();
+        }
+        assert_eq!(lanes, one, "round {round}: read_each");
+    }
+    // Past the second object nothing is mapped: lanes before the fault are written.
+    let hole = vb + 2 * PAGE;
+    v.write(va + 32, &[0; 4]).unwrap();
+    let err = v
+        .write_each(
+            &[va + 16, hole + 4, va + 32],
+            4,
+            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        )
+        .unwrap_err();
+    assert_eq!(err.addr, hole + 4);
+    let mut w = [0u8; 4];
+    v.read(va + 16, &mut w).unwrap();
+    assert_eq!(w, [1, 2, 3, 4]);
+    v.read(va + 32, &mut w).unwrap();
+    assert_eq!(w, [0; 4]);
+    let mut r = [0u8; 8];
+    assert_eq!(v.read_each(&[va, hole], 4, &mut r).unwrap_err().addr, hole);
+}

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use parking_lot::{Mutex, MutexGuard};
 
 use super::object::GemObject;
-use crate::gpu::{GpuMemory, MemFault};
+use crate::gpu::{copy_lane, GpuMemory, MemFault};
 
 pub const PAGE: u64 = 4096;
 /// Gen9 full ppGTT: 48-bit addresses.
@@ -149,7 +149,106 @@ impl VmView {
     }
 }
 
+/// The page the last lane of a message fell in, and its object's pages held locked: the
+/// next lane on the same page costs a compare, one on another page of the same object a
+/// lookup, only a change of object a lock.
+struct Held<'a> {
+    vpn: u64,
+    obj: &'a GemObject,
+    opage: u64,
+    pages: MutexGuard<'a, memmap2::MmapMut>,
+}
+
+/// A run of lanes of `VmView::each_run`: their bytes in the held object, or the address of
+/// a lone access that crosses a page (nothing held: a plain read or write takes it page by
+/// page).
+enum Run<'a> {
+    Bytes(&'a mut [u8]),
+    Cross(u64),
+}
+
+impl VmView {
+    /// Runs `f` on the `size`-byte accesses at `addrs`, in order, a run at a time: lanes
+    /// whose accesses follow each other within one page (consecutive work-items' elements)
+    /// are one run, one copy.
+    fn each_run(
+        &self,
+        addrs: &[u64],
+        size: usize,
+        kind: &'static str,
+        mut f: impl FnMut(std::ops::Range<usize>, Run) -> Result<(), MemFault>,
+    ) -> Result<(), MemFault> {
+        let mut held: Option<Held> = None;
+        let page = PAGE as usize;
+        let mut i = 0;
+        while i < addrs.len() {
+            let a = addrs[i] & VA_MASK;
+            let in_page = (a % PAGE) as usize;
+            if in_page + size > page {
+                held = None;
+                f(i..i + 1, Run::Cross(addrs[i]))?;
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            let mut end = in_page + size;
+            while j < addrs.len()
+                && addrs[j] == addrs[j - 1].wrapping_add(size as u64)
+                && end + size <= page
+            {
+                end += size;
+                j += 1;
+            }
+            let vpn = a / PAGE;
+            if held.as_ref().is_none_or(|h| h.vpn != vpn) {
+                let (obj, opage) = self.0.ptes.get(&vpn).ok_or(MemFault { addr: a, kind })?;
+                match &mut held {
+                    Some(h) if std::ptr::eq(h.obj, &**obj) => {
+                        h.vpn = vpn;
+                        h.opage = *opage;
+                    }
+                    _ => {
+                        // One object locked at a time: the old guard goes first.
+                        drop(held.take());
+                        held = Some(Held {
+                            vpn,
+                            obj,
+                            opage: *opage,
+                            pages: obj.pages(),
+                        });
+                    }
+                }
+            }
+            let h = held.as_mut().expect("held above");
+            let o = h.opage as usize * page;
+            f(i..j, Run::Bytes(&mut h.pages[o + in_page..o + end]))?;
+            i = j;
+        }
+        Ok(())
+    }
+}
+
 impl GpuMemory for VmView {
+    fn read_each(&self, addrs: &[u64], size: usize, out: &mut [u8]) -> Result<(), MemFault> {
+        self.each_run(addrs, size, "read of an unmapped page", |r, run| {
+            let o = &mut out[r.start * size..r.end * size];
+            match run {
+                Run::Bytes(b) => copy_lane(o, b),
+                Run::Cross(a) => self.read(a, o)?,
+            }
+            Ok(())
+        })
+    }
+    fn write_each(&self, addrs: &[u64], size: usize, data: &[u8]) -> Result<(), MemFault> {
+        self.each_run(addrs, size, "write to an unmapped page", |r, run| {
+            let d = &data[r.start * size..r.end * size];
+            match run {
+                Run::Bytes(b) => copy_lane(b, d),
+                Run::Cross(a) => self.write(a, d)?,
+            }
+            Ok(())
+        })
+    }
     fn address_space(&self) -> u64 {
         self.0.id
     }

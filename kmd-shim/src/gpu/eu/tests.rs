@@ -1291,11 +1291,11 @@ fn surface_bounds_and_faults() {
     );
 }
 
-/// Untyped messages whose lanes address consecutive dwords go to memory as runs
-/// (`Dataport::untyped_runs`): a disabled lane splits a run and keeps its register, a run
-/// that the surface's bound cuts reads zero and drops writes only past the bound.
+/// An untyped message's lanes go to memory together (`Dataport::read_each`, `write_each`)
+/// with the results of one lane at a time: a disabled lane keeps its register, and of lanes
+/// that a surface's bound cuts only those past it read zero and drop their writes.
 #[test]
-fn untyped_runs_keep_lane_by_lane_results() {
+fn untyped_lanes_keep_lane_by_lane_results() {
     use Opcode::*;
     let offsets = |base: u32| {
         vec![
@@ -1354,6 +1354,33 @@ fn untyped_runs_keep_lane_by_lane_results() {
     assert_eq!(mem.get_u32s(MEM_BASE + 0x8028, 6), vec![7; 6]);
     assert_eq!(mem.get_u32s(MEM_BASE + 0x8020, 2), vec![108, 109]);
     assert_eq!(mem.get_u32s(MEM_BASE + 0x8040, 2), vec![0, 0]);
+    // Two components (xy) from byte 40: lane 5's x is the surface's last dword, its y is
+    // past the end; the dwords before the bound are read, those past it are zero.
+    let mem = FlatMem::new();
+    mem.put_u32s(MEM_BASE + 0x8000, &(100..116).collect::<Vec<u32>>());
+    let mut insts = offsets(40);
+    insts.push(send(
+        8,
+        Sfid::Dc1,
+        Some(5),
+        2,
+        desc(1, 2, 1, 0x2C, 0),
+        false,
+    ));
+    insts.push(eot());
+    let old2 = |_: usize, g: &mut Vec<[u8; 32]>| {
+        put_u32s(g, 5, &[0xAAAA; 8]);
+        put_u32s(g, 6, &[0xBBBB; 8]);
+    };
+    let (t, _) = run(insts, &group(1, 0xFF, old2), &mem).unwrap();
+    assert_eq!(
+        grf_u32s(&t[0], 5, 8),
+        vec![110, 111, 112, 113, 114, 115, 0, 0]
+    );
+    assert_eq!(
+        grf_u32s(&t[0], 6, 8),
+        vec![111, 112, 113, 114, 115, 0, 0, 0]
+    );
 }
 
 #[test]
