@@ -1,8 +1,8 @@
 //! Speed of the Gen9 EU model on ALU-bound kernels.
 //!
 //! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE [NAME [MODE]]]`
-//! (NAME: run only the kernels whose name starts with it; MODE: `interpreted` or
-//! `translated` alone, for instruction counts of one mode under valgrind)
+//! (NAME: run only the kernels whose name starts with it; MODE: `interpreted`, `translated`
+//! or `threaded` alone, for instruction counts of one mode under valgrind)
 //!
 //! Each kernel runs as thread groups of one dispatch, its program from the device's
 //! decoded-kernel cache (`eu::cache`), as the command streamer runs them; the figures are lane-instructions (the sum of
@@ -17,9 +17,11 @@
 //!   for size_t/long (extensions, qword add/shl/shr/logic/cmp/sel, 32-bit ops
 //!   on the halves of qwords, widening mul), assembled as `mad16`.
 //!
-//! Each kernel runs twice in the same process, interpreted and with hot runs translated
-//! to host code (`eu::translate`), and the line after the two gives the translated run's
-//! speed-up in lane-instructions per CPU second. The two must agree on every counter and
+//! Each kernel runs three times in the same process: interpreted, with hot runs translated
+//! to host code (`eu::translate`), both on one host thread, and translated with its groups
+//! over every host thread (`gpu::pool`, GENCL_GPU_THREADS, as the command streamer runs a
+//! dispatch). After each, its speed against the first: lane-instructions per CPU second
+//! (one thread), per wall second for the threaded run. All must agree on every counter and
 //! every output byte (asserted).
 //!
 //! It prints figures; it asserts nothing about timings.
@@ -30,6 +32,8 @@ use gencl_kmd::gpu::binding::Bindings;
 use gencl_kmd::gpu::eu::cache::ProgramCache;
 use gencl_kmd::gpu::eu::translate::Policy;
 use gencl_kmd::gpu::eu::{run_program, LaunchEnv};
+use gencl_kmd::gpu::pool::{host_threads, GroupGrid, Run};
+use gencl_kmd::gpu::watchdog::Watchdog;
 use gencl_kmd::gpu::{BufferSurface, Counters, GpuMemory, MemFault, ThreadGroup, ThreadPayload};
 
 const KERNEL_BASE: u64 = 0x1_0000;
@@ -129,15 +133,15 @@ fn mix_payload(g: u32, k: u32, n: u32) -> Vec<[u8; 32]> {
     r
 }
 
-/// CPU time of the calling thread, in seconds: the machine is shared, so
-/// wall time alone over-states the cost when other processes run.
-fn thread_cpu_s() -> f64 {
+/// CPU time of the process (all its threads), in seconds: the machine is shared, so wall
+/// time alone over-states the cost when other processes run.
+fn process_cpu_s() -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `ts` is a valid timespec for the call to fill.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
@@ -233,8 +237,13 @@ fn main() {
             })
             .collect();
         let mut first: Option<(Counters, Vec<u8>, f64)> = None;
-        for translate in [false, true] {
-            if (translate && mode == "interpreted") || (!translate && mode == "translated") {
+        for (translate, workers) in [(false, 1), (true, 1), (true, host_threads())] {
+            let label = match (translate, workers) {
+                (false, _) => "interpreted",
+                (true, 1) => "translated",
+                _ => "threaded",
+            };
+            if !mode.is_empty() && mode != label {
                 continue;
             }
             // Each mode starts from the same memory.
@@ -246,25 +255,27 @@ fn main() {
                 ..Policy::default()
             });
             let t0 = Instant::now();
-            let c0 = thread_cpu_s();
-            let dispatch = cache.checkout(mem.address_space(), kaddr, 1);
-            for tg in &groups {
-                dispatch
-                    .with(0, &mem, |p| run_program(p, &mem, tg, &env, &mut c))
-                    .expect("kernel failed");
-            }
+            let c0 = process_cpu_s();
+            let dispatch = cache.checkout(mem.address_space(), kaddr, workers);
+            // The groups over `workers` host threads, as the command streamer runs a
+            // dispatch (`gpu::pool`).
+            let watchdog = Watchdog::none();
+            let pool = Run {
+                groups: GroupGrid::new([0; 3], [GROUPS, 1, 1]),
+                workers,
+                max_work: u64::MAX,
+                work: 0,
+                watchdog: &watchdog,
+            };
+            let (_, r) = pool.run(&mut c, &|id, _, w, _, c| {
+                let tg = &groups[id[0] as usize];
+                dispatch.with(w, &mem, |p| run_program(p, &mem, tg, &env, c))
+            });
+            r.expect("kernel failed");
             drop(dispatch);
             let wall = t0.elapsed().as_secs_f64();
-            let s = thread_cpu_s() - c0;
-            let name = format!(
-                "{} {}",
-                k.name.split(' ').next().unwrap_or(k.name),
-                if translate {
-                    "translated"
-                } else {
-                    "interpreted"
-                }
-            );
+            let s = process_cpu_s() - c0;
+            let name = format!("{} {label}", k.name.split(' ').next().unwrap_or(k.name));
             println!(
                 "{:<32} {:>12} {:>13} {:>7.3} {:>7.3} {:>15.1} {:>10.1}",
                 name,
@@ -294,20 +305,22 @@ fn main() {
             match &first {
                 None => first = Some((c.clone(), bytes, rate)),
                 Some((c0, b0, r0)) => {
-                    assert_eq!(
-                        &c, c0,
-                        "{}: translated and interpreted counters differ",
-                        k.name
-                    );
-                    assert!(
-                        &bytes == b0,
-                        "{}: translated and interpreted outputs differ",
-                        k.name
-                    );
-                    println!("    translated / interpreted: {:.2}x", rate / r0);
+                    assert_eq!(&c, c0, "{}: {label} counters differ", k.name);
+                    assert!(&bytes == b0, "{}: {label} outputs differ", k.name);
+                    if workers == 1 {
+                        println!(
+                            "    {label} / first mode, per CPU second: {:.2}x",
+                            rate / r0
+                        );
+                    } else {
+                        println!(
+                            "    {label} ({workers} host threads) / first mode, per wall second: {:.2}x",
+                            c.lane_instructions as f64 / wall / r0
+                        );
+                    }
                 }
             }
-            if translate {
+            if translate && workers == 1 {
                 total.0 += c.instructions;
                 total.1 += c.lane_instructions;
                 total.2 += s;
