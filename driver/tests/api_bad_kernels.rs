@@ -13,8 +13,9 @@ use std::ptr::{null, null_mut};
 
 const SOURCE: &str = r#"
 kernel void divergent_barrier(global int *out) {
-    // Work-items 0-7 are the first SIMD8 thread: only it reaches the barrier.
-    if (get_local_id(0) < 8)
+    // Work-items 0-15 are the first SIMD16 thread (the first two SIMD8 ones) of a group of
+    // 32: only they reach the barrier, the group's other threads do not.
+    if (get_local_id(0) < 16)
         barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = 1;
 }
@@ -54,7 +55,7 @@ fn a_barrier_in_divergent_flow_is_a_launch_error() {
             k
         };
         let bad = kernel("divergent_barrier");
-        let (global, local) = (N, 16usize);
+        let (global, local) = (N, 32usize);
         let mut ev: cl_event = null_mut();
         assert_eq!(
             clEnqueueNDRangeKernel(q, bad, 1, null(), &global, &local, 0, null(), &mut ev),

@@ -23,6 +23,11 @@ kernel void rotate16(global const int *in, global int *out) {
 kernel void plain(global int *out) {
     out[get_global_id(0)] = get_max_sub_group_size();
 }
+
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void plain8(global int *out) {
+    out[get_global_id(0)] = get_max_sub_group_size();
+}
 "#;
 
 unsafe fn build(ctx: cl_context, d: cl_device_id, src: &str) -> (cl_program, cl_int) {
@@ -107,7 +112,11 @@ fn required_sub_group_sizes() {
         let name = CString::new("rotate16").unwrap();
         let k16 = clCreateKernel(p, name.as_ptr(), &mut e);
         assert_eq!(e, CL_SUCCESS);
+        // No required size: the width chosen for it, SIMD16 (it does not spill).
         let name = CString::new("plain").unwrap();
+        let kplain = clCreateKernel(p, name.as_ptr(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let name = CString::new("plain8").unwrap();
         let k8 = clCreateKernel(p, name.as_ptr(), &mut e);
         assert_eq!(e, CL_SUCCESS);
         assert_eq!(
@@ -115,8 +124,16 @@ fn required_sub_group_sizes() {
             16
         );
         assert_eq!(
-            sub_group_info(k8, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, &[]),
+            sub_group_info(kplain, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, &[]),
             0
+        );
+        assert_eq!(
+            sub_group_info(k8, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, &[]),
+            8
+        );
+        assert_eq!(
+            sub_group_info(kplain, d, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, &[40]),
+            3
         );
         assert_eq!(
             sub_group_info(k16, d, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, &[64]),

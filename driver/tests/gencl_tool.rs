@@ -44,7 +44,7 @@ fn a_compile_prints_its_report_and_exits_zero() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     // Written through a pipe: what the tool prints reaches it before the process ends.
     assert!(
-        stdout.starts_with("kernel 'vadd': SIMD8, ") && stdout.ends_with("vadd.bin\n"),
+        stdout.starts_with("kernel 'vadd': SIMD16, ") && stdout.ends_with("vadd.bin\n"),
         "{stdout}"
     );
     let bin = std::fs::read(dir.join("vadd.bin")).unwrap();
@@ -107,11 +107,12 @@ fn gencl_batches_record_replay_and_decode_beside_neos() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // gencl's own recording replays on the model without a GPU error (strict rules on).
+    // gencl's own recording replays on the model without a GPU error (strict rules on):
+    // 4,096 work-items in SIMD16 threads.
     let replay = gencl(&["replay", aub.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&replay.stdout);
     assert_eq!(replay.status.code(), Some(0), "{text}");
-    assert!(text.contains("512 threads"), "{text}");
+    assert!(text.contains("256 threads"), "{text}");
 
     let decode = gencl(&[
         "decode",
@@ -302,6 +303,82 @@ fn compile_takes_build_options_that_start_with_a_dash() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A kernel that asks for no sub-group size is built at SIMD16, and at SIMD8 when its SIMD16
+/// code spills and SIMD8's does not (as IGC chooses); GENCL_SIMD=16 or 8 fixes the width.
+#[test]
+fn the_width_is_simd16_unless_it_spills() {
+    let dir = std::env::temp_dir().join(format!("gencl-width-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // `press` keeps 16 floats live across a loop: 16 GRFs of them at SIMD8, 32 at SIMD16.
+    let n = 16;
+    let mut press = String::from(
+        "kernel void press(global const float *in, global float *out, int n) {\n\
+         size_t g = get_global_id(0);\n",
+    );
+    for i in 0..n {
+        press += &format!("float a{i} = in[g * {n} + {i}];\n");
+    }
+    press += "for (int k = 0; k < n; k++) {\n";
+    for i in 0..n {
+        press += &format!("a{i} = a{i} * a{} + a{};\n", (i + 1) % n, (i + 7) % n);
+    }
+    press += "}\nfloat s = 0;\n";
+    for i in 0..n {
+        press += &format!("s += a{i};\n");
+    }
+    press += "out[g] = s;\n}\n";
+    let src = dir.join("w.cl");
+    std::fs::write(
+        &src,
+        format!("kernel void light(global int *o) {{ o[get_global_id(0)] += 1; }}\n{press}"),
+    )
+    .unwrap();
+    let compile = |simd: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_gencl"));
+        c.current_dir(ROOT).args([
+            "compile",
+            src.to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        match simd {
+            Some(w) => c.env("GENCL_SIMD", w),
+            None => c.env_remove("GENCL_SIMD"),
+        };
+        let out = c.output().expect("run gencl");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let line = |report: &str, k: &str| {
+        report
+            .lines()
+            .find(|l| l.starts_with(&format!("kernel '{k}':")))
+            .unwrap_or_else(|| panic!("no line for {k}: {report}"))
+            .to_owned()
+    };
+    let chosen = compile(None);
+    assert!(line(&chosen, "light").contains("SIMD16, "), "{chosen}");
+    let p = line(&chosen, "press");
+    assert!(
+        p.contains("SIMD8, ") && p.contains(" 0 bytes spilled"),
+        "{p}"
+    );
+    let wide = compile(Some("16"));
+    let p16 = line(&wide, "press");
+    assert!(
+        p16.contains("SIMD16, ") && !p16.contains(" 0 bytes spilled"),
+        "{p16}"
+    );
+    let narrow = compile(Some("8"));
+    assert!(line(&narrow, "light").contains("SIMD8, "), "{narrow}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

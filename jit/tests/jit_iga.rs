@@ -90,9 +90,10 @@ fn jit_output_matches_iga() {
     eprintln!("JIT kernels: {compacted} of {total} instructions other than flow control compacted");
     // A floor that says compaction is on (whether each instruction compacts is held to
     // iga64 -Xautocompact above): DF code compacts less (its moves and regions rarely
-    // fit the tables), so the floor is a fifth.
+    // fit the tables), and so does SIMD16 code (the kernels' width since SIMD16 became the
+    // choice: 71 of 410 here, against about a fifth at SIMD8), so the floor is a seventh.
     assert!(
-        compacted * 5 >= total,
+        compacted * 7 >= total,
         "only {compacted} of {total} instructions compacted"
     );
     let _ = std::fs::remove_dir_all(&dir);

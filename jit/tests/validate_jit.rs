@@ -88,13 +88,20 @@ fn generic_pointers_resolve_statically() {
         let k = ks[0].1.as_ref().unwrap_or_else(|e| panic!("{opts}: {e}"));
         let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
         let sends: Vec<&str> = text.lines().filter(|l| l.contains("send")).collect();
-        // A64 messages carry two GRFs of 64-bit addresses ("wr:2+"); the SLM and private
-        // ones one GRF of 32-bit offsets, to BTI 254 and 255 (the descriptor's low byte).
-        let a64 = sends.iter().filter(|l| l.contains("wr:2+")).count();
+        // A64 messages carry a GRF of 64-bit addresses per four lanes (SIMD8: "wr:2+"); the
+        // SLM and private ones a GRF of 32-bit offsets per eight, to BTI 254 and 255 (the
+        // descriptor's low byte).
+        let (a64_regs, offset_regs) = (k.simd / 4, k.simd / 8);
+        let a64 = sends
+            .iter()
+            .filter(|l| l.contains(&format!("wr:{a64_regs}+")))
+            .count();
         let bti = |b: &str| {
             sends
                 .iter()
-                .filter(|l| l.contains("wr:1+") && l.contains(&format!("{b} ")))
+                .filter(|l| {
+                    l.contains(&format!("wr:{offset_regs}+")) && l.contains(&format!("{b} "))
+                })
                 .count()
         };
         assert!(a64 >= 3, "{opts}: global accesses\n{text}");

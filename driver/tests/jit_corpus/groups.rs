@@ -5,12 +5,13 @@
 use crate::igc::harness::*;
 
 const F: &str = "groups.cl";
-/// gencl's sub-group size: its SIMD width, 8 unless GENCL_SIMD=16 builds every kernel at
-/// SIMD16; sg_int writes get_max_sub_group_size() for the check.
+/// gencl's sub-group size: its SIMD width, 16 for these kernels (none spills at SIMD16)
+/// unless GENCL_SIMD=8 builds every kernel at SIMD8; sg_int writes get_max_sub_group_size()
+/// for the check.
 fn sub_group_size() -> usize {
     match std::env::var("GENCL_SIMD").as_deref() {
-        Ok("16") => 16,
-        _ => 8,
+        Ok("8") => 8,
+        _ => 16,
     }
 }
 

@@ -1155,12 +1155,14 @@ pub fn lower_module(m: &super::spirv::Module) -> Result<Vec<LoweredKernel>, Fron
 pub fn lower_module_each(
     loaded: &super::spirv::Module,
 ) -> Result<Vec<(String, KernelLowering)>, FrontendError> {
-    Ok(lower_program(loaded)?.0)
+    Ok(lower_program(loaded, first_width())?.0)
 }
 
-/// `lower_module_each`, and the program's global variables, which every kernel of it shares.
+/// `lower_module_each`, and the program's global variables, which every kernel of it shares;
+/// a kernel that does not ask for a sub-group size is lowered at SIMD `width`.
 pub fn lower_program(
     loaded: &super::spirv::Module,
+    width: u8,
 ) -> Result<(Vec<(String, KernelLowering)>, crate::abi::ProgramGlobals), FrontendError> {
     let m = &loaded.module;
     match &m.memory_model {
@@ -1248,7 +1250,7 @@ pub fn lower_program(
             _ => return invalid("OpEntryPoint without a name"),
         };
         let simd = match sub_group_size.get(&fid) {
-            None => default_simd(),
+            None => width,
             Some(&n) if crate::isel::WIDTHS.contains(&(n as u8)) && n <= 16 => n as u8,
             Some(n) => {
                 out.push((
@@ -1296,14 +1298,31 @@ fn vec_type_hint(operand: u32) -> Option<String> {
     })
 }
 
-/// The SIMD width of a kernel that does not ask for one: 8, or what `GENCL_SIMD` says (8 or
-/// 16; a testing aid that runs whole corpora at the other width).
-fn default_simd() -> u8 {
-    static W: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+/// How the SIMD width of a kernel that does not ask for one is chosen, as IGC chooses it:
+/// SIMD16, unless its code spills where SIMD8's would not (`compile.rs`), or the width
+/// `GENCL_SIMD` fixes (8 or 16; a testing aid that runs whole corpora at one width).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WidthChoice {
+    /// SIMD16, SIMD8 for a kernel whose SIMD16 code spills or cannot be built.
+    Chosen,
+    Fixed(u8),
+}
+
+pub fn width_choice() -> WidthChoice {
+    static W: std::sync::OnceLock<WidthChoice> = std::sync::OnceLock::new();
     *W.get_or_init(|| match std::env::var("GENCL_SIMD").as_deref() {
-        Ok("16") => 16,
-        _ => 8,
+        Ok("8") => WidthChoice::Fixed(8),
+        Ok("16") => WidthChoice::Fixed(16),
+        _ => WidthChoice::Chosen,
     })
+}
+
+/// The width kernels are lowered at first.
+pub fn first_width() -> u8 {
+    match width_choice() {
+        WidthChoice::Fixed(w) => w,
+        WidthChoice::Chosen => 16,
+    }
 }
 
 fn lower_kernel(
