@@ -294,42 +294,38 @@ fn compile_spirv_program(
 ) -> Result<(Vec<(String, KernelResult)>, crate::abi::ProgramGlobals), BuildError> {
     let mut module = frontend::spirv::load(spirv)?;
     frontend::spirv::specialize(&mut module.module, spec)?;
-    let first = lower::first_width();
-    let (kernels, globals) = lower::lower_program(&module, first)?;
-    let mut narrow: Option<Vec<(String, lower::KernelLowering)>> = None;
+    let chosen = lower::width_choice() == lower::WidthChoice::Chosen;
+    let (kernels, globals) = lower::lower_program(&module, lower::first_width())?;
+    // Lowered again at SIMD8 on the first kernel that needs it, by name.
+    let mut narrow: Option<std::collections::HashMap<String, lower::KernelLowering>> = None;
+    let spills = |r: &KernelResult| r.as_ref().map_or(u32::MAX, |k| k.spill_bytes());
     let mut out = Vec::new();
     for (name, k) in kernels {
-        // Chosen widths: a kernel whose SIMD16 code spills, or does not build, is built again
+        // A chosen width: a kernel whose SIMD16 code spills, or does not build, is built again
         // at SIMD8 and keeps the build that spills less (IGC compiles both and keeps SIMD16
-        // unless it spills).
-        let chosen = lower::width_choice() == lower::WidthChoice::Chosen
-            && matches!(&k, Ok(k) if k.required_sub_group_size.is_none());
-        let wide = k
+        // unless it spills). A kernel that asked for its width keeps it.
+        let retry = chosen && !matches!(&k, Ok(k) if k.required_sub_group_size.is_some());
+        let wide: KernelResult = k
             .map_err(|e| e.to_string())
             .and_then(|k| compile_kernel(k, opts).map_err(|e| e.to_string()));
-        let spills =
-            |r: &Result<KernelBinary, String>| r.as_ref().map_or(u32::MAX, |k| k.spill_bytes());
-        let r = if chosen && spills(&wide) > 0 {
-            if narrow.is_none() {
-                narrow = Some(lower::lower_program(&module, 8)?.0);
-            }
-            let at8 = narrow
-                .as_mut()
-                .and_then(|n| n.iter_mut().find(|(n, _)| *n == name))
-                .map(|(_, k)| std::mem::replace(k, Err(FrontendError::Unsupported(String::new()))));
-            match at8 {
-                Some(Ok(k8)) => {
-                    let r8 = compile_kernel(k8, opts).map_err(|e| e.to_string());
-                    if spills(&r8) < spills(&wide) {
-                        r8
-                    } else {
-                        wide
-                    }
+        if !retry || spills(&wide) == 0 {
+            out.push((name, wide));
+            continue;
+        }
+        if narrow.is_none() {
+            narrow = Some(lower::lower_program(&module, 8)?.0.into_iter().collect());
+        }
+        let at8 = narrow.as_mut().and_then(|n| n.remove(&name));
+        let r = match at8 {
+            Some(Ok(k8)) if k8.required_sub_group_size.is_none() => {
+                let r8 = compile_kernel(k8, opts).map_err(|e| e.to_string());
+                if spills(&r8) < spills(&wide) {
+                    r8
+                } else {
+                    wide
                 }
-                _ => wide,
             }
-        } else {
-            wide
+            _ => wide,
         };
         out.push((name, r));
     }
