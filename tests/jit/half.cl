@@ -81,9 +81,8 @@ kernel void half_round_modes(global const float *f, global const double *d, glob
 }
 
 // select and bitselect on half vectors: select picks by the sign bit of each short of c;
-// bitselect mixes the bits of the halves themselves (not of the floats that carry them).
-// c's exponent bits are all clear or all set (then c is a quiet NaN as a half), so results
-// stay finite (a half signalling NaN is quieted by the float that carries it: docs/jit.md).
+// select picks, and bitselect mixes, the bits of the halves themselves (not of the floats
+// that carry them): every pattern comes out as it went in or was mixed, signalling NaNs too.
 kernel void half_select(global const half4 *a, global const half4 *b, global const short4 *c,
                         global half4 *out) {
     size_t i = get_global_id(0);

@@ -61,6 +61,60 @@ impl B<'_> {
     fn ty(&self, v: Value) -> Ty {
         self.f.ty(v)
     }
+
+    /// A half's 16 bits (the low bits of an I32) as the float that is that half, bit for bit
+    /// also for NaNs: the hardware conversion quiets a signalling NaN, and moving a half
+    /// through memory or as_type must keep all its bits.
+    pub fn half_in(&mut self, bits: Value) -> Value {
+        let f = self.push(Op::Un(UnOp::HalfToFloat, bits), Ty::F32);
+        let k = |me: &mut Self, x: u64| me.k(Ty::I32, x);
+        let (m7fff, inf, m3ff, m8000) = (
+            k(self, 0x7fff),
+            k(self, 0x7c00),
+            k(self, 0x3ff),
+            k(self, 0x8000),
+        );
+        let (sixteen, thirteen, finf) = (k(self, 16), k(self, 13), k(self, 0x7f80_0000));
+        let mag = self.push(Op::Bin(BinOp::And, bits, m7fff), Ty::I32);
+        let nan = self.push(Op::Cmp(CmpOp::Gt { signed: false }, mag, inf), Ty::Bool);
+        let sign = self.push(Op::Bin(BinOp::And, bits, m8000), Ty::I32);
+        let sign = self.push(Op::Bin(BinOp::Shl, sign, sixteen), Ty::I32);
+        let mant = self.push(Op::Bin(BinOp::And, bits, m3ff), Ty::I32);
+        let mant = self.push(Op::Bin(BinOp::Shl, mant, thirteen), Ty::I32);
+        let e = self.push(Op::Bin(BinOp::Or, sign, finf), Ty::I32);
+        let e = self.push(Op::Bin(BinOp::Or, e, mant), Ty::I32);
+        let exact = self.push(Op::Conv(ConvOp::Bitcast, e), Ty::F32);
+        self.push(Op::Select(nan, exact, f), Ty::F32)
+    }
+
+    /// A half (carried as a float) as its 16 bits, keeping a NaN's sign and payload (the
+    /// counterpart of `half_in`; a payload that lived only below the half's bits becomes
+    /// the quiet bit, so that a NaN stays a NaN).
+    pub fn half_out(&mut self, v: Value) -> Value {
+        let h = self.push(Op::Un(UnOp::FloatToHalf, v), Ty::I32);
+        let k = |me: &mut Self, x: u64| me.k(Ty::I32, x);
+        let fb = self.push(Op::Conv(ConvOp::Bitcast, v), Ty::I32);
+        let (m7fffffff, finf, m3ff) = (k(self, 0x7fff_ffff), k(self, 0x7f80_0000), k(self, 0x3ff));
+        let (sixteen, thirteen, m8000, inf, quiet, zero) = (
+            k(self, 16),
+            k(self, 13),
+            k(self, 0x8000),
+            k(self, 0x7c00),
+            k(self, 0x200),
+            k(self, 0),
+        );
+        let mag = self.push(Op::Bin(BinOp::And, fb, m7fffffff), Ty::I32);
+        let nan = self.push(Op::Cmp(CmpOp::Gt { signed: false }, mag, finf), Ty::Bool);
+        let mant = self.push(Op::Bin(BinOp::LShr, fb, thirteen), Ty::I32);
+        let mant = self.push(Op::Bin(BinOp::And, mant, m3ff), Ty::I32);
+        let none = self.push(Op::Cmp(CmpOp::Eq, mant, zero), Ty::Bool);
+        let mant = self.push(Op::Select(none, quiet, mant), Ty::I32);
+        let sign = self.push(Op::Bin(BinOp::LShr, fb, sixteen), Ty::I32);
+        let sign = self.push(Op::Bin(BinOp::And, sign, m8000), Ty::I32);
+        let e = self.push(Op::Bin(BinOp::Or, sign, inf), Ty::I32);
+        let e = self.push(Op::Bin(BinOp::Or, e, mant), Ty::I32);
+        self.push(Op::Select(nan, e, h), Ty::I32)
+    }
     /// The integer type of a float's bits.
     fn int_of(ty: Ty) -> Ty {
         match ty {
@@ -771,12 +825,16 @@ pub(super) fn ext_inst(
             b.bin(BinOp::Add, p, arg(2)?)
         }
         C::s_mul24 | C::u_mul24 => b.bin(BinOp::Mul, arg(0)?, arg(1)?),
-        // A half is carried as the float holding it: select among its own 16 bits.
+        // A half is carried as the float holding it: select among its own 16 bits, NaNs'
+        // included (mixing bits makes signalling NaNs, which a conversion would quiet).
         C::bitselect if half => {
-            let h = |b: &mut B<'_>, v: Value| b.un(UnOp::FloatToHalf, v);
-            let (x, y, z) = (h(b, arg(0)?), h(b, arg(1)?), h(b, arg(2)?));
+            let (x, y, z) = (
+                b.half_out(arg(0)?),
+                b.half_out(arg(1)?),
+                b.half_out(arg(2)?),
+            );
             let r = b.bitselect(x, y, z);
-            b.un(UnOp::HalfToFloat, r)
+            b.half_in(r)
         }
         C::bitselect => b.bitselect(arg(0)?, arg(1)?, arg(2)?),
         C::select => {

@@ -2122,62 +2122,14 @@ impl Lowerer<'_, '_> {
         self.half_in(b, bits)
     }
 
-    /// A half's 16 bits (the low bits of an I32) as the float that is that half, bit for bit
-    /// also for NaNs: the hardware conversion quiets a signalling NaN, and moving a half
-    /// through memory or as_type must keep all its bits.
+    /// A half's 16 bits as the float that is that half, NaNs bit for bit (`B::half_in`).
     fn half_in(&mut self, b: Block, bits: Value) -> Value {
-        let f = self.f.push(b, Op::Un(UnOp::HalfToFloat, bits), Ty::F32);
-        let k = |me: &mut Self, x: u64| me.konst(Ty::I32, x);
-        let (m7fff, inf, m3ff, m8000) = (
-            k(self, 0x7fff),
-            k(self, 0x7c00),
-            k(self, 0x3ff),
-            k(self, 0x8000),
-        );
-        let (sixteen, thirteen, finf) = (k(self, 16), k(self, 13), k(self, 0x7f80_0000));
-        let mag = self.f.push(b, Op::Bin(BinOp::And, bits, m7fff), Ty::I32);
-        let nan = self
-            .f
-            .push(b, Op::Cmp(CmpOp::Gt { signed: false }, mag, inf), Ty::Bool);
-        let sign = self.f.push(b, Op::Bin(BinOp::And, bits, m8000), Ty::I32);
-        let sign = self.f.push(b, Op::Bin(BinOp::Shl, sign, sixteen), Ty::I32);
-        let mant = self.f.push(b, Op::Bin(BinOp::And, bits, m3ff), Ty::I32);
-        let mant = self.f.push(b, Op::Bin(BinOp::Shl, mant, thirteen), Ty::I32);
-        let e = self.f.push(b, Op::Bin(BinOp::Or, sign, finf), Ty::I32);
-        let e = self.f.push(b, Op::Bin(BinOp::Or, e, mant), Ty::I32);
-        let exact = self.f.push(b, Op::Conv(ConvOp::Bitcast, e), Ty::F32);
-        self.f.push(b, Op::Select(nan, exact, f), Ty::F32)
+        builtins::B { f: &mut *self.f, b }.half_in(bits)
     }
 
-    /// A half (carried as a float) as its 16 bits, keeping a NaN's sign and payload (the
-    /// counterpart of `half_in`; a payload that lived only below the half's bits becomes
-    /// the quiet bit, so that a NaN stays a NaN).
+    /// A half carried as a float as its 16 bits, NaNs kept (`B::half_out`).
     fn half_out(&mut self, b: Block, v: Value) -> Value {
-        let h = self.f.push(b, Op::Un(UnOp::FloatToHalf, v), Ty::I32);
-        let k = |me: &mut Self, x: u64| me.konst(Ty::I32, x);
-        let fb = self.f.push(b, Op::Conv(ConvOp::Bitcast, v), Ty::I32);
-        let (m7fffffff, finf, m3ff) = (k(self, 0x7fff_ffff), k(self, 0x7f80_0000), k(self, 0x3ff));
-        let (sixteen, thirteen, m8000, inf, quiet, zero) = (
-            k(self, 16),
-            k(self, 13),
-            k(self, 0x8000),
-            k(self, 0x7c00),
-            k(self, 0x200),
-            k(self, 0),
-        );
-        let mag = self.f.push(b, Op::Bin(BinOp::And, fb, m7fffffff), Ty::I32);
-        let nan = self
-            .f
-            .push(b, Op::Cmp(CmpOp::Gt { signed: false }, mag, finf), Ty::Bool);
-        let mant = self.f.push(b, Op::Bin(BinOp::LShr, fb, thirteen), Ty::I32);
-        let mant = self.f.push(b, Op::Bin(BinOp::And, mant, m3ff), Ty::I32);
-        let none = self.f.push(b, Op::Cmp(CmpOp::Eq, mant, zero), Ty::Bool);
-        let mant = self.f.push(b, Op::Select(none, quiet, mant), Ty::I32);
-        let sign = self.f.push(b, Op::Bin(BinOp::LShr, fb, sixteen), Ty::I32);
-        let sign = self.f.push(b, Op::Bin(BinOp::And, sign, m8000), Ty::I32);
-        let e = self.f.push(b, Op::Bin(BinOp::Or, sign, inf), Ty::I32);
-        let e = self.f.push(b, Op::Bin(BinOp::Or, e, mant), Ty::I32);
-        self.f.push(b, Op::Select(nan, e, h), Ty::I32)
+        builtins::B { f: &mut *self.f, b }.half_out(v)
     }
 
     /// `v` rounded to half precision (to nearest even).
@@ -3338,7 +3290,10 @@ impl Lowerer<'_, '_> {
                         define!(vals);
                         return Ok(next);
                     };
-                    // Narrow results stay zero-extended; half results are rounded to half.
+                    // Narrow results stay zero-extended; half results are rounded to half,
+                    // except those that are an operand's bits (select) or built from them
+                    // (bitselect): they are halves already, and rounding would quiet a
+                    // signalling NaN among them.
                     let v = match res_width {
                         Some(w) if ty.is_int() => {
                             let k = bld.k(ty, (1u64 << w) - 1);
@@ -3346,7 +3301,14 @@ impl Lowerer<'_, '_> {
                         }
                         _ => v,
                     };
-                    out.push(if res_half { self.round_half(cur, v) } else { v });
+                    let exact = [spirv::OpenclStd100Op::select, spirv::OpenclStd100Op::bitselect]
+                        .iter()
+                        .any(|&o| which == o as u32);
+                    out.push(if res_half && !exact {
+                        self.round_half(cur, v)
+                    } else {
+                        v
+                    });
                 }
                 define!(out);
             }
