@@ -183,6 +183,18 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
     b.def_var(lanes, zero);
     b.def_var(issue, zero);
     b.def_var(left, budget);
+    // The channels each instruction shape enables, and how many: `active` does not change
+    // within a run, so they are computed once here rather than per instruction.
+    let mut enables: Vec<((u8, u8), Value, Value)> = Vec::new();
+    for inst in insts.iter().filter(|i| i.op != Opcode::Jmpi && !i.no_mask) {
+        let key = (inst.chan_off, inst.n);
+        if enables.iter().all(|(k, ..)| *k != key) {
+            let a = b.ins().ushr_imm_u(active, i64::from(inst.chan_off));
+            let e = b.ins().band_imm_u(a, imm(full(inst.n)));
+            let count = b.ins().popcnt(e);
+            enables.push((key, e, count));
+        }
+    }
     let nowhere = b.ins().iconst(types::I64, insts[0].addr as i64);
     let default = b
         .func
@@ -208,6 +220,7 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             daz: daz && ftz,
             n: inst.n,
             per_lane: inst.n == 1 || inst.fast.is_some_and(|p| p.path != Path::Plain),
+            enables: &enables,
         };
         let (l, cycles) = if inst.op == Opcode::Jmpi {
             (cx.jmpi_lanes(inst, dispatch), 1)
@@ -305,6 +318,8 @@ struct Cx<'a, 'b> {
     /// One host scalar per lane (SIMD1, and the strided and 64-bit plans, whose lanes are
     /// not whole host vectors), rather than host vectors of four lanes.
     per_lane: bool,
+    /// (chan_off, n) → the channels `active` enables for that shape, and their count.
+    enables: &'a [((u8, u8), Value, Value)],
 }
 
 impl Cx<'_, '_> {
@@ -671,17 +686,19 @@ impl Cx<'_, '_> {
     fn inst(&mut self, inst: &ExecInst, p: &Plan) -> Value {
         let n = self.n;
         let fulln = full(n);
-        let enabled = if inst.no_mask {
-            self.i32(fulln)
+        let (enabled, count) = if inst.no_mask {
+            (self.i32(fulln), self.i32(fulln.count_ones()))
         } else {
-            let a = self
-                .b
-                .ins()
-                .ushr_imm_u(self.active, i64::from(inst.chan_off));
-            self.b.ins().band_imm_u(a, imm(fulln))
+            let key = (inst.chan_off, inst.n);
+            let &(_, e, c) = self
+                .enables
+                .iter()
+                .find(|(k, ..)| *k == key)
+                .expect("every shape's enable is computed at entry");
+            (e, c)
         };
         let pred = self.pred_bits(inst);
-        let wmask = if p.selects {
+        let wmask = if p.selects || inst.pred.is_none() {
             enabled
         } else {
             self.b.ins().band(enabled, pred)
@@ -702,7 +719,11 @@ impl Cx<'_, '_> {
             };
             self.store(o, step, &out, wmask);
         }
-        self.b.ins().popcnt(wmask)
+        if wmask == enabled {
+            count
+        } else {
+            self.b.ins().popcnt(wmask)
+        }
     }
 
     fn flag(&mut self, f: u8) -> Value {
@@ -818,12 +839,7 @@ impl Cx<'_, '_> {
                     };
                     r.push(v);
                 }
-                let r = self.nan_fix(&r, p);
-                let r = if ftz {
-                    r.into_iter().map(|v| self.flush(v)).collect()
-                } else {
-                    r
-                };
+                let r = self.nan_fix(&r, p, ftz);
                 (self.fin(r, p.sat), None)
             }
             FOp::FSel(cm) => {
@@ -1102,14 +1118,32 @@ impl Cx<'_, '_> {
     }
 
     /// `nan_f32` for the lanes whose result is a NaN: the first NaN operand made quiet, or
-    /// the canonical NaN. The check is one branch per instruction; the fix is out of line.
-    /// Returns the result chunks as integer bits.
-    fn nan_fix(&mut self, r: &[Value], p: &Plan) -> Vec<Value> {
+    /// the canonical NaN; and with `flush`, denormal results flushed to zero of their sign
+    /// (`fast::flush`). The check is one branch per instruction; the fix is out of line.
+    /// With `flush` the check is |r| < 2^-126 or unordered, one comparison per chunk for
+    /// both (zeros take the fix too, which leaves them as they are). Returns the result
+    /// chunks as integer bits.
+    fn nan_fix(&mut self, r: &[Value], p: &Plan, flush: bool) -> Vec<Value> {
         let chunks = r.len();
-        let nan: Vec<Value> = r
-            .iter()
-            .map(|&v| self.b.ins().fcmp(FloatCC::Unordered, v, v))
-            .collect();
+        let nan: Vec<Value> = if flush {
+            let magnitude = self.konst(!SIGN);
+            let min_normal = self.konst(0x0080_0000);
+            let min_normal = self.as_float(min_normal);
+            r.iter()
+                .map(|&v| {
+                    let a = self.as_int(v);
+                    let a = self.b.ins().band(a, magnitude);
+                    let a = self.as_float(a);
+                    self.b
+                        .ins()
+                        .fcmp(FloatCC::UnorderedOrLessThan, a, min_normal)
+                })
+                .collect()
+        } else {
+            r.iter()
+                .map(|&v| self.b.ins().fcmp(FloatCC::Unordered, v, v))
+                .collect()
+        };
         let mut any = nan[0];
         for m in &nan[1..] {
             any = self.b.ins().bor(any, *m);
@@ -1155,7 +1189,8 @@ impl Cx<'_, '_> {
             // The check again (keeping its masks live across the branch would spill them).
             let rf = self.as_float(bits[c]);
             let nan_c = self.b.ins().fcmp(FloatCC::Unordered, rf, rf);
-            fixed.push(self.sel(nan_c, v, bits[c]));
+            let v = self.sel(nan_c, v, bits[c]);
+            fixed.push(if flush { self.flush(v) } else { v });
         }
         let args: Vec<_> = fixed
             .iter()
