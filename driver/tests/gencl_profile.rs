@@ -64,3 +64,28 @@ fn partial_groups_still_dispatch_whole_threads() {
     assert_eq!(c["sends.a64"], "240");
     assert_eq!(c["sends.eot"], "80");
 }
+
+#[test]
+fn contended_local_64_bit_atomics_take_the_lock_per_thread() {
+    // 256 work-items (16 SIMD16 threads) exchange 21 times each on one local long. The
+    // lock is taken once per thread and operation (16 x 21 = 336 times), by one lane, and a
+    // thread that finds it held yields to the others: about 7.6 lock messages (attempts,
+    // releases) per operation. With a lock per lane, every lane of every thread spun on it
+    // through its quantum: about 20 per operation.
+    let c = profile(&[
+        "tests/kernels/local_atomic64.cl",
+        "--kernel",
+        "exchange_one_word",
+        "--global",
+        "256",
+        "--local",
+        "256",
+    ]);
+    assert_eq!(c["kernel"], "exchange_one_word (SIMD16)");
+    let atomics: u64 = c["sends.atomic"].parse().unwrap();
+    let ops = 256 * 21;
+    assert!(
+        atomics < 10 * ops,
+        "{atomics} atomic messages for {ops} exchanges"
+    );
+}

@@ -334,6 +334,9 @@ pub enum Op {
     /// A memory fence: every earlier data-port access of the work-item is visible before
     /// any later one (mem_fence, read_mem_fence, write_mem_fence).
     Fence,
+    /// The hardware thread lets the EU's other threads run before it goes on (`{Switch}`):
+    /// the back-off of a spin-wait. Orders nothing.
+    Yield,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -500,7 +503,8 @@ impl Op {
             | Op::RegArray { .. }
             | Op::Builtin(..)
             | Op::Barrier
-            | Op::Fence => few(&[]),
+            | Op::Fence
+            | Op::Yield => few(&[]),
             Op::Bin(_, a, b)
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
@@ -532,7 +536,8 @@ impl Op {
             | Op::RegArray { .. }
             | Op::Builtin(..)
             | Op::Barrier
-            | Op::Fence => {}
+            | Op::Fence
+            | Op::Yield => {}
             Op::Bin(_, a, b)
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
@@ -570,7 +575,12 @@ impl Op {
     pub fn has_side_effects(&self) -> bool {
         matches!(
             self,
-            Op::Store { .. } | Op::Barrier | Op::Fence | Op::Atomic(..) | Op::CmpXchg { .. }
+            Op::Store { .. }
+                | Op::Barrier
+                | Op::Fence
+                | Op::Yield
+                | Op::Atomic(..)
+                | Op::CmpXchg { .. }
         )
     }
 }

@@ -305,6 +305,7 @@ fn op_of(text: &str) -> Option<Op> {
         "global_vars" => Op::GlobalVars,
         "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,
+        "yield" => Op::Yield,
         "const_data" => Op::ConstData(num(rest)? as u32),
         "reg_array" => {
             let (b, e) = rest.split_once(',')?;

@@ -115,6 +115,7 @@ fn op_text(op: &Op) -> String {
         Op::Shuffle(a, b) => format!("shuffle {a}, {b}"),
         Op::Barrier => "barrier".into(),
         Op::Fence => "fence".into(),
+        Op::Yield => "yield".into(),
     }
 }
 

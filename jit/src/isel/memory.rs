@@ -436,6 +436,17 @@ impl Sel<'_> {
         self.push(i, None, [Some(VRef { v: reply, off: 0 }), None, None]);
     }
 
+    /// `Op::Yield`: `(W) mov (1) null:ud 0:ud {Switch}`, a thread switch after an
+    /// instruction that does nothing else.
+    pub(super) fn yield_thread(&mut self) {
+        let mut i = Inst::new(Opcode::Mov, 1);
+        i.no_mask = true;
+        i.thread_ctrl = crate::isa::ThreadCtrl::Switch;
+        i.dst = Some(null_dst(Type::UD));
+        i.srcs[0] = Some(imm(Type::UD, 0));
+        self.push(i, None, [None; 3]);
+    }
+
     /// barrier(): the fence, then the gateway's barrier message with the thread's barrier
     /// id (r0.2 bits 27:24, masked as Mesa does for Gen9: 0x8F000000), then `wait n0.0`
     /// until the gateway has heard from every thread of the work-group.

@@ -753,6 +753,7 @@ impl Sel<'_> {
             Op::Shuffle(x, idx) => self.shuffle(v, x, idx)?,
             Op::Barrier => self.barrier(),
             Op::Fence => self.fence(),
+            Op::Yield => self.yield_thread(),
         }
         Ok(())
     }

@@ -34,6 +34,7 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Phi(_)
             | Op::Barrier
             | Op::Fence
+            | Op::Yield
             | Op::PrivateBase
             | Op::FillInactive(..)
             | Op::Shuffle(..)

@@ -453,10 +453,11 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
     match si.desc {
         Some(d) => {
             let m = decode_message(op, exec_size, si.sfid, d, si.ex_desc);
-            // IGA marks the header in the length of scratch messages ("wr:1h+2").
+            // IGA marks the header in the length of scratch messages ("wr:1h+2") and
+            // of the memory fence ("wr:1h+0").
             let h = if matches!(
                 m.kind,
-                MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite
+                MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite | MsgKind::MemoryFence
             ) && bits(d, 19, 19) != 0
             {
                 "h"

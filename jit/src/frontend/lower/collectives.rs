@@ -970,6 +970,16 @@ impl Lowerer<'_, '_> {
         Ok((b, vec![r]))
     }
 
+    /// The lowest lane of the sub-group active where this is called, in every lane, and
+    /// the lane's own number: `sub_group_elect()` is `lane == first`.
+    pub(super) fn first_lane(&mut self, b: Block) -> Result<(Block, Value, Value), FrontendError> {
+        let lane = self
+            .f
+            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+        let (b, first) = self.collective(b, GroupOp::UMin, Form::Reduce, lane, false, None)?;
+        Ok((b, first, lane))
+    }
+
     /// A lane number or lane count as the i32 the IR's lane operations take (OpenCL passes
     /// them as uint, size_t or, for sub_group_broadcast, any integer).
     fn lane_index(&mut self, b: Block, v: Value) -> Value {

@@ -153,6 +153,9 @@ pub(crate) fn run_threads(
                 }
                 left -= 1;
                 let inst = prog.fetch(mem, t.ip)?;
+                // `{Switch}`: the EU switches to another thread after this instruction
+                // (IGC's cr0 writes, gencl's spin-wait back-off): the thread's quantum ends.
+                let switch = inst.inst.thread_ctrl == gencl_isa::ThreadCtrl::Switch;
                 let step = step(t, inst, &mut dp, &mut port, counters, &mut timing[k])?;
                 issued += 1;
                 progress = true;
@@ -163,6 +166,9 @@ pub(crate) fn run_threads(
                 }
                 if issued > env.max_instructions {
                     return Err(GpuError::Hang);
+                }
+                if switch {
+                    break;
                 }
             }
         }

@@ -24,6 +24,10 @@ use super::super::thread::full;
 
 /// Whether `inst` can be part of a run. (What is not runs in the interpreter.)
 pub fn translatable(inst: &ExecInst) -> bool {
+    // A thread switch ends the thread's quantum, which the interpreter keeps.
+    if inst.inst.thread_ctrl == gencl_isa::ThreadCtrl::Switch {
+        return false;
+    }
     if inst.op == Opcode::Jmpi {
         // A uniform jump on flag bit 0 of its channels (`flow::exec`).
         return matches!(inst.pred, None | Some((PredCtrl::Normal, _))) && inst.n <= 32;
