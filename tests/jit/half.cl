@@ -80,6 +80,21 @@ kernel void half_round_modes(global const float *f, global const double *d, glob
     vstore_half_rtp(y, 10 * i + 9, out);
 }
 
+// Integers to half in every rounding mode (the CTS's test_conversions, convert_halfn_rtp(
+// ushortn) and the like): past 2048 not every integer is a half, and past 65504 they round
+// to the largest half or to infinity by the mode.
+kernel void half_from_int_round_modes(global const uint *u, global const int *s, global half *out) {
+    size_t i = get_global_id(0);
+    out[8 * i + 0] = convert_half(u[i]);
+    out[8 * i + 1] = convert_half_rtz(u[i]);
+    out[8 * i + 2] = convert_half_rtp(u[i]);
+    out[8 * i + 3] = convert_half_rtn(u[i]);
+    out[8 * i + 4] = convert_half(s[i]);
+    out[8 * i + 5] = convert_half_rtz(s[i]);
+    out[8 * i + 6] = convert_half_rtp(s[i]);
+    out[8 * i + 7] = convert_half_rtn(s[i]);
+}
+
 // select and bitselect on half vectors: select picks by the sign bit of each short of c;
 // select picks, and bitselect mixes, the bits of the halves themselves (not of the floats
 // that carry them): every pattern comes out as it went in or was mixed, signalling NaNs too.

@@ -281,6 +281,24 @@ fn half_bit_soup(n: usize, seed: u64) -> Vec<u16> {
         .collect()
 }
 
+/// Integers for conversions to half: around the spacings of the half grid (2048 and up,
+/// where not every integer is a half), around its largest value (65504, 65520), any 32
+/// bits, and small ones.
+fn int_to_half_inputs(n: usize, seed: u64) -> Vec<u32> {
+    let mut r = Rng::new(seed);
+    (0..n)
+        .map(|k| {
+            let x = r.next_u64() as u32;
+            match k % 4 {
+                0 => 2040 + x % 64,
+                1 => 65490 + x % 40,
+                2 => x,
+                _ => (x % 8192).wrapping_neg(),
+            }
+        })
+        .collect()
+}
+
 fn rand_halves(n: usize, seed: u64) -> Vec<u16> {
     let mut r = Rng::new(seed);
     (0..n)
@@ -548,6 +566,31 @@ pub fn cases() -> Vec<Case> {
                         ]);
                     }
                     out.extend([half_directed(*y, Dir::Zero), half_directed(*y, Dir::Up)]);
+                }
+                out
+            }),
+        case("half.cl", "half_from_int_round_modes")
+            .global(&[256])
+            .buf(int_to_half_inputs(256, 50))
+            .buf(
+                int_to_half_inputs(256, 51)
+                    .into_iter()
+                    .map(|v| v as i32)
+                    .collect::<Vec<i32>>(),
+            )
+            .out::<u16>(8 * 256)
+            .expect(2, |r| {
+                let (u, s) = (r.input::<u32>(0), r.input::<i32>(1));
+                let mut out = Vec::new();
+                for (&a, &b) in u.iter().zip(&s) {
+                    for v in [f64::from(a), f64::from(b)] {
+                        out.extend([
+                            to_half(v),
+                            half_directed(v, Dir::Zero),
+                            half_directed(v, Dir::Up),
+                            half_directed(v, Dir::Down),
+                        ]);
+                    }
                 }
                 out
             }),

@@ -3972,14 +3972,30 @@ impl Lowerer<'_, '_> {
             }
         }
         let out = self.simple_ops(fr, i, b, ty, &srcs, (src_width, result_width))?;
-        let out = if res_half
-            && matches!(
-                op,
-                FAdd | FSub | FMul | FDiv | FRem | FMod | ConvertSToF | ConvertUToF
-            ) {
-            out.into_iter().map(|v| self.round_half(b, v)).collect()
-        } else {
-            out
+        let directed = match self.info.rounding.get(&i.result_id.unwrap_or(0)) {
+            Some(&r @ (ir::Round::Rtz | ir::Round::Rtp | ir::Round::Rtn)) => Some(r),
+            _ => None,
+        };
+        let out = match directed {
+            // convert_half_rtp(int) and the like: the integer went to float in that mode
+            // (`convert::convert`), then to half in it too. The half grid is part of the
+            // float grid, so two roundings up (down, toward zero) are the one rounding.
+            Some(r) if res_half && matches!(op, ConvertSToF | ConvertUToF) => out
+                .into_iter()
+                .map(|v| {
+                    let h = self.f.push(b, Op::ConvRound(ConvOp::ToHalf, v, r), Ty::I32);
+                    self.f.push(b, Op::Un(UnOp::HalfToFloat, h), Ty::F32)
+                })
+                .collect(),
+            _ if res_half
+                && matches!(
+                    op,
+                    FAdd | FSub | FMul | FDiv | FRem | FMod | ConvertSToF | ConvertUToF
+                ) =>
+            {
+                out.into_iter().map(|v| self.round_half(b, v)).collect()
+            }
+            _ => out,
         };
         Ok(match result_width {
             Some(w) if !matches!(op, ShiftRightLogical | UDiv | UMod | BitwiseAnd) => {
