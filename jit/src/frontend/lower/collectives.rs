@@ -930,9 +930,6 @@ impl Lowerer<'_, '_> {
             return unsupported(format!("{op:?} at a scope other than the sub-group"));
         }
         let (one, zero) = (self.konst(Ty::I32, 1), self.konst(Ty::I32, 0));
-        let lane = self
-            .f
-            .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
         let all = |me: &mut Self, b: Block, p: Value, g: GroupOp| {
             let x = me.f.push(b, Op::Select(p, one, zero), Ty::I32);
             let (b, r) = me.collective(b, g, Form::Reduce, x, false, None)?;
@@ -949,8 +946,7 @@ impl Lowerer<'_, '_> {
                 all(self, b, p, g)?
             }
             _ => {
-                let (b, first) =
-                    self.collective(b, GroupOp::UMin, Form::Reduce, lane, false, None)?;
+                let (b, first, lane) = self.first_lane(b)?;
                 if op == SOp::GroupNonUniformElect {
                     (b, self.f.push(b, Op::Cmp(CmpOp::Eq, lane, first), Ty::Bool))
                 } else {
