@@ -104,3 +104,10 @@ kernel void half_select(global const half4 *a, global const half4 *b, global con
     out[2 * i] = select(a[i], b[i], c[i]);
     out[2 * i + 1] = bitselect(a[i], b[i], as_half4(c[i]));
 }
+
+// nextafter on halves steps the half's own bits (not those of the float that carries it):
+// from a zero to the smallest subnormal half with y's sign, NaN in, NaN out.
+kernel void half_nextafter(global const half *a, global const half *b, global half *out) {
+    size_t i = get_global_id(0);
+    out[i] = nextafter(a[i], b[i]);
+}

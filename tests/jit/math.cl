@@ -54,3 +54,14 @@ kernel void d_pow(global const double *a, global const double *b, global double 
 kernel void d_atan2(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = atan2(a[i], b[i]); }
 kernel void d_hypot(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = hypot(a[i], b[i]); }
 kernel void d_fmod(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = fmod(a[i], b[i]); }
+// sinpi, cospi, tanpi and atanpi where their results are exact (integers, halves, both
+// zeros, odd and even integers past the mantissa): the zeros' signs are OpenCL C's
+// special values (sinpi(-1) = -0, cospi(0.5) = +0, tanpi(1) = -0, atanpi(-0) = -0).
+kernel void m_pi_exact(global const float *a, global float *o) {
+    size_t i = get_global_id(0);
+    o[4 * i] = sinpi(a[i]); o[4 * i + 1] = cospi(a[i]); o[4 * i + 2] = tanpi(a[i]); o[4 * i + 3] = atanpi(a[i]);
+}
+kernel void d_pi_exact(global const double *a, global double *o) {
+    size_t i = get_global_id(0);
+    o[4 * i] = sinpi(a[i]); o[4 * i + 1] = cospi(a[i]); o[4 * i + 2] = tanpi(a[i]); o[4 * i + 3] = atanpi(a[i]);
+}

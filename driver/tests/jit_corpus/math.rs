@@ -76,7 +76,108 @@ fn d_binary(
 pub fn cases() -> Vec<Case> {
     let mut v = double_cases();
     v.extend(float_cases());
+    v.push(pi_exact::<f32>("m_pi_exact", 1e-6));
+    v.push(pi_exact::<f64>("d_pi_exact", 1e-14));
     v
+}
+
+/// Arguments where sinpi, cospi and tanpi are exact: the integers and halves from -16 to
+/// 16, both zeros, odd integers past 2^23 and 2^52, even ones past 2^24.
+fn pi_points() -> Vec<f64> {
+    let mut v: Vec<f64> = (-32..=32).map(|k| f64::from(k) / 2.0).collect();
+    v.push(-0.0);
+    v.extend([8388609.0, -8388609.0, 16777218.0, -16777218.0, 1e30, -1e30]);
+    v.extend([9007199254740991.0, -9007199254740991.0]);
+    v
+}
+
+/// sinpi, cospi, tanpi and atanpi of `x` (exact but atanpi away from zero), from OpenCL
+/// C's special values: sinpi(n) = copysign(0, n), cospi(n + 0.5) = +0, tanpi(n) =
+/// copysign(0, n) for even n and copysign(0, -n) for odd n, tanpi(n + 0.5) = +inf for even
+/// n and -inf for odd n, atanpi(±0) = ±0.
+fn pi_reference(x: f64) -> [f64; 4] {
+    let at = (x.atan() / std::f64::consts::PI).copysign(x);
+    if x.fract() == 0.0 {
+        let odd = x.abs() % 2.0 == 1.0;
+        let sign = if odd { -1.0 } else { 1.0 };
+        return [0f64.copysign(x), sign, 0f64.copysign(sign * x), at];
+    }
+    let m = x - 0.5;
+    assert_eq!(m.fract(), 0.0, "{x} is no half");
+    let odd = m.rem_euclid(2.0) == 1.0;
+    let sign = if odd { -1.0 } else { 1.0 };
+    [sign, 0.0, sign * f64::INFINITY, at]
+}
+
+trait PiFloat: Elem + Copy {
+    fn from_f64(x: f64) -> Self;
+    fn to_f64(self) -> f64;
+    fn bits(self) -> u64;
+}
+impl PiFloat for f32 {
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+impl PiFloat for f64 {
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+
+/// The four built-ins at `pi_points`, bit for bit (atanpi away from zero within `rel`).
+fn pi_exact<T: PiFloat + 'static>(name: &'static str, rel: f64) -> Case {
+    let xs: Vec<T> = pi_points().into_iter().map(T::from_f64).collect();
+    let n = xs.len();
+    case(F, name)
+        .global(&[n])
+        .buf(xs)
+        .out::<T>(4 * n)
+        .check(move |r| {
+            let (xs, got) = (r.input::<T>(0), r.output::<T>(1));
+            let mut bad = Vec::new();
+            for (i, x) in xs.iter().enumerate() {
+                let want = pi_reference(x.to_f64());
+                for (k, (&g, &w)) in got[4 * i..4 * i + 4].iter().zip(&want).enumerate() {
+                    let w = T::from_f64(w);
+                    let ok = if k == 3 && w.to_f64() != 0.0 {
+                        (g.to_f64() - w.to_f64()).abs() <= rel * w.to_f64().abs()
+                    } else {
+                        g.bits() == w.bits()
+                    };
+                    if !ok {
+                        let f = ["sinpi", "cospi", "tanpi", "atanpi"][k];
+                        bad.push(format!(
+                            "{f}({}) = {:?}, want {:?}",
+                            x.to_f64(),
+                            g.to_f64(),
+                            w.to_f64()
+                        ));
+                    }
+                }
+            }
+            if bad.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} wrong: {}",
+                    bad.len(),
+                    bad[..bad.len().min(8)].join("; ")
+                ))
+            }
+        })
 }
 
 fn double_cases() -> Vec<Case> {

@@ -299,6 +299,39 @@ fn int_to_half_inputs(n: usize, seed: u64) -> Vec<u32> {
         .collect()
 }
 
+/// Operands of nextafter on halves: any 16 bits (a quarter NaNs), with both zeros, equal
+/// pairs and infinities among them (`which` 0 is x, 1 is y: the pairs follow from both).
+fn nextafter_halves(which: usize, seed: u64) -> Vec<u16> {
+    let soup = half_bit_soup(256, seed);
+    let other = half_bit_soup(256, seed + 100);
+    (0..256)
+        .map(|k| match (k % 8, which) {
+            (2, 0) => [0x0000, 0x8000][k / 8 % 2],
+            (3, _) => 0x3c00 + k as u16,
+            (4, 0) => [0x7c00, 0xfc00, 0x7bff, 0x0001][k / 8 % 4],
+            (4, 1) => [0x0000, 0x3c00, 0x7c00, 0x8000][k / 8 % 4],
+            _ if which == 0 => soup[k],
+            _ => other[k],
+        })
+        .collect()
+}
+
+/// C's nextafter on halves, on their bits; None where the result is a NaN (any).
+fn half_nextafter(x: u16, y: u16) -> Option<u16> {
+    let (fx, fy) = (from_half(x), from_half(y));
+    if fx.is_nan() || fy.is_nan() {
+        return None;
+    }
+    if fx == fy {
+        return Some(y);
+    }
+    if x & 0x7fff == 0 {
+        return Some((y & 0x8000) | 1);
+    }
+    let up = (fx < fy) == (fx > 0.0);
+    Some(if up { x + 1 } else { x - 1 })
+}
+
 fn rand_halves(n: usize, seed: u64) -> Vec<u16> {
     let mut r = Rng::new(seed);
     (0..n)
@@ -493,6 +526,27 @@ pub fn cases() -> Vec<Case> {
                     }
                 }
                 out
+            }),
+        case("half.cl", "half_nextafter")
+            .global(&[256])
+            .buf(nextafter_halves(0, 50))
+            .buf(nextafter_halves(1, 51))
+            .out::<u16>(256)
+            .check(|r| {
+                let (a, b, got) = (r.input::<u16>(0), r.input::<u16>(1), r.output::<u16>(2));
+                let bad: Vec<String> = (0..256)
+                    .filter(|&i| match half_nextafter(a[i], b[i]) {
+                        None => !from_half(got[i]).is_nan(),
+                        Some(w) => got[i] != w,
+                    })
+                    .take(8)
+                    .map(|i| format!("nextafter({:#06x}, {:#06x}) = {:#06x}", a[i], b[i], got[i]))
+                    .collect();
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(bad.join("; "))
+                }
             }),
         case("half.cl", "half_ptr")
             .global(&[256])

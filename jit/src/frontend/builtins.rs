@@ -371,6 +371,47 @@ impl B<'_> {
         self.conv(ConvOp::Bitcast, r, ty)
     }
 
+    /// The sign of a zero result of sinpi, cospi, tanpi and atanpi, as OpenCL C 9.3.3's
+    /// special values fix it (libclc's implementations get it wrong at the integers):
+    /// "sinpi(n) returns +0 for positive integers n and -0 for negative integers n",
+    /// "cospi(n + 0.5) is +0 for any integer n", "tanpi(n) is copysign(0.0, n) for even
+    /// integers n" and "copysign(0.0, -n) for odd integers n", "atanpi(±0) returns ±0".
+    /// A zero result of these comes only from such arguments (or a zero x), so the fix
+    /// looks at zero results alone.
+    pub fn pi_zero_sign(&mut self, op: C, x: Value, r: Value) -> Value {
+        let ty = self.ty(r);
+        let zero = self.kf(ty, 0.0);
+        let is_zero = self.cmp(CmpOp::FOEq, r, zero);
+        let fixed = match op {
+            C::cospi => zero,
+            C::sinpi | C::atanpi => self.copysign(zero, x),
+            C::tanpi => {
+                // Odd: below 2^mantissa (every float above is even) with the low bit set.
+                let it = Self::int_of(ty);
+                let big = self.kf(
+                    ty,
+                    if ty == Ty::F64 {
+                        2f64.powi(53)
+                    } else {
+                        2f64.powi(24)
+                    },
+                );
+                let ax = self.un(UnOp::FAbs, x);
+                let small = self.cmp(CmpOp::FOLt, ax, big);
+                let n = self.conv(ConvOp::FToS, ax, it);
+                let one = self.k(it, 1);
+                let low = self.bin(BinOp::And, n, one);
+                let odd_bit = self.cmp(CmpOp::Eq, low, one);
+                let odd = self.push(Op::Bin(BinOp::And, small, odd_bit), Ty::Bool);
+                let neg_x = self.un(UnOp::FNeg, x);
+                let s = self.sel(odd, neg_x, x);
+                self.copysign(zero, s)
+            }
+            _ => return r,
+        };
+        self.sel(is_zero, fixed, r)
+    }
+
     /// nextafter(x, y): the representable value next to x toward y, stepping the bits of x
     /// (of its half when `half`, x being carried as a float holding a half). NaN when either
     /// is NaN, y when x == y, the smallest subnormal with y's sign from a zero x.
@@ -378,7 +419,10 @@ impl B<'_> {
         let ty = self.ty(x);
         let it = Self::int_of(ty);
         let (bits, sign) = if half {
-            (self.un(UnOp::FloatToHalf, x), self.k(it, 0x8000))
+            (
+                self.push(Op::Un(UnOp::FloatToHalf, x), Ty::I32),
+                self.k(it, 0x8000),
+            )
         } else {
             (
                 self.conv(ConvOp::Bitcast, x, it),
@@ -411,7 +455,7 @@ impl B<'_> {
         let r = if half {
             let mask = self.k(it, 0xffff);
             let r = self.bin(BinOp::And, r, mask);
-            self.un(UnOp::HalfToFloat, r)
+            self.push(Op::Un(UnOp::HalfToFloat, r), Ty::F32)
         } else {
             self.conv(ConvOp::Bitcast, r, ty)
         };

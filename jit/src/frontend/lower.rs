@@ -1750,9 +1750,25 @@ impl Lowerer<'_, '_> {
             }
             _ => return Err(missing_builtin(op, &name)),
         };
+        // The argument of the one-argument built-ins whose zero results get their sign fixed.
+        let xs = match args.first() {
+            Some(Sym::Vals(v)) if args.len() == 1 => Some(v.clone()),
+            _ => None,
+        };
         let (b, vals) = match callee {
             Callee::Template(t) => self.splice(&t, args, cur)?,
             Callee::Slice(slice) => self.inline_slice(slice, args, cur)?,
+        };
+        use spirv::OpenclStd100Op as O;
+        let vals = match (op, xs) {
+            (O::sinpi | O::cospi | O::tanpi | O::atanpi, Some(xs)) if xs.len() == vals.len() => {
+                let mut bld = builtins::B { f: &mut *self.f, b };
+                xs.iter()
+                    .zip(vals)
+                    .map(|(&x, r)| bld.pi_zero_sign(op, x, r))
+                    .collect()
+            }
+            _ => vals,
         };
         for (dst, temp, n) in write_back {
             for c in 0..n {

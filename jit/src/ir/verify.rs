@@ -146,8 +146,33 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
             want(
                 !float || inst.ty.is_float(),
                 "float operation on a non-float type",
+            )?;
+            // Integer and bitwise operations on float values would be selected with float
+            // register types, which Gen's logic instructions reject (PRM: "and" takes
+            // integer types only).
+            want(
+                float || !inst.ty.is_float(),
+                "integer operation on a float type",
             )
         }
+        Op::Un(op, a) => match op {
+            UnOp::HalfToFloat => want(
+                t(*a) == Ty::I32 && inst.ty == Ty::F32,
+                "half_to_float wants an i32 and gives an f32",
+            ),
+            UnOp::FloatToHalf => want(
+                t(*a) == Ty::F32 && inst.ty == Ty::I32,
+                "float_to_half wants an f32 and gives an i32",
+            ),
+            UnOp::Neg | UnOp::Not | UnOp::Clz | UnOp::Popcount => want(
+                t(*a) == inst.ty && !inst.ty.is_float(),
+                "integer unary operation on a float type",
+            ),
+            _ => want(
+                t(*a) == inst.ty && inst.ty.is_float(),
+                "float unary operation on a non-float type",
+            ),
+        },
         Op::Mad(a, b, c) => want(
             t(*a) == inst.ty && t(*b) == inst.ty && t(*c) == inst.ty,
             "mad operands differ from the result type",

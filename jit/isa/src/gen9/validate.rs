@@ -226,6 +226,9 @@ rules! {
     /// Condition modifiers of logic ops.
     LogicCondMod => Type, "This operation does not produce sign or overflow conditions (the .o and .u conditional modifiers must not be used)",
         "BDW PRM Vol 2a 'and/or/xor/not'";
+    /// Logic ops on float types.
+    LogicIntTypes => Type, "Logic and shift instructions operate on integer data types: a float type on any operand is not supported",
+        "SKL PRM Vol 2a 'and', 'or', 'xor', 'not', 'shl', 'shr', 'asr' (Data Type Support: integer types only)";
     /// bfi2 types and modifiers.
     Bfi2Types => Type, "BFI2: destination and source types D or UD, all the same; no saturate, no conditional modifier",
         "PRM Vol 2a 'bfi2'";
@@ -1239,7 +1242,9 @@ impl Checker<'_> {
                 }
             }
             Opcode::Math => self.math(),
+            Opcode::Shl | Opcode::Shr | Opcode::Asr => self.logic_int_types(),
             Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not => {
+                self.logic_int_types();
                 for (k, s) in self.srcs() {
                     if src_mods(&s).abs {
                         self.err(Rule::LogicAbs, Operand::Src(k), "(abs)");
@@ -1280,6 +1285,20 @@ impl Checker<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Logic and shift instructions take integer types only.
+    fn logic_int_types(&mut self) {
+        let i = self.inst;
+        if let Some(d) = i.dst.filter(|d| !is_int(d.ty)) {
+            self.err(Rule::LogicIntTypes, Operand::Dst, format!("{:?}", d.ty));
+        }
+        for (k, s) in self.srcs() {
+            let t = src_ty(&s);
+            if !is_int(t) {
+                self.err(Rule::LogicIntTypes, Operand::Src(k), format!("{t:?}"));
+            }
         }
     }
 
@@ -2018,6 +2037,11 @@ mod tests {
                     alu(And, 8, d(10, 0, UD, 1), &[v8(12, UD), v8(14, UD)]),
                     |i| i.cond_mod = Some(CondMod::Z),
                 ),
+            ),
+            (
+                Rule::LogicIntTypes,
+                alu(And, 8, d(10, 0, F, 1), &[v8(12, F), v8(14, F)]),
+                alu(And, 8, d(10, 0, UD, 1), &[v8(12, UD), v8(14, UD)]),
             ),
             (
                 Rule::Bfi2Types,
