@@ -11,7 +11,7 @@ use gencl_isa::{CondMod, MathFn, Opcode, Type};
 use super::float::{
     add_f32, add_f64, f16_to_f32, f32_to_f16_rm, f64_to_f16_rm, f64_to_f32, flush_f16, flush_f32,
     flush_f64, int_to_f32, int_to_f64, mad_f16, mad_f32, mad_f64, mul_f32, mul_f64, nan_f32,
-    round_even_f32, round_even_f64, Round,
+    nan_f64, round_even_f32, round_even_f64, Round,
 };
 use super::program::{Dom, ExecInst, Half};
 use super::thread::{f32_bits, full, Lanes, Thread};
@@ -507,6 +507,13 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
                     }
                 }
                 _ => return Err(illegal(inst, "not supported on double types")),
+            }
+            if matches!(inst.op, Opcode::Add | Opcode::Mul | Opcode::Mad) {
+                for i in 0..n {
+                    if r[i].is_nan() {
+                        r[i] = nan_f64(&[x[i], y[i], z[i]][..nsrc.min(3)]);
+                    }
+                }
             }
             if ftz && !matches!(inst.op, Opcode::Cmp | Opcode::Cmpn) {
                 for v in r[..n].iter_mut() {

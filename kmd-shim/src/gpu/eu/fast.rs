@@ -24,8 +24,8 @@
 
 use gencl_isa::{CondMod, Opcode, Type};
 
-use super::alu::{cond_int, write_flags, CR0_FP32_DENORM_KEEP};
-use super::float::{nan_f32, CR0_ROUND_MASK};
+use super::alu::{cond_int, write_flags, CR0_FP32_DENORM_KEEP, CR0_FP64_DENORM_KEEP};
+use super::float::{nan_f32, nan_f64, CR0_ROUND_MASK};
 use super::program::{Dom, DstOp, ExecInst, Loc, SrcOp};
 use super::thread::{full, Thread};
 
@@ -143,6 +143,17 @@ pub enum QOp {
         cm: CondMod,
         u: bool,
     },
+    /// Doubles (`Path::Double`): DF sources and destination (cmp's may be null).
+    DMov,
+    DAdd,
+    DMul,
+    DMad,
+    DSel {
+        cm: Option<CondMod>,
+    },
+    DCmp {
+        cm: CondMod,
+    },
 }
 
 /// Which loops run a plan.
@@ -156,6 +167,8 @@ pub enum Path {
     Strided,
     /// 64-bit (`FOp::Wide`).
     Wide,
+    /// Doubles (`FOp::Wide` with a `QOp::D*`).
+    Double,
 }
 
 /// The pre-resolved fast form of one instruction.
@@ -189,6 +202,7 @@ enum Kind {
     F32,
     I32,
     I64,
+    F64,
 }
 
 fn plan_src(s: &SrcOp, n: usize, kind: Kind) -> Option<FSrc> {
@@ -206,12 +220,14 @@ fn plan_src(s: &SrcOp, n: usize, kind: Kind) -> Option<FSrc> {
                 Type::UD => s.imm as u32 as i64,
                 Type::D => s.imm as i32 as i64,
                 Type::UQ | Type::Q if kind == Kind::I64 => s.imm as i64,
+                Type::DF if kind == Kind::F64 => s.imm as i64,
                 _ => return None,
             };
-            if (kind == Kind::F32) != (s.ty == Type::F) {
+            if (kind == Kind::F32) != (s.ty == Type::F) || (kind == Kind::F64) != (s.ty == Type::DF)
+            {
                 return None;
             }
-            if kind == Kind::I64 {
+            if matches!(kind, Kind::I64 | Kind::F64) {
                 imm64 = v as u64;
                 At::QImm(v as u32)
             } else {
@@ -226,6 +242,7 @@ fn plan_src(s: &SrcOp, n: usize, kind: Kind) -> Option<FSrc> {
                     s.ty,
                     Type::D | Type::UD | Type::W | Type::UW | Type::Q | Type::UQ
                 ),
+                Kind::F64 => s.ty == Type::DF,
             };
             if !ok_ty {
                 return None;
@@ -283,7 +300,7 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
     let float = match inst.dom {
         Dom::F32 => true,
         Dom::Int => false,
-        Dom::F64 => return None,
+        Dom::F64 => return plan_d(inst),
     };
     let d = inst.dst?;
     if d.indirect.is_some() || d.wmask_off != 0 {
@@ -439,6 +456,53 @@ fn plan_q(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
     })
 }
 
+/// The double plans: mov, add, mul, mad, sel and cmp with DF sources (contiguous,
+/// scalar, immediate) and a DF destination of contiguous qwords (or null for cmp), SIMD1
+/// and SIMD8 (the JIT splits SIMD16 doubles, as the PRM's 64-byte limit asks).
+fn plan_d(inst: &ExecInst) -> Option<Plan> {
+    let n = inst.n as usize;
+    let d = inst.dst?;
+    if !matches!(n, 1 | 8) || inst.sat || d.ty != Type::DF {
+        return None;
+    }
+    use Opcode::{Add, Cmp, Mad, Mov, Mul, Sel};
+    let (op, arity) = match inst.op {
+        Cmp => (QOp::DCmp { cm: inst.cmod? }, 2),
+        Sel => (QOp::DSel { cm: inst.cmod }, 2),
+        _ if inst.cmod.is_some() => return None,
+        Mov => (QOp::DMov, 1),
+        Add => (QOp::DAdd, 2),
+        Mul => (QOp::DMul, 2),
+        Mad => (QOp::DMad, 3),
+        _ => return None,
+    };
+    let (dst, dform) = match d.loc {
+        Loc::Null if inst.op == Cmp => (None, DForm::QVec),
+        Loc::Grf if strided(&d.rel[..n], 8) => (Some(d.base), DForm::QVec),
+        _ => return None,
+    };
+    if inst.srcs.iter().filter(|s| s.is_some()).count() != arity {
+        return None;
+    }
+    let mut srcs = [NO_SRC; 3];
+    for k in 0..arity {
+        srcs[k] = plan_src(inst.srcs[k].as_ref()?, n, Kind::F64)?;
+        if !matches!(srcs[k].at, At::QVec(_) | At::QScalar(_) | At::QImm(_)) {
+            return None;
+        }
+    }
+    Some(Plan {
+        op: FOp::Wide,
+        q: op,
+        srcs,
+        dst,
+        dform,
+        sat: false,
+        path: Path::Double,
+        selects: matches!(op, QOp::DSel { .. }),
+    })
+}
+
 impl Plan {
     /// A 64-bit plan (executed by `lanes_q`).
     #[inline(always)]
@@ -450,6 +514,13 @@ impl Plan {
     /// float results that round need cr0's rounding mode to be RTNE.
     #[inline]
     pub fn applies(&self, cr0: u32) -> bool {
+        if self.path == Path::Double {
+            // Doubles: denormals kept (what OpenCL asks, and the JIT sets), and
+            // arithmetic rounding to nearest even.
+            return cr0 & CR0_FP64_DENORM_KEEP != 0
+                && (cr0 & CR0_ROUND_MASK == 0
+                    || !matches!(self.q, QOp::DAdd | QOp::DMul | QOp::DMad));
+        }
         cr0 & CR0_ROUND_MASK == 0
             || !matches!(self.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF)
     }
@@ -482,6 +553,7 @@ fn run(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Optio
                 Path::Plain => run_avx2::<false>(g, p, n, wmask, pred, ftz),
                 Path::Strided => run_avx2::<true>(g, p, n, wmask, pred, ftz),
                 Path::Wide => run_q_avx2(g, p, n, wmask, pred),
+                Path::Double => run_d_avx2(g, p, n, wmask, pred),
             }
         };
     }
@@ -495,6 +567,7 @@ fn run_portable(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool)
         Path::Plain => run_any::<false>(g, p, n, wmask, pred, ftz),
         Path::Strided => run_any::<true>(g, p, n, wmask, pred, ftz),
         Path::Wide => run_q(g, p, n, wmask, pred),
+        Path::Double => run_d(g, p, n, wmask, pred),
     }
 }
 
@@ -519,6 +592,128 @@ unsafe fn run_avx2<const S: bool>(
 #[target_feature(enable = "avx2,fma")]
 unsafe fn run_q_avx2(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32) -> Option<u32> {
     run_q(g, p, n, wmask, pred)
+}
+
+/// The double plans, with FMA for `mad` (the same fused result without it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_d_avx2(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32) -> Option<u32> {
+    run_d(g, p, n, wmask, pred)
+}
+
+#[inline(always)]
+fn run_d(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32) -> Option<u32> {
+    if n == 1 {
+        lanes_d::<1>(g, p, wmask, pred)
+    } else {
+        lanes_d::<8>(g, p, wmask, pred)
+    }
+}
+
+/// A DF source as `gather_f64` gives it with denormals kept: abs, then negate.
+#[inline(always)]
+fn load_d<const N: usize>(g: &[u8], s: &FSrc) -> [f64; N] {
+    let mut r = [0f64; N];
+    let and = if s.abs { !(1u64 << 63) } else { u64::MAX };
+    let xor = if s.neg { 1u64 << 63 } else { 0 };
+    let bits = |b: u64| f64::from_bits((b & and) ^ xor);
+    match s.at {
+        At::QVec(o) => {
+            let o = o as usize;
+            let b = &g[o..o + 8 * N];
+            for i in 0..N {
+                r[i] = bits(qword(b, 8 * i));
+            }
+        }
+        At::QScalar(o) => r = [bits(qword(g, o as usize)); N],
+        At::QImm(lo) => r = [bits(u64::from(s.hi) << 32 | u64::from(lo)); N],
+        _ => unreachable!("`plan_d` plans qword sources only"),
+    }
+    r
+}
+
+/// `alu::exec`'s doubles (`Dom::F64`) on the planned forms: the same operations, the
+/// same NaN rule (`nan_f64`), the same comparisons.
+#[inline(always)]
+fn lanes_d<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32) -> Option<u32> {
+    use QOp::*;
+    let [s0, s1, s2] = &p.srcs;
+    let x = load_d::<N>(g, s0);
+    let mut out = [0f64; N];
+    let mut cond = None;
+    match p.q {
+        DMov => out = x,
+        _ => {
+            let y = load_d::<N>(g, s1);
+            match p.q {
+                DAdd => {
+                    for i in 0..N {
+                        let r = x[i] + y[i];
+                        out[i] = if r.is_nan() {
+                            nan_f64(&[x[i], y[i]])
+                        } else {
+                            r
+                        };
+                    }
+                }
+                DMul => {
+                    for i in 0..N {
+                        let r = x[i] * y[i];
+                        out[i] = if r.is_nan() {
+                            nan_f64(&[x[i], y[i]])
+                        } else {
+                            r
+                        };
+                    }
+                }
+                DMad => {
+                    let z = load_d::<N>(g, s2);
+                    for i in 0..N {
+                        let r = y[i].mul_add(z[i], x[i]);
+                        out[i] = if r.is_nan() {
+                            nan_f64(&[x[i], y[i], z[i]])
+                        } else {
+                            r
+                        };
+                    }
+                }
+                DSel { cm } => {
+                    // With a condition: IEEE minNum/maxNum, a NaN operand loses.
+                    let m = match cm {
+                        None => pred,
+                        Some(cm) => mask_of::<N>(|i| {
+                            if y[i].is_nan() {
+                                true
+                            } else if x[i].is_nan() {
+                                false
+                            } else {
+                                super::alu::cond_f(cm, x[i], y[i])
+                            }
+                        }),
+                    };
+                    for i in 0..N {
+                        out[i] = if (m >> i) & 1 != 0 { x[i] } else { y[i] };
+                    }
+                }
+                DCmp { cm } => {
+                    let m = mask_of::<N>(|i| super::alu::cond_f(cm, x[i], y[i]));
+                    for i in 0..N {
+                        out[i] = f64::from_bits(if (m >> i) & 1 != 0 { u64::MAX } else { 0 });
+                    }
+                    cond = Some(m);
+                }
+                _ => unreachable!("a double plan"),
+            }
+        }
+    }
+    if let Some(o) = p.dst {
+        let mut bits = [0i64; N];
+        for i in 0..N {
+            bits[i] = out[i].to_bits() as i64;
+        }
+        store_q::<N>(g, o, DForm::QVec, &bits, wmask);
+    }
+    cond
 }
 
 /// `S`: the plan is `Path::Strided` (else `Path::Plain`).
@@ -1086,6 +1281,9 @@ fn lanes_q<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32) -> Opt
                     cond = Some(m);
                 }
                 Mov | Not => unreachable!("one source"),
+                DMov | DAdd | DMul | DMad | DSel { .. } | DCmp { .. } => {
+                    unreachable!("a double plan runs in `lanes_d`")
+                }
             }
         }
     }

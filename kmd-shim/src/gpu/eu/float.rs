@@ -47,6 +47,19 @@ pub fn nan_f32(srcs: &[f32]) -> f32 {
     f32::from_bits(0x7FC0_0000)
 }
 
+/// `nan_f32` for doubles: the first NaN source made quiet, else 0x7FF8_0000_0000_0000
+/// (not the host's default NaN, whose sign x86 sets, nor whichever operand the host
+/// compiler put first).
+#[inline]
+pub fn nan_f64(srcs: &[f64]) -> f64 {
+    for s in srcs {
+        if s.is_nan() {
+            return f64::from_bits(s.to_bits() | 0x0008_0000_0000_0000);
+        }
+    }
+    f64::from_bits(0x7FF8_0000_0000_0000)
+}
+
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = ((h as u32) & 0x8000) << 16;
     let exp = ((h >> 10) & 0x1F) as u32;

@@ -515,6 +515,17 @@ pub fn is_macro(op: Opcode, math: Option<MathFn>) -> bool {
 
 /// Execute madm, math.invm or math.rsqtm. Returns the lanes it executed on.
 pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
+    // Lane arrays as wide as the instruction (IGC's and gencl's DF sequences are SIMD4 and
+    // SIMD8): an extended value is 32 bytes, and filling 32 lanes of three sources cost
+    // more than the arithmetic of four.
+    match inst.n {
+        0..=4 => exec_n::<4>(t, inst),
+        5..=8 => exec_n::<8>(t, inst),
+        _ => exec_n::<32>(t, inst),
+    }
+}
+
+fn exec_n<const N: usize>(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
     let n = inst.n as usize;
     let wmask = t.enabled(inst) & t.pred_mask(inst);
     let a = inst.addr;
@@ -535,8 +546,10 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
     let rm = Round::from_cr0(cr0);
     let ch0 = inst.chan_off as usize;
     // Sources: the kept extended values (mme) or the registers' IEEE values.
-    let mut src = [[Ext::Zero(false); 32]; 3];
+    let mut src = [[Ext::Zero(false); N]; 3];
     let nsrc = inst.srcs.iter().filter(|s| s.is_some()).count();
+    let mut v = [0f64; 32];
+    let mut b = [0u64; 32];
     for k in 0..nsrc {
         let s = inst.srcs[k]
             .as_ref()
@@ -546,8 +559,6 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
             abs: false,
             ..*s
         };
-        let mut v = [0f64; 32];
-        let mut b = [0u64; 32];
         if s.ty == Type::DF {
             t.gather_f64(&raw, n, &mut v, false, a)?;
             for i in 0..n {
@@ -563,6 +574,9 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
         }
         let mme = inst.mme[k + 1];
         for i in 0..n {
+            if wmask & (1 << i) == 0 {
+                continue;
+            }
             let kept = if mme < 8 {
                 t.mme.get(mme, ch0 + i).filter(|(bits, _)| *bits == b[i])
             } else {
@@ -583,7 +597,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst) -> Result<u32, GpuError> {
         }
     }
     let mut bits = [0u64; 32];
-    let mut ext: [Option<Ext>; 32] = [None; 32];
+    let mut ext: [Option<Ext>; N] = [None; N];
     let mut early = 0u32;
     for i in 0..n {
         if wmask & (1 << i) == 0 {

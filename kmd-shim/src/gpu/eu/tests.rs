@@ -2281,6 +2281,170 @@ fn fast_path_matches_general_path_wide() {
     }
 }
 
+/// Doubles (`fast::lanes_d`) against the general path: mov, add, mul, mad, sel and cmp on
+/// DF operands of the planned forms (contiguous, scalar, immediate, with modifiers) and
+/// some not planned (`<2;2,1>`, an F destination), over NaNs (signalling ones too),
+/// infinities, zeros and denormals, with cr0's double denormal mode and rounding mode set
+/// or not (the plans stand aside where they would differ).
+#[test]
+fn fast_path_matches_general_path_double() {
+    use std::collections::BTreeMap;
+    use Opcode::*;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut planned = 0;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let cases = 6_000;
+    let corner = |r: &mut Rng| -> u64 {
+        let a = r.next();
+        r.pick(&[
+            0,
+            1 << 63,
+            0x7FF0_0000_0000_0000,
+            0xFFF0_0000_0000_0000,
+            0x7FF8_0000_0000_0000,
+            0x7FF0_0000_0000_0001,
+            0xFFF4_0000_0000_0123,
+            0x0000_0000_0000_0001,
+            0x800F_FFFF_FFFF_FFFF,
+            0x3FF0_0000_0000_0000,
+            0x7FEF_FFFF_FFFF_FFFF,
+            a,
+            a & 0x800F_FFFF_FFFF_FFFF,
+            (a & 0x0FFF_FFFF_FFFF_FFFF) | 0x3000_0000_0000_0000,
+        ])
+    };
+    for case in 0..cases {
+        let r = &mut rng;
+        let n = r.pick(&[1u8, 8, 8, 8]);
+        let off = if n == 1 { 0 } else { 8 * r.below(4) as u8 };
+        let (op, arity) = r.pick(&FLOAT_OPS);
+        let df = Type::DF;
+        let rg = |v, w, h| Region {
+            vstride: v,
+            width: w,
+            hstride: h,
+        };
+        let mut srcs = Vec::new();
+        for _ in 0..arity {
+            let nr = r.pick(&[10u8, 14, 18, 22]);
+            let mut s = match r.below(10) {
+                0..=4 => reg(nr, 0, df, rg(4, 4, 1)),
+                5 | 6 => scalar(nr, 8 * r.below(4) as u8, df),
+                7 | 8 => imm(df, corner(r)),
+                _ => reg(nr, 0, df, rg(2, 2, 1)),
+            };
+            if let Src::Reg(reg) = &mut s {
+                reg.modifier.negate = r.below(4) == 0;
+                reg.modifier.abs = r.below(4) == 0;
+            }
+            srcs.push(s);
+        }
+        let dnr = r.pick(&[30u8, 34, 10, 14]);
+        let mut d = dst(dnr, df);
+        if n == 1 {
+            d.subreg = 8 * r.below(4) as u8;
+        }
+        if r.below(12) == 0 {
+            d.ty = Type::F;
+        }
+        if op == Cmp && r.coin() {
+            d = null_dst(df);
+        }
+        let mut inst = alu(op, n, d, &srcs);
+        inst.chan_offset = off;
+        inst.saturate = r.below(12) == 0;
+        inst.no_mask = r.below(4) == 0;
+        let flag = (r.below(2) as u8, r.below(2) as u8);
+        if op == Cmp || (op == Sel && r.coin()) || r.below(20) == 0 {
+            let cm = r.pick(&CMODS);
+            inst = with_cmod(inst, cm, flag);
+        }
+        if r.coin() {
+            inst = with_pred(inst, flag, r.coin());
+        }
+        let mut prog = Vec::new();
+        for nr in [0x30u8, 0x31] {
+            let mut m = alu(
+                Mov,
+                1,
+                arf_dst(nr),
+                &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
+            );
+            m.no_mask = true;
+            prog.push(m);
+        }
+        // Denormals of doubles kept (the JIT's 0x4C0) mostly; now and then flushed,
+        // or a directed rounding mode (cr0 bits 5:4).
+        let cr0 = r.pick(&[0x4C0u64, 0x4C0, 0x4C0, 0x40, 0, 0x4D0, 0x4E0, 0x4F0]);
+        if cr0 != 0 {
+            let mut k = alu(
+                Or,
+                1,
+                arf_dst(0x80),
+                &[arf_scalar(0x80), imm(Type::UW, cr0)],
+            );
+            k.no_mask = true;
+            prog.push(k);
+        }
+        let at = KBASE + 16 * prog.len() as u64;
+        prog.push(inst.clone());
+        prog.push(eot());
+        let mask = match r.below(3) {
+            0 => u32::MAX,
+            _ => r.next() as u32,
+        };
+        let mut regs = vec![[0u8; 32]; 128];
+        for g in regs.iter_mut().take(60).skip(1) {
+            for k in 0..4 {
+                g[k * 8..k * 8 + 8].copy_from_slice(&corner(r).to_le_bytes());
+            }
+        }
+        let mut tg = group(1, mask, |_, _| {});
+        tg.simd = 32;
+        tg.threads[0].grfs = regs;
+        let what = format!("case {case} (cr0 {cr0:#x}): {inst:?}");
+        if let Some(p) = fast_matches_general(prog, at, &tg, &what) {
+            if p.path == super::fast::Path::Double {
+                planned += 1;
+                let name = |s: String| s.split([' ', '(', '{']).next().unwrap_or("").to_string();
+                let mut names = vec![name(format!("{:?}", p.q))];
+                for s in &p.srcs[..arity] {
+                    names.push(format!("src:{}", name(format!("{:?}", s.at))));
+                }
+                names.push(
+                    if p.dst.is_some() {
+                        "dst:QVec"
+                    } else {
+                        "dst:null"
+                    }
+                    .to_string(),
+                );
+                for k in names {
+                    *seen.entry(k).or_default() += 1;
+                }
+            }
+        }
+    }
+    println!("planned {planned} of {cases} as doubles: {seen:?}");
+    assert!(planned > cases / 3, "only {planned} of {cases} planned");
+    for k in [
+        "DMov",
+        "DAdd",
+        "DMul",
+        "DMad",
+        "DSel",
+        "DCmp",
+        "src:QVec",
+        "src:QScalar",
+        "src:QImm",
+        "dst:QVec",
+        "dst:null",
+    ] {
+        let c = seen.get(k).copied().unwrap_or(0);
+        assert!(c >= 50, "{k} planned only {c} times");
+    }
+}
+
 /// Kernels fetched from GPU memory are decoded once and kept by the device's cache across
 /// dispatches; an instruction rewritten in memory between dispatches is noticed (the bulk
 /// re-check at a dispatch's first group, then the per-instruction one); another address

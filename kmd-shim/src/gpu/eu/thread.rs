@@ -201,19 +201,27 @@ impl Thread {
 
     /// Base and per-lane offsets of a source after resolving a0 (indirect) and
     /// VxH rows; the caller checks the end against the register file.
-    fn src_offsets(&self, s: &SrcOp, n: usize, addr: u64) -> Result<(usize, [u16; 32]), GpuError> {
+    /// A source's base and per-lane offsets: the decoded ones of a direct region (borrowed,
+    /// not copied: a copy of the 64-byte table per source was a fifth of the time of the
+    /// double sequences), computed into `buf` for an indirect one.
+    fn src_offsets<'a>(
+        &self,
+        s: &'a SrcOp,
+        n: usize,
+        addr: u64,
+        buf: &'a mut [u16; 32],
+    ) -> Result<(usize, &'a [u16; 32]), GpuError> {
         match s.indirect {
-            None => Ok((s.base as usize, s.rel)),
+            None => Ok((s.base as usize, &s.rel)),
             Some((sub, off)) if s.vxh != 0 => {
-                let mut rel = [0u16; 32];
                 for i in 0..n {
                     let row = i / s.vxh as usize;
                     let b = self.indirect_base(sub.wrapping_add(row as u8), off, addr)?;
-                    rel[i] = (b + u32::from(s.rel[i])).min(u16::MAX as u32) as u16;
+                    buf[i] = (b + u32::from(s.rel[i])).min(u16::MAX as u32) as u16;
                 }
-                Ok((0, rel))
+                Ok((0, buf))
             }
-            Some((sub, off)) => Ok((self.indirect_base(sub, off, addr)? as usize, s.rel)),
+            Some((sub, off)) => Ok((self.indirect_base(sub, off, addr)? as usize, &s.rel)),
         }
     }
 
@@ -227,13 +235,14 @@ impl Thread {
 
     /// A register source's file bytes, base and per-lane offsets, every lane's
     /// element checked to lie inside the file (an indirect region can point past r127).
-    fn src_region(
-        &self,
-        s: &SrcOp,
+    fn src_region<'a>(
+        &'a self,
+        s: &'a SrcOp,
         n: usize,
         addr: u64,
-    ) -> Result<(&[u8], usize, [u16; 32]), GpuError> {
-        let (base, rel) = self.src_offsets(s, n, addr)?;
+        buf: &'a mut [u16; 32],
+    ) -> Result<(&'a [u8], usize, &'a [u16; 32]), GpuError> {
+        let (base, rel) = self.src_offsets(s, n, addr, buf)?;
         let b = self.bytes(s.loc);
         let last = rel[..n].iter().copied().max().unwrap_or(0) as usize;
         if base + last + s.ty.size() as usize > b.len() {
@@ -271,7 +280,8 @@ impl Thread {
                 }
             }
             Loc::Grf | Loc::Arf => {
-                let (b, base, rel) = self.src_region(s, n, addr)?;
+                let mut buf = [0u16; 32];
+                let (b, base, rel) = self.src_region(s, n, addr, &mut buf)?;
                 macro_rules! g {
                     ($t:ty, $n:expr) => {
                         for i in 0..n {
@@ -338,7 +348,8 @@ impl Thread {
                 }
             }
             (Loc::Grf | Loc::Arf, Type::F | Type::HF) => {
-                let (b, base, rel) = self.src_region(s, n, addr)?;
+                let mut buf = [0u16; 32];
+                let (b, base, rel) = self.src_region(s, n, addr, &mut buf)?;
                 if s.ty == Type::F {
                     for i in 0..n {
                         let o = base + rel[i] as usize;
@@ -411,7 +422,8 @@ impl Thread {
                 }
             }
             (Loc::Grf | Loc::Arf, Type::DF) => {
-                let (b, base, rel) = self.src_region(s, n, addr)?;
+                let mut buf = [0u16; 32];
+                let (b, base, rel) = self.src_region(s, n, addr, &mut buf)?;
                 for i in 0..n {
                     let o = base + rel[i] as usize;
                     let mut a = [0u8; 8];

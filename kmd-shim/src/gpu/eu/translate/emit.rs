@@ -33,6 +33,10 @@ pub fn translatable(inst: &ExecInst) -> bool {
         return matches!(inst.pred, None | Some((PredCtrl::Normal, _))) && inst.n <= 32;
     }
     let Some(p) = &inst.fast else { return false };
+    // Doubles run in the interpreter's planned loops (`fast::lanes_d`).
+    if p.path == Path::Double {
+        return false;
+    }
     if !matches!(inst.n, 1 | 8 | 16 | 32) {
         return false;
     }
@@ -1077,6 +1081,12 @@ impl Cx<'_, '_> {
                             self.b.ins().bmask(types::I64, m)
                         }
                         QOp::Mov | QOp::Not => unreachable!("one source"),
+                        QOp::DMov
+                        | QOp::DAdd
+                        | QOp::DMul
+                        | QOp::DMad
+                        | QOp::DSel { .. }
+                        | QOp::DCmp { .. } => unreachable!("doubles are not translated"),
                     }
                 }
             };
