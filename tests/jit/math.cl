@@ -65,3 +65,8 @@ kernel void d_pi_exact(global const double *a, global double *o) {
     size_t i = get_global_id(0);
     o[4 * i] = sinpi(a[i]); o[4 * i + 1] = cospi(a[i]); o[4 * i + 2] = tanpi(a[i]); o[4 * i + 3] = atanpi(a[i]);
 }
+// ldexp on doubles over NaNs, infinities, zeros, subnormals and exponents far out of range.
+kernel void d_ldexp(global const double *a, global const int *n, global double *o) {
+    size_t i = get_global_id(0);
+    o[i] = ldexp(a[i], n[i]);
+}

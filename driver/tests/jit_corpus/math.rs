@@ -78,7 +78,76 @@ pub fn cases() -> Vec<Case> {
     v.extend(float_cases());
     v.push(pi_exact::<f32>("m_pi_exact", 1e-6));
     v.push(pi_exact::<f64>("d_pi_exact", 1e-14));
+    v.push(d_ldexp());
     v
+}
+
+/// ldexp(double, int) against x·2^n rounded once (one multiplication, exact for n in
+/// [-1022, 1023]), and the limits: a NaN stays a NaN, ±2^30 overflow or underflow.
+fn d_ldexp() -> Case {
+    let mut r = Rng::new(90);
+    let special = [
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f64::from_bits(1),
+        -f64::from_bits(0x000F_FFFF_FFFF_FFFF),
+        f64::MAX,
+        1.0,
+    ];
+    let steps = [0, 1, -1, 5, -5, 1023, -1022, 1 << 30, -(1 << 30), 60, -60];
+    let mut xs = Vec::new();
+    let mut ns = Vec::new();
+    for k in 0..256usize {
+        let x = if k % 2 == 0 {
+            special[k / 2 % special.len()]
+        } else {
+            f64::from_bits(r.next_u64() >> 2)
+        };
+        xs.push(if k % 4 == 3 { -x } else { x });
+        ns.push(steps[k / 3 % steps.len()]);
+    }
+    case(F, "d_ldexp")
+        .global(&[256])
+        .buf(xs)
+        .buf(ns)
+        .out::<f64>(256)
+        .check(|r| {
+            let (xs, ns, got) = (r.input::<f64>(0), r.input::<i32>(1), r.output::<f64>(2));
+            let mut bad = Vec::new();
+            for i in 0..256 {
+                let (x, n) = (xs[i], ns[i]);
+                let want = if x.is_nan() || x == 0.0 || x.is_infinite() {
+                    x
+                } else if n > 2100 {
+                    f64::INFINITY.copysign(x)
+                } else if n < -2100 {
+                    0f64.copysign(x)
+                } else {
+                    x * 2f64.powi(n)
+                };
+                let ok = if want.is_nan() {
+                    got[i].is_nan()
+                } else {
+                    got[i].to_bits() == want.to_bits()
+                };
+                if !ok {
+                    bad.push(format!("ldexp({x:e}, {n}) = {:e}, want {want:e}", got[i]));
+                }
+            }
+            if bad.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} wrong: {}",
+                    bad.len(),
+                    bad[..bad.len().min(6)].join("; ")
+                ))
+            }
+        })
 }
 
 /// Arguments where sinpi, cospi and tanpi are exact: the integers and halves from -16 to

@@ -412,6 +412,15 @@ impl B<'_> {
         self.sel(is_zero, fixed, r)
     }
 
+    /// `r`, or `x` where `x` is a NaN: a NaN argument's result is a NaN.
+    pub fn nan_passes(&mut self, x: Value, r: Value) -> Value {
+        if !self.ty(x).is_float() || self.ty(x) != self.ty(r) {
+            return r;
+        }
+        let nan = self.cmp(CmpOp::FUnord, x, x);
+        self.sel(nan, x, r)
+    }
+
     /// nextafter(x, y): the representable value next to x toward y, stepping the bits of x
     /// (of its half when `half`, x being carried as a float holding a half). NaN when either
     /// is NaN, y when x == y, the smallest subnormal with y's sign from a zero x.
