@@ -79,7 +79,35 @@ pub fn cases() -> Vec<Case> {
     v.push(pi_exact::<f32>("m_pi_exact", 1e-6));
     v.push(pi_exact::<f64>("d_pi_exact", 1e-14));
     v.push(d_ldexp());
+    v.push(m_tgamma());
     v
+}
+
+/// tgamma(float) within OpenCL's 16 ulps of libm's double tgamma, rounded.
+fn m_tgamma() -> Case {
+    let mut r = Rng::new(91);
+    let xs: Vec<f32> = (0..256usize)
+        .map(|k| {
+            let u = (r.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            match k % 4 {
+                0 => f32::from_bits(0x0080_0000 + (r.next_u64() >> 40) as u32 % 0x0c00_0000),
+                1 => 1.0 + 34.0 * u,
+                // Negative, away from the poles.
+                2 => -((k / 4 % 20) as f32) - 0.05 - 0.9 * u,
+                _ => [0.0, -0.0, 0.5, 1.0, 2.0, 3.0, 34.5, 1e-20][k / 4 % 8],
+            }
+        })
+        .collect();
+    case(F, "m_tgamma")
+        .global(&[256])
+        .buf(xs)
+        .out::<f32>(256)
+        .expect_f32(1, 16, |r| {
+            r.input::<f32>(0)
+                .iter()
+                .map(|&x| libm::tgamma(f64::from(x)) as f32)
+                .collect()
+        })
 }
 
 /// ldexp(double, int) against x·2^n rounded once (one multiplication, exact for n in

@@ -412,6 +412,19 @@ impl B<'_> {
         self.sel(is_zero, fixed, r)
     }
 
+    /// tgamma(±0) = ±inf (OpenCL C 9.3.3 special values; libclc gives +inf for -0).
+    pub fn tgamma_zero(&mut self, x: Value, r: Value) -> Value {
+        let ty = self.ty(x);
+        if !ty.is_float() || ty != self.ty(r) {
+            return r;
+        }
+        let zero = self.kf(ty, 0.0);
+        let is_zero = self.cmp(CmpOp::FOEq, x, zero);
+        let inf = self.kf(ty, f64::INFINITY);
+        let signed = self.copysign(inf, x);
+        self.sel(is_zero, signed, r)
+    }
+
     /// `r`, or `x` where `x` is a NaN: a NaN argument's result is a NaN.
     pub fn nan_passes(&mut self, x: Value, r: Value) -> Value {
         if !self.ty(x).is_float() || self.ty(x) != self.ty(r) {
