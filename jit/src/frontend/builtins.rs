@@ -13,6 +13,14 @@ use crate::ir::{BinOp, Block, CmpOp, ConvOp, Function, Op, Ty, UnOp, Value};
 
 use super::FrontendError;
 
+/// Whether `B::fix_library_result` changes the library's result of `op`.
+pub(super) fn fixes_library_result(op: C) -> bool {
+    matches!(
+        op,
+        C::sinpi | C::cospi | C::tanpi | C::atanpi | C::tgamma | C::ldexp
+    )
+}
+
 /// A builder appending to one block.
 pub(super) struct B<'a> {
     pub f: &'a mut Function,
@@ -371,6 +379,19 @@ impl B<'_> {
         self.conv(ConvOp::Bitcast, r, ty)
     }
 
+    /// Result `r` of libclc-15's `op` on first argument `x`, fixed where libclc's is wrong
+    /// (docs/jit.md, "Where libclc-15's results are wrong"); see `fixes_library_result`.
+    pub fn fix_library_result(&mut self, op: C, x: Value, r: Value) -> Value {
+        match op {
+            C::sinpi | C::cospi | C::tanpi | C::atanpi => self.pi_zero_sign(op, x, r),
+            C::tgamma => self.tgamma_zero(x, r),
+            // ldexp(double, int) reads a NaN as a number with the largest exponent:
+            // ldexp(NaN, 1) was -inf, ldexp(NaN, -2^30) zero (CTS bruteforce).
+            C::ldexp => self.nan_passes(x, r),
+            _ => r,
+        }
+    }
+
     /// The sign of a zero result of sinpi, cospi, tanpi and atanpi, as OpenCL C 9.3.3's
     /// special values fix it (libclc's implementations get it wrong at the integers):
     /// "sinpi(n) returns +0 for positive integers n and -0 for negative integers n",
@@ -378,7 +399,7 @@ impl B<'_> {
     /// integers n" and "copysign(0.0, -n) for odd integers n", "atanpi(±0) returns ±0".
     /// A zero result of these comes only from such arguments (or a zero x), so the fix
     /// looks at zero results alone.
-    pub fn pi_zero_sign(&mut self, op: C, x: Value, r: Value) -> Value {
+    fn pi_zero_sign(&mut self, op: C, x: Value, r: Value) -> Value {
         let ty = self.ty(r);
         let zero = self.kf(ty, 0.0);
         let is_zero = self.cmp(CmpOp::FOEq, r, zero);
@@ -426,7 +447,7 @@ impl B<'_> {
     }
 
     /// `r`, or `x` where `x` is a NaN: a NaN argument's result is a NaN.
-    pub fn nan_passes(&mut self, x: Value, r: Value) -> Value {
+    fn nan_passes(&mut self, x: Value, r: Value) -> Value {
         if !self.ty(x).is_float() || self.ty(x) != self.ty(r) {
             return r;
         }

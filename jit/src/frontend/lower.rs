@@ -1757,36 +1757,20 @@ impl Lowerer<'_, '_> {
         };
         // The first argument of the built-ins whose results are fixed up after the call.
         let xs = match args.first() {
-            Some(Sym::Vals(v)) => Some(v.clone()),
+            Some(Sym::Vals(v)) if builtins::fixes_library_result(op) => Some(v.clone()),
             _ => None,
         };
         let (b, vals) = match callee {
             Callee::Template(t) => self.splice(&t, args, cur)?,
             Callee::Slice(slice) => self.inline_slice(slice, args, cur)?,
         };
-        use spirv::OpenclStd100Op as O;
-        let vals = match (op, xs) {
-            (O::sinpi | O::cospi | O::tanpi | O::atanpi, Some(xs)) if xs.len() == vals.len() => {
+        // Results libclc-15 gets wrong, fixed from the first argument (`B::fix_library_result`).
+        let vals = match xs {
+            Some(xs) if xs.len() == vals.len() => {
                 let mut bld = builtins::B { f: &mut *self.f, b };
                 xs.iter()
                     .zip(vals)
-                    .map(|(&x, r)| bld.pi_zero_sign(op, x, r))
-                    .collect()
-            }
-            (O::tgamma, Some(xs)) if xs.len() == vals.len() => {
-                let mut bld = builtins::B { f: &mut *self.f, b };
-                xs.iter()
-                    .zip(vals)
-                    .map(|(&x, r)| bld.tgamma_zero(x, r))
-                    .collect()
-            }
-            // libclc-15's ldexp(double, int) takes a NaN for a number with the largest
-            // exponent: ldexp(NaN, 1) was -inf, ldexp(NaN, -2^30) zero (CTS bruteforce).
-            (O::ldexp, Some(xs)) if xs.len() == vals.len() => {
-                let mut bld = builtins::B { f: &mut *self.f, b };
-                xs.iter()
-                    .zip(vals)
-                    .map(|(&x, r)| bld.nan_passes(x, r))
+                    .map(|(&x, r)| bld.fix_library_result(op, x, r))
                     .collect()
             }
             _ => vals,
