@@ -446,6 +446,43 @@ impl B<'_> {
         self.sel(is_zero, signed, r)
     }
 
+    /// An i32 exponent clamped to [-2200, 2200].
+    pub fn clamp_exponent(&mut self, n: Value) -> Value {
+        if self.ty(n) != Ty::I32 {
+            return n;
+        }
+        let lo = self.k(Ty::I32, (-2200i32) as u32 as u64);
+        let hi = self.k(Ty::I32, 2200);
+        let n = self.bin(BinOp::Max { signed: true }, n, lo);
+        self.bin(BinOp::Min { signed: true }, n, hi)
+    }
+
+    /// A float's tgamma computed in double (`x`, `r` doubles): below -43 every gamma of a
+    /// non-integer is below the smallest float subnormal, a zero of gamma's sign there
+    /// ((-1)^n on (-n-1, -n)). libclc's double tgamma lets g·|x|·sinpi(x) overflow near
+    /// -171 and answers +inf (CTS bruteforce: tgamma(-170.625f)).
+    pub fn tgamma_float_underflow(&mut self, x: Value, r: Value) -> Value {
+        let ty = self.ty(x);
+        if ty != Ty::F64 || self.ty(r) != ty {
+            return r;
+        }
+        let limit = self.kf(ty, -43.0);
+        let far = self.cmp(CmpOp::FOLt, x, limit);
+        let fl = self.un(UnOp::Floor, x);
+        let not_whole = self.cmp(CmpOp::FOGt, x, fl);
+        let zero_there = self.push(Op::Bin(BinOp::And, far, not_whole), Ty::Bool);
+        // floor(x) even: positive; odd: negative (|floor(x)| < 2^53 here unless x is
+        // an integer, which is excluded).
+        let half = self.kf(ty, 0.5);
+        let h = self.bin(BinOp::FMul, fl, half);
+        let hf = self.un(UnOp::Floor, h);
+        let even = self.cmp(CmpOp::FOEq, hf, h);
+        let pz = self.kf(ty, 0.0);
+        let nz = self.kf(ty, -0.0);
+        let z = self.sel(even, pz, nz);
+        self.sel(zero_there, z, r)
+    }
+
     /// `r`, or `x` where `x` is a NaN: a NaN argument's result is a NaN.
     fn nan_passes(&mut self, x: Value, r: Value) -> Value {
         if !self.ty(x).is_float() || self.ty(x) != self.ty(r) {

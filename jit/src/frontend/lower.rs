@@ -1700,6 +1700,21 @@ impl Lowerer<'_, '_> {
             codes.push(self.info.mangle_param(t, space)?);
             args.push(Sym::Vals(vals));
         }
+        // ldexp's exponent clamped to ±2200, which changes no result (2^2200 takes the
+        // smallest subnormal double past the largest, 2^-2200 the largest below half the
+        // smallest): libclc-15's double ldexp adds it to the exponent in 32 bits, and
+        // ldexp(-0x1p-1034, INT_MIN) wrapped to -inf (CTS bruteforce).
+        if op == spirv::OpenclStd100Op::ldexp {
+            if let Some(Sym::Vals(ns)) = args.get_mut(1) {
+                let mut bld = builtins::B {
+                    f: &mut *self.f,
+                    b: cur,
+                };
+                for n in ns.iter_mut() {
+                    *n = bld.clamp_exponent(*n);
+                }
+            }
+        }
         let name = library::mangle(&format!("{op:?}"), &codes);
         if op == spirv::OpenclStd100Op::tgamma {
             if let Some(done) = self.tgamma_in_double(i, &codes, &args, cur)? {
@@ -1850,6 +1865,7 @@ impl Lowerer<'_, '_> {
         for (&x, r) in wide.iter().zip(vals) {
             let mut bld = builtins::B { f: &mut *self.f, b };
             let r = bld.tgamma_zero(x, r);
+            let r = bld.tgamma_float_underflow(x, r);
             let f = self.f.push(b, Op::Conv(ConvOp::FConv, r), Ty::F32);
             out.push(if half_result {
                 self.round_half(b, f)
