@@ -1973,6 +1973,36 @@ fn wide_src(r: &mut Rng, n: u8, nr: u8, qword_ok: bool, float: bool) -> Src {
     s
 }
 
+/// A conditional modifier (always on cmp, often on sel, now and then elsewhere) and a
+/// predicate, on one random flag register of `inst`.
+fn with_random_flags(r: &mut Rng, mut inst: Inst, op: Opcode) -> Inst {
+    let flag = (r.below(2) as u8, r.below(2) as u8);
+    if op == Opcode::Cmp || (op == Opcode::Sel && r.coin()) || r.below(20) == 0 {
+        let cm = r.pick(&CMODS);
+        inst = with_cmod(inst, cm, flag);
+    }
+    if r.coin() {
+        inst = with_pred(inst, flag, r.coin());
+    }
+    inst
+}
+
+/// Moves that give both flag registers random bits.
+fn random_flag_registers(r: &mut Rng) -> Vec<Inst> {
+    let mut prog = Vec::new();
+    for nr in [0x30u8, 0x31] {
+        let mut m = alu(
+            Opcode::Mov,
+            1,
+            arf_dst(nr),
+            &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
+        );
+        m.no_mask = true;
+        prog.push(m);
+    }
+    prog
+}
+
 /// Run `prog` on `tg` through the fast and the general path: the outcome,
 /// every GRF, both flags and the counters must agree. Returns the plan of the
 /// instruction at `at`.
@@ -2167,25 +2197,8 @@ fn fast_path_matches_general_path_wide() {
         inst.chan_offset = off;
         inst.saturate = r.below(10) == 0;
         inst.no_mask = r.below(4) == 0;
-        let flag = (r.below(2) as u8, r.below(2) as u8);
-        if op == Cmp || (op == Sel && r.coin()) || r.below(20) == 0 {
-            let cm = r.pick(&CMODS);
-            inst = with_cmod(inst, cm, flag);
-        }
-        if r.coin() {
-            inst = with_pred(inst, flag, r.coin());
-        }
-        let mut prog = Vec::new();
-        for nr in [0x30u8, 0x31] {
-            let mut m = alu(
-                Mov,
-                1,
-                arf_dst(nr),
-                &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
-            );
-            m.no_mask = true;
-            prog.push(m);
-        }
+        inst = with_random_flags(r, inst, op);
+        let mut prog = random_flag_registers(r);
         if r.coin() {
             // Denormals kept (the float cases see both modes).
             let mut k = alu(
@@ -2354,25 +2367,8 @@ fn fast_path_matches_general_path_double() {
         inst.chan_offset = off;
         inst.saturate = r.below(12) == 0;
         inst.no_mask = r.below(4) == 0;
-        let flag = (r.below(2) as u8, r.below(2) as u8);
-        if op == Cmp || (op == Sel && r.coin()) || r.below(20) == 0 {
-            let cm = r.pick(&CMODS);
-            inst = with_cmod(inst, cm, flag);
-        }
-        if r.coin() {
-            inst = with_pred(inst, flag, r.coin());
-        }
-        let mut prog = Vec::new();
-        for nr in [0x30u8, 0x31] {
-            let mut m = alu(
-                Mov,
-                1,
-                arf_dst(nr),
-                &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
-            );
-            m.no_mask = true;
-            prog.push(m);
-        }
+        inst = with_random_flags(r, inst, op);
+        let mut prog = random_flag_registers(r);
         // Denormals of doubles kept (the JIT's 0x4C0) mostly; now and then flushed,
         // or a directed rounding mode (cr0 bits 5:4).
         let cr0 = r.pick(&[0x4C0u64, 0x4C0, 0x4C0, 0x40, 0, 0x4D0, 0x4E0, 0x4F0]);
