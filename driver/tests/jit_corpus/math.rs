@@ -195,16 +195,21 @@ fn d_ldexp() -> Case {
                     bad.push(format!("ldexp({x:e}, {n}) = {:e}, want {want:e}", got[i]));
                 }
             }
-            if bad.is_empty() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{} wrong: {}",
-                    bad.len(),
-                    bad[..bad.len().min(6)].join("; ")
-                ))
-            }
+            wrong(&bad, 6)
         })
+}
+
+/// A check's verdict from its list of wrong elements (the first `show` of them shown).
+fn wrong(bad: &[String], show: usize) -> Result<(), String> {
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} wrong: {}",
+            bad.len(),
+            bad[..bad.len().min(show)].join("; ")
+        ))
+    }
 }
 
 /// Arguments where sinpi, cospi and tanpi are exact: the integers and halves from -16 to
@@ -294,15 +299,7 @@ fn pi_exact<T: PiFloat + 'static>(name: &'static str, rel: f64) -> Case {
                     }
                 }
             }
-            if bad.is_empty() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{} wrong: {}",
-                    bad.len(),
-                    bad[..bad.len().min(8)].join("; ")
-                ))
-            }
+            wrong(&bad, 8)
         })
 }
 

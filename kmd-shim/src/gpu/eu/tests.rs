@@ -660,14 +660,7 @@ fn float_alu_and_conversions_match_cpu_reference() {
     let b: Vec<f32> = vec![0.25, 4.0, -1.0, 2.0, f32::NAN, 1.0e30, 0.5, 3.0];
     let c: Vec<f32> = vec![1.0, 1.0, 0.5, 0.0, 2.0, -1.0, 1.0, 1.0e-8];
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    let denorm_keep = alu(
-        Opcode::Or,
-        1,
-        arf_dst(0x80),
-        &[arf_scalar(0x80), imm(Type::UW, 0x4C0)],
-    );
-    let mut denorm_keep = denorm_keep;
-    denorm_keep.no_mask = true;
+    let denorm_keep = or_cr0(0x4C0);
     let insts = vec![
         alu(
             Opcode::Mul,
@@ -809,6 +802,18 @@ fn arf_dst(nr: u8) -> Dst {
         writemask: 0xF,
     }
 }
+/// `(W) or (1) cr0 cr0 bits`: set cr0 mode bits (0x4C0 keeps denormals; bits 5:4 round).
+pub(super) fn or_cr0(bits: u64) -> Inst {
+    let mut k = alu(
+        Opcode::Or,
+        1,
+        arf_dst(0x80),
+        &[arf_scalar(0x80), imm(Type::UW, bits)],
+    );
+    k.no_mask = true;
+    k
+}
+
 fn arf_scalar(nr: u8) -> Src {
     Src::Reg(SrcReg {
         file: RegFile::Arf,
@@ -1819,14 +1824,7 @@ fn fast_path_matches_general_path() {
         let cr0 =
             if r.coin() { 0x4C0 } else { 0 } | if r.below(4) == 0 { r.below(4) << 4 } else { 0 };
         if cr0 != 0 {
-            let mut k = alu(
-                Or,
-                1,
-                arf_dst(0x80),
-                &[arf_scalar(0x80), imm(Type::UW, cr0)],
-            );
-            k.no_mask = true;
-            prog.push(k);
+            prog.push(or_cr0(cr0));
         }
         prog.push(inst.clone());
         prog.push(eot());
@@ -2201,14 +2199,7 @@ fn fast_path_matches_general_path_wide() {
         let mut prog = random_flag_registers(r);
         if r.coin() {
             // Denormals kept (the float cases see both modes).
-            let mut k = alu(
-                Or,
-                1,
-                arf_dst(0x80),
-                &[arf_scalar(0x80), imm(Type::UW, 0x4C0)],
-            );
-            k.no_mask = true;
-            prog.push(k);
+            prog.push(or_cr0(0x4C0));
         }
         let at = KBASE + 16 * prog.len() as u64;
         prog.push(inst.clone());
@@ -2373,14 +2364,7 @@ fn fast_path_matches_general_path_double() {
         // or a directed rounding mode (cr0 bits 5:4).
         let cr0 = r.pick(&[0x4C0u64, 0x4C0, 0x4C0, 0x40, 0, 0x4D0, 0x4E0, 0x4F0]);
         if cr0 != 0 {
-            let mut k = alu(
-                Or,
-                1,
-                arf_dst(0x80),
-                &[arf_scalar(0x80), imm(Type::UW, cr0)],
-            );
-            k.no_mask = true;
-            prog.push(k);
+            prog.push(or_cr0(cr0));
         }
         let at = KBASE + 16 * prog.len() as u64;
         prog.push(inst.clone());

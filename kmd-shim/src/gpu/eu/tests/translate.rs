@@ -158,14 +158,7 @@ fn random_program(r: &mut Rng, body: Vec<Inst>) -> Vec<Inst> {
     // Denormals flushed or kept, and (an eighth of the time) a directed rounding mode.
     let cr0 = if r.coin() { 0x4C0 } else { 0 } | if r.below(8) == 0 { r.below(4) << 4 } else { 0 };
     if cr0 != 0 {
-        let mut k = alu(
-            Opcode::Or,
-            1,
-            arf_dst(0x80),
-            &[arf_scalar(0x80), imm(Type::UW, cr0)],
-        );
-        k.no_mask = true;
-        prog.push(k);
+        prog.push(or_cr0(cr0));
     }
     prog.extend(body);
     prog.push(eot());
