@@ -52,8 +52,14 @@ impl B<'_> {
         let ty = self.f.ty(a);
         self.push(Op::Bin(op, a, b), ty)
     }
+    /// A unary operation: of the operand's type, but the half conversions, whose result
+    /// type is their own (a value mistyped here was once selected as a float `and`).
     fn un(&mut self, op: UnOp, a: Value) -> Value {
-        let ty = self.f.ty(a);
+        let ty = match op {
+            UnOp::FloatToHalf => Ty::I32,
+            UnOp::HalfToFloat => Ty::F32,
+            _ => self.f.ty(a),
+        };
         self.push(Op::Un(op, a), ty)
     }
     fn cmp(&mut self, op: CmpOp, a: Value, b: Value) -> Value {
@@ -499,10 +505,7 @@ impl B<'_> {
         let ty = self.ty(x);
         let it = Self::int_of(ty);
         let (bits, sign) = if half {
-            (
-                self.push(Op::Un(UnOp::FloatToHalf, x), Ty::I32),
-                self.k(it, 0x8000),
-            )
+            (self.un(UnOp::FloatToHalf, x), self.k(it, 0x8000))
         } else {
             (
                 self.conv(ConvOp::Bitcast, x, it),
@@ -535,7 +538,7 @@ impl B<'_> {
         let r = if half {
             let mask = self.k(it, 0xffff);
             let r = self.bin(BinOp::And, r, mask);
-            self.push(Op::Un(UnOp::HalfToFloat, r), Ty::F32)
+            self.un(UnOp::HalfToFloat, r)
         } else {
             self.conv(ConvOp::Bitcast, r, ty)
         };
