@@ -179,6 +179,7 @@ pub fn format_counters(c: &Counters) -> String {
         ("sends.atomic", c.sends_atomic),
         ("sends.barrier", c.sends_barrier),
         ("sends.eot", c.sends_eot),
+        ("sends.sampler", c.sends_sampler),
         ("sends.other", c.sends_other),
         ("issue-cycles", c.issue_cycles),
         ("latency-cycles", c.latency_cycles),

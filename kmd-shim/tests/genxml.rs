@@ -229,6 +229,8 @@ macro_rules! all_packets {
             MediaStateFlush,
             PipeControl,
             RenderSurfaceState,
+            SamplerState,
+            SamplerBorderColorState,
             BindingTableState
         )
     };

@@ -210,10 +210,13 @@ fn main() {
                 .unwrap();
         }
         let surf = |base| {
-            Some(BufferSurface {
-                base,
-                size: 4 * items,
-            })
+            Some(
+                BufferSurface {
+                    base,
+                    size: 4 * items,
+                }
+                .into(),
+            )
         };
         let groups: Vec<ThreadGroup> = (0..GROUPS)
             .map(|g| ThreadGroup {
@@ -234,6 +237,8 @@ fn main() {
                 scratch_base: 0,
                 scratch_per_thread: 0,
                 barrier_enabled: false,
+                dynamic_state_base: 0,
+                sampler_state_pointer: 0,
             })
             .collect();
         let mut first: Option<(Counters, Vec<u8>, f64)> = None;

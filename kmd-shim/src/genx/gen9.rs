@@ -391,6 +391,10 @@ packet! {
 // ------------------------------------------------------------------ surface state
 
 /// RENDER_SURFACE_STATE Surface Type values.
+pub const SURFTYPE_1D: u8 = 0;
+pub const SURFTYPE_2D: u8 = 1;
+pub const SURFTYPE_3D: u8 = 2;
+pub const SURFTYPE_CUBE: u8 = 3;
 pub const SURFTYPE_BUFFER: u8 = 4;
 pub const SURFTYPE_NULL: u8 = 7;
 /// Surface formats used for buffers.
@@ -430,6 +434,7 @@ packet! {
         mip_tail_start_lod: u8 = 168, 171, Uint, "Mip Tail Start LOD";
         coherency_type: u8 = 174, 174, Uint, "Coherency Type";
         tiled_resource_mode: u8 = 178, 179, Uint, "Tiled Resource Mode";
+        y_offset: u8 = 181, 183, Uint, "Y Offset";
         x_offset: u8 = 185, 191, Uint, "X Offset";
         shader_channel_select_alpha: u8 = 240, 242, Uint, "Shader Channel Select Alpha";
         shader_channel_select_blue: u8 = 243, 245, Uint, "Shader Channel Select Blue";
@@ -482,6 +487,76 @@ impl RenderSurfaceState {
     /// For SURFTYPE_BUFFER: the size in bytes (entries × (Surface Pitch + 1)).
     pub fn buffer_size(&self) -> u64 {
         self.buffer_entries() * (u64::from(self.surface_pitch) + 1)
+    }
+}
+
+/// RENDER_SURFACE_STATE Tile Mode values.
+pub const TILE_LINEAR: u8 = 0;
+pub const TILE_WMAJOR: u8 = 1;
+pub const TILE_XMAJOR: u8 = 2;
+pub const TILE_YMAJOR: u8 = 3;
+
+// ------------------------------------------------------------------ sampler state
+
+/// SAMPLER_STATE Min/Mag Mode Filter values (MAPFILTER_*).
+pub const MAPFILTER_NEAREST: u8 = 0;
+pub const MAPFILTER_LINEAR: u8 = 1;
+/// Texture Coordinate Mode values (TCM_*) of the TCX/TCY/TCZ Address Control Modes.
+pub const TCM_WRAP: u8 = 0;
+pub const TCM_MIRROR: u8 = 1;
+pub const TCM_CLAMP: u8 = 2;
+pub const TCM_CUBE: u8 = 3;
+pub const TCM_CLAMP_BORDER: u8 = 4;
+pub const TCM_MIRROR_ONCE: u8 = 5;
+pub const TCM_HALF_BORDER: u8 = 6;
+
+packet! {
+    /// SAMPLER_STATE (4 dwords): one entry of the array at Dynamic State Base Address +
+    /// the interface descriptor's Sampler State Pointer (16 bytes each).
+    SamplerState = "SAMPLER_STATE", dwords 4, bias 0,
+    opcode [], length None;
+    {
+        min_mode_filter: u8 = 14, 16, Uint, "Min Mode Filter";
+        mag_mode_filter: u8 = 17, 19, Uint, "Mag Mode Filter";
+        mip_mode_filter: u8 = 20, 21, Uint, "Mip Mode Filter";
+        lod_preclamp_mode: u8 = 27, 28, Uint, "LOD PreClamp Mode";
+        texture_border_color_mode: u8 = 29, 29, Uint, "Texture Border Color Mode";
+        sampler_disable: bool = 31, 31, Uint, "Sampler Disable";
+        max_lod: u16 = 40, 51, Uint, "Max LOD";
+        min_lod: u16 = 52, 63, Uint, "Min LOD";
+        /// SAMPLER_BORDER_COLOR_STATE, relative to Dynamic State Base Address, 64-byte
+        /// aligned.
+        border_color_pointer: u32 = 70, 87, Address, "Border Color Pointer";
+        tcz_address_control_mode: u8 = 96, 98, Uint, "TCZ Address Control Mode";
+        tcy_address_control_mode: u8 = 99, 101, Uint, "TCY Address Control Mode";
+        tcx_address_control_mode: u8 = 102, 104, Uint, "TCX Address Control Mode";
+        non_normalized_coordinate_enable: bool = 106, 106, Uint,
+            "Non-normalized Coordinate Enable";
+        r_address_min_filter_rounding_enable: bool = 109, 109, Uint,
+            "R Address Min Filter Rounding Enable";
+        r_address_mag_filter_rounding_enable: bool = 110, 110, Uint,
+            "R Address Mag Filter Rounding Enable";
+        v_address_min_filter_rounding_enable: bool = 111, 111, Uint,
+            "V Address Min Filter Rounding Enable";
+        v_address_mag_filter_rounding_enable: bool = 112, 112, Uint,
+            "V Address Mag Filter Rounding Enable";
+        u_address_min_filter_rounding_enable: bool = 113, 113, Uint,
+            "U Address Min Filter Rounding Enable";
+        u_address_mag_filter_rounding_enable: bool = 114, 114, Uint,
+            "U Address Mag Filter Rounding Enable";
+    }
+}
+
+packet! {
+    /// SAMPLER_BORDER_COLOR_STATE: the border colour of CLAMP_BORDER addressing, four
+    /// dwords read as floats or as 32-bit integers by the surface format's type.
+    SamplerBorderColorState = "SAMPLER_BORDER_COLOR_STATE", dwords 4, bias 0,
+    opcode [], length None;
+    {
+        border_color_red: u32 = 0, 31, Uint, "Border Color 32bit Red";
+        border_color_green: u32 = 32, 63, Uint, "Border Color 32bit Green";
+        border_color_blue: u32 = 64, 95, Uint, "Border Color 32bit Blue";
+        border_color_alpha: u32 = 96, 127, Uint, "Border Color 32bit Alpha";
     }
 }
 

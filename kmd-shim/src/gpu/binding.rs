@@ -11,9 +11,31 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::image::surface::Image;
 use super::{read_dwords, BufferSurface, GpuError, GpuMemory};
-use crate::genx::gen9::{BindingTableState, RenderSurfaceState, SURFTYPE_BUFFER, SURFTYPE_NULL};
+use crate::genx::gen9::{
+    BindingTableState, RenderSurfaceState, SURFACE_FORMAT_RAW, SURFTYPE_BUFFER, SURFTYPE_NULL,
+};
 use crate::genx::Packet;
+
+/// What a binding-table entry names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    /// A buffer: untyped, scattered and block messages reach it by byte offset; with a
+    /// format (a typed buffer, image1d_buffer_t), typed messages and the sampler too.
+    Buffer(BufferSurface, Option<Image>),
+    /// An image (1D, 2D, 3D, arrays): typed messages and the sampler.
+    Image(Image),
+    /// A surface state the model cannot take; kept so that a message to it is refused
+    /// with the reason, as `Image::from_state` gives it.
+    Unmodelled(RenderSurfaceState),
+}
+
+impl From<BufferSurface> for Surface {
+    fn from(b: BufferSurface) -> Surface {
+        Surface::Buffer(b, None)
+    }
+}
 
 /// Binding-table indices 0..=239 name surfaces; 240..=251 are reserved and
 /// 252..=255 have fixed meanings (bindless, stateless, SLM).
@@ -28,10 +50,10 @@ pub enum Bindings {
     Table {
         surface_state_base: u64,
         pointer: u32,
-        cache: Arc<[OnceLock<Option<BufferSurface>>]>,
+        cache: Arc<[OnceLock<Option<Surface>>]>,
     },
     /// Entries given directly (unit tests of the EUs).
-    Fixed(Vec<Option<BufferSurface>>),
+    Fixed(Vec<Option<Surface>>),
 }
 
 impl Bindings {
@@ -43,15 +65,14 @@ impl Bindings {
         }
     }
 
-    /// The buffer surface at `bti` (None: a null surface, reads 0 and drops
-    /// writes). Reading the table or the surface state can fault; surface
-    /// types other than buffers and null are not modelled.
-    pub fn surface(
+    /// The entry at `bti` (None: a null surface, reads 0 and drops writes). Reading the
+    /// table or the surface state can fault.
+    pub fn entry(
         &self,
         mem: &dyn GpuMemory,
         bti: u32,
         addr: u64,
-    ) -> Result<Option<BufferSurface>, GpuError> {
+    ) -> Result<Option<Surface>, GpuError> {
         if bti > MAX_SURFACE_BTI {
             return Err(illegal(addr, format!("reserved binding-table index {bti}")));
         }
@@ -66,21 +87,63 @@ impl Bindings {
                 if let Some(s) = slot.get() {
                     return Ok(*s);
                 }
-                let s = resolve(mem, *surface_state_base, *pointer, bti, addr)?;
+                let s = resolve(mem, *surface_state_base, *pointer, bti)?;
                 Ok(*slot.get_or_init(|| s))
             }
         }
     }
+
+    /// The buffer surface at `bti`, for the messages that address bytes (None: a null
+    /// surface); an image there is an error.
+    pub fn surface(
+        &self,
+        mem: &dyn GpuMemory,
+        bti: u32,
+        addr: u64,
+    ) -> Result<Option<BufferSurface>, GpuError> {
+        match self.entry(mem, bti, addr)? {
+            None => Ok(None),
+            Some(Surface::Buffer(b, _)) => Ok(Some(b)),
+            Some(Surface::Image(_)) => Err(illegal(
+                addr,
+                format!("binding-table index {bti}: an untyped message to an image surface"),
+            )),
+            Some(Surface::Unmodelled(s)) => Err(unmodelled(addr, bti, &s)),
+        }
+    }
+
+    /// The typed view of the surface at `bti`, for typed messages and the sampler (None: a
+    /// null surface).
+    pub fn image(
+        &self,
+        mem: &dyn GpuMemory,
+        bti: u32,
+        addr: u64,
+    ) -> Result<Option<Image>, GpuError> {
+        match self.entry(mem, bti, addr)? {
+            None => Ok(None),
+            Some(Surface::Image(i) | Surface::Buffer(_, Some(i))) => Ok(Some(i)),
+            Some(Surface::Buffer(_, None)) => Err(illegal(
+                addr,
+                format!("binding-table index {bti}: a typed message to a raw buffer"),
+            )),
+            Some(Surface::Unmodelled(s)) => Err(unmodelled(addr, bti, &s)),
+        }
+    }
 }
 
-/// Binding table entry `bti` → its RENDER_SURFACE_STATE → a buffer surface.
+fn unmodelled(addr: u64, bti: u32, s: &RenderSurfaceState) -> GpuError {
+    let why = Image::from_state(s).err().unwrap_or_default();
+    illegal(addr, format!("binding-table index {bti}: {why}"))
+}
+
+/// Binding table entry `bti` → its RENDER_SURFACE_STATE → the surface.
 pub fn resolve(
     mem: &dyn GpuMemory,
     surface_state_base: u64,
     pointer: u32,
     bti: u32,
-    addr: u64,
-) -> Result<Option<BufferSurface>, GpuError> {
+) -> Result<Option<Surface>, GpuError> {
     let entry = read_dwords(
         mem,
         surface_state_base + u64::from(pointer) + 4 * u64::from(bti),
@@ -89,17 +152,25 @@ pub fn resolve(
     let ptr = BindingTableState::unpack(&entry).surface_state_pointer;
     let rss =
         RenderSurfaceState::unpack(&read_dwords(mem, surface_state_base + u64::from(ptr), 16)?);
-    match rss.surface_type {
-        SURFTYPE_BUFFER => Ok(Some(BufferSurface {
-            base: rss.surface_base_address,
-            size: rss.buffer_size(),
-        })),
-        SURFTYPE_NULL => Ok(None),
-        t => Err(illegal(
-            addr,
-            format!("binding-table index {bti}: surface type {t} (only buffers are modelled)"),
-        )),
-    }
+    Ok(match rss.surface_type {
+        SURFTYPE_NULL => None,
+        SURFTYPE_BUFFER => {
+            let b = BufferSurface {
+                base: rss.surface_base_address,
+                size: rss.buffer_size(),
+            };
+            let typed = if rss.surface_format == SURFACE_FORMAT_RAW {
+                None
+            } else {
+                Image::from_state(&rss).ok()
+            };
+            Some(Surface::Buffer(b, typed))
+        }
+        _ => Some(match Image::from_state(&rss) {
+            Ok(i) => Surface::Image(i),
+            Err(_) => Surface::Unmodelled(rss),
+        }),
+    })
 }
 
 fn illegal(addr: u64, why: String) -> GpuError {

@@ -951,6 +951,8 @@ impl<'m> CommandStreamer<'m> {
                 scratch_base: scratch_base + u64::from(first_slot) * u64::from(scratch_per_thread),
                 scratch_per_thread,
                 barrier_enabled: idd.barrier_enable,
+                dynamic_state_base: self.state.dynamic_base,
+                sampler_state_pointer: idd.sampler_state_pointer,
             };
             let env = GroupEnv {
                 general_state_base,

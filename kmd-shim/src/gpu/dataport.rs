@@ -88,13 +88,14 @@ pub struct Payload {
 }
 
 impl Payload {
-    fn u32(&self, reg: usize, lane: usize) -> u32 {
+    /// Dword `lane` (0..7) of payload register `reg`.
+    pub(crate) fn u32(&self, reg: usize, lane: usize) -> u32 {
         let r = &self.regs[reg % 32];
         let o = (lane % 8) * 4;
         u32::from_le_bytes([r[o], r[o + 1], r[o + 2], r[o + 3]])
     }
     /// Dword `lane` of a SIMD8/16 operand starting at payload register `reg`.
-    fn lane_u32(&self, reg: usize, lane: usize) -> u32 {
+    pub(crate) fn lane_u32(&self, reg: usize, lane: usize) -> u32 {
         self.u32(reg + lane / 8, lane % 8)
     }
     /// `lane`'s address: 64-bit in an A64 address block (4 lanes per GRF),
@@ -305,6 +306,12 @@ impl Dataport<'_> {
             ) => self.untyped(addr, &m, msg, emask, resp)?,
             (_, MsgKind::A64ScatteredRead | MsgKind::A64ScatteredWrite) => {
                 self.a64_scattered(addr, &m, msg, emask, resp)?
+            }
+            (Sfid::Sampler, _) => {
+                crate::gpu::sampler::Sampler::new(self.mem, self.tg).message(req, resp)?
+            }
+            (_, MsgKind::TypedRead | MsgKind::TypedWrite) => {
+                self.typed(addr, &m, msg, emask, resp)?
             }
             (
                 _,
@@ -810,7 +817,7 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn set_lane_u32(&mut self, reg: usize, lane: usize, v: u32) {
+    pub(crate) fn set_lane_u32(&mut self, reg: usize, lane: usize, v: u32) {
         self.set_slot(reg, lane, 4, &v.to_le_bytes());
     }
     fn set_slot(&mut self, reg: usize, lane: usize, slot: usize, v: &[u8]) {

@@ -4,8 +4,10 @@
 //! state, walks GPGPU_WALKER's thread groups) → `dispatcher` (each group's
 //! threads and their payloads) → `eu` (thread groups of EU
 //! threads executing decoded Gen ISA) → the shared functions their sends reach:
-//! `dataport` (memory messages: A64, binding-table surfaces, SLM, atomics) →
-//! `GpuMemory` (the context's VM), and `gateway` (the group's barrier).
+//! `dataport` (memory messages: A64, binding-table surfaces, SLM, atomics; `typed`, its
+//! typed surface messages) → `GpuMemory` (the context's VM), `sampler` (sampling and
+//! loads of images, `image` their formats and layouts), and `gateway` (the group's
+//! barrier).
 //!
 //! The interface between the command streamer and the EUs is
 //! [`ThreadGroup`]: everything the hardware's thread dispatcher would hand
@@ -17,7 +19,10 @@ pub mod dataport;
 pub mod dispatcher;
 pub mod eu;
 pub mod gateway;
+pub mod image;
 pub mod pool;
+pub mod sampler;
+mod typed;
 pub mod watchdog;
 
 use thiserror::Error;
@@ -113,6 +118,11 @@ pub struct ThreadGroup {
     pub scratch_per_thread: u32,
     /// Whether the interface descriptor enabled the barrier.
     pub barrier_enabled: bool,
+    /// Dynamic State Base Address, and the interface descriptor's Sampler State Pointer
+    /// relative to it: where the sampler finds SAMPLER_STATE for messages without a
+    /// header (a header's M0.3 names its own).
+    pub dynamic_state_base: u64,
+    pub sampler_state_pointer: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -146,6 +156,8 @@ pub struct Counters {
     pub sends_barrier: u64,
     /// End of thread.
     pub sends_eot: u64,
+    /// Sampler messages (sample, ld, resinfo).
+    pub sends_sampler: u64,
     /// Fences and anything else.
     pub sends_other: u64,
     /// Issue cycles summed over all threads (the timing model's input).
@@ -170,6 +182,7 @@ impl Counters {
             sends_atomic,
             sends_barrier,
             sends_eot,
+            sends_sampler,
             sends_other,
             issue_cycles,
             latency_cycles,
@@ -186,6 +199,7 @@ impl Counters {
         self.sends_atomic += sends_atomic;
         self.sends_barrier += sends_barrier;
         self.sends_eot += sends_eot;
+        self.sends_sampler += sends_sampler;
         self.sends_other += sends_other;
         self.issue_cycles += issue_cycles;
         self.latency_cycles += latency_cycles;

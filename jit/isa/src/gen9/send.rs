@@ -188,7 +188,83 @@ pub struct Message {
     pub data64: bool,
     /// Scratch: offset in 32-byte units (HWords), blocks.
     pub scratch_offset: u32,
+    /// Sampler messages: the operation and the sampler-state index.
+    pub sampler: Option<SamplerMsg>,
     pub eot: bool,
+}
+
+/// A sampler message's operation (descriptor bits 16:12; Mesa `brw_eu_defines.h`,
+/// `GFX5_SAMPLER_MESSAGE_*`, `GFX9_SAMPLER_MESSAGE_*`). The payload parameters of each, for
+/// SIMD8/16 (one or two registers per parameter): `sample`/`sample_lz` u, v, r;
+/// `sample_l` lod, u, v, r; `ld` u, v, lod, r (Gen9's order); `ld_lz` u, v, r;
+/// `resinfo` lod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplerOp {
+    Sample,
+    SampleB,
+    SampleL,
+    SampleC,
+    SampleD,
+    Ld,
+    Gather4,
+    Lod,
+    Resinfo,
+    SampleInfo,
+    SampleLz,
+    SampleCLz,
+    LdLz,
+    /// Any other encoding (the value of bits 16:12).
+    Other(u8),
+}
+
+impl SamplerOp {
+    pub fn from_bits(v: u32) -> SamplerOp {
+        use SamplerOp::*;
+        match v {
+            0 => Sample,
+            1 => SampleB,
+            2 => SampleL,
+            3 => SampleC,
+            4 => SampleD,
+            7 => Ld,
+            8 => Gather4,
+            9 => Lod,
+            10 => Resinfo,
+            11 => SampleInfo,
+            24 => SampleLz,
+            25 => SampleCLz,
+            26 => LdLz,
+            v => Other(v as u8),
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        use SamplerOp::*;
+        match self {
+            Sample => 0,
+            SampleB => 1,
+            SampleL => 2,
+            SampleC => 3,
+            SampleD => 4,
+            Ld => 7,
+            Gather4 => 8,
+            Lod => 9,
+            Resinfo => 10,
+            SampleInfo => 11,
+            SampleLz => 24,
+            SampleCLz => 25,
+            LdLz => 26,
+            Other(v) => u32::from(v),
+        }
+    }
+}
+
+/// The sampler's fields of a descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SamplerMsg {
+    pub op: SamplerOp,
+    /// SAMPLER_STATE index (bits 11:8), from the sampler state pointer.
+    pub index: u8,
 }
 
 fn bits(v: u32, lo: u32, hi: u32) -> u32 {
@@ -217,6 +293,7 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
         returns: false,
         data64: false,
         scratch_offset: 0,
+        sampler: None,
         eot: ex_desc & 0x20 != 0,
     };
     let bti = (desc & 0xFF) as u8;
@@ -322,9 +399,27 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                     oword_block(&mut m);
                     m.bti = None;
                 }
-                0x05 => m.kind = MsgKind::TypedRead,
-                0x0D => m.kind = MsgKind::TypedWrite,
+                // Typed atomics are not decoded further (no OpenCL built-in needs them).
                 0x06 => m.kind = MsgKind::TypedAtomic,
+                0x05 | 0x0D => {
+                    m.kind = if ty == 0x05 {
+                        MsgKind::TypedRead
+                    } else {
+                        MsgKind::TypedWrite
+                    };
+                    // Typed messages are SIMD8 (or SIMD4x2) with a slot group, bits 13:12
+                    // (Mesa `brw_dp_typed_surface_rw_desc`, the PRM's MDC_SG3): 0 SIMD4x2,
+                    // 1 the low 8 slots, 2 the high 8 (which of the header's 16 sample-mask
+                    // bits apply).
+                    (m.simd, m.high_half) = match bits(ctl, 4, 5) {
+                        0 => (4, false),
+                        1 => (8, false),
+                        2 => (8, true),
+                        _ => (0, false),
+                    };
+                    m.channel_mask = (!ctl & 0xF) as u8;
+                    m.data_size = 4;
+                }
                 _ => {}
             }
         }
@@ -377,7 +472,16 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
         }
         Sfid::Gateway if bits(desc, 0, 2) == 4 => m.kind = MsgKind::Barrier,
         Sfid::ThreadSpawner if m.eot => m.kind = MsgKind::EndOfThread,
-        Sfid::Sampler => m.kind = MsgKind::Sampler,
+        Sfid::Sampler => {
+            m.kind = MsgKind::Sampler;
+            m.bti = Some(bti);
+            // SIMD mode, bits 18:17: 0 SIMD4x2, 1 SIMD8, 2 SIMD16, 3 SIMD32/64.
+            m.simd = [4, 8, 16, 32][bits(desc, 17, 18) as usize];
+            m.sampler = Some(SamplerMsg {
+                op: SamplerOp::from_bits(bits(desc, 12, 16)),
+                index: bits(desc, 8, 11) as u8,
+            });
+        }
         Sfid::RenderCache if ty == 7 => m.kind = MsgKind::MemoryFence,
         Sfid::RenderCache => m.kind = MsgKind::RenderTargetWrite,
         _ => {}
@@ -438,6 +542,23 @@ fn describe(m: &Message) -> Option<String> {
         }
         MsgKind::ScratchBlockRead => format!("hword scratch block read x{}", m.data_size / 32),
         MsgKind::ScratchBlockWrite => format!("hword scratch block write x{}", m.data_size / 32),
+        MsgKind::TypedWrite => format!("typed surface write with {}", chans(m.channel_mask)),
+        MsgKind::TypedRead => format!("typed surface read with {}", chans(m.channel_mask)),
+        MsgKind::Sampler => {
+            let s = m.sampler?;
+            let what = match s.op {
+                SamplerOp::Sample => "sample",
+                SamplerOp::SampleB => "sample+LOD bias",
+                SamplerOp::SampleL => "sample override LOD",
+                SamplerOp::SampleC => "sample compare",
+                SamplerOp::Ld => "sample load",
+                SamplerOp::Resinfo => "sample res info",
+                SamplerOp::SampleLz => "sample with lod forced to 0",
+                SamplerOp::LdLz => "sample load with lod forced to 0",
+                _ => return None,
+            };
+            format!("simd{} {what} using sampler index {}", m.simd, s.index)
+        }
         MsgKind::Barrier => "signal barrier".into(),
         MsgKind::EndOfThread => "end of thread".into(),
         _ => return None,

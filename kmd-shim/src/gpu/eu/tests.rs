@@ -210,6 +210,18 @@ fn flow(op: Opcode, n: u8, jip: i32, uip: i32) -> Inst {
 /// Decode iga64 output (hex) into a program at KBASE, followed by an EOT, and run
 /// it on one thread with channel-enable `mask` whose registers `init` fills.
 fn asm_thread(hex: &str, mask: u32, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread {
+    asm_thread_in(hex, mask, &FlatMem::new(), |_| {}, init).unwrap()
+}
+
+/// `asm_thread` on memory `mem`, with `setup` changing the group (its bindings, its
+/// sampler state) before the run.
+fn asm_thread_in(
+    hex: &str,
+    mask: u32,
+    mem: &FlatMem,
+    setup: impl FnOnce(&mut ThreadGroup),
+    init: impl Fn(&mut Vec<[u8; 32]>),
+) -> Result<Thread, GpuError> {
     let bytes: Vec<u8> = (0..hex.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
@@ -223,7 +235,7 @@ fn asm_thread(hex: &str, mask: u32, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread
     }
     insts.push((KBASE + off as u64, eot()));
     let mut p = Program::from_insts(insts).unwrap();
-    let tg = ThreadGroup {
+    let mut tg = ThreadGroup {
         simd: if mask > 0xFFFF {
             32
         } else if mask > 0xFF {
@@ -233,15 +245,14 @@ fn asm_thread(hex: &str, mask: u32, init: impl Fn(&mut Vec<[u8; 32]>)) -> Thread
         },
         ..group(1, mask, |_, g| init(g))
     };
+    setup(&mut tg);
     let mut c = Counters::default();
     let env = LaunchEnv {
         general_state_base: MEM_BASE,
         max_instructions: 100_000,
         watchdog: crate::gpu::watchdog::Watchdog::none(),
     };
-    run_threads(&mut p, &FlatMem::new(), &tg, &env, &mut c)
-        .unwrap()
-        .remove(0)
+    Ok(run_threads(&mut p, mem, &tg, &env, &mut c)?.remove(0))
 }
 
 fn program(insts: Vec<Inst>) -> Program {
@@ -277,14 +288,19 @@ fn group(nthreads: usize, mask: u32, init: impl Fn(usize, &mut Vec<[u8; 32]>)) -
                 }
             })
             .collect(),
-        bindings: Bindings::Fixed(vec![Some(BufferSurface {
-            base: MEM_BASE + 0x8000,
-            size: 64,
-        })]),
+        bindings: Bindings::Fixed(vec![Some(
+            BufferSurface {
+                base: MEM_BASE + 0x8000,
+                size: 64,
+            }
+            .into(),
+        )]),
         slm_bytes: 1024,
         scratch_base: MEM_BASE + 0xC000,
         scratch_per_thread: 1024,
         barrier_enabled: true,
+        dynamic_state_base: MEM_BASE,
+        sampler_state_pointer: 0,
     }
 }
 
@@ -2655,6 +2671,7 @@ fn cr0_rounding_modes_for_f32_arithmetic_and_conversions() {
 pub(crate) mod halfref;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub(crate) mod hostfp;
+pub(crate) mod images;
 pub(crate) mod numeric;
 pub(crate) mod translate;
 

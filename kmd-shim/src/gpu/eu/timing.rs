@@ -79,6 +79,7 @@ pub fn count_send(c: &mut Counters, info: &SendInfo, desc: u32) {
                 by_bti(c);
             }
         }
+        Sfid::Sampler => c.sends_sampler += 1,
         _ => c.sends_other += 1,
     }
 }
