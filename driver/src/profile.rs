@@ -116,7 +116,7 @@ fn launch_on(
             (ArgKind::Value, RunArg::Value(bytes)) if bytes.len() == a.size as usize => {
                 args.push(ArgValue::Bytes(bytes.clone()))
             }
-            (ArgKind::Sampler | ArgKind::Image, _) => {
+            (ArgKind::Sampler { .. } | ArgKind::Image { .. }, _) => {
                 result = Err(format!(
                     "argument {}: images and samplers are not supported",
                     a.name
@@ -167,7 +167,7 @@ fn launch_on(
 
 /// The counters as `gencl profile` prints them, one `name: value` per line.
 pub fn format_counters(c: &Counters) -> String {
-    let rows: [(&str, u64); 15] = [
+    let rows: [(&str, u64); 16] = [
         ("threads", c.threads),
         ("instructions", c.instructions),
         ("lane-instructions", c.lane_instructions),

@@ -70,6 +70,10 @@ pub fn place_arg(end: u32, size: u32) -> u32 {
 /// Shared Local Memory Size tops out at 64 KiB; CL_DEVICE_LOCAL_MEM_SIZE).
 pub const SLM_BYTES: u32 = 64 * 1024;
 
+/// The most bytes of sampler state a kernel may bring (16 SAMPLER_STATEs and their border
+/// colours with room to spare).
+pub const MAX_SAMPLER_HEAP: u64 = 4096;
+
 /// Binding-table entries a kernel's surfaces may use: 0..=239 (the rest have fixed meanings,
 /// `gencl_isa::gen9::send`).
 pub const SURFACE_BTIS: usize = gencl_isa::gen9::send::MAX_SURFACE_BTI as usize + 1;
@@ -210,6 +214,9 @@ pub struct KernelBinary {
     pub required_sub_group_size: Option<u32>,
     /// Attributes string as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports.
     pub attributes: String,
+    /// The kernel's sampler states, if it has samplers.
+    #[serde(default)]
+    pub samplers: Option<SamplerHeap>,
 }
 
 impl KernelBinary {
@@ -242,16 +249,47 @@ pub enum AddressQualifier {
 pub enum ArgKind {
     /// A pointer to global or constant memory: the 64-bit GPU address is pushed at `curbe_offset`.
     /// `bti`: the binding-table index the kernel also uses for it, if promoted to a surface.
-    Buffer {
-        bti: Option<u8>,
-    },
+    Buffer { bti: Option<u8> },
     /// A `__local` pointer: the runtime allocates `size` bytes of SLM from clSetKernelArg and
     /// pushes the 32-bit SLM offset at `curbe_offset`.
     Local,
     /// Plain bytes copied to `curbe_offset`.
     Value,
-    Sampler,
-    Image,
+    /// A `sampler_t`: the runtime writes its SAMPLER_STATE `state_offset` bytes into the
+    /// kernel's sampler heap (`KernelBinary::samplers`).
+    Sampler { state_offset: u32 },
+    /// An image: its surface state goes at binding-table index `bti`.
+    Image { bti: u8 },
+}
+
+/// A value of an image or sampler argument the runtime pushes into the cross-thread data
+/// (a u32 each, as Intel's compiler asks for them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjectParam {
+    ImageWidth,
+    ImageHeight,
+    ImageDepth,
+    ImageArraySize,
+    /// The CL_* channel data type and order (CLK_* in OpenCL C have the same values).
+    ImageChannelDataType,
+    ImageChannelOrder,
+    ImageNumMipLevels,
+    ImageNumSamples,
+    /// Nonzero for a CL_ADDRESS_CLAMP + CL_FILTER_NEAREST sampler: IGC then moves negative
+    /// coordinates to -1 so that they read the border.
+    SamplerSnapWa,
+}
+
+/// The sampler states of a kernel, as the runtime places them in the dynamic state heap:
+/// `heap` is copied whole (inline samplers' states are in it already), each sampler
+/// argument's state written at its offset; the SAMPLER_STATE array (16 bytes per sampler)
+/// starts at `state_offset`, its border colours at `border_offset`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SamplerHeap {
+    pub heap: Vec<u8>,
+    pub state_offset: u32,
+    pub count: u32,
+    pub border_offset: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -270,6 +308,10 @@ pub struct KernelArg {
     pub pieces: Vec<ArgPiece>,
     /// CL_KERNEL_ARG_TYPE_QUALIFIER bits (const, restrict, volatile, pipe).
     pub type_qualifier: u64,
+    /// For image and sampler arguments: values of the object pushed at offsets of the
+    /// cross-thread data.
+    #[serde(default)]
+    pub object_params: Vec<(ObjectParam, u32)>,
 }
 
 /// A buffer of initialised program-scope data.
@@ -406,15 +448,46 @@ impl KernelBinary {
                 ArgKind::Local => 4,
                 ArgKind::Value if a.pieces.is_empty() => a.size,
                 ArgKind::Value => 0,
-                ArgKind::Sampler | ArgKind::Image => 0,
+                ArgKind::Sampler { .. } | ArgKind::Image { .. } => 0,
             };
             if a.size == 0 || !fits(a.curbe_offset, pushed) {
                 return Err(format!("argument {i} outside the cross-thread data"));
+            }
+            if a.object_params.iter().any(|&(_, off)| !fits(off, 4)) {
+                return Err(format!(
+                    "argument {i}: an image or sampler value outside the cross-thread data"
+                ));
+            }
+            match a.kind {
+                ArgKind::Image { bti } if usize::from(bti) >= SURFACE_BTIS => {
+                    return Err(format!("argument {i}: binding-table index {bti}"));
+                }
+                ArgKind::Sampler { state_offset } => {
+                    let heap = self.samplers.as_ref().map_or(0, |s| s.heap.len() as u64);
+                    if u64::from(state_offset) + 16 > heap {
+                        return Err(format!(
+                            "argument {i}: a sampler state outside the sampler heap"
+                        ));
+                    }
+                }
+                _ => {}
             }
             for p in &a.pieces {
                 if p.src as u64 + p.size as u64 > a.size as u64 || !fits(p.dst, p.size) {
                     return Err(format!("argument {i}: a piece outside its bounds"));
                 }
+            }
+        }
+        if let Some(s) = &self.samplers {
+            let len = s.heap.len() as u64;
+            if len > MAX_SAMPLER_HEAP
+                || s.count > 16
+                || u64::from(s.state_offset) + 16 * u64::from(s.count) > len
+                || u64::from(s.border_offset) + 16 > len
+                || !s.state_offset.is_multiple_of(32)
+                || !s.border_offset.is_multiple_of(64)
+            {
+                return Err("a sampler heap whose states lie outside it or misaligned".into());
             }
         }
         if self

@@ -398,6 +398,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
                     0
                 },
             ),
+            object_params: Vec::new(),
         });
         off += size;
     }
@@ -501,5 +502,6 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         required_wg_size,
         required_sub_group_size,
         attributes,
+        samplers: None,
     })
 }

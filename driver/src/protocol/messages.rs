@@ -304,8 +304,8 @@ impl From<&KernelArg> for KernelArgDesc {
                 K::Buffer { .. } => ArgKindDesc::Buffer,
                 K::Local => ArgKindDesc::Local,
                 K::Value => ArgKindDesc::Value,
-                K::Sampler => ArgKindDesc::Sampler,
-                K::Image => ArgKindDesc::Image,
+                K::Sampler { .. } => ArgKindDesc::Sampler,
+                K::Image { .. } => ArgKindDesc::Image,
             },
             address: match a.address {
                 Q::Global => AddressDesc::Global,

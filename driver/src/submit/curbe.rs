@@ -100,6 +100,20 @@ pub fn cross_thread(
                 }
             }
             ArgValue::Local { .. } => put(desc.curbe_offset, &slm.to_le_bytes())?,
+            ArgValue::Image { surface, .. } => {
+                for &(p, off) in &desc.object_params {
+                    let v = super::images::image_param(surface, p)
+                        .ok_or(SubmitError::Descriptor("a sampler value asked of an image"))?;
+                    put(off, &v.to_le_bytes())?;
+                }
+            }
+            ArgValue::Sampler(s) => {
+                for &(p, off) in &desc.object_params {
+                    let v = super::images::sampler_param(s, p)
+                        .ok_or(SubmitError::Descriptor("an image value asked of a sampler"))?;
+                    put(off, &v.to_le_bytes())?;
+                }
+            }
         }
     }
     for (d, addr) in kernel.data_buffers.iter().zip(data_addrs) {

@@ -14,6 +14,7 @@
 //! gives the slot back. `launch` does both, for callers that want the result at once.
 
 pub mod curbe;
+pub mod images;
 pub mod printf;
 pub mod regions;
 pub mod slots;
@@ -24,10 +25,10 @@ use gencl_jit::abi::{ArgKind, KernelBinary};
 use gencl_kmd::genx::gen9::{
     slm_size_bytes, BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
     MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd,
-    MiLoadRegisterImm, PipeControl, PipelineSelect, RenderSurfaceState, StateBaseAddress,
-    L3CNTLREG_GT2_NO_SLM, L3CNTLREG_GT2_SLM, MOCS_CACHED, POST_SYNC_WRITE_TIMESTAMP,
-    REG_DEBUG_CONTROL2, REG_L3CNTLREG, SIMD16, SIMD32, SIMD8, SURFACE_FORMAT_RAW,
-    THREAD_ARBITRATION_ROUND_ROBIN,
+    MiLoadRegisterImm, PipeControl, PipelineSelect, RenderSurfaceState, SamplerBorderColorState,
+    SamplerState, StateBaseAddress, L3CNTLREG_GT2_NO_SLM, L3CNTLREG_GT2_SLM, MOCS_CACHED,
+    POST_SYNC_WRITE_TIMESTAMP, REG_DEBUG_CONTROL2, REG_L3CNTLREG, SIMD16, SIMD32, SIMD8,
+    SURFACE_FORMAT_RAW, THREAD_ARBITRATION_ROUND_ROBIN,
 };
 use gencl_kmd::genx::Packet;
 use thiserror::Error;
@@ -54,6 +55,13 @@ pub enum ArgValue {
         size: u32,
     },
     Bytes(Vec<u8>),
+    /// An image: its memory (kept alive by the caller, as buffers are) and its layout.
+    Image {
+        gpu_addr: u64,
+        handle: u32,
+        surface: images::ImageSurface,
+    },
+    Sampler(images::SamplerValue),
 }
 
 #[derive(Debug, Error)]
@@ -401,7 +409,35 @@ impl Submitter {
             );
             slots.push((bti, *addr, *size));
         }
-        let entries = slots.iter().map(|s| s.0 + 1).max().unwrap_or(0);
+        // Images: their surface states at the binding-table index the kernel gave each.
+        let mut image_states = Vec::new();
+        for (a, desc) in args.iter().zip(&kernel.args) {
+            match (a, &desc.kind) {
+                (
+                    ArgValue::Image {
+                        gpu_addr, surface, ..
+                    },
+                    ArgKind::Image { bti },
+                ) => {
+                    image_states.push((
+                        usize::from(*bti),
+                        images::surface_state(surface, *gpu_addr)?,
+                    ));
+                }
+                (ArgValue::Image { .. }, _) | (_, ArgKind::Image { .. }) => {
+                    return Err(SubmitError::Descriptor(
+                        "an image argument without an image",
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let entries = slots
+            .iter()
+            .map(|s| s.0 + 1)
+            .chain(image_states.iter().map(|s| s.0 + 1))
+            .max()
+            .unwrap_or(0);
         let surfaces_at = SURFACE + 1024;
         if entries > MAX_BTI || surfaces_at + 64 * (entries + 1) > SURFACE + SURFACE_SIZE {
             return Err(SubmitError::TooLarge(
@@ -442,6 +478,15 @@ impl Submitter {
             }
             .pack_vec()[0];
         }
+        for (bti, ss) in &image_states {
+            let at = surfaces_at + bti * 64;
+            write_dwords(map, at, &ss.pack_vec());
+            bt[*bti] = BindingTableState {
+                surface_state_pointer: (at - SURFACE) as u32,
+                ..Default::default()
+            }
+            .pack_vec()[0];
+        }
         write_dwords(map, SURFACE, &bt);
 
         // Dynamic state: per region an interface descriptor and a CURBE.
@@ -454,6 +499,55 @@ impl Submitter {
         let ts_at = DYNAMIC;
         map[ts_at..ts_at + 16].fill(0);
         let mut dyn_used = DYNAMIC + 64;
+        // Samplers: the kernel's sampler heap (its inline samplers' states in it), each
+        // sampler argument's state at its offset, every state's border colour pointing at
+        // the heap's (transparent black), as Intel's runtime patches them.
+        let mut sampler_pointer = None;
+        if let Some(h) = &kernel.samplers {
+            let at = dyn_used.next_multiple_of(64);
+            let end = at + h.heap.len();
+            if end > map.len() {
+                return Err(SubmitError::TooLarge(
+                    "sampler state exceeds the dynamic state heap",
+                ));
+            }
+            map[at..end].copy_from_slice(&h.heap);
+            let border = at + h.border_offset as usize;
+            write_dwords(map, border, &SamplerBorderColorState::default().pack_vec());
+            for (a, desc) in args.iter().zip(&kernel.args) {
+                match (a, &desc.kind) {
+                    (ArgValue::Sampler(s), ArgKind::Sampler { state_offset }) => {
+                        let st = images::sampler_state(s, border as u32)?;
+                        write_dwords(map, at + *state_offset as usize, &st.pack_vec());
+                    }
+                    (ArgValue::Sampler(_), _) | (_, ArgKind::Sampler { .. }) => {
+                        return Err(SubmitError::Descriptor(
+                            "a sampler argument without a sampler",
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            for k in 0..h.count as usize {
+                let st_at = at + h.state_offset as usize + 16 * k;
+                let mut dw = [0u32; 4];
+                for (i, d) in dw.iter_mut().enumerate() {
+                    let o = st_at + 4 * i;
+                    *d = u32::from_le_bytes(map[o..o + 4].try_into().unwrap_or_default());
+                }
+                let st = SamplerState {
+                    border_color_pointer: border as u32,
+                    ..SamplerState::unpack(&dw)
+                };
+                write_dwords(map, st_at, &st.pack_vec());
+            }
+            sampler_pointer = Some((at as u32 + h.state_offset, h.count.div_ceil(4) as u8));
+            dyn_used = end;
+        } else if args.iter().any(|a| matches!(a, ArgValue::Sampler(_))) {
+            return Err(SubmitError::Descriptor(
+                "a sampler argument without a sampler heap",
+            ));
+        }
         let mut b = Batch(Vec::with_capacity(256));
         // The preamble as NEO sends it on Skylake (docs/hardware.md): a stall, the GPGPU
         // pipeline, the L3 partition (with an SLM share only for kernels that use SLM),
@@ -578,6 +672,8 @@ impl Submitter {
                 // them and NEO sets it (the prologue sets cr0 for float, too).
                 denorm_mode: 1,
                 cross_thread_constant_data_read_length: kernel.cross_thread_grfs() as u8,
+                sampler_state_pointer: sampler_pointer.map_or(0, |p| p.0),
+                sampler_count: sampler_pointer.map_or(0, |p| p.1),
                 ..Default::default()
             };
             write_dwords(map, idd_at, &idd.pack_vec());

@@ -53,6 +53,10 @@ pub enum Arg {
     Value(Vec<u8>),
     /// A `__local` pointer argument of this many bytes.
     Local(usize),
+    /// An image laid out as `surface` says, with these initial bytes.
+    Image(gencl::submit::images::ImageSurface, Vec<u8>),
+    /// A sampler.
+    Sampler(gencl::submit::images::SamplerValue),
 }
 
 /// What a launch left behind: each argument's initial bytes and final bytes
@@ -160,6 +164,16 @@ impl Case {
     /// A by-value argument given as raw bytes (vectors, structs).
     pub fn val_bytes(mut self, b: Vec<u8>) -> Self {
         self.args.push(Arg::Value(b));
+        self
+    }
+    /// An image argument laid out as `surface`, with initial bytes `data`.
+    pub fn image(mut self, surface: gencl::submit::images::ImageSurface, data: Vec<u8>) -> Self {
+        self.args.push(Arg::Image(surface, data));
+        self
+    }
+    /// A sampler argument.
+    pub fn sampler(mut self, s: gencl::submit::images::SamplerValue) -> Self {
+        self.args.push(Arg::Sampler(s));
         self
     }
     /// A `__local` pointer argument of `bytes` bytes.

@@ -16,7 +16,7 @@
 
 use gencl_jit::abi::{
     AddressQualifier, ArgKind, ArgPiece, DataBuffer, ImplicitArg, ImplicitKind, KernelArg,
-    KernelBinary,
+    KernelBinary, ObjectParam, SamplerHeap,
 };
 
 // Patch tokens (PATCH_TOKEN enum).
@@ -24,6 +24,8 @@ const STATE_SIP: u32 = 2;
 const SAMPLER_STATE_ARRAY: u32 = 5;
 const BINDING_TABLE_STATE: u32 = 8;
 const GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT: u32 = 11;
+const IMAGE_MEMORY_OBJECT_KERNEL_ARGUMENT: u32 = 12;
+const SAMPLER_KERNEL_ARGUMENT: u32 = 16;
 const ALLOCATE_LOCAL_SURFACE: u32 = 15;
 const DATA_PARAMETER_BUFFER: u32 = 17;
 const MEDIA_VFE_STATE: u32 = 18;
@@ -50,6 +52,15 @@ const DP_GLOBAL_WORK_SIZE: u32 = 3;
 const DP_NUM_WORK_GROUPS: u32 = 4;
 const DP_WORK_DIMENSIONS: u32 = 5;
 const DP_SUM_OF_LOCAL_MEMORY_OBJECT_ARGUMENT_SIZES: u32 = 8;
+const DP_IMAGE_WIDTH: u32 = 9;
+const DP_IMAGE_HEIGHT: u32 = 10;
+const DP_IMAGE_DEPTH: u32 = 11;
+const DP_IMAGE_CHANNEL_DATA_TYPE: u32 = 12;
+const DP_IMAGE_CHANNEL_ORDER: u32 = 13;
+const DP_IMAGE_ARRAY_SIZE: u32 = 18;
+const DP_IMAGE_NUM_SAMPLES: u32 = 20;
+const DP_SAMPLER_COORDINATE_SNAP_WA_REQUIRED: u32 = 21;
+const DP_IMAGE_NUM_MIP_LEVELS: u32 = 27;
 const DP_GLOBAL_WORK_OFFSET: u32 = 16;
 const DP_ENQUEUED_LOCAL_WORK_SIZE: u32 = 28;
 const DP_BUFFER_OFFSET: u32 = 42;
@@ -113,11 +124,12 @@ pub fn load(elf: &[u8]) -> Result<Vec<KernelBinary>, String> {
         o += name_size;
         let heap = slice(p, o, heap_size)?;
         o += heap_size + gsh + dsh;
+        let dsh_bytes = slice(p, o - dsh, dsh)?;
         let ssh = slice(p, o, ssh_size)?;
         o += ssh_size;
         let patches = slice(p, o, patch_size)?;
         o += patch_size;
-        let binary = kernel(&name, heap, ssh, patches, &constants)
+        let binary = kernel(&name, heap, dsh_bytes, ssh, patches, &constants)
             .map_err(|e| format!("kernel {name}: {e}"))?;
         out.push(binary);
     }
@@ -136,6 +148,12 @@ struct ArgInfo {
     /// SLM offset location of a __local pointer.
     local: Option<u32>,
     pieces: Vec<ArgPiece>,
+    /// An image: the SSH offset of its surface state.
+    image: Option<u32>,
+    /// A sampler: the DSH offset of its SAMPLER_STATE.
+    sampler: Option<u32>,
+    /// Image and sampler values pushed.
+    object_params: Vec<(ObjectParam, u32)>,
 }
 
 /// The program's constant buffers (ALLOCATE_CONSTANT_MEMORY_SURFACE_PROGRAM_BINARY_INFO:
@@ -171,6 +189,7 @@ fn program_constants(patches: &[u8]) -> Result<Vec<Vec<u8>>, String> {
 fn kernel(
     name: &str,
     heap: &[u8],
+    dsh: &[u8],
     ssh: &[u8],
     patches: &[u8],
     constants: &[Vec<u8>],
@@ -198,6 +217,7 @@ fn kernel(
     let mut payload_ok = false;
     let mut data_buffers = Vec::new();
     let mut data_ssh = Vec::new();
+    let mut samplers = None;
 
     let mut o = 0;
     while o < patches.len() {
@@ -231,6 +251,32 @@ fn kernel(
                         arg(&mut args, n)?.local = Some(offset);
                         None
                     }
+                    DP_IMAGE_WIDTH
+                    | DP_IMAGE_HEIGHT
+                    | DP_IMAGE_DEPTH
+                    | DP_IMAGE_CHANNEL_DATA_TYPE
+                    | DP_IMAGE_CHANNEL_ORDER
+                    | DP_IMAGE_ARRAY_SIZE
+                    | DP_IMAGE_NUM_SAMPLES
+                    | DP_IMAGE_NUM_MIP_LEVELS
+                    | DP_SAMPLER_COORDINATE_SNAP_WA_REQUIRED => {
+                        let p = match ty {
+                            DP_IMAGE_WIDTH => ObjectParam::ImageWidth,
+                            DP_IMAGE_HEIGHT => ObjectParam::ImageHeight,
+                            DP_IMAGE_DEPTH => ObjectParam::ImageDepth,
+                            DP_IMAGE_CHANNEL_DATA_TYPE => ObjectParam::ImageChannelDataType,
+                            DP_IMAGE_CHANNEL_ORDER => ObjectParam::ImageChannelOrder,
+                            DP_IMAGE_ARRAY_SIZE => ObjectParam::ImageArraySize,
+                            DP_IMAGE_NUM_SAMPLES => ObjectParam::ImageNumSamples,
+                            DP_IMAGE_NUM_MIP_LEVELS => ObjectParam::ImageNumMipLevels,
+                            _ => ObjectParam::SamplerSnapWa,
+                        };
+                        if data_size != 4 {
+                            return Err(format!("{p:?} of {data_size} bytes"));
+                        }
+                        arg(&mut args, n)?.object_params.push((p, offset));
+                        None
+                    }
                     DP_LOCAL_WORK_SIZE => Some(ImplicitKind::LocalSize),
                     DP_ENQUEUED_LOCAL_WORK_SIZE => Some(ImplicitKind::EnqueuedLocalSize),
                     DP_GLOBAL_WORK_SIZE => Some(ImplicitKind::GlobalSize),
@@ -256,6 +302,25 @@ fn kernel(
                     return Err(format!("{data_size}-byte pointer argument"));
                 }
                 arg(&mut args, n)?.pointer = Some((offset, ssh_off));
+            }
+            IMAGE_MEMORY_OBJECT_KERNEL_ARGUMENT => {
+                // ArgumentNumber, Type, Offset (of the surface state in the SSH), ...
+                let (n, ssh_off) = (f(0)?, f(2)?);
+                arg(&mut args, n)?.image = Some(ssh_off);
+            }
+            SAMPLER_KERNEL_ARGUMENT => {
+                // ArgumentNumber, Type, Offset (of the SAMPLER_STATE in the DSH), ...
+                let (n, dsh_off) = (f(0)?, f(2)?);
+                arg(&mut args, n)?.sampler = Some(dsh_off);
+            }
+            SAMPLER_STATE_ARRAY => {
+                // Offset, Count, BorderColorOffset (in the DSH).
+                samplers = Some(SamplerHeap {
+                    heap: dsh.to_vec(),
+                    state_offset: f(0)?,
+                    count: f(1)?,
+                    border_offset: f(2)?,
+                });
             }
             GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT => {
                 return Err("a buffer argument without a stateless pointer".into())
@@ -348,7 +413,6 @@ fn kernel(
             | GTPIN_INFO
             | MEDIA_VFE_STATE_SLOT1
             | ALLOCATE_STATELESS_PRIVATE_MEMORY => {}
-            SAMPLER_STATE_ARRAY => return Err("samplers not modelled".into()),
             t => return Err(format!("patch token {t} not modelled")),
         }
         o += size;
@@ -376,7 +440,19 @@ fn kernel(
                 Some("__private") | Some("NONE") | None => AddressQualifier::Private,
                 Some(q) => return Err(format!("argument {i}: address qualifier {q}")),
             };
-            let (kind, size, curbe_offset, pieces) = if let Some((off, ssh_off)) = a.pointer {
+            let bti_of = |ssh_off: u32| {
+                binding_table
+                    .iter()
+                    .position(|&e| e == ssh_off)
+                    .map(|b| b as u8)
+            };
+            let (kind, size, curbe_offset, pieces) = if let Some(ssh_off) = a.image {
+                let bti = bti_of(ssh_off)
+                    .ok_or_else(|| format!("argument {i}: an image outside the binding table"))?;
+                (ArgKind::Image { bti }, 8, 0, Vec::new())
+            } else if let Some(state_offset) = a.sampler {
+                (ArgKind::Sampler { state_offset }, 8, 0, Vec::new())
+            } else if let Some((off, ssh_off)) = a.pointer {
                 let bti = binding_table
                     .iter()
                     .position(|&e| e == ssh_off)
@@ -402,6 +478,7 @@ fn kernel(
                 curbe_offset,
                 pieces,
                 type_qualifier: u64::from(a.type_qualifier.contains("const")),
+                object_params: a.object_params,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -431,5 +508,6 @@ fn kernel(
             .and_then(|(_, rest)| rest.split_once(')'))
             .and_then(|(n, _)| n.trim().parse().ok()),
         attributes,
+        samplers,
     })
 }

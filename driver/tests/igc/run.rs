@@ -122,6 +122,22 @@ impl Gpu {
                         args.push(ArgValue::Local { size: *n as u32 });
                         bos.push(None);
                     }
+                    Arg::Image(surface, data) => {
+                        let size = (data.len().max(1) as u64).next_multiple_of(4096);
+                        let mut bo = self.gpu.create_bo(size).map_err(|e| e.to_string())?;
+                        bo.map[..data.len()].copy_from_slice(data);
+                        args.push(ArgValue::Image {
+                            gpu_addr: bo.gpu_addr,
+                            handle: bo.handle,
+                            surface: *surface,
+                        });
+                        objects.push((bo.handle, bo.gpu_addr, true));
+                        bos.push(Some(bo));
+                    }
+                    Arg::Sampler(s) => {
+                        args.push(ArgValue::Sampler(*s));
+                        bos.push(None);
+                    }
                 }
             }
             if let Some(bo) = globals_bo {
@@ -143,8 +159,8 @@ impl Gpu {
                 .args
                 .iter()
                 .map(|a| match a {
-                    Arg::Buffer(d) | Arg::Value(d) => d.clone(),
-                    Arg::Local(_) => Vec::new(),
+                    Arg::Buffer(d) | Arg::Value(d) | Arg::Image(_, d) => d.clone(),
+                    Arg::Local(_) | Arg::Sampler(_) => Vec::new(),
                 })
                 .collect();
             let outputs = case
@@ -152,7 +168,7 @@ impl Gpu {
                 .iter()
                 .zip(&bos)
                 .map(|(a, bo)| match (a, bo) {
-                    (Arg::Buffer(d), Some(bo)) => bo.map[..d.len()].to_vec(),
+                    (Arg::Buffer(d) | Arg::Image(_, d), Some(bo)) => bo.map[..d.len()].to_vec(),
                     (Arg::Value(d), _) => d.clone(),
                     _ => Vec::new(),
                 })

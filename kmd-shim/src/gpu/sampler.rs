@@ -68,6 +68,14 @@ impl<'a> Sampler<'a> {
         let SamplerMsg { op, index } = m
             .sampler
             .ok_or_else(|| illegal(addr, "sampler message without its fields"))?;
+        if op == SamplerOp::CacheFlush {
+            // The model's sampler keeps no cache: done at once, the reply register written
+            // (with its old contents, as the fence's).
+            resp.written = m.rlen as usize;
+            return Ok(SendOutcome::Continue {
+                latency: LATENCY_SAMPLER,
+            });
+        }
         let per = match m.simd {
             8 => 1,
             16 => 2,

@@ -7,6 +7,7 @@ pub mod control;
 pub mod conversions;
 pub mod float;
 pub mod fp64;
+pub mod images;
 pub mod integer;
 pub mod local;
 pub mod private;
@@ -22,6 +23,7 @@ pub const FILES: &[&str] = &[
     "atomics.cl",
     "private.cl",
     "alu.cl",
+    "images.cl",
 ];
 
 /// Every case of every category.
@@ -36,5 +38,6 @@ pub fn all() -> Vec<Case> {
     v.extend(atomics::cases());
     v.extend(private::cases());
     v.extend(alu::cases());
+    v.extend(images::cases());
     v
 }

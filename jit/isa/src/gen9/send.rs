@@ -213,6 +213,9 @@ pub enum SamplerOp {
     SampleLz,
     SampleCLz,
     LdLz,
+    /// Type 31 in SIMD32/64 mode: flush the sampler's caches (IGC sends it for an image
+    /// fence, before reading what a kernel wrote); the reply register is written when done.
+    CacheFlush,
     /// Any other encoding (the value of bits 16:12).
     Other(u8),
 }
@@ -254,6 +257,7 @@ impl SamplerOp {
             SampleLz => 24,
             SampleCLz => 25,
             LdLz => 26,
+            CacheFlush => 31,
             Other(v) => u32::from(v),
         }
     }
@@ -477,8 +481,12 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
             m.bti = Some(bti);
             // SIMD mode, bits 18:17: 0 SIMD4x2, 1 SIMD8, 2 SIMD16, 3 SIMD32/64.
             m.simd = [4, 8, 16, 32][bits(desc, 17, 18) as usize];
+            let op = match (bits(desc, 12, 16), m.simd) {
+                (31, 32) => SamplerOp::CacheFlush,
+                (t, _) => SamplerOp::from_bits(t),
+            };
             m.sampler = Some(SamplerMsg {
-                op: SamplerOp::from_bits(bits(desc, 12, 16)),
+                op,
                 index: bits(desc, 8, 11) as u8,
             });
         }
@@ -546,6 +554,12 @@ fn describe(m: &Message) -> Option<String> {
         MsgKind::TypedRead => format!("typed surface read with {}", chans(m.channel_mask)),
         MsgKind::Sampler => {
             let s = m.sampler?;
+            if s.op == SamplerOp::CacheFlush {
+                return Some(format!(
+                    "simd32/64 sampler cache flush using sampler index {}",
+                    s.index
+                ));
+            }
             let what = match s.op {
                 SamplerOp::Sample => "sample",
                 SamplerOp::SampleB => "sample+LOD bias",
@@ -574,11 +588,16 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
     match si.desc {
         Some(d) => {
             let m = decode_message(op, exec_size, si.sfid, d, si.ex_desc);
-            // IGA marks the header in the length of scratch messages ("wr:1h+2") and
-            // of the memory fence ("wr:1h+0").
+            // IGA marks the header in the length of scratch messages ("wr:1h+2"), of the
+            // memory fence ("wr:1h+0"), and of sampler and typed messages ("wr:1h+4").
             let h = if matches!(
                 m.kind,
-                MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite | MsgKind::MemoryFence
+                MsgKind::ScratchBlockRead
+                    | MsgKind::ScratchBlockWrite
+                    | MsgKind::MemoryFence
+                    | MsgKind::Sampler
+                    | MsgKind::TypedRead
+                    | MsgKind::TypedWrite
             ) && bits(d, 19, 19) != 0
             {
                 "h"
