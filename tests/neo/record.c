@@ -24,7 +24,10 @@ enum ty { F32, I32, U32, F64, U64, U8, U16 };
 static const size_t tysize[] = {4, 4, 4, 8, 8, 1, 2};
 
 typedef struct {
-  char kind;     /* 'i' input buffer, 'o' output, 'b' in/out, 'l' __local bytes, 's' int, 'u' ulong, 'f' float */
+  char kind;     /* 'i' input buffer, 'o' output, 'b' in/out, 'l' __local bytes, 's' int, 'u' ulong, 'f' float,
+                    'I' an input image (RGBA UNORM8, g[0] x g[1]) copied from its buffer before the
+                    kernels, 'O' an output image (RGBA FLOAT) copied to its buffer after them,
+                    'S' a sampler (lo: CL_ADDRESS_*, hi: CL_FILTER_*, n: normalized) */
   enum ty ty;
   size_t n;      /* elements (buffers), bytes ('l') */
   double lo, hi; /* input range; the scalar's value in lo */
@@ -72,7 +75,7 @@ static void fill(const kcase *c, int ci, int ai, void *p, size_t bytes) {
   const arg *a = &c->a[ai];
   size_t n = bytes / tysize[a->ty];
   rng = 0x9e3779b97f4a7c15ull * (uint64_t)(ci * 16 + ai + 1);
-  if (a->kind == 'o') {
+  if (a->kind == 'o' || a->kind == 'O') {
     for (size_t i = 0; i < bytes / 4; i++)
       ((uint32_t *)p)[i] = 0xa5000000u | (uint32_t)(ai << 20) | (uint32_t)(i & 0xfffff);
     for (size_t i = bytes / 4 * 4; i < bytes; i++) ((uint8_t *)p)[i] = 0xa5;
@@ -153,6 +156,18 @@ static void ref_generic(struct run *r) {
 
 #define NONE -1, -1, -1
 static const kcase cases[] = {
+  /* Images (issue 24): a buffer copied into a tiled RGBA8 image by NEO's built-in kernel, a
+   * sampler argument (normalized, repeat, linear) and a constant one (integer coordinates),
+   * a float image written and copied back into a buffer. */
+  {"image_sample", "__constant sampler_t ns = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+                   "kernel void img(read_only image2d_t src, sampler_t s, write_only image2d_t dst) {"
+                   " int2 p = (int2)(get_global_id(0), get_global_id(1));"
+                   " float4 a = read_imagef(src, s, (float2)((p.x + 0.3f) * 0.0731f - 0.2f, (p.y + 0.7f) * 0.0917f - 0.3f));"
+                   " float4 b = read_imagef(src, ns, p);"
+                   " write_imagef(dst, p, a + b * 0.5f); }",
+   "img", 0, "", 2, {37, 19}, {0}, {0}, 3,
+   {{'I', U8, 37 * 19 * 4, 0, 256}, {'S', U8, 1, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR}, {'O', F32, 37 * 19 * 4}},
+   "f32abs1e-5", 0, NONE},
   {"vadd", "kernel void vadd(global const float *a, global const float *b, global float *c) {"
            " size_t i = get_global_id(0); c[i] = a[i] + b[i]; }",
    "vadd", 0, "", 1, {4096}, {64}, {0}, 3,
@@ -348,10 +363,32 @@ static void run_cl(struct run *r, const char *platform, int ci) {
     fprintf(stderr, "%s: build failed:\n%s\n", c->name, log);
     exit(1);
   }
-  cl_mem mem[8] = {0};
+  cl_mem mem[8] = {0}, img[8] = {0};
+  cl_sampler smp[8] = {0};
+  size_t origin[3] = {0, 0, 0}, region[3] = {c->g[0], c->g[1], 1};
   for (int ai = 0; ai < c->nargs; ai++) {
-    if (strchr("iob", c->a[ai].kind)) {
+    const arg *a = &c->a[ai];
+    if (strchr("iobIO", a->kind)) {
       mem[ai] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, r->bytes[ai], r->host[ai], &err);
+      CHECK(err);
+    }
+    if (a->kind == 'I' || a->kind == 'O') {
+      cl_image_format f = {CL_RGBA, a->kind == 'I' ? CL_UNORM_INT8 : CL_FLOAT};
+      cl_image_desc d;
+      memset(&d, 0, sizeof d);
+      d.image_type = CL_MEM_OBJECT_IMAGE2D;
+      d.image_width = c->g[0];
+      d.image_height = c->g[1];
+      img[ai] = clCreateImage(ctx, CL_MEM_READ_WRITE, &f, &d, NULL, &err);
+      CHECK(err);
+      if (a->kind == 'I')
+        CHECK(clEnqueueCopyBufferToImage(q, mem[ai], img[ai], 0, origin, region, 0, NULL, NULL));
+    }
+    if (a->kind == 'S') {
+      cl_sampler_properties sp[] = {CL_SAMPLER_NORMALIZED_COORDS, (cl_sampler_properties)a->n,
+                                    CL_SAMPLER_ADDRESSING_MODE, (cl_sampler_properties)a->lo,
+                                    CL_SAMPLER_FILTER_MODE, (cl_sampler_properties)a->hi, 0};
+      smp[ai] = clCreateSamplerWithProperties(ctx, sp, &err);
       CHECK(err);
     }
   }
@@ -372,6 +409,10 @@ static void run_cl(struct run *r, const char *platform, int ci) {
       } else if (a->kind == 'f') {
         float v = (float)a->lo;
         CHECK(clSetKernelArg(kern, ai, sizeof v, &v));
+      } else if (a->kind == 'I' || a->kind == 'O') {
+        CHECK(clSetKernelArg(kern, ai, sizeof(cl_mem), &img[ai]));
+      } else if (a->kind == 'S') {
+        CHECK(clSetKernelArg(kern, ai, sizeof(cl_sampler), &smp[ai]));
       } else {
         CHECK(clSetKernelArg(kern, ai, sizeof(cl_mem), &mem[ai]));
       }
@@ -387,6 +428,9 @@ static void run_cl(struct run *r, const char *platform, int ci) {
       clReleaseEvent(ev);
     }
   }
+  for (int ai = 0; ai < c->nargs; ai++)
+    if (c->a[ai].kind == 'O')
+      CHECK(clEnqueueCopyImageToBuffer(q, img[ai], mem[ai], origin, region, 0, 0, NULL, NULL));
   if (c->copy_src >= 0)
     CHECK(clEnqueueCopyBuffer(q, mem[c->copy_src], mem[c->copy_dst], 0, 0, r->bytes[c->copy_dst], 0, NULL, NULL));
   if (c->fill_dst >= 0) {
@@ -417,7 +461,7 @@ int main(int argc, char **argv) {
   uint8_t sig[8][64];
   for (int ai = 0; ai < r.c->nargs; ai++) {
     const arg *a = &r.c->a[ai];
-    if (!strchr("iob", a->kind)) continue;
+    if (!strchr("iobIO", a->kind)) continue;
     r.bytes[ai] = a->n * tysize[a->ty];
     r.host[ai] = calloc(1, r.bytes[ai] < 64 ? 64 : r.bytes[ai]);
     fill(r.c, ci, ai, r.host[ai], r.bytes[ai]);
@@ -440,7 +484,7 @@ int main(int argc, char **argv) {
   if (!ex || !out) return 1;
   for (int ai = 0; ai < r.c->nargs; ai++) {
     if (!r.host[ai]) continue;
-    int in_only = r.c->a[ai].kind == 'i' && r.c->copy_dst != ai && r.c->fill_dst != ai;
+    int in_only = strchr("iI", r.c->a[ai].kind) && r.c->copy_dst != ai && r.c->fill_dst != ai;
     fprintf(ex, "buffer %d %zu %s ", ai, r.bytes[ai], in_only ? "exact" : r.c->mode);
     for (int k = 0; k < 64 && k < (int)r.bytes[ai]; k++) fprintf(ex, "%02x", sig[ai][k]);
     fprintf(ex, "\n");
