@@ -45,6 +45,12 @@ typedef struct kcase {
   int copy_src, copy_dst;        /* clEnqueueCopyBuffer after the kernels (-1: none) */
   int fill_dst;                  /* clEnqueueFillBuffer after them (-1: none) */
   int profiling;                 /* a queue with CL_QUEUE_PROFILING_ENABLE, events timed */
+  /* The images of 'I' and 'O' arguments: type (0: IMAGE2D), size (0: g[0] x g[1]), and
+   * formats (0: RGBA UNORM_INT8 in, RGBA FLOAT out). */
+  cl_mem_object_type img_type;
+  size_t img_size[3];
+  cl_channel_order in_order;
+  cl_channel_type in_type;
 } kcase;
 
 struct run {
@@ -152,6 +158,34 @@ static void ref_generic(struct run *r) {
   for (size_t i = 0; i < n; i++) out[i] = in[i] * 3 + (in[(i & ~63u) + (63 - i % 64)]);
 }
 
+static float half_to_float(uint16_t h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+/* image_2d_array: nearest, unnormalized, CL_ADDRESS_CLAMP on a CL_R half image of 5 x 4 and
+ * 5 elements: out of range the border, (0, 0, 0, 1) for a format without alpha (OpenCL 1.2
+ * §6.12.14.2; PoCL 3.1 returns (0, 0, 0, 0) there, so the reference is this). */
+static void ref_image_2d_array(struct run *r) {
+  const uint16_t *src = r->host[0];
+  float *out = r->host[2];
+  for (int l = 0; l < 7; l++)
+    for (int y = 0; y < 6; y++)
+      for (int x = 0; x < 8; x++) {
+        int layer = (int)rintf(l * 0.93f - 1.27f);
+        layer = layer < 0 ? 0 : layer > 4 ? 4 : layer;
+        int ix = (int)floorf(x - 1.5f), iy = (int)floorf(y - 0.5f);
+        float v[4] = {0, 0, 0, 1};
+        if (ix >= 0 && ix < 5 && iy >= 0 && iy < 4) v[0] = half_to_float(src[(layer * 4 + iy) * 5 + ix]);
+        float *o = out + 4 * ((l * 6 + y) * 8 + x);
+        o[0] = v[0] + 5.0f;
+        o[1] = v[1];
+        o[2] = v[2];
+        o[3] = v[3];
+      }
+}
+
 /* ------------------------------------------------------------------ the cases */
 
 #define NONE -1, -1, -1
@@ -168,6 +202,37 @@ static const kcase cases[] = {
    "img", 0, "", 2, {37, 19}, {0}, {0}, 3,
    {{'I', U8, 37 * 19 * 4, 0, 256}, {'S', U8, 1, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR}, {'O', F32, 37 * 19 * 4}},
    "f32abs1e-5", 0, NONE},
+  /* A 3D image: normalized coordinates, clamp to edge, linear (eight taps); sizes queried. */
+  {"image_3d", "kernel void img(read_only image3d_t src, sampler_t s, global float4 *out) {"
+               " int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);"
+               " float4 c = (float4)((x + 0.4f) * 0.113f - 0.1f, (y + 0.2f) * 0.151f - 0.05f, (z + 0.3f) * 0.197f - 0.2f, 0.0f);"
+               " out[(z * 7 + y) * 9 + x] = read_imagef(src, s, c) + (float4)(get_image_width(src), get_image_height(src), get_image_depth(src), 0) * 0.001f; }",
+   "img", 0, "", 3, {9, 7, 5}, {0}, {0}, 3,
+   {{'I', U8, 8 * 6 * 5 * 4, 0, 256}, {'S', U8, 1, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR}, {'o', F32, 9 * 7 * 5 * 4}},
+   "f32abs1e-5", 0, NONE, 0, CL_MEM_OBJECT_IMAGE3D, {8, 6, 5}},
+  /* A 2D array of halves (CL_R): its elements by the rounded, clamped third coordinate;
+   * CL_ADDRESS_CLAMP's border (0, 0, 0, 1) for a format without alpha. */
+  {"image_2d_array", "kernel void img(read_only image2d_array_t src, sampler_t s, global float4 *out) {"
+                     " int x = get_global_id(0), y = get_global_id(1), l = get_global_id(2);"
+                     " float4 c = (float4)(x - 1.5f, y - 0.5f, l * 0.93f - 1.27f, 0.0f);"
+                     " out[(l * 6 + y) * 8 + x] = read_imagef(src, s, c) + (float4)(get_image_array_size(src), 0, 0, 0); }",
+   "img", 0, "", 3, {8, 6, 7}, {0}, {0}, 3,
+   {{'I', U16, 5 * 4 * 5, 0x3000, 0x3c00}, {'S', U8, 0, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST}, {'o', F32, 8 * 6 * 7 * 4}},
+   "exact", ref_image_2d_array, NONE, 0, CL_MEM_OBJECT_IMAGE2D_ARRAY, {5, 4, 5}, CL_R, CL_HALF_FLOAT},
+  /* A 1D array of RGBA16 UNORM, integer coordinates (no sampler: ld). */
+  {"image_1d_array", "kernel void img(read_only image1d_array_t src, global float4 *out) {"
+                     " int x = get_global_id(0), l = get_global_id(1);"
+                     " out[l * 11 + x] = read_imagef(src, (int2)(x, l)); }",
+   "img", 0, "", 2, {11, 4}, {0}, {0}, 2,
+   {{'I', U16, 11 * 4 * 4, 0, 65536}, {'o', F32, 11 * 4 * 4}},
+   "f32ulp2", 0, NONE, 0, CL_MEM_OBJECT_IMAGE1D_ARRAY, {11, 4, 0}, CL_RGBA, CL_UNORM_INT16},
+  /* BGRA UNORM8 through mirrored repeat, nearest. */
+  {"image_bgra_mirror", "kernel void img(read_only image2d_t src, sampler_t s, global float4 *out) {"
+                        " int x = get_global_id(0), y = get_global_id(1);"
+                        " out[y * 16 + x] = read_imagef(src, s, (float2)(x * 0.171f - 0.93f, y * 0.213f - 1.07f)); }",
+   "img", 0, "", 2, {16, 12}, {0}, {0}, 3,
+   {{'I', U8, 6 * 5 * 4, 0, 256}, {'S', U8, 1, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST}, {'o', F32, 16 * 12 * 4}},
+   "f32ulp2", 0, NONE, 0, CL_MEM_OBJECT_IMAGE2D, {6, 5, 0}, CL_BGRA, CL_UNORM_INT8},
   {"vadd", "kernel void vadd(global const float *a, global const float *b, global float *c) {"
            " size_t i = get_global_id(0); c[i] = a[i] + b[i]; }",
    "vadd", 0, "", 1, {4096}, {64}, {0}, 3,
@@ -366,6 +431,8 @@ static void run_cl(struct run *r, const char *platform, int ci) {
   cl_mem mem[8] = {0}, img[8] = {0};
   cl_sampler smp[8] = {0};
   size_t origin[3] = {0, 0, 0}, region[3] = {c->g[0], c->g[1], 1};
+  if (c->img_size[0])
+    for (int k = 0; k < 3; k++) region[k] = c->img_size[k] ? c->img_size[k] : 1;
   for (int ai = 0; ai < c->nargs; ai++) {
     const arg *a = &c->a[ai];
     if (strchr("iobIO", a->kind)) {
@@ -374,11 +441,20 @@ static void run_cl(struct run *r, const char *platform, int ci) {
     }
     if (a->kind == 'I' || a->kind == 'O') {
       cl_image_format f = {CL_RGBA, a->kind == 'I' ? CL_UNORM_INT8 : CL_FLOAT};
+      if (a->kind == 'I' && c->in_order) {
+        f.image_channel_order = c->in_order;
+        f.image_channel_data_type = c->in_type;
+      }
       cl_image_desc d;
       memset(&d, 0, sizeof d);
-      d.image_type = CL_MEM_OBJECT_IMAGE2D;
-      d.image_width = c->g[0];
-      d.image_height = c->g[1];
+      d.image_type = c->img_type ? c->img_type : CL_MEM_OBJECT_IMAGE2D;
+      d.image_width = region[0];
+      switch (d.image_type) {
+      case CL_MEM_OBJECT_IMAGE1D_ARRAY: d.image_array_size = region[1]; break;
+      case CL_MEM_OBJECT_IMAGE2D_ARRAY: d.image_height = region[1]; d.image_array_size = region[2]; break;
+      case CL_MEM_OBJECT_IMAGE3D: d.image_height = region[1]; d.image_depth = region[2]; break;
+      default: d.image_height = region[1]; break;
+      }
       img[ai] = clCreateImage(ctx, CL_MEM_READ_WRITE, &f, &d, NULL, &err);
       CHECK(err);
       if (a->kind == 'I')

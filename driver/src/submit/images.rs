@@ -49,7 +49,8 @@ pub struct ImageSurface {
     pub depth: u32,
     /// Bytes per row (a typed buffer's whole size; its elements are the format's size).
     pub row_pitch: u32,
-    /// Rows between array elements or 3D slices (a multiple of 4).
+    /// Rows between array elements or 3D slices; texels between a 1D array's elements (a
+    /// multiple of 4 either way).
     pub qpitch: u32,
     /// RENDER_SURFACE_STATE Tile Mode.
     pub tiling: u8,

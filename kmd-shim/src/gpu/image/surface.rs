@@ -3,7 +3,9 @@
 //!
 //! Layout facts: a surface is rows of `pitch` bytes; array slices and the slices of a 3D
 //! surface are QPitch rows apart (the field counts rows in units of 4, Mesa `isl` writes
-//! `qpitch >> 2` on Gen8+); tiled surfaces are 4 KiB tiles laid out row-major with `pitch`
+//! `qpitch >> 2` on Gen8+), except a 1D array's, whose elements follow one another in a
+//! single row QPitch texels apart (Gen9's 1D layout: NEO's recorded 1D arrays,
+//! `tests/neo/image_1d_array`, replay only so); tiled surfaces are 4 KiB tiles laid out row-major with `pitch`
 //! bytes per row of tiles. A Y-major tile is 128 bytes by 32 rows, made of 16-byte-wide
 //! columns of 32 rows stored one after another; an X-major tile is 512 bytes by 8 rows,
 //! stored row by row (PRM vol 5 "Memory Views"; Mesa `isl_tiling_get_info`). Only mip level
@@ -54,7 +56,7 @@ pub struct Image {
     pub min_array_element: u32,
     /// Bytes per row; for buffers, bytes per element.
     pub pitch: u64,
-    /// Rows between array elements or 3D slices.
+    /// Rows between array elements or 3D slices; texels between a 1D array's elements.
     pub qpitch: u64,
     pub tiling: Tiling,
     pub base: u64,
@@ -199,8 +201,12 @@ impl Image {
             } else {
                 0
             };
-        let row = row as u64 + slice * self.qpitch;
-        let xb = x as u64 * u64::from(self.format.bytes);
+        let bpp = u64::from(self.format.bytes);
+        let (row, xb) = if self.dim == Dim::D1 {
+            (0, (x as u64 + slice * self.qpitch) * bpp)
+        } else {
+            (row as u64 + slice * self.qpitch, x as u64 * bpp)
+        };
         let off = match self.tiling {
             Tiling::Linear => row * self.pitch + xb,
             Tiling::Y => {
@@ -316,6 +322,23 @@ mod tests {
         assert_eq!((b.coords(), b.width), (1, 16));
         assert_eq!(b.texel(15, 0, 0), Some(0x2000 + 60));
         assert_eq!(b.texel(16, 0, 0), None);
+        // A 1D array as NEO programs one (tests/neo/image_1d_array): RGBA16 UNORM, 11
+        // wide, 4 elements, QPitch 16 (x4 = 64 texels): the elements 512 bytes apart in a row.
+        let a1 = Image::from_state(&RenderSurfaceState {
+            surface_type: SURFTYPE_1D,
+            surface_array: true,
+            surface_format: 0x080,
+            width: 10,
+            depth: 3,
+            surface_qpitch: 16,
+            surface_pitch: 511,
+            surface_base_address: 0x4000,
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!((a1.coords(), a1.layers()), (2, 4));
+        assert_eq!(a1.texel(3, 2, 0), Some(0x4000 + 2 * 512 + 3 * 8));
+        assert_eq!(a1.texel(11, 0, 0), None);
         let bad = RenderSurfaceState {
             surface_type: SURFTYPE_2D,
             surface_format: 0x1FF,
