@@ -195,6 +195,42 @@ fn igc_kernels_match_cpu_reference() {
     );
 }
 
+/// Inline samplers whose states the runtime writes (`SamplerHeap::inline`, what gencl's JIT
+/// gives for `__constant sampler_t`): IGC's img_copy_nearest with the state its compiler
+/// wrote cleared and named instead as an inline sampler gives the same results; cleared and
+/// not named (a zero SAMPLER_STATE: normalized coordinates, WRAP), it does not.
+#[test]
+fn inline_samplers_are_written_by_the_runtime() {
+    let dir = scratch();
+    let kernels = build("images.cl", &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut k = kernels
+        .into_iter()
+        .find(|k| k.name == "img_copy_nearest")
+        .expect("img_copy_nearest");
+    let c = igc::cases::images::cases()
+        .into_iter()
+        .find(|c| c.kernel == "img_copy_nearest")
+        .expect("its case");
+    let check = |k: &KernelBinary| -> Vec<String> {
+        let (run, _) = igc::run::Gpu::new().run(k, &c).expect("launch");
+        c.checks.iter().filter_map(|f| f(&run).err()).collect()
+    };
+    assert!(check(&k).is_empty(), "IGC's own sampler state");
+    let h = k.samplers.as_mut().expect("a sampler heap");
+    assert_eq!(h.count, 1);
+    let at = h.state_offset as usize;
+    h.heap[at..at + 16].fill(0);
+    assert!(!check(&k).is_empty(), "a zero SAMPLER_STATE must change the results");
+    k.samplers.as_mut().unwrap().inline = vec![gencl_jit::abi::InlineSampler {
+        index: 0,
+        normalized: false,
+        addressing: gencl::submit::images::CL_ADDRESS_CLAMP_TO_EDGE,
+        filter: gencl::submit::images::CL_FILTER_NEAREST,
+    }];
+    assert_eq!(check(&k), Vec::<String>::new(), "the runtime's inline sampler");
+}
+
 /// The IGC corpus again, with gencl's own JIT in place of IGC: every case runs through the
 /// same harness against the same CPU reference. `tests/igc/gencl-jit-expected.txt` lists the
 /// cases that do not pass yet, each with its cause; an unlisted failure fails the test, and so

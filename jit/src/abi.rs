@@ -290,6 +290,21 @@ pub struct SamplerHeap {
     pub state_offset: u32,
     pub count: u32,
     pub border_offset: u32,
+    /// Samplers the kernel declares itself (`__constant sampler_t`, SPIR-V's
+    /// OpConstantSampler) whose states the runtime writes, as it does an argument's: the
+    /// state at `state_offset + 16 * index`. (IGC's binaries bring theirs in `heap`.)
+    #[serde(default)]
+    pub inline: Vec<InlineSampler>,
+}
+
+/// A sampler known when the kernel is compiled, in the runtime's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InlineSampler {
+    pub index: u32,
+    pub normalized: bool,
+    /// CL_ADDRESS_* and CL_FILTER_*.
+    pub addressing: u32,
+    pub filter: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -486,6 +501,7 @@ impl KernelBinary {
                 || u64::from(s.border_offset) + 16 > len
                 || !s.state_offset.is_multiple_of(32)
                 || !s.border_offset.is_multiple_of(64)
+                || s.inline.iter().any(|i| i.index >= s.count)
             {
                 return Err("a sampler heap whose states lie outside it or misaligned".into());
             }

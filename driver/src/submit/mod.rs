@@ -528,6 +528,19 @@ impl Submitter {
                     _ => {}
                 }
             }
+            for s in &h.inline {
+                let v = images::SamplerValue {
+                    normalized: s.normalized,
+                    addressing: s.addressing,
+                    filter: s.filter,
+                };
+                let st = images::sampler_state(&v, border as u32)?;
+                write_dwords(
+                    map,
+                    at + (h.state_offset + 16 * s.index) as usize,
+                    &st.pack_vec(),
+                );
+            }
             for k in 0..h.count as usize {
                 let st_at = at + h.state_offset as usize + 16 * k;
                 let mut dw = [0u32; 4];

@@ -320,6 +320,7 @@ fn kernel(
                     state_offset: f(0)?,
                     count: f(1)?,
                     border_offset: f(2)?,
+                    inline: Vec::new(),
                 });
             }
             GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT => {

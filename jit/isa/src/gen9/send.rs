@@ -550,8 +550,20 @@ fn describe(m: &Message) -> Option<String> {
         }
         MsgKind::ScratchBlockRead => format!("hword scratch block read x{}", m.data_size / 32),
         MsgKind::ScratchBlockWrite => format!("hword scratch block write x{}", m.data_size / 32),
-        MsgKind::TypedWrite => format!("typed surface write with {}", chans(m.channel_mask)),
-        MsgKind::TypedRead => format!("typed surface read with {}", chans(m.channel_mask)),
+        MsgKind::TypedWrite | MsgKind::TypedRead => format!(
+            "typed surface {}{} with {}",
+            if m.kind == MsgKind::TypedWrite {
+                "write"
+            } else {
+                "read"
+            },
+            if m.high_half {
+                " (high slot group)"
+            } else {
+                ""
+            },
+            chans(m.channel_mask)
+        ),
         MsgKind::Sampler => {
             let s = m.sampler?;
             if s.op == SamplerOp::CacheFlush {
@@ -902,6 +914,50 @@ pub fn message(op: Opcode, exec_size: u8, (desc, ex_desc, _, _): DescParts) -> I
     i
 }
 
+/// A sampler message of `simd` lanes (8 or 16): `op` reading the surface at `bti` with
+/// SAMPLER_STATE `index`, four channels returned (simd/8 GRFs each). Sends: src0 the
+/// header, if any (one GRF: r0's copy with M0.2 = 0, as IGC builds it), src1 the
+/// `params` parameters of simd/8 GRFs each, in the order of `SamplerOp`'s table. IGC's
+/// `sends (16|M0) r25 r6 r41 0x102 0x028D8000` is `sampler_desc(SampleLz, 16, 0, 0, true, 2)`.
+pub fn sampler_desc(
+    op: SamplerOp,
+    simd: u32,
+    bti: u8,
+    index: u8,
+    header: bool,
+    params: u32,
+) -> DescParts {
+    let regs = simd / 8;
+    let mode = if simd == 16 { 2 } else { 1 };
+    let mlen = u32::from(header);
+    let rlen = 4 * regs;
+    let d = (mlen << 25)
+        | (rlen << 20)
+        | (u32::from(header) << 19)
+        | (mode << 17)
+        | (op.bits() << 12)
+        | (u32::from(index & 0xF) << 8)
+        | u32::from(bti);
+    (d, 0x2 | ((params * regs) << 6), mlen, rlen)
+}
+
+/// A typed surface write of the lanes of one SIMD8 slot group (`high`: lanes 8-15 of the
+/// header's mask; without a header the send's own channel enables choose): src0 the `coords`
+/// address registers (U, V, R as the surface type has them), src1 one register per channel
+/// of `num_channels` (RGBA from red). IGC's `sends (8|M0) null r13 r49 0x14C 0x02035001` is
+/// `typed_write_desc(1, false, 2, 4)` with U in src0 and V moved to the head of src1.
+pub fn typed_write_desc(bti: u8, high: bool, coords: u32, num_channels: u32) -> DescParts {
+    let mask = !((1u32 << num_channels.clamp(1, 4)) - 1) & 0xF;
+    let ctl = ((1 + u32::from(high)) << 4) | mask;
+    let mlen = coords;
+    (
+        desc(mlen, 0, false, 0x0D, ctl, u32::from(bti)),
+        0xC | (num_channels << 6),
+        mlen,
+        0,
+    )
+}
+
 /// Memory fence through DC0 (commit enable: returns one GRF to wait on).
 pub fn fence_desc() -> DescParts {
     (desc(1, 1, true, 0x7, 1 << 5, 0), 0xA, 1, 1)
@@ -920,6 +976,55 @@ pub fn eot_desc() -> DescParts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn image_builders_give_igcs_descriptors() {
+        // IGC's read_imagef with a sampler (simd16, header, u and v).
+        let (d, ex, mlen, rlen) = sampler_desc(SamplerOp::SampleLz, 16, 0, 0, true, 2);
+        assert_eq!((d, ex, mlen, rlen), (0x028D_8000, 0x102, 1, 8));
+        // IGC's samplerless read of an image at BTI 2 (ld_lz).
+        assert_eq!(
+            sampler_desc(SamplerOp::LdLz, 16, 2, 0, true, 2).0,
+            0x028D_A002
+        );
+        let m = decode_message(
+            Opcode::Sends,
+            8,
+            Sfid::Sampler,
+            sampler_desc(SamplerOp::SampleL, 8, 3, 5, false, 3).0,
+            0xC2,
+        );
+        assert_eq!(
+            (m.simd, m.bti, m.rlen, m.sampler),
+            (
+                8,
+                Some(3),
+                4,
+                Some(SamplerMsg {
+                    op: SamplerOp::SampleL,
+                    index: 5
+                })
+            )
+        );
+        // IGC's write_imagef to a 2D image at BTI 1: one address register in src0 here,
+        // IGC's five (V and four channels) in src1 being the same message.
+        let (d, ex, _, _) = typed_write_desc(1, false, 1, 4);
+        assert_eq!(d, 0x0203_5001);
+        assert_eq!(ex & 0xF, 0xC);
+        let m = decode_message(Opcode::Sends, 8, Sfid::Dc1, d, ex);
+        assert_eq!(
+            (m.kind, m.simd, m.high_half, m.channel_mask),
+            (MsgKind::TypedWrite, 8, false, 0xF,)
+        );
+        let m = decode_message(
+            Opcode::Sends,
+            8,
+            Sfid::Dc1,
+            typed_write_desc(1, true, 2, 1).0,
+            0x4C,
+        );
+        assert_eq!((m.high_half, m.channel_mask, m.mlen), (true, 1, 2));
+    }
+
     #[test]
     fn builders_decode_back() {
         let (d, ex, _, _) = untyped_read_desc(0, 16, 1);

@@ -593,6 +593,47 @@ pub fn corpus() -> Vec<Inst> {
         0x40,
         false,
     ));
+    // The JIT's image messages, from its builders: sampler messages (SIMD8/16, with and
+    // without a header) and typed writes (each slot group), as iga64 names them.
+    use gencl_isa::gen9::send::{sampler_desc, typed_write_desc, SamplerOp};
+    for (k, (op, simd, header, params)) in [
+        (SamplerOp::SampleLz, 16u8, true, 2),
+        (SamplerOp::LdLz, 16, true, 3),
+        (SamplerOp::SampleL, 8, false, 3),
+        (SamplerOp::Sample, 8, true, 1),
+        (SamplerOp::Ld, 16, false, 4),
+        (SamplerOp::Resinfo, 8, false, 1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (d, ex, _, _) = sampler_desc(op, u32::from(simd), k as u8, k as u8, header, params);
+        v.push(send(
+            Sends,
+            simd,
+            dst(40, 0, UD, 1),
+            6,
+            Some(41),
+            Sfid::Sampler,
+            Some(d),
+            ex & !0xF,
+            false,
+        ));
+    }
+    for (high, coords, chans) in [(false, 2, 4), (true, 3, 1), (false, 1, 2)] {
+        let (d, ex, _, _) = typed_write_desc(3, high, coords, chans);
+        v.push(send(
+            Sends,
+            8,
+            null(UD),
+            13,
+            Some(49),
+            Sfid::Dc1,
+            Some(d),
+            ex & !0xF,
+            false,
+        ));
+    }
     // wait, nop.
     let mut i = Inst::new(Wait, 1);
     i.srcs[0] = Some(Src::Reg(SrcReg {
