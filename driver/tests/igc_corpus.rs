@@ -80,6 +80,9 @@ fn corpus() -> HashMap<(&'static str, String), KernelBinary> {
 /// Every kernel of the corpus compiled by gencl's own JIT (the same sources, the same
 /// options as ocloc gets), by (file, name): the binary or why it did not build.
 fn gencl_corpus() -> HashMap<(&'static str, String), Result<KernelBinary, String>> {
+    // The JIT's image path, ahead of the device's image support (docs/images.md): clang
+    // declares the image built-ins for this process's builds.
+    std::env::set_var("GENCL_JIT_IMAGES", "1");
     let mut all = HashMap::new();
     for file in igc::cases::FILES {
         let src = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
@@ -221,14 +224,21 @@ fn inline_samplers_are_written_by_the_runtime() {
     assert_eq!(h.count, 1);
     let at = h.state_offset as usize;
     h.heap[at..at + 16].fill(0);
-    assert!(!check(&k).is_empty(), "a zero SAMPLER_STATE must change the results");
+    assert!(
+        !check(&k).is_empty(),
+        "a zero SAMPLER_STATE must change the results"
+    );
     k.samplers.as_mut().unwrap().inline = vec![gencl_jit::abi::InlineSampler {
         index: 0,
         normalized: false,
         addressing: gencl::submit::images::CL_ADDRESS_CLAMP_TO_EDGE,
         filter: gencl::submit::images::CL_FILTER_NEAREST,
     }];
-    assert_eq!(check(&k), Vec::<String>::new(), "the runtime's inline sampler");
+    assert_eq!(
+        check(&k),
+        Vec::<String>::new(),
+        "the runtime's inline sampler"
+    );
 }
 
 /// The IGC corpus again, with gencl's own JIT in place of IGC: every case runs through the

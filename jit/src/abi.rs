@@ -264,7 +264,7 @@ pub enum ArgKind {
 
 /// A value of an image or sampler argument the runtime pushes into the cross-thread data
 /// (a u32 each, as Intel's compiler asks for them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ObjectParam {
     ImageWidth,
     ImageHeight,

@@ -356,6 +356,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         library_data,
         slm_bytes,
         printf,
+        samplers,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
     if let Some(name) = &opts.dump {
@@ -378,10 +379,31 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         let size = a.size.max(1);
         off = abi::place_arg(off, size);
         arg_offsets.push(off);
-        let kind = match a.address {
-            AddressQualifier::Global | AddressQualifier::Constant => ArgKind::Buffer { bti: None },
-            AddressQualifier::Local => ArgKind::Local,
-            AddressQualifier::Private => ArgKind::Value,
+        let n = arg_offsets.len() as u32 - 1;
+        let kind = if a.image.is_some() {
+            // Images take binding-table indices from 0 in argument order (buffers are
+            // reached by address, stateless).
+            let bti = args[..n as usize]
+                .iter()
+                .filter(|b| b.image.is_some())
+                .count();
+            ArgKind::Image { bti: bti as u8 }
+        } else if a.sampler {
+            let k = samplers
+                .iter()
+                .position(|s| *s == crate::frontend::lower::SamplerSlot::Arg(n))
+                .unwrap_or(0);
+            ArgKind::Sampler {
+                state_offset: SAMPLER_STATES + 16 * k as u32,
+            }
+        } else {
+            match a.address {
+                AddressQualifier::Global | AddressQualifier::Constant => {
+                    ArgKind::Buffer { bti: None }
+                }
+                AddressQualifier::Local => ArgKind::Local,
+                AddressQualifier::Private => ArgKind::Value,
+            }
         };
         kargs.push(KernelArg {
             name: a.name.clone(),
@@ -402,6 +424,56 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         });
         off += size;
     }
+    // The image values the kernel reads (width, format, ...), after the arguments.
+    let mut image_params: Vec<((u32, abi::ObjectParam), u32)> = Vec::new();
+    for b in &func.blocks {
+        for v in &b.insts {
+            if let crate::ir::Op::ImageParam { arg, param } = func.inst(*v).op {
+                if !image_params.iter().any(|(k, _)| *k == (arg, param)) {
+                    off = abi::place_arg(off, 4);
+                    image_params.push(((arg, param), off));
+                    off += 4;
+                }
+            }
+        }
+    }
+    for &((arg, param), at) in &image_params {
+        if let Some(k) = kargs.get_mut(arg as usize) {
+            k.object_params.push((param, at));
+        }
+    }
+    let image_btis: Vec<Option<u8>> = kargs
+        .iter()
+        .map(|k| match k.kind {
+            ArgKind::Image { bti } => Some(bti),
+            _ => None,
+        })
+        .collect();
+    // The sampler states: the border colour (transparent black) at 0, then the array; the
+    // runtime writes each argument's state and each inline sampler's.
+    let sampler_heap = (!samplers.is_empty()).then(|| abi::SamplerHeap {
+        heap: vec![0; (SAMPLER_STATES + 16 * samplers.len() as u32) as usize],
+        state_offset: SAMPLER_STATES,
+        count: samplers.len() as u32,
+        border_offset: 0,
+        inline: samplers
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| match *s {
+                crate::frontend::lower::SamplerSlot::Inline {
+                    normalized,
+                    addressing,
+                    filter,
+                } => Some(abi::InlineSampler {
+                    index: k as u32,
+                    normalized,
+                    addressing,
+                    filter,
+                }),
+                crate::frontend::lower::SamplerSlot::Arg(_) => None,
+            })
+            .collect(),
+    });
     // The addresses of the program's __constant data and the library's, after the arguments.
     let mut data_buffers = Vec::new();
     let mut const_data = Vec::new();
@@ -461,6 +533,8 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         global_vars: globals_offset,
         scratch_base: scratch_base_offset,
         flush_f32_denorms: opts.denorms_are_zero,
+        image_btis,
+        image_params,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
     let assignment = regalloc::allocate(&mut mfunc)?;
@@ -502,6 +576,10 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         required_wg_size,
         required_sub_group_size,
         attributes,
-        samplers: None,
+        samplers: sampler_heap,
     })
 }
+
+/// Where a kernel's SAMPLER_STATE array starts in its sampler heap (after the border colour,
+/// which SAMPLER_STATE's pointer wants 64-byte aligned).
+const SAMPLER_STATES: u32 = 64;

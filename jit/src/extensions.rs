@@ -179,8 +179,15 @@ const SPIR_HEADER_FEATURES: &[&str] = &[
 /// A header to include after clang's own: `#undef` of each feature macro that header defined
 /// but the device does not have, so that a kernel's `#ifdef` sees what the device reports.
 pub fn undefine_header() -> String {
+    undefine_header_for(false)
+}
+
+/// `undefine_header`, keeping `__opencl_c_read_write_images` when `images` (clang declares
+/// the read_write image built-ins only while that macro is defined).
+pub fn undefine_header_for(images: bool) -> String {
     SPIR_HEADER_FEATURES
         .iter()
+        .filter(|f| !(images && **f == "__opencl_c_read_write_images"))
         .filter(|f| !features().any(|g| g == **f))
         .map(|f| format!("#undef {f}\n"))
         .collect()

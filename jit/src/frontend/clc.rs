@@ -175,7 +175,8 @@ fn compile_to_bitcode_with(
     let undefine = dir.0.join("gencl-features.h");
     std::fs::write(
         &undefine,
-        crate::extensions::undefine_header() + &crate::extensions::intel_subgroups_header(),
+        crate::extensions::undefine_header_for(images_enabled())
+            + &crate::extensions::intel_subgroups_header(),
     )
     .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", undefine.display())))?;
     let include = dir.0.join("include");
@@ -212,10 +213,20 @@ fn compile_to_bitcode_with(
             "-emit-llvm-bc",
         ]);
     // The extension macros of what the device reports, no others; no __IMAGE_SUPPORT__
-    // (CL_DEVICE_IMAGE_SUPPORT is false); __OPENCL_VERSION__, which the SPIR target leaves
-    // out, is the device's OpenCL version (3.0).
-    cmd.arg(crate::extensions::clang_ext_arg())
-        .args(["-U__IMAGE_SUPPORT__", "-D__OPENCL_VERSION__=300"])
+    // (CL_DEVICE_IMAGE_SUPPORT is false), unless GENCL_JIT_IMAGES=1 asks for the JIT's image
+    // path ahead of the runtime's (issue 24; the IGC corpus's images.cl runs through it);
+    // __OPENCL_VERSION__, which the SPIR target leaves out, is the device's OpenCL version (3.0).
+    if images_enabled() {
+        cmd.arg(format!(
+            "{},+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes",
+            crate::extensions::clang_ext_arg()
+        ))
+        .arg("-D__IMAGE_SUPPORT__=1");
+    } else {
+        cmd.arg(crate::extensions::clang_ext_arg())
+            .arg("-U__IMAGE_SUPPORT__");
+    }
+    cmd.arg("-D__OPENCL_VERSION__=300")
         .arg("-include")
         .arg(&undefine);
     if opt_disabled(opts) {
@@ -269,6 +280,12 @@ fn run_process(
         ))),
         Err(e) => Err(FrontendError::Tool(format!("cannot run '{name}': {e}"))),
     }
+}
+
+/// Whether OpenCL C builds declare the image built-ins (`GENCL_JIT_IMAGES=1`): the JIT's
+/// image path, tested before the device reports image support (docs/images.md).
+pub fn images_enabled() -> bool {
+    std::env::var("GENCL_JIT_IMAGES").is_ok_and(|v| v == "1")
 }
 
 #[cfg(test)]

@@ -37,7 +37,35 @@ enum SType {
     Array(u32, u64),
     Struct(Vec<u32>),
     Function,
+    /// An image type: its shape (`ImageShape`) and access qualifier.
+    Image(ImageShape),
+    Sampler,
+    /// An image and a sampler together (OpSampledImage's result).
+    SampledImage,
     Opaque(String),
+}
+
+/// The shape of an image type: how many coordinates address a texel (u, then v for 2D or a
+/// 1D array's element, then r for 3D or a 2D array's element), and whether the last is an
+/// array element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageShape {
+    pub coords: u8,
+    pub arrayed: bool,
+    /// SPIR-V Dim: 0 1D, 1 2D, 2 3D, 5 Buffer.
+    pub dim: u32,
+}
+
+/// A sampler a kernel uses: an argument, or one it declares (OpConstantSampler), in the
+/// runtime's terms (CL_ADDRESS_*, CL_FILTER_*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplerSlot {
+    Arg(u32),
+    Inline {
+        normalized: bool,
+        addressing: u32,
+        filter: u32,
+    },
 }
 
 /// What a SPIR-V id stands for during lowering.
@@ -47,6 +75,12 @@ enum Sym {
     Vals(Vec<Value>),
     /// An undefined value of a type (components made on demand as zero).
     Undef,
+    /// Image argument n (images are arguments: OpenCL C has no other).
+    Image(u32),
+    /// Sampler `n` of the kernel (`LoweredKernel::samplers`).
+    Sampler(u32),
+    /// An image and a sampler (OpSampledImage).
+    SampledImage(u32, u32),
 }
 
 /// A kernel's argument as the source declares it.
@@ -61,6 +95,10 @@ pub struct ArgInfo {
     /// CL_KERNEL_ARG_TYPE_* bits from the source's qualifiers (const 1, restrict 2,
     /// volatile 4, pipe 8), when the producer kept them (`kernel_arg_type_qual` strings).
     pub type_qualifier: Option<u64>,
+    /// An image argument's shape.
+    pub image: Option<ImageShape>,
+    /// A sampler argument.
+    pub sampler: bool,
 }
 
 /// One lowered kernel.
@@ -86,6 +124,9 @@ pub struct LoweredKernel {
     pub slm_bytes: u32,
     /// The kernel's printf calls, in the order of their format indices.
     pub printf: Vec<crate::abi::PrintfFormat>,
+    /// The kernel's samplers by index (`Op::ImageRead::sampler`): its sampler arguments in
+    /// argument order, then those it declares, as first used.
+    pub samplers: Vec<SamplerSlot>,
 }
 
 /// Where a kernel's `__local` variables sit in shared local memory, assigned in the order
@@ -184,6 +225,8 @@ pub(super) struct ModuleInfo<'m> {
     subgroup_vars: HashMap<u32, spirv::BuiltIn>,
     /// Odd-width integer types (`spirv::Module::odd_int_widths`).
     odd_int_widths: HashMap<u32, u32>,
+    /// OpConstantSampler: id → the sampler in the runtime's terms.
+    const_samplers: HashMap<u32, SamplerSlot>,
 }
 
 fn missing_builtin(op: spirv::OpenclStd100Op, name: &str) -> FrontendError {
@@ -305,6 +348,7 @@ impl<'m> ModuleInfo<'m> {
             byval: Default::default(),
             packed: Default::default(),
             odd_int_widths: HashMap::default(),
+            const_samplers: HashMap::default(),
             actual_local_size: Default::default(),
             subgroup_vars: HashMap::default(),
             rounding: HashMap::default(),
@@ -496,8 +540,67 @@ impl<'m> ModuleInfo<'m> {
                 // event_t: async work-group copies are done when they return (see
                 // collectives.rs), so an event is only a value to pass along.
                 SOp::TypeEvent => SType::Int(64),
-                SOp::TypeOpaque | SOp::TypeImage | SOp::TypeSampler | SOp::TypeSampledImage => {
-                    SType::Opaque(format!("{:?}", i.class.opcode))
+                SOp::TypeImage => {
+                    // Sampled type, Dim, Depth, Arrayed, MS, Sampled, Format[, Access].
+                    let lit = |n: usize| match i.operands.get(n) {
+                        Some(Operand::Dim(d)) => Some(*d as u32),
+                        Some(Operand::LiteralBit32(v)) => Some(*v),
+                        _ => None,
+                    };
+                    let (dim, arrayed, ms) = (lit(1), lit(3), lit(4));
+                    match (dim, arrayed, ms) {
+                        (Some(dim @ (0 | 1 | 2 | 5)), Some(a), Some(0)) => {
+                            let arrayed = a != 0;
+                            let coords = match dim {
+                                0 | 5 => 1,
+                                1 => 2,
+                                _ => 3,
+                            } + u8::from(arrayed);
+                            if coords > 3 {
+                                SType::Opaque("a 3D image array".into())
+                            } else {
+                                SType::Image(ImageShape {
+                                    coords,
+                                    arrayed,
+                                    dim,
+                                })
+                            }
+                        }
+                        _ => SType::Opaque(format!(
+                            "image (dim {dim:?}, arrayed {arrayed:?}, multisampled {ms:?})"
+                        )),
+                    }
+                }
+                SOp::TypeSampler => SType::Sampler,
+                SOp::TypeSampledImage => SType::SampledImage,
+                SOp::TypeOpaque => SType::Opaque(format!("{:?}", i.class.opcode)),
+                SOp::ConstantSampler => {
+                    // Addressing mode, normalized (0/1), filter mode.
+                    let addressing = match i.operands.first() {
+                        Some(Operand::SamplerAddressingMode(m)) => *m as u32,
+                        Some(Operand::LiteralBit32(v)) => *v,
+                        _ => return invalid("OpConstantSampler without an addressing mode"),
+                    };
+                    let normalized = matches!(i.operands.get(1), Some(Operand::LiteralBit32(1)));
+                    let filter = match i.operands.get(2) {
+                        Some(Operand::SamplerFilterMode(m)) => *m as u32,
+                        Some(Operand::LiteralBit32(v)) => *v,
+                        _ => return invalid("OpConstantSampler without a filter mode"),
+                    };
+                    // SPIR-V's None, ClampToEdge, Clamp, Repeat, RepeatMirrored and Nearest,
+                    // Linear, as CL_ADDRESS_* and CL_FILTER_* (0x1130.., 0x1140..).
+                    if addressing > 4 || filter > 1 {
+                        return invalid("OpConstantSampler with an unknown mode");
+                    }
+                    info.const_samplers.insert(
+                        id,
+                        SamplerSlot::Inline {
+                            normalized,
+                            addressing: 0x1130 + addressing,
+                            filter: 0x1140 + filter,
+                        },
+                    );
+                    continue;
                 }
                 SOp::Constant
                 | SOp::ConstantTrue
@@ -1372,6 +1475,10 @@ fn lower_kernel(
                 let ty = info.scalar(*e)?;
                 (ty, AddressQualifier::Private, info.size_of(tid)? as u32)
             }
+            // A memory object and a sampler: clSetKernelArg takes the cl_mem or cl_sampler
+            // (pointer-sized); images are in the global address space.
+            SType::Image(_) => (Ty::I64, AddressQualifier::Global, 8),
+            SType::Sampler => (Ty::I64, AddressQualifier::Private, 8),
             SType::Opaque(what) => return unsupported(format!("kernel argument of type {what}")),
             _ => {
                 let ty = info.scalar(tid)?;
@@ -1395,6 +1502,11 @@ fn lower_kernel(
                 })
                 .fold(0, |a, b| a | b)
         });
+        let (image, sampler) = match info.ty(tid)? {
+            SType::Image(s) => (Some(*s), false),
+            SType::Sampler => (None, true),
+            _ => (None, false),
+        };
         args.push(ArgInfo {
             name: info.names.get(&pid).cloned().unwrap_or_default(),
             type_name,
@@ -1403,6 +1515,8 @@ fn lower_kernel(
             size,
             is_const,
             type_qualifier,
+            image,
+            sampler,
         });
     }
     let mut func = Function::new(name, args.iter().map(|a| a.ty).collect());
@@ -1426,10 +1540,34 @@ fn lower_kernel(
         ..SlmLayout::default()
     });
     let printf = std::cell::RefCell::new(Vec::new());
+    // Sampler arguments are the first samplers, in argument order.
+    let samplers = std::cell::RefCell::new(
+        (0..args.len() as u32)
+            .filter(|&n| args[n as usize].sampler)
+            .map(SamplerSlot::Arg)
+            .collect::<Vec<_>>(),
+    );
     let mut lw = Lowerer::new(info, &mut func, 0, 0, &libs, &slm, &printf, simd);
+    lw.samplers = Some(&samplers);
+    lw.image_shapes = args
+        .iter()
+        .enumerate()
+        .filter_map(|(n, a)| a.image.map(|s| (n as u32, s)))
+        .collect();
     let params: Vec<Sym> = (0..args.len())
         .map(|i| {
             let n = i as u32;
+            if args[i].image.is_some() {
+                return Ok(Sym::Image(n));
+            }
+            if args[i].sampler {
+                let k = samplers
+                    .borrow()
+                    .iter()
+                    .position(|s| *s == SamplerSlot::Arg(n))
+                    .unwrap_or(0);
+                return Ok(Sym::Sampler(k as u32));
+            }
             if byval.contains(&i) {
                 return Ok(Sym::Vals(vec![lw.f.push(
                     entry,
@@ -1498,6 +1636,7 @@ fn lower_kernel(
         end => end,
     };
     let printf = printf.into_inner();
+    let samplers = samplers.into_inner();
     Ok(LoweredKernel {
         func,
         args,
@@ -1509,6 +1648,7 @@ fn lower_kernel(
         library_data,
         slm_bytes,
         printf,
+        samplers,
     })
 }
 
@@ -1536,6 +1676,10 @@ struct Lowerer<'a, 'm> {
     printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
     /// The kernel's SIMD width, which is its sub-group size (`isel::WIDTHS`).
     simd: u8,
+    /// The kernel's samplers (`LoweredKernel::samplers`); None in library code.
+    samplers: Option<&'a std::cell::RefCell<Vec<SamplerSlot>>>,
+    /// The shape of each image argument.
+    image_shapes: HashMap<u32, ImageShape>,
 }
 
 /// The constant tables of a built-in a kernel inlines: its data buffer 1 + k, one per
@@ -1612,6 +1756,8 @@ impl<'a, 'm> Lowerer<'a, 'm> {
             slm,
             printf,
             simd,
+            samplers: None,
+            image_shapes: HashMap::default(),
         }
     }
 }
@@ -2777,6 +2923,41 @@ impl Lowerer<'_, '_> {
         Ok(vals)
     }
 
+    /// The image argument an id stands for.
+    fn image_of(&self, fr: &Frame, id: u32) -> Result<u32, FrontendError> {
+        match fr.syms.get(&id) {
+            Some(Sym::Image(n)) => Ok(*n),
+            _ => invalid(format!("%{id} is not an image argument")),
+        }
+    }
+
+    fn image_shape(&self, image: u32) -> Result<ImageShape, FrontendError> {
+        self.image_shapes
+            .get(&image)
+            .copied()
+            .ok_or_else(|| FrontendError::InvalidIl(format!("argument {image} is not an image")))
+    }
+
+    /// The index of constant sampler `id` among the kernel's samplers (added at its first use).
+    fn sampler_index(&mut self, id: u32) -> Result<u32, FrontendError> {
+        let slot = self.info.const_samplers[&id];
+        let Some(samplers) = self.samplers else {
+            return unsupported("a sampler in library code");
+        };
+        let mut s = samplers.borrow_mut();
+        let k = match s.iter().position(|x| *x == slot) {
+            Some(k) => k,
+            None => {
+                s.push(slot);
+                s.len() - 1
+            }
+        };
+        if k >= 16 {
+            return unsupported("more than 16 samplers in a kernel");
+        }
+        Ok(k as u32)
+    }
+
     fn vals(&mut self, fr: &Frame, id: u32) -> Result<Vec<Value>, FrontendError> {
         match fr.syms.get(&id) {
             // An operand with no components (a void call's result, an empty struct) is no
@@ -2792,6 +2973,9 @@ impl Lowerer<'_, '_> {
                 let ty = self.info.scalar(tid)?;
                 let n = self.info.components(tid)?.max(1);
                 Ok((0..n).map(|_| self.konst(ty, 0)).collect())
+            }
+            Some(Sym::Image(_) | Sym::Sampler(_) | Sym::SampledImage(..)) => {
+                invalid(format!("%{id}, an image or sampler, used as a value"))
             }
             None => self.global_const(id),
         }
@@ -3039,6 +3223,141 @@ impl Lowerer<'_, '_> {
             SOp::Undef => {
                 fr.syms.insert(result_id(i)?, Sym::Undef);
             }
+            SOp::SampledImage => {
+                let image = self.image_of(fr, id_op(i, 0)?)?;
+                let s = id_op(i, 1)?;
+                let sampler = match fr.syms.get(&s) {
+                    Some(Sym::Sampler(k)) => *k,
+                    _ if self.info.const_samplers.contains_key(&s) => self.sampler_index(s)?,
+                    _ => return unsupported("a sampler not known when the kernel is compiled"),
+                };
+                fr.syms
+                    .insert(result_id(i)?, Sym::SampledImage(image, sampler));
+            }
+            SOp::ImageSampleExplicitLod | SOp::ImageRead => {
+                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("image read without a type".into()))?;
+                let (image, sampler) = match (op, fr.syms.get(&id_op(i, 0)?)) {
+                    (SOp::ImageSampleExplicitLod, Some(Sym::SampledImage(img, s))) => (*img, Some(*s)),
+                    (SOp::ImageRead, Some(Sym::Image(img))) => (*img, None),
+                    _ => return invalid("an image read of something other than an image argument"),
+                };
+                // OpenCL's reads take LOD 0 (no cl_khr_mipmap_image): an explicit LOD must be
+                // the constant 0.
+                if op == SOp::ImageSampleExplicitLod {
+                    let lod = id_op(i, 3)?;
+                    let v = self.val(fr, lod)?;
+                    if !matches!(self.f.inst(v).op, Op::Const(0)) {
+                        return unsupported("an image read with a level of detail other than 0");
+                    }
+                }
+                let shape = self.image_shape(image)?;
+                let mut coords = self.vals(fr, id_op(i, 1)?)?;
+                if coords.len() < usize::from(shape.coords) {
+                    return invalid("image coordinates with too few components");
+                }
+                coords.truncate(usize::from(shape.coords));
+                // A sampler takes float coordinates (integer ones converted, as IGC does);
+                // a load integer ones.
+                let want = if sampler.is_some() { Ty::F32 } else { Ty::I32 };
+                for c in coords.iter_mut() {
+                    match (self.f.ty(*c), want) {
+                        (a, b) if a == b => {}
+                        (Ty::I32, Ty::F32) => *c = self.f.push(cur, Op::Conv(ConvOp::SToF, *c), Ty::F32),
+                        (t, _) => return unsupported(format!("image coordinates of type {t:?}")),
+                    }
+                }
+                let ty = match self.info.scalar(tid)? {
+                    t @ (Ty::F32 | Ty::I32) => t,
+                    t => return unsupported(format!("image reads of {t:?} (read_imageh)")),
+                };
+                let n = self.info.components(tid)?.clamp(1, 4);
+                let vals: Vec<Value> = (0..n)
+                    .map(|k| {
+                        self.f.push(
+                            cur,
+                            Op::ImageRead {
+                                image,
+                                sampler,
+                                coords: coords.clone(),
+                                channel: k as u8,
+                            },
+                            ty,
+                        )
+                    })
+                    .collect();
+                define!(vals);
+            }
+            SOp::ImageWrite => {
+                let image = self.image_of(fr, id_op(i, 0)?)?;
+                let shape = self.image_shape(image)?;
+                let mut coords = self.vals(fr, id_op(i, 1)?)?;
+                if coords.len() < usize::from(shape.coords)
+                    || coords.iter().any(|c| self.f.ty(*c) != Ty::I32)
+                {
+                    return invalid("image write coordinates: too few, or not 32-bit integers");
+                }
+                coords.truncate(usize::from(shape.coords));
+                let values = self.vals(fr, id_op(i, 2)?)?;
+                if values.len() != 4 || values.iter().any(|v| !matches!(self.f.ty(*v), Ty::F32 | Ty::I32)) {
+                    return unsupported("image writes of other than four floats or integers (write_imageh)");
+                }
+                self.f.push(
+                    cur,
+                    Op::ImageWrite {
+                        image,
+                        coords,
+                        values,
+                    },
+                    Ty::Void,
+                );
+            }
+            SOp::ImageQuerySizeLod | SOp::ImageQuerySize => {
+                use crate::abi::ObjectParam as P;
+                let image = self.image_of(fr, id_op(i, 0)?)?;
+                let shape = self.image_shape(image)?;
+                let tid = rty.ok_or_else(|| FrontendError::InvalidIl("a size query without a type".into()))?;
+                let ty = self.info.scalar(tid)?;
+                let n = self.info.components(tid)?.max(1) as usize;
+                let mut params = vec![P::ImageWidth];
+                match (shape.dim, shape.arrayed) {
+                    (1, _) => params.push(P::ImageHeight),
+                    (2, _) => params.extend([P::ImageHeight, P::ImageDepth]),
+                    _ => {}
+                }
+                if shape.arrayed {
+                    params.push(P::ImageArraySize);
+                }
+                if n > params.len() {
+                    return invalid("an image size query with more components than the image");
+                }
+                let vals: Vec<Value> = params[..n]
+                    .iter()
+                    .map(|&param| {
+                        let v = self.f.push(cur, Op::ImageParam { arg: image, param }, Ty::I32);
+                        if ty == Ty::I64 {
+                            self.f.push(cur, Op::Conv(ConvOp::ZExt, v), Ty::I64)
+                        } else {
+                            v
+                        }
+                    })
+                    .collect();
+                define!(vals);
+            }
+            SOp::ImageQueryFormat | SOp::ImageQueryOrder => {
+                use crate::abi::ObjectParam as P;
+                let image = self.image_of(fr, id_op(i, 0)?)?;
+                // SPIR-V's ImageChannelDataType and ImageChannelOrder count from 0 where
+                // OpenCL's CL_* values start at 0x10D0 and 0x10B0 (llvm-spirv adds those back).
+                let (param, base) = if op == SOp::ImageQueryFormat {
+                    (P::ImageChannelDataType, 0x10D0)
+                } else {
+                    (P::ImageChannelOrder, 0x10B0)
+                };
+                let v = self.f.push(cur, Op::ImageParam { arg: image, param }, Ty::I32);
+                let b = self.konst(Ty::I32, base);
+                let r = self.f.push(cur, Op::Bin(BinOp::Sub, v, b), Ty::I32);
+                define!(vec![r]);
+            }
             SOp::Phi => {
                 let tid =
                     rty.ok_or_else(|| FrontendError::InvalidIl("phi without a type".into()))?;
@@ -3124,6 +3443,9 @@ impl Lowerer<'_, '_> {
                     let a = id_op(i, n)?;
                     args.push(match fr.syms.get(&a) {
                         Some(s) => s.clone(),
+                        None if self.info.const_samplers.contains_key(&a) => {
+                            Sym::Sampler(self.sampler_index(a)?)
+                        }
                         None => Sym::Vals(self.global_const(a)?),
                     });
                 }

@@ -337,6 +337,31 @@ pub enum Op {
     /// The hardware thread lets the EU's other threads run before it goes on (`{Switch}`):
     /// the back-off of a spin-wait. Orders nothing.
     Yield,
+    /// Channel `channel` (0-3: red, green, blue, alpha) of a texel of image argument `image`
+    /// (its binding-table surface): sampled through SAMPLER_STATE `sampler` at F32
+    /// coordinates (Gen9's `sample_lz`), or without a sampler loaded at I32 ones (`ld_lz`).
+    /// `coords` are u, v, r as the image's type has them (a 1D array's element is v, a 2D
+    /// array's r). A read of memory, never merged with another (a read_write image's texels
+    /// change); selection reads the channels of one texel with one message.
+    ImageRead {
+        image: u32,
+        sampler: Option<u32>,
+        coords: Vec<Value>,
+        channel: u8,
+    },
+    /// `values` (red, green, blue, alpha: F32, or I32 for integer images) written to the
+    /// texel at I32 `coords` of image argument `image`, converted to its format (a typed
+    /// surface write).
+    ImageWrite {
+        image: u32,
+        coords: Vec<Value>,
+        values: Vec<Value>,
+    },
+    /// A value of image argument `arg` the runtime pushes (its width, height, format, ...).
+    ImageParam {
+        arg: u32,
+        param: crate::abi::ObjectParam,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -504,7 +529,12 @@ impl Op {
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence
-            | Op::Yield => few(&[]),
+            | Op::Yield
+            | Op::ImageParam { .. } => few(&[]),
+            Op::ImageRead { coords, .. } => Err(coords.clone()),
+            Op::ImageWrite { coords, values, .. } => {
+                Err(coords.iter().chain(values).copied().collect())
+            }
             Op::Bin(_, a, b)
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
@@ -537,7 +567,12 @@ impl Op {
             | Op::Builtin(..)
             | Op::Barrier
             | Op::Fence
-            | Op::Yield => {}
+            | Op::Yield
+            | Op::ImageParam { .. } => {}
+            Op::ImageRead { coords, .. } => coords.iter_mut().for_each(|v| *v = f(*v)),
+            Op::ImageWrite { coords, values, .. } => {
+                coords.iter_mut().chain(values).for_each(|v| *v = f(*v))
+            }
             Op::Bin(_, a, b)
             | Op::Cmp(_, a, b)
             | Op::PtrAdd(a, b)
@@ -581,6 +616,7 @@ impl Op {
                 | Op::Yield
                 | Op::Atomic(..)
                 | Op::CmpXchg { .. }
+                | Op::ImageWrite { .. }
         )
     }
 }

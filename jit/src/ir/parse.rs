@@ -306,6 +306,60 @@ fn op_of(text: &str) -> Option<Op> {
         "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,
         "yield" => Op::Yield,
+        "image_sample" | "image_load" | "image_write" => {
+            // The head before the first '[', then bracketed value lists.
+            let (head, lists) = rest.split_once('[')?;
+            let lists: Vec<Vec<Value>> = format!("[{lists}")
+                .split('[')
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| values(s.trim().trim_end_matches(',').trim().trim_end_matches(']')))
+                .collect::<Option<_>>()?;
+            let fields: Vec<&str> = head
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
+            let image = num(fields.first()?)? as u32;
+            let field = |k: &str| fields.iter().find_map(|p| p.strip_prefix(k).and_then(num));
+            match name {
+                "image_write" => Op::ImageWrite {
+                    image,
+                    coords: lists.first()?.clone(),
+                    values: lists.get(1)?.clone(),
+                },
+                _ => Op::ImageRead {
+                    image,
+                    sampler: if name == "image_sample" {
+                        Some(field("sampler ")? as u32)
+                    } else {
+                        None
+                    },
+                    coords: lists.first()?.clone(),
+                    channel: field("channel ")? as u8,
+                },
+            }
+        }
+        "image_param" => {
+            use crate::abi::ObjectParam::*;
+            let (a, p) = rest.split_once(',')?;
+            let param = [
+                ImageWidth,
+                ImageHeight,
+                ImageDepth,
+                ImageArraySize,
+                ImageChannelDataType,
+                ImageChannelOrder,
+                ImageNumMipLevels,
+                ImageNumSamples,
+                SamplerSnapWa,
+            ]
+            .into_iter()
+            .find(|x| format!("{x:?}") == p.trim())?;
+            Op::ImageParam {
+                arg: num(a.trim())? as u32,
+                param,
+            }
+        }
         "const_data" => Op::ConstData(num(rest)? as u32),
         "reg_array" => {
             let (b, e) = rest.split_once(',')?;

@@ -116,6 +116,35 @@ fn op_text(op: &Op) -> String {
         Op::Barrier => "barrier".into(),
         Op::Fence => "fence".into(),
         Op::Yield => "yield".into(),
+        Op::ImageRead {
+            image,
+            sampler,
+            coords,
+            channel,
+        } => {
+            let c: Vec<String> = coords.iter().map(|v| v.to_string()).collect();
+            match sampler {
+                Some(s) => format!(
+                    "image_sample {image}, sampler {s}, channel {channel}, [{}]",
+                    c.join(", ")
+                ),
+                None => format!("image_load {image}, channel {channel}, [{}]", c.join(", ")),
+            }
+        }
+        Op::ImageWrite {
+            image,
+            coords,
+            values,
+        } => {
+            let c: Vec<String> = coords.iter().map(|v| v.to_string()).collect();
+            let d: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            format!(
+                "image_write {image}, [{}], [{}]",
+                c.join(", "),
+                d.join(", ")
+            )
+        }
+        Op::ImageParam { arg, param } => format!("image_param {arg}, {param:?}"),
     }
 }
 

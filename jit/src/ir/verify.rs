@@ -208,6 +208,36 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
                 "store wider than its value",
             )
         }
+        Op::ImageRead {
+            sampler,
+            coords,
+            channel,
+            ..
+        } => {
+            let want_ty = if sampler.is_some() { Ty::F32 } else { Ty::I32 };
+            want(
+                !coords.is_empty() && coords.len() <= 3 && coords.iter().all(|c| t(*c) == want_ty),
+                "image read coordinates: 1 to 3, F32 with a sampler, I32 without",
+            )?;
+            want(*channel < 4, "image read channel past alpha")?;
+            want(
+                matches!(inst.ty, Ty::F32 | Ty::I32),
+                "image read of a type other than F32 or I32",
+            )
+        }
+        Op::ImageWrite { coords, values, .. } => {
+            want(
+                !coords.is_empty() && coords.len() <= 3 && coords.iter().all(|c| t(*c) == Ty::I32),
+                "image write coordinates: 1 to 3 I32",
+            )?;
+            want(
+                values.len() == 4
+                    && values.iter().all(|v| t(*v) == t(values[0]))
+                    && matches!(t(values[0]), Ty::F32 | Ty::I32),
+                "image write of other than four F32 or I32 values",
+            )
+        }
+        Op::ImageParam { .. } => want(inst.ty == Ty::I32, "an image value is an I32"),
         _ => Ok(()),
     }
 }

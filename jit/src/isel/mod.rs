@@ -9,6 +9,7 @@
 
 mod flow;
 mod ieee;
+mod image;
 pub mod layout;
 mod memory;
 pub mod mfunc;
@@ -76,6 +77,10 @@ pub struct Layout {
     pub global_vars: Option<u32>,
     /// Cross-thread byte offset of the scratch space's address (`Op::ScratchBase`).
     pub scratch_base: Option<u32>,
+    /// The binding-table index of each image argument, by argument index.
+    pub image_btis: Vec<Option<u8>>,
+    /// Cross-thread byte offsets of the image values the kernel reads (`Op::ImageParam`).
+    pub image_params: Vec<((u32, crate::abi::ObjectParam), u32)>,
     /// -cl-denorms-are-zero: float denormals flushed (cr0's FP32 denorm mode left at 0).
     pub flush_f32_denorms: bool,
 }
@@ -225,6 +230,9 @@ struct Sel<'a> {
     reg_arrays: HashMap<Value, (VReg, u32, u32, VReg)>,
     /// Addresses into them: the array and the byte offsets added to it.
     array_ptrs: HashMap<Value, (Value, Vec<Value>)>,
+    /// The response of each texel read in the current block so far (`image::image_read`),
+    /// by (image, sampler, coordinates): its other channels read it too.
+    texels: HashMap<(u32, Option<u32>, Vec<Value>), VReg>,
 }
 
 /// Select a whole kernel.
@@ -249,6 +257,7 @@ pub fn select(
         simd: layout.simd,
         reg_arrays: HashMap::default(),
         array_ptrs: HashMap::default(),
+        texels: HashMap::default(),
     };
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
@@ -351,6 +360,7 @@ impl Sel<'_> {
     }
 
     fn block_body(&mut self, b: Block) -> Result<(), IselError> {
+        self.texels.clear();
         for v in self.f.block(b).insts.clone() {
             self.inst(v)?;
         }
@@ -751,9 +761,27 @@ impl Sel<'_> {
             Op::FillInactive(x, fill) => self.fill_inactive(v, x, fill)?,
             Op::ReadLane(x, k) => self.read_lane(v, x, k)?,
             Op::Shuffle(x, idx) => self.shuffle(v, x, idx)?,
-            Op::Barrier => self.barrier(),
-            Op::Fence => self.fence(),
+            Op::Barrier => {
+                self.texels.clear();
+                self.barrier()
+            }
+            Op::Fence => {
+                self.texels.clear();
+                self.fence()
+            }
             Op::Yield => self.yield_thread(),
+            Op::ImageRead {
+                image,
+                sampler,
+                ref coords,
+                channel,
+            } => self.image_read(v, image, sampler, coords, channel)?,
+            Op::ImageWrite {
+                image,
+                ref coords,
+                ref values,
+            } => self.image_write(image, coords, values)?,
+            Op::ImageParam { arg, param } => self.image_param(v, arg, param)?,
         }
         Ok(())
     }

@@ -12,6 +12,7 @@ fn pure(op: &Op) -> bool {
     !matches!(
         op,
         Op::Load { .. }
+            | Op::ImageRead { .. }
             | Op::Store { .. }
             | Op::Phi(_)
             | Op::Barrier

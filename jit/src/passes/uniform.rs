@@ -22,7 +22,8 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::ConstData(_)
             | Op::PrintfBuffer
             | Op::GlobalVars
-            | Op::ScratchBase => true,
+            | Op::ScratchBase
+            | Op::ImageParam { .. } => true,
             Op::Builtin(b, _) => !matches!(
                 b,
                 Builtin::GlobalId | Builtin::LocalId | Builtin::SubgroupLocalId
@@ -41,7 +42,9 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Atomic(..)
             | Op::CmpXchg { .. }
             | Op::Alloca { .. }
-            | Op::RegArray { .. } => false,
+            | Op::RegArray { .. }
+            | Op::ImageRead { .. }
+            | Op::ImageWrite { .. } => false,
             op => op
                 .operands()
                 .iter()

@@ -915,10 +915,11 @@ pub fn message(op: Opcode, exec_size: u8, (desc, ex_desc, _, _): DescParts) -> I
 }
 
 /// A sampler message of `simd` lanes (8 or 16): `op` reading the surface at `bti` with
-/// SAMPLER_STATE `index`, four channels returned (simd/8 GRFs each). Sends: src0 the
-/// header, if any (one GRF: r0's copy with M0.2 = 0, as IGC builds it), src1 the
-/// `params` parameters of simd/8 GRFs each, in the order of `SamplerOp`'s table. IGC's
-/// `sends (16|M0) r25 r6 r41 0x102 0x028D8000` is `sampler_desc(SampleLz, 16, 0, 0, true, 2)`.
+/// SAMPLER_STATE `index`, four channels returned (simd/8 GRFs each), the `params`
+/// parameters of simd/8 GRFs each in the order of `SamplerOp`'s table. With a header (a
+/// `sends`): src0 the header (one GRF: r0's copy with M0.2 = 0, as IGC builds it), src1
+/// the parameters; IGC's `sends (16|M0) r25 r6 r41 0x102 0x028D8000` is
+/// `sampler_desc(SampleLz, 16, 0, 0, true, 2)`. Without one, the parameters are src0.
 pub fn sampler_desc(
     op: SamplerOp,
     simd: u32,
@@ -929,7 +930,11 @@ pub fn sampler_desc(
 ) -> DescParts {
     let regs = simd / 8;
     let mode = if simd == 16 { 2 } else { 1 };
-    let mlen = u32::from(header);
+    let (mlen, ex_mlen) = if header {
+        (1, params * regs)
+    } else {
+        (params * regs, 0)
+    };
     let rlen = 4 * regs;
     let d = (mlen << 25)
         | (rlen << 20)
@@ -938,7 +943,7 @@ pub fn sampler_desc(
         | (op.bits() << 12)
         | (u32::from(index & 0xF) << 8)
         | u32::from(bti);
-    (d, 0x2 | ((params * regs) << 6), mlen, rlen)
+    (d, 0x2 | (ex_mlen << 6), mlen, rlen)
 }
 
 /// A typed surface write of the lanes of one SIMD8 slot group (`high`: lanes 8-15 of the
@@ -986,24 +991,16 @@ mod tests {
             sampler_desc(SamplerOp::LdLz, 16, 2, 0, true, 2).0,
             0x028D_A002
         );
-        let m = decode_message(
-            Opcode::Sends,
-            8,
-            Sfid::Sampler,
-            sampler_desc(SamplerOp::SampleL, 8, 3, 5, false, 3).0,
-            0xC2,
-        );
+        let (d, ex, _, _) = sampler_desc(SamplerOp::SampleL, 8, 3, 5, false, 3);
+        assert_eq!(ex, 0x2, "no second payload without a header");
+        let m = decode_message(Opcode::Send, 8, Sfid::Sampler, d, ex);
+        let want = SamplerMsg {
+            op: SamplerOp::SampleL,
+            index: 5,
+        };
         assert_eq!(
-            (m.simd, m.bti, m.rlen, m.sampler),
-            (
-                8,
-                Some(3),
-                4,
-                Some(SamplerMsg {
-                    op: SamplerOp::SampleL,
-                    index: 5
-                })
-            )
+            (m.simd, m.bti, m.rlen, m.mlen, m.header, m.sampler),
+            (8, Some(3), 4, 3, false, Some(want))
         );
         // IGC's write_imagef to a 2D image at BTI 1: one address register in src0 here,
         // IGC's five (V and four channels) in src1 being the same message.

@@ -90,6 +90,11 @@ impl Lowerer<'_, '_> {
                 Sym::Vals(v) => tys.extend(v.iter().map(|v| self.f.ty(*v))),
                 // Not from a built-in's call; lowered in place.
                 Sym::Undef => return Ok(library::function(name)?.map(Callee::Slice)),
+                Sym::Image(_) | Sym::Sampler(_) | Sym::SampledImage(..) => {
+                    return Err(FrontendError::Unsupported(format!(
+                        "an image or sampler passed to the library's {name}"
+                    )))
+                }
             }
         }
         let key = key(name, &tys);
@@ -226,6 +231,11 @@ impl Lowerer<'_, '_> {
             match a {
                 Sym::Vals(v) => vals.extend(v),
                 Sym::Undef => return Err(FrontendError::InvalidIl("undefined argument".into())),
+                Sym::Image(_) | Sym::Sampler(_) | Sym::SampledImage(..) => {
+                    return Err(FrontendError::Unsupported(
+                        "an image or sampler passed to a library template".into(),
+                    ))
+                }
             }
         }
         let tf = &t.func;

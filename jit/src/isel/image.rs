@@ -1,0 +1,186 @@
+//! Image messages, as IGC sends them on Gen9 (docs/images.md): a read through a sampler is
+//! `sample_lz` at float coordinates, a read without one `ld_lz` at integer coordinates (one
+//! message of the kernel's width, all four channels returned, the channels an `ImageRead`
+//! of one texel asks for sharing it); a write is a typed surface write per eight lanes (the
+//! message is SIMD8: a SIMD16 kernel sends two, `(8|M0)` and `(8|M8)`), the address in
+//! src0, the four channels in src1. No header: the sampler state pointer is the interface
+//! descriptor's, the channel enables the send's.
+
+use gencl_isa::gen9::send::{sampler_desc, typed_write_desc, SamplerOp};
+
+use super::*;
+use crate::abi::ObjectParam;
+
+impl Sel<'_> {
+    fn image_bti(&self, image: u32) -> Result<u8, IselError> {
+        match self
+            .layout
+            .image_btis
+            .get(image as usize)
+            .copied()
+            .flatten()
+        {
+            Some(b) => Ok(b),
+            None => unsupported(format!("internal: argument {image} is not an image")),
+        }
+    }
+
+    /// `Op::ImageRead`: the texel's four channels by one sampler message (reused by the
+    /// other channels of the same texel in the block, until an image write or a fence),
+    /// channel `channel` of them as `v`.
+    pub(super) fn image_read(
+        &mut self,
+        v: Value,
+        image: u32,
+        sampler: Option<u32>,
+        coords: &[Value],
+        channel: u8,
+    ) -> Result<(), IselError> {
+        if self.simd > 16 {
+            return unsupported("image reads in a SIMD32 kernel");
+        }
+        let key = (image, sampler, coords.to_vec());
+        let regs = u32::from(self.simd) / 8;
+        let resp = match self.texels.get(&key) {
+            Some(r) => *r,
+            None => {
+                let bti = self.image_bti(image)?;
+                let t = if sampler.is_some() { Type::F } else { Type::D };
+                let payload = self.m.new_vreg(32 * regs * coords.len() as u32);
+                for (k, &c) in coords.iter().enumerate() {
+                    let o = self.opnd(c, t)?;
+                    let mut i = Inst::new(Opcode::Mov, self.simd);
+                    i.dst = Some(grf_dst(0, 0, t));
+                    i.srcs[0] = Some(o.src);
+                    self.push(
+                        i,
+                        Some(VRef {
+                            v: payload,
+                            off: 32 * regs * k as u32,
+                        }),
+                        [o.vref, None, None],
+                    );
+                }
+                let (op, index) = match sampler {
+                    Some(s) => (SamplerOp::SampleLz, s),
+                    None => (SamplerOp::LdLz, 0),
+                };
+                let parts = sampler_desc(
+                    op,
+                    u32::from(self.simd),
+                    bti,
+                    index as u8,
+                    false,
+                    coords.len() as u32,
+                );
+                let resp = self.m.new_vreg(4 * 32 * regs);
+                let mut i = send::message(Opcode::Send, self.simd, parts);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                self.push(
+                    i,
+                    Some(VRef { v: resp, off: 0 }),
+                    [Some(VRef { v: payload, off: 0 }), None, None],
+                );
+                self.texels.insert(key, resp);
+                resp
+            }
+        };
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: r, off: 0 }),
+            [
+                Some(VRef {
+                    v: resp,
+                    off: 32 * regs * u32::from(channel),
+                }),
+                None,
+                None,
+            ],
+        );
+        Ok(())
+    }
+
+    /// `Op::ImageWrite`: a typed surface write per eight lanes.
+    pub(super) fn image_write(
+        &mut self,
+        image: u32,
+        coords: &[Value],
+        values: &[Value],
+    ) -> Result<(), IselError> {
+        if self.simd > 16 {
+            return unsupported("image writes in a SIMD32 kernel");
+        }
+        let bti = self.image_bti(image)?;
+        // What an earlier read of this work-item saw may be stale now.
+        self.texels.clear();
+        let vt = if self.f.ty(values[0]) == Ty::F32 {
+            Type::F
+        } else {
+            Type::D
+        };
+        for group in 0..u32::from(self.simd) / 8 {
+            let addr = self.m.new_vreg(32 * coords.len() as u32);
+            let data = self.m.new_vreg(32 * 4);
+            for (k, &c) in coords.iter().chain(values).enumerate() {
+                let (dst, off, t) = if k < coords.len() {
+                    (addr, 32 * k as u32, Type::D)
+                } else {
+                    (data, 32 * (k - coords.len()) as u32, vt)
+                };
+                let o = self.opnd(c, t)?;
+                let mut i = Inst::new(Opcode::Mov, 8);
+                i.chan_offset = 8 * group as u8;
+                i.dst = Some(grf_dst(0, 0, t));
+                i.srcs[0] = Some(o.src);
+                // A varying value's lanes 8-15 are its second register.
+                let src = o.vref.map(|r| VRef {
+                    v: r.v,
+                    off: r.off + if o.scalar { 0 } else { 32 * group },
+                });
+                self.push(i, Some(VRef { v: dst, off }), [src, None, None]);
+            }
+            let parts = typed_write_desc(bti, group == 1, coords.len() as u32, 4);
+            let mut i = send::message(Opcode::Sends, 8, parts);
+            i.chan_offset = 8 * group as u8;
+            self.push(
+                i,
+                None,
+                [
+                    Some(VRef { v: addr, off: 0 }),
+                    Some(VRef { v: data, off: 0 }),
+                    None,
+                ],
+            );
+        }
+        Ok(())
+    }
+
+    /// `Op::ImageParam`: the value the runtime pushed.
+    pub(super) fn image_param(
+        &mut self,
+        v: Value,
+        arg: u32,
+        param: ObjectParam,
+    ) -> Result<(), IselError> {
+        let off = self
+            .layout
+            .image_params
+            .iter()
+            .find(|(k, _)| *k == (arg, param))
+            .map(|(_, o)| *o);
+        match off {
+            Some(off) => {
+                let at = self.layout.cross_thread_grf as u32 * 32 + off;
+                self.locs.insert(v, Loc::Payload(at));
+                Ok(())
+            }
+            None => unsupported(format!(
+                "internal: {param:?} of argument {arg} is not pushed"
+            )),
+        }
+    }
+}
