@@ -280,6 +280,21 @@ pub enum ObjectParam {
     SamplerSnapWa,
 }
 
+impl ObjectParam {
+    /// Every value, in declaration order (the IR's parser names them by `Debug`).
+    pub const ALL: [ObjectParam; 9] = [
+        ObjectParam::ImageWidth,
+        ObjectParam::ImageHeight,
+        ObjectParam::ImageDepth,
+        ObjectParam::ImageArraySize,
+        ObjectParam::ImageChannelDataType,
+        ObjectParam::ImageChannelOrder,
+        ObjectParam::ImageNumMipLevels,
+        ObjectParam::ImageNumSamples,
+        ObjectParam::SamplerSnapWa,
+    ];
+}
+
 /// The sampler states of a kernel, as the runtime places them in the dynamic state heap:
 /// `heap` is copied whole (inline samplers' states are in it already), each sampler
 /// argument's state written at its offset; the SAMPLER_STATE array (16 bytes per sampler)

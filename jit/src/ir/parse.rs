@@ -340,21 +340,10 @@ fn op_of(text: &str) -> Option<Op> {
             }
         }
         "image_param" => {
-            use crate::abi::ObjectParam::*;
             let (a, p) = rest.split_once(',')?;
-            let param = [
-                ImageWidth,
-                ImageHeight,
-                ImageDepth,
-                ImageArraySize,
-                ImageChannelDataType,
-                ImageChannelOrder,
-                ImageNumMipLevels,
-                ImageNumSamples,
-                SamplerSnapWa,
-            ]
-            .into_iter()
-            .find(|x| format!("{x:?}") == p.trim())?;
+            let param = crate::abi::ObjectParam::ALL
+                .into_iter()
+                .find(|x| format!("{x:?}") == p.trim())?;
             Op::ImageParam {
                 arg: num(a.trim())? as u32,
                 param,

@@ -124,7 +124,7 @@ fn slm_offset(off: u64) -> usize {
     (off & 0xFFFF) as usize
 }
 
-fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
+pub(crate) fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
     GpuError::IllegalInstruction {
         addr,
         why: why.into(),

@@ -29,20 +29,13 @@ use crate::genx::gen9::{
     TCM_CLAMP_BORDER, TCM_MIRROR, TCM_MIRROR_ONCE, TCM_WRAP,
 };
 use crate::genx::Packet;
-use crate::gpu::dataport::{Reply, Request, SendOutcome, LATENCY_MEMORY};
+use crate::gpu::dataport::{illegal, Reply, Request, SendOutcome, LATENCY_MEMORY};
 use crate::gpu::image::format::Slot;
 use crate::gpu::image::surface::{Dim, Image};
 use crate::gpu::{read_dwords, GpuError, GpuMemory, ThreadGroup};
 
 /// Modelled latency of a sampler message (cycles).
 pub const LATENCY_SAMPLER: u32 = LATENCY_MEMORY + 50;
-
-fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
-    GpuError::IllegalInstruction {
-        addr,
-        why: why.into(),
-    }
-}
 
 /// The sampler unit of one thread group's dispatch.
 pub struct Sampler<'a> {

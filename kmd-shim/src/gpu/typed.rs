@@ -17,15 +17,8 @@
 
 use gencl_isa::gen9::send::{Message, MsgKind};
 
-use crate::gpu::dataport::{Dataport, Payload, Reply, SendOutcome, LATENCY_MEMORY};
+use crate::gpu::dataport::{illegal, Dataport, Payload, Reply, SendOutcome, LATENCY_MEMORY};
 use crate::gpu::GpuError;
-
-fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
-    GpuError::IllegalInstruction {
-        addr,
-        why: why.into(),
-    }
-}
 
 impl Dataport<'_> {
     pub(crate) fn typed(
