@@ -329,6 +329,15 @@ fn corpus_through_the_icd_on_gencl_and_pocl() {
         let gencl = p.name == "gencl";
         let (mut ran, mut unbuilt) = (0, 0);
         for file in jit_corpus::FILES {
+            // Images through the ICD wait for the runtime's image API (issue 24): reported.
+            if jit_corpus::IMAGE_FILES.contains(file) {
+                let n = cases.iter().filter(|c| c.file == *file).count();
+                report.push(format!(
+                    "{}: {file} ({n} cases) not run: images through the ICD wait for gencl's image API (issue 24)",
+                    p.name
+                ));
+                continue;
+            }
             let src = std::fs::read_to_string(dir.join(file)).unwrap();
             let prog = match build(p, &src, jit_corpus::options_of(file)) {
                 Ok(prog) => prog,

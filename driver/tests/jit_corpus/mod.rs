@@ -7,6 +7,7 @@ pub mod conversions;
 pub mod generic;
 pub mod geometric;
 pub mod groups;
+pub mod images;
 pub mod integers;
 pub mod intel_subgroups;
 pub mod local;
@@ -33,7 +34,13 @@ pub const FILES: &[&str] = &[
     "groups.cl",
     "generic.cl",
     "intel_subgroups.cl",
+    "images.cl",
 ];
+
+/// Files whose kernels use images: built with the JIT's image path on (`GENCL_JIT_IMAGES=1`:
+/// the device does not report images until the runtime's part of issue 24 lands, so they
+/// cannot go through the ICD yet).
+pub const IMAGE_FILES: &[&str] = &["images.cl"];
 
 /// Build options a file needs beside the run's own (its language version).
 pub fn options_of(file: &str) -> &'static str {
@@ -44,6 +51,8 @@ pub fn options_of(file: &str) -> &'static str {
         "generic.cl" => "-cl-std=CL2.0",
         // Sub-group functions are OpenCL C 2.0 (cl_khr_subgroups) or 3.0.
         "intel_subgroups.cl" => "-cl-std=CL3.0",
+        // read_write images are OpenCL C 2.0.
+        "images.cl" => "-cl-std=CL2.0",
         _ => "",
     }
 }
@@ -65,5 +74,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(groups::cases());
     v.extend(generic::cases());
     v.extend(intel_subgroups::cases());
+    v.extend(images::cases());
     v
 }

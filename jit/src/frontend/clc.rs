@@ -218,7 +218,7 @@ fn compile_to_bitcode_with(
     // __OPENCL_VERSION__, which the SPIR target leaves out, is the device's OpenCL version (3.0).
     if images_enabled() {
         cmd.arg(format!(
-            "{},+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes",
+            "{},+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes",
             crate::extensions::clang_ext_arg()
         ))
         .arg("-D__IMAGE_SUPPORT__=1");

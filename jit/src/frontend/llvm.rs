@@ -87,7 +87,7 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
     let spv = dir.0.join("program.spv");
     // Each legalisation below runs only when the translator names its construct, at most once.
     let mut module = optimised;
-    let (mut thawed, mut expanded, mut nulls) = (false, false, false);
+    let (mut thawed, mut expanded, mut nulls, mut promoted) = (false, false, false, false);
     loop {
         match translate(&module, &spv) {
             Err(FrontendError::Compile(log))
@@ -103,6 +103,15 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
             Err(FrontendError::Compile(log)) if log.contains("llvm.vector.reduce") && !expanded => {
                 module = expand_reductions(&dir, &module)?;
                 expanded = true;
+            }
+            // Unoptimised code keeps image and sampler handles in allocas, and the translator
+            // aborts on the stores of those opaque pointers ("Inconsistent operand types"):
+            // promoted to registers (mem2reg alone: nothing else of -O0 changes), it takes them.
+            Err(FrontendError::Compile(log))
+                if log.contains("Inconsistent operand types") && !promoted =>
+            {
+                module = promote(&dir, &module)?;
+                promoted = true;
             }
             other => break other?,
         }
@@ -167,6 +176,16 @@ fn expand_reductions(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, Fro
         .arg(bc)
         .arg("-o")
         .arg(&out);
+    run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;
+    Ok(out)
+}
+
+/// The module with its allocas promoted to registers (LLVM's mem2reg).
+fn promote(dir: &TempDir, bc: &Path) -> Result<std::path::PathBuf, FrontendError> {
+    let out = dir.0.join("promoted.bc");
+    let opt_tool = tool("opt-15", "GENCL_OPT");
+    let mut cmd = Command::new(&opt_tool);
+    cmd.arg("-passes=mem2reg").arg(bc).arg("-o").arg(&out);
     run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;
     Ok(out)
 }
