@@ -43,6 +43,12 @@ kernel void ir_border(read_only image2d_t im, global float4 *out) {
   out[i] = read_imagef(im, s_border_nearest, (float2)(x - 2.5f, y - 1.5f));
 }
 
+// The same, for formats without alpha: the border is (0, 0, 0, 1).
+kernel void ir_border_no_alpha(read_only image2d_t im, global float4 *out) {
+  GID2;
+  out[i] = read_imagef(im, s_border_nearest, (float2)(x - 2.5f, y - 1.5f));
+}
+
 kernel void ir_border_int(read_only image2d_t im, global uint4 *out) {
   GID2;
   out[i] = read_imageui(im, s_border_nearest, (int2)(x - 2, y - 1));

@@ -555,11 +555,14 @@ pub fn cases() -> Vec<Case> {
             move |_, x, y, _| ac.load(x as i64, y as i64, 0),
         ));
     }
-    for f in [Fmt(R, UNORM8), Fmt(RGBA, UNORM8)] {
+    for (name, f) in [
+        ("ir_border_no_alpha", Fmt(R, UNORM8)),
+        ("ir_border", Fmt(RGBA, UNORM8)),
+    ] {
         let a = img(ImageType::D2, f, (5, 4, 1), 20);
         let ac = a.clone();
         v.push(per_item(
-            out4(add_img(case(F, "ir_border").global(&[10, 7]), &a), 70),
+            out4(add_img(case(F, name).global(&[10, 7]), &a), 70),
             1,
             (10, 7, 1),
             1e-7,
@@ -1178,7 +1181,7 @@ pub fn cases() -> Vec<Case> {
         out4(add_img(case(F, "is_divergent").global(&[8, 8]), &s), 64),
         1,
         (8, 8, 1),
-        1e-7,
+        3e-7,
         move |_, x, y, _| {
             if (x ^ y) & 1 == 1 {
                 sc.load(x as i64, y as i64, 0)
