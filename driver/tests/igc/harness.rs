@@ -227,6 +227,28 @@ impl Case {
     }
 }
 
+/// Floats within `tol` of a reference (a NaN anywhere differs), with a report of the first
+/// differences: for results whose rounding the spec leaves open (filtering, conversions).
+pub fn expect_close(got: &[f32], want: &[f64], tol: f64) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("{} values, {} expected", got.len(), want.len()));
+    }
+    let off = |g: f32, w: f64| (f64::from(g) - w).abs() > tol || g.is_nan() || w.is_nan();
+    let bad: Vec<String> = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .filter(|(_, (g, w))| off(**g, **w))
+        .take(6)
+        .map(|(i, (g, w))| format!("[{i}] got {g} want {w}"))
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let n = got.iter().zip(want).filter(|(g, w)| off(**g, **w)).count();
+    Err(format!("{n} of {} differ: {}", got.len(), bad.join(", ")))
+}
+
 /// Exact equality with a readable report of the first differences.
 pub fn expect_eq<T: Elem>(got: &[T], want: &[T]) -> Result<(), String> {
     if got.len() != want.len() {

@@ -387,31 +387,6 @@ const EDGE_NEAREST: SamplerValue = SamplerValue {
     filter: CL_FILTER_NEAREST,
 };
 
-/// Floats within `tol` of the reference (NaN nowhere).
-fn close(got: &[f32], want: &[f64], tol: f64) -> Result<(), String> {
-    if got.len() != want.len() {
-        return Err(format!("{} values, {} expected", got.len(), want.len()));
-    }
-    let bad: Vec<String> = got
-        .iter()
-        .zip(want)
-        .enumerate()
-        .filter(|(_, (g, w))| (f64::from(**g) - **w).abs() > tol || g.is_nan())
-        .take(6)
-        .map(|(i, (g, w))| format!("[{i}] got {g} want {w}"))
-        .collect();
-    if bad.is_empty() {
-        Ok(())
-    } else {
-        let n = got
-            .iter()
-            .zip(want)
-            .filter(|(g, w)| (f64::from(**g) - **w).abs() > tol || g.is_nan())
-            .count();
-        Err(format!("{n} of {} differ: {}", got.len(), bad.join(", ")))
-    }
-}
-
 /// A case whose output buffer `arg` is `n` float4s computed by `f` per work-item index.
 fn per_item<G: Fn(&Run, usize, usize, usize) -> [f64; 4] + 'static>(
     c: Case,
@@ -429,7 +404,7 @@ fn per_item<G: Fn(&Run, usize, usize, usize) -> [f64; 4] + 'static>(
                 }
             }
         }
-        close(&r.output::<f32>(arg), &want, tol)
+        expect_close(&r.output::<f32>(arg), &want, tol)
     })
 }
 
@@ -629,8 +604,9 @@ pub fn cases() -> Vec<Case> {
                         ));
                     }
                 }
-                close(&r.output::<f32>(1), &rep, 1e-7).map_err(|e| format!("repeat: {e}"))?;
-                close(&r.output::<f32>(2), &mir, 1e-7).map_err(|e| format!("mirror: {e}"))
+                expect_close(&r.output::<f32>(1), &rep, 1e-7)
+                    .map_err(|e| format!("repeat: {e}"))?;
+                expect_close(&r.output::<f32>(2), &mir, 1e-7).map_err(|e| format!("mirror: {e}"))
             }),
     );
     let a = img(ImageType::D1, Fmt(RGBA, UNORM8), (11, 1, 1), 24);
@@ -907,7 +883,7 @@ pub fn cases() -> Vec<Case> {
                 .image(d.s, vec![0; d.data.len()])
                 .buf(vals)
                 .out::<f32>(128)
-                .check(move |r| close(&r.output::<f32>(2), &back, 1e-7)),
+                .check(move |r| expect_close(&r.output::<f32>(2), &back, 1e-7)),
         );
     }
     let d = img(ImageType::D2, Fmt(RGBA, FLOAT), (8, 4, 1), 41);
@@ -1007,7 +983,7 @@ pub fn cases() -> Vec<Case> {
                         want.push(gx * gx + gy * gy);
                     }
                 }
-                close(&r.output::<f32>(1), &want, 1e-5)
+                expect_close(&r.output::<f32>(1), &want, 1e-5)
             }),
     );
     let s = img(ImageType::D2, Fmt(RGBA, UNORM8), (8, 8, 1), 63);

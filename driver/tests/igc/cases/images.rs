@@ -157,23 +157,10 @@ fn sample(data: &[u8], s: &ImageSurface, sm: &SamplerValue, c: [f32; 3], dims: u
     acc
 }
 
+/// `expect_close` for a reference in f32.
 fn close(got: &[f32], want: &[f32], tol: f32) -> Result<(), String> {
-    if got.len() != want.len() {
-        return Err(format!("{} values, {} expected", got.len(), want.len()));
-    }
-    let bad: Vec<String> = got
-        .iter()
-        .zip(want)
-        .enumerate()
-        .filter(|(_, (g, w))| (*g - *w).abs() > tol || g.is_nan() != w.is_nan())
-        .take(6)
-        .map(|(i, (g, w))| format!("[{i}] got {g} want {w}"))
-        .collect();
-    if bad.is_empty() {
-        Ok(())
-    } else {
-        Err(bad.join(", "))
-    }
+    let want: Vec<f64> = want.iter().map(|w| f64::from(*w)).collect();
+    expect_close(got, &want, f64::from(tol))
 }
 
 fn f16_to_f32(h: u16) -> f32 {
