@@ -281,7 +281,9 @@ pub fn srgb_to_linear(c: f32) -> f32 {
     (if c <= 0.04045 {
         c / 12.92
     } else {
-        ((c + 0.055) / 1.055).powf(2.4)
+        // The `libm` crate's pow, as the math unit's functions: the tool links no libm.so
+        // (docs/jit.md, "No libm.so").
+        libm::pow((c + 0.055) / 1.055, 2.4)
     }) as f32
 }
 
@@ -294,7 +296,7 @@ pub fn linear_to_srgb(l: f32) -> f32 {
     (if l <= 0.003_130_8 {
         l * 12.92
     } else {
-        1.055 * l.powf(1.0 / 2.4) - 0.055
+        1.055 * libm::pow(l, 1.0 / 2.4) - 0.055
     }) as f32
 }
 
