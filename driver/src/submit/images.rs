@@ -11,8 +11,7 @@
 use gencl_jit::abi::ObjectParam;
 use gencl_kmd::genx::gen9::{
     RenderSurfaceState, SamplerState, MAPFILTER_LINEAR, MAPFILTER_NEAREST, MOCS_CACHED,
-    SURFTYPE_1D, SURFTYPE_2D, SURFTYPE_3D, SURFTYPE_BUFFER, TCM_CLAMP, TCM_CLAMP_BORDER,
-    TCM_MIRROR, TCM_WRAP,
+    SURFTYPE_1D, SURFTYPE_2D, SURFTYPE_3D, TCM_CLAMP, TCM_CLAMP_BORDER, TCM_MIRROR, TCM_WRAP,
 };
 
 use super::SubmitError;
@@ -102,14 +101,14 @@ pub fn surface_state(img: &ImageSurface, gpu_addr: u64) -> Result<RenderSurfaceS
         let size = u64::from(img.width) * u64::from(stride);
         let s = RenderSurfaceState::buffer(gpu_addr, size, stride, img.format, MOCS_CACHED)
             .ok_or_else(too_large)?;
+        // The buffer's type and size split, with the channel selects and coherency above.
         return Ok(RenderSurfaceState {
-            shader_channel_select_red: 4,
-            shader_channel_select_green: 5,
-            shader_channel_select_blue: 6,
-            shader_channel_select_alpha: 7,
-            coherency_type: 1,
-            surface_type: SURFTYPE_BUFFER,
-            ..s
+            surface_type: s.surface_type,
+            width: s.width,
+            height: s.height,
+            depth: s.depth,
+            surface_pitch: s.surface_pitch,
+            ..base
         });
     }
     let (ty, array) = match img.ty {

@@ -114,7 +114,14 @@ impl<'a> Sampler<'a> {
                 ))
             }
         };
-        let enabled: Vec<usize> = (0..4).filter(|c| disabled & (1 << c) == 0).collect();
+        // The channels the response carries, in order (no allocation per message).
+        let mut enabled = [0usize; 4];
+        let mut n = 0;
+        for c in (0..4).filter(|c| disabled & (1 << c) == 0) {
+            enabled[n] = c;
+            n += 1;
+        }
+        let enabled = &enabled[..n];
         for lane in (0..simd).filter(|l| req.emask & (1 << l) != 0) {
             let f = |k| f32::from_bits(param(k, lane));
             let i = |k| i64::from(param(k, lane) as i32);
@@ -138,7 +145,7 @@ impl<'a> Sampler<'a> {
                 resp.set_lane_u32(k * per, lane, rgba[c]);
             }
         }
-        resp.written = (enabled.len() * per).min(m.rlen as usize);
+        resp.written = (n * per).min(m.rlen as usize);
         Ok(SendOutcome::Continue {
             latency: LATENCY_SAMPLER,
         })

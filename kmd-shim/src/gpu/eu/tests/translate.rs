@@ -144,17 +144,7 @@ fn rg(v: u8, w: u8, h: u8) -> Region {
 
 /// Flags and cr0 set by the program itself (random, per program), then `body`, then EOT.
 fn random_program(r: &mut Rng, body: Vec<Inst>) -> Vec<Inst> {
-    let mut prog = Vec::new();
-    for nr in [0x30u8, 0x31] {
-        let mut m = alu(
-            Opcode::Mov,
-            1,
-            arf_dst(nr),
-            &[imm(Type::UD, r.next() & 0xFFFF_FFFF)],
-        );
-        m.no_mask = true;
-        prog.push(m);
-    }
+    let mut prog = random_flag_registers(r);
     // Denormals flushed or kept, and (an eighth of the time) a directed rounding mode.
     let cr0 = if r.coin() { 0x4C0 } else { 0 } | if r.below(8) == 0 { r.below(4) << 4 } else { 0 };
     if cr0 != 0 {
