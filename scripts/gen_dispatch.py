@@ -29,24 +29,13 @@ API = REPO / "driver/src/api"
 OUTPUT = API / "dispatch.rs"
 
 # Core entry points gencl does not implement, in slot order, and the error their stub returns
-# (docs/api.md): images, samplers, pipes, SVM, native kernels and the rest are "not supported
+# (docs/api.md): pipes, SVM, native kernels and the rest are "not supported
 # by any device" (CL_INVALID_OPERATION); clCreateSubDevices finds no partition type valid.
 UNSUPPORTED = {
     "clSetCommandQueueProperty": "CL_INVALID_OPERATION",
-    "clCreateImage2D": "CL_INVALID_OPERATION",
-    "clCreateImage3D": "CL_INVALID_OPERATION",
-    "clCreateSampler": "CL_INVALID_OPERATION",
-    "clEnqueueReadImage": "CL_INVALID_OPERATION",
-    "clEnqueueWriteImage": "CL_INVALID_OPERATION",
-    "clEnqueueCopyImage": "CL_INVALID_OPERATION",
-    "clEnqueueCopyImageToBuffer": "CL_INVALID_OPERATION",
-    "clEnqueueCopyBufferToImage": "CL_INVALID_OPERATION",
-    "clEnqueueMapImage": "CL_INVALID_OPERATION",
     "clEnqueueNativeKernel": "CL_INVALID_OPERATION",
     "clCreateSubDevices": "CL_INVALID_VALUE",
-    "clCreateImage": "CL_INVALID_OPERATION",
     "clCreateProgramWithBuiltInKernels": "CL_INVALID_OPERATION",
-    "clEnqueueFillImage": "CL_INVALID_OPERATION",
     "clCreatePipe": "CL_INVALID_OPERATION",
     "clSVMAlloc": "CL_INVALID_OPERATION",
     "clSVMFree": "CL_INVALID_OPERATION",
@@ -55,12 +44,10 @@ UNSUPPORTED = {
     "clEnqueueSVMMemFill": "CL_INVALID_OPERATION",
     "clEnqueueSVMMap": "CL_INVALID_OPERATION",
     "clEnqueueSVMUnmap": "CL_INVALID_OPERATION",
-    "clCreateSamplerWithProperties": "CL_INVALID_OPERATION",
     "clSetKernelArgSVMPointer": "CL_INVALID_OPERATION",
     "clEnqueueSVMMigrateMem": "CL_INVALID_OPERATION",
     "clSetDefaultDeviceCommandQueue": "CL_INVALID_OPERATION",
     "clSetProgramReleaseCallback": "CL_INVALID_OPERATION",
-    "clCreateImageWithProperties": "CL_INVALID_OPERATION",
 }
 
 # Modules whose entry points the table names directly rather than through `entry`: absent.rs

@@ -228,7 +228,7 @@ fn unsupported_entry_points_return_errors() {
     // SAFETY: the stubs never dereference their arguments except errcode_ret.
     unsafe {
         let ctx = clCreateContext(null(), 1, &d, None, null_mut(), &mut e);
-        assert!(t.clCreateSampler.unwrap()(ctx, 0, 0, 0, &mut e).is_null());
+        assert!(t.clCreatePipe.unwrap()(ctx, 0, 4, 16, null(), &mut e).is_null());
         assert_eq!(e, CL_INVALID_OPERATION);
         assert!(t.clSVMAlloc.unwrap()(ctx, 0, 64, 0).is_null());
         assert_eq!(

@@ -862,7 +862,8 @@ fn every_entry_point_validates_in_the_spec_order() {
     context_rows(&mut t, e);
     queue_rows(&mut t, e);
     memory_rows(&mut t, e);
-    absent_rows(&mut t, e);
+    image_rows(&mut t, e);
+    image_api_rows(&mut t, e);
     transfer_rows(&mut t, e);
     map_rows(&mut t, e);
     program_rows(&mut t, e);
@@ -2175,9 +2176,10 @@ fn memory_rows(t: &mut Table, e: Env) {
     }
 }
 
-/// Images, samplers and pipes: the device has none (CL_DEVICE_IMAGE_SUPPORT and
-/// CL_DEVICE_PIPE_SUPPORT are false), so no handle can be one.
-fn absent_rows(t: &mut Table, e: Env) {
+/// Image and sampler queries on handles that are no images or samplers, and pipes, which the
+/// device has none of (CL_DEVICE_PIPE_SUPPORT is false). api_images.rs has the images'
+/// own behaviour.
+fn image_rows(t: &mut Table, e: Env) {
     // SAFETY: see above.
     unsafe {
         let formats = move |c: cl_context,
@@ -2199,8 +2201,9 @@ fn absent_rows(t: &mut Table, e: Env) {
                 &mut num,
             );
             // "num_image_formats is the actual number of supported image formats for a
-            // specific context and values specified by flags": none, without image support.
-            expect(r, r != CL_SUCCESS || num == 0)
+            // specific context and values specified by flags": Intel's Gen9 list for
+            // read-only images (51 formats).
+            expect(r, r != CL_SUCCESS || num == 51)
         };
         let image2d = CL_MEM_OBJECT_IMAGE2D;
         // clGetSupportedImageFormats: "CL_INVALID_CONTEXT if context is not a valid context."
@@ -2247,7 +2250,7 @@ fn absent_rows(t: &mut Table, e: Env) {
         );
         t.row(
             "clGetSupportedImageFormats",
-            "2D images: none",
+            "2D images: 51 read-only formats",
             CL_SUCCESS,
             move || formats(e.ctx, CL_MEM_READ_ONLY, image2d, 0, false),
         );
@@ -5899,5 +5902,976 @@ fn marker_rows(t: &mut Table, e: Env) {
             clFinish(q);
             r
         });
+    }
+}
+
+/// A 2D RGBA8 image description.
+fn desc2d(w: usize, h: usize) -> cl_image_desc {
+    cl_image_desc {
+        image_type: CL_MEM_OBJECT_IMAGE2D,
+        image_width: w,
+        image_height: h,
+        image_depth: 0,
+        image_array_size: 0,
+        image_row_pitch: 0,
+        image_slice_pitch: 0,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: null_mut(),
+    }
+}
+
+const RGBA8: cl_image_format = cl_image_format {
+    image_channel_order: CL_RGBA,
+    image_channel_data_type: CL_UNORM_INT8,
+};
+
+/// clCreateImage's result code (the image, if made, released).
+fn create_image(
+    ctx: cl_context,
+    flags: cl_mem_flags,
+    fmt: Option<cl_image_format>,
+    desc: Option<cl_image_desc>,
+    host: *mut c_void,
+) -> cl_int {
+    let mut err = 0;
+    // SAFETY: the pointers are to locals or NULL.
+    let m = unsafe {
+        clCreateImage(
+            ctx,
+            flags,
+            fmt.as_ref().map_or(null(), |f| f),
+            desc.as_ref().map_or(null(), |d| d),
+            host,
+            &mut err,
+        )
+    };
+    if !m.is_null() {
+        // SAFETY: the image just made.
+        unsafe { clReleaseMemObject(m) };
+    }
+    expect(err, (err == CL_SUCCESS) != m.is_null())
+}
+
+/// Images and samplers: clCreateImage and its forms, samplers, and the image commands, each
+/// error in the spec's order.
+fn image_api_rows(t: &mut Table, e: Env) {
+    // SAFETY: see above.
+    unsafe {
+        let ctx = e.ctx;
+        let d = |w, h| Some(desc2d(w, h));
+        // A 16 x 8 RGBA8 image of ctx, one host-write-only, a 3D one, an R8 one, a buffer
+        // and its 1D image buffer.
+        let mut err = 0;
+        let img = clCreateImage(ctx, 0, &RGBA8, &desc2d(16, 8), null_mut(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        let img_wo = clCreateImage(
+            ctx,
+            CL_MEM_HOST_WRITE_ONLY,
+            &RGBA8,
+            &desc2d(16, 8),
+            null_mut(),
+            &mut err,
+        );
+        assert_eq!(err, CL_SUCCESS);
+        let img3d = clCreateImage3D(ctx, 0, &RGBA8, 4, 4, 4, 0, 0, null_mut(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        let r8 = cl_image_format {
+            image_channel_order: CL_R,
+            image_channel_data_type: CL_UNORM_INT8,
+        };
+        let img_r8 = clCreateImage(ctx, 0, &r8, &desc2d(16, 8), null_mut(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        let backing = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256, null_mut(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        let mut bd = desc2d(64, 0);
+        bd.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+        bd.buffer = backing;
+        let img_buf = clCreateImage(ctx, 0, &RGBA8, &bd, null_mut(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+
+        let entry = "clCreateImage";
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        t.handle(
+            entry,
+            "context",
+            CL_INVALID_CONTEXT,
+            e.bad_ctx(),
+            move |c| create_image(c, 0, Some(RGBA8), d(4, 4), null_mut()),
+        );
+        // "CL_INVALID_VALUE if values specified in flags are not valid."
+        t.row(
+            entry,
+            "flags READ_WRITE | READ_ONLY",
+            CL_INVALID_VALUE,
+            move || {
+                create_image(
+                    ctx,
+                    CL_MEM_READ_WRITE | CL_MEM_READ_ONLY,
+                    Some(RGBA8),
+                    d(4, 4),
+                    null_mut(),
+                )
+            },
+        );
+        t.row(
+            entry,
+            "order: flags invalid and image_format NULL",
+            CL_INVALID_VALUE,
+            move || create_image(ctx, 1 << 40, None, d(4, 4), null_mut()),
+        );
+        // "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not valid
+        // or if image_format is NULL."
+        t.row(
+            entry,
+            "image_format NULL",
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            move || create_image(ctx, 0, None, d(4, 4), null_mut()),
+        );
+        let rgb8 = cl_image_format {
+            image_channel_order: CL_RGB,
+            image_channel_data_type: CL_UNORM_INT8,
+        };
+        t.row(
+            entry,
+            "CL_RGB with CL_UNORM_INT8",
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            move || create_image(ctx, 0, Some(rgb8), d(4, 4), null_mut()),
+        );
+        t.row(
+            entry,
+            "order: image_format invalid and image_desc NULL",
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            move || create_image(ctx, 0, Some(rgb8), None, null_mut()),
+        );
+        // "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not valid or if
+        // image_desc is NULL."
+        t.row(
+            entry,
+            "image_desc NULL",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || create_image(ctx, 0, Some(RGBA8), None, null_mut()),
+        );
+        t.row(
+            entry,
+            "image_width 0",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || create_image(ctx, 0, Some(RGBA8), d(0, 4), null_mut()),
+        );
+        t.row(
+            entry,
+            "image_type CL_MEM_OBJECT_BUFFER",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || {
+                let mut x = desc2d(4, 4);
+                x.image_type = CL_MEM_OBJECT_BUFFER;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        t.row(
+            entry,
+            "image_row_pitch without host_ptr",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || {
+                let mut x = desc2d(4, 4);
+                x.image_row_pitch = 64;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        t.row(
+            entry,
+            "num_mip_levels 1",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || {
+                let mut x = desc2d(4, 4);
+                x.num_mip_levels = 1;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        t.row(
+            entry,
+            "a 1D image buffer without a buffer",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || {
+                let mut x = desc2d(4, 0);
+                x.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        t.row(
+            entry,
+            "a 3D image with a buffer",
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            move || {
+                let mut x = desc2d(4, 4);
+                x.image_type = CL_MEM_OBJECT_IMAGE3D;
+                x.image_depth = 2;
+                x.buffer = backing;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        // "CL_INVALID_IMAGE_SIZE if image dimensions specified in image_desc exceed the maximum
+        // image dimensions described in the Device Queries table".
+        t.row(
+            entry,
+            "image_width 16385",
+            CL_INVALID_IMAGE_SIZE,
+            move || create_image(ctx, 0, Some(RGBA8), d(16385, 1), null_mut()),
+        );
+        t.row(
+            entry,
+            "a 1D image buffer past its buffer",
+            CL_INVALID_IMAGE_SIZE,
+            move || {
+                let mut x = desc2d(65, 0);
+                x.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+                x.buffer = backing;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        // A 2D image from a buffer: "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if a 2D image is
+        // created from a buffer and the row pitch and base address alignment does not follow
+        // the rules described for creating a 2D image from a buffer."
+        t.row(
+            entry,
+            "a 2D image from a buffer, row pitch of 3 pixels",
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            move || {
+                let mut x = desc2d(2, 2);
+                x.image_row_pitch = 12;
+                x.buffer = backing;
+                create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        // "CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
+        // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
+        // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags."
+        t.row(
+            entry,
+            "COPY_HOST_PTR, host_ptr NULL",
+            CL_INVALID_HOST_PTR,
+            move || create_image(ctx, CL_MEM_COPY_HOST_PTR, Some(RGBA8), d(4, 4), null_mut()),
+        );
+        t.row(
+            entry,
+            "host_ptr without a host flag",
+            CL_INVALID_HOST_PTR,
+            move || {
+                let mut h = [0u8; 64];
+                create_image(ctx, 0, Some(RGBA8), d(4, 4), h.as_mut_ptr().cast())
+            },
+        );
+        // "CL_INVALID_VALUE if an image is being created from another memory object (buffer or
+        // image) under one of the following circumstances: ... 3) flags specifies
+        // CL_MEM_USE_HOST_PTR or CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR."
+        t.row(
+            entry,
+            "from a buffer with ALLOC_HOST_PTR",
+            CL_INVALID_VALUE,
+            move || {
+                let mut x = desc2d(4, 0);
+                x.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+                x.buffer = backing;
+                create_image(ctx, CL_MEM_ALLOC_HOST_PTR, Some(RGBA8), Some(x), null_mut())
+            },
+        );
+        // "CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that support
+        // image_format": a valid format Gen9 does not have, and a read-only one for writing.
+        let rgb565 = cl_image_format {
+            image_channel_order: CL_RGB,
+            image_channel_data_type: CL_UNORM_SHORT_565,
+        };
+        t.row(
+            entry,
+            "CL_RGB 565",
+            CL_IMAGE_FORMAT_NOT_SUPPORTED,
+            move || create_image(ctx, 0, Some(rgb565), d(4, 4), null_mut()),
+        );
+        let i8 = cl_image_format {
+            image_channel_order: CL_INTENSITY,
+            image_channel_data_type: CL_UNORM_INT8,
+        };
+        t.row(
+            entry,
+            "CL_INTENSITY read-write",
+            CL_IMAGE_FORMAT_NOT_SUPPORTED,
+            move || create_image(ctx, CL_MEM_READ_WRITE, Some(i8), d(4, 4), null_mut()),
+        );
+        t.row(entry, "CL_INTENSITY read-only", CL_SUCCESS, move || {
+            create_image(ctx, CL_MEM_READ_ONLY, Some(i8), d(4, 4), null_mut())
+        });
+        t.row(entry, "a 2D image from a buffer", CL_SUCCESS, move || {
+            let mut x = desc2d(4, 4);
+            x.image_row_pitch = 64;
+            x.buffer = backing;
+            create_image(ctx, 0, Some(RGBA8), Some(x), null_mut())
+        });
+
+        // The 1.x forms: "CL_INVALID_IMAGE_SIZE if image_width or image_height are 0" (and
+        // "if image_depth <= 1" for 3D).
+        t.row(
+            "clCreateImage2D",
+            "image_width 0",
+            CL_INVALID_IMAGE_SIZE,
+            move || {
+                let mut err = 0;
+                let m = clCreateImage2D(ctx, 0, &RGBA8, 0, 4, 0, null_mut(), &mut err);
+                expect(err, m.is_null())
+            },
+        );
+        t.handle(
+            "clCreateImage2D",
+            "context",
+            CL_INVALID_CONTEXT,
+            e.bad_ctx(),
+            move |c| {
+                let mut err = 0;
+                let m = clCreateImage2D(c, 0, &RGBA8, 4, 4, 0, null_mut(), &mut err);
+                expect(err, m.is_null())
+            },
+        );
+        t.row(
+            "clCreateImage3D",
+            "image_depth 1",
+            CL_INVALID_IMAGE_SIZE,
+            move || {
+                let mut err = 0;
+                let m = clCreateImage3D(ctx, 0, &RGBA8, 4, 4, 1, 0, 0, null_mut(), &mut err);
+                expect(err, m.is_null())
+            },
+        );
+        t.handle(
+            "clCreateImage3D",
+            "context",
+            CL_INVALID_CONTEXT,
+            e.bad_ctx(),
+            move |c| {
+                let mut err = 0;
+                let m = clCreateImage3D(c, 0, &RGBA8, 4, 4, 4, 0, 0, null_mut(), &mut err);
+                expect(err, m.is_null())
+            },
+        );
+        t.row(
+            "clCreateImage2D",
+            "order: context NULL and image_width 0",
+            CL_INVALID_CONTEXT,
+            move || {
+                let mut err = 0;
+                let m = clCreateImage2D(null_mut(), 0, &RGBA8, 0, 4, 0, null_mut(), &mut err);
+                expect(err, m.is_null())
+            },
+        );
+        t.row(
+            "clCreateImage3D",
+            "order: context NULL and image_depth 1",
+            CL_INVALID_CONTEXT,
+            move || {
+                let mut err = 0;
+                let m = clCreateImage3D(null_mut(), 0, &RGBA8, 4, 4, 1, 0, 0, null_mut(), &mut err);
+                expect(err, m.is_null())
+            },
+        );
+        // "CL_INVALID_PROPERTY if a property name in properties is not a supported property
+        // name": there is none for images.
+        t.row(
+            "clCreateImageWithProperties",
+            "an unknown property",
+            CL_INVALID_PROPERTY,
+            move || {
+                let mut err = 0;
+                let props = [0x7777u64, 1, 0];
+                let m = clCreateImageWithProperties(
+                    ctx,
+                    props.as_ptr(),
+                    0,
+                    &RGBA8,
+                    &desc2d(4, 4),
+                    null_mut(),
+                    &mut err,
+                );
+                expect(err, m.is_null())
+            },
+        );
+        t.row(
+            "clCreateImageWithProperties",
+            "an empty list",
+            CL_SUCCESS,
+            move || {
+                let mut err = 0;
+                let props = [0u64];
+                let m = clCreateImageWithProperties(
+                    ctx,
+                    props.as_ptr(),
+                    0,
+                    &RGBA8,
+                    &desc2d(4, 4),
+                    null_mut(),
+                    &mut err,
+                );
+                if !m.is_null() {
+                    clReleaseMemObject(m);
+                }
+                expect(err, !m.is_null())
+            },
+        );
+
+        // Samplers.
+        let sampler = |c: cl_context, n: cl_bool, a: cl_uint, f: cl_uint| {
+            let mut err = 0;
+            let s = clCreateSampler(c, n, a, f, &mut err);
+            if !s.is_null() {
+                clReleaseSampler(s);
+            }
+            expect(err, (err == CL_SUCCESS) != s.is_null())
+        };
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        t.handle(
+            "clCreateSampler",
+            "context",
+            CL_INVALID_CONTEXT,
+            e.bad_ctx(),
+            move |c| sampler(c, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST),
+        );
+        // "CL_INVALID_VALUE if addressing_mode, filter_mode, normalized_coords or a
+        // combination of these arguments are not valid."
+        t.row(
+            "clCreateSampler",
+            "addressing_mode 0",
+            CL_INVALID_VALUE,
+            move || sampler(ctx, CL_TRUE, 0, CL_FILTER_NEAREST),
+        );
+        t.row(
+            "clCreateSampler",
+            "filter_mode 0",
+            CL_INVALID_VALUE,
+            move || sampler(ctx, CL_TRUE, CL_ADDRESS_CLAMP, 0),
+        );
+        t.row(
+            "clCreateSampler",
+            "normalized_coords 2",
+            CL_INVALID_VALUE,
+            move || sampler(ctx, 2, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST),
+        );
+        t.row(
+            "clCreateSampler",
+            "order: context NULL and addressing_mode 0",
+            CL_INVALID_CONTEXT,
+            move || sampler(null_mut(), CL_TRUE, 0, CL_FILTER_NEAREST),
+        );
+        t.row("clCreateSampler", "repeat, linear", CL_SUCCESS, move || {
+            sampler(ctx, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR)
+        });
+        let with_props = |c: cl_context, props: &[u64]| {
+            let mut err = 0;
+            let s = clCreateSamplerWithProperties(c, props.as_ptr(), &mut err);
+            if !s.is_null() {
+                clReleaseSampler(s);
+            }
+            expect(err, (err == CL_SUCCESS) != s.is_null())
+        };
+        let entry = "clCreateSamplerWithProperties";
+        t.handle(
+            entry,
+            "context",
+            CL_INVALID_CONTEXT,
+            e.bad_ctx(),
+            move |c| with_props(c, &[0]),
+        );
+        // "CL_INVALID_VALUE if the property name in sampler_properties is not a supported
+        // property name, if the value specified for a supported property name is not valid,
+        // or if the same property name is specified more than once."
+        t.row(entry, "an unknown property", CL_INVALID_VALUE, move || {
+            with_props(ctx, &[0x7777, 1, 0])
+        });
+        t.row(entry, "a property twice", CL_INVALID_VALUE, move || {
+            with_props(ctx, &[0x1152, 1, 0x1152, 0, 0])
+        });
+        t.row(entry, "filter mode 0", CL_INVALID_VALUE, move || {
+            with_props(ctx, &[0x1154, 0, 0])
+        });
+        t.row(
+            entry,
+            "order: context NULL and an unknown property",
+            CL_INVALID_CONTEXT,
+            move || with_props(null_mut(), &[0x7777, 1, 0]),
+        );
+        t.row(entry, "every property", CL_SUCCESS, move || {
+            with_props(ctx, &[0x1152, 0, 0x1153, 0x1131, 0x1154, 0x1141, 0])
+        });
+
+        // clEnqueueReadImage / clEnqueueWriteImage, blocking.
+        for write in [false, true] {
+            let entry = if write {
+                "clEnqueueWriteImage"
+            } else {
+                "clEnqueueReadImage"
+            };
+            let call = move |q: cl_command_queue,
+                             m: cl_mem,
+                             o: Option<[usize; 3]>,
+                             r: Option<[usize; 3]>,
+                             slice: usize,
+                             ptr: bool,
+                             n: cl_uint,
+                             l: *const cl_event| {
+                let mut h = vec![0u8; 16 * 8 * 4 * 4];
+                let p = if ptr {
+                    h.as_mut_ptr().cast::<c_void>()
+                } else {
+                    null_mut()
+                };
+                ev(|out| {
+                    if write {
+                        clEnqueueWriteImage(q, m, CL_TRUE, arr(&o), arr(&r), 0, slice, p, n, l, out)
+                    } else {
+                        clEnqueueReadImage(q, m, CL_TRUE, arr(&o), arr(&r), 0, slice, p, n, l, out)
+                    }
+                })
+            };
+            let (o0, r1) = (Some([0; 3]), Some([16, 8, 1]));
+            // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
+            t.handle(
+                entry,
+                "command_queue",
+                CL_INVALID_COMMAND_QUEUE,
+                e.bad_queue(),
+                move |x| call(x, img, o0, r1, 0, true, 0, null()),
+            );
+            // "CL_INVALID_CONTEXT if the context associated with command_queue and image are
+            // not the same".
+            t.row(
+                entry,
+                "a queue of another context",
+                CL_INVALID_CONTEXT,
+                move || call(e.q2, img, o0, r1, 0, true, 0, null()),
+            );
+            // "CL_INVALID_MEM_OBJECT if image is not a valid image object."
+            t.handle(
+                entry,
+                "image",
+                CL_INVALID_MEM_OBJECT,
+                e.bad_mem(),
+                move |m| call(e.q, m, o0, r1, 0, true, 0, null()),
+            );
+            t.row(
+                entry,
+                "a buffer as image",
+                CL_INVALID_MEM_OBJECT,
+                move || call(e.q, e.buf, o0, r1, 0, true, 0, null()),
+            );
+            // "CL_INVALID_VALUE if the region being read or written specified by origin and
+            // region is out of bounds or if ptr is a NULL value."
+            t.row(
+                entry,
+                "a region past the width",
+                CL_INVALID_VALUE,
+                move || call(e.q, img, Some([1, 0, 0]), r1, 0, true, 0, null()),
+            );
+            t.row(entry, "ptr NULL", CL_INVALID_VALUE, move || {
+                call(e.q, img, o0, r1, 0, false, 0, null())
+            });
+            t.row(entry, "origin NULL", CL_INVALID_VALUE, move || {
+                call(e.q, img, None, r1, 0, true, 0, null())
+            });
+            // "CL_INVALID_VALUE if values in origin and region do not follow rules described
+            // in the argument description for origin and region."
+            t.row(entry, "region[2] 0", CL_INVALID_VALUE, move || {
+                call(e.q, img, o0, Some([16, 8, 0]), 0, true, 0, null())
+            });
+            t.row(
+                entry,
+                "a 2D image, origin[2] 1",
+                CL_INVALID_VALUE,
+                move || call(e.q, img, Some([0, 0, 1]), r1, 0, true, 0, null()),
+            );
+            // "CL_INVALID_VALUE if image is a 1D or 2D image and slice_pitch or
+            // input_slice_pitch is not 0."
+            t.row(
+                entry,
+                "a 2D image with a slice pitch",
+                CL_INVALID_VALUE,
+                move || call(e.q, img, o0, r1, 4096, true, 0, null()),
+            );
+            t.row(entry, "a 3D region", CL_SUCCESS, move || {
+                call(
+                    e.q,
+                    img3d,
+                    Some([1, 1, 1]),
+                    Some([3, 3, 3]),
+                    0,
+                    true,
+                    0,
+                    null(),
+                )
+            });
+            t.wait_list(entry, e, true, move |n, l| {
+                call(e.q, img, o0, r1, 0, true, n, l)
+            });
+            // "CL_INVALID_OPERATION if clEnqueueReadImage is called on image which has been
+            // created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS."
+            let want = if write {
+                CL_SUCCESS
+            } else {
+                CL_INVALID_OPERATION
+            };
+            t.row(entry, "an image CL_MEM_HOST_WRITE_ONLY", want, move || {
+                call(e.q, img_wo, o0, r1, 0, true, 0, null())
+            });
+        }
+
+        // clEnqueueCopyImage.
+        let entry = "clEnqueueCopyImage";
+        let copy = move |q: cl_command_queue,
+                         s: cl_mem,
+                         dst: cl_mem,
+                         so: [usize; 3],
+                         d_o: [usize; 3],
+                         r: [usize; 3],
+                         n: cl_uint,
+                         l: *const cl_event| {
+            ev(|out| {
+                clEnqueueCopyImage(q, s, dst, so.as_ptr(), d_o.as_ptr(), r.as_ptr(), n, l, out)
+            })
+        };
+        t.handle(
+            entry,
+            "command_queue",
+            CL_INVALID_COMMAND_QUEUE,
+            e.bad_queue(),
+            move |x| copy(x, img, img_wo, [0; 3], [0; 3], [4, 4, 1], 0, null()),
+        );
+        t.row(
+            entry,
+            "a queue of another context",
+            CL_INVALID_CONTEXT,
+            move || copy(e.q2, img, img_wo, [0; 3], [0; 3], [4, 4, 1], 0, null()),
+        );
+        // "CL_INVALID_MEM_OBJECT if src_image and dst_image are not valid image objects."
+        t.handle(
+            entry,
+            "src_image",
+            CL_INVALID_MEM_OBJECT,
+            e.bad_mem(),
+            move |m| copy(e.q, m, img_wo, [0; 3], [0; 3], [4, 4, 1], 0, null()),
+        );
+        t.row(
+            entry,
+            "a buffer as dst_image",
+            CL_INVALID_MEM_OBJECT,
+            move || copy(e.q, img, e.buf, [0; 3], [0; 3], [4, 4, 1], 0, null()),
+        );
+        // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image
+        // format."
+        t.row(entry, "RGBA8 to R8", CL_IMAGE_FORMAT_MISMATCH, move || {
+            copy(e.q, img, img_r8, [0; 3], [0; 3], [4, 4, 1], 0, null())
+        });
+        // "CL_INVALID_VALUE if the 2D or 3D rectangular region specified by src_origin and
+        // src_origin + region refers to a region outside src_image".
+        t.row(
+            entry,
+            "a region past dst_image",
+            CL_INVALID_VALUE,
+            move || copy(e.q, img, img_wo, [0; 3], [13, 0, 0], [4, 4, 1], 0, null()),
+        );
+        t.row(entry, "2D to a slice of 3D", CL_SUCCESS, move || {
+            copy(e.q, img, img3d, [0; 3], [0, 0, 3], [4, 4, 1], 0, null())
+        });
+        t.wait_list(entry, e, true, move |n, l| {
+            copy(e.q, img, img_wo, [0; 3], [0; 3], [4, 4, 1], n, l)
+        });
+        // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the
+        // source and destination regions overlap."
+        t.row(
+            entry,
+            "overlapping regions of one image",
+            CL_MEM_COPY_OVERLAP,
+            move || copy(e.q, img, img, [0; 3], [3, 3, 0], [4, 4, 1], 0, null()),
+        );
+        t.row(
+            entry,
+            "disjoint regions of one image",
+            CL_SUCCESS,
+            move || copy(e.q, img, img, [0; 3], [4, 4, 0], [4, 4, 1], 0, null()),
+        );
+
+        // clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage.
+        for to_buffer in [true, false] {
+            let entry = if to_buffer {
+                "clEnqueueCopyImageToBuffer"
+            } else {
+                "clEnqueueCopyBufferToImage"
+            };
+            let call = move |q: cl_command_queue,
+                             im: cl_mem,
+                             b: cl_mem,
+                             o: [usize; 3],
+                             r: [usize; 3],
+                             off: usize,
+                             n: cl_uint,
+                             l: *const cl_event| {
+                ev(|out| {
+                    if to_buffer {
+                        clEnqueueCopyImageToBuffer(q, im, b, o.as_ptr(), r.as_ptr(), off, n, l, out)
+                    } else {
+                        clEnqueueCopyBufferToImage(q, b, im, off, o.as_ptr(), r.as_ptr(), n, l, out)
+                    }
+                })
+            };
+            t.handle(
+                entry,
+                "command_queue",
+                CL_INVALID_COMMAND_QUEUE,
+                e.bad_queue(),
+                move |x| call(x, img, e.buf, [0; 3], [4, 4, 1], 0, 0, null()),
+            );
+            t.row(
+                entry,
+                "a queue of another context",
+                CL_INVALID_CONTEXT,
+                move || call(e.q2, img, e.buf, [0; 3], [4, 4, 1], 0, 0, null()),
+            );
+            t.handle(
+                entry,
+                "the image",
+                CL_INVALID_MEM_OBJECT,
+                e.bad_mem(),
+                move |m| call(e.q, m, e.buf, [0; 3], [4, 4, 1], 0, 0, null()),
+            );
+            t.row(
+                entry,
+                "an image as the buffer",
+                CL_INVALID_MEM_OBJECT,
+                move || call(e.q, img, img_wo, [0; 3], [4, 4, 1], 0, 0, null()),
+            );
+            // "... or if src_image is a 1D image buffer object created from dst_buffer."
+            t.row(
+                entry,
+                "a 1D image buffer and its own buffer",
+                CL_INVALID_MEM_OBJECT,
+                move || call(e.q, img_buf, backing, [0; 3], [4, 1, 1], 128, 0, null()),
+            );
+            // "CL_INVALID_VALUE if ... the region specified by dst_offset and dst_offset +
+            // dst_cb to a region outside dst_buffer."
+            t.row(
+                entry,
+                "a buffer region past the end",
+                CL_INVALID_VALUE,
+                move || call(e.q, img, e.buf, [0; 3], [4, 4, 1], BUF - 32, 0, null()),
+            );
+            t.row(
+                entry,
+                "an image region past the height",
+                CL_INVALID_VALUE,
+                move || call(e.q, img, e.buf, [0, 6, 0], [4, 4, 1], 0, 0, null()),
+            );
+            t.row(entry, "4 x 4 texels", CL_SUCCESS, move || {
+                call(e.q, img, e.buf, [0; 3], [4, 4, 1], 0, 0, null())
+            });
+            t.wait_list(entry, e, true, move |n, l| {
+                call(e.q, img, e.buf, [0; 3], [4, 4, 1], 0, n, l)
+            });
+        }
+
+        // clEnqueueFillImage.
+        let entry = "clEnqueueFillImage";
+        let fill = move |q: cl_command_queue,
+                         m: cl_mem,
+                         color: bool,
+                         o: [usize; 3],
+                         r: [usize; 3],
+                         n: cl_uint,
+                         l: *const cl_event| {
+            let c = [0.5f32; 4];
+            let p = if color {
+                c.as_ptr().cast::<c_void>()
+            } else {
+                null()
+            };
+            ev(|out| clEnqueueFillImage(q, m, p, o.as_ptr(), r.as_ptr(), n, l, out))
+        };
+        t.handle(
+            entry,
+            "command_queue",
+            CL_INVALID_COMMAND_QUEUE,
+            e.bad_queue(),
+            move |x| fill(x, img, true, [0; 3], [4, 4, 1], 0, null()),
+        );
+        t.row(
+            entry,
+            "a queue of another context",
+            CL_INVALID_CONTEXT,
+            move || fill(e.q2, img, true, [0; 3], [4, 4, 1], 0, null()),
+        );
+        t.handle(
+            entry,
+            "image",
+            CL_INVALID_MEM_OBJECT,
+            e.bad_mem(),
+            move |m| fill(e.q, m, true, [0; 3], [4, 4, 1], 0, null()),
+        );
+        // "CL_INVALID_VALUE if fill_color is NULL."
+        t.row(entry, "fill_color NULL", CL_INVALID_VALUE, move || {
+            fill(e.q, img, false, [0; 3], [4, 4, 1], 0, null())
+        });
+        // "CL_INVALID_VALUE if the region being filled as specified by origin and region is
+        // out of bounds."
+        t.row(
+            entry,
+            "a region past the width",
+            CL_INVALID_VALUE,
+            move || fill(e.q, img, true, [14, 0, 0], [4, 4, 1], 0, null()),
+        );
+        t.row(entry, "the whole image", CL_SUCCESS, move || {
+            fill(e.q, img, true, [0; 3], [16, 8, 1], 0, null())
+        });
+        t.wait_list(entry, e, true, move |n, l| {
+            fill(e.q, img, true, [0; 3], [4, 4, 1], n, l)
+        });
+
+        // clEnqueueMapImage, blocking; a successful map is unmapped.
+        let entry = "clEnqueueMapImage";
+        let map = move |q: cl_command_queue,
+                        m: cl_mem,
+                        flags: cl_map_flags,
+                        o: [usize; 3],
+                        r: [usize; 3],
+                        pitches: (bool, bool),
+                        n: cl_uint,
+                        l: *const cl_event| {
+            let (mut row, mut slice) = (0usize, 0usize);
+            let mut err = 0;
+            let mut out: cl_event = null_mut();
+            let p = clEnqueueMapImage(
+                q,
+                m,
+                CL_TRUE,
+                flags,
+                o.as_ptr(),
+                r.as_ptr(),
+                if pitches.0 { &mut row } else { null_mut() },
+                if pitches.1 { &mut slice } else { null_mut() },
+                n,
+                l,
+                &mut out,
+                &mut err,
+            );
+            if !out.is_null() {
+                clReleaseEvent(out);
+            }
+            if !p.is_null() {
+                assert_eq!(
+                    clEnqueueUnmapMemObject(q, m, p, 0, null(), null_mut()),
+                    CL_SUCCESS
+                );
+                assert_eq!(clFinish(q), CL_SUCCESS);
+            }
+            expect(err, (err == CL_SUCCESS) != p.is_null())
+        };
+        let both = (true, true);
+        t.handle(
+            entry,
+            "command_queue",
+            CL_INVALID_COMMAND_QUEUE,
+            e.bad_queue(),
+            move |x| map(x, img, CL_MAP_READ, [0; 3], [4, 4, 1], both, 0, null()),
+        );
+        t.row(
+            entry,
+            "a queue of another context",
+            CL_INVALID_CONTEXT,
+            move || map(e.q2, img, CL_MAP_READ, [0; 3], [4, 4, 1], both, 0, null()),
+        );
+        t.handle(
+            entry,
+            "image",
+            CL_INVALID_MEM_OBJECT,
+            e.bad_mem(),
+            move |m| map(e.q, m, CL_MAP_READ, [0; 3], [4, 4, 1], both, 0, null()),
+        );
+        // "CL_INVALID_VALUE if region being mapped given by (origin, origin + region) is out of
+        // bounds or if values specified in map_flags are not valid."
+        t.row(
+            entry,
+            "a region past the height",
+            CL_INVALID_VALUE,
+            move || map(e.q, img, CL_MAP_READ, [0, 5, 0], [4, 4, 1], both, 0, null()),
+        );
+        t.row(
+            entry,
+            "map_flags WRITE_INVALIDATE_REGION | READ",
+            CL_INVALID_VALUE,
+            move || {
+                map(
+                    e.q,
+                    img,
+                    CL_MAP_WRITE_INVALIDATE_REGION | CL_MAP_READ,
+                    [0; 3],
+                    [4, 4, 1],
+                    both,
+                    0,
+                    null(),
+                )
+            },
+        );
+        // "CL_INVALID_VALUE if image_row_pitch is NULL."
+        t.row(entry, "image_row_pitch NULL", CL_INVALID_VALUE, move || {
+            map(
+                e.q,
+                img,
+                CL_MAP_READ,
+                [0; 3],
+                [4, 4, 1],
+                (false, true),
+                0,
+                null(),
+            )
+        });
+        // "CL_INVALID_VALUE if image is a 3D image, 1D or 2D image array object and
+        // image_slice_pitch is NULL."
+        t.row(
+            entry,
+            "a 3D image, image_slice_pitch NULL",
+            CL_INVALID_VALUE,
+            move || {
+                map(
+                    e.q,
+                    img3d,
+                    CL_MAP_READ,
+                    [0; 3],
+                    [4, 4, 4],
+                    (true, false),
+                    0,
+                    null(),
+                )
+            },
+        );
+        t.row(
+            entry,
+            "a 2D image, image_slice_pitch NULL",
+            CL_SUCCESS,
+            move || {
+                map(
+                    e.q,
+                    img,
+                    CL_MAP_READ,
+                    [0; 3],
+                    [4, 4, 1],
+                    (true, false),
+                    0,
+                    null(),
+                )
+            },
+        );
+        t.wait_list(entry, e, true, move |n, l| {
+            map(e.q, img, CL_MAP_READ, [0; 3], [4, 4, 1], both, n, l)
+        });
+        // "CL_INVALID_OPERATION if image has been created with CL_MEM_HOST_WRITE_ONLY or
+        // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags".
+        t.row(
+            entry,
+            "CL_MAP_READ of a host-write-only image",
+            CL_INVALID_OPERATION,
+            move || map(e.q, img_wo, CL_MAP_READ, [0; 3], [4, 4, 1], both, 0, null()),
+        );
     }
 }

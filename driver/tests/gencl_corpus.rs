@@ -12,10 +12,6 @@ use gencl_jit::compile::{compile_each, compile_program_each};
 use gencl_jit::CompileInput;
 
 fn run_all(options: &str) {
-    // The JIT's image path for the files with images (the device does not report them yet).
-    if !jit_corpus::IMAGE_FILES.is_empty() {
-        std::env::set_var("GENCL_JIT_IMAGES", "1");
-    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jit");
     let mut kernels = std::collections::HashMap::new();
     let mut globals = std::collections::HashMap::new();

@@ -80,9 +80,6 @@ fn corpus() -> HashMap<(&'static str, String), KernelBinary> {
 /// Every kernel of the corpus compiled by gencl's own JIT (the same sources, the same
 /// options as ocloc gets), by (file, name): the binary or why it did not build.
 fn gencl_corpus() -> HashMap<(&'static str, String), Result<KernelBinary, String>> {
-    // The JIT's image path, ahead of the device's image support (docs/images.md): clang
-    // declares the image built-ins for this process's builds.
-    std::env::set_var("GENCL_JIT_IMAGES", "1");
     let mut all = HashMap::new();
     for file in igc::cases::FILES {
         let src = std::fs::read_to_string(corpus_dir().join(file)).unwrap();

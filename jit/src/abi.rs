@@ -258,8 +258,42 @@ pub enum ArgKind {
     /// A `sampler_t`: the runtime writes its SAMPLER_STATE `state_offset` bytes into the
     /// kernel's sampler heap (`KernelBinary::samplers`).
     Sampler { state_offset: u32 },
-    /// An image: its surface state goes at binding-table index `bti`.
-    Image { bti: u8 },
+    /// An image: its surface state goes at binding-table index `bti`; `image` is the
+    /// argument's declared image type and access qualifier (what clSetKernelArg checks and
+    /// clGetKernelArgInfo reports).
+    Image {
+        bti: u8,
+        #[serde(default)]
+        image: ImageArg,
+    },
+}
+
+/// An image argument's declared type (`image2d_t`, ...) and access qualifier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageArg {
+    pub ty: ImageArgType,
+    pub access: ImageAccess,
+}
+
+/// The OpenCL C image types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImageArgType {
+    Image1d,
+    Image1dBuffer,
+    Image1dArray,
+    #[default]
+    Image2d,
+    Image2dArray,
+    Image3d,
+}
+
+/// An image argument's access qualifier (`read_only` when none is written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImageAccess {
+    #[default]
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
 }
 
 /// A value of an image or sampler argument the runtime pushes into the cross-thread data
@@ -489,7 +523,7 @@ impl KernelBinary {
                 ));
             }
             match a.kind {
-                ArgKind::Image { bti } if usize::from(bti) >= SURFACE_BTIS => {
+                ArgKind::Image { bti, .. } if usize::from(bti) >= SURFACE_BTIS => {
                     return Err(format!("argument {i}: binding-table index {bti}"));
                 }
                 ArgKind::Sampler { state_offset } => {

@@ -380,14 +380,17 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         off = abi::place_arg(off, size);
         arg_offsets.push(off);
         let n = arg_offsets.len() as u32 - 1;
-        let kind = if a.image.is_some() {
+        let kind = if let Some(shape) = a.image {
             // Images take binding-table indices from 0 in argument order (buffers are
             // reached by address, stateless).
             let bti = args[..n as usize]
                 .iter()
                 .filter(|b| b.image.is_some())
                 .count();
-            ArgKind::Image { bti: bti as u8 }
+            ArgKind::Image {
+                bti: bti as u8,
+                image: shape.arg(),
+            }
         } else if a.sampler {
             let k = samplers
                 .iter()
@@ -445,7 +448,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     let image_btis: Vec<Option<u8>> = kargs
         .iter()
         .map(|k| match k.kind {
-            ArgKind::Image { bti } => Some(bti),
+            ArgKind::Image { bti, .. } => Some(bti),
             _ => None,
         })
         .collect();

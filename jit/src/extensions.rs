@@ -131,6 +131,20 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
+    // write_imagef/i/ui on image3d_t: typed writes with three coordinates
+    // (isel/image.rs), which the GPU model's 3D surfaces take.
+    Extension {
+        name: "cl_khr_3d_image_writes",
+        version: (1, 0, 0),
+        feature: Some("__opencl_c_3d_image_writes"),
+    },
+    // 2D images over a buffer's bytes (api/image.rs): the runtime's alone, nothing for
+    // the compiler.
+    Extension {
+        name: "cl_khr_image2d_from_buffer",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // intel_reqd_sub_group_size(8 | 16); CL_DEVICE_SUB_GROUP_SIZES_INTEL.
     Extension {
         name: "cl_intel_required_subgroup_size",
@@ -156,6 +170,10 @@ pub const FEATURES: &[&str] = &[
     // The generic address space: static resolution where the space is provable, tags in
     // bits 63:61 and a local/global switch at run time otherwise (passes/generic_pointers.rs).
     "__opencl_c_generic_address_space",
+    // Images through the sampler (sample_lz, ld_lz) and typed writes (isel/image.rs), and
+    // read_write images, whose reads go through the sampler as IGC's do (docs/images.md).
+    "__opencl_c_images",
+    "__opencl_c_read_write_images",
 ];
 
 /// Every OpenCL C 3.0 feature the device has: CL_DEVICE_OPENCL_C_FEATURES, and what clang
@@ -179,15 +197,8 @@ const SPIR_HEADER_FEATURES: &[&str] = &[
 /// A header to include after clang's own: `#undef` of each feature macro that header defined
 /// but the device does not have, so that a kernel's `#ifdef` sees what the device reports.
 pub fn undefine_header() -> String {
-    undefine_header_for(false)
-}
-
-/// `undefine_header`, keeping `__opencl_c_read_write_images` when `images` (clang declares
-/// the read_write image built-ins only while that macro is defined).
-pub fn undefine_header_for(images: bool) -> String {
     SPIR_HEADER_FEATURES
         .iter()
-        .filter(|f| !(images && **f == "__opencl_c_read_write_images"))
         .filter(|f| !features().any(|g| g == **f))
         .map(|f| format!("#undef {f}\n"))
         .collect()

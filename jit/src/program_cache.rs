@@ -34,7 +34,7 @@ use crate::frontend::clc::{find_program, tool};
 const MAGIC: &[u8; 8] = b"GENCLPC1";
 
 /// Environment variables the compiler reads that change what a build makes.
-const ENV: [&str; 11] = [
+const ENV: [&str; 10] = [
     "GENCL_SIMD",
     "GENCL_CLANG",
     "GENCL_OPT",
@@ -45,7 +45,6 @@ const ENV: [&str; 11] = [
     "GENCL_LIBCLC",
     "GENCL_NO_COMPACT",
     "GENCL_VALIDATE",
-    "GENCL_JIT_IMAGES",
 ];
 
 /// What this process's cache did: hits, misses, entries written, evicted, refused as

@@ -259,8 +259,6 @@ fn verifier_rules() {
 fn every_corpus_kernel_verifies_after_each_pass() {
     // SAFETY-free in edition 2021: only turns verification on for this process.
     std::env::set_var("GENCL_VERIFY_IR", "1");
-    // tests/jit/images.cl: the JIT's image path, which the device does not report yet.
-    std::env::set_var("GENCL_JIT_IMAGES", "1");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     for dir in ["tests/kernels", "tests/jit"] {

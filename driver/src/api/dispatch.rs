@@ -830,146 +830,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clSetCommandQueueProperty", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clCreateImage2D(
-        _context: cl_context,
-        _flags: cl_mem_flags,
-        _image_format: *const cl_image_format,
-        _image_width: usize,
-        _image_height: usize,
-        _image_row_pitch: usize,
-        _host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem {
-        let err = unsupported("clCreateImage2D", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clCreateImage3D(
-        _context: cl_context,
-        _flags: cl_mem_flags,
-        _image_format: *const cl_image_format,
-        _image_width: usize,
-        _image_height: usize,
-        _image_depth: usize,
-        _image_row_pitch: usize,
-        _image_slice_pitch: usize,
-        _host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem {
-        let err = unsupported("clCreateImage3D", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clCreateSampler(
-        _context: cl_context,
-        _normalized_coords: cl_bool,
-        _addressing_mode: cl_addressing_mode,
-        _filter_mode: cl_filter_mode,
-        errcode_ret: *mut cl_int,
-    ) -> cl_sampler {
-        let err = unsupported("clCreateSampler", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clEnqueueReadImage(
-        _command_queue: cl_command_queue,
-        _image: cl_mem,
-        _blocking_read: cl_bool,
-        _origin: *const usize,
-        _region: *const usize,
-        _row_pitch: usize,
-        _slice_pitch: usize,
-        _ptr: *mut c_void,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueReadImage", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueWriteImage(
-        _command_queue: cl_command_queue,
-        _image: cl_mem,
-        _blocking_write: cl_bool,
-        _origin: *const usize,
-        _region: *const usize,
-        _input_row_pitch: usize,
-        _input_slice_pitch: usize,
-        _ptr: *const c_void,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueWriteImage", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueCopyImage(
-        _command_queue: cl_command_queue,
-        _src_image: cl_mem,
-        _dst_image: cl_mem,
-        _src_origin: *const usize,
-        _dst_origin: *const usize,
-        _region: *const usize,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueCopyImage", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
-        _command_queue: cl_command_queue,
-        _src_image: cl_mem,
-        _dst_buffer: cl_mem,
-        _src_origin: *const usize,
-        _region: *const usize,
-        _dst_offset: usize,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueCopyImageToBuffer", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
-        _command_queue: cl_command_queue,
-        _src_buffer: cl_mem,
-        _dst_image: cl_mem,
-        _src_offset: usize,
-        _dst_origin: *const usize,
-        _region: *const usize,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueCopyBufferToImage", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clEnqueueMapImage(
-        _command_queue: cl_command_queue,
-        _image: cl_mem,
-        _blocking_map: cl_bool,
-        _map_flags: cl_map_flags,
-        _origin: *const usize,
-        _region: *const usize,
-        _image_row_pitch: *mut usize,
-        _image_slice_pitch: *mut usize,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-        errcode_ret: *mut cl_int,
-    ) -> *mut c_void {
-        let err = unsupported("clEnqueueMapImage", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
     pub unsafe extern "C" fn clEnqueueNativeKernel(
         _command_queue: cl_command_queue,
         _user_func: Option<unsafe extern "C" fn(*mut c_void)>,
@@ -993,21 +853,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clCreateSubDevices", CL_INVALID_VALUE)
     }
-    pub unsafe extern "C" fn clCreateImage(
-        _context: cl_context,
-        _flags: cl_mem_flags,
-        _image_format: *const cl_image_format,
-        _image_desc: *const cl_image_desc,
-        _host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem {
-        let err = unsupported("clCreateImage", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
     pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
         _context: cl_context,
         _num_devices: cl_uint,
@@ -1021,18 +866,6 @@ pub mod unsupported {
             *e = err;
         }
         std::ptr::null_mut()
-    }
-    pub unsafe extern "C" fn clEnqueueFillImage(
-        _command_queue: cl_command_queue,
-        _image: cl_mem,
-        _fill_color: *const c_void,
-        _origin: *const usize,
-        _region: *const usize,
-        _num_events_in_wait_list: cl_uint,
-        _event_wait_list: *const cl_event,
-        _event: *mut cl_event,
-    ) -> cl_int {
-        unsupported("clEnqueueFillImage", CL_INVALID_OPERATION)
     }
     pub unsafe extern "C" fn clCreatePipe(
         _a0: cl_context,
@@ -1120,18 +953,6 @@ pub mod unsupported {
     ) -> cl_int {
         unsupported("clEnqueueSVMUnmap", CL_INVALID_OPERATION)
     }
-    pub unsafe extern "C" fn clCreateSamplerWithProperties(
-        _a0: cl_context,
-        _a1: *const cl_sampler_properties,
-        errcode_ret: *mut cl_int,
-    ) -> cl_sampler {
-        let err = unsupported("clCreateSamplerWithProperties", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
-    }
     pub unsafe extern "C" fn clSetKernelArgSVMPointer(
         _a0: cl_kernel,
         _a1: cl_uint,
@@ -1164,22 +985,6 @@ pub mod unsupported {
         _user_data: *mut c_void,
     ) -> cl_int {
         unsupported("clSetProgramReleaseCallback", CL_INVALID_OPERATION)
-    }
-    pub unsafe extern "C" fn clCreateImageWithProperties(
-        _context: cl_context,
-        _properties: *const cl_mem_properties,
-        _flags: cl_mem_flags,
-        _image_format: *const cl_image_format,
-        _image_desc: *const cl_image_desc,
-        _host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem {
-        let err = unsupported("clCreateImageWithProperties", CL_INVALID_OPERATION);
-        // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
-        if let Some(e) = unsafe { errcode_ret.as_mut() } {
-            *e = err;
-        }
-        std::ptr::null_mut()
     }
 }
 
@@ -1353,17 +1158,17 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clGetCommandQueueInfo: Some(crate::api::entry::clGetCommandQueueInfo),
     clSetCommandQueueProperty: Some(unsupported::clSetCommandQueueProperty),
     clCreateBuffer: Some(crate::api::entry::clCreateBuffer),
-    clCreateImage2D: Some(unsupported::clCreateImage2D),
-    clCreateImage3D: Some(unsupported::clCreateImage3D),
+    clCreateImage2D: Some(crate::api::entry::clCreateImage2D),
+    clCreateImage3D: Some(crate::api::entry::clCreateImage3D),
     clRetainMemObject: Some(crate::api::entry::clRetainMemObject),
     clReleaseMemObject: Some(crate::api::entry::clReleaseMemObject),
-    clGetSupportedImageFormats: Some(crate::api::absent::clGetSupportedImageFormats),
+    clGetSupportedImageFormats: Some(crate::api::entry::clGetSupportedImageFormats),
     clGetMemObjectInfo: Some(crate::api::entry::clGetMemObjectInfo),
-    clGetImageInfo: Some(crate::api::absent::clGetImageInfo),
-    clCreateSampler: Some(unsupported::clCreateSampler),
-    clRetainSampler: Some(crate::api::absent::clRetainSampler),
-    clReleaseSampler: Some(crate::api::absent::clReleaseSampler),
-    clGetSamplerInfo: Some(crate::api::absent::clGetSamplerInfo),
+    clGetImageInfo: Some(crate::api::entry::clGetImageInfo),
+    clCreateSampler: Some(crate::api::entry::clCreateSampler),
+    clRetainSampler: Some(crate::api::entry::clRetainSampler),
+    clReleaseSampler: Some(crate::api::entry::clReleaseSampler),
+    clGetSamplerInfo: Some(crate::api::entry::clGetSamplerInfo),
     clCreateProgramWithSource: Some(crate::api::entry::clCreateProgramWithSource),
     clCreateProgramWithBinary: Some(crate::api::entry::clCreateProgramWithBinary),
     clRetainProgram: Some(crate::api::entry::clRetainProgram),
@@ -1389,13 +1194,13 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clEnqueueReadBuffer: Some(crate::api::entry::clEnqueueReadBuffer),
     clEnqueueWriteBuffer: Some(crate::api::entry::clEnqueueWriteBuffer),
     clEnqueueCopyBuffer: Some(crate::api::entry::clEnqueueCopyBuffer),
-    clEnqueueReadImage: Some(unsupported::clEnqueueReadImage),
-    clEnqueueWriteImage: Some(unsupported::clEnqueueWriteImage),
-    clEnqueueCopyImage: Some(unsupported::clEnqueueCopyImage),
-    clEnqueueCopyImageToBuffer: Some(unsupported::clEnqueueCopyImageToBuffer),
-    clEnqueueCopyBufferToImage: Some(unsupported::clEnqueueCopyBufferToImage),
+    clEnqueueReadImage: Some(crate::api::entry::clEnqueueReadImage),
+    clEnqueueWriteImage: Some(crate::api::entry::clEnqueueWriteImage),
+    clEnqueueCopyImage: Some(crate::api::entry::clEnqueueCopyImage),
+    clEnqueueCopyImageToBuffer: Some(crate::api::entry::clEnqueueCopyImageToBuffer),
+    clEnqueueCopyBufferToImage: Some(crate::api::entry::clEnqueueCopyBufferToImage),
     clEnqueueMapBuffer: Some(crate::api::entry::clEnqueueMapBuffer),
-    clEnqueueMapImage: Some(unsupported::clEnqueueMapImage),
+    clEnqueueMapImage: Some(crate::api::entry::clEnqueueMapImage),
     clEnqueueUnmapMemObject: Some(crate::api::entry::clEnqueueUnmapMemObject),
     clEnqueueNDRangeKernel: Some(crate::api::entry::clEnqueueNDRangeKernel),
     clEnqueueTask: Some(crate::api::entry::clEnqueueTask),
@@ -1434,14 +1239,14 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clCreateSubDevices: Some(unsupported::clCreateSubDevices),
     clRetainDevice: Some(crate::api::entry::clRetainDevice),
     clReleaseDevice: Some(crate::api::entry::clReleaseDevice),
-    clCreateImage: Some(unsupported::clCreateImage),
+    clCreateImage: Some(crate::api::entry::clCreateImage),
     clCreateProgramWithBuiltInKernels: Some(unsupported::clCreateProgramWithBuiltInKernels),
     clCompileProgram: Some(crate::api::entry::clCompileProgram),
     clLinkProgram: Some(crate::api::entry::clLinkProgram),
     clUnloadPlatformCompiler: Some(crate::api::entry::clUnloadPlatformCompiler),
     clGetKernelArgInfo: Some(crate::api::entry::clGetKernelArgInfo),
     clEnqueueFillBuffer: Some(crate::api::entry::clEnqueueFillBuffer),
-    clEnqueueFillImage: Some(unsupported::clEnqueueFillImage),
+    clEnqueueFillImage: Some(crate::api::entry::clEnqueueFillImage),
     clEnqueueMigrateMemObjects: Some(crate::api::entry::clEnqueueMigrateMemObjects),
     clEnqueueMarkerWithWaitList: Some(crate::api::entry::clEnqueueMarkerWithWaitList),
     clEnqueueBarrierWithWaitList: Some(crate::api::entry::clEnqueueBarrierWithWaitList),
@@ -1473,7 +1278,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clEnqueueSVMMemFill: Some(unsupported::clEnqueueSVMMemFill),
     clEnqueueSVMMap: Some(unsupported::clEnqueueSVMMap),
     clEnqueueSVMUnmap: Some(unsupported::clEnqueueSVMUnmap),
-    clCreateSamplerWithProperties: Some(unsupported::clCreateSamplerWithProperties),
+    clCreateSamplerWithProperties: Some(crate::api::entry::clCreateSamplerWithProperties),
     clSetKernelArgSVMPointer: Some(unsupported::clSetKernelArgSVMPointer),
     clSetKernelExecInfo: Some(crate::api::entry::clSetKernelExecInfo),
     clGetKernelSubGroupInfoKHR: Some(crate::api::entry::clGetKernelSubGroupInfoKHR),
@@ -1487,7 +1292,7 @@ pub static DISPATCH: IcdDispatch = IcdDispatch {
     clSetProgramReleaseCallback: Some(unsupported::clSetProgramReleaseCallback),
     clSetProgramSpecializationConstant: Some(crate::api::entry::clSetProgramSpecializationConstant),
     clCreateBufferWithProperties: Some(crate::api::entry::clCreateBufferWithProperties),
-    clCreateImageWithProperties: Some(unsupported::clCreateImageWithProperties),
+    clCreateImageWithProperties: Some(crate::api::entry::clCreateImageWithProperties),
     clSetContextDestructorCallback: Some(crate::api::entry::clSetContextDestructorCallback),
 };
 

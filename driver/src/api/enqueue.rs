@@ -89,13 +89,14 @@ pub(crate) fn nothing() -> Work {
     Box::new(|| Ok(None))
 }
 
-/// The checks the buffer commands share, in their spec order:
+/// The checks the memory commands share, in their spec order:
 /// "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue."
 /// "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the same
 /// or if the context associated with command_queue and events in event_wait_list are not the
-/// same" (over the buffers and events that are valid: an invalid one is the error after)
-/// "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object."
-pub(crate) fn queue_and_mems<const N: usize>(
+/// same" (over the objects and events that are valid: an invalid one is the error after)
+/// "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object" (or image: the callers check
+/// which kind each must be).
+pub(crate) fn queue_and_objects<const N: usize>(
     q: cl_command_queue,
     mems: [cl_mem; N],
     n: cl_uint,
@@ -111,7 +112,21 @@ pub(crate) fn queue_and_mems<const N: usize>(
     let mems: Vec<Ref<Mem>> = mems.into_iter().collect::<ClResult<_>>()?;
     let mems = mems
         .try_into()
-        .unwrap_or_else(|_| unreachable!("N buffers"));
+        .unwrap_or_else(|_| unreachable!("N objects"));
+    Ok((q, mems))
+}
+
+/// `queue_and_objects` for the buffer commands: an image is not a buffer.
+pub(crate) fn queue_and_mems<const N: usize>(
+    q: cl_command_queue,
+    mems: [cl_mem; N],
+    n: cl_uint,
+    list: *const cl_event,
+) -> ClResult<(Ref<Queue>, [Ref<Mem>; N])> {
+    let (q, mems) = queue_and_objects(q, mems, n, list)?;
+    for m in &mems {
+        m.check_buffer()?;
+    }
     Ok((q, mems))
 }
 

@@ -1,8 +1,5 @@
 //! Every implemented entry point in one namespace (the dispatch table and tests use these).
-pub use super::absent::{
-    clGetImageInfo, clGetPipeInfo, clGetSamplerInfo, clGetSupportedImageFormats, clReleaseSampler,
-    clRetainSampler,
-};
+pub use super::absent::clGetPipeInfo;
 pub use super::context::{
     clCreateContext, clCreateContextFromType, clGetContextInfo, clReleaseContext, clRetainContext,
     clSetContextDestructorCallback,
@@ -23,6 +20,14 @@ pub use super::event::{
 };
 pub use super::icd::{
     clGetExtensionFunctionAddress, clGetExtensionFunctionAddressForPlatform, clIcdGetPlatformIDsKHR,
+};
+pub use super::image::{
+    clCreateImage, clCreateImage2D, clCreateImage3D, clCreateImageWithProperties, clGetImageInfo,
+    clGetSupportedImageFormats,
+};
+pub use super::image_commands::{
+    clEnqueueCopyBufferToImage, clEnqueueCopyImage, clEnqueueCopyImageToBuffer, clEnqueueFillImage,
+    clEnqueueMapImage, clEnqueueReadImage, clEnqueueWriteImage,
 };
 pub use super::kernel::{
     clCloneKernel,
@@ -55,6 +60,10 @@ pub use super::program::{
 pub use super::queue::{
     clCreateCommandQueue, clCreateCommandQueueWithProperties, clFinish, clFlush,
     clGetCommandQueueInfo, clReleaseCommandQueue, clRetainCommandQueue,
+};
+pub use super::sampler::{
+    clCreateSampler, clCreateSamplerWithProperties, clGetSamplerInfo, clReleaseSampler,
+    clRetainSampler,
 };
 pub use super::transfer::{
     clEnqueueCopyBuffer, clEnqueueCopyBufferRect, clEnqueueFillBuffer, clEnqueueMapBuffer,

@@ -6,9 +6,12 @@ use super::memory::Mem;
 use super::object::{get, ClObject, Ref};
 use super::program::{Origin, Program};
 use super::runtime::{check_device, device_desc};
+use super::sampler::Sampler;
 use super::types::*;
 use super::util::{c_str, entry, entry_ptr, write_opt, ClResult};
 use crate::protocol::{AddressDesc, ArgKindDesc, KernelDesc};
+use crate::submit::images::SamplerValue;
+use gencl_jit::abi::{ImageAccess, ImageArgType};
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::Ordering;
@@ -20,6 +23,10 @@ pub enum ArgVal {
     Mem(Option<usize>),
     Local(u32),
     Bytes(Vec<u8>),
+    /// An image's handle (checked again at each enqueue, as a buffer's is).
+    Image(usize),
+    /// A sampler's values (a sampler cannot change once made).
+    Sampler(SamplerValue),
 }
 
 pub struct Kernel {
@@ -165,7 +172,9 @@ fn set_arg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void)
                 // specified arg_value is not a valid memory object", and "The memory object must
                 // be created with the context associated with the kernel object": one of another
                 // context is not a valid one for this kernel.
-                if get::<Mem>(m)?.context.handle() != k.program.context.handle() {
+                // An image is no buffer.
+                let mem = get::<Mem>(m)?;
+                if mem.context.handle() != k.program.context.handle() || mem.image.is_some() {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
                 ArgVal::Mem(Some(m as usize))
@@ -199,10 +208,72 @@ fn set_arg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void)
             // SAFETY: value points to arg_size bytes per the spec.
             ArgVal::Bytes(unsafe { std::slice::from_raw_parts(value.cast::<u8>(), size) }.to_vec())
         }
-        // Images and samplers: the device reports no image support, so a kernel cannot
-        // declare them; refuse rather than guess.
-        ArgKindDesc::Sampler => return Err(CL_INVALID_SAMPLER),
-        ArgKindDesc::Image => return Err(CL_INVALID_MEM_OBJECT),
+        ArgKindDesc::Image(decl_image) => {
+            // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+            // sizeof(cl_mem)"
+            if size != std::mem::size_of::<cl_mem>() || value.is_null() {
+                return Err(if value.is_null() {
+                    CL_INVALID_ARG_VALUE
+                } else {
+                    CL_INVALID_ARG_SIZE
+                });
+            }
+            // SAFETY: value points to a cl_mem (arg_size checked).
+            let h = unsafe { *value.cast::<cl_mem>() };
+            // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+            // specified arg_value is not a valid memory object": an image argument takes an
+            // image of its context.
+            let m = get::<Mem>(h)?;
+            let img = m.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+            if m.context.handle() != k.program.context.handle() {
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            // "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only
+            // qualifier and arg_value refers to an image object created with cl_mem_flags of
+            // CL_MEM_WRITE_ONLY or if the image argument is declared with the write_only
+            // qualifier and arg_value refers to an image object created with cl_mem_flags of
+            // CL_MEM_READ_ONLY."
+            let refused = match decl_image.access {
+                ImageAccess::ReadOnly => CL_MEM_WRITE_ONLY,
+                ImageAccess::WriteOnly => CL_MEM_READ_ONLY,
+                ImageAccess::ReadWrite => CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+            };
+            if m.flags & refused != 0 {
+                return Err(CL_INVALID_ARG_VALUE);
+            }
+            // An image of another type than the argument's is no value for it (a 2D image
+            // for an image3d_t argument would be read with the wrong surface state).
+            let ty = match decl_image.ty {
+                ImageArgType::Image1d => CL_MEM_OBJECT_IMAGE1D,
+                ImageArgType::Image1dBuffer => CL_MEM_OBJECT_IMAGE1D_BUFFER,
+                ImageArgType::Image1dArray => CL_MEM_OBJECT_IMAGE1D_ARRAY,
+                ImageArgType::Image2d => CL_MEM_OBJECT_IMAGE2D,
+                ImageArgType::Image2dArray => CL_MEM_OBJECT_IMAGE2D_ARRAY,
+                ImageArgType::Image3d => CL_MEM_OBJECT_IMAGE3D,
+            };
+            if img.ty != ty {
+                return Err(CL_INVALID_ARG_VALUE);
+            }
+            ArgVal::Image(h as usize)
+        }
+        ArgKindDesc::Sampler => {
+            // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size !=
+            // sizeof(cl_sampler)"
+            if size != std::mem::size_of::<cl_sampler>() {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
+            // specified arg_value is not a valid sampler object."
+            // SAFETY: value is NULL or points to a cl_sampler (arg_size checked).
+            let h = unsafe { value.cast::<cl_sampler>().as_ref() }
+                .copied()
+                .ok_or(CL_INVALID_SAMPLER)?;
+            let smp = get::<Sampler>(h)?;
+            if smp.context.handle() != k.program.context.handle() {
+                return Err(CL_INVALID_SAMPLER);
+            }
+            ArgVal::Sampler(smp.value())
+        }
     };
     k.args.lock()[index as usize] = Some(v);
     Ok(())
@@ -296,13 +367,23 @@ fn arg_info(
     match param {
         CL_KERNEL_ARG_ADDRESS_QUALIFIER => val(&match (a.kind, a.address) {
             (ArgKindDesc::Local, _) | (_, AddressDesc::Local) => CL_KERNEL_ARG_ADDRESS_LOCAL,
+            // Image objects are "always allocated from the global address space" (OpenCL C
+            // §6.5).
+            (ArgKindDesc::Image(_), _) => CL_KERNEL_ARG_ADDRESS_GLOBAL,
             (_, AddressDesc::Global) if a.kind == ArgKindDesc::Buffer => {
                 CL_KERNEL_ARG_ADDRESS_GLOBAL
             }
             (_, AddressDesc::Constant) => CL_KERNEL_ARG_ADDRESS_CONSTANT,
             _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
         }),
-        CL_KERNEL_ARG_ACCESS_QUALIFIER => val(&CL_KERNEL_ARG_ACCESS_NONE),
+        CL_KERNEL_ARG_ACCESS_QUALIFIER => val(&match a.kind {
+            ArgKindDesc::Image(i) => match i.access {
+                ImageAccess::ReadOnly => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                ImageAccess::WriteOnly => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                ImageAccess::ReadWrite => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+            },
+            _ => CL_KERNEL_ARG_ACCESS_NONE,
+        }),
         CL_KERNEL_ARG_TYPE_NAME => val(&a.type_name),
         CL_KERNEL_ARG_TYPE_QUALIFIER => val(&a.type_qualifier),
         CL_KERNEL_ARG_NAME => val(&a.name),
@@ -523,6 +604,8 @@ pub unsafe extern "C" fn clCloneKernel(
                     ArgVal::Mem(m) => ArgVal::Mem(*m),
                     ArgVal::Local(n) => ArgVal::Local(*n),
                     ArgVal::Bytes(b) => ArgVal::Bytes(b.clone()),
+                    ArgVal::Image(h) => ArgVal::Image(*h),
+                    ArgVal::Sampler(v) => ArgVal::Sampler(*v),
                 })
             })
             .collect();

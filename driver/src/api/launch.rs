@@ -102,6 +102,20 @@ fn nd_range(
                 ArgVal::Mem(None) => WireArg::NullBuffer,
                 ArgVal::Local(n) => WireArg::Local { size: *n },
                 ArgVal::Bytes(b) => WireArg::Bytes(b.clone()),
+                ArgVal::Image(h) => {
+                    // An image released since clSetKernelArg is no argument value any more.
+                    let m = get::<Mem>(*h as cl_mem).map_err(|_| CL_INVALID_KERNEL_ARGS)?;
+                    let (object, base) = m.object();
+                    let surface = m.image.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)?.surface();
+                    let id = object.id;
+                    held.push(m.clone());
+                    WireArg::Image {
+                        id,
+                        offset: base as u64,
+                        surface,
+                    }
+                }
+                ArgVal::Sampler(v) => WireArg::Sampler(*v),
             });
         }
         out

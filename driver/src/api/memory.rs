@@ -4,9 +4,11 @@
 //! its parent's object (it holds a reference to the parent, so the object outlives it).
 
 use super::context::Context;
+use super::image::Image;
 use super::info::{self, val, Info};
 use super::object::{get, ClObject, Destructors, Ref};
 use super::runtime::{connection, device_desc};
+use super::transfer::Rect;
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, ClResult};
 use crate::client::SharedBuffer;
@@ -34,10 +36,65 @@ pub struct Mem {
     /// The list given to clCreateBufferWithProperties (CL_MEM_PROPERTIES), if one was.
     pub properties: Option<Vec<(cl_mem_properties, cl_mem_properties)>>,
     pub map_count: AtomicU32,
-    /// Live maps: (pointer handed out, offset, size).
-    pub maps: parking_lot::Mutex<Vec<(usize, usize, usize)>>,
+    /// Live maps.
+    pub maps: parking_lot::Mutex<Vec<Mapping>>,
     /// clSetMemObjectDestructorCallback's callbacks, run once the resources are freed.
     pub destructors: Destructors<_cl_mem>,
+    /// For an image: its format and layout.
+    pub image: Option<Image>,
+}
+
+/// A live map of a memory object: the pointer handed out, and the bytes it covers in the
+/// object (`dev`) and in the application's host_ptr memory (`host`, for
+/// CL_MEM_USE_HOST_PTR, whose maps are that memory), `region` bytes × rows × slices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mapping {
+    pub ptr: usize,
+    pub dev: Rect,
+    pub host: Rect,
+    pub region: [usize; 3],
+}
+
+impl Mapping {
+    /// A buffer's map of `size` bytes at `offset`.
+    pub fn linear(ptr: usize, offset: usize, size: usize) -> Mapping {
+        let r = Rect {
+            offset,
+            row_pitch: size,
+            slice_pitch: size,
+        };
+        Mapping {
+            ptr,
+            dev: r,
+            host: r,
+            region: [size, 1, 1],
+        }
+    }
+
+    /// Copy the mapped bytes between the object and host_ptr's memory (`to_host`: object →
+    /// host).
+    pub fn sync(&self, m: &Mem, to_host: bool) {
+        if m.host_ptr == 0 {
+            return;
+        }
+        let base = m.host_ptr as *mut u8;
+        let n = self.region[0];
+        m.with_bytes(|bytes| {
+            for (d, h) in self.dev.rows(self.region).zip(self.host.rows(self.region)) {
+                // SAFETY: host_ptr holds the object's bytes in the host layout
+                // (clCreateBuffer's and clCreateImage's contract); the rows were checked
+                // against the object when the map was made.
+                unsafe {
+                    let hp = base.add(h);
+                    if to_host {
+                        std::ptr::copy_nonoverlapping(bytes[d..d + n].as_ptr(), hp, n);
+                    } else {
+                        std::ptr::copy_nonoverlapping(hp, bytes[d..d + n].as_mut_ptr(), n);
+                    }
+                }
+            }
+        });
+    }
 }
 
 impl ClObject for Mem {
@@ -93,7 +150,14 @@ impl Mem {
         unsafe { b.map.lock().as_mut_ptr().add(base + offset) }
     }
     pub fn is_sub_buffer(&self) -> bool {
-        matches!(self.storage, Storage::Sub { .. })
+        self.image.is_none() && matches!(self.storage, Storage::Sub { .. })
+    }
+    /// "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object": an image is not one.
+    pub fn check_buffer(&self) -> ClResult<()> {
+        match self.image {
+            Some(_) => Err(CL_INVALID_MEM_OBJECT),
+            None => Ok(()),
+        }
     }
     /// "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is out
     /// of bounds".
@@ -108,10 +172,10 @@ impl Mem {
     }
 }
 
-const ACCESS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-const HOST_ACCESS: cl_mem_flags =
+pub(crate) const ACCESS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+pub(crate) const HOST_ACCESS: cl_mem_flags =
     CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-const HOST_PTR_FLAGS: cl_mem_flags =
+pub(crate) const HOST_PTR_FLAGS: cl_mem_flags =
     CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 
 /// The memory flags table's rules: one access mode, one host-access mode, USE_HOST_PTR not with
@@ -199,6 +263,7 @@ pub(crate) fn create_buffer(
         map_count: AtomicU32::new(0),
         maps: Default::default(),
         destructors: Default::default(),
+        image: None,
     }))
 }
 
@@ -245,7 +310,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a sub-buffer
         // object."
         let parent = get::<Mem>(buffer)?;
-        if parent.is_sub_buffer() {
+        if parent.is_sub_buffer() || parent.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         if !valid_flags(flags) {
@@ -330,6 +395,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             map_count: AtomicU32::new(0),
             maps: Default::default(),
             destructors: Default::default(),
+            image: None,
         }))
     })
 }
@@ -360,7 +426,7 @@ pub unsafe extern "C" fn clReleaseMemObject(m: cl_mem) -> cl_int {
 fn mem_info(m: cl_mem, param: cl_mem_info) -> ClResult<Info> {
     let m = get::<Mem>(m)?;
     match param {
-        CL_MEM_TYPE => val(&CL_MEM_OBJECT_BUFFER),
+        CL_MEM_TYPE => val(&m.image.as_ref().map_or(CL_MEM_OBJECT_BUFFER, |i| i.ty)),
         CL_MEM_FLAGS => val(&m.flags),
         CL_MEM_SIZE => val(&m.size),
         CL_MEM_HOST_PTR => val(&m.host_ptr),

@@ -3,7 +3,7 @@
 //! memory operations on the buffer's shared mapping.
 
 use super::enqueue::{queue_and_mems, Enqueue, HostPtr};
-use super::memory::Mem;
+use super::memory::{Mapping, Mem};
 use super::object::{get, Ref};
 use super::queue::Queue;
 use super::types::*;
@@ -296,7 +296,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
 /// A rectangle of bytes: its origin's offset and its pitches, once the spec's defaults are
 /// applied.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Rect {
+pub struct Rect {
     pub offset: usize,
     pub row_pitch: usize,
     pub slice_pitch: usize,
@@ -671,19 +671,17 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         } else {
             m.host_addr(offset) as usize
         };
-        m.maps.lock().push((p, offset, size));
+        let mapping = Mapping::linear(p, offset, size);
+        m.maps.lock().push(mapping);
         m.map_count.fetch_add(1, Ordering::Relaxed);
-        let copy_in = m.host_ptr != 0 && map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
+        let copy_in = map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
         let source = m.clone();
         let submitted = e.submit(
             Kind::Command,
             blocking_map != 0,
             Box::new(move || {
                 if copy_in {
-                    // SAFETY: host_ptr has the buffer's size (clCreateBuffer's contract);
-                    // the range was checked.
-                    let dst = unsafe { std::slice::from_raw_parts_mut(p as *mut u8, size) };
-                    source.read(offset, dst);
+                    mapping.sync(&source, true);
                 }
                 Ok(None)
             }),
@@ -692,7 +690,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             // A blocking map that failed maps nothing ("A NULL pointer is returned
             // otherwise"): it leaves no map to unmap and CL_MEM_MAP_COUNT as it was.
             let mut maps = m.maps.lock();
-            if let Some(i) = maps.iter().rposition(|&x| x == (p, offset, size)) {
+            if let Some(i) = maps.iter().rposition(|x| *x == mapping) {
                 maps.remove(i);
             }
             m.map_count.fetch_sub(1, Ordering::Relaxed);
@@ -720,7 +718,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
         let mut maps = m.maps.lock();
         let i = maps
             .iter()
-            .position(|&(p, _, _)| p == mapped_ptr as usize)
+            .position(|x| x.ptr == mapped_ptr as usize)
             .ok_or(CL_INVALID_VALUE)?;
         // "CL_INVALID_EVENT_WAIT_LIST ..." (and the events' context), then, listed last here,
         // "CL_INVALID_CONTEXT if context associated with command_queue and memobj are not the
@@ -737,17 +735,13 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
         if m.context.handle() != ctx {
             return Err(CL_INVALID_CONTEXT);
         }
-        let (p, offset, size) = maps.remove(i);
+        let mapping = maps.remove(i);
         drop(maps);
         e.submit(
             Kind::Command,
             false,
             Box::new(move || {
-                if m.host_ptr != 0 {
-                    // SAFETY: the same host_ptr range the map handed out.
-                    let src = unsafe { std::slice::from_raw_parts(p as *const u8, size) };
-                    m.write(offset, src);
-                }
+                mapping.sync(&m, false);
                 m.map_count.fetch_sub(1, Ordering::Relaxed);
                 Ok(None)
             }),

@@ -98,6 +98,14 @@ pub enum WireArg {
         size: u32,
     },
     Bytes(Vec<u8>),
+    /// An image whose texels start `offset` bytes into buffer `id`, laid out as `surface`
+    /// says (the service checks that it fits in the buffer).
+    Image {
+        id: BufferId,
+        offset: u64,
+        surface: crate::submit::images::ImageSurface,
+    },
+    Sampler(crate::submit::images::SamplerValue),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -283,7 +291,8 @@ pub enum ArgKindDesc {
     Local,
     Value,
     Sampler,
-    Image,
+    /// An image argument: its declared type and access qualifier.
+    Image(gencl_jit::abi::ImageArg),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -305,7 +314,7 @@ impl From<&KernelArg> for KernelArgDesc {
                 K::Local => ArgKindDesc::Local,
                 K::Value => ArgKindDesc::Value,
                 K::Sampler { .. } => ArgKindDesc::Sampler,
-                K::Image { .. } => ArgKindDesc::Image,
+                K::Image { image, .. } => ArgKindDesc::Image(image),
             },
             address: match a.address {
                 Q::Global => AddressDesc::Global,

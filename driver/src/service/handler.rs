@@ -317,6 +317,49 @@ impl Client {
                 (ArgKind::Value, WireArg::Bytes(b)) if b.len() == decl.size as usize => {
                     ArgValue::Bytes(b.clone())
                 }
+                (
+                    ArgKind::Image { .. },
+                    WireArg::Image {
+                        id,
+                        offset,
+                        surface,
+                    },
+                ) => {
+                    let Some(bo) = self.buffers.get(id) else {
+                        return error(
+                            ErrorCode::UnknownObject,
+                            format!("argument {i}: no buffer {id}"),
+                        );
+                    };
+                    // The client's description of the image is untrusted: its texels must
+                    // lie inside the buffer, so that the GPU reads and writes nothing else.
+                    let fits = surface
+                        .extent()
+                        .and_then(|e| e.checked_add(*offset))
+                        .is_some_and(|end| end <= bo.size);
+                    if !fits {
+                        return error(
+                            ErrorCode::InvalidArgs,
+                            format!(
+                                "argument {i}: image {}x{}x{} (format {:#x}, pitch {}) \
+                                 does not fit buffer {id} of {} bytes from offset {offset}",
+                                surface.width,
+                                surface.height,
+                                surface.depth,
+                                surface.format,
+                                surface.row_pitch,
+                                bo.size
+                            ),
+                        );
+                    }
+                    buffers.push((bo.handle, bo.gpu_addr, true));
+                    ArgValue::Image {
+                        gpu_addr: bo.gpu_addr + offset,
+                        handle: bo.handle,
+                        surface: *surface,
+                    }
+                }
+                (ArgKind::Sampler { .. }, WireArg::Sampler(v)) => ArgValue::Sampler(*v),
                 _ => {
                     return error(
                         ErrorCode::InvalidArgs,

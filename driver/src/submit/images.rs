@@ -22,10 +22,18 @@ pub const CL_ADDRESS_CLAMP: u32 = 0x1132;
 pub const CL_ADDRESS_REPEAT: u32 = 0x1133;
 pub const CL_ADDRESS_MIRRORED_REPEAT: u32 = 0x1134;
 pub const CL_FILTER_NEAREST: u32 = 0x1140;
+pub const CL_LUMINANCE: u32 = 0x10B9;
+
+// RENDER_SURFACE_STATE Shader Channel Select values.
+const SCS_ONE: u8 = 1;
+const SCS_RED: u8 = 4;
+const SCS_GREEN: u8 = 5;
+const SCS_BLUE: u8 = 6;
+const SCS_ALPHA: u8 = 7;
 pub const CL_FILTER_LINEAR: u32 = 0x1141;
 
 /// The shape of an image surface.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ImageType {
     /// image1d_buffer_t: a typed buffer.
     Buffer,
@@ -37,7 +45,7 @@ pub enum ImageType {
 }
 
 /// How an image's memory is laid out and what the application asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ImageSurface {
     pub ty: ImageType,
     /// RENDER_SURFACE_STATE Surface Format.
@@ -59,13 +67,46 @@ pub struct ImageSurface {
 }
 
 /// An OpenCL sampler.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SamplerValue {
     pub normalized: bool,
     /// CL_ADDRESS_*.
     pub addressing: u32,
     /// CL_FILTER_*.
     pub filter: u32,
+}
+
+impl ImageSurface {
+    /// Bytes per texel, if the format is one the GPU model has.
+    pub fn texel_bytes(&self) -> Option<u64> {
+        gencl_kmd::gpu::image::format::format(self.format).map(|f| u64::from(f.bytes))
+    }
+
+    /// How many bytes from its base a linear image's texels reach: what its buffer must hold.
+    /// `None` for a tiled image, an unknown format or a size of 0.
+    pub fn extent(&self) -> Option<u64> {
+        let bpp = self.texel_bytes()?;
+        if self.tiling != 0 || self.width == 0 || self.height == 0 || self.depth == 0 {
+            return None;
+        }
+        let (w, h, d) = (
+            u64::from(self.width),
+            u64::from(self.height),
+            u64::from(self.depth),
+        );
+        let row = u64::from(self.row_pitch);
+        let last_row = w * bpp;
+        Some(match self.ty {
+            ImageType::Buffer | ImageType::D1 => last_row,
+            // Elements QPitch texels apart in one row.
+            ImageType::D1Array => (d - 1) * u64::from(self.qpitch) * bpp + last_row,
+            ImageType::D2 => (h - 1) * row + last_row,
+            // Slices QPitch rows apart.
+            ImageType::D2Array | ImageType::D3 => {
+                (d - 1) * u64::from(self.qpitch) * row + (h - 1) * row + last_row
+            }
+        })
+    }
 }
 
 /// The surface state of image `img` whose memory starts at `gpu_addr`.
@@ -80,14 +121,20 @@ pub fn surface_state(img: &ImageSurface, gpu_addr: u64) -> Result<RenderSurfaceS
         }
         Ok(v as u16)
     };
+    // Identity channel selects (the sampler applies them: zero would read zero), but a
+    // luminance image, which Intel's runtime keeps in an R format, reads (R, R, R, 1).
+    let (sel_g, sel_b, sel_a) = if img.channel_order == CL_LUMINANCE {
+        (SCS_RED, SCS_RED, SCS_ONE)
+    } else {
+        (SCS_GREEN, SCS_BLUE, SCS_ALPHA)
+    };
     let base = RenderSurfaceState {
         surface_format: img.format,
         mocs: MOCS_CACHED,
-        // Identity channel selects: the sampler applies them (zero would read zero).
-        shader_channel_select_red: 4,
-        shader_channel_select_green: 5,
-        shader_channel_select_blue: 6,
-        shader_channel_select_alpha: 7,
+        shader_channel_select_red: SCS_RED,
+        shader_channel_select_green: sel_g,
+        shader_channel_select_blue: sel_b,
+        shader_channel_select_alpha: sel_a,
         surface_base_address: gpu_addr,
         coherency_type: 1,
         ..Default::default()

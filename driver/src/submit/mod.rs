@@ -417,7 +417,7 @@ impl Submitter {
                     ArgValue::Image {
                         gpu_addr, surface, ..
                     },
-                    ArgKind::Image { bti },
+                    ArgKind::Image { bti, .. },
                 ) => {
                     image_states.push((
                         usize::from(*bti),

@@ -450,7 +450,15 @@ fn kernel(
             let (kind, size, curbe_offset, pieces) = if let Some(ssh_off) = a.image {
                 let bti = bti_of(ssh_off)
                     .ok_or_else(|| format!("argument {i}: an image outside the binding table"))?;
-                (ArgKind::Image { bti }, 8, 0, Vec::new())
+                (
+                    ArgKind::Image {
+                        bti,
+                        image: Default::default(),
+                    },
+                    8,
+                    0,
+                    Vec::new(),
+                )
             } else if let Some(state_offset) = a.sampler {
                 (ArgKind::Sampler { state_offset }, 8, 0, Vec::new())
             } else if let Some((off, ssh_off)) = a.pointer {

@@ -37,11 +37,6 @@ pub const FILES: &[&str] = &[
     "images.cl",
 ];
 
-/// Files whose kernels use images: built with the JIT's image path on (`GENCL_JIT_IMAGES=1`:
-/// the device does not report images until the runtime's part of issue 24 lands, so they
-/// cannot go through the ICD yet).
-pub const IMAGE_FILES: &[&str] = &["images.cl"];
-
 /// Build options a file needs beside the run's own (its language version).
 pub fn options_of(file: &str) -> &'static str {
     match file {

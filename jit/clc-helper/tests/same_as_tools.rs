@@ -83,9 +83,6 @@ fn normalised(spv: &[u8]) -> Vec<Vec<u8>> {
 
 #[test]
 fn corpus_spirv_is_byte_identical() {
-    // The corpus has image kernels (tests/jit/images.cl): built with the JIT's image path,
-    // which the device does not report yet (docs/images.md).
-    std::env::set_var("GENCL_JIT_IMAGES", "1");
     let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     // Exit status 3: built without clang's and LLVM's development packages.
     let probe = std::process::Command::new(helper())

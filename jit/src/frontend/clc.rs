@@ -175,8 +175,7 @@ fn compile_to_bitcode_with(
     let undefine = dir.0.join("gencl-features.h");
     std::fs::write(
         &undefine,
-        crate::extensions::undefine_header_for(images_enabled())
-            + &crate::extensions::intel_subgroups_header(),
+        crate::extensions::undefine_header() + &crate::extensions::intel_subgroups_header(),
     )
     .map_err(|e| FrontendError::Tool(format!("cannot write {}: {e}", undefine.display())))?;
     let include = dir.0.join("include");
@@ -212,20 +211,11 @@ fn compile_to_bitcode_with(
             "-fno-jump-tables",
             "-emit-llvm-bc",
         ]);
-    // The extension macros of what the device reports, no others; no __IMAGE_SUPPORT__
-    // (CL_DEVICE_IMAGE_SUPPORT is false), unless GENCL_JIT_IMAGES=1 asks for the JIT's image
-    // path ahead of the runtime's (issue 24; the IGC corpus's images.cl runs through it);
-    // __OPENCL_VERSION__, which the SPIR target leaves out, is the device's OpenCL version (3.0).
-    if images_enabled() {
-        cmd.arg(format!(
-            "{},+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes",
-            crate::extensions::clang_ext_arg()
-        ))
+    // The extension and feature macros of what the device reports, no others, and
+    // __IMAGE_SUPPORT__ (CL_DEVICE_IMAGE_SUPPORT is true); __OPENCL_VERSION__, which the SPIR
+    // target leaves out, is the device's OpenCL version (3.0).
+    cmd.arg(crate::extensions::clang_ext_arg())
         .arg("-D__IMAGE_SUPPORT__=1");
-    } else {
-        cmd.arg(crate::extensions::clang_ext_arg())
-            .arg("-U__IMAGE_SUPPORT__");
-    }
     cmd.arg("-D__OPENCL_VERSION__=300")
         .arg("-include")
         .arg(&undefine);
@@ -282,12 +272,6 @@ fn run_process(
     }
 }
 
-/// Whether OpenCL C builds declare the image built-ins (`GENCL_JIT_IMAGES=1`): the JIT's
-/// image path, tested before the device reports image support (docs/images.md).
-pub fn images_enabled() -> bool {
-    std::env::var("GENCL_JIT_IMAGES").is_ok_and(|v| v == "1")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,7 +296,8 @@ mod tests {
     /// does not report the feature, and stay where it does.
     #[test]
     fn feature_macros_are_the_devices() {
-        let src = "#ifdef __opencl_c_read_write_images\n#error rw\n#endif\n\
+        let src = "#ifndef __opencl_c_read_write_images\n#error rw\n#endif\n\
+                   #ifndef __IMAGE_SUPPORT__\n#error images\n#endif\n\
                    #ifdef __opencl_c_atomic_scope_all_devices\n#error all\n#endif\n\
                    #ifndef __opencl_c_atomic_scope_device\n#error device\n#endif\n\
                    kernel void k(global int *a) { a[0] = 1; }";

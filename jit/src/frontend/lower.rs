@@ -54,6 +54,30 @@ pub struct ImageShape {
     pub arrayed: bool,
     /// SPIR-V Dim: 0 1D, 1 2D, 2 3D, 5 Buffer.
     pub dim: u32,
+    /// SPIR-V AccessQualifier: 0 read-only (also when absent), 1 write-only, 2 read-write.
+    pub access: u32,
+}
+
+impl ImageShape {
+    /// The OpenCL C type and access qualifier of an image argument of this shape.
+    pub fn arg(&self) -> crate::abi::ImageArg {
+        use crate::abi::{ImageAccess, ImageArgType as T};
+        crate::abi::ImageArg {
+            ty: match (self.dim, self.arrayed) {
+                (0, false) => T::Image1d,
+                (0, true) => T::Image1dArray,
+                (5, _) => T::Image1dBuffer,
+                (2, _) => T::Image3d,
+                (_, true) => T::Image2dArray,
+                _ => T::Image2d,
+            },
+            access: match self.access {
+                1 => ImageAccess::WriteOnly,
+                2 => ImageAccess::ReadWrite,
+                _ => ImageAccess::ReadOnly,
+            },
+        }
+    }
 }
 
 /// A sampler a kernel uses: an argument, or one it declares (OpConstantSampler), in the
@@ -548,6 +572,10 @@ impl<'m> ModuleInfo<'m> {
                         _ => None,
                     };
                     let (dim, arrayed, ms) = (lit(1), lit(3), lit(4));
+                    let access = match i.operands.get(7) {
+                        Some(Operand::AccessQualifier(q)) => *q as u32,
+                        _ => 0,
+                    };
                     match (dim, arrayed, ms) {
                         (Some(dim @ (0 | 1 | 2 | 5)), Some(a), Some(0)) => {
                             let arrayed = a != 0;
@@ -563,6 +591,7 @@ impl<'m> ModuleInfo<'m> {
                                     coords,
                                     arrayed,
                                     dim,
+                                    access,
                                 })
                             }
                         }

@@ -1,0 +1,917 @@
+//! Image objects (OpenCL 3.0 §5.3): clCreateImage and its 1.x forms, images from buffers,
+//! clGetSupportedImageFormats and clGetImageInfo.
+//!
+//! An image is a memory object (`Mem`) whose `image` says how its texels are laid out. gencl
+//! keeps images linear (docs/images.md): rows `width × element size` bytes long, 2D array
+//! elements and 3D slices a multiple of 4 rows apart (RENDER_SURFACE_STATE's QPitch is in
+//! units of 4 rows), 1D array elements a multiple of 4 texels apart in one row (how Gen9
+//! places them). Images from buffers keep the buffer's bytes and the application's pitch.
+//!
+//! The formats are those Intel's runtime reports for Gen9 (compute-runtime's
+//! `surface_formats.cpp`), on the surface formats the GPU model implements; luminance is
+//! kept in R formats, as Intel's runtime keeps it, and read back as (L, L, L, 1) through the
+//! surface's channel selects.
+
+use super::context::Context;
+use super::info::{self, val, Info, ToInfo};
+use super::memory::{valid_flags, Mem, Storage, ACCESS, HOST_ACCESS, HOST_PTR_FLAGS};
+use super::object::{get, Ref};
+use super::runtime::{connection, device_desc};
+use super::transfer::Rect;
+use super::types::*;
+use super::util::{entry, entry_ptr, properties, write_opt, ClResult};
+use crate::submit::images::{ImageSurface, ImageType};
+use std::ffi::c_void;
+use std::sync::atomic::AtomicU32;
+
+/// The device's image limits: what Intel's runtime reports for Gen9 (and what
+/// RENDER_SURFACE_STATE holds: 14-bit widths and heights, 11-bit depths, 27-bit buffers).
+pub const IMAGE2D_MAX: usize = 16384;
+pub const IMAGE3D_MAX: usize = 2048;
+pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
+pub const IMAGE_MAX_BUFFER_SIZE: usize = 1 << 27;
+/// CL_DEVICE_IMAGE_PITCH_ALIGNMENT (pixels) and CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
+/// (bytes) for images made from buffers.
+pub const IMAGE_PITCH_ALIGNMENT: u32 = 4;
+pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 4;
+
+/// One image format: the application's CL format and the surface format it is kept in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClFormat {
+    pub order: cl_channel_order,
+    pub ty: cl_channel_type,
+    /// RENDER_SURFACE_STATE Surface Format.
+    pub surface: u16,
+    /// Bytes per texel (CL_IMAGE_ELEMENT_SIZE).
+    pub bytes: usize,
+    /// Kernels may write it (typed writes): otherwise read-only images only.
+    pub writable: bool,
+}
+
+macro_rules! formats {
+    ($($order:ident $ty:ident $surface:literal $bytes:literal $w:literal;)*) => {
+        /// Every format an image can have, in the order clGetSupportedImageFormats lists them.
+        pub const FORMATS: &[ClFormat] = &[$(ClFormat {
+            order: $order,
+            ty: $ty,
+            surface: $surface,
+            bytes: $bytes,
+            writable: $w,
+        }),*];
+    };
+}
+
+formats! {
+    CL_RGBA CL_UNORM_INT8 0x0C7 4 true;
+    CL_RGBA CL_UNORM_INT16 0x080 8 true;
+    CL_RGBA CL_SIGNED_INT8 0x0CA 4 true;
+    CL_RGBA CL_SIGNED_INT16 0x082 8 true;
+    CL_RGBA CL_SIGNED_INT32 0x001 16 true;
+    CL_RGBA CL_UNSIGNED_INT8 0x0CB 4 true;
+    CL_RGBA CL_UNSIGNED_INT16 0x083 8 true;
+    CL_RGBA CL_UNSIGNED_INT32 0x002 16 true;
+    CL_RGBA CL_HALF_FLOAT 0x084 8 true;
+    CL_RGBA CL_FLOAT 0x000 16 true;
+    CL_BGRA CL_UNORM_INT8 0x0C0 4 true;
+    CL_R CL_FLOAT 0x0D8 4 true;
+    CL_R CL_UNORM_INT8 0x140 1 true;
+    CL_R CL_UNORM_INT16 0x10A 2 true;
+    CL_R CL_SIGNED_INT8 0x142 1 true;
+    CL_R CL_SIGNED_INT16 0x10C 2 true;
+    CL_R CL_SIGNED_INT32 0x0D6 4 true;
+    CL_R CL_UNSIGNED_INT8 0x143 1 true;
+    CL_R CL_UNSIGNED_INT16 0x10D 2 true;
+    CL_R CL_UNSIGNED_INT32 0x0D7 4 true;
+    CL_R CL_HALF_FLOAT 0x10E 2 true;
+    CL_A CL_UNORM_INT8 0x144 1 true;
+    CL_RG CL_UNORM_INT8 0x106 2 true;
+    CL_RG CL_UNORM_INT16 0x0CC 4 true;
+    CL_RG CL_SIGNED_INT8 0x108 2 true;
+    CL_RG CL_SIGNED_INT16 0x0CE 4 true;
+    CL_RG CL_SIGNED_INT32 0x086 8 true;
+    CL_RG CL_UNSIGNED_INT8 0x109 2 true;
+    CL_RG CL_UNSIGNED_INT16 0x0CF 4 true;
+    CL_RG CL_UNSIGNED_INT32 0x087 8 true;
+    CL_RG CL_HALF_FLOAT 0x0D0 4 true;
+    CL_RG CL_FLOAT 0x085 8 true;
+    CL_LUMINANCE CL_UNORM_INT8 0x140 1 true;
+    CL_LUMINANCE CL_UNORM_INT16 0x10A 2 true;
+    CL_LUMINANCE CL_HALF_FLOAT 0x10E 2 true;
+    CL_LUMINANCE CL_FLOAT 0x0D8 4 true;
+    CL_R CL_SNORM_INT8 0x141 1 true;
+    CL_R CL_SNORM_INT16 0x10B 2 true;
+    CL_RG CL_SNORM_INT8 0x107 2 true;
+    CL_RG CL_SNORM_INT16 0x0CD 4 true;
+    CL_RGBA CL_SNORM_INT8 0x0C9 4 true;
+    CL_RGBA CL_SNORM_INT16 0x081 8 true;
+    // Read-only: Gen9 has no typed writes of these.
+    CL_INTENSITY CL_UNORM_INT8 0x145 1 false;
+    CL_INTENSITY CL_UNORM_INT16 0x111 2 false;
+    CL_INTENSITY CL_HALF_FLOAT 0x115 2 false;
+    CL_INTENSITY CL_FLOAT 0x0E3 4 false;
+    CL_A CL_UNORM_INT16 0x113 2 false;
+    CL_A CL_HALF_FLOAT 0x117 2 false;
+    CL_A CL_FLOAT 0x0E5 4 false;
+    CL_sRGBA CL_UNORM_INT8 0x0C8 4 false;
+    CL_sBGRA CL_UNORM_INT8 0x0C1 4 false;
+}
+
+/// The format `f` is kept in, if supported.
+pub fn find_format(f: &cl_image_format) -> Option<&'static ClFormat> {
+    FORMATS
+        .iter()
+        .find(|c| c.order == f.image_channel_order && c.ty == f.image_channel_data_type)
+}
+
+/// Whether `f` is a format OpenCL defines at all (the channel order and data type are both
+/// known and go together): otherwise CL_INVALID_IMAGE_FORMAT_DESCRIPTOR.
+#[allow(non_upper_case_globals)]
+fn valid_format(f: &cl_image_format) -> bool {
+    let order = f.image_channel_order;
+    let ty = f.image_channel_data_type;
+    if !(CL_R..=CL_ABGR).contains(&order) || !(CL_SNORM_INT8..=CL_UNORM_INT_101010_2).contains(&ty)
+    {
+        return false;
+    }
+    let packed = matches!(
+        ty,
+        CL_UNORM_SHORT_565 | CL_UNORM_SHORT_555 | CL_UNORM_INT_101010 | CL_UNORM_INT_101010_2
+    );
+    let unorm8 = ty == CL_UNORM_INT8;
+    // OpenCL 3.0 §5.3.1.1: which orders take which types.
+    match order {
+        CL_RGB | CL_RGBx => packed && ty != CL_UNORM_INT_101010_2,
+        CL_ARGB | CL_BGRA | CL_ABGR => {
+            matches!(
+                ty,
+                CL_UNORM_INT8 | CL_SNORM_INT8 | CL_SIGNED_INT8 | CL_UNSIGNED_INT8
+            )
+        }
+        CL_RGBA => !packed || ty == CL_UNORM_INT_101010_2,
+        CL_INTENSITY | CL_LUMINANCE => matches!(
+            ty,
+            CL_UNORM_INT8
+                | CL_UNORM_INT16
+                | CL_SNORM_INT8
+                | CL_SNORM_INT16
+                | CL_HALF_FLOAT
+                | CL_FLOAT
+        ),
+        CL_DEPTH => matches!(ty, CL_UNORM_INT16 | CL_FLOAT),
+        CL_DEPTH_STENCIL => matches!(ty, CL_UNORM_INT24 | CL_FLOAT),
+        CL_sRGB | CL_sRGBx | CL_sRGBA | CL_sBGRA => unorm8,
+        // CL_R, CL_A, CL_RG, CL_RA, CL_Rx, CL_RGx: every non-packed type.
+        0x10BB /* CL_RGx */ | CL_R | CL_A | CL_RG | CL_RA | CL_Rx => !packed && ty != CL_UNORM_INT24,
+        _ => false,
+    }
+}
+
+const IMAGE_TYPES: [cl_mem_object_type; 6] = [
+    CL_MEM_OBJECT_IMAGE1D,
+    CL_MEM_OBJECT_IMAGE1D_BUFFER,
+    CL_MEM_OBJECT_IMAGE2D,
+    CL_MEM_OBJECT_IMAGE3D,
+    CL_MEM_OBJECT_IMAGE1D_ARRAY,
+    CL_MEM_OBJECT_IMAGE2D_ARRAY,
+];
+
+/// The image part of a memory object.
+pub struct Image {
+    pub format: cl_image_format,
+    pub fmt: &'static ClFormat,
+    pub ty: cl_mem_object_type,
+    pub width: usize,
+    /// 1 for 1D images and 1D arrays.
+    pub height: usize,
+    /// 1 but for 3D images.
+    pub depth: usize,
+    /// 1 but for arrays.
+    pub array_size: usize,
+    /// The texels' layout in the memory object: bytes between rows, between 2D array
+    /// elements or 3D slices (a multiple of 4 rows), and between 1D array elements (a
+    /// multiple of 4 texels).
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+    /// CL_IMAGE_ROW_PITCH and CL_IMAGE_SLICE_PITCH: the application's pitches of its host
+    /// memory when it gave them (also the layout CL_MEM_USE_HOST_PTR's memory has), otherwise
+    /// the packed pitches.
+    pub host_row_pitch: usize,
+    pub host_slice_pitch: usize,
+    /// The handle of the buffer an image was made from (CL_IMAGE_BUFFER for a 1D image
+    /// buffer; the image holds a reference to it in its storage).
+    pub buffer: Option<usize>,
+}
+
+impl Image {
+    /// The image's extent in the three coordinates the image commands use: (width, height
+    /// or 1D array size, depth or 2D array size).
+    pub fn dims(&self) -> [usize; 3] {
+        match self.ty {
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => [self.width, self.array_size, 1],
+            CL_MEM_OBJECT_IMAGE2D_ARRAY => [self.width, self.height, self.array_size],
+            _ => [self.width, self.height, self.depth],
+        }
+    }
+
+    /// Bytes between successive values of the second and third coordinate in the memory
+    /// object.
+    fn pitches(&self) -> (usize, usize) {
+        match self.ty {
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => (self.slice_pitch, self.slice_pitch),
+            _ => (self.row_pitch, self.slice_pitch),
+        }
+    }
+
+    /// The rectangle of the image's bytes that starts at texel `origin`.
+    pub fn rect(&self, origin: [usize; 3]) -> Rect {
+        let (py, pz) = self.pitches();
+        Rect {
+            offset: origin[0] * self.fmt.bytes + origin[1] * py + origin[2] * pz,
+            row_pitch: py,
+            slice_pitch: pz,
+        }
+    }
+
+    /// The rectangle of host memory whose texel (0, 0, 0) is at the start, with the pitches
+    /// an image command was given (0: packed for `region`): "If row_pitch is set to 0, the
+    /// appropriate row pitch is calculated based on the size of each element in bytes
+    /// multiplied by width. If slice_pitch is set to 0, the appropriate slice pitch is
+    /// calculated based on the row_pitch × height", where a 1D array's "slice" is one of its
+    /// elements.
+    pub fn host_rect(&self, region: [usize; 3], row_pitch: usize, slice_pitch: usize) -> Rect {
+        let row = if row_pitch == 0 {
+            region[0] * self.fmt.bytes
+        } else {
+            row_pitch
+        };
+        let slice = if slice_pitch != 0 {
+            slice_pitch
+        } else if self.ty == CL_MEM_OBJECT_IMAGE1D_ARRAY {
+            row
+        } else {
+            row * region[1]
+        };
+        match self.ty {
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => Rect {
+                offset: 0,
+                row_pitch: slice,
+                slice_pitch: slice,
+            },
+            _ => Rect {
+                offset: 0,
+                row_pitch: row,
+                slice_pitch: slice,
+            },
+        }
+    }
+
+    /// "CL_INVALID_VALUE if the region being read or written specified by origin and region is
+    /// out of bounds", "... if values in origin and region do not follow rules described in
+    /// the argument description for origin and region": the coordinates an image type does
+    /// not have must be 0 in `origin` and 1 in `region`, and no region element may be 0.
+    pub fn check_region(&self, origin: [usize; 3], region: [usize; 3]) -> ClResult<()> {
+        let dims = self.dims();
+        for d in 0..3 {
+            let end = origin[d].checked_add(region[d]).ok_or(CL_INVALID_VALUE)?;
+            if region[d] == 0 || end > dims[d] {
+                return Err(CL_INVALID_VALUE);
+            }
+        }
+        Ok(())
+    }
+
+    /// The region in bytes (its first element is `region[0]` texels' bytes).
+    pub fn byte_region(&self, region: [usize; 3]) -> [usize; 3] {
+        [region[0] * self.fmt.bytes, region[1], region[2]]
+    }
+
+    /// How the submitter and the GPU see the image.
+    pub fn surface(&self) -> ImageSurface {
+        let bytes = self.fmt.bytes;
+        let (ty, depth, qpitch) = match self.ty {
+            CL_MEM_OBJECT_IMAGE1D_BUFFER => (ImageType::Buffer, 1, 0),
+            CL_MEM_OBJECT_IMAGE1D => (ImageType::D1, 1, 0),
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => (
+                ImageType::D1Array,
+                self.array_size,
+                self.slice_pitch / bytes,
+            ),
+            CL_MEM_OBJECT_IMAGE2D => (ImageType::D2, 1, 0),
+            CL_MEM_OBJECT_IMAGE2D_ARRAY => (
+                ImageType::D2Array,
+                self.array_size,
+                self.slice_pitch / self.row_pitch,
+            ),
+            _ => (ImageType::D3, self.depth, self.slice_pitch / self.row_pitch),
+        };
+        ImageSurface {
+            ty,
+            format: self.fmt.surface,
+            width: self.width as u32,
+            height: self.height as u32,
+            depth: depth as u32,
+            row_pitch: self.row_pitch as u32,
+            qpitch: qpitch as u32,
+            tiling: 0,
+            channel_order: self.format.image_channel_order,
+            channel_data_type: self.format.image_channel_data_type,
+        }
+    }
+}
+
+fn align(v: usize, to: usize) -> usize {
+    v.div_ceil(to) * to
+}
+
+/// "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not valid or if
+/// image_desc is NULL", "CL_INVALID_IMAGE_SIZE if image dimensions specified in image_desc
+/// exceed the maximum image dimensions described in the Device Queries table": the extent
+/// of each image type (§5.3.1.2's image descriptor), as (width, height, depth, array size).
+fn check_extent(d: &cl_image_desc) -> ClResult<(usize, usize, usize, usize)> {
+    let size = |v: usize, max: usize| -> ClResult<usize> {
+        if v == 0 {
+            Err(CL_INVALID_IMAGE_DESCRIPTOR)
+        } else if v > max {
+            Err(CL_INVALID_IMAGE_SIZE)
+        } else {
+            Ok(v)
+        }
+    };
+    Ok(match d.image_type {
+        CL_MEM_OBJECT_IMAGE1D => (size(d.image_width, IMAGE2D_MAX)?, 1, 1, 1),
+        CL_MEM_OBJECT_IMAGE1D_BUFFER => (size(d.image_width, IMAGE_MAX_BUFFER_SIZE)?, 1, 1, 1),
+        CL_MEM_OBJECT_IMAGE1D_ARRAY => (
+            size(d.image_width, IMAGE2D_MAX)?,
+            1,
+            1,
+            size(d.image_array_size, IMAGE_MAX_ARRAY_SIZE)?,
+        ),
+        CL_MEM_OBJECT_IMAGE2D => (
+            size(d.image_width, IMAGE2D_MAX)?,
+            size(d.image_height, IMAGE2D_MAX)?,
+            1,
+            1,
+        ),
+        CL_MEM_OBJECT_IMAGE2D_ARRAY => (
+            size(d.image_width, IMAGE2D_MAX)?,
+            size(d.image_height, IMAGE2D_MAX)?,
+            1,
+            size(d.image_array_size, IMAGE_MAX_ARRAY_SIZE)?,
+        ),
+        CL_MEM_OBJECT_IMAGE3D => (
+            size(d.image_width, IMAGE3D_MAX)?,
+            size(d.image_height, IMAGE3D_MAX)?,
+            size(d.image_depth, IMAGE3D_MAX)?,
+            1,
+        ),
+        _ => return Err(CL_INVALID_IMAGE_DESCRIPTOR),
+    })
+}
+
+/// clCreateImageWithProperties, which every image-creating entry point comes to.
+pub(crate) fn create_image(
+    context: cl_context,
+    props: Option<Vec<(cl_mem_properties, cl_mem_properties)>>,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+) -> ClResult<cl_mem> {
+    // "CL_INVALID_CONTEXT if context is not a valid context."
+    let ctx = get::<Context>(context)?;
+    // "CL_INVALID_PROPERTY if a property name in properties is not a supported property name,
+    // if the value specified for a supported property name is not valid, or if the same
+    // property name is specified more than once": OpenCL 3.0 defines no image property.
+    if props.as_ref().is_some_and(|p| !p.is_empty()) {
+        return Err(CL_INVALID_PROPERTY);
+    }
+    // "CL_INVALID_VALUE if values specified in flags are not valid."
+    if !valid_flags(flags & !CL_MEM_KERNEL_READ_AND_WRITE) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not valid
+    // or if image_format is NULL."
+    // SAFETY: NULL or a cl_image_format, per the spec.
+    let format = *unsafe { image_format.as_ref() }.ok_or(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)?;
+    if !valid_format(&format) {
+        return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    }
+    // "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not valid or if
+    // image_desc is NULL."
+    // SAFETY: NULL or a cl_image_desc, per the spec.
+    let desc = *unsafe { image_desc.as_ref() }.ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
+    if !IMAGE_TYPES.contains(&desc.image_type) {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    // "num_mip_levels and num_samples must be 0" (no cl_khr_mipmap_image, no MSAA).
+    if desc.num_mip_levels != 0 || desc.num_samples != 0 {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    // "mem_object ... must be NULL if image_type is not CL_MEM_OBJECT_IMAGE1D_BUFFER or
+    // CL_MEM_OBJECT_IMAGE2D"; a 1D image buffer needs one.
+    let from = if desc.buffer.is_null() {
+        if desc.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        None
+    } else {
+        if !matches!(
+            desc.image_type,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D
+        ) {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        let m = get::<Mem>(desc.buffer).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
+        // A 2D image from another image (a new view of its bytes, OpenCL 2.0) is not
+        // supported: gencl's images are made from buffers only.
+        if m.image.is_some() || m.context.handle() != ctx.handle() {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        Some(m)
+    };
+    let (width, height, depth, array_size) = check_extent(&desc)?;
+    let bytes = find_format(&format).map_or(1, |f| f.bytes);
+    // "image_row_pitch ... must be 0 if host_ptr is NULL and can be either 0 or ≥
+    // image_width × size of element in bytes if host_ptr is not NULL. If host_ptr is not
+    // NULL and image_row_pitch is not 0, image_row_pitch must be a multiple of the image
+    // element size in bytes." (For a 2D image from a buffer it is the buffer's pitch.)
+    let has_ptr = !host_ptr.is_null();
+    let row_given = desc.image_row_pitch;
+    let packed_row = width * bytes;
+    if row_given != 0 {
+        if !has_ptr && from.is_none() {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        if row_given < packed_row || !row_given.is_multiple_of(bytes) {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+    }
+    let host_row = if row_given == 0 {
+        packed_row
+    } else {
+        row_given
+    };
+    // "image_slice_pitch ... must be 0 if host_ptr is NULL. If host_ptr is not NULL,
+    // image_slice_pitch can be either 0 or ≥ image_row_pitch × image_height for a 2D image
+    // array or 3D image and can be either 0 or ≥ image_row_pitch for a 1D image array. ...
+    // must be a multiple of the image_row_pitch."
+    let slice_given = desc.image_slice_pitch;
+    let rows = match desc.image_type {
+        CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D => height,
+        _ => 1,
+    };
+    let layered = matches!(
+        desc.image_type,
+        CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D
+    );
+    if slice_given != 0 && layered {
+        if !has_ptr {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        if slice_given < host_row * rows || !slice_given.is_multiple_of(host_row) {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+    }
+    let host_slice = match (layered, slice_given) {
+        (false, _) => 0,
+        (true, 0) => host_row * rows,
+        (true, s) => s,
+    };
+    if let Some(buf) = &from {
+        // A 2D image from a buffer: "image_row_pitch ... must be a multiple of the maximum of
+        // the CL_DEVICE_IMAGE_PITCH_ALIGNMENT value for all devices in the context ... and
+        // the size of an element in bytes"; the buffer's start (a sub-buffer's origin, a
+        // CL_MEM_USE_HOST_PTR pointer) "must be aligned to the maximum of the
+        // CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT value": else
+        // CL_INVALID_IMAGE_FORMAT_DESCRIPTOR.
+        if desc.image_type == CL_MEM_OBJECT_IMAGE2D {
+            let pitch_align = IMAGE_PITCH_ALIGNMENT as usize * bytes;
+            let (_, base) = buf.object();
+            let base_align = IMAGE_BASE_ADDRESS_ALIGNMENT as usize;
+            if !host_row.is_multiple_of(pitch_align)
+                || !base.is_multiple_of(base_align)
+                || (buf.host_ptr != 0 && !buf.host_ptr.is_multiple_of(base_align))
+            {
+                return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+            }
+        }
+        // The image's bytes must be in the buffer: "the size of buffer ... must be ≥
+        // image_row_pitch × image_height" (image_width × element size for a 1D buffer).
+        if host_row * height > buf.size {
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+    }
+    // "CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR
+    // are set in flags or if host_ptr is not NULL but CL_MEM_COPY_HOST_PTR or
+    // CL_MEM_USE_HOST_PTR are not set in flags."
+    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if wants_ptr != has_ptr {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    let mut flags = flags;
+    if let Some(buf) = &from {
+        // "CL_INVALID_VALUE if an image is being created from another memory object (buffer
+        // or image) under one of the following circumstances: 1) mem_object was created with
+        // CL_MEM_WRITE_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, 2)
+        // mem_object was created with CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE
+        // or CL_MEM_WRITE_ONLY, 3) flags specifies CL_MEM_USE_HOST_PTR or
+        // CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR."
+        let pf = buf.flags;
+        let wants = flags & ACCESS;
+        if (pf & CL_MEM_WRITE_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
+            || (pf & CL_MEM_READ_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
+            || flags & HOST_PTR_FLAGS != 0
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "... mem_object was created with CL_MEM_HOST_WRITE_ONLY and flags specifies
+        // CL_MEM_HOST_READ_ONLY, or if mem_object was created with CL_MEM_HOST_READ_ONLY and
+        // flags specifies CL_MEM_HOST_WRITE_ONLY, or if mem_object was created with
+        // CL_MEM_HOST_NO_ACCESS and_flags_ specifies CL_MEM_HOST_READ_ONLY or
+        // CL_MEM_HOST_WRITE_ONLY."
+        let host = flags & HOST_ACCESS;
+        if (pf & CL_MEM_HOST_WRITE_ONLY != 0 && host & CL_MEM_HOST_READ_ONLY != 0)
+            || (pf & CL_MEM_HOST_READ_ONLY != 0 && host & CL_MEM_HOST_WRITE_ONLY != 0)
+            || (pf & CL_MEM_HOST_NO_ACCESS != 0
+                && host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // Flags not given are the buffer's ("inherited from the corresponding memory access
+        // qualifiers associated with mem_object").
+        if flags & ACCESS == 0 {
+            flags |= pf & ACCESS;
+        }
+        if flags & HOST_ACCESS == 0 {
+            flags |= pf & HOST_ACCESS;
+        }
+        flags |= pf & HOST_PTR_FLAGS;
+    }
+    // "If value specified for flags is 0, the default is used which is CL_MEM_READ_WRITE."
+    if flags & ACCESS == 0 {
+        flags |= CL_MEM_READ_WRITE;
+    }
+    // "CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that support
+    // image_format": for the access the flags ask for.
+    let fmt = find_format(&format).ok_or(CL_IMAGE_FORMAT_NOT_SUPPORTED)?;
+    let kernel_writes =
+        flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE) != 0;
+    if kernel_writes && !fmt.writable {
+        return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    }
+    // The layout: packed rows; 2D array elements and 3D slices a multiple of 4 rows apart;
+    // 1D array elements a multiple of 4 texels apart (QPitch's units).
+    let (row_pitch, slice_pitch) = match desc.image_type {
+        _ if from.is_some() => (host_row, 0),
+        CL_MEM_OBJECT_IMAGE1D_ARRAY => {
+            let p = align(width, 4) * bytes;
+            (p, p)
+        }
+        CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D => {
+            (packed_row, packed_row * align(height, 4))
+        }
+        _ => (packed_row, 0),
+    };
+    let size = match desc.image_type {
+        CL_MEM_OBJECT_IMAGE1D_ARRAY => slice_pitch * array_size,
+        CL_MEM_OBJECT_IMAGE2D_ARRAY => slice_pitch * array_size,
+        CL_MEM_OBJECT_IMAGE3D => slice_pitch * depth,
+        _ => row_pitch * height,
+    };
+    let max = device_desc()?.max_alloc_bytes;
+    if size as u64 > max {
+        return Err(CL_INVALID_IMAGE_SIZE);
+    }
+    let image = Image {
+        format,
+        fmt,
+        ty: desc.image_type,
+        width,
+        height,
+        depth,
+        array_size,
+        row_pitch,
+        slice_pitch,
+        host_row_pitch: host_row,
+        host_slice_pitch: host_slice,
+        buffer: from.as_ref().map(|b| b.handle() as usize),
+    };
+    let (storage, kept_ptr) = match from {
+        Some(buf) => {
+            let hp = buf.host_ptr;
+            (
+                Storage::Sub {
+                    parent: buf,
+                    origin: 0,
+                },
+                hp,
+            )
+        }
+        None => {
+            // "CL_MEM_OBJECT_ALLOCATION_FAILURE if there is a failure to allocate memory for
+            // image object."
+            let buf = connection()?.create_buffer(size as u64).map_err(|e| {
+                tracing::warn!("clCreateImage({size} bytes): {e}");
+                CL_MEM_OBJECT_ALLOCATION_FAILURE
+            })?;
+            let hp = if flags & CL_MEM_USE_HOST_PTR != 0 {
+                host_ptr as usize
+            } else {
+                0
+            };
+            (Storage::Own(buf), hp)
+        }
+    };
+    let mem = Mem {
+        context: ctx,
+        flags,
+        size,
+        host_ptr: kept_ptr,
+        storage,
+        properties: props,
+        map_count: AtomicU32::new(0),
+        maps: Default::default(),
+        destructors: Default::default(),
+        image: Some(image),
+    };
+    if wants_ptr {
+        // The application's texels, in its layout, into the image's.
+        let img = mem.image.as_ref().expect("an image");
+        let region = img.dims();
+        let host = img.host_rect(region, img.host_row_pitch, img.host_slice_pitch);
+        let dev = img.rect([0; 3]);
+        let bregion = img.byte_region(region);
+        mem.with_bytes(|bytes| {
+            for (d, h) in dev.rows(bregion).zip(host.rows(bregion)) {
+                // SAFETY: the application's host_ptr holds the image in the layout its
+                // pitches describe (clCreateImage's contract).
+                let src =
+                    unsafe { std::slice::from_raw_parts(host_ptr.cast::<u8>().add(h), bregion[0]) };
+                bytes[d..d + bregion[0]].copy_from_slice(src);
+            }
+        });
+    }
+    Ok(Ref::new_handle(mem))
+}
+
+pub unsafe extern "C" fn clCreateImage(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    entry_ptr(errcode_ret, || {
+        create_image(context, None, flags, image_format, image_desc, host_ptr)
+    })
+}
+
+pub unsafe extern "C" fn clCreateImageWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    entry_ptr(errcode_ret, || {
+        // SAFETY: a 0-terminated list or NULL, per the spec.
+        let list = unsafe { self::properties(properties) };
+        create_image(context, list, flags, image_format, image_desc, host_ptr)
+    })
+}
+
+fn desc_of(
+    ty: cl_mem_object_type,
+    extent: [usize; 3],
+    row_pitch: usize,
+    slice_pitch: usize,
+) -> cl_image_desc {
+    cl_image_desc {
+        image_type: ty,
+        image_width: extent[0],
+        image_height: extent[1],
+        image_depth: extent[2],
+        image_array_size: 0,
+        image_row_pitch: row_pitch,
+        image_slice_pitch: slice_pitch,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: std::ptr::null_mut(),
+    }
+}
+
+/// The OpenCL 1.1 forms: "CL_INVALID_IMAGE_SIZE if image_width or image_height are 0" (and,
+/// for clCreateImage3D, "if image_depth <= 1"), where clCreateImage says
+/// CL_INVALID_IMAGE_DESCRIPTOR.
+fn create_image_1x(
+    context: cl_context,
+    flags: cl_mem_flags,
+    format: *const cl_image_format,
+    desc: cl_image_desc,
+    host_ptr: *mut c_void,
+) -> ClResult<cl_mem> {
+    let r = create_image(context, None, flags, format, &desc, host_ptr);
+    let zero = desc.image_width == 0
+        || desc.image_height == 0
+        || (desc.image_type == CL_MEM_OBJECT_IMAGE3D && desc.image_depth <= 1);
+    match r {
+        Err(CL_INVALID_IMAGE_DESCRIPTOR) if zero => Err(CL_INVALID_IMAGE_SIZE),
+        Ok(_) if zero => unreachable!("a zero-sized image was made"),
+        r => r,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clCreateImage2D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_width: usize,
+    image_height: usize,
+    image_row_pitch: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    entry_ptr(errcode_ret, || {
+        let d = desc_of(
+            CL_MEM_OBJECT_IMAGE2D,
+            [image_width, image_height, 1],
+            image_row_pitch,
+            0,
+        );
+        create_image_1x(context, flags, image_format, d, host_ptr)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn clCreateImage3D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_width: usize,
+    image_height: usize,
+    image_depth: usize,
+    image_row_pitch: usize,
+    image_slice_pitch: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    entry_ptr(errcode_ret, || {
+        let d = desc_of(
+            CL_MEM_OBJECT_IMAGE3D,
+            [image_width, image_height, image_depth],
+            image_row_pitch,
+            image_slice_pitch,
+        );
+        if image_depth == 1 {
+            // "CL_INVALID_IMAGE_SIZE if ... image_depth <= 1" (a 2D image is not a 3D one).
+            get::<Context>(context)?;
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+        create_image_1x(context, flags, image_format, d, host_ptr)
+    })
+}
+
+pub unsafe extern "C" fn clGetSupportedImageFormats(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
+    num_image_formats: *mut cl_uint,
+) -> cl_int {
+    entry(|| {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        get::<Context>(context)?;
+        // "CL_INVALID_VALUE if flags or image_type are not valid, or if num_entries is 0 and
+        // image_formats is not NULL."
+        if !valid_flags(flags & !CL_MEM_KERNEL_READ_AND_WRITE)
+            || !IMAGE_TYPES.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "If value specified for flags is 0, the default is used which is
+        // CL_MEM_READ_WRITE": formats kernels may write, unless the images are read-only.
+        let read_only = flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE) == 0
+            && flags & CL_MEM_READ_ONLY != 0
+            && flags & CL_MEM_KERNEL_READ_AND_WRITE == 0;
+        let list: Vec<cl_image_format> = FORMATS
+            .iter()
+            .filter(|f| read_only || f.writable)
+            .map(|f| cl_image_format {
+                image_channel_order: f.order,
+                image_channel_data_type: f.ty,
+            })
+            .collect();
+        if !image_formats.is_null() {
+            for (i, f) in list.iter().take(num_entries as usize).enumerate() {
+                // SAFETY: image_formats holds num_entries entries, per the spec.
+                unsafe { *image_formats.add(i) = *f };
+            }
+        }
+        write_opt(num_image_formats, list.len() as cl_uint);
+        Ok(())
+    })
+}
+
+impl ToInfo for cl_image_format {
+    fn to_info(&self) -> Vec<u8> {
+        [self.image_channel_order, self.image_channel_data_type].to_info()
+    }
+}
+
+/// The memory object `m` as an image: "CL_INVALID_MEM_OBJECT if image is not a valid image
+/// object".
+pub fn get_image(m: cl_mem) -> ClResult<Ref<Mem>> {
+    let m = get::<Mem>(m)?;
+    if m.image.is_none() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok(m)
+}
+
+fn image_info(image: cl_mem, param: cl_image_info) -> ClResult<Info> {
+    let m = get_image(image)?;
+    let i = m.image.as_ref().expect("an image");
+    let arrays = matches!(
+        i.ty,
+        CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY
+    );
+    match param {
+        CL_IMAGE_FORMAT => val(&i.format),
+        CL_IMAGE_ELEMENT_SIZE => val(&i.fmt.bytes),
+        CL_IMAGE_ROW_PITCH => val(&i.host_row_pitch),
+        CL_IMAGE_SLICE_PITCH => val(&i.host_slice_pitch),
+        CL_IMAGE_WIDTH => val(&i.width),
+        // "... 0 if image is a 1D image", and depth "0 if image is not a 3D image".
+        CL_IMAGE_HEIGHT => val(&match i.ty {
+            CL_MEM_OBJECT_IMAGE2D | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D => i.height,
+            _ => 0,
+        }),
+        CL_IMAGE_DEPTH => val(&if i.ty == CL_MEM_OBJECT_IMAGE3D {
+            i.depth
+        } else {
+            0
+        }),
+        CL_IMAGE_ARRAY_SIZE => val(&if arrays { i.array_size } else { 0 }),
+        CL_IMAGE_BUFFER => val(&i.buffer.unwrap_or(0)),
+        CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => val(&(0 as cl_uint)),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+pub unsafe extern "C" fn clGetImageInfo(
+    image: cl_mem,
+    param_name: cl_image_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::answer(
+        || image_info(image, param_name),
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_is_one_the_gpu_model_has_with_its_size() {
+        for f in FORMATS {
+            let g = gencl_kmd::gpu::image::format::format(f.surface)
+                .unwrap_or_else(|| panic!("{f:x?}: surface format unknown to the model"));
+            assert_eq!(g.bytes as usize, f.bytes, "{f:x?} ({})", g.name);
+            let fmt = cl_image_format {
+                image_channel_order: f.order,
+                image_channel_data_type: f.ty,
+            };
+            assert!(valid_format(&fmt), "{f:x?}");
+            assert_eq!(find_format(&fmt), Some(f), "listed once");
+        }
+    }
+
+    #[test]
+    fn format_descriptors_follow_the_spec_table() {
+        let f = |o, t| {
+            valid_format(&cl_image_format {
+                image_channel_order: o,
+                image_channel_data_type: t,
+            })
+        };
+        assert!(f(CL_RGB, CL_UNORM_SHORT_565));
+        assert!(!f(CL_RGB, CL_UNORM_INT8));
+        assert!(!f(CL_BGRA, CL_FLOAT));
+        assert!(!f(CL_R, CL_UNORM_SHORT_565));
+        assert!(!f(CL_LUMINANCE, CL_UNSIGNED_INT8));
+        assert!(!f(0, CL_FLOAT));
+        assert!(!f(CL_RGBA, 0));
+    }
+}
