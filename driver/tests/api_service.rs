@@ -643,3 +643,209 @@ fn top_shows_each_client_its_objects_launches_and_the_gpu() {
     assert!((12..=24).contains(&threads), "{gpu}");
     drop(b);
 }
+
+const IMAGES: &str = "kernel void w(write_only image2d_t i, sampler_t s, read_only image2d_t r) {
+    write_imagef(i, (int2)(get_global_id(0), 0), read_imagef(r, s, (float2)(0.5f, 0.5f)));
+}";
+
+/// Image and sampler arguments are the client's description of memory: an image that does
+/// not fit its buffer, an unknown format, a tiled layout, a size of 0, a sampler with an
+/// unknown mode, an image for a buffer: each an InvalidArgs error, the service unharmed.
+#[test]
+fn hostile_image_arguments_get_errors() {
+    use gencl::submit::images::{ImageSurface, ImageType, SamplerValue};
+    let (mut d, sock) = start_gencld("images");
+    let c = Connection::connect_to(&sock).unwrap();
+    let buf = c.create_buffer(4096).unwrap();
+    let prog = match c
+        .call(Request::BuildProgram {
+            source: protocol::ProgramSource::OpenClC(IMAGES.into()),
+            options: String::new(),
+            spec_constants: Vec::new(),
+        })
+        .unwrap()
+        .0
+    {
+        Response::Built { id, .. } => id,
+        other => panic!("build answered {other:?}"),
+    };
+    // 16 x 16 RGBA8, 64-byte rows: 1024 bytes.
+    let surface = ImageSurface {
+        ty: ImageType::D2,
+        format: 0x0C7,
+        width: 16,
+        height: 16,
+        depth: 1,
+        row_pitch: 64,
+        qpitch: 0,
+        tiling: 0,
+        channel_order: 0x10B5,
+        channel_data_type: 0x10D2,
+    };
+    let image = |offset: u64, surface: ImageSurface| WireArg::Image {
+        id: buf.id,
+        offset,
+        surface,
+    };
+    let sampler = SamplerValue {
+        normalized: true,
+        addressing: 0x1132,
+        filter: 0x1140,
+    };
+    let base = Launch {
+        tag: 0,
+        program: prog,
+        kernel: 0,
+        args: vec![
+            image(0, surface),
+            WireArg::Sampler(sampler),
+            image(1024, surface),
+        ],
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [16, 1, 1],
+        local_size: [16, 1, 1],
+    };
+    let invalid = |l: Launch, what: &str| match c.call(Request::Launch(l)).map(|r| r.0) {
+        Err(ClientError::Service {
+            code: ErrorCode::InvalidArgs,
+            ..
+        }) => {}
+        other => panic!("{what}: expected InvalidArgs, got {other:?}"),
+    };
+    let with = |i: usize, a: WireArg| {
+        let mut l = base.clone();
+        l.args[i] = a;
+        l
+    };
+    invalid(with(2, image(3073, surface)), "an image past its buffer");
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    height: 65,
+                    ..surface
+                },
+            ),
+        ),
+        "65 rows of 64 bytes in 4096",
+    );
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    row_pitch: 4096,
+                    ..surface
+                },
+            ),
+        ),
+        "a pitch past the buffer",
+    );
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    format: 0x1FF,
+                    ..surface
+                },
+            ),
+        ),
+        "an unknown format",
+    );
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    tiling: 3,
+                    ..surface
+                },
+            ),
+        ),
+        "a tiled image",
+    );
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    width: 0,
+                    ..surface
+                },
+            ),
+        ),
+        "a width of 0",
+    );
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    ty: ImageType::D3,
+                    depth: u32::MAX,
+                    qpitch: 16,
+                    ..surface
+                },
+            ),
+        ),
+        "a 3D image of 2^32 slices",
+    );
+    invalid(
+        with(
+            0,
+            image(
+                0,
+                ImageSurface {
+                    ty: ImageType::D3,
+                    depth: u32::MAX,
+                    qpitch: u32::MAX - 3,
+                    row_pitch: u32::MAX,
+                    ..surface
+                },
+            ),
+        ),
+        "a 3D image whose extent overflows 64 bits",
+    );
+    invalid(
+        with(
+            0,
+            WireArg::Buffer {
+                id: buf.id,
+                offset: 0,
+            },
+        ),
+        "a buffer for an image",
+    );
+    invalid(with(1, WireArg::Bytes(vec![0; 8])), "bytes for a sampler");
+    match c.launch_and_wait(with(
+        1,
+        WireArg::Sampler(SamplerValue {
+            addressing: 7,
+            ..sampler
+        }),
+    )) {
+        Err(_) => {}
+        Ok(l) => panic!("a sampler of addressing mode 7 ran: {l:?}"),
+    }
+    // The real thing: RGBA8 (0.25, 0.5, 0.75, 1) read through the sampler and written
+    // 16 times.
+    for t in buf.map.lock()[1024..2048].chunks_mut(4) {
+        t.copy_from_slice(&[64, 128, 191, 255]);
+    }
+    assert!(c.launch_and_wait(base).is_ok());
+    assert_eq!(
+        buf.map.lock()[..64],
+        [64u8, 128, 191, 255].repeat(16)[..],
+        "row 0 of the written image"
+    );
+    alive(&mut d, &sock);
+}

@@ -95,17 +95,25 @@ impl ImageSurface {
             u64::from(self.depth),
         );
         let row = u64::from(self.row_pitch);
-        let last_row = w * bpp;
-        Some(match self.ty {
-            ImageType::Buffer | ImageType::D1 => last_row,
+        let q = u64::from(self.qpitch);
+        // Checked: the values come from clients, and a wrapped product would pass for small.
+        let last_row = w.checked_mul(bpp)?;
+        let rows = |n: u64| (n - 1).checked_mul(row);
+        match self.ty {
+            ImageType::Buffer | ImageType::D1 => Some(last_row),
             // Elements QPitch texels apart in one row.
-            ImageType::D1Array => (d - 1) * u64::from(self.qpitch) * bpp + last_row,
-            ImageType::D2 => (h - 1) * row + last_row,
+            ImageType::D1Array => (d - 1)
+                .checked_mul(q)?
+                .checked_mul(bpp)?
+                .checked_add(last_row),
+            ImageType::D2 => rows(h)?.checked_add(last_row),
             // Slices QPitch rows apart.
-            ImageType::D2Array | ImageType::D3 => {
-                (d - 1) * u64::from(self.qpitch) * row + (h - 1) * row + last_row
-            }
-        })
+            ImageType::D2Array | ImageType::D3 => (d - 1)
+                .checked_mul(q)?
+                .checked_mul(row)?
+                .checked_add(rows(h)?)?
+                .checked_add(last_row),
+        }
     }
 }
 
