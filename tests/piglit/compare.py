@@ -29,7 +29,6 @@ KNOWN = [
     (r"SPIR-V instruction Atomic", "memory model (issue 10): atomics"),
     (r"'printf'", "issue 10: printf"),
     (r"unsupported: barrier", "memory model (issue 10): barriers"),
-    (r"kernel argument of type Type(Image|Sampler)", "images and samplers: not implemented"),
 ]
 
 
