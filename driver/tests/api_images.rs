@@ -627,3 +627,147 @@ fn image_and_sampler_arguments_run_a_kernel() {
         }
     }
 }
+
+const DEPTH: &str = r#"
+kernel void depth(read_only image2d_depth_t src, sampler_t s, write_only image2d_depth_t dst,
+                  global int *order) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    float v = read_imagef(src, s, (float2)(p.x + 0.5f, p.y + 0.5f));
+    float w = read_imagef(src, (int2)(p.y, p.x));
+    write_imagef(dst, p, v * 2.0f + w);
+    order[0] = get_image_channel_order(src);
+}
+kernel void plain(read_only image2d_t src, global float *out) {
+    out[0] = read_imagef(src, (int2)(0, 0)).x;
+}
+"#;
+
+/// cl_khr_depth_images: CL_DEPTH images of floats (R32_FLOAT) and UNORM16 (R16_UNORM), read
+/// through the sampler and without, written with one float, only for depth arguments.
+#[test]
+fn depth_images_read_and_write_one_float() {
+    let env = setup();
+    let mut e = 0;
+    // SAFETY: valid handles, strings, arrays and out-pointers throughout.
+    unsafe {
+        let src = CString::new(DEPTH).unwrap();
+        let mut sp = src.as_ptr();
+        let prog = clCreateProgramWithSource(env.ctx, 1, &mut sp, null(), &mut e);
+        assert_eq!(
+            clBuildProgram(prog, 1, &env.d, null(), None, null_mut()),
+            CL_SUCCESS
+        );
+        let name = CString::new("depth").unwrap();
+        let k = clCreateKernel(prog, name.as_ptr(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        let n = 4usize;
+        let mut depths: Vec<f32> = (0..n * n).map(|i| i as f32 * 0.125 - 0.5).collect();
+        let input = image(
+            &env,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            fmt(CL_DEPTH, CL_FLOAT),
+            desc(CL_MEM_OBJECT_IMAGE2D, n, n, 0, 0),
+            depths.as_mut_ptr().cast(),
+        );
+        let output = image(
+            &env,
+            CL_MEM_WRITE_ONLY,
+            fmt(CL_DEPTH, CL_UNORM_INT16),
+            desc(CL_MEM_OBJECT_IMAGE2D, n, n, 0, 0),
+            null_mut(),
+        );
+        // Depth formats are for 2D images and 2D arrays.
+        let d3 = desc(CL_MEM_OBJECT_IMAGE3D, n, n, 2, 0);
+        let f = fmt(CL_DEPTH, CL_FLOAT);
+        assert!(clCreateImage(env.ctx, 0, &f, &d3, null_mut(), &mut e).is_null());
+        assert_eq!(e, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+        let smp = clCreateSampler(
+            env.ctx,
+            CL_FALSE,
+            CL_ADDRESS_CLAMP_TO_EDGE,
+            CL_FILTER_NEAREST,
+            &mut e,
+        );
+        let buf = clCreateBuffer(env.ctx, CL_MEM_READ_WRITE, 64, null_mut(), &mut e);
+        assert_eq!(
+            clSetKernelArg(k, 0, 8, (&raw const input).cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(clSetKernelArg(k, 1, 8, (&raw const smp).cast()), CL_SUCCESS);
+        assert_eq!(
+            clSetKernelArg(k, 2, 8, (&raw const output).cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(clSetKernelArg(k, 3, 8, (&raw const buf).cast()), CL_SUCCESS);
+        assert_eq!(
+            clEnqueueNDRangeKernel(
+                env.q,
+                k,
+                2,
+                null(),
+                [n, n].as_ptr(),
+                null(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let got = read_all(&env, output, [n, n, 1], 2);
+        for y in 0..n {
+            for x in 0..n {
+                let v = depths[y * n + x] * 2.0 + depths[x * n + y];
+                // UNORM16: clamped to [0, 1], × 65535, rounded to nearest even.
+                let want = (v.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u16;
+                let at = (y * n + x) * 2;
+                let g = u16::from_le_bytes([got[at], got[at + 1]]);
+                assert_eq!(g, want, "({x}, {y}) of {v}");
+            }
+        }
+        let mut order = 0i32;
+        assert_eq!(
+            clEnqueueReadBuffer(
+                env.q,
+                buf,
+                CL_TRUE,
+                0,
+                4,
+                (&raw mut order).cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(order as u32, CL_DEPTH);
+        // A depth image is no value for an image2d_t, nor a plain image for a depth argument.
+        let name = CString::new("plain").unwrap();
+        let k2 = clCreateKernel(prog, name.as_ptr(), &mut e);
+        assert_eq!(
+            clSetKernelArg(k2, 0, 8, (&raw const input).cast()),
+            CL_INVALID_ARG_VALUE
+        );
+        let rgba = image(
+            &env,
+            CL_MEM_READ_ONLY,
+            fmt(CL_R, CL_FLOAT),
+            desc(CL_MEM_OBJECT_IMAGE2D, n, n, 0, 0),
+            null_mut(),
+        );
+        assert_eq!(
+            clSetKernelArg(k, 0, 8, (&raw const rgba).cast()),
+            CL_INVALID_ARG_VALUE
+        );
+        assert_eq!(
+            clSetKernelArg(k2, 0, 8, (&raw const rgba).cast()),
+            CL_SUCCESS
+        );
+        for m in [input, output, buf, rgba] {
+            assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
+        }
+        clReleaseKernel(k);
+        clReleaseKernel(k2);
+        clReleaseSampler(smp);
+        clReleaseProgram(prog);
+    }
+}

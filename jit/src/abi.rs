@@ -285,6 +285,9 @@ pub enum ImageArgType {
     Image2d,
     Image2dArray,
     Image3d,
+    /// cl_khr_depth_images.
+    Image2dDepth,
+    Image2dArrayDepth,
 }
 
 /// An image argument's access qualifier (`read_only` when none is written).

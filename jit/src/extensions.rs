@@ -138,6 +138,14 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: Some("__opencl_c_3d_image_writes"),
     },
+    // image2d_depth_t and image2d_array_depth_t: CL_DEPTH images of floats or UNORM16, kept
+    // in R32_FLOAT and R16_UNORM surfaces; their reads are the red channel, their writes a
+    // typed write of red (frontend/lower.rs, api/image.rs).
+    Extension {
+        name: "cl_khr_depth_images",
+        version: (1, 0, 0),
+        feature: None,
+    },
     // 2D images over a buffer's bytes (api/image.rs): the runtime's alone, nothing for
     // the compiler.
     Extension {

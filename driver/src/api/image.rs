@@ -8,7 +8,8 @@
 //! places them). Images from buffers keep the buffer's bytes and the application's pitch.
 //!
 //! The formats are those Intel's runtime reports for Gen9 (compute-runtime's
-//! `surface_formats.cpp`), on the surface formats the GPU model implements; luminance is
+//! `surface_formats.cpp`, its depth formats included), on the surface formats the GPU model
+//! implements; luminance is
 //! kept in R formats, as Intel's runtime keeps it, and read back as (L, L, L, 1) through the
 //! surface's channel selects.
 
@@ -114,6 +115,14 @@ formats! {
     CL_A CL_FLOAT 0x0E5 4 false;
     CL_sRGBA CL_UNORM_INT8 0x0C8 4 false;
     CL_sBGRA CL_UNORM_INT8 0x0C1 4 false;
+    // cl_khr_depth_images, 2D images and 2D arrays only (`depth_allowed`).
+    CL_DEPTH CL_FLOAT 0x0D8 4 true;
+    CL_DEPTH CL_UNORM_INT16 0x10A 2 true;
+}
+
+/// "CL_DEPTH ... can only be used" for 2D images and 2D image arrays (cl_khr_depth_images).
+fn depth_allowed(f: &ClFormat, ty: cl_mem_object_type) -> bool {
+    f.order != CL_DEPTH || matches!(ty, CL_MEM_OBJECT_IMAGE2D | CL_MEM_OBJECT_IMAGE2D_ARRAY)
 }
 
 /// The format `f` is kept in, if supported.
@@ -553,7 +562,9 @@ pub(crate) fn create_image(
     }
     // "CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that support
     // image_format": for the access the flags ask for.
-    let fmt = find_format(&format).ok_or(CL_IMAGE_FORMAT_NOT_SUPPORTED)?;
+    let fmt = find_format(&format)
+        .filter(|f| depth_allowed(f, desc.image_type))
+        .ok_or(CL_IMAGE_FORMAT_NOT_SUPPORTED)?;
     let kernel_writes =
         flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE) != 0;
     if kernel_writes && !fmt.writable {
@@ -801,7 +812,7 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
             && flags & CL_MEM_KERNEL_READ_AND_WRITE == 0;
         let list: Vec<cl_image_format> = FORMATS
             .iter()
-            .filter(|f| read_only || f.writable)
+            .filter(|f| (read_only || f.writable) && depth_allowed(f, image_type))
             .map(|f| cl_image_format {
                 image_channel_order: f.order,
                 image_channel_data_type: f.ty,

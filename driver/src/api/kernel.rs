@@ -243,15 +243,19 @@ fn set_arg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void)
             }
             // An image of another type than the argument's is no value for it (a 2D image
             // for an image3d_t argument would be read with the wrong surface state).
-            let ty = match decl_image.ty {
-                ImageArgType::Image1d => CL_MEM_OBJECT_IMAGE1D,
-                ImageArgType::Image1dBuffer => CL_MEM_OBJECT_IMAGE1D_BUFFER,
-                ImageArgType::Image1dArray => CL_MEM_OBJECT_IMAGE1D_ARRAY,
-                ImageArgType::Image2d => CL_MEM_OBJECT_IMAGE2D,
-                ImageArgType::Image2dArray => CL_MEM_OBJECT_IMAGE2D_ARRAY,
-                ImageArgType::Image3d => CL_MEM_OBJECT_IMAGE3D,
+            // A depth image (CL_DEPTH) goes to image2d_depth_t and image2d_array_depth_t
+            // arguments, and only there.
+            let (ty, depth) = match decl_image.ty {
+                ImageArgType::Image1d => (CL_MEM_OBJECT_IMAGE1D, false),
+                ImageArgType::Image1dBuffer => (CL_MEM_OBJECT_IMAGE1D_BUFFER, false),
+                ImageArgType::Image1dArray => (CL_MEM_OBJECT_IMAGE1D_ARRAY, false),
+                ImageArgType::Image2d => (CL_MEM_OBJECT_IMAGE2D, false),
+                ImageArgType::Image2dArray => (CL_MEM_OBJECT_IMAGE2D_ARRAY, false),
+                ImageArgType::Image3d => (CL_MEM_OBJECT_IMAGE3D, false),
+                ImageArgType::Image2dDepth => (CL_MEM_OBJECT_IMAGE2D, true),
+                ImageArgType::Image2dArrayDepth => (CL_MEM_OBJECT_IMAGE2D_ARRAY, true),
             };
-            if img.ty != ty {
+            if img.ty != ty || (img.format.image_channel_order == CL_DEPTH) != depth {
                 return Err(CL_INVALID_ARG_VALUE);
             }
             ArgVal::Image(h as usize)

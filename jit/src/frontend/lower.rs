@@ -56,6 +56,9 @@ pub struct ImageShape {
     pub dim: u32,
     /// SPIR-V AccessQualifier: 0 read-only (also when absent), 1 write-only, 2 read-write.
     pub access: u32,
+    /// A depth image (cl_khr_depth_images: image2d_depth_t, image2d_array_depth_t), whose
+    /// texels are one float.
+    pub depth: bool,
 }
 
 impl ImageShape {
@@ -64,6 +67,8 @@ impl ImageShape {
         use crate::abi::{ImageAccess, ImageArgType as T};
         crate::abi::ImageArg {
             ty: match (self.dim, self.arrayed) {
+                (1, false) if self.depth => T::Image2dDepth,
+                (1, true) if self.depth => T::Image2dArrayDepth,
                 (0, false) => T::Image1d,
                 (0, true) => T::Image1dArray,
                 (5, _) => T::Image1dBuffer,
@@ -571,7 +576,7 @@ impl<'m> ModuleInfo<'m> {
                         Some(Operand::LiteralBit32(v)) => Some(*v),
                         _ => None,
                     };
-                    let (dim, arrayed, ms) = (lit(1), lit(3), lit(4));
+                    let (dim, depth, arrayed, ms) = (lit(1), lit(2), lit(3), lit(4));
                     let access = match i.operands.get(7) {
                         Some(Operand::AccessQualifier(q)) => *q as u32,
                         _ => 0,
@@ -592,6 +597,8 @@ impl<'m> ModuleInfo<'m> {
                                     arrayed,
                                     dim,
                                     access,
+                                    // Depth 1: a depth image (2: unknown, read as not).
+                                    depth: depth == Some(1) && dim == 1,
                                 })
                             }
                         }
@@ -3326,7 +3333,13 @@ impl Lowerer<'_, '_> {
                     return invalid("image write coordinates: too few, or not 32-bit integers");
                 }
                 coords.truncate(usize::from(shape.coords));
-                let values = self.vals(fr, id_op(i, 2)?)?;
+                let mut values = self.vals(fr, id_op(i, 2)?)?;
+                // A depth image's texel is one float (write_imagef(image2d_depth_t, ..., float)):
+                // the typed write's red channel; the others are not stored.
+                if shape.depth && values.len() == 1 && self.f.ty(values[0]) == Ty::F32 {
+                    let zero = self.konst(Ty::F32, 0);
+                    values.extend([zero; 3]);
+                }
                 if values.len() != 4 || values.iter().any(|v| !matches!(self.f.ty(*v), Ty::F32 | Ty::I32)) {
                     return unsupported("image writes of other than four floats or integers (write_imageh)");
                 }
