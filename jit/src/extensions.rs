@@ -124,8 +124,10 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
-    // The shuffles and the buffer block reads and writes (the image forms need images,
-    // which the device does not have), on SIMD8 and SIMD16 sub-groups.
+    // The shuffles and the buffer block reads and writes, on SIMD8 and SIMD16 sub-groups.
+    // Not the image forms of the block reads and writes (Gen9's media block messages, which
+    // the GPU model lacks): they are not declared, so a kernel using one fails to build with
+    // clang's error naming it (docs/images.md).
     Extension {
         name: "cl_intel_subgroups",
         version: (1, 0, 0),
