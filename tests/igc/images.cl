@@ -104,3 +104,15 @@ __kernel void img_format_queries(__read_only image2d_t a, __read_only image3d_t 
   out[5] = get_image_channel_data_type(b);
   out[6] = get_image_channel_order(b);
 }
+
+// cl_intel_subgroups' image block reads and writes (media block messages): each sub-group of
+// 16 reads its 16 dwords of row y and of the two rows below, and writes a sum of them at row
+// y; the rows below the image read its last row (clamped to the edge), and the last group's
+// columns past the image are dropped.
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void img_block_rw(__read_only image2d_t src, __write_only image2d_t dst) {
+  int2 c = (int2)(get_group_id(0) * 64, get_global_id(1));
+  uint a = intel_sub_group_block_read(src, c);
+  uint2 b = intel_sub_group_block_read2(src, (int2)(c.x, c.y + 1));
+  intel_sub_group_block_write(dst, c, a + b.x * 3 + b.y * 7);
+}

@@ -313,6 +313,9 @@ impl Dataport<'_> {
             (_, MsgKind::TypedRead | MsgKind::TypedWrite) => {
                 self.typed(addr, &m, msg, emask, resp)?
             }
+            (_, MsgKind::MediaBlockRead | MsgKind::MediaBlockWrite) => {
+                self.media_block(addr, &m, msg, resp)?
+            }
             (
                 _,
                 MsgKind::UntypedAtomic

@@ -20,6 +20,7 @@ pub mod dispatcher;
 pub mod eu;
 pub mod gateway;
 pub mod image;
+mod media;
 pub mod pool;
 pub mod sampler;
 mod typed;

@@ -15,6 +15,7 @@ const CL_UNORM_INT8: u32 = 0x10D2;
 const CL_SIGNED_INT16: u32 = 0x10D8;
 const CL_UNSIGNED_INT8: u32 = 0x10DA;
 const CL_UNSIGNED_INT16: u32 = 0x10DB;
+const CL_UNSIGNED_INT32: u32 = 0x10DC;
 const CL_HALF_FLOAT: u32 = 0x10DD;
 const CL_FLOAT: u32 = 0x10DE;
 
@@ -545,6 +546,37 @@ pub fn cases() -> Vec<Case> {
                     CL_HALF_FLOAT as i32,
                     CL_R as i32,
                 ]
+            }),
+    );
+    // cl_intel_subgroups' image block reads and writes: IGC's media block messages on a
+    // 40-dword-wide R32_UINT image of 6 rows, three groups of 16 (the last half outside).
+    let (w, h) = (40u32, 6u32);
+    let src = ImageSurface {
+        channel_order: CL_R,
+        channel_data_type: CL_UNSIGNED_INT32,
+        ..linear(ImageType::D2, 0x0D7, 4, (w, h, 1))
+    };
+    let texels: Vec<u32> = (0..w * h)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
+        .collect();
+    v.push(
+        case(F, "img_block_rw")
+            .global(&[48, h as usize])
+            .local(&[16, 1])
+            .image(src, bytes_of(&texels))
+            .image(src, vec![0xA5; bytes_len(&src)])
+            .expect(1, move |r| {
+                let t = r.input::<u32>(0);
+                let at = |x: u32, y: u32| t[(y.min(h - 1) * w + x) as usize];
+                (0..h)
+                    .flat_map(|y| {
+                        (0..w).map(move |x| {
+                            at(x, y)
+                                .wrapping_add(at(x, y + 1).wrapping_mul(3))
+                                .wrapping_add(at(x, y + 2).wrapping_mul(7))
+                        })
+                    })
+                    .collect::<Vec<u32>>()
             }),
     );
     v

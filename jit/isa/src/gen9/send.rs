@@ -137,6 +137,10 @@ pub enum MsgKind {
     TypedRead,
     TypedWrite,
     TypedAtomic,
+    /// DC1 media block read/write: a block of bytes of a 2D surface at a byte X and a row Y
+    /// (header dword 0 and 1), `data_size` ... the block's shape in header dword 2.
+    MediaBlockRead,
+    MediaBlockWrite,
     /// DC0.
     OwordBlockRead,
     UnalignedOwordBlockRead,
@@ -405,6 +409,16 @@ pub fn decode_message(op: Opcode, exec_size: u8, sfid: Sfid, desc: u32, ex_desc:
                 }
                 // Typed atomics are not decoded further (no OpenCL built-in needs them).
                 0x06 => m.kind = MsgKind::TypedAtomic,
+                // Media block read and write (IGC's `hdc.dc1; media block read`): always a
+                // header; the block's width and height are the header's, not the descriptor's.
+                0x04 | 0x0A => {
+                    m.kind = if ty == 0x04 {
+                        MsgKind::MediaBlockRead
+                    } else {
+                        MsgKind::MediaBlockWrite
+                    };
+                    m.simd = 1;
+                }
                 0x05 | 0x0D => {
                     m.kind = if ty == 0x05 {
                         MsgKind::TypedRead
@@ -548,6 +562,8 @@ fn describe(m: &Message) -> Option<String> {
         MsgKind::A64UntypedAtomic if !m.returns && !m.data64 => {
             format!("untyped a64 atomic int32 {}", m.atomic?.iga_name())
         }
+        MsgKind::MediaBlockRead => "media block read".into(),
+        MsgKind::MediaBlockWrite => "media block write".into(),
         MsgKind::ScratchBlockRead => format!("hword scratch block read x{}", m.data_size / 32),
         MsgKind::ScratchBlockWrite => format!("hword scratch block write x{}", m.data_size / 32),
         MsgKind::TypedWrite | MsgKind::TypedRead => format!(
@@ -963,6 +979,26 @@ pub fn typed_write_desc(bti: u8, high: bool, coords: u32, num_channels: u32) -> 
     )
 }
 
+/// DC1 media block read of surface `bti` into `rlen` registers: the header (X in bytes,
+/// Y in rows, the block's width − 1 in bits 9:0 and height − 1 in bits 21:16 of dword 2) is
+/// the whole payload. IGC's `send (8|M0) r12:d r16 0xC 0x02190000` is
+/// `media_block_read_desc(0, 1)`.
+pub fn media_block_read_desc(bti: u8, rlen: u32) -> DescParts {
+    (desc(1, rlen, true, 0x04, 0, u32::from(bti)), 0xC, 1, rlen)
+}
+
+/// DC1 media block write of surface `bti`: the header in src0, `regs` registers of the
+/// block's bytes in src1. IGC's `sends (8|M0) null:ud r16 r23 0x4C 0x020A8002` is
+/// `media_block_write_desc(2, 1)`.
+pub fn media_block_write_desc(bti: u8, regs: u32) -> DescParts {
+    (
+        desc(1, 0, true, 0x0A, 0, u32::from(bti)),
+        0xC | (regs << 6),
+        1,
+        0,
+    )
+}
+
 /// Memory fence through DC0 (commit enable: returns one GRF to wait on).
 pub fn fence_desc() -> DescParts {
     (desc(1, 1, true, 0x7, 1 << 5, 0), 0xA, 1, 1)
@@ -1020,6 +1056,26 @@ mod tests {
             0x4C,
         );
         assert_eq!((m.high_half, m.channel_mask, m.mlen), (true, 1, 2));
+    }
+
+    /// IGC's media block messages (cl_intel_subgroups' image block reads and writes).
+    #[test]
+    fn media_block_descriptors_are_igcs() {
+        let (d, ex, _, _) = media_block_read_desc(0, 1);
+        assert_eq!((d, ex), (0x0219_0000, 0xC));
+        let m = decode_message(Opcode::Send, 8, Sfid::Dc1, d, ex);
+        assert_eq!(
+            (m.kind, m.mlen, m.rlen, m.header, m.bti),
+            (MsgKind::MediaBlockRead, 1, 1, true, Some(0))
+        );
+        assert_eq!(media_block_read_desc(0, 2).0, 0x0229_0000);
+        let (d, ex, _, _) = media_block_write_desc(2, 1);
+        assert_eq!((d, ex), (0x020A_8002, 0x4C));
+        let m = decode_message(Opcode::Sends, 8, Sfid::Dc1, d, ex);
+        assert_eq!(
+            (m.kind, m.mlen, m.ex_mlen, m.rlen, m.bti),
+            (MsgKind::MediaBlockWrite, 1, 1, 0, Some(2))
+        );
     }
 
     #[test]

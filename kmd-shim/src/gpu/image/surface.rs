@@ -207,6 +207,12 @@ impl Image {
         } else {
             (row as u64 + slice * self.qpitch, x as u64 * bpp)
         };
+        Some(self.byte_address(xb, row))
+    }
+
+    /// The GPU address of byte `xb` of row `row` (rows counted through the slices, as
+    /// QPitch places them), through the surface's tiling.
+    pub fn byte_address(&self, xb: u64, row: u64) -> u64 {
         let off = match self.tiling {
             Tiling::Linear => row * self.pitch + xb,
             Tiling::Y => {
@@ -220,7 +226,7 @@ impl Image {
                 (row / 8) * self.pitch * 8 + (xb / 512) * 4096 + (row % 8) * 512 + xb % 512
             }
         };
-        Some(self.base + off)
+        self.base + off
     }
 
     /// The message values of a sampled texel after the surface's channel selects.

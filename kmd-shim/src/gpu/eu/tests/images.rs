@@ -363,3 +363,79 @@ fn a_typed_write_with_a_header_writes_only_the_lanes_of_its_pixel_mask() {
     // R8_UINT saturates 300 to 255; lanes 1, 3 and 6 are off in the mask.
     assert_eq!(got, [10, 0, 30, 0, 255, 60, 0, 80]);
 }
+
+// IGC's media block messages (cl_intel_subgroups' image block reads and writes), assembled by
+// iga64 from IGC's own lines:
+// (W) send (8|M0) r17:d r16 0xC 0x02290000          // media block read, BTI 0, 2 registers
+const MEDIA_READ2: &str = "3100600c2c0220220002000600002902";
+// (W) sends (8|M0) null:ud r16 r23 0x4C 0x020A8002   // media block write, BTI 2
+const MEDIA_WRITE: &str = "3300600c147001000102000002800a02";
+
+/// A 10-dword-wide, 5-row R32_UINT surface whose dword (x, y) holds y × 1000 + x.
+fn dwords_surface(mem: &FlatMem, base: u64) -> Option<Surface> {
+    for y in 0..5u32 {
+        let row: Vec<u32> = (0..16).map(|x| y * 1000 + x).collect();
+        mem.put_u32s(base + u64::from(y) * 64, &row);
+    }
+    image(rss(SURFTYPE_2D, 0x0D7, 10, 5, 64, base))
+}
+
+/// A media block read of 32 bytes by 2 rows that starts 2 dwords left of the surface and
+/// reaches one row below it: "out-of-bounds reads will return the edge image element"
+/// (cl_intel_subgroups), in dwords.
+#[test]
+fn media_block_read_clamps_to_the_edge_in_dwords() {
+    let mem = FlatMem::new();
+    let t = asm_thread_in(
+        MEDIA_READ2,
+        0xFF,
+        &mem,
+        |tg| tg.bindings = Bindings::Fixed(vec![dwords_surface(&mem, IMG_A)]),
+        |g| {
+            // Header: X = -8 bytes, Y = row 4, 32 bytes wide, 2 rows high.
+            put_u32s(g, 16, &[(-8i32) as u32, 4, 0x1_001F, 0, 0, 0, 0, 0]);
+        },
+    )
+    .unwrap();
+    for r in 0..2 {
+        for d in 0..8 {
+            let want = 4 * 1000 + (d as i64 - 2).max(0) as u32;
+            assert_eq!(t.grf_u32(17 + r, d), want, "row {r}, dword {d}");
+        }
+    }
+}
+
+/// A media block write of 32 bytes from dword 7 of row 4: dwords 7 to 9 are the surface's,
+/// the rest fall outside it and are dropped ("out-of-bounds writes will be ignored").
+#[test]
+fn media_block_write_drops_what_falls_outside() {
+    let mem = FlatMem::new();
+    mem.put_u32s(IMG_B, &[0xAAAA_AAAA; 5 * 16 + 16]);
+    asm_thread_in(
+        MEDIA_WRITE,
+        0xFF,
+        &mem,
+        |tg| {
+            tg.bindings = Bindings::Fixed(vec![
+                None,
+                None,
+                image(rss(SURFTYPE_2D, 0x0D7, 10, 5, 64, IMG_B)),
+            ])
+        },
+        |g| {
+            put_u32s(g, 16, &[28, 4, 0x1F, 0, 0, 0, 0, 0]);
+            put_u32s(g, 23, &[70, 71, 72, 73, 74, 75, 76, 77]);
+        },
+    )
+    .unwrap();
+    let out = mem.get_u32s(IMG_B, 5 * 16 + 16);
+    for (i, v) in out.iter().enumerate() {
+        let (y, x) = (i / 16, i % 16);
+        let want = if y == 4 && (7..10).contains(&x) {
+            70 + x as u32 - 7
+        } else {
+            0xAAAA_AAAA
+        };
+        assert_eq!(*v, want, "dword ({x}, {y})");
+    }
+}
