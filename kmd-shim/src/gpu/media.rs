@@ -37,7 +37,7 @@ impl Dataport<'_> {
         let height = ((shape >> 16) & 0x3F) as usize + 1;
         let pitch = width.next_power_of_two().max(4);
         let regs = (pitch * height).div_ceil(32);
-        if x % 4 != 0 || width % 4 != 0 || width > 64 {
+        if x % 4 != 0 || !width.is_multiple_of(4) || width > 64 {
             return Err(illegal(
                 addr,
                 format!(
