@@ -124,10 +124,8 @@ pub const EXTENSIONS: &[Extension] = &[
         version: (1, 0, 0),
         feature: None,
     },
-    // The shuffles and the buffer block reads and writes, on SIMD8 and SIMD16 sub-groups.
-    // Not the image forms of the block reads and writes (Gen9's media block messages, which
-    // the GPU model lacks): they are not declared, so a kernel using one fails to build with
-    // clang's error naming it (docs/images.md).
+    // The shuffles, the buffer block reads and writes, and their image forms (Gen9's media
+    // block messages, isel/image.rs), on SIMD8 and SIMD16 sub-groups.
     Extension {
         name: "cl_intel_subgroups",
         version: (1, 0, 0),
@@ -252,7 +250,25 @@ pub fn intel_subgroups_header() -> String {
              void {decl} intel_sub_group_block_write{n}(__global uint *p, uint{n} data);\n"
         ));
     }
-    out.push_str("#endif\n");
+    // The image forms (media block messages): 2D images, byte coordinates; read_write ones
+    // where the language version has read_write images.
+    out.push_str("#ifdef __IMAGE_SUPPORT__\n");
+    for n in ["", "2", "4", "8"] {
+        out.push_str(&format!(
+            "uint{n} {decl} intel_sub_group_block_read{n}(read_only image2d_t image, int2 byte_coord);\n\
+             void {decl} intel_sub_group_block_write{n}(write_only image2d_t image, int2 byte_coord, uint{n} data);\n"
+        ));
+    }
+    out.push_str(
+        "#if __OPENCL_C_VERSION__ == 200 || (__OPENCL_C_VERSION__ >= 300 && defined(__opencl_c_read_write_images))\n",
+    );
+    for n in ["", "2", "4", "8"] {
+        out.push_str(&format!(
+            "uint{n} {decl} intel_sub_group_block_read{n}(read_write image2d_t image, int2 byte_coord);\n\
+             void {decl} intel_sub_group_block_write{n}(read_write image2d_t image, int2 byte_coord, uint{n} data);\n"
+        ));
+    }
+    out.push_str("#endif\n#endif\n#endif\n");
     out
 }
 

@@ -986,3 +986,36 @@ fn image_reads_are_not_merged_and_writes_stay() {
     let bad = s.replace("%0 = f32 const 0x3f000000", "%0 = i32 const 1");
     assert!(verify(&parse(&bad).unwrap()).is_err());
 }
+
+/// cl_intel_subgroups' image block reads are memory reads too: CSE merges none (a write
+/// between changes the row), DCE drops one nobody uses, and a block write stays.
+#[test]
+fn image_block_reads_are_not_merged_and_writes_stay() {
+    let before = "kernel k(i64, i64)
+         bb0:
+           %0 = i32 const 0
+           %1 = i32 image_block_read 0, [%0, %0]
+           image_block_write 0, [%0, %0], [%1]
+           %2 = i32 image_block_read 0, [%0, %0]
+           %3 = i32 image_block_read 0, [%0, %0]
+           image_block_write 1, [%0, %0], [%2]
+           ret";
+    check_pass(passes::cse::run, before, before);
+    check_pass(
+        passes::dce::run,
+        before,
+        "kernel k(i64, i64)
+         bb0:
+           %0 = i32 const 0
+           %1 = i32 image_block_read 0, [%0, %0]
+           image_block_write 0, [%0, %0], [%1]
+           %2 = i32 image_block_read 0, [%0, %0]
+           image_block_write 1, [%0, %0], [%2]
+           ret",
+    );
+    let f = parse(before).unwrap();
+    verify(&f).unwrap();
+    assert_eq!(print(&parse(&print(&f)).unwrap()), print(&f));
+    let bad = before.replace("%0 = i32 const 0", "%0 = f32 const 0");
+    assert!(verify(&parse(&bad).unwrap()).is_err());
+}

@@ -298,3 +298,15 @@ kernel void is_loop(read_only image2d_t im, global float4 *out, int n) {
     acc += read_imagef(im, s_edge_nearest, (int2)(x + k, y));
   out[i] = acc;
 }
+
+// cl_intel_subgroups' image block reads and writes (media block messages): each sub-group
+// reads four rows from its first work-item's column (lane i the column of work-item i),
+// writes two rows of results at row 2y, and stores a mix of the four; rows past the image
+// read its last row.
+kernel void ib_rows(read_only image2d_t src, write_only image2d_t dst, global uint *out) {
+  int gx = get_global_id(0), y = get_global_id(1);
+  int x = (gx - (int)get_sub_group_local_id()) * 4;
+  uint4 r = intel_sub_group_block_read4(src, (int2)(x, y));
+  intel_sub_group_block_write2(dst, (int2)(x, 2 * y), (uint2)(r.x ^ r.w, r.y + r.z));
+  out[y * get_global_size(0) + gx] = r.x + r.y * 2 + r.z * 4 + r.w * 8;
+}

@@ -23,6 +23,7 @@ const SINT8: u32 = 0x10D7;
 const SINT16: u32 = 0x10D8;
 const UINT8: u32 = 0x10DA;
 const UINT16: u32 = 0x10DB;
+const UINT32: u32 = 0x10DC;
 const HALF: u32 = 0x10DD;
 const FLOAT: u32 = 0x10DE;
 
@@ -1186,5 +1187,54 @@ pub fn cases() -> Vec<Case> {
             acc
         },
     ));
+    // cl_intel_subgroups' image block reads and writes: a 32-wide R32_UINT image of 6 rows,
+    // 32 x 3 work-items, four rows read from row y (clamped to the last), two written at 2y.
+    let (w, h) = (32u32, 6u32);
+    let surface = |data_type| ImageSurface {
+        ty: ImageType::D2,
+        format: 0x0D7,
+        width: w,
+        height: h,
+        depth: 1,
+        row_pitch: 4 * w,
+        qpitch: 8,
+        tiling: 0,
+        channel_order: R,
+        channel_data_type: data_type,
+    };
+    let texels: Vec<u32> = (0..w * h)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 5)
+        .collect();
+    let at = move |t: &[u32], x: u32, y: u32| t[(y.min(h - 1) * w + x) as usize];
+    v.push(
+        case(F, "ib_rows")
+            .global(&[w as usize, 3])
+            .image(surface(UINT32), bytes_of(&texels))
+            .image(surface(UINT32), vec![0xA5; (4 * w * h) as usize])
+            .out::<u32>((w * 3) as usize)
+            .expect(2, move |r| {
+                let t = r.input::<u32>(0);
+                (0..3)
+                    .flat_map(|y| {
+                        let t = t.clone();
+                        (0..w).map(move |x| {
+                            (0..4).fold(0u32, |acc, k| acc.wrapping_add(at(&t, x, y + k) << k))
+                        })
+                    })
+                    .collect::<Vec<u32>>()
+            })
+            .expect(1, move |r| {
+                let t = r.input::<u32>(0);
+                let mut out: Vec<u32> = vec![0xA5A5_A5A5; (w * h) as usize];
+                for y in 0..3 {
+                    for x in 0..w {
+                        let rd = |k| at(&t, x, y + k);
+                        out[((2 * y) * w + x) as usize] = rd(0) ^ rd(3);
+                        out[((2 * y + 1) * w + x) as usize] = rd(1).wrapping_add(rd(2));
+                    }
+                }
+                out
+            }),
+    );
     v
 }

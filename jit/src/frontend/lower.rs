@@ -3948,7 +3948,9 @@ impl Lowerer<'_, '_> {
             | SOp::SubgroupShuffleUpINTEL
             | SOp::SubgroupShuffleXorINTEL
             | SOp::SubgroupBlockReadINTEL
-            | SOp::SubgroupBlockWriteINTEL => {
+            | SOp::SubgroupBlockWriteINTEL
+            | SOp::SubgroupImageBlockReadINTEL
+            | SOp::SubgroupImageBlockWriteINTEL => {
                 let vals = self.intel_subgroup(fr, i, cur)?;
                 if i.result_id.is_some() {
                     define!(vals);

@@ -357,6 +357,22 @@ pub enum Op {
         coords: Vec<Value>,
         values: Vec<Value>,
     },
+    /// cl_intel_subgroups' image block read (a media block read): lane i of the sub-group
+    /// gets the dword at byte `x` + 4i of row `y` of image argument `image` (I32 `x` and `y`,
+    /// the same in every lane). A read of memory, never merged with another.
+    ImageBlockRead {
+        image: u32,
+        x: Value,
+        y: Value,
+    },
+    /// cl_intel_subgroups' image block write: lane i's I32 `value` to the dword at byte
+    /// `x` + 4i of row `y`.
+    ImageBlockWrite {
+        image: u32,
+        x: Value,
+        y: Value,
+        value: Value,
+    },
     /// A value of image argument `arg` the runtime pushes (its width, height, format, ...).
     ImageParam {
         arg: u32,
@@ -532,6 +548,8 @@ impl Op {
             | Op::Yield
             | Op::ImageParam { .. } => few(&[]),
             Op::ImageRead { coords, .. } => Err(coords.clone()),
+            Op::ImageBlockRead { x, y, .. } => few(&[*x, *y]),
+            Op::ImageBlockWrite { x, y, value, .. } => few(&[*x, *y, *value]),
             Op::ImageWrite { coords, values, .. } => {
                 Err(coords.iter().chain(values).copied().collect())
             }
@@ -570,6 +588,15 @@ impl Op {
             | Op::Yield
             | Op::ImageParam { .. } => {}
             Op::ImageRead { coords, .. } => coords.iter_mut().for_each(|v| *v = f(*v)),
+            Op::ImageBlockRead { x, y, .. } => {
+                *x = f(*x);
+                *y = f(*y);
+            }
+            Op::ImageBlockWrite { x, y, value, .. } => {
+                *x = f(*x);
+                *y = f(*y);
+                *value = f(*value);
+            }
             Op::ImageWrite { coords, values, .. } => {
                 coords.iter_mut().chain(values).for_each(|v| *v = f(*v))
             }
@@ -617,6 +644,7 @@ impl Op {
                 | Op::Atomic(..)
                 | Op::CmpXchg { .. }
                 | Op::ImageWrite { .. }
+                | Op::ImageBlockWrite { .. }
         )
     }
 }

@@ -306,7 +306,8 @@ fn op_of(text: &str) -> Option<Op> {
         "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,
         "yield" => Op::Yield,
-        "image_sample" | "image_load" | "image_write" => {
+        "image_sample" | "image_load" | "image_write" | "image_block_read"
+        | "image_block_write" => {
             // The head before the first '[', then bracketed value lists.
             let (head, lists) = rest.split_once('[')?;
             let lists: Vec<Vec<Value>> = format!("[{lists}")
@@ -321,7 +322,24 @@ fn op_of(text: &str) -> Option<Op> {
                 .collect();
             let image = num(fields.first()?)? as u32;
             let field = |k: &str| fields.iter().find_map(|p| p.strip_prefix(k).and_then(num));
+            let xy = |l: &Vec<Value>| match l[..] {
+                [x, y] => Some((x, y)),
+                _ => None,
+            };
             match name {
+                "image_block_read" => {
+                    let (x, y) = xy(lists.first()?)?;
+                    Op::ImageBlockRead { image, x, y }
+                }
+                "image_block_write" => {
+                    let (x, y) = xy(lists.first()?)?;
+                    Op::ImageBlockWrite {
+                        image,
+                        x,
+                        y,
+                        value: *lists.get(1)?.first()?,
+                    }
+                }
                 "image_write" => Op::ImageWrite {
                     image,
                     coords: lists.first()?.clone(),

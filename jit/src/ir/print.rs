@@ -144,6 +144,10 @@ fn op_text(op: &Op) -> String {
                 d.join(", ")
             )
         }
+        Op::ImageBlockRead { image, x, y } => format!("image_block_read {image}, [{x}, {y}]"),
+        Op::ImageBlockWrite { image, x, y, value } => {
+            format!("image_block_write {image}, [{x}, {y}], [{value}]")
+        }
         Op::ImageParam { arg, param } => format!("image_param {arg}, {param:?}"),
     }
 }

@@ -237,6 +237,14 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
                 "image write of other than four F32 or I32 values",
             )
         }
+        Op::ImageBlockRead { x, y, .. } => want(
+            t(*x) == Ty::I32 && t(*y) == Ty::I32 && inst.ty == Ty::I32,
+            "image block read: I32 coordinates and result",
+        ),
+        Op::ImageBlockWrite { x, y, value, .. } => want(
+            t(*x) == Ty::I32 && t(*y) == Ty::I32 && t(*value) == Ty::I32,
+            "image block write: I32 coordinates and value",
+        ),
         Op::ImageParam { .. } => want(inst.ty == Ty::I32, "an image value is an I32"),
         _ => Ok(()),
     }

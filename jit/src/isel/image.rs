@@ -6,7 +6,9 @@
 //! src0, the four channels in src1. No header: the sampler state pointer is the interface
 //! descriptor's, the channel enables the send's.
 
-use gencl_isa::gen9::send::{sampler_desc, typed_write_desc, SamplerOp};
+use gencl_isa::gen9::send::{
+    media_block_read_desc, media_block_write_desc, sampler_desc, typed_write_desc, SamplerOp,
+};
 
 use super::*;
 use crate::abi::ObjectParam;
@@ -151,6 +153,140 @@ impl Sel<'_> {
                 None,
                 [
                     Some(VRef { v: addr, off: 0 }),
+                    Some(VRef { v: data, off: 0 }),
+                    None,
+                ],
+            );
+        }
+        Ok(())
+    }
+
+    /// The header of a media block message for eight lanes of `group`: r0 as the thread
+    /// received it (IGC's form), then dword 0 the block's byte X (`x` + 32 per group), dword
+    /// 1 its row `y`, dword 2 the shape: 32 bytes wide (eight dwords), one row high.
+    fn media_block_header(&mut self, x: Value, y: Value, group: u32) -> Result<VReg, IselError> {
+        let hdr = self.m.new_vreg(32);
+        let mut i = Inst::new(Opcode::Mov, 8);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        self.push(i, Some(VRef { v: hdr, off: 0 }), [None; 3]);
+        // The coordinates are the sub-group's ("must be the same for all work-items in the
+        // sub-group"): lane 0's.
+        for (k, c) in [x, y].into_iter().enumerate() {
+            let o = self.opnd(c, Type::D)?;
+            let mut src = if o.scalar {
+                o.src
+            } else {
+                reg_src(0, 0, Region::SCALAR, Type::D)
+            };
+            let mut add = k == 0 && group > 0;
+            if let (true, Src::Imm(i)) = (add, &mut src) {
+                // A constant X: the group's offset folded in (an add takes no immediate
+                // first source).
+                i.bits = u64::from((i.bits as u32).wrapping_add(32 * group));
+                add = false;
+            }
+            let mut i = Inst::new(if add { Opcode::Add } else { Opcode::Mov }, 1);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::D));
+            i.srcs[0] = Some(src);
+            if add {
+                i.srcs[1] = Some(imm(Type::D, u64::from(32 * group)));
+            }
+            self.push(
+                i,
+                Some(VRef {
+                    v: hdr,
+                    off: 4 * k as u32,
+                }),
+                [o.vref, None, None],
+            );
+        }
+        let mut i = Inst::new(Opcode::Mov, 1);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(imm(Type::UD, 0x1F));
+        self.push(i, Some(VRef { v: hdr, off: 8 }), [None; 3]);
+        Ok(hdr)
+    }
+
+    /// `Op::ImageBlockRead`: a media block read of eight dwords per eight lanes (IGC's
+    /// `send (8|M0) r12:d r16 0xC 0x02190000`), into a temporary, then the value.
+    pub(super) fn image_block_read(
+        &mut self,
+        v: Value,
+        image: u32,
+        x: Value,
+        y: Value,
+    ) -> Result<(), IselError> {
+        if self.simd > 16 {
+            return unsupported("image block reads in a SIMD32 kernel");
+        }
+        let bti = self.image_bti(image)?;
+        let regs = u32::from(self.simd) / 8;
+        let resp = self.m.new_vreg(32 * regs);
+        for group in 0..regs {
+            let hdr = self.media_block_header(x, y, group)?;
+            let mut i = send::message(Opcode::Send, 8, media_block_read_desc(bti, 1));
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            self.push(
+                i,
+                Some(VRef {
+                    v: resp,
+                    off: 32 * group,
+                }),
+                [Some(VRef { v: hdr, off: 0 }), None, None],
+            );
+        }
+        let (r, _) = self.def_varying(v);
+        let mut i = Inst::new(Opcode::Mov, self.simd);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: r, off: 0 }),
+            [Some(VRef { v: resp, off: 0 }), None, None],
+        );
+        Ok(())
+    }
+
+    /// `Op::ImageBlockWrite`: a media block write of eight dwords per eight lanes (IGC's
+    /// `sends (8|M0) null:ud r16 r23 0x4C 0x020A8002`).
+    pub(super) fn image_block_write(
+        &mut self,
+        image: u32,
+        x: Value,
+        y: Value,
+        value: Value,
+    ) -> Result<(), IselError> {
+        if self.simd > 16 {
+            return unsupported("image block writes in a SIMD32 kernel");
+        }
+        let bti = self.image_bti(image)?;
+        // What an earlier read of this work-item saw may be stale now.
+        self.texels.clear();
+        for group in 0..u32::from(self.simd) / 8 {
+            let hdr = self.media_block_header(x, y, group)?;
+            let data = self.m.new_vreg(32);
+            let o = self.opnd(value, Type::D)?;
+            let mut i = Inst::new(Opcode::Mov, 8);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::D));
+            i.srcs[0] = Some(o.src);
+            let src = o.vref.map(|r| VRef {
+                v: r.v,
+                off: r.off + if o.scalar { 0 } else { 32 * group },
+            });
+            self.push(i, Some(VRef { v: data, off: 0 }), [src, None, None]);
+            let mut i = send::message(Opcode::Sends, 8, media_block_write_desc(bti, 1));
+            i.no_mask = true;
+            self.push(
+                i,
+                None,
+                [
+                    Some(VRef { v: hdr, off: 0 }),
                     Some(VRef { v: data, off: 0 }),
                     None,
                 ],

@@ -781,6 +781,10 @@ impl Sel<'_> {
                 ref coords,
                 ref values,
             } => self.image_write(image, coords, values)?,
+            Op::ImageBlockRead { image, x, y } => self.image_block_read(v, image, x, y)?,
+            Op::ImageBlockWrite { image, x, y, value } => {
+                self.image_block_write(image, x, y, value)?
+            }
             Op::ImageParam { arg, param } => self.image_param(v, arg, param)?,
         }
         Ok(())

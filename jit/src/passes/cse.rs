@@ -13,6 +13,7 @@ fn pure(op: &Op) -> bool {
         op,
         Op::Load { .. }
             | Op::ImageRead { .. }
+            | Op::ImageBlockRead { .. }
             | Op::Store { .. }
             | Op::Phi(_)
             | Op::Barrier

@@ -44,7 +44,9 @@ pub fn analyse(f: &Function) -> Vec<bool> {
             | Op::Alloca { .. }
             | Op::RegArray { .. }
             | Op::ImageRead { .. }
-            | Op::ImageWrite { .. } => false,
+            | Op::ImageWrite { .. }
+            | Op::ImageBlockRead { .. }
+            | Op::ImageBlockWrite { .. } => false,
             op => op
                 .operands()
                 .iter()

@@ -867,6 +867,60 @@ impl Lowerer<'_, '_> {
                 }
                 Vec::new()
             }
+            // The image forms: one media block message per row (lane i's dword i of the row),
+            // rows from the coordinate's y down.
+            SOp::SubgroupImageBlockReadINTEL | SOp::SubgroupImageBlockWriteINTEL => {
+                let image = self.image_of(fr, id_op(i, 0)?)?;
+                let shape = self.image_shape(image)?;
+                if shape.dim != 1 || shape.arrayed {
+                    return unsupported("image block reads and writes of other than 2D images");
+                }
+                let c = self.vals(fr, id_op(i, 1)?)?;
+                let [x, y] = c[..] else {
+                    return invalid("an image block coordinate of other than two components");
+                };
+                if self.f.ty(x) != Ty::I32 || self.f.ty(y) != Ty::I32 {
+                    return invalid("an image block coordinate of other than int2");
+                }
+                let row = |s: &mut Self, k: u32| {
+                    if k == 0 {
+                        y
+                    } else {
+                        let kk = s.konst(Ty::I32, u64::from(k));
+                        s.f.push(b, Op::Bin(BinOp::Add, y, kk), Ty::I32)
+                    }
+                };
+                if op == SOp::SubgroupImageBlockReadINTEL {
+                    let tid = i.result_type.ok_or_else(|| {
+                        FrontendError::InvalidIl("block read without a type".into())
+                    })?;
+                    let n = self.info.components(tid)?.max(1);
+                    if self.info.scalar(tid)? != Ty::I32 {
+                        return unsupported(
+                            "image block reads of other than uint (cl_intel_subgroups_short)",
+                        );
+                    }
+                    (0..n)
+                        .map(|k| {
+                            let y = row(self, k);
+                            self.f.push(b, Op::ImageBlockRead { image, x, y }, Ty::I32)
+                        })
+                        .collect()
+                } else {
+                    let data = self.vals(fr, id_op(i, 2)?)?;
+                    if data.iter().any(|d| self.f.ty(*d) != Ty::I32) {
+                        return unsupported(
+                            "image block writes of other than uint (cl_intel_subgroups_short)",
+                        );
+                    }
+                    for (k, &value) in data.iter().enumerate() {
+                        let y = row(self, k as u32);
+                        self.f
+                            .push(b, Op::ImageBlockWrite { image, x, y, value }, Ty::Void);
+                    }
+                    Vec::new()
+                }
+            }
             other => return invalid(format!("{other:?} is not a cl_intel_subgroups instruction")),
         })
     }
