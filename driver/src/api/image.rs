@@ -15,7 +15,7 @@
 
 use super::context::Context;
 use super::info::{self, val, Info, ToInfo};
-use super::memory::{valid_flags, Mem, Storage, ACCESS, HOST_ACCESS, HOST_PTR_FLAGS};
+use super::memory::{derived_flags, valid_flags, Mem, Storage, ACCESS};
 use super::object::{get, Ref};
 use super::runtime::{connection, device_desc};
 use super::transfer::Rect;
@@ -517,45 +517,12 @@ pub(crate) fn create_image(
     if wants_ptr != has_ptr {
         return Err(CL_INVALID_HOST_PTR);
     }
-    let mut flags = flags;
-    if let Some(buf) = &from {
-        // "CL_INVALID_VALUE if an image is being created from another memory object (buffer
-        // or image) under one of the following circumstances: 1) mem_object was created with
-        // CL_MEM_WRITE_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, 2)
-        // mem_object was created with CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE
-        // or CL_MEM_WRITE_ONLY, 3) flags specifies CL_MEM_USE_HOST_PTR or
-        // CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR."
-        let pf = buf.flags;
-        let wants = flags & ACCESS;
-        if (pf & CL_MEM_WRITE_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
-            || (pf & CL_MEM_READ_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
-            || flags & HOST_PTR_FLAGS != 0
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "... mem_object was created with CL_MEM_HOST_WRITE_ONLY and flags specifies
-        // CL_MEM_HOST_READ_ONLY, or if mem_object was created with CL_MEM_HOST_READ_ONLY and
-        // flags specifies CL_MEM_HOST_WRITE_ONLY, or if mem_object was created with
-        // CL_MEM_HOST_NO_ACCESS and_flags_ specifies CL_MEM_HOST_READ_ONLY or
-        // CL_MEM_HOST_WRITE_ONLY."
-        let host = flags & HOST_ACCESS;
-        if (pf & CL_MEM_HOST_WRITE_ONLY != 0 && host & CL_MEM_HOST_READ_ONLY != 0)
-            || (pf & CL_MEM_HOST_READ_ONLY != 0 && host & CL_MEM_HOST_WRITE_ONLY != 0)
-            || (pf & CL_MEM_HOST_NO_ACCESS != 0
-                && host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // Flags not given are the buffer's ("inherited from the corresponding memory access
-        // qualifiers associated with mem_object").
-        if flags & ACCESS == 0 {
-            flags |= pf & ACCESS;
-        }
-        if flags & HOST_ACCESS == 0 {
-            flags |= pf & HOST_ACCESS;
-        }
-        flags |= pf & HOST_PTR_FLAGS;
-    }
+    // "CL_INVALID_VALUE if an image is being created from another memory object (buffer or
+    // image)" with flags its own do not allow (`derived_flags`, clCreateSubBuffer's rules).
+    let mut flags = match &from {
+        Some(buf) => derived_flags(buf.flags, flags)?,
+        None => flags,
+    };
     // "If value specified for flags is 0, the default is used which is CL_MEM_READ_WRITE."
     if flags & ACCESS == 0 {
         flags |= CL_MEM_READ_WRITE;

@@ -9,11 +9,11 @@ use super::image::Image;
 use super::memory::{Mapping, Mem};
 use super::object::Ref;
 use super::transfer::Rect;
+use super::transfer::{check_map_access, enqueue_map, valid_map_flags};
 use super::types::*;
-use super::util::{entry, entry_ptr, has_other_bits, slice, write_opt, ClResult};
+use super::util::{entry, entry_ptr, slice, write_opt, ClResult};
 use crate::core::queue::Kind;
 use std::ffi::c_void;
-use std::sync::atomic::Ordering;
 
 /// The image of a memory object already known to be one.
 fn img(m: &Mem) -> &Image {
@@ -333,6 +333,66 @@ fn check_not_own_buffer(image: &Mem, buffer: &Ref<Mem>) -> ClResult<()> {
     Ok(())
 }
 
+/// clEnqueueCopyImageToBuffer (`to_buffer`) and clEnqueueCopyBufferToImage: the same checks
+/// with the roles swapped, in the spec's order.
+#[allow(clippy::too_many_arguments)]
+unsafe fn image_buffer_copy(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    buffer: cl_mem,
+    origin: *const usize,
+    region: *const usize,
+    offset: usize,
+    to_buffer: bool,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let (q, [im, buf]) = queue_and_objects(
+            command_queue,
+            [image, buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )?;
+        // "CL_INVALID_MEM_OBJECT if src_image is not a valid image object or dst_buffer is
+        // not a valid buffer object or if src_image is a 1D image buffer object created from
+        // dst_buffer." (and the same of src_buffer and dst_image)
+        check_image(&im)?;
+        buf.check_buffer()?;
+        check_not_own_buffer(&im, &buf)?;
+        let i = img(&im);
+        // "CL_INVALID_VALUE if the 1D, 2D or 3D rectangular region specified by src_origin and
+        // src_origin + region refers to a region outside src_image, or if the region specified
+        // by dst_offset and dst_offset + dst_cb to a region outside dst_buffer." (and the
+        // same of dst_origin, src_offset and src_cb)
+        // SAFETY: three elements each when not NULL, per the spec.
+        let (o, r) = unsafe { (three(origin)?, three(region)?) };
+        i.check_region(o, r)?;
+        let (packed_rect, n) = packed(i, r, offset)?;
+        buf.check_range(offset, n)?;
+        let ty = if to_buffer {
+            CL_COMMAND_COPY_IMAGE_TO_BUFFER
+        } else {
+            CL_COMMAND_COPY_BUFFER_TO_IMAGE
+        };
+        let e = Enqueue::new(q, ty, num_events_in_wait_list, event_wait_list, event)?;
+        let (image_rect, br) = (i.rect(o), i.byte_region(r));
+        e.submit(
+            Kind::Command,
+            false,
+            Box::new(move || {
+                if to_buffer {
+                    copy_rows(&im, image_rect, &buf, packed_rect, br);
+                } else {
+                    copy_rows(&buf, packed_rect, &im, image_rect, br);
+                }
+                Ok(None)
+            }),
+        )
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     command_queue: cl_command_queue,
@@ -345,45 +405,21 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    entry(|| {
-        let (q, [src, dst]) = queue_and_objects(
+    // SAFETY: the caller's arrays and pointers, per the spec.
+    unsafe {
+        image_buffer_copy(
             command_queue,
-            [src_image, dst_buffer],
-            num_events_in_wait_list,
-            event_wait_list,
-        )?;
-        // "CL_INVALID_MEM_OBJECT if src_image is not a valid image object or dst_buffer is
-        // not a valid buffer object or if src_image is a 1D image buffer object created from
-        // dst_buffer."
-        check_image(&src)?;
-        dst.check_buffer()?;
-        check_not_own_buffer(&src, &dst)?;
-        let si = img(&src);
-        // "CL_INVALID_VALUE if the 1D, 2D or 3D rectangular region specified by src_origin and
-        // src_origin + region refers to a region outside src_image, or if the region specified
-        // by dst_offset and dst_offset + dst_cb to a region outside dst_buffer."
-        // SAFETY: three elements each when not NULL, per the spec.
-        let (so, r) = unsafe { (three(src_origin)?, three(region)?) };
-        si.check_region(so, r)?;
-        let (d, n) = packed(si, r, dst_offset)?;
-        dst.check_range(dst_offset, n)?;
-        let e = Enqueue::new(
-            q,
-            CL_COMMAND_COPY_IMAGE_TO_BUFFER,
+            src_image,
+            dst_buffer,
+            src_origin,
+            region,
+            dst_offset,
+            true,
             num_events_in_wait_list,
             event_wait_list,
             event,
-        )?;
-        let (s, br) = (si.rect(so), si.byte_region(r));
-        e.submit(
-            Kind::Command,
-            false,
-            Box::new(move || {
-                copy_rows(&src, s, &dst, d, br);
-                Ok(None)
-            }),
         )
-    })
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -398,45 +434,21 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    entry(|| {
-        let (q, [src, dst]) = queue_and_objects(
+    // SAFETY: the caller's arrays and pointers, per the spec.
+    unsafe {
+        image_buffer_copy(
             command_queue,
-            [src_buffer, dst_image],
-            num_events_in_wait_list,
-            event_wait_list,
-        )?;
-        // "CL_INVALID_MEM_OBJECT if src_buffer is not a valid buffer object or dst_image is
-        // not a valid image object or if dst_image is a 1D image buffer object created from
-        // src_buffer."
-        src.check_buffer()?;
-        check_image(&dst)?;
-        check_not_own_buffer(&dst, &src)?;
-        let di = img(&dst);
-        // "CL_INVALID_VALUE if the 1D, 2D or 3D rectangular region specified by dst_origin and
-        // dst_origin + region refer to a region outside dst_image, or if the region specified
-        // by src_offset and src_offset + src_cb refer to a region outside src_buffer."
-        // SAFETY: three elements each when not NULL, per the spec.
-        let (d_o, r) = unsafe { (three(dst_origin)?, three(region)?) };
-        di.check_region(d_o, r)?;
-        let (s, n) = packed(di, r, src_offset)?;
-        src.check_range(src_offset, n)?;
-        let e = Enqueue::new(
-            q,
-            CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+            dst_image,
+            src_buffer,
+            dst_origin,
+            region,
+            src_offset,
+            false,
             num_events_in_wait_list,
             event_wait_list,
             event,
-        )?;
-        let (d, br) = (di.rect(d_o), di.byte_region(r));
-        e.submit(
-            Kind::Command,
-            false,
-            Box::new(move || {
-                copy_rows(&src, s, &dst, d, br);
-                Ok(None)
-            }),
         )
-    })
+    }
 }
 
 /// The texel bytes a fill colour stores in `i`: "The fill color is a single floating point
@@ -543,10 +555,7 @@ pub unsafe extern "C" fn clEnqueueMapImage(
         // SAFETY: three elements each when not NULL, per the spec.
         let (o, r) = unsafe { (three(origin)?, three(region)?) };
         i.check_region(o, r)?;
-        let rw = CL_MAP_READ | CL_MAP_WRITE;
-        if has_other_bits(map_flags, rw | CL_MAP_WRITE_INVALIDATE_REGION)
-            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & rw != 0)
-        {
+        if !valid_map_flags(map_flags) {
             return Err(CL_INVALID_VALUE);
         }
         // "CL_INVALID_VALUE if image_row_pitch is NULL."
@@ -566,15 +575,7 @@ pub unsafe extern "C" fn clEnqueueMapImage(
             event_wait_list,
             event,
         )?;
-        // "CL_INVALID_OPERATION if image has been created with CL_MEM_HOST_WRITE_ONLY or
-        // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags" / the write counterpart.
-        if (m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
-            && map_flags & CL_MAP_READ != 0)
-            || (m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
-                && map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
+        check_map_access(&m, map_flags)?;
         // CL_MEM_USE_HOST_PTR: the map is the application's memory, in its layout, brought
         // up to date; otherwise the image's own pages, in the image's layout.
         let br = i.byte_region(r);
@@ -602,28 +603,8 @@ pub unsafe extern "C" fn clEnqueueMapImage(
             host,
             region: br,
         };
-        m.maps.lock().push(mapping);
-        m.map_count.fetch_add(1, Ordering::Relaxed);
         let copy_in = map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
-        let source = m.clone();
-        let submitted = e.submit(
-            Kind::Command,
-            blocking_map != 0,
-            Box::new(move || {
-                if copy_in {
-                    mapping.sync(&source, true);
-                }
-                Ok(None)
-            }),
-        );
-        if let Err(err) = submitted {
-            let mut maps = m.maps.lock();
-            if let Some(k) = maps.iter().rposition(|x| *x == mapping) {
-                maps.remove(k);
-            }
-            m.map_count.fetch_sub(1, Ordering::Relaxed);
-            return Err(err);
-        }
+        enqueue_map(e, &m, mapping, copy_in, blocking_map != 0)?;
         write_opt(image_row_pitch, row);
         write_opt(image_slice_pitch, slice);
         Ok(p as *mut c_void)

@@ -178,6 +178,43 @@ pub(crate) const HOST_ACCESS: cl_mem_flags =
 pub(crate) const HOST_PTR_FLAGS: cl_mem_flags =
     CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 
+/// The flags of an object made from another (a sub-buffer, an image from a buffer), checked
+/// and completed: "CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and flags
+/// specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or if buffer was created with
+/// CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY, or if flags
+/// specifies CL_MEM_USE_HOST_PTR or CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR"; "... if
+/// buffer was created with CL_MEM_HOST_WRITE_ONLY and flags specify CL_MEM_HOST_READ_ONLY, or
+/// if buffer was created with CL_MEM_HOST_READ_ONLY and flags specify
+/// CL_MEM_HOST_WRITE_ONLY, or if buffer was created with CL_MEM_HOST_NO_ACCESS and flags
+/// specify CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY" (clCreateSubBuffer; clCreateImage
+/// says the same of mem_object). Access and host-access flags not given are the parent's
+/// ("inherited"), and so are its host-pointer flags.
+pub(crate) fn derived_flags(parent: cl_mem_flags, flags: cl_mem_flags) -> ClResult<cl_mem_flags> {
+    let wants = flags & ACCESS;
+    if (parent & CL_MEM_WRITE_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
+        || (parent & CL_MEM_READ_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
+        || flags & HOST_PTR_FLAGS != 0
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    let host = flags & HOST_ACCESS;
+    if (parent & CL_MEM_HOST_WRITE_ONLY != 0 && host & CL_MEM_HOST_READ_ONLY != 0)
+        || (parent & CL_MEM_HOST_READ_ONLY != 0 && host & CL_MEM_HOST_WRITE_ONLY != 0)
+        || (parent & CL_MEM_HOST_NO_ACCESS != 0
+            && host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    let mut f = flags;
+    if f & ACCESS == 0 {
+        f |= parent & ACCESS;
+    }
+    if f & HOST_ACCESS == 0 {
+        f |= parent & HOST_ACCESS;
+    }
+    Ok(f | (parent & HOST_PTR_FLAGS))
+}
+
 /// The memory flags table's rules: one access mode, one host-access mode, USE_HOST_PTR not with
 /// ALLOC_HOST_PTR or COPY_HOST_PTR, no unknown bits.
 pub fn valid_flags(flags: cl_mem_flags) -> bool {
@@ -316,32 +353,8 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         if !valid_flags(flags) {
             return Err(CL_INVALID_VALUE);
         }
-        // "CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and flags specifies
-        // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or if buffer was created with
-        // CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY, or if
-        // flags specifies CL_MEM_USE_HOST_PTR or CL_MEM_ALLOC_HOST_PTR or
-        // CL_MEM_COPY_HOST_PTR."
-        let pf = parent.flags;
-        let wants = flags & ACCESS;
-        if (pf & CL_MEM_WRITE_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
-            || (pf & CL_MEM_READ_ONLY != 0 && wants & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
-            || flags & HOST_PTR_FLAGS != 0
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if buffer was created with CL_MEM_HOST_WRITE_ONLY and flags
-        // specify CL_MEM_HOST_READ_ONLY, or if buffer was created with CL_MEM_HOST_READ_ONLY
-        // and flags specify CL_MEM_HOST_WRITE_ONLY, or if buffer was created with
-        // CL_MEM_HOST_NO_ACCESS and flags specify CL_MEM_HOST_READ_ONLY or
-        // CL_MEM_HOST_WRITE_ONLY."
-        let host = flags & HOST_ACCESS;
-        if (pf & CL_MEM_HOST_WRITE_ONLY != 0 && host & CL_MEM_HOST_READ_ONLY != 0)
-            || (pf & CL_MEM_HOST_READ_ONLY != 0 && host & CL_MEM_HOST_WRITE_ONLY != 0)
-            || (pf & CL_MEM_HOST_NO_ACCESS != 0
-                && host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
+        // The derived object's flag rules, and the flags it inherits (`derived_flags`).
+        let f = derived_flags(parent.flags, flags)?;
         // "CL_INVALID_VALUE if value specified in buffer_create_type is not valid."
         if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION {
             return Err(CL_INVALID_VALUE);
@@ -367,16 +380,6 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         if !region.origin.is_multiple_of(BASE_ADDR_ALIGN_BYTES) {
             return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
         }
-        // Access and host-access flags not given are inherited, and so are the host-pointer
-        // flags.
-        let mut f = flags;
-        if f & ACCESS == 0 {
-            f |= pf & ACCESS;
-        }
-        if f & HOST_ACCESS == 0 {
-            f |= pf & HOST_ACCESS;
-        }
-        f |= pf & HOST_PTR_FLAGS;
         let host_ptr = if parent.host_ptr != 0 {
             parent.host_ptr + region.origin
         } else {

@@ -638,11 +638,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         // "CL_INVALID_VALUE if region being mapped given by (offset, size) is out of bounds or
         // if size is 0 or if values specified in map_flags are not valid."
         m.check_range(offset, size)?;
-        let rw = CL_MAP_READ | CL_MAP_WRITE;
-        if size == 0
-            || has_other_bits(map_flags, rw | CL_MAP_WRITE_INVALIDATE_REGION)
-            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & rw != 0)
-        {
+        if size == 0 || !valid_map_flags(map_flags) {
             return Err(CL_INVALID_VALUE);
         }
         let e = Enqueue::new(
@@ -652,15 +648,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             event_wait_list,
             event,
         )?;
-        // "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
-        // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags" / the write counterpart.
-        if (m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
-            && map_flags & CL_MAP_READ != 0)
-            || (m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
-                && map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
+        check_map_access(&m, map_flags)?;
         // CL_MEM_USE_HOST_PTR: "the pointer value returned by clEnqueueMapBuffer will be
         // derived from the host_ptr specified when the buffer object is created", and must
         // hold the buffer's current contents once the map completes. Otherwise the map is the
@@ -671,33 +659,75 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         } else {
             m.host_addr(offset) as usize
         };
-        let mapping = Mapping::linear(p, offset, size);
-        m.maps.lock().push(mapping);
-        m.map_count.fetch_add(1, Ordering::Relaxed);
         let copy_in = map_flags & CL_MAP_WRITE_INVALIDATE_REGION == 0;
-        let source = m.clone();
-        let submitted = e.submit(
-            Kind::Command,
+        enqueue_map(
+            e,
+            &m,
+            Mapping::linear(p, offset, size),
+            copy_in,
             blocking_map != 0,
-            Box::new(move || {
-                if copy_in {
-                    mapping.sync(&source, true);
-                }
-                Ok(None)
-            }),
-        );
-        if let Err(err) = submitted {
-            // A blocking map that failed maps nothing ("A NULL pointer is returned
-            // otherwise"): it leaves no map to unmap and CL_MEM_MAP_COUNT as it was.
-            let mut maps = m.maps.lock();
-            if let Some(i) = maps.iter().rposition(|x| *x == mapping) {
-                maps.remove(i);
-            }
-            m.map_count.fetch_sub(1, Ordering::Relaxed);
-            return Err(err);
-        }
+        )?;
         Ok(p as *mut c_void)
     })
+}
+
+/// "... if values specified in map_flags are not valid": read, write, or write-invalidate
+/// alone.
+pub(crate) fn valid_map_flags(map_flags: cl_map_flags) -> bool {
+    let rw = CL_MAP_READ | CL_MAP_WRITE;
+    let invalidate = map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0;
+    let known = !has_other_bits(map_flags, rw | CL_MAP_WRITE_INVALIDATE_REGION);
+    known && (!invalidate || map_flags & rw == 0)
+}
+
+/// "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
+/// CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if buffer has been created
+/// with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
+/// CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags" (and the same of an image).
+pub(crate) fn check_map_access(m: &Mem, map_flags: cl_map_flags) -> ClResult<()> {
+    if (m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
+        && map_flags & CL_MAP_READ != 0)
+        || (m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0
+            && map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok(())
+}
+
+/// A map (of a buffer or an image) checked and ready: listed as live and counted at once,
+/// its bytes brought to the host memory when the command runs unless `copy_in` is false
+/// (CL_MAP_WRITE_INVALIDATE_REGION). A blocking map that failed maps nothing ("A NULL pointer
+/// is returned otherwise"): it leaves no map to unmap and CL_MEM_MAP_COUNT as it was.
+pub(crate) fn enqueue_map(
+    e: Enqueue,
+    m: &Ref<Mem>,
+    mapping: Mapping,
+    copy_in: bool,
+    blocking: bool,
+) -> ClResult<()> {
+    m.maps.lock().push(mapping);
+    m.map_count.fetch_add(1, Ordering::Relaxed);
+    let source = m.clone();
+    let submitted = e.submit(
+        Kind::Command,
+        blocking,
+        Box::new(move || {
+            if copy_in {
+                mapping.sync(&source, true);
+            }
+            Ok(None)
+        }),
+    );
+    if let Err(err) = submitted {
+        let mut maps = m.maps.lock();
+        if let Some(i) = maps.iter().rposition(|x| *x == mapping) {
+            maps.remove(i);
+        }
+        m.map_count.fetch_sub(1, Ordering::Relaxed);
+        return Err(err);
+    }
+    Ok(())
 }
 
 pub unsafe extern "C" fn clEnqueueUnmapMemObject(

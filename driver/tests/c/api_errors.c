@@ -193,10 +193,24 @@ int main(void) {
         if (back[i] != host[i] * 2) { printf("FAIL: a[%d] = %d, want %d\n", i, back[i], host[i] * 2); failures++; break; }
     }
 
-    /* Unsupported features answer with the spec's code, not a crash. */
+    /* Images through the loader: a 4 x 4 RGBA8 image written and read back, byte for byte. */
     cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
     cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4};
-    clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &e);
+    cl_mem img = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &e);
+    EXPECT(e, CL_SUCCESS);
+    unsigned char px[64], px_back[64];
+    for (int i = 0; i < 64; i++) { px[i] = (unsigned char)(i * 3 + 1); px_back[i] = 0; }
+    size_t origin[3] = {0, 0, 0}, region[3] = {4, 4, 1};
+    EXPECT(clEnqueueWriteImage(q, img, CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadImage(q, img, CL_TRUE, origin, region, 0, 0, px_back, 0, NULL, NULL), CL_SUCCESS);
+    checks++;
+    for (int i = 0; i < 64; i++) {
+        if (px_back[i] != px[i]) { printf("FAIL: image byte %d = %d, want %d\n", i, px_back[i], px[i]); failures++; break; }
+    }
+    EXPECT(clReleaseMemObject(img), CL_SUCCESS);
+
+    /* Unsupported features answer with the spec's code, not a crash. */
+    clCreatePipe(ctx, 0, 4, 16, NULL, &e);
     EXPECT(e, CL_INVALID_OPERATION);
 
     /* Released handles are rejected. */
