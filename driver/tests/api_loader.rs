@@ -96,7 +96,10 @@ fn clinfo_lists_the_gencl_platform_and_device() {
     assert_eq!(field(&text, "Local memory size"), Some("65536 (64KiB)"));
     assert_eq!(field(&text, "Address bits"), Some("64, Little-Endian"));
     assert_eq!(field(&text, "Image support"), Some("Yes"));
-    assert_eq!(field(&text, "Max 2D image size"), Some("16384x16384 pixels"));
+    assert_eq!(
+        field(&text, "Max 2D image size"),
+        Some("16384x16384 pixels")
+    );
     assert_eq!(
         field(&text, "IL version"),
         Some("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2")
