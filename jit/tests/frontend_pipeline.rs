@@ -158,12 +158,12 @@ fn opaque_pointer_text_ir_is_refused_with_the_reason() {
 /// Every OpenCL C version the device lists builds a kernel that uses doubles, and the
 /// extension macros and 3.0 feature macros agree with what the device reports (clang refuses
 /// `cl_khr_fp64` without `__opencl_c_fp64` under CL3.0; the OpenCL-CTS compiles with
-/// -cl-std=CL3.0).
+/// -cl-std=CL3.0), __IMAGE_SUPPORT__ with them (the device reports images).
 #[test]
 fn every_language_version_builds_with_the_reported_extensions() {
     let src = "#ifndef cl_khr_fp64\n#error no cl_khr_fp64\n#endif\n\
                #if __OPENCL_C_VERSION__ >= 300 && !defined(__opencl_c_fp64)\n#error no fp64 feature\n#endif\n\
-               #ifdef __IMAGE_SUPPORT__\n#error images are not supported\n#endif\n\
+               #ifndef __IMAGE_SUPPORT__\n#error no __IMAGE_SUPPORT__\n#endif\n\
                kernel void k(global double *a) { a[0] = sqrt(a[1]); }";
     for std in ["", "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"] {
         gencl_jit::compile(gencl_jit::CompileInput::OpenClC(src), std)

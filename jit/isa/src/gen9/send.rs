@@ -617,7 +617,8 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
         Some(d) => {
             let m = decode_message(op, exec_size, si.sfid, d, si.ex_desc);
             // IGA marks the header in the length of scratch messages ("wr:1h+2"), of the
-            // memory fence ("wr:1h+0"), and of sampler and typed messages ("wr:1h+4").
+            // memory fence ("wr:1h+0"), of sampler and typed messages ("wr:1h+4") and of media
+            // block messages ("wr:1h+0", "wr:1h+1").
             let h = if matches!(
                 m.kind,
                 MsgKind::ScratchBlockRead
@@ -626,6 +627,8 @@ pub fn comment(op: Opcode, exec_size: u8, si: &SendInfo, _dst_null: bool) -> Str
                     | MsgKind::Sampler
                     | MsgKind::TypedRead
                     | MsgKind::TypedWrite
+                    | MsgKind::MediaBlockRead
+                    | MsgKind::MediaBlockWrite
             ) && bits(d, 19, 19) != 0
             {
                 "h"
