@@ -18,7 +18,7 @@ use super::info::{self, val, Info, ToInfo};
 use super::memory::{derived_flags, valid_flags, Mem, Storage, ACCESS};
 use super::object::{get, Ref};
 use super::runtime::{connection, device_desc};
-use super::transfer::Rect;
+use super::transfer::{copy_host, Rect};
 use super::types::*;
 use super::util::{entry, entry_ptr, properties, write_opt, ClResult};
 use crate::submit::images::{ImageSurface, ImageType};
@@ -620,13 +620,9 @@ pub(crate) fn create_image(
         let dev = img.rect([0; 3]);
         let bregion = img.byte_region(region);
         mem.with_bytes(|bytes| {
-            for (d, h) in dev.rows(bregion).zip(host.rows(bregion)) {
-                // SAFETY: the application's host_ptr holds the image in the layout its
-                // pitches describe (clCreateImage's contract).
-                let src =
-                    unsafe { std::slice::from_raw_parts(host_ptr.cast::<u8>().add(h), bregion[0]) };
-                bytes[d..d + bregion[0]].copy_from_slice(src);
-            }
+            // SAFETY: the application's host_ptr holds the image in the layout its pitches
+            // describe (clCreateImage's contract).
+            unsafe { copy_host(bytes, dev, host_ptr.cast(), host, bregion, false) }
         });
     }
     Ok(Ref::new_handle(mem))

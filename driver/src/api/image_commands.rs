@@ -9,7 +9,7 @@ use super::image::Image;
 use super::memory::{Mapping, Mem};
 use super::object::Ref;
 use super::transfer::Rect;
-use super::transfer::{check_map_access, enqueue_map, valid_map_flags};
+use super::transfer::{check_map_access, copy_host, enqueue_map, valid_map_flags};
 use super::types::*;
 use super::util::{entry, entry_ptr, slice, write_opt, ClResult};
 use crate::core::queue::Kind;
@@ -39,34 +39,6 @@ unsafe fn three(p: *const usize) -> ClResult<[usize; 3]> {
     // SAFETY: three elements, per this function's contract.
     let s = unsafe { slice(p, 3) };
     Ok([s[0], s[1], s[2]])
-}
-
-/// Copy `region` (bytes × rows × slices) between two byte rectangles of `bytes` and host
-/// memory at `host`.
-///
-/// # Safety
-/// The host rectangle must be valid memory for the region (readable for `to_host` false,
-/// writable for true).
-unsafe fn copy_host(
-    bytes: &mut [u8],
-    dev: Rect,
-    host: *mut u8,
-    hrect: Rect,
-    region: [usize; 3],
-    to_host: bool,
-) {
-    let n = region[0];
-    for (d, h) in dev.rows(region).zip(hrect.rows(region)) {
-        let row = &mut bytes[d..d + n];
-        // SAFETY: per this function's contract.
-        unsafe {
-            if to_host {
-                std::ptr::copy_nonoverlapping(row.as_ptr(), host.add(h), n);
-            } else {
-                std::ptr::copy_nonoverlapping(host.add(h), row.as_mut_ptr(), n);
-            }
-        }
-    }
 }
 
 /// clEnqueueReadImage and clEnqueueWriteImage.

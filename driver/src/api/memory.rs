@@ -8,7 +8,7 @@ use super::image::Image;
 use super::info::{self, val, Info};
 use super::object::{get, ClObject, Destructors, Ref};
 use super::runtime::{connection, device_desc};
-use super::transfer::Rect;
+use super::transfer::{copy_host, Rect};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, ClResult};
 use crate::client::SharedBuffer;
@@ -77,21 +77,19 @@ impl Mapping {
         if m.host_ptr == 0 {
             return;
         }
-        let base = m.host_ptr as *mut u8;
-        let n = self.region[0];
         m.with_bytes(|bytes| {
-            for (d, h) in self.dev.rows(self.region).zip(self.host.rows(self.region)) {
-                // SAFETY: host_ptr holds the object's bytes in the host layout
-                // (clCreateBuffer's and clCreateImage's contract); the rows were checked
-                // against the object when the map was made.
-                unsafe {
-                    let hp = base.add(h);
-                    if to_host {
-                        std::ptr::copy_nonoverlapping(bytes[d..d + n].as_ptr(), hp, n);
-                    } else {
-                        std::ptr::copy_nonoverlapping(hp, bytes[d..d + n].as_mut_ptr(), n);
-                    }
-                }
+            // SAFETY: host_ptr holds the object's bytes in the host layout (clCreateBuffer's
+            // and clCreateImage's contract); the rows were checked against the object when
+            // the map was made.
+            unsafe {
+                copy_host(
+                    bytes,
+                    self.dev,
+                    m.host_ptr as *mut u8,
+                    self.host,
+                    self.region,
+                    to_host,
+                )
             }
         });
     }

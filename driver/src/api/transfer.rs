@@ -426,23 +426,11 @@ unsafe fn transfer_rect(
             Kind::Command,
             blocking != 0,
             Box::new(move || {
+                let read = matches!(dir, Dir::Read);
                 m.with_bytes(|bytes| {
-                    for (b, h) in buf.rows(region).zip(host.rows(region)) {
-                        let row = &mut bytes[b..b + region[0]];
-                        // SAFETY: the application's host rectangle holds these rows until the
-                        // command completes.
-                        let hp = unsafe { ptr.get().add(h) };
-                        match dir {
-                            // SAFETY: as above; writable for a read.
-                            Dir::Read => unsafe {
-                                std::ptr::copy_nonoverlapping(row.as_ptr(), hp, region[0])
-                            },
-                            // SAFETY: as above; readable for a write.
-                            Dir::Write => unsafe {
-                                std::ptr::copy_nonoverlapping(hp, row.as_mut_ptr(), region[0])
-                            },
-                        }
-                    }
+                    // SAFETY: the application's host rectangle holds these rows until the
+                    // command completes (writable for a read, readable for a write).
+                    unsafe { copy_host(bytes, buf, ptr.get(), host, region, read) }
                 });
                 Ok(None)
             }),
@@ -669,6 +657,35 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         )?;
         Ok(p as *mut c_void)
     })
+}
+
+/// Copy `region` (bytes × rows × slices) between a rectangle of `bytes` (`dev`) and one of
+/// host memory at `host` (`hrect`): object → host when `to_host`. The row loop of the rect
+/// commands, the image commands and maps.
+///
+/// # Safety
+/// The host rectangle must be valid memory for the region (writable for `to_host`, readable
+/// otherwise), and the object's rectangle must lie in `bytes`.
+pub(crate) unsafe fn copy_host(
+    bytes: &mut [u8],
+    dev: Rect,
+    host: *mut u8,
+    hrect: Rect,
+    region: [usize; 3],
+    to_host: bool,
+) {
+    let n = region[0];
+    for (d, h) in dev.rows(region).zip(hrect.rows(region)) {
+        let row = &mut bytes[d..d + n];
+        // SAFETY: per this function's contract.
+        unsafe {
+            if to_host {
+                std::ptr::copy_nonoverlapping(row.as_ptr(), host.add(h), n);
+            } else {
+                std::ptr::copy_nonoverlapping(host.add(h), row.as_mut_ptr(), n);
+            }
+        }
+    }
 }
 
 /// "... if values specified in map_flags are not valid": read, write, or write-invalidate
