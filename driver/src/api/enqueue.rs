@@ -42,9 +42,15 @@ impl Enqueue {
     /// Queue `work`; hand out its event; for a blocking call, wait for it:
     /// "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the ... operations are blocking and the
     /// execution status of any of the events in event_wait_list is a negative integer value."
+    /// A blocking command runs on the calling thread once what it waits for is done
+    /// (`QueueCore::run_here`): the caller waits for it either way.
     pub fn submit(mut self, kind: Kind, blocking: bool, work: Work) -> ClResult<()> {
         let wait = std::mem::take(&mut self.wait);
-        let core = self.queue.core.enqueue(kind, wait, work);
+        let core = if blocking {
+            self.queue.core.run_here(kind, wait, work)
+        } else {
+            self.queue.core.enqueue(kind, wait, work)
+        };
         self.hand_out_and_wait(core, blocking)
     }
 

@@ -28,9 +28,6 @@ pub struct EventCore {
     on_device: AtomicBool,
 }
 
-/// How long a waiter polls before it sleeps.
-pub(crate) const SPIN: std::time::Duration = std::time::Duration::from_micros(50);
-
 /// CLOCK_MONOTONIC in nanoseconds (the profiling time base).
 pub fn now_ns() -> u64 {
     nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
@@ -71,6 +68,8 @@ impl EventCore {
     /// The command is a launch the device has queued.
     pub fn set_on_device(&self) {
         self.on_device.store(true, Ordering::Release);
+        // A launch queued behind it may go to the device now.
+        sched::wake();
     }
 
     /// Whether the command is a launch the device has queued (it may have finished since).
@@ -150,18 +149,10 @@ impl EventCore {
         (now.1)(now.0);
     }
 
-    /// Block until complete or failed; the final status. A short command is waited for by
-    /// polling a few microseconds first: sleeping costs a wake-up (tens of µs on a busy or
-    /// idle-throttled machine) that a blocking launch of a small kernel would pay every time.
+    /// Block until complete or failed; the final status.
     pub fn wait(&self) -> cl_int {
-        let spin_until = std::time::Instant::now() + SPIN;
-        while std::time::Instant::now() < spin_until {
-            let st = self.status();
-            if st <= CL_COMPLETE {
-                return st;
-            }
-            std::hint::spin_loop();
-        }
+        // No polling first: on the emulated device a waiter that spins takes a host core
+        // from the GPU it waits for (docs/runtime.md, "Waiting").
         let mut s = self.state.lock();
         while s.status > CL_COMPLETE {
             self.changed.wait(&mut s);

@@ -21,19 +21,42 @@ pub type Work = Box<dyn FnOnce() -> Result<Option<u64>, cl_int> + Send>;
 pub type Launch = Box<dyn FnOnce() -> Result<Arc<Completion>, cl_int> + Send>;
 
 /// The end of a launch: filled, from whichever thread hears from the device, with what
-/// finishes the command (its printf output, its error report, its result); the queue's
-/// worker runs it, so event callbacks run on the worker as for every other command.
+/// finishes the command (its printf output, its error report, its result). The event is
+/// concluded by whichever of `fill` and the worker's `attach` comes second, on its own
+/// thread: a launch's end costs no wake-up of the queue's worker and no hop back through it
+/// (event callbacks then run on the thread that heard from the device, which the spec
+/// allows: "the callback function may be called asynchronously").
 #[derive(Default)]
-pub struct Completion(Mutex<Option<Work>>);
+pub struct Completion(Mutex<Ends>);
+
+#[derive(Default)]
+struct Ends {
+    finish: Option<Work>,
+    target: Option<InFlight>,
+}
 
 impl Completion {
     pub fn fill(&self, finish: Work) {
-        *self.0.lock() = Some(finish);
-        sched::wake();
+        let mut ends = self.0.lock();
+        match ends.target.take() {
+            Some(f) => {
+                drop(ends);
+                conclude(&f.event, f.start, finish, &f.shared);
+            }
+            None => ends.finish = Some(finish),
+        }
     }
 
-    fn take(&self) -> Option<Work> {
-        self.0.lock().take()
+    /// The command this completion ends, once the device has it.
+    fn attach(&self, f: InFlight) {
+        let mut ends = self.0.lock();
+        match ends.finish.take() {
+            Some(finish) => {
+                drop(ends);
+                conclude(&f.event, f.start, finish, &f.shared);
+            }
+            None => ends.target = Some(f),
+        }
     }
 }
 
@@ -44,11 +67,11 @@ enum Job {
     Device(Launch),
 }
 
-/// A launch the device has queued.
+/// A launch the device has queued: what its completion concludes.
 struct InFlight {
     event: Arc<EventCore>,
     start: u64,
-    completion: Arc<Completion>,
+    shared: Arc<Shared>,
 }
 
 /// How a command orders the others (OpenCL 3.0 §5.11).
@@ -134,38 +157,77 @@ impl QueueCore {
     }
 
     /// Queue a kernel launch: as `enqueue`, but its event completes when the device has run
-    /// it, and the launches after it may go to the device meanwhile.
+    /// it, and the launches after it may go to the device meanwhile. It goes to the device
+    /// from the worker even when it could go at once: submitting costs the caller tens of µs
+    /// (through gencld, a round trip), and waiting for a free launch slot would block it
+    /// (measured, docs/runtime.md "Waiting").
     pub fn enqueue_launch(&self, wait: Vec<Arc<EventCore>>, launch: Launch) -> Arc<EventCore> {
         self.enqueue_job(Kind::Command, wait, Job::Device(launch))
     }
 
-    fn enqueue_job(&self, kind: Kind, wait: Vec<Arc<EventCore>>, job: Job) -> Arc<EventCore> {
+    /// Run `work` on the calling thread, for a blocking call: once every event of `wait` and
+    /// what the queue's order adds are done, as the worker would run it, without the two
+    /// thread hops through the worker (the caller waits for the command anyway). Its event.
+    pub fn run_here(&self, kind: Kind, wait: Vec<Arc<EventCore>>, work: Work) -> Arc<EventCore> {
+        let (event, after) = self.register(kind, &wait);
+        for e in wait.iter().chain(&after) {
+            e.wait();
+        }
+        let c = Command {
+            event: event.clone(),
+            deps: wait,
+            after,
+            job: Job::Host(work),
+        };
+        run(c, &self.shared);
+        event
+    }
+
+    /// A new command's event, entered in the queue's order; what that order makes it wait for.
+    fn register(
+        &self,
+        kind: Kind,
+        wait: &[Arc<EventCore>],
+    ) -> (Arc<EventCore>, Vec<Arc<EventCore>>) {
         let event = Arc::new(EventCore::queued());
         let mut after = Vec::new();
-        {
-            let mut o = self.order.lock();
-            while o.outstanding.front().is_some_and(|e| e.is_done()) {
-                o.outstanding.pop_front();
-            }
-            if self.shared.out_of_order {
-                after.extend(o.barrier.clone());
-                if kind != Kind::Command && wait.is_empty() {
-                    after.extend(o.outstanding.iter().cloned());
-                }
-                if kind == Kind::Barrier {
-                    o.barrier = Some(event.clone());
-                }
-            } else {
-                after.extend(o.last.replace(event.clone()));
-            }
-            o.outstanding.push_back(event.clone());
+        let mut o = self.order.lock();
+        while o.outstanding.front().is_some_and(|e| e.is_done()) {
+            o.outstanding.pop_front();
         }
-        self.shared.pending.lock().push_back(Command {
+        if self.shared.out_of_order {
+            after.extend(o.barrier.clone());
+            if kind != Kind::Command && wait.is_empty() {
+                after.extend(o.outstanding.iter().cloned());
+            }
+            if kind == Kind::Barrier {
+                o.barrier = Some(event.clone());
+            }
+        } else {
+            after.extend(o.last.replace(event.clone()));
+        }
+        o.outstanding.push_back(event.clone());
+        (event, after)
+    }
+
+    fn enqueue_job(&self, kind: Kind, wait: Vec<Arc<EventCore>>, job: Job) -> Arc<EventCore> {
+        let (event, after) = self.register(kind, &wait);
+        self.push(Command {
             event: event.clone(),
             deps: wait,
             after,
             job,
         });
+        event
+    }
+
+    /// Hand a command to the worker.
+    fn push(&self, c: Command) {
+        {
+            let mut p = self.shared.pending.lock();
+            p.push_back(c);
+            sched::queued();
+        }
         self.worker.get_or_init(|| {
             let shared = self.shared.clone();
             std::thread::Builder::new()
@@ -175,7 +237,6 @@ impl QueueCore {
                 .unwrap_or_else(|e| tracing::error!("no worker thread for a queue: {e}"));
         });
         sched::wake();
-        event
     }
 
     /// clFinish: wait for every command queued so far. Err(CL_OUT_OF_RESOURCES) when a
@@ -183,7 +244,9 @@ impl QueueCore {
     /// clFinish.
     pub fn finish(&self) -> Result<(), cl_int> {
         let all: Vec<_> = self.order.lock().outstanding.iter().cloned().collect();
-        for e in all {
+        // The newest first: in an in-order queue the others are done by then, so one wait
+        // (one sleep and one wake-up) covers the whole queue.
+        for e in all.iter().rev() {
             e.wait();
         }
         if self.shared.device_failed.swap(false, Ordering::AcqRel) {
@@ -199,27 +262,13 @@ impl Drop for QueueCore {
     /// then ends.
     fn drop(&mut self) {
         self.shared.closed.store(true, Ordering::Release);
-        sched::wake();
+        sched::wake_all();
     }
 }
 
-fn worker(shared: &Shared) {
-    // Whether the last look found work: only a worker that has just run a command polls
-    // before it sleeps (its queue's next command usually comes at once); one woken by
-    // another queue's event and finding nothing sleeps again at once, so that idle queues
-    // cost nothing however many there are.
-    let mut busy = false;
-    let mut in_flight: Vec<InFlight> = Vec::new();
+fn worker(shared: &Arc<Shared>) {
     loop {
         let seen = sched::generation();
-        // Launches the device has finished, in the order it reported them.
-        in_flight.retain(|f| match f.completion.take() {
-            Some(finish) => {
-                conclude(&f.event, f.start, finish, shared);
-                false
-            }
-            None => true,
-        });
         let next = {
             let mut p = shared.pending.lock();
             // In order, only the oldest command can be ready (each waits for the one before):
@@ -230,34 +279,27 @@ fn worker(shared: &Shared) {
                 p.front().filter(|c| c.ready()).map(|_| 0)
             };
             match ready {
-                Some(i) => p.remove(i),
-                None if p.is_empty()
-                    && in_flight.is_empty()
-                    && shared.closed.load(Ordering::Acquire) =>
-                {
-                    return
+                Some(i) => {
+                    sched::taken();
+                    p.remove(i)
                 }
+                // Launches still on the device end without the worker (`Completion`).
+                None if p.is_empty() && shared.closed.load(Ordering::Acquire) => return,
                 None => None,
             }
         };
         match next {
-            Some(c) => {
-                in_flight.extend(run(c, shared));
-                // Poll for the next command only with nothing on the device: while a launch
-                // runs, the host's cores are the emulated GPU's (and a real GPU's completion
-                // wakes us anyway).
-                busy = in_flight.is_empty();
-            }
-            None => {
-                sched::wait_past(seen, busy);
-                busy = false;
-            }
+            Some(c) => run(c, shared),
+            // No polling before sleeping: on the emulated device the host's cores are the
+            // GPU's, and a waiter that spins takes one of them from the launch it waits for
+            // (docs/runtime.md, "Waiting").
+            None => sched::wait_past(seen),
         }
     }
 }
 
-/// Run a command; a launch the device queued is returned, to be concluded when it finishes.
-fn run(c: Command, shared: &Shared) -> Option<InFlight> {
+/// Run a command; a launch the device queued is concluded by its `Completion`.
+fn run(c: Command, shared: &Arc<Shared>) {
     // "If the execution of a command is terminated, the command-queue associated with this
     // terminated command, and the associated context (and all other command-queues in this
     // context) may no longer be available" — gencl goes on, and fails only the commands that
@@ -265,29 +307,23 @@ fn run(c: Command, shared: &Shared) -> Option<InFlight> {
     if c.deps.iter().any(|d| d.status() < 0) {
         c.event
             .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        return None;
+        return;
     }
     c.event.set_status(CL_SUBMITTED);
     let start = now_ns();
     c.event.set_status_at(CL_RUNNING, start);
     match c.job {
-        Job::Host(work) => {
-            conclude(&c.event, start, work, shared);
-            None
-        }
+        Job::Host(work) => conclude(&c.event, start, work, shared),
         Job::Device(launch) => match catch_unwind(AssertUnwindSafe(launch)) {
             Ok(Ok(completion)) => {
                 c.event.set_on_device();
-                Some(InFlight {
+                completion.attach(InFlight {
                     event: c.event,
                     start,
-                    completion,
-                })
+                    shared: shared.clone(),
+                });
             }
-            Ok(Err(status)) => {
-                conclude(&c.event, start, Box::new(move || Err(status)), shared);
-                None
-            }
+            Ok(Err(status)) => conclude(&c.event, start, Box::new(move || Err(status)), shared),
             Err(_) => {
                 tracing::error!("panic queuing a launch");
                 conclude(
@@ -296,7 +332,6 @@ fn run(c: Command, shared: &Shared) -> Option<InFlight> {
                     Box::new(|| Err(CL_OUT_OF_RESOURCES)),
                     shared,
                 );
-                None
             }
         },
     }
@@ -405,5 +440,71 @@ mod tests {
         assert_eq!(k.wait(), CL_COMPLETE);
         let t = k.times();
         assert!(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3], "{t:?}");
+    }
+
+    #[test]
+    fn a_blocking_command_runs_on_the_calling_thread_after_the_queue_before_it() {
+        let q = QueueCore::new(false);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let gate = Arc::new(EventCore::user());
+        let a = q.enqueue(Kind::Command, vec![gate.clone()], log_work(&log, 1));
+        let opener = {
+            let gate = gate.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                gate.set_status(CL_COMPLETE);
+            })
+        };
+        let me = std::thread::current().id();
+        let ran_on = Arc::new(Mutex::new(None));
+        let r = ran_on.clone();
+        let l = log.clone();
+        let b = q.run_here(
+            Kind::Command,
+            vec![],
+            Box::new(move || {
+                *r.lock() = Some(std::thread::current().id());
+                l.lock().push(2);
+                Ok(None)
+            }),
+        );
+        assert_eq!(b.status(), CL_COMPLETE, "done when run_here returns");
+        assert_eq!(a.status(), CL_COMPLETE);
+        assert_eq!(*log.lock(), [1, 2], "after the command queued before it");
+        assert_eq!(*ran_on.lock(), Some(me));
+        opener.join().unwrap();
+        // A failed wait-list event fails it without running it.
+        let failed = Arc::new(EventCore::user());
+        failed.set_status(-5);
+        let c = q.run_here(Kind::Command, vec![failed], log_work(&log, 3));
+        assert_eq!(c.status(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(*log.lock(), [1, 2]);
+    }
+
+    #[test]
+    fn a_launch_concludes_whether_the_device_answers_before_or_after_it_is_attached() {
+        for answer_first in [false, true] {
+            let q = QueueCore::new(false);
+            let completion = Arc::new(Completion::default());
+            let c2 = completion.clone();
+            if answer_first {
+                completion.fill(Box::new(|| Ok(Some(5))));
+            }
+            let e = q.enqueue_launch(vec![], Box::new(move || Ok(c2)));
+            if !answer_first {
+                // On the device and not finished: the worker does not wait for it.
+                let later = q.enqueue(Kind::Command, vec![], Box::new(|| Ok(None)));
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                assert_eq!(e.status(), CL_RUNNING);
+                assert!(later.status() > CL_COMPLETE, "in order: after the launch");
+                completion.fill(Box::new(|| Err(CL_OUT_OF_RESOURCES)));
+                assert_eq!(later.wait(), CL_COMPLETE);
+                assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
+                assert_eq!(q.finish(), Err(CL_OUT_OF_RESOURCES));
+            } else {
+                assert_eq!(e.wait(), CL_COMPLETE);
+                assert_eq!(q.finish(), Ok(()));
+            }
+        }
     }
 }
