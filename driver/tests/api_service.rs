@@ -180,6 +180,15 @@ fn bad_requests_get_errors_not_crashes() {
     let mut l = base.clone();
     l.global_offset = [u64::MAX, 0, 0];
     invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    // Posted, as the ICD sends launches: the refusal comes back as the launch's completion,
+    // and the answers of the requests after it stay in step.
+    let mut l = base.clone();
+    l.kernel = 5;
+    invalid(c.launch_and_wait(l).map(|_| Response::Done));
+    let extra = c
+        .create_buffer(64)
+        .expect("a request after a refused posted launch");
+    c.free_buffer(extra.id).expect("free");
     // A second Hello is a protocol error too.
     match c.call(Request::Hello {
         version: PROTOCOL_VERSION,

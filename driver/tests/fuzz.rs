@@ -209,7 +209,8 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 },
                 Request::ProgramBinary { id: 2 },
                 Request::FreeProgram { id: 2 },
-                Request::Launch(launch),
+                Request::Launch(launch.clone()),
+                Request::Post(launch),
             ]
             .iter()
             .map(|r| postcard::to_stdvec(r).unwrap())

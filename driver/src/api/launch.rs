@@ -267,17 +267,8 @@ fn failure(kernel: u32, status: cl_int, what: String) -> Failure {
 fn queue(launch: Launch, done: impl FnOnce(LaunchOutcome) + Send + 'static) -> Result<(), Failure> {
     let kernel = launch.kernel;
     let conn = connection().map_err(|s| (s, "gencl: no device".to_string()))?;
-    conn.launch(launch, done).map_err(|e| match e {
-        ClientError::Service {
-            code: ErrorCode::InvalidArgs,
-            message,
-        } => failure(
-            kernel,
-            CL_INVALID_KERNEL_ARGS,
-            format!("launch refused: {message}"),
-        ),
-        e => failure(kernel, CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
-    })
+    conn.launch(launch, done)
+        .map_err(|e| refused_or_failed(kernel, e))
 }
 
 /// A finished launch: its printf output written, and the GPU's time, or its failure.
@@ -287,11 +278,24 @@ fn finished(kernel: u32, outcome: LaunchOutcome) -> Result<Option<u64>, Failure>
             write_stdout(&done.printf);
             Ok(Some(done.end_ns.saturating_sub(done.start_ns)))
         }
-        Err(e) => Err(failure(
+        // A launch posted through gencld that the service refused comes back here too.
+        Err(e) => Err(refused_or_failed(kernel, e)),
+    }
+}
+
+/// The event's status and text for a launch the service refused (arguments it checks again:
+/// CL_INVALID_KERNEL_ARGS) or that could not run (CL_OUT_OF_RESOURCES).
+fn refused_or_failed(kernel: u32, e: ClientError) -> Failure {
+    match e {
+        ClientError::Service {
+            code: ErrorCode::InvalidArgs,
+            message,
+        } => failure(
             kernel,
-            CL_OUT_OF_RESOURCES,
-            format!("launch failed: {e}"),
-        )),
+            CL_INVALID_KERNEL_ARGS,
+            format!("launch refused: {message}"),
+        ),
+        e => failure(kernel, CL_OUT_OF_RESOURCES, format!("launch failed: {e}")),
     }
 }
 

@@ -232,10 +232,30 @@ impl Connection {
         if self.pending.closed.load(Ordering::Acquire) {
             return forget(ClientError::Closed);
         }
-        match self.call(Request::Launch(l)) {
-            Ok((Response::Queued { tag: t }, _)) if t == tag => Ok(()),
-            Ok((other, _)) => forget(unexpected(other)),
-            Err(e) => forget(e),
+        let mut t = self.transport.lock();
+        match &mut *t {
+            // Through gencld the launch is posted: its `Completed` (or its refusal, as a
+            // `Completed` with the error) comes to the reader thread, and this thread goes on
+            // without a round trip.
+            Transport::Socket { stream, .. } => {
+                match send_message(stream, &Request::Post(l), &[]) {
+                    Ok(()) => Ok(()),
+                    Err(e) => {
+                        drop(t);
+                        forget(e.into())
+                    }
+                }
+            }
+            // In-process the answer is a call away: a refusal is returned at once.
+            Transport::Embedded(_) => {
+                let r = exchange(&mut t, Request::Launch(l));
+                drop(t);
+                match r {
+                    Ok((Response::Queued { tag: q }, _)) if q == tag => Ok(()),
+                    Ok((other, _)) => forget(unexpected(other)),
+                    Err(e) => forget(e),
+                }
+            }
         }
     }
 

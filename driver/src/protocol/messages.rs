@@ -9,7 +9,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 pub type BufferId = u64;
 pub type ProgramId = u64;
@@ -57,6 +57,11 @@ pub enum Request {
     /// `Completed` with the same tag once it has finished. A client's launches run on the GPU
     /// in the order they were queued.
     Launch(Launch),
+    /// A launch posted without waiting: no answer when it is queued (the client goes on at
+    /// once, so a queue's launches stream to the service instead of paying a round trip
+    /// each); one it cannot queue is answered `Completed` with the error, as a launch that
+    /// failed on the GPU. `Completed` with its tag comes in every case.
+    Post(Launch),
     /// What the service is doing (`gencl top`): its clients, their objects and launches, the
     /// program cache and the GPU's counters. Answered with `Stats`.
     Stats,

@@ -147,6 +147,11 @@ impl Client {
                 None => error(ErrorCode::UnknownObject, format!("no program {id}")),
             },
             Request::Launch(l) => self.launch(&l),
+            // The socket server answers nothing for a posted launch that is queued
+            // (`Client::post`); whoever calls `handle` directly gets `Queued`.
+            Request::Post(l) => self
+                .post(&l)
+                .unwrap_or_else(|| Response::Queued { tag: l.tag }.into()),
             Request::Stats => Response::Stats(self.svc.stats()).into(),
         }
     }
@@ -255,6 +260,28 @@ impl Client {
             globals_bytes,
         }
         .into()
+    }
+
+    /// A posted launch: `None` once queued (nothing to answer), else its failure as the
+    /// launch's `Completed`.
+    pub fn post(&mut self, l: &Launch) -> Option<Reply> {
+        match self.launch(l).response {
+            Response::Queued { .. } => None,
+            Response::Error { code, message } => Some(
+                Response::Completed {
+                    tag: l.tag,
+                    result: Err((code, message)),
+                }
+                .into(),
+            ),
+            other => Some(
+                Response::Completed {
+                    tag: l.tag,
+                    result: Err((ErrorCode::LaunchFailed, format!("{other:?}"))),
+                }
+                .into(),
+            ),
+        }
     }
 
     fn launch(&mut self, l: &Launch) -> Reply {

@@ -158,14 +158,19 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
             }
         };
         drop(fds); // no request carries fds; any sent are closed.
-        let reply =
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client.handle(req))) {
-                Ok(r) => r,
-                Err(_) => {
-                    tracing::error!(?peer, "handler panicked; closing this connection");
-                    break;
-                }
-            };
+        let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match req {
+            // Queued: nothing to answer (the client did not wait).
+            Request::Post(l) => client.post(&l),
+            req => Some(client.handle(req)),
+        }));
+        let reply = match handled {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err(_) => {
+                tracing::error!(?peer, "handler panicked; closing this connection");
+                break;
+            }
+        };
         let fds: Vec<_> = reply.fds.iter().map(|f| f.as_fd()).collect();
         if let Err(e) = send(&reply.response, &fds) {
             tracing::warn!(?peer, "reply failed: {e}");
