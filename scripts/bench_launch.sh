@@ -11,6 +11,9 @@
 # waiting takes about the kernel's own time per queued launch.
 # usage: scripts/bench_launch.sh [RUNS] [BATCH] [N]   (needs: cargo build --release -p gencl)
 # GENCL_LIB=path/to/libgencl.so measures another build of gencl (e.g. an older commit's).
+# LOADED=1 runs everything beside one busy process per host core (plain shell loops at the
+# same priority), as on a machine where a build is running: issue 26 wants the blocking round
+# trip within 1.5x PoCL's in that case too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${1:-5}" batch="${2:-10000}" n="${3:-200}"
@@ -18,7 +21,15 @@ lib="${GENCL_LIB:-$here/target/release/libgencl.so}"
 gencld_bin="$(dirname "$lib")/gencld"
 tmp="$(mktemp -d)"
 export GENCL_DEVICE=emulated
-trap 'kill "${gencld:-0}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+hogs=()
+trap 'kill "${gencld:-0}" "${hogs[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+if [ "${LOADED:-0}" = 1 ]; then
+  for _ in $(seq "$(nproc)"); do
+    sh -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  echo "loaded: $(nproc) busy loops beside the benchmark"
+fi
 cc -O2 -o "$tmp/launch" "$here/tests/bench/launch.c" -lOpenCL
 cc -O2 -o "$tmp/pipeline" "$here/tests/bench/pipeline.c" -lOpenCL
 mkdir -p "$tmp/gencl" "$tmp/pocl"
