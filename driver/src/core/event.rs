@@ -1,8 +1,8 @@
 //! The state of one command (or user event): its execution status, the host times at which it
 //! reached each status, and the callbacks waiting for a status. Queues' workers, blocking
-//! calls and clWaitForEvents wait on it; every change wakes the scheduler (`sched`).
+//! calls and clWaitForEvents wait on it; a queue worker waiting for it registers a callback
+//! (`queue::worker`, `sched::Waker`).
 
-use super::sched;
 use crate::api::types::*;
 use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,8 +68,6 @@ impl EventCore {
     /// The command is a launch the device has queued.
     pub fn set_on_device(&self) {
         self.on_device.store(true, Ordering::Release);
-        // A launch queued behind it may go to the device now.
-        sched::wake();
     }
 
     /// Whether the command is a launch the device has queued (it may have finished since).
@@ -109,11 +107,11 @@ impl EventCore {
             s.callbacks = keep;
             due
         };
-        // Waiters and the scheduler care only for the end: waking them at SUBMITTED and
-        // RUNNING too would cost two context switches per command for nothing.
+        // Waiters care only for the end: waking them at SUBMITTED and RUNNING too would
+        // cost two context switches per command for nothing. (Queue workers that wait for
+        // this event registered a callback: `queue::worker`.)
         if status <= CL_COMPLETE {
             self.changed.notify_all();
-            sched::wake();
         }
         for (_, cb) in due {
             cb(status);

@@ -97,6 +97,16 @@ struct Command {
 }
 
 impl Command {
+    /// An event it waits for that is not done yet (the one to be woken by), if any.
+    fn blocker(&self) -> Option<&Arc<EventCore>> {
+        let launch = matches!(self.job, Job::Device(_));
+        self.deps.iter().find(|d| !d.is_done()).or_else(|| {
+            self.after
+                .iter()
+                .find(|d| !(d.is_done() || (launch && d.is_on_device())))
+        })
+    }
+
     /// Its wait list done, and what it follows done, or (for a launch) a launch that the
     /// device already has: the device runs one client's launches in the order they were
     /// queued, so an in-order queue of kernels keeps the device busy instead of waiting a
@@ -125,6 +135,10 @@ struct Order {
 #[derive(Default)]
 struct Shared {
     out_of_order: bool,
+    /// The worker's wake-up (`sched::Waker`).
+    waker: sched::Waker,
+    /// Events the worker has a wake-up registered on, by address (one each while not done).
+    watched: Mutex<std::collections::HashSet<usize>>,
     pending: Mutex<VecDeque<Command>>,
     closed: AtomicBool,
     /// A command failed on the device (a GPU hang or fault: CL_OUT_OF_RESOURCES) since the
@@ -226,7 +240,6 @@ impl QueueCore {
         {
             let mut p = self.shared.pending.lock();
             p.push_back(c);
-            sched::queued();
         }
         self.worker.get_or_init(|| {
             let shared = self.shared.clone();
@@ -236,7 +249,7 @@ impl QueueCore {
                 .map(drop)
                 .unwrap_or_else(|e| tracing::error!("no worker thread for a queue: {e}"));
         });
-        sched::wake();
+        self.shared.waker.wake();
     }
 
     /// clFinish: wait for every command queued so far. Err(CL_OUT_OF_RESOURCES) when a
@@ -262,13 +275,14 @@ impl Drop for QueueCore {
     /// then ends.
     fn drop(&mut self) {
         self.shared.closed.store(true, Ordering::Release);
-        sched::wake_all();
+        self.shared.waker.wake();
     }
 }
 
 fn worker(shared: &Arc<Shared>) {
     loop {
-        let seen = sched::generation();
+        let seen = shared.waker.generation();
+        let mut blockers = Vec::new();
         let next = {
             let mut p = shared.pending.lock();
             // In order, only the oldest command can be ready (each waits for the one before):
@@ -279,13 +293,14 @@ fn worker(shared: &Arc<Shared>) {
                 p.front().filter(|c| c.ready()).map(|_| 0)
             };
             match ready {
-                Some(i) => {
-                    sched::taken();
-                    p.remove(i)
-                }
+                Some(i) => p.remove(i),
                 // Launches still on the device end without the worker (`Completion`).
                 None if p.is_empty() && shared.closed.load(Ordering::Acquire) => return,
-                None => None,
+                None => {
+                    let waiting = if shared.out_of_order { p.len() } else { 1 };
+                    blockers.extend(p.iter().take(waiting).filter_map(|c| c.blocker().cloned()));
+                    None
+                }
             }
         };
         match next {
@@ -293,9 +308,33 @@ fn worker(shared: &Arc<Shared>) {
             // No polling before sleeping: on the emulated device the host's cores are the
             // GPU's, and a waiter that spins takes one of them from the launch it waits for
             // (docs/runtime.md, "Waiting").
-            None => sched::wait_past(seen),
+            None => {
+                for e in &blockers {
+                    wake_on(shared, e);
+                }
+                shared.waker.wait_past(seen);
+            }
         }
     }
+}
+
+/// Have the worker woken when `e` is done: one callback per event while it is not (an event
+/// already done wakes it at once).
+fn wake_on(shared: &Arc<Shared>, e: &Arc<EventCore>) {
+    let key = Arc::as_ptr(e) as usize;
+    if !shared.watched.lock().insert(key) {
+        return;
+    }
+    let s = Arc::downgrade(shared);
+    e.on_status(
+        CL_COMPLETE,
+        Box::new(move |_| {
+            if let Some(s) = s.upgrade() {
+                s.watched.lock().remove(&key);
+                s.waker.wake();
+            }
+        }),
+    );
 }
 
 /// Run a command; a launch the device queued is concluded by its `Completion`.
