@@ -178,13 +178,12 @@ impl Dataport<'_> {
                 Ok(())
             }
             Space::Mem { base, bound } => {
-                if let Some(b) = bound {
-                    if off.checked_add(out.len() as u64).is_none_or(|e| e > b) {
-                        out.fill(0);
-                        return Ok(());
-                    }
+                let n = in_bounds(bound, off, out.len());
+                out[n..].fill(0);
+                if n == 0 {
+                    return Ok(());
                 }
-                self.mem.read(base.wrapping_add(off), out)
+                self.mem.read(base.wrapping_add(off), &mut out[..n])
             }
         }
     }
@@ -200,12 +199,11 @@ impl Dataport<'_> {
                 Ok(())
             }
             Space::Mem { base, bound } => {
-                if let Some(b) = bound {
-                    if off.checked_add(data.len() as u64).is_none_or(|e| e > b) {
-                        return Ok(());
-                    }
+                let n = in_bounds(bound, off, data.len());
+                if n == 0 {
+                    return Ok(());
                 }
-                self.mem.write(base.wrapping_add(off), data)
+                self.mem.write(base.wrapping_add(off), &data[..n])
             }
         }
     }
@@ -739,6 +737,20 @@ impl<const N: usize> Lanes<N> {
     }
 }
 
+/// How many bytes of an access of `len` at `off` a surface of `bound` bytes serves: all of
+/// it within the bound; of one that crosses it, the whole dwords below the bound (a buffer
+/// surface's bounds check is per dword: reads past it return zero, writes past it are
+/// dropped, and the dwords before it are read and written as usual — IGC's block reads of a
+/// small `__constant` table rely on that); none of an access of under a dword that crosses.
+fn in_bounds(bound: Option<u64>, off: u64, len: usize) -> usize {
+    match bound {
+        None => len,
+        Some(b) if off.checked_add(len as u64).is_some_and(|e| e <= b) => len,
+        Some(b) if off >= b => 0,
+        Some(b) => ((b - off) as usize).min(len) / 4 * 4,
+    }
+}
+
 /// Whether `size` bytes at `off` reach past a surface's `bound` (read zero, write dropped).
 fn past(bound: Option<u64>, off: u64, size: usize) -> bool {
     bound.is_some_and(|b| off.checked_add(size as u64).is_none_or(|e| e > b))
@@ -828,5 +840,29 @@ impl Reply {
         let r = &mut self.regs[(reg + byte / 32) % 32];
         let o = byte % 32;
         copy_lane(&mut r[o..o + slot], &v[..slot]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_bounds;
+
+    #[test]
+    fn a_surface_serves_the_dwords_of_an_access_below_its_bound() {
+        // No bound (stateless): everything.
+        assert_eq!(in_bounds(None, u64::MAX - 3, 128), 128);
+        // Within: everything; at or past the bound: nothing.
+        assert_eq!(in_bounds(Some(256), 128, 128), 128);
+        assert_eq!(in_bounds(Some(256), 256, 16), 0);
+        assert_eq!(in_bounds(Some(256), 4096, 4), 0);
+        // A 128-byte block read of a 256-byte table from byte 160 (IGC's last block of
+        // md5's K): the 96 bytes below the bound, whole dwords.
+        assert_eq!(in_bounds(Some(256), 160, 128), 96);
+        // A bound that is not a dword multiple: the dword it cuts is out.
+        assert_eq!(in_bounds(Some(250), 240, 16), 8);
+        // A byte access that crosses is out (it is one element).
+        assert_eq!(in_bounds(Some(250), 249, 2), 0);
+        // An offset near the top of the address space does not wrap.
+        assert_eq!(in_bounds(Some(256), u64::MAX - 1, 16), 0);
     }
 }
