@@ -785,3 +785,79 @@ fn the_next_launch_goes_to_the_device_while_the_one_before_runs() {
         clReleaseCommandQueue(other);
     }
 }
+
+/// What the callback of the last launch released (a buffer handle).
+static RELEASE_IN_CALLBACK: Mutex<usize> = Mutex::new(0);
+
+unsafe extern "C" fn release_buffer(_: cl_event, _: cl_int, data: *mut c_void) {
+    // SAFETY: `data` is a buffer the test handed over with one reference of its own.
+    assert_eq!(unsafe { clReleaseMemObject(data as cl_mem) }, CL_SUCCESS);
+    *RELEASE_IN_CALLBACK.lock().unwrap() += 1;
+}
+
+/// A launch that holds the last reference to its buffers, and a completion callback that
+/// releases one: freeing them calls into the connection (FreeBuffer), which must not happen on
+/// the thread that frees launch slots or delivers answers (it once did, and a queue of more
+/// launches than the device has slots hung there).
+#[test]
+fn launches_that_hold_the_last_reference_to_their_buffers_finish() {
+    const SRC: &str = "kernel void inc(global int *a) { a[get_global_id(0)] += 1; }";
+    // A deadlock would hang the test binary: end it with a message instead.
+    let (done, watch) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if watch
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .is_err()
+        {
+            eprintln!("launches_that_hold_the_last_reference_to_their_buffers_finish: deadlocked");
+            std::process::exit(101);
+        }
+    });
+    let env = env();
+    let q = env.queue(0);
+    let k = env.kernel(SRC, "inc");
+    let (global, local) = (64usize, 16usize);
+    let keep = env.buffer(256);
+    let mut last = null_mut();
+    // SAFETY: valid handles; each buffer is released by the test after its launch is queued
+    // (the launch keeps it), or by the callback.
+    unsafe {
+        assert_eq!(
+            clSetKernelArg(k, 0, 8, (&raw const keep).cast()),
+            CL_SUCCESS
+        );
+        for i in 0..40 {
+            let m = env.buffer(256);
+            assert_eq!(clSetKernelArg(k, 0, 8, (&raw const m).cast()), CL_SUCCESS);
+            let ev = if i == 39 { &mut last } else { null_mut() };
+            assert_eq!(
+                clEnqueueNDRangeKernel(q, k, 1, null(), &global, &local, 0, null(), ev),
+                CL_SUCCESS
+            );
+            assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
+        }
+        let extra = env.buffer(64);
+        assert_eq!(
+            clSetEventCallback(last, CL_COMPLETE, Some(release_buffer), extra.cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(clFinish(q), CL_SUCCESS);
+        assert_eq!(status(last), CL_COMPLETE);
+        // The callback has run by the time clFinish returns or soon after (it runs where the
+        // event completes).
+        let t0 = std::time::Instant::now();
+        while *RELEASE_IN_CALLBACK.lock().unwrap() == 0 {
+            assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // The connection still answers.
+        let after = env.buffer(64);
+        assert_eq!(clReleaseMemObject(after), CL_SUCCESS);
+        clReleaseEvent(last);
+        clReleaseMemObject(keep);
+        clReleaseKernel(k);
+        clReleaseCommandQueue(q);
+        clReleaseContext(env.ctx);
+    }
+    let _ = done.send(());
+}

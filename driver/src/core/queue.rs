@@ -21,11 +21,12 @@ pub type Work = Box<dyn FnOnce() -> Result<Option<u64>, cl_int> + Send>;
 pub type Launch = Box<dyn FnOnce() -> Result<Arc<Completion>, cl_int> + Send>;
 
 /// The end of a launch: filled, from whichever thread hears from the device, with what
-/// finishes the command (its printf output, its error report, its result). The event is
-/// concluded by whichever of `fill` and the worker's `attach` comes second, on its own
-/// thread: a launch's end costs no wake-up of the queue's worker and no hop back through it
-/// (event callbacks then run on the thread that heard from the device, which the spec
-/// allows: "the callback function may be called asynchronously").
+/// finishes the command (its printf output, its error report, its result); the queue's worker
+/// runs it, so that event callbacks and the release of what the launch held run on the
+/// worker as for every other command. Not on the thread that heard it: that thread (the
+/// retiring thread, or the connection's reader through gencld) is what frees launch slots
+/// and delivers answers, and a callback or a last reference dropped there that calls into
+/// the connection (clReleaseMemObject → FreeBuffer) would wait for itself.
 #[derive(Default)]
 pub struct Completion(Mutex<Ends>);
 
@@ -41,18 +42,21 @@ impl Completion {
         match ends.target.take() {
             Some(f) => {
                 drop(ends);
-                conclude(&f.event, f.start, finish, &f.shared);
+                let shared = f.shared.clone();
+                shared.finished.lock().push((f, finish));
+                shared.waker.wake();
             }
             None => ends.finish = Some(finish),
         }
     }
 
-    /// The command this completion ends, once the device has it.
+    /// The command this completion ends, once the device has it (on the worker).
     fn attach(&self, f: InFlight) {
         let mut ends = self.0.lock();
         match ends.finish.take() {
             Some(finish) => {
                 drop(ends);
+                f.shared.in_flight.fetch_sub(1, Ordering::AcqRel);
                 conclude(&f.event, f.start, finish, &f.shared);
             }
             None => ends.target = Some(f),
@@ -139,6 +143,9 @@ struct Shared {
     waker: sched::Waker,
     /// Events the worker has a wake-up registered on, by address (one each while not done).
     watched: Mutex<std::collections::HashSet<usize>>,
+    /// Launches on the device, and those the device has finished, for the worker to conclude.
+    in_flight: std::sync::atomic::AtomicUsize,
+    finished: Mutex<Vec<(InFlight, Work)>>,
     pending: Mutex<VecDeque<Command>>,
     closed: AtomicBool,
     /// A command failed on the device (a GPU hang or fault: CL_OUT_OF_RESOURCES) since the
@@ -282,6 +289,12 @@ impl Drop for QueueCore {
 fn worker(shared: &Arc<Shared>) {
     loop {
         let seen = shared.waker.generation();
+        // Launches the device has finished, in the order they were heard of.
+        let finished = std::mem::take(&mut *shared.finished.lock());
+        for (f, finish) in finished {
+            shared.in_flight.fetch_sub(1, Ordering::AcqRel);
+            conclude(&f.event, f.start, finish, shared);
+        }
         let mut blockers = Vec::new();
         let next = {
             let mut p = shared.pending.lock();
@@ -294,8 +307,13 @@ fn worker(shared: &Arc<Shared>) {
             };
             match ready {
                 Some(i) => p.remove(i),
-                // Launches still on the device end without the worker (`Completion`).
-                None if p.is_empty() && shared.closed.load(Ordering::Acquire) => return,
+                // A released queue's worker ends once nothing is left to run or conclude.
+                None if p.is_empty()
+                    && shared.in_flight.load(Ordering::Acquire) == 0
+                    && shared.closed.load(Ordering::Acquire) =>
+                {
+                    return
+                }
                 None => {
                     let waiting = if shared.out_of_order { p.len() } else { 1 };
                     blockers.extend(p.iter().take(waiting).filter_map(|c| c.blocker().cloned()));
@@ -356,6 +374,7 @@ fn run(c: Command, shared: &Arc<Shared>) {
         Job::Device(launch) => match catch_unwind(AssertUnwindSafe(launch)) {
             Ok(Ok(completion)) => {
                 c.event.set_on_device();
+                shared.in_flight.fetch_add(1, Ordering::AcqRel);
                 completion.attach(InFlight {
                     event: c.event,
                     start,
@@ -536,8 +555,17 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(10));
                 assert_eq!(e.status(), CL_RUNNING);
                 assert!(later.status() > CL_COMPLETE, "in order: after the launch");
-                completion.fill(Box::new(|| Err(CL_OUT_OF_RESOURCES)));
+                // The finish runs on the worker, not on the thread that heard from the
+                // device (which may be the one a callback of the finish would wait for).
+                let me = std::thread::current().id();
+                let ran_on = Arc::new(Mutex::new(None));
+                let r = ran_on.clone();
+                completion.fill(Box::new(move || {
+                    *r.lock() = Some(std::thread::current().id());
+                    Err(CL_OUT_OF_RESOURCES)
+                }));
                 assert_eq!(later.wait(), CL_COMPLETE);
+                assert!(ran_on.lock().is_some_and(|t| t != me));
                 assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
                 assert_eq!(q.finish(), Err(CL_OUT_OF_RESOURCES));
             } else {
