@@ -12,6 +12,11 @@ cargo build --release -p gencl -p gencl-clc -p gencl-drm-shim
 # The emulated device is listed only when asked for; the drm-shim runs below ask for the real
 # backend instead.
 export GENCL_DEVICE="${GENCL_DEVICE:-emulated}"
+# Every kernel every test builds (the JIT's own tests, the corpora, and what piglit, pyopencl
+# and the C programs build through the API) is checked: the IR verifier after every pass and
+# the legality validator on the emitted machine code (docs/jit.md). A violation fails the
+# build with an internal compiler error, so the test that built it fails.
+export GENCL_VERIFY_IR="${GENCL_VERIFY_IR:-1}" GENCL_VALIDATE="${GENCL_VALIDATE:-1}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
