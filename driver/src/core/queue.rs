@@ -116,12 +116,7 @@ impl Command {
     /// queued, so an in-order queue of kernels keeps the device busy instead of waiting a
     /// round trip between them.
     fn ready(&self) -> bool {
-        let launch = matches!(self.job, Job::Device(_));
-        self.deps.iter().all(|d| d.is_done())
-            && self
-                .after
-                .iter()
-                .all(|d| d.is_done() || (launch && d.is_on_device()))
+        self.blocker().is_none()
     }
 }
 
