@@ -753,7 +753,7 @@ fn in_bounds(bound: Option<u64>, off: u64, len: usize) -> usize {
 
 /// Whether `size` bytes at `off` reach past a surface's `bound` (read zero, write dropped).
 fn past(bound: Option<u64>, off: u64, size: usize) -> bool {
-    bound.is_some_and(|b| off.checked_add(size as u64).is_none_or(|e| e > b))
+    in_bounds(bound, off, size) != size
 }
 
 /// The lock that makes global atomics on `addr` indivisible across host threads: one of
