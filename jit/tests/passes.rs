@@ -1019,3 +1019,226 @@ fn image_block_reads_are_not_merged_and_writes_stay() {
     let bad = before.replace("%0 = i32 const 0", "%0 = f32 const 0");
     assert!(verify(&parse(&bad).unwrap()).is_err());
 }
+
+/// Run `pass` on `before` and return the printed result (for tests that check a property
+/// of the result rather than its whole text).
+fn run_pass(pass: fn(&mut gencl_jit::ir::Function), before: &str) -> String {
+    let mut f = parse(before).unwrap_or_else(|e| panic!("before: {e}"));
+    verify(&f).unwrap_or_else(|e| panic!("before does not verify: {e}"));
+    pass(&mut f);
+    verify(&f).unwrap_or_else(|e| panic!("after does not verify: {e}"));
+    print(&f)
+}
+
+#[test]
+fn unroll_turns_a_counted_loop_into_folded_straight_code() {
+    // acc += (i == 1 ? 5 : i) for i in 0..3, then acc and the counter read after the loop:
+    // the copies fold to acc + 5 + 2 and the counter's last value, 3.
+    check_pass(
+        passes::unroll::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           %4 = i32 const 0x3
+           %5 = i32 const 0x5
+           br bb1
+         bb1:
+           %6 = i32 phi [bb0: %2], [bb1: %10]
+           %7 = i32 phi [bb0: %1], [bb1: %9]
+           %8 = bool cmp eq %6, %3
+           %11 = i32 select %8, %5, %6
+           %9 = i32 bin add %7, %11
+           %10 = i32 bin add %6, %3
+           %12 = bool cmp lt.u %10, %4
+           br %12, bb1, bb2
+         bb2:
+           %13 = i32 bin add %9, %10
+           store %0, %13, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %5 = i32 const 0x5
+           %6 = i32 bin add %1, %5
+           %4 = i32 const 0x2
+           %7 = i32 bin add %6, %4
+           %8 = i32 const 0x3
+           %9 = i32 bin add %7, %8
+           store %0, %9, align 4, bytes 4
+           ret
+         bb1:
+           unterminated
+         bb2:
+           unterminated
+         bb3:
+           unterminated
+         bb4:
+           unterminated
+         bb5:
+           unterminated",
+    );
+}
+
+#[test]
+fn unroll_handles_a_loop_tested_at_its_header() {
+    // while (i < 2) { acc = acc * 3; i++; }: the header runs three times, the body twice.
+    check_pass(
+        passes::unroll::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           %4 = i32 const 0x2
+           %5 = i32 const 0x3
+           br bb1
+         bb1:
+           %6 = i32 phi [bb0: %2], [bb2: %9]
+           %7 = i32 phi [bb0: %1], [bb2: %8]
+           %10 = bool cmp lt.s %6, %4
+           br %10, bb2, bb3
+         bb2:
+           %8 = i32 bin mul %7, %5
+           %9 = i32 bin add %6, %3
+           br bb1
+         bb3:
+           store %0, %7, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %5 = i32 const 0x3
+           %8 = i32 bin mul %1, %5
+           %9 = i32 bin mul %8, %5
+           store %0, %9, align 4, bytes 4
+           ret
+         bb1:
+           unterminated
+         bb2:
+           unterminated
+         bb3:
+           unterminated
+         bb4:
+           unterminated
+         bb5:
+           unterminated
+         bb6:
+           unterminated
+         bb7:
+           unterminated
+         bb8:
+           unterminated
+         bb9:
+           unterminated",
+    );
+}
+
+#[test]
+fn unroll_leaves_loops_it_cannot_count_or_that_run_too_long() {
+    // The bound is an argument: not countable.
+    let by_argument = "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           br bb1
+         bb1:
+           %6 = i32 phi [bb0: %2], [bb1: %10]
+           %10 = i32 bin add %6, %3
+           %12 = bool cmp lt.u %10, %1
+           br %12, bb1, bb2
+         bb2:
+           store %0, %10, align 4, bytes 4
+           ret";
+    check_pass(passes::unroll::run, by_argument, by_argument);
+    // 1000 iterations: more than MAX_TRIP.
+    let long = by_argument
+        .replace("%1 = i32 arg 1", "%1 = i32 const 0x3e8")
+        .replace("kernel k(ptr.global, i32)", "kernel k(ptr.global)");
+    assert!(1000 > passes::unroll::MAX_TRIP);
+    check_pass(passes::unroll::run, &long, &long);
+    // A loop with a second exit (a break on a value read from memory) is left alone.
+    let two_exits = "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           %4 = i32 const 0x4
+           br bb1
+         bb1:
+           %6 = i32 phi [bb0: %2], [bb2: %10]
+           %7 = i32 load %0, align 4, bytes 4
+           %8 = bool cmp eq %7, %6
+           br %8, bb3, bb2
+         bb2:
+           %10 = i32 bin add %6, %3
+           %12 = bool cmp lt.u %10, %4
+           br %12, bb1, bb3
+         bb3:
+           store %0, %6, align 4, bytes 4
+           ret";
+    check_pass(passes::unroll::run, two_exits, two_exits);
+}
+
+#[test]
+fn unroll_keeps_branches_that_do_not_fold_in_every_copy() {
+    // A branch on the loaded value inside a counted loop: each of the four copies keeps it.
+    let text = "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           %4 = i32 const 0x4
+           br bb1
+         bb1:
+           %6 = i32 phi [bb0: %2], [bb3: %10]
+           %7 = i32 load %0, align 4, bytes 4
+           %8 = bool cmp eq %7, %6
+           br %8, bb2, bb3
+         bb2:
+           store %0, %6, align 4, bytes 4
+           br bb3
+         bb3:
+           %10 = i32 bin add %6, %3
+           %12 = bool cmp lt.u %10, %4
+           br %12, bb1, bb4
+         bb4:
+           ret";
+    let out = run_pass(passes::unroll::run, text);
+    assert_eq!(out.matches("load").count(), 4, "{out}");
+    assert_eq!(out.matches("store").count(), 4, "{out}");
+    assert_eq!(out.matches("phi").count(), 0, "{out}");
+    // The stores write the counter's value of their copy: 0, 1, 2, 3.
+    for k in 0..4 {
+        assert!(out.contains(&format!("i32 const 0x{k}")), "{out}");
+    }
+}
+
+#[test]
+fn constfold_drops_zero_offsets_from_addresses() {
+    check_pass(
+        passes::constfold::run,
+        "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 const 0x0
+           %2 = ptr.global ptradd %0, %1
+           %3 = i32 load %2, align 4, bytes 4
+           store %0, %3, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 const 0x0
+           %3 = i32 load %0, align 4, bytes 4
+           store %0, %3, align 4, bytes 4
+           ret",
+    );
+}

@@ -1,7 +1,7 @@
 //! Constant folding and integer identities: what inlining leaves behind (a library function
 //! called with a constant argument, a vector component picked by a constant index, a select
 //! on a constant condition). Integer and boolean operations on constants become constants;
-//! `x + 0`, `x * 1`, `x & -1`, `x | 0`, `x ^ 0`, shifts by 0 and selects on a constant or with
+//! `x + 0`, `p + 0` (addresses), `x * 1`, `x & -1`, `x | 0`, `x ^ 0`, shifts by 0 and selects on a constant or with
 //! equal arms become their operand; `x * 0` and `x & 0` become 0. Float operations are left
 //! alone: their results depend on cr0's rounding and denormal modes, set at run time.
 //! Division and remainder are not folded (a zero divisor is the kernel's to meet).
@@ -77,16 +77,26 @@ fn fold_cmp(op: CmpOp, a: u64, b: u64, w: u32) -> Option<bool> {
 }
 
 /// What `v` becomes: a constant, another value, or nothing new.
-enum Fold {
+pub(crate) enum Fold {
     Const(u64),
     Same(Value),
 }
 
 fn fold(f: &Function, v: Value) -> Option<Fold> {
-    let konst = |x: Value| match f.inst(x).op {
+    fold_with(f, v, |x: Value| match f.inst(x).op {
         Op::Const(k) => Some(k),
         _ => None,
-    };
+    })
+}
+
+/// What `v` becomes when `konst` gives the constants its operands are known to hold: the
+/// folding rules of this pass, also what `unroll` uses to follow a loop's iterations
+/// (the values of one iteration are constants there that are not `Op::Const` yet).
+pub(crate) fn fold_with(
+    f: &Function,
+    v: Value,
+    konst: impl Fn(Value) -> Option<u64>,
+) -> Option<Fold> {
     let ty = f.ty(v);
     match f.inst(v).op {
         Op::Select(c, a, b) => {
@@ -119,6 +129,8 @@ fn fold(f: &Function, v: Value) -> Option<Fold> {
                 _ => None,
             }
         }
+        // An address plus nothing (a table read at index 0 once a loop is unrolled).
+        Op::PtrAdd(a, b) if konst(b) == Some(0) => Some(Fold::Same(a)),
         Op::Un(UnOp::Not, a) => Some(Fold::Const(mask(!konst(a)?, width(ty)?))),
         Op::Un(UnOp::Neg, a) => Some(Fold::Const(mask(konst(a)?.wrapping_neg(), width(ty)?))),
         Op::Cmp(op, a, b) => {

@@ -16,6 +16,7 @@ pub mod pushed_args;
 pub mod simplify_cfg;
 pub mod strength;
 pub mod uniform;
+pub mod unroll;
 
 use crate::ir::{print, verify, Function};
 
@@ -45,6 +46,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("narrow", narrow::run),
     // Constant branches gone, dead blocks emptied, straight lines joined.
     ("simplify_cfg", simplify_cfg::run),
+    // Loops that run a constant number of times as straight code, folded (hash rounds,
+    // bit loops, fixed-step generators).
+    ("unroll", unroll::run),
     // One computation of each pure expression where another dominates it.
     ("cse", cse::run),
     // Dead code (what lowering and the passes before leave unused).
