@@ -1158,12 +1158,15 @@ fn unroll_leaves_loops_it_cannot_count_or_that_run_too_long() {
            store %0, %10, align 4, bytes 4
            ret";
     check_pass(passes::unroll::run, by_argument, by_argument);
-    // 1000 iterations: more than MAX_TRIP.
-    let long = by_argument
-        .replace("%1 = i32 arg 1", "%1 = i32 const 0x3e8")
-        .replace("kernel k(ptr.global, i32)", "kernel k(ptr.global)");
-    assert!(1000 > passes::unroll::MAX_TRIP);
-    check_pass(passes::unroll::run, &long, &long);
+    // 1001 iterations: more than MAX_TRIP, and no factor of 2 to unroll a part by; 5000:
+    // more than PARTIAL_MAX_TRIP.
+    for trip in ["0x3e9", "0x1388"] {
+        let long = by_argument
+            .replace("%1 = i32 arg 1", &format!("%1 = i32 const {trip}"))
+            .replace("kernel k(ptr.global, i32)", "kernel k(ptr.global)");
+        check_pass(passes::unroll::run, &long, &long);
+    }
+    const { assert!(1001 > passes::unroll::MAX_TRIP && 5000 > passes::unroll::PARTIAL_MAX_TRIP) };
     // A loop with a second exit (a break on a value read from memory) is left alone.
     let two_exits = "kernel k(ptr.global)
          bb0:
@@ -1241,4 +1244,162 @@ fn constfold_drops_zero_offsets_from_addresses() {
            store %0, %3, align 4, bytes 4
            ret",
     );
+}
+
+/// The uniformity of each named value of `text`, after `passes::uniform::analyse`.
+fn uniformity(text: &str) -> Vec<bool> {
+    let f = parse(text).unwrap_or_else(|e| panic!("{e}"));
+    verify(&f).unwrap_or_else(|e| panic!("does not verify: {e}"));
+    passes::uniform::analyse(&f)
+}
+
+#[test]
+fn uniform_loop_counters_and_loads_from_uniform_addresses_are_uniform() {
+    // for (i = 0; i < n; i++) acc += table[i] * x[gid]: the counter, the table's address
+    // and its element are the same on every lane; x[gid] and acc are not.
+    let u = uniformity(
+        "kernel k(ptr.constant, ptr.global, i32)
+         bb0:
+           %0 = ptr.constant arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 arg 2
+           %3 = i32 builtin GlobalId 0
+           %4 = i64 conv zext %3
+           %5 = i64 const 0x2
+           %6 = i64 bin shl %4, %5
+           %7 = ptr.global ptradd %1, %6
+           %8 = i32 load %7, align 4, bytes 4
+           %9 = i32 const 0x0
+           %10 = i32 const 0x1
+           br bb1
+         bb1:
+           %11 = i32 phi [bb0: %9], [bb1: %18]
+           %12 = i32 phi [bb0: %9], [bb1: %17]
+           %13 = i64 conv zext %11
+           %14 = i64 bin shl %13, %5
+           %15 = ptr.constant ptradd %0, %14
+           %16 = i32 load %15, align 4, bytes 4
+           %19 = i32 bin mul %16, %8
+           %17 = i32 bin add %12, %19
+           %18 = i32 bin add %11, %10
+           %20 = bool cmp lt.s %18, %2
+           br %20, bb1, bb2
+         bb2:
+           store %7, %17, align 4, bytes 4
+           ret",
+    );
+    for v in [11, 13, 14, 15, 16, 18, 20] {
+        assert!(u[v], "%{v} should be uniform");
+    }
+    for v in [3, 7, 8, 12, 17, 19] {
+        assert!(!u[v], "%{v} should be varying");
+    }
+}
+
+#[test]
+fn phis_where_a_divergent_branch_meets_again_are_varying() {
+    // if (gid < 4) y = 1; else y = 2;  and  if (n < 4) z = 1; else z = 2;
+    let u = uniformity(
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 builtin GlobalId 0
+           %3 = i32 const 0x4
+           %4 = i32 const 0x1
+           %5 = i32 const 0x2
+           %6 = bool cmp lt.u %2, %3
+           br %6, bb1, bb2
+         bb1:
+           br bb2
+         bb2:
+           %7 = i32 phi [bb0: %5], [bb1: %4]
+           %8 = bool cmp lt.u %1, %3
+           br %8, bb3, bb4
+         bb3:
+           br bb4
+         bb4:
+           %9 = i32 phi [bb2: %5], [bb3: %4]
+           %10 = i32 bin add %7, %9
+           store %0, %10, align 4, bytes 4
+           ret",
+    );
+    assert!(!u[7], "the join of a branch on the work-item id");
+    assert!(u[9], "the join of a branch on an argument");
+    assert!(!u[10]);
+}
+
+#[test]
+fn values_of_a_loop_that_lanes_leave_apart_are_varying_after_it() {
+    // do { i++; } while (x[i] != gid): every lane still in the loop has the same i, but
+    // lanes leave at different iterations, so what is read of the loop after it varies:
+    // the exit block's phi of i, and 3 * i read directly (which then varies in the loop
+    // too: without LCSSA phis a value has one uniformity).
+    let u = uniformity(
+        "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 builtin GlobalId 0
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           %9 = i64 const 0x2
+           br bb1
+         bb1:
+           %4 = i32 phi [bb0: %2], [bb1: %5]
+           %5 = i32 bin add %4, %3
+           %10 = i64 conv zext %5
+           %11 = i64 bin shl %10, %9
+           %12 = ptr.global ptradd %0, %11
+           %6 = i32 load %12, align 4, bytes 4
+           %14 = i32 const 0x3
+           %15 = i32 bin mul %4, %14
+           %7 = bool cmp ne %6, %1
+           br %7, bb1, bb2
+         bb2:
+           %8 = i32 phi [bb1: %4]
+           %13 = i32 bin add %15, %8
+           store %0, %13, align 4, bytes 4
+           ret",
+    );
+    assert!(u[4], "the header's phi: lanes still looping agree");
+    assert!(u[6], "a load from the uniform address");
+    assert!(!u[7], "the exit test compares with the work-item id");
+    assert!(u[5], "the counter's next value");
+    assert!(!u[15], "read after the loop");
+    assert!(!u[8], "the exit block's phi");
+    assert!(!u[13]);
+}
+
+#[test]
+fn unroll_does_part_of_a_long_counted_loop_each_turn() {
+    // for (i = 0; i < 1000; i++) acc ^= acc << 1 + i: 1000 iterations, more than MAX_TRIP;
+    // unrolled 8 times a turn, only the turn's last copy tests the counter.
+    let text = "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = i32 const 0x1
+           %4 = i32 const 0x3e8
+           br bb1
+         bb1:
+           %6 = i32 phi [bb0: %2], [bb1: %10]
+           %7 = i32 phi [bb0: %1], [bb1: %9]
+           %8 = i32 bin shl %7, %3
+           %11 = i32 bin add %8, %6
+           %9 = i32 bin xor %7, %11
+           %10 = i32 bin add %6, %3
+           %12 = bool cmp lt.u %10, %4
+           br %12, bb1, bb2
+         bb2:
+           store %0, %9, align 4, bytes 4
+           ret";
+    let out = run_pass(passes::unroll::run, text);
+    assert_eq!(out.matches(" phi ").count(), 2, "{out}");
+    assert_eq!(out.matches("cmp").count(), 1, "{out}");
+    assert_eq!(out.matches("bin xor").count(), 8, "{out}");
+    assert_eq!(out.matches("bin shl").count(), 8, "{out}");
+    // The counter steps by 8 a turn (one add of 8 after constant folding would be
+    // better; each copy adds 1 to the last).
+    assert_eq!(out.matches("bin add").count(), 16, "{out}");
 }

@@ -87,32 +87,32 @@ fn generic_pointers_resolve_statically() {
         let ks = compile_each(CompileInput::OpenClC(src), opts).unwrap();
         let k = ks[0].1.as_ref().unwrap_or_else(|e| panic!("{opts}: {e}"));
         let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
-        let sends: Vec<&str> = text.lines().filter(|l| l.contains("send")).collect();
-        // A64 messages carry a GRF of 64-bit addresses per four lanes (SIMD8: "wr:2+"); the
-        // SLM and private ones a GRF of 32-bit offsets per eight, to BTI 254 and 255 (the
-        // descriptor's low byte).
-        let (a64_regs, offset_regs) = (k.simd / 4, k.simd / 8);
-        let a64 = sends
-            .iter()
-            .filter(|l| l.contains(&format!("wr:{a64_regs}+")))
-            .count();
-        let bti = |b: &str| {
-            sends
+        // Each data-port message by its descriptor (the last hex number of a send): A64
+        // messages are DC1's types 0x10-0x1F (bits 18:14); the others name a binding-table
+        // index in the low byte, 254 for SLM and 255 for private (stateless) memory.
+        let descs: Vec<u32> = text
+            .lines()
+            .filter(|l| l.contains("send") && l.contains("hdc."))
+            .filter_map(|l| {
+                l.split_whitespace()
+                    .filter_map(|w| w.strip_prefix("0x"))
+                    .filter_map(|h| u32::from_str_radix(h, 16).ok())
+                    .next_back()
+            })
+            .collect();
+        let is_a64 = |d: u32| (0x10..=0x1F).contains(&((d >> 14) & 0x1F));
+        let a64 = descs.iter().filter(|d| is_a64(**d)).count();
+        let bti = |b: u32| {
+            descs
                 .iter()
-                .filter(|l| {
-                    l.contains(&format!("wr:{offset_regs}+")) && l.contains(&format!("{b} "))
-                })
+                .filter(|d| !is_a64(**d) && *d & 0xFF == b)
                 .count()
         };
         assert!(a64 >= 3, "{opts}: global accesses\n{text}");
-        assert!(bti("EFE") >= 2, "{opts}: SLM messages\n{text}");
+        assert!(bti(0xFE) >= 2, "{opts}: SLM messages\n{text}");
         // The private array lives in registers (passes::private_registers): its reads are
         // indirect gathers, `r[a0.0]`, where private memory would take BTI 255 messages.
-        assert_eq!(
-            bti("EFF") + bti("0FF"),
-            0,
-            "{opts}: private messages\n{text}"
-        );
+        assert_eq!(bti(0xFF), 0, "{opts}: private messages\n{text}");
         assert!(
             text.matches("r[a0.0]").count() >= 2,
             "{opts}: private reads as register gathers\n{text}"
@@ -145,4 +145,60 @@ fn local_memory_past_the_device_is_a_build_error() {
     assert!(e.contains("65536 bytes of local memory"), "{e}");
     let k = by("fits").as_ref().expect("64000 bytes of __local fit");
     assert_eq!(k.slm_bytes, 64000);
+}
+
+/// Send coalescing (isel/coalesce.rs): a work-item's float4 is one four-channel read or
+/// write, and 32 uniform round constants one SIMD8 message without the execution mask; the
+/// same kernels without coalescing took four messages per float4 and one per constant.
+#[test]
+fn float4_and_table_reads_are_coalesced() {
+    let src =
+        "kernel void vadd4(global const float4 *a, global const float4 *b, global float4 *c) {
+            size_t i = get_global_id(0);
+            c[i] = a[i] + b[i];
+        }
+        kernel void rounds(global const uint *k, global uint *out) {
+            uint h = get_global_id(0);
+            for (int i = 0; i < 32; i++)
+                h = (h ^ k[i]) * 16777619u;
+            out[get_global_id(0)] = h;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
+        let sends: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("send") && l.contains("hdc."))
+            .collect();
+        let regs = k.simd / 8;
+        match name.as_str() {
+            "vadd4" => {
+                // Two reads of four channels (rd: 4 GRFs per channel group) and one write.
+                assert_eq!(sends.len(), 3, "{text}");
+                let reads = sends
+                    .iter()
+                    .filter(|l| l.contains(&format!("rd:{}", 4 * regs)))
+                    .count();
+                assert_eq!(reads, 2, "{text}");
+                assert!(
+                    sends.iter().any(|l| l.contains(&format!("+{}", 4 * regs))),
+                    "{text}"
+                );
+            }
+            "rounds" => {
+                // The table in one message (eight lanes of four dwords, NoMask), the result
+                // in another.
+                assert_eq!(sends.len(), 2, "{text}");
+                assert!(
+                    sends
+                        .iter()
+                        .any(|l| l.starts_with("(W)") && l.contains("rd:4")),
+                    "{text}"
+                );
+            }
+            other => panic!("unexpected kernel {other}"),
+        }
+    }
 }

@@ -14,6 +14,7 @@ pub mod local;
 pub mod math;
 pub mod private;
 pub mod relational;
+pub mod uniform;
 pub mod vectors;
 
 /// The kernel sources of the corpus (files under tests/jit/).
@@ -35,6 +36,7 @@ pub const FILES: &[&str] = &[
     "generic.cl",
     "intel_subgroups.cl",
     "images.cl",
+    "uniform.cl",
 ];
 
 /// Build options a file needs beside the run's own (its language version).
@@ -70,5 +72,6 @@ pub fn all() -> Vec<crate::igc::harness::Case> {
     v.extend(generic::cases());
     v.extend(intel_subgroups::cases());
     v.extend(images::cases());
+    v.extend(uniform::cases());
     v
 }

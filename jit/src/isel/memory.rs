@@ -195,6 +195,9 @@ impl Sel<'_> {
         if size != 4 && size != 8 {
             return unsupported(format!("loads of {ty:?}"));
         }
+        if self.is_uniform(v) && port != Port::Scratch {
+            return self.load_uniform(v, addr, port, size / 4);
+        }
         let payload = self.payload(port, addr)?;
         let channels = size / 4;
         let resp = self.m.new_vreg(4 * self.simd as u32 * channels);
@@ -242,6 +245,215 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// A load from a uniform address (uniform.rs): one SIMD8 message without the execution
+    /// mask, every channel at the same address, so that channel 0's reply is there whichever
+    /// lanes are enabled; the value is read from it as a scalar. The address is one the
+    /// kernel reads here (at least one lane runs this block), so reading it on disabled
+    /// channels reads nothing the kernel would not.
+    fn load_uniform(
+        &mut self,
+        v: Value,
+        addr: Value,
+        port: Port,
+        channels: u32,
+    ) -> Result<(), IselError> {
+        let a64 = port == Port::A64;
+        let (t, o) = if a64 {
+            (Type::UQ, self.opnd(addr, Type::UQ)?)
+        } else {
+            (Type::UD, self.half(addr, 0)?)
+        };
+        let payload = self.m.new_vreg(8 * t.size());
+        let mut i = Inst::new(Opcode::Mov, 8);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: payload, off: 0 }), [o.vref, None, None]);
+        let resp = self.m.new_vreg(32 * channels);
+        let parts = if a64 {
+            send::a64_untyped_read_desc(8, channels)
+        } else {
+            send::untyped_read_desc(port.bti(), 8, channels)
+        };
+        let mut i = send::message(Opcode::Sends, 8, parts);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(VRef { v: payload, off: 0 }), None, None],
+        );
+        if channels == 1 {
+            self.locs.insert(v, Loc::Part(resp, 0, true));
+            return Ok(());
+        }
+        // A qword: its low dword is channel 0's first, its high dword channel 1's.
+        let (r, _) = self.def(v);
+        for h in 0..2u32 {
+            let mut i = Inst::new(Opcode::Mov, 1);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            i.srcs[0] = Some(reg_src(0, 0, Region::SCALAR, Type::UD));
+            self.push(
+                i,
+                Some(VRef { v: r, off: 4 * h }),
+                [
+                    Some(VRef {
+                        v: resp,
+                        off: 32 * h,
+                    }),
+                    None,
+                    None,
+                ],
+            );
+        }
+        Ok(())
+    }
+
+    /// Loads of consecutive dwords as one message: per lane, `g.dwords` channels, each
+    /// load's value its channel of the response; uniform, `uniform_group`.
+    pub(super) fn load_group(&mut self, g: &super::coalesce::LoadGroup) -> Result<(), IselError> {
+        if g.uniform {
+            return self.uniform_group(g);
+        }
+        let port = self.port(g.addr)?;
+        let payload = self.payload(port, g.addr)?;
+        let plane = 4 * u32::from(self.simd);
+        let resp = self.m.new_vreg(plane * g.dwords);
+        let parts = match port {
+            Port::A64 => send::a64_untyped_read_desc(u32::from(self.simd), g.dwords),
+            _ => send::untyped_read_desc(port.bti(), u32::from(self.simd), g.dwords),
+        };
+        let mut i = send::message(Opcode::Sends, self.simd, parts);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(payload), None, None],
+        );
+        for (v, c) in &g.members {
+            self.locs.insert(*v, Loc::Part(resp, plane * c, false));
+        }
+        Ok(())
+    }
+
+    /// Uniform loads of up to 32 consecutive dwords as one SIMD8 message without the
+    /// execution mask: lane i reads the four dwords at the group's address + 16 i (lanes
+    /// past the group read its last four again: nothing the kernel does not read), and
+    /// dword k is then the scalar in channel k % 4 of lane k / 4.
+    fn uniform_group(&mut self, g: &super::coalesce::LoadGroup) -> Result<(), IselError> {
+        let port = self.port(g.addr)?;
+        let a64 = port == Port::A64;
+        let lanes = g.dwords.div_ceil(4);
+        let channels = g.dwords.min(4);
+        debug_assert!(lanes == 1 || g.dwords.is_multiple_of(4));
+        let (t, base) = if a64 {
+            (Type::UQ, self.opnd(g.addr, Type::UQ)?)
+        } else {
+            (Type::UD, self.half(g.addr, 0)?)
+        };
+        let payload = self.m.new_vreg(8 * t.size());
+        let mut i = Inst::new(Opcode::Mov, 8);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(base.src);
+        self.push(
+            i,
+            Some(VRef { v: payload, off: 0 }),
+            [base.vref, None, None],
+        );
+        if lanes > 1 {
+            // Each lane's byte offset: 16 × min(lane, lanes - 1), from a vector immediate.
+            let nibbles = (0..8u32).fold(0u64, |acc, l| {
+                acc | (u64::from(l.min(lanes - 1)) << (4 * l))
+            });
+            let idx = self.m.new_vreg(16);
+            let mut i = Inst::new(Opcode::Mov, 8);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, Type::UW));
+            i.srcs[0] = Some(imm(Type::UV, nibbles));
+            self.push(i, Some(VRef { v: idx, off: 0 }), [None; 3]);
+            let off = self.m.new_vreg(8 * t.size());
+            let mut i = Inst::new(Opcode::Shl, 8);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
+            i.srcs[1] = Some(imm(Type::UD, 4));
+            self.push(
+                i,
+                Some(VRef { v: off, off: 0 }),
+                [Some(VRef { v: idx, off: 0 }), None, None],
+            );
+            let mut i = Inst::new(Opcode::Add, 8);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(reg_src(0, 0, region_for(false, t), t));
+            i.srcs[1] = Some(reg_src(0, 0, region_for(false, t), t));
+            self.push(
+                i,
+                Some(VRef { v: payload, off: 0 }),
+                [
+                    Some(VRef { v: payload, off: 0 }),
+                    Some(VRef { v: off, off: 0 }),
+                    None,
+                ],
+            );
+        }
+        let resp = self.m.new_vreg(32 * channels);
+        let parts = if a64 {
+            send::a64_untyped_read_desc(8, channels)
+        } else {
+            send::untyped_read_desc(port.bti(), 8, channels)
+        };
+        let mut i = send::message(Opcode::Sends, 8, parts);
+        i.no_mask = true;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(VRef { v: payload, off: 0 }), None, None],
+        );
+        for (v, k) in &g.members {
+            self.locs
+                .insert(*v, Loc::Part(resp, 32 * (k % 4) + 4 * (k / 4), true));
+        }
+        Ok(())
+    }
+
+    /// Stores of consecutive dwords as one message: the values laid out channel after
+    /// channel in its data payload.
+    pub(super) fn store_group(&mut self, g: &super::coalesce::StoreGroup) -> Result<(), IselError> {
+        let port = self.port(g.addr)?;
+        let payload = self.payload(port, g.addr)?;
+        let plane = 4 * u32::from(self.simd);
+        let channels = g.values.len() as u32;
+        let data = self.m.new_vreg(plane * channels);
+        for (c, value) in g.values.iter().enumerate() {
+            let t = isa_type(self.f.ty(*value), false)?;
+            let o = self.opnd(*value, t)?;
+            let mut i = Inst::new(Opcode::Mov, self.simd);
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(
+                i,
+                Some(VRef {
+                    v: data,
+                    off: plane * c as u32,
+                }),
+                [o.vref, None, None],
+            );
+        }
+        let parts = match port {
+            Port::A64 => send::a64_untyped_write_desc(u32::from(self.simd), channels),
+            _ => send::untyped_write_desc(port.bti(), u32::from(self.simd), channels),
+        };
+        self.write_msg(parts, payload, data);
+        Ok(())
+    }
+
     pub(super) fn store(&mut self, addr: Value, value: Value) -> Result<(), IselError> {
         let port = self.port(addr)?;
         let ty = self.f.ty(value);
@@ -256,7 +468,7 @@ impl Sel<'_> {
         let o = self.opnd(value, t)?;
         let data = if channels == 1
             && !o.scalar
-            && o.vref.is_some()
+            && o.vref.is_some_and(|r| r.off == 0)
             && matches!(o.src, Src::Reg(r) if r.modifier == SrcMod::default())
         {
             // Already one dword per lane in a register of its own: send it as it is.

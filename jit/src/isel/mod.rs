@@ -7,6 +7,7 @@
 //! per lane. Memory accesses become data-port messages: A64 untyped surface
 //! reads and writes for global and constant pointers.
 
+mod coalesce;
 mod flow;
 mod ieee;
 mod image;
@@ -89,6 +90,10 @@ pub struct Layout {
 enum Loc {
     /// A virtual register; `scalar` when it holds one element.
     V(VReg, bool),
+    /// At a byte offset in a larger register, one element per lane or (`scalar`) one: a
+    /// channel of a multi-channel message's response (`coalesce.rs`), a uniform load's
+    /// dword (`memory.rs`).
+    Part(VReg, u32, bool),
     /// A payload register location (always scalar), byte address in the GRF file.
     Payload(u32),
     Imm(u64),
@@ -233,6 +238,10 @@ struct Sel<'a> {
     /// The response of each texel read in the current block so far (`image::image_read`),
     /// by (image, sampler, coordinates): its other channels read it too.
     texels: HashMap<(u32, Option<u32>, Vec<Value>), VReg>,
+    /// The current block's coalesced loads and stores (`coalesce.rs`).
+    coalesced: coalesce::Coalesced,
+    /// Reads of each value in the function (`coalesce::use_counts`).
+    uses: Vec<u32>,
 }
 
 /// Select a whole kernel.
@@ -258,6 +267,8 @@ pub fn select(
         reg_arrays: HashMap::default(),
         array_ptrs: HashMap::default(),
         texels: HashMap::default(),
+        coalesced: coalesce::Coalesced::default(),
+        uses: coalesce::use_counts(f),
     };
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
@@ -271,10 +282,12 @@ pub fn select(
     for b in &f.blocks {
         for v in &b.insts {
             if let Op::Phi(_) = f.inst(*v).op {
-                let bytes = f.ty(*v).bytes().max(4) * u32::from(layout.simd);
-                let r = s.m.new_vreg(bytes);
+                // A uniform phi is one element: its copies run on one channel (ssa_copies.rs).
+                let scalar = s.uni[v.0 as usize];
+                let lanes = if scalar { 1 } else { u32::from(layout.simd) };
+                let r = s.m.new_vreg(f.ty(*v).bytes().max(4) * lanes);
                 s.phis.insert(*v, r);
-                s.locs.insert(*v, Loc::V(r, false));
+                s.locs.insert(*v, Loc::V(r, scalar));
             }
         }
     }
@@ -306,6 +319,9 @@ impl Sel<'_> {
         // source of cmp may be an immediate.
         let o = self.reg_opnd(c, Type::D)?;
         let mut i = Inst::new(Opcode::Cmp, self.simd);
+        // A uniform condition sets every channel's flag, enabled or not: a uniform phi's
+        // copy on one side of the branch reads channel 0's (ssa_copies.rs).
+        i.no_mask = self.is_uniform(c);
         i.cond_mod = Some(CondMod::Nz);
         i.dst = Some(null_dst(Type::D));
         i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
@@ -361,6 +377,7 @@ impl Sel<'_> {
 
     fn block_body(&mut self, b: Block) -> Result<(), IselError> {
         self.texels.clear();
+        self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses);
         for v in self.f.block(b).insts.clone() {
             self.inst(v)?;
         }
@@ -397,6 +414,11 @@ impl Sel<'_> {
             Loc::V(r, scalar) => Opnd {
                 src: reg_src(0, 0, region_for(scalar, t), t),
                 vref: Some(VRef { v: r, off: 0 }),
+                scalar,
+            },
+            Loc::Part(r, off, scalar) => Opnd {
+                src: reg_src(0, 0, region_for(scalar, t), t),
+                vref: Some(VRef { v: r, off }),
                 scalar,
             },
             Loc::Payload(byte) => Opnd {
@@ -513,6 +535,10 @@ impl Sel<'_> {
     }
 
     fn inst(&mut self, v: Value) -> Result<(), IselError> {
+        // Done by another access's message (coalesce.rs), or the address only it read.
+        if self.coalesced.covered.contains(&v) || self.coalesced.dead.contains(&v) {
+            return Ok(());
+        }
         let inst = self.f.inst(v).clone();
         let ty = inst.ty;
         match inst.op {
@@ -725,6 +751,14 @@ impl Sel<'_> {
                     (op_, oo)
                 };
                 self.alu(v, Opcode::Add, Type::UQ, &[op_, oo], None);
+            }
+            Op::Load { .. } if self.coalesced.loads.contains_key(&v) => {
+                let g = self.coalesced.loads[&v].clone();
+                self.load_group(&g)?;
+            }
+            Op::Store { .. } if self.coalesced.stores.contains_key(&v) => {
+                let g = self.coalesced.stores[&v].clone();
+                self.store_group(&g)?;
             }
             Op::Load { addr, .. } if self.array_ptrs.contains_key(&addr) => {
                 self.array_load(v, addr)?

@@ -4,7 +4,7 @@
 use super::*;
 
 impl Sel<'_> {
-    /// Copies into the phis of `to` for the edge from `from` (parallel: through temporaries);
+    /// Copies into the phis of `to` for the edge from `from` (one parallel copy, ordered);
     /// under f0.0 (inverted if `Some(true)`) when the edge is one side of a branch.
     pub(super) fn edge_copies(
         &mut self,
@@ -20,31 +20,83 @@ impl Sel<'_> {
                 }
             }
         }
-        let mut temps = Vec::new();
+        // A uniform phi's copy is one channel without the execution mask. Under a uniform
+        // branch it takes the edge's side from the flag (set on every channel); under a
+        // divergent one it is made whichever way the lanes go: the phi's block is then
+        // not where the two sides meet (uniform.rs), so no lane that leaves by the other
+        // edge reads it.
+        let uniform_branch = match self.f.block(from).term {
+            Term::CondBr(c, ..) => self.is_uniform(c),
+            _ => true,
+        };
+        let scalar_pred = if uniform_branch { pred } else { None };
+        // The sources first (a 64-bit constant is materialised here, before any copy).
+        let mut pending = Vec::with_capacity(moves.len());
         for (phi, src) in &moves {
-            let ty = self.f.ty(*phi);
-            let t = isa_type(ty, false)?;
+            let t = isa_type(self.f.ty(*phi), false)?;
             let o = self.opnd(*src, t)?;
-            let tmp = if moves.len() > 1 {
-                self.m.new_vreg(ty.bytes().max(4) * self.simd as u32)
-            } else {
-                self.phis[phi]
-            };
-            self.mov_to(tmp, t, o, pred);
-            temps.push((tmp, t));
+            let scalar = self.is_uniform(*phi);
+            pending.push((self.phis[phi], t, o, scalar));
         }
-        if moves.len() > 1 {
-            for ((phi, _), (tmp, t)) in moves.iter().zip(temps) {
-                let o = Opnd {
-                    src: reg_src(0, 0, region_for(false, t), t),
-                    vref: Some(VRef { v: tmp, off: 0 }),
-                    scalar: false,
-                };
-                let dst = self.phis[phi];
-                self.mov_to(dst, t, o, pred);
+        // A parallel copy made sequential (Boissinot et al.): a copy goes once no other
+        // pending copy reads its destination; a cycle (phis that swap or rotate with no way
+        // out) is broken by saving one destination in a temporary. A window of phis that
+        // shifts by one each iteration is one copy per phi, not two.
+        let reads = |o: &Opnd, r: VReg| o.vref.is_some_and(|x| x.v == r);
+        pending.retain(|(dst, _, o, _)| !reads(o, *dst) || o.vref.is_some_and(|x| x.off != 0));
+        while !pending.is_empty() {
+            let free = (0..pending.len()).find(|&i| {
+                let dst = pending[i].0;
+                pending
+                    .iter()
+                    .enumerate()
+                    .all(|(j, (_, _, o, _))| j == i || !reads(o, dst))
+            });
+            match free {
+                Some(i) => {
+                    let (dst, t, o, scalar) = pending.swap_remove(i);
+                    if scalar {
+                        self.mov_scalar(dst, t, o, scalar_pred);
+                    } else {
+                        self.mov_to(dst, t, o, pred);
+                    }
+                }
+                None => {
+                    let (dst, t, _, scalar) = pending[0];
+                    let lanes = if scalar { 1 } else { u32::from(self.simd) };
+                    let tmp = self.m.new_vreg(t.size().max(4) * lanes);
+                    let saved = Opnd {
+                        src: reg_src(0, 0, region_for(scalar, t), t),
+                        vref: Some(VRef { v: dst, off: 0 }),
+                        scalar,
+                    };
+                    if scalar {
+                        self.mov_scalar(tmp, t, saved, scalar_pred);
+                    } else {
+                        self.mov_to(tmp, t, saved, pred);
+                    }
+                    for (_, _, o, _) in &mut pending {
+                        if let Some(x) = o.vref.as_mut().filter(|x| x.v == dst) {
+                            x.v = tmp;
+                        }
+                    }
+                }
             }
         }
         Ok(())
+    }
+
+    /// `(W) mov (1) dst o`, under f0.0's channel 0 when `pred` is given.
+    fn mov_scalar(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>) {
+        let mut i = Inst::new(Opcode::Mov, 1);
+        i.no_mask = true;
+        i.predicate = pred.map(|inverse| Predicate {
+            ctrl: PredCtrl::Normal,
+            inverse,
+        });
+        i.dst = Some(grf_dst(0, 0, t));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: dst, off: 0 }), [o.vref, None, None]);
     }
 
     pub(super) fn mov_to(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>) {

@@ -18,6 +18,13 @@
 //! what they would hold (the preheader's values in copy 0, the latch's values of copy k-1
 //! after), the exiting branch a jump to the next copy or, in the last, out of the loop. What
 //! the code after the loop reads of the loop's values is the last copy's.
+//!
+//! A counted loop too long or too costly for that (SHA-256's 64 rounds of 90 instructions) is
+//! unrolled partially when it is rotated (the latch tests the exit): 8, 4 or 2 copies a turn,
+//! a factor that divides the trip count, within `PARTIAL_BODY` instructions. Only the turn's
+//! last copy tests the exit, which the count shows is taken at the last iteration only. A
+//! window of values that shifts each round (SHA-256's a..h, w0..w15) then costs its copies
+//! once a turn instead of once a round.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -36,6 +43,11 @@ pub const MAX_COST: usize = 3000;
 /// The most instructions the copies may hold before folding (compile time and memory).
 const MAX_CLONED: usize = 60_000;
 
+/// Partial unrolling, of a counted loop too long or too costly to unroll whole: the most
+/// iterations followed to count it, and the most instructions its unrolled body may have.
+pub const PARTIAL_MAX_TRIP: usize = 1024;
+pub const PARTIAL_BODY: usize = 1000;
+
 /// A loop that can be unrolled, and how its iterations go.
 struct Plan {
     header: Block,
@@ -47,29 +59,40 @@ struct Plan {
     /// The loop's blocks, header first, in an order where each comes after its
     /// predecessors in the loop (reverse post-order).
     blocks: Vec<Block>,
-    /// Copies of the loop to make: the iterations in which the header runs.
+    /// Copies of the loop to make: the iterations in which the header runs, or (`partial`)
+    /// the iterations one turn of the unrolled loop does.
     copies: usize,
+    /// The loop stays, each turn doing `copies` iterations (the trip count is a multiple
+    /// of it, and only the last copy tests the exit).
+    partial: bool,
 }
 
 pub fn run(f: &mut Function) {
-    // One loop at a time, innermost first: unrolling an inner loop can make its parent
-    // innermost and countable. Each unroll removes a loop, so this ends.
-    loop {
-        let cfg = Cfg::new(f);
-        let Ok(forest) = LoopForest::new(f, &cfg) else {
-            return;
-        };
-        let innermost =
-            (0..forest.loops.len()).filter(|l| !forest.loops.iter().any(|o| o.parent == Some(*l)));
-        let Some(plan) = innermost
-            .into_iter()
-            .find_map(|l| plan(f, &cfg, &forest, l))
-        else {
-            return;
-        };
+    // Whole loops first, one at a time, innermost first: unrolling an inner loop can make its
+    // parent innermost and countable. Each unroll removes a loop, so this ends.
+    while let Some(plan) = next(f, false, &[]) {
         unroll(f, &plan);
         fold(f);
     }
+    // Then part of each loop that is left and counted, once (a loop unrolled in part is not
+    // unrolled whole afterwards: its trip count no longer says what MAX_TRIP means).
+    let mut done = Vec::new();
+    while let Some(plan) = next(f, true, &done) {
+        let first = unroll(f, &plan);
+        done.push(first);
+        fold(f);
+    }
+}
+
+/// The first innermost loop that can be unrolled whole (or, `partial`, in part), its header
+/// not in `done`.
+fn next(f: &Function, partial: bool, done: &[Block]) -> Option<Plan> {
+    let cfg = Cfg::new(f);
+    let forest = LoopForest::new(f, &cfg).ok()?;
+    (0..forest.loops.len())
+        .filter(|l| !forest.loops.iter().any(|o| o.parent == Some(*l)))
+        .filter(|l| !done.contains(&forest.loops[*l].header))
+        .find_map(|l| plan(f, &cfg, &forest, l, partial))
 }
 
 /// Constant folding and CFG simplification until neither finds more: each exposes work for
@@ -99,8 +122,8 @@ fn fold(f: &mut Function) {
     }
 }
 
-/// Whether loop `l` can be unrolled, and its plan.
-fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize) -> Option<Plan> {
+/// Whether loop `l` can be unrolled whole (or, `partial`, in part), and the plan.
+fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize, partial: bool) -> Option<Plan> {
     let lp = &forest.loops[l];
     let header = lp.header;
     let inside = |b: Block| lp.contains[b.0 as usize];
@@ -143,6 +166,7 @@ fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize) -> Option<Plan> 
         exit,
         blocks,
         copies: 0,
+        partial: false,
     };
     // Private variables that stay in memory are per work-item, not per iteration: a loop
     // that declares one is left alone, as is one whose header has phis from elsewhere.
@@ -161,10 +185,24 @@ fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize) -> Option<Plan> 
             }
         }
     }
-    plan.copies = iterations(f, &plan)?;
-    if plan.copies * size > MAX_CLONED {
+    if !partial {
+        let trip = iterations(f, &plan, MAX_TRIP, MAX_COST)?;
+        plan.copies = trip;
+        return (trip * size <= MAX_CLONED).then_some(plan);
+    }
+    // Partially: a rotated loop whose trip count a factor of 8, 4 or 2 divides, the copies
+    // of one turn within PARTIAL_BODY. Only the last copy of a turn tests the exit: the
+    // exit is taken at the last iteration and no other, so at the end of a turn.
+    if exiting != latch {
         return None;
     }
+    let trip = iterations(f, &plan, PARTIAL_MAX_TRIP, usize::MAX)?;
+    let factor = [8, 4, 2]
+        .into_iter()
+        .find(|u| trip % u == 0 && trip > *u && u * size <= PARTIAL_BODY)?;
+    tracing::debug!("unroll: the loop at {header} runs {trip} times, unrolled {factor} times");
+    plan.copies = factor;
+    plan.partial = true;
     Some(plan)
 }
 
@@ -178,8 +216,8 @@ fn incoming(f: &Function, v: Value, from: Block) -> Option<Value> {
 
 /// Follow the loop's iterations with constants: the number of times its header runs before
 /// the exit is taken, or None when the exit does not fold, the loop runs more than
-/// `MAX_TRIP` times or what does not fold costs more than `MAX_COST`.
-fn iterations(f: &Function, plan: &Plan) -> Option<usize> {
+/// `max_trip` times or what does not fold costs more than `max_cost`.
+fn iterations(f: &Function, plan: &Plan, max_trip: usize, max_cost: usize) -> Option<usize> {
     let konst_of = |v: Value| match f.inst(v).op {
         Op::Const(k) => Some(k),
         _ => None,
@@ -203,7 +241,7 @@ fn iterations(f: &Function, plan: &Plan) -> Option<usize> {
         .map(|(i, b)| (*b, i))
         .collect();
     let mut cost = 0usize;
-    for iter in 0..=MAX_TRIP {
+    for iter in 0..=max_trip {
         let mut env: HashMap<Value, u64> = HashMap::default();
         for (p, k) in header_phis.iter().zip(&phis) {
             if let Some(k) = k {
@@ -274,14 +312,16 @@ fn iterations(f: &Function, plan: &Plan) -> Option<usize> {
                 break;
             }
         }
-        if cost > MAX_COST {
+        if cost > max_cost {
             return None;
         }
         if let Some(copies) = leaves {
-            tracing::debug!(
-                "unroll: the loop at {} runs {copies} times, {cost} instructions unrolled",
-                plan.header
-            );
+            if max_cost != usize::MAX {
+                tracing::debug!(
+                    "unroll: the loop at {} runs {copies} times, {cost} instructions unrolled",
+                    plan.header
+                );
+            }
             return leaves;
         }
         if !live[pos[&plan.latch]] {
@@ -298,8 +338,9 @@ fn iterations(f: &Function, plan: &Plan) -> Option<usize> {
     None
 }
 
-/// Replace the loop by `plan.copies` copies of its blocks, one after another.
-fn unroll(f: &mut Function, plan: &Plan) {
+/// Replace the loop by `plan.copies` copies of its blocks, one after another (partially
+/// unrolled: a loop of them); the first copy's header.
+fn unroll(f: &mut Function, plan: &Plan) -> Block {
     let header_phis: Vec<Value> = f
         .block(plan.header)
         .insts
@@ -311,22 +352,40 @@ fn unroll(f: &mut Function, plan: &Plan) {
         .map(|_| plan.blocks.iter().map(|b| (*b, f.add_block())).collect())
         .collect();
     let mut prev: HashMap<Value, Value> = HashMap::default();
+    // Partially unrolled, the first copy's header keeps phis: the preheader's values, and
+    // (filled in below) the last copy's from the new back edge.
+    let mut kept_phis: Vec<(Value, Value)> = Vec::new();
     for k in 0..plan.copies {
         let blocks = &copy_blocks[k];
         let mut map: HashMap<Value, Value> = HashMap::default();
         for p in &header_phis {
-            let from = if k == 0 { plan.preheader } else { plan.latch };
-            let x = incoming(f, *p, from).expect("checked by plan");
             let x = if k == 0 {
-                x
+                let init = incoming(f, *p, plan.preheader).expect("checked by plan");
+                if plan.partial {
+                    let phi = f.push(
+                        blocks[&plan.header],
+                        Op::Phi(vec![(plan.preheader, init)]),
+                        f.ty(*p),
+                    );
+                    kept_phis.push((*p, phi));
+                    phi
+                } else {
+                    init
+                }
             } else {
+                let x = incoming(f, *p, plan.latch).expect("checked by plan");
                 *prev.get(&x).unwrap_or(&x)
             };
             map.insert(*p, x);
         }
         let last = k + 1 == plan.copies;
-        // Where an edge of copy k leads: the back edge to the next copy's header.
-        let next_header = copy_blocks.get(k + 1).map(|c| c[&plan.header]);
+        // Where an edge of copy k leads: the back edge to the next copy's header (partially
+        // unrolled, the last copy's to the first's).
+        let next_header = match copy_blocks.get(k + 1) {
+            Some(c) => Some(c[&plan.header]),
+            None if plan.partial => Some(copy_blocks[0][&plan.header]),
+            None => None,
+        };
         for b in &plan.blocks {
             let nb = blocks[b];
             for v in f.block(*b).insts.clone() {
@@ -351,12 +410,22 @@ fn unroll(f: &mut Function, plan: &Plan) {
                 }
             };
             f.blocks[nb.0 as usize].term = match f.block(*b).term.clone() {
-                Term::CondBr(_, t, e) if *b == plan.exiting => {
+                Term::CondBr(c, t, e) if *b == plan.exiting => {
                     let stay = if t == plan.exit { e } else { t };
-                    if last {
-                        Term::Br(plan.exit)
-                    } else {
-                        to(stay).map_or(Term::None, Term::Br)
+                    match (last, plan.partial) {
+                        (true, false) => Term::Br(plan.exit),
+                        // The turn's exit test: the exit stays, the rest of the loop is the
+                        // first copy.
+                        (true, true) => {
+                            let r = |x: Block| if x == plan.exit { Some(x) } else { to(x) };
+                            match (r(t), r(e)) {
+                                (Some(t), Some(e)) => {
+                                    Term::CondBr(*map.get(&c).unwrap_or(&c), t, e)
+                                }
+                                _ => Term::None,
+                            }
+                        }
+                        _ => to(stay).map_or(Term::None, Term::Br),
                     }
                 }
                 Term::CondBr(c, t, e) => match (to(t), to(e)) {
@@ -391,9 +460,19 @@ fn unroll(f: &mut Function, plan: &Plan) {
             }
         }
     }
+    // The kept phis' back-edge values: the latch's values of the last copy.
+    let last_latch = copy_blocks[plan.copies - 1][&plan.latch];
+    for (p, phi) in kept_phis {
+        let x = incoming(f, p, plan.latch).expect("checked by plan");
+        let x = *prev.get(&x).unwrap_or(&x);
+        if let Op::Phi(ins) = &mut f.insts[phi.0 as usize].op {
+            ins.push((last_latch, x));
+        }
+    }
     for b in &plan.blocks {
         f.blocks[b.0 as usize].insts.clear();
         f.blocks[b.0 as usize].term = Term::None;
     }
     super::replace_uses(f, &prev);
+    first_header
 }

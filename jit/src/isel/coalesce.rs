@@ -1,0 +1,351 @@
+//! Send coalescing: the dword loads (and stores) of one block at consecutive addresses from
+//! one base become one untyped message of two to four channels, as IGC's and Mesa's
+//! vectorisers make of a `float4` access. The data port reads channel c of each lane at the
+//! lane's address + 4c (PRM Vol 2d, "Untyped Surface Read" / "A64 Untyped Surface Read":
+//! the channel mask picks RGBA, each channel the next dword), so `p[0] .. p[3]` of every
+//! work-item are one message instead of four; their latencies (the model's 200 cycles each)
+//! are paid once.
+//!
+//! Uniform loads (one address for every lane, uniform.rs) group the same way, wider: eight
+//! lanes of four channels read 32 consecutive dwords of a table at once (MD5's and SHA-256's
+//! round constants), each then read as a scalar.
+//!
+//! A group: loads of whole dwords (i32, f32) whose addresses are one base plus constant
+//! offsets (through chains of `ptradd` by constants), in the same global/constant or local
+//! space, with no memory write, atomic, barrier or fence between them in the block (stores:
+//! no other memory access between them, not even a store through another base, which may
+//! alias). The message goes
+//! where the first load of the group is (the address of its lowest channel must be defined
+//! there) or, for stores, where the last one is (every value is defined there).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::ir::{BinOp, Block, Function, Op, Space, Ty, Value};
+
+/// A group of loads: the address of its first dword and each load's dword in the group.
+/// Per lane (`uniform` false) dword c is channel c of the lane's reply; for uniform loads
+/// dword k is channel k % 4 of lane k / 4, lane i reading at the address + 16 i.
+#[derive(Clone, Debug)]
+pub(super) struct LoadGroup {
+    pub addr: Value,
+    pub dwords: u32,
+    pub uniform: bool,
+    pub members: Vec<(Value, u32)>,
+}
+
+/// The most dwords one uniform group reads: eight lanes of four channels (SIMD8).
+pub(super) const UNIFORM_DWORDS: usize = 32;
+
+/// A group of stores: the address of channel 0 and the value of each channel.
+#[derive(Clone, Debug)]
+pub(super) struct StoreGroup {
+    pub addr: Value,
+    pub values: Vec<Value>,
+}
+
+/// The groups of one block.
+#[derive(Default)]
+pub(super) struct Coalesced {
+    /// By the group's first load (program order).
+    pub loads: HashMap<Value, LoadGroup>,
+    /// By the group's last store.
+    pub stores: HashMap<Value, StoreGroup>,
+    /// Loads and stores done by another's message.
+    pub covered: HashSet<Value>,
+    /// Address arithmetic that only covered accesses read: not selected.
+    pub dead: HashSet<Value>,
+}
+
+/// What an address is relative to: a pointer, plus a run-time 64-bit value times a scale
+/// when the offset has one (`p + 4 * (t + 3)`: (p, t, 4), byte offset 12).
+type Base = (Value, Option<(Value, i64)>);
+
+/// A 64-bit offset as `value * scale + constant`, through adds, subtractions, shifts and
+/// multiplies by constants (exact: 64-bit arithmetic wraps as addresses do). A counter of an
+/// unrolled loop is `t`, `t + 1`, `t + 2`, ... in its copies.
+fn linear(f: &Function, x: Value) -> (Option<(Value, i64)>, i64) {
+    let konst = |v: Value| match f.inst(v).op {
+        Op::Const(k) => Some(k as i64),
+        _ => None,
+    };
+    if f.ty(x) != Ty::I64 {
+        return (Some((x, 1)), 0);
+    }
+    if let Some(k) = konst(x) {
+        return (None, k);
+    }
+    let scaled = |(sym, c): (Option<(Value, i64)>, i64), m: i64| {
+        (sym.map(|(v, s)| (v, s.wrapping_mul(m))), c.wrapping_mul(m))
+    };
+    match f.inst(x).op {
+        crate::ir::Op::Bin(op, a, b) => match (op, konst(a), konst(b)) {
+            (BinOp::Add, _, Some(k)) => {
+                let (sym, c) = linear(f, a);
+                (sym, c.wrapping_add(k))
+            }
+            (BinOp::Add, Some(k), _) => {
+                let (sym, c) = linear(f, b);
+                (sym, c.wrapping_add(k))
+            }
+            (BinOp::Sub, _, Some(k)) => {
+                let (sym, c) = linear(f, a);
+                (sym, c.wrapping_sub(k))
+            }
+            (BinOp::Shl, _, Some(k)) if (0..63).contains(&k) => scaled(linear(f, a), 1 << k),
+            (BinOp::Mul, _, Some(k)) => scaled(linear(f, a), k),
+            (BinOp::Mul, Some(k), _) => scaled(linear(f, b), k),
+            _ => (Some((x, 1)), 0),
+        },
+        _ => (Some((x, 1)), 0),
+    }
+}
+
+/// The base and constant byte offset of an address: `ptradd` chains followed back, their
+/// constant parts summed, a run-time part kept in the base.
+fn base_offset(f: &Function, mut addr: Value) -> (Base, i64) {
+    let mut off = 0i64;
+    let mut sym = None;
+    while let Op::PtrAdd(p, x) = f.inst(addr).op {
+        let (s, c) = linear(f, x);
+        if s.is_some() && sym.is_some() {
+            break;
+        }
+        sym = sym.or(s);
+        off = off.wrapping_add(c);
+        addr = p;
+    }
+    ((addr, sym), off)
+}
+
+/// One access a group may take: position in the block, address, its base and offset, and
+/// the loaded value or the stored one.
+struct Access {
+    pos: usize,
+    addr: Value,
+    off: i64,
+    value: Value,
+}
+
+fn groupable_space(f: &Function, addr: Value) -> bool {
+    matches!(
+        f.ty(addr),
+        Ty::Ptr(Space::Global | Space::Constant | Space::Local)
+    )
+}
+
+fn dword(ty: Ty) -> bool {
+    matches!(ty, Ty::I32 | Ty::F32)
+}
+
+/// Runs of consecutive dwords (by offset) among `list`, of up to `max` distinct dwords:
+/// accesses of one dword join its run (a load read twice is read once), and a run is kept
+/// when it has two accesses or more.
+fn runs(list: &mut [Access], max: usize) -> Vec<Vec<usize>> {
+    list.sort_by_key(|a| (a.off, a.pos));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < list.len() {
+        let mut run = vec![i];
+        let mut distinct = 1;
+        let mut j = i + 1;
+        while j < list.len() {
+            let last = list[*run.last().expect("not empty")].off;
+            if list[j].off == last {
+                run.push(j);
+            } else if list[j].off == last + 4 && distinct < max {
+                run.push(j);
+                distinct += 1;
+            } else {
+                break;
+            }
+            j += 1;
+        }
+        if run.len() >= 2 {
+            out.push(run);
+        }
+        i = j;
+    }
+    out
+}
+
+/// How many times each value is read (operands, branch conditions, a template's results):
+/// what `plan` needs to see which addresses only covered accesses read.
+pub(super) fn use_counts(f: &Function) -> Vec<u32> {
+    let mut uses = vec![0u32; f.insts.len()];
+    for bd in &f.blocks {
+        for v in &bd.insts {
+            for o in f.inst(*v).op.operands().iter() {
+                uses[o.0 as usize] += 1;
+            }
+        }
+        if let crate::ir::Term::CondBr(c, ..) = bd.term {
+            uses[c.0 as usize] += 1;
+        }
+    }
+    for v in &f.live_out {
+        uses[v.0 as usize] += 1;
+    }
+    uses
+}
+
+pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Coalesced {
+    let insts = &f.block(b).insts;
+    let pos: HashMap<Value, usize> = insts.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+    let defined_before = |v: Value, at: usize| pos.get(&v).is_none_or(|p| *p < at);
+    let mut out = Coalesced::default();
+    // Loads: segments end at anything that writes memory or orders it.
+    let mut loads: HashMap<(usize, Base, bool), Vec<Access>> = HashMap::default();
+    // Stores: segments end at any other memory access.
+    let mut stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
+    let (mut load_seg, mut store_seg) = (0usize, 0usize);
+    let mut last_store_base = None;
+    for (i, v) in insts.iter().enumerate() {
+        let op = &f.inst(*v).op;
+        match *op {
+            Op::Load { addr, bytes: 4, .. } if dword(f.ty(*v)) && groupable_space(f, addr) => {
+                let (base, off) = base_offset(f, addr);
+                let u = uniform[v.0 as usize];
+                loads.entry((load_seg, base, u)).or_default().push(Access {
+                    pos: i,
+                    addr,
+                    off,
+                    value: *v,
+                });
+                store_seg += 1;
+            }
+            Op::Store {
+                addr,
+                value,
+                bytes: 4,
+                ..
+            } if dword(f.ty(value)) && groupable_space(f, addr) => {
+                let (base, off) = base_offset(f, addr);
+                // Stores through another base may alias these: they keep their order.
+                if last_store_base != Some(base) {
+                    store_seg += 1;
+                    last_store_base = Some(base);
+                }
+                stores.entry((store_seg, base)).or_default().push(Access {
+                    pos: i,
+                    addr,
+                    off,
+                    value,
+                });
+                load_seg += 1;
+            }
+            _ if op.has_side_effects() => {
+                load_seg += 1;
+                store_seg += 1;
+            }
+            Op::Load { .. } | Op::ImageRead { .. } | Op::ImageBlockRead { .. } => store_seg += 1,
+            _ => {}
+        }
+    }
+    for ((_, _, uniform), mut list) in loads {
+        let max = if uniform { UNIFORM_DWORDS } else { 4 };
+        for run in runs(&mut list, max) {
+            // A uniform group's lanes read four dwords each: a group of more than four is
+            // a whole number of lanes, the rest a group of its own (or a load alone).
+            let distinct = |r: &[usize]| {
+                let mut offs: Vec<i64> = r.iter().map(|&k| list[k].off).collect();
+                offs.dedup();
+                offs.len()
+            };
+            let chunks: Vec<&[usize]> = if uniform && distinct(&run) > 4 {
+                let low = list[run[0]].off;
+                let whole = (distinct(&run) / 4 * 4) as i64;
+                let cut = run
+                    .iter()
+                    .position(|&k| list[k].off >= low + 4 * whole)
+                    .unwrap_or(run.len());
+                let (a, b) = run.split_at(cut);
+                [a, b].into_iter().filter(|c| c.len() >= 2).collect()
+            } else {
+                vec![&run[..]]
+            };
+            for chunk in chunks {
+                let first = chunk.iter().map(|&k| list[k].pos).min().expect("a run");
+                let low = &list[chunk[0]];
+                if !defined_before(low.addr, first) {
+                    continue;
+                }
+                let members: Vec<(Value, u32)> = chunk
+                    .iter()
+                    .map(|&k| (list[k].value, ((list[k].off - low.off) / 4) as u32))
+                    .collect();
+                let leader = insts[first];
+                for (m, _) in &members {
+                    if *m != leader {
+                        out.covered.insert(*m);
+                    }
+                }
+                let dwords = members.iter().map(|(_, c)| c + 1).max().unwrap_or(1);
+                out.loads.insert(
+                    leader,
+                    LoadGroup {
+                        addr: low.addr,
+                        dwords,
+                        uniform,
+                        members,
+                    },
+                );
+            }
+        }
+    }
+    for mut list in stores.into_values() {
+        // Two stores to one address keep their order: such a base is left alone.
+        let mut offs: Vec<i64> = list.iter().map(|a| a.off).collect();
+        offs.sort_unstable();
+        if offs.windows(2).any(|w| w[0] == w[1]) {
+            continue;
+        }
+        for run in runs(&mut list, 4) {
+            let last = run.iter().map(|&k| list[k].pos).max().expect("a run");
+            let store = insts[last];
+            for &k in &run {
+                if insts[list[k].pos] != store {
+                    out.covered.insert(insts[list[k].pos]);
+                }
+            }
+            out.stores.insert(
+                store,
+                StoreGroup {
+                    addr: list[run[0]].addr,
+                    values: run.iter().map(|&k| list[k].value).collect(),
+                },
+            );
+        }
+    }
+    dead_addresses(f, &pos, uses, &mut out);
+    out
+}
+
+/// The addresses of covered accesses that nothing else reads: selected for nothing.
+fn dead_addresses(f: &Function, pos: &HashMap<Value, usize>, uses: &[u32], out: &mut Coalesced) {
+    let mut left: HashMap<Value, u32> = HashMap::default();
+    let mut work: Vec<Value> = out
+        .covered
+        .iter()
+        .filter_map(|v| match f.inst(*v).op {
+            Op::Load { addr, .. } | Op::Store { addr, .. } => Some(addr),
+            _ => None,
+        })
+        .collect();
+    // A group's message reads its address: one more use.
+    for a in out
+        .loads
+        .values()
+        .map(|g| g.addr)
+        .chain(out.stores.values().map(|g| g.addr))
+    {
+        *left.entry(a).or_insert(uses[a.0 as usize]) += 1;
+    }
+    while let Some(a) = work.pop() {
+        let n = left.entry(a).or_insert(uses[a.0 as usize]);
+        *n -= 1;
+        if *n == 0 && pos.contains_key(&a) && matches!(f.inst(a).op, Op::PtrAdd(..)) {
+            out.dead.insert(a);
+            work.extend(f.inst(a).op.operands().iter());
+        }
+    }
+}
