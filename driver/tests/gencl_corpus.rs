@@ -95,6 +95,28 @@ fn corpus_at_simd8() {
     }
 }
 
+/// tests/llvm/exit_phi.ll: lanes leave a loop at different iterations through a latch that
+/// branches to the header first; the exit block's phi of the header's (uniform) phi must
+/// read each lane's own iteration, not the value the back edge's scalar copy writes.
+#[test]
+fn an_exit_phi_reads_the_iteration_its_lane_left_at() {
+    use igc::harness::{case, expect_eq};
+    let ll = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/llvm/exit_phi.ll");
+    let ir = std::fs::read(ll).unwrap();
+    for opts in ["-cl-opt-disable", ""] {
+        let each = compile_each(CompileInput::LlvmIr(&ir), opts).unwrap();
+        let k = each[0].1.as_ref().unwrap_or_else(|e| panic!("{opts}: {e}"));
+        // x[k] = k - 1: lane g leaves when x[i + 1] >= g, at i = g (x never holds g + 1000).
+        let c = case("exit_phi.ll", "exit_phi")
+            .global(&[64])
+            .buf((0..128).map(|k| k - 1).collect::<Vec<i32>>())
+            .out::<i32>(64);
+        let (run, _) = igc::run::Gpu::new().run(k, &c).unwrap();
+        let want: Vec<i32> = (0..64).collect();
+        expect_eq(&run.output::<i32>(1), &want).unwrap_or_else(|e| panic!("{opts}: {e}"));
+    }
+}
+
 /// Flow that is not reducible is a build error that says so, never wrong code.
 #[test]
 fn irreducible_flow_is_a_build_error() {

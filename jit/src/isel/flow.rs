@@ -13,6 +13,7 @@
 //! the branch, so no edge needs splitting.
 
 use super::mfunc::{Item, Label, MInst};
+use super::ssa_copies::Copies;
 use super::*;
 use crate::analysis::LoopForest;
 
@@ -161,7 +162,7 @@ impl Sel<'_> {
                 Ok(())
             }
             Term::Br(t) => {
-                self.edge_copies(b, t, None)?;
+                self.edge_copies(b, t, None, Copies::All)?;
                 let to = flow.point(b, t);
                 if Some(to) != next {
                     self.goto(flow, to, None);
@@ -170,8 +171,18 @@ impl Sel<'_> {
             }
             Term::CondBr(c, t, e) => {
                 self.flag_from_bool(c)?;
-                self.edge_copies(b, t, Some(false))?;
-                self.edge_copies(b, e, Some(true))?;
+                if self.is_uniform(c) {
+                    self.edge_copies(b, t, Some(false), Copies::All)?;
+                    self.edge_copies(b, e, Some(true), Copies::All)?;
+                } else {
+                    // A divergent branch's scalar copies run whichever way the lanes go: they
+                    // come after both sides' per-lane copies, which may read a scalar phi's
+                    // old value (an exit block's phi of a loop header's phi).
+                    for which in [Copies::Varying, Copies::Scalar] {
+                        self.edge_copies(b, t, Some(false), which)?;
+                        self.edge_copies(b, e, Some(true), which)?;
+                    }
+                }
                 let (tp, ep) = (flow.point(b, t), flow.point(b, e));
                 if let Some(l) = flow.fused_at(i) {
                     // The while's predicate picks the back edge; the others fall out of the loop.

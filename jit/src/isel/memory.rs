@@ -257,33 +257,7 @@ impl Sel<'_> {
         port: Port,
         channels: u32,
     ) -> Result<(), IselError> {
-        let a64 = port == Port::A64;
-        let (t, o) = if a64 {
-            (Type::UQ, self.opnd(addr, Type::UQ)?)
-        } else {
-            (Type::UD, self.half(addr, 0)?)
-        };
-        let payload = self.m.new_vreg(8 * t.size());
-        let mut i = Inst::new(Opcode::Mov, 8);
-        i.no_mask = true;
-        i.dst = Some(grf_dst(0, 0, t));
-        i.srcs[0] = Some(o.src);
-        self.push(i, Some(VRef { v: payload, off: 0 }), [o.vref, None, None]);
-        let resp = self.m.new_vreg(32 * channels);
-        let parts = if a64 {
-            send::a64_untyped_read_desc(8, channels)
-        } else {
-            send::untyped_read_desc(port.bti(), 8, channels)
-        };
-        let mut i = send::message(Opcode::Sends, 8, parts);
-        i.no_mask = true;
-        i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
-        self.push(
-            i,
-            Some(VRef { v: resp, off: 0 }),
-            [Some(VRef { v: payload, off: 0 }), None, None],
-        );
+        let resp = self.uniform_read(addr, port, 1, channels)?;
         if channels == 1 {
             self.locs.insert(v, Loc::Part(resp, 0, true));
             return Ok(());
@@ -339,20 +313,20 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// Uniform loads of up to 32 consecutive dwords as one SIMD8 message without the
-    /// execution mask: lane i reads the four dwords at the group's address + 16 i (lanes
-    /// past the group read its last four again: nothing the kernel does not read), and
-    /// dword k is then the scalar in channel k % 4 of lane k / 4.
-    fn uniform_group(&mut self, g: &super::coalesce::LoadGroup) -> Result<(), IselError> {
-        let port = self.port(g.addr)?;
+    /// One SIMD8 read without the execution mask, `channels` dwords a lane: lane i at `addr`
+    /// + 16 min(i, lanes - 1) (every lane at `addr` when `lanes` is 1); the reply's register.
+    fn uniform_read(
+        &mut self,
+        addr: Value,
+        port: Port,
+        lanes: u32,
+        channels: u32,
+    ) -> Result<VReg, IselError> {
         let a64 = port == Port::A64;
-        let lanes = g.dwords.div_ceil(4);
-        let channels = g.dwords.min(4);
-        debug_assert!(lanes == 1 || g.dwords.is_multiple_of(4));
         let (t, base) = if a64 {
-            (Type::UQ, self.opnd(g.addr, Type::UQ)?)
+            (Type::UQ, self.opnd(addr, Type::UQ)?)
         } else {
-            (Type::UD, self.half(g.addr, 0)?)
+            (Type::UD, self.half(addr, 0)?)
         };
         let payload = self.m.new_vreg(8 * t.size());
         let mut i = Inst::new(Opcode::Mov, 8);
@@ -416,6 +390,18 @@ impl Sel<'_> {
             Some(VRef { v: resp, off: 0 }),
             [Some(VRef { v: payload, off: 0 }), None, None],
         );
+        Ok(resp)
+    }
+
+    /// Uniform loads of up to 32 consecutive dwords as one SIMD8 message without the
+    /// execution mask: lane i reads the four dwords at the group's address + 16 i (lanes
+    /// past the group read its last four again: nothing the kernel does not read), and
+    /// dword k is then the scalar in channel k % 4 of lane k / 4.
+    fn uniform_group(&mut self, g: &super::coalesce::LoadGroup) -> Result<(), IselError> {
+        let port = self.port(g.addr)?;
+        let lanes = g.dwords.div_ceil(4);
+        debug_assert!(lanes == 1 || g.dwords.is_multiple_of(4));
+        let resp = self.uniform_read(g.addr, port, lanes, g.dwords.min(4))?;
         for (v, k) in &g.members {
             self.locs
                 .insert(*v, Loc::Part(resp, 32 * (k % 4) + 4 * (k / 4), true));

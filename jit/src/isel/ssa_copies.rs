@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// Which phis of an edge to copy: a divergent branch copies its sides' per-lane phis first,
+/// then its scalar ones (`flow.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Copies {
+    All,
+    Varying,
+    Scalar,
+}
+
 impl Sel<'_> {
     /// Copies into the phis of `to` for the edge from `from` (one parallel copy, ordered);
     /// under f0.0 (inverted if `Some(true)`) when the edge is one side of a branch.
@@ -11,11 +20,18 @@ impl Sel<'_> {
         from: Block,
         to: Block,
         pred: Option<bool>,
+        which: Copies,
     ) -> Result<(), IselError> {
         let mut moves = Vec::new();
         for v in &self.f.block(to).insts {
             if let Op::Phi(ins) = &self.f.inst(*v).op {
-                if let Some((_, src)) = ins.iter().find(|(p, _)| *p == from) {
+                let scalar = self.is_uniform(*v);
+                let wanted = match which {
+                    Copies::All => true,
+                    Copies::Varying => !scalar,
+                    Copies::Scalar => scalar,
+                };
+                if let Some((_, src)) = ins.iter().find(|(p, _)| *p == from).filter(|_| wanted) {
                     moves.push((*v, *src));
                 }
             }
@@ -55,11 +71,7 @@ impl Sel<'_> {
             match free {
                 Some(i) => {
                     let (dst, t, o, scalar) = pending.swap_remove(i);
-                    if scalar {
-                        self.mov_scalar(dst, t, o, scalar_pred);
-                    } else {
-                        self.mov_to(dst, t, o, pred);
-                    }
+                    self.phi_copy(dst, t, o, scalar, pred, scalar_pred);
                 }
                 None => {
                     let (dst, t, _, scalar) = pending[0];
@@ -70,11 +82,7 @@ impl Sel<'_> {
                         vref: Some(VRef { v: dst, off: 0 }),
                         scalar,
                     };
-                    if scalar {
-                        self.mov_scalar(tmp, t, saved, scalar_pred);
-                    } else {
-                        self.mov_to(tmp, t, saved, pred);
-                    }
+                    self.phi_copy(tmp, t, saved, scalar, pred, scalar_pred);
                     for (_, _, o, _) in &mut pending {
                         if let Some(x) = o.vref.as_mut().filter(|x| x.v == dst) {
                             x.v = tmp;
@@ -84,6 +92,23 @@ impl Sel<'_> {
             }
         }
         Ok(())
+    }
+
+    /// One copy of an edge: a scalar's under `scalar_pred`, a varying value's under `pred`.
+    fn phi_copy(
+        &mut self,
+        dst: VReg,
+        t: Type,
+        o: Opnd,
+        scalar: bool,
+        pred: Option<bool>,
+        scalar_pred: Option<bool>,
+    ) {
+        if scalar {
+            self.mov_scalar(dst, t, o, scalar_pred);
+        } else {
+            self.mov_to(dst, t, o, pred);
+        }
     }
 
     /// `(W) mov (1) dst o`, under f0.0's channel 0 when `pred` is given.

@@ -206,6 +206,16 @@ fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize, partial: bool) -
     Some(plan)
 }
 
+/// The phis at the start of block `b`.
+fn phis_of(f: &Function, b: Block) -> Vec<Value> {
+    f.block(b)
+        .insts
+        .iter()
+        .copied()
+        .take_while(|v| matches!(f.inst(*v).op, Op::Phi(_)))
+        .collect()
+}
+
 /// The incoming value of phi `v` from block `from`.
 fn incoming(f: &Function, v: Value, from: Block) -> Option<Value> {
     match &f.inst(v).op {
@@ -222,13 +232,7 @@ fn iterations(f: &Function, plan: &Plan, max_trip: usize, max_cost: usize) -> Op
         Op::Const(k) => Some(k),
         _ => None,
     };
-    let header_phis: Vec<Value> = f
-        .block(plan.header)
-        .insts
-        .iter()
-        .copied()
-        .filter(|v| matches!(f.inst(*v).op, Op::Phi(_)))
-        .collect();
+    let header_phis = phis_of(f, plan.header);
     // The header's phis in the first iteration: the preheader's values, where constant.
     let mut phis: Vec<Option<u64>> = header_phis
         .iter()
@@ -341,13 +345,7 @@ fn iterations(f: &Function, plan: &Plan, max_trip: usize, max_cost: usize) -> Op
 /// Replace the loop by `plan.copies` copies of its blocks, one after another (partially
 /// unrolled: a loop of them); the first copy's header.
 fn unroll(f: &mut Function, plan: &Plan) -> Block {
-    let header_phis: Vec<Value> = f
-        .block(plan.header)
-        .insts
-        .iter()
-        .copied()
-        .filter(|v| matches!(f.inst(*v).op, Op::Phi(_)))
-        .collect();
+    let header_phis = phis_of(f, plan.header);
     let copy_blocks: Vec<HashMap<Block, Block>> = (0..plan.copies)
         .map(|_| plan.blocks.iter().map(|b| (*b, f.add_block())).collect())
         .collect();

@@ -129,6 +129,10 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
     // First reference of each register inside each loop, and whether it was a read.
     let mut loops: Vec<(usize, usize)> = Vec::new();
     let mut open: Vec<(crate::isel::mfunc::Label, usize)> = Vec::new();
+    // Each register's references in order: (position, read there, written there under a
+    // predicate), so that a loop's first reference is a binary search, not a walk of the
+    // loop (an unrolled loop body has thousands of instructions and registers).
+    let mut refs: Vec<Vec<(usize, bool, bool)>> = vec![Vec::new(); n];
     for (pos, item) in m.items.iter().enumerate() {
         match item {
             Item::Inst(mi) => {
@@ -136,6 +140,10 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
                     let v = r.v.0 as usize;
                     start[v] = start[v].min(pos);
                     end[v] = end[v].max(pos);
+                    if refs[v].last().is_none_or(|(p, ..)| *p != pos) {
+                        let read = mi.srcs.iter().flatten().any(|x| x.v.0 as usize == v);
+                        refs[v].push((pos, read, mi.inst.predicate.is_some()));
+                    }
                 }
             }
             Item::LoopStart(l) => open.push((*l, pos)),
@@ -168,7 +176,7 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
                     }
                     continue;
                 }
-                let carried = start[v] < ls || first_ref_in_is_read(m, v as u32, ls, le);
+                let carried = start[v] < ls || first_ref_in_is_read(&refs[v], ls, le);
                 if carried {
                     end[v] = le;
                     changed = true;
@@ -221,20 +229,16 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
     })
 }
 
-fn first_ref_in_is_read(m: &MFunction, v: u32, ls: usize, le: usize) -> bool {
-    for item in &m.items[ls..=le] {
-        if let Item::Inst(mi) = item {
-            let read = mi.srcs.iter().flatten().any(|r| r.v.0 == v);
-            let written = mi.dst.is_some_and(|r| r.v.0 == v);
-            if read {
-                return true;
-            }
-            if written {
-                // A write under a channel mask leaves other lanes' old values: only an
-                // unpredicated full write starts a fresh value.
-                return mi.inst.predicate.is_some();
-            }
+/// Whether a register's first reference in `ls..=le` reads it (its value comes from before),
+/// given its references in order.
+fn first_ref_in_is_read(refs: &[(usize, bool, bool)], ls: usize, le: usize) -> bool {
+    let i = refs.partition_point(|(p, ..)| *p < ls);
+    match refs.get(i) {
+        Some(&(p, read, predicated)) if p <= le => {
+            // A write under a channel mask leaves other lanes' old values: only an
+            // unpredicated full write starts a fresh value.
+            read || predicated
         }
+        _ => false,
     }
-    false
 }
