@@ -409,17 +409,12 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// Stores of consecutive dwords as one message: the values laid out channel after
-    /// channel in its data payload.
-    pub(super) fn store_group(&mut self, g: &super::coalesce::StoreGroup) -> Result<(), IselError> {
-        let port = self.port(g.addr)?;
-        let payload = self.payload(port, g.addr)?;
-        let plane = 4 * u32::from(self.simd);
-        let channels = g.values.len() as u32;
-        let data = self.m.new_vreg(plane * channels);
-        for (c, value) in g.values.iter().enumerate() {
-            let t = isa_type(self.f.ty(*value), false)?;
-            let o = self.opnd(*value, t)?;
+    /// `values` one after another, `per` bytes each (a lane's element of each, as `t`): a
+    /// message's data payload.
+    fn operand_block(&mut self, values: &[Value], per: u32, t: Type) -> Result<VReg, IselError> {
+        let data = self.m.new_vreg(per * values.len() as u32);
+        for (k, x) in values.iter().enumerate() {
+            let o = self.opnd(*x, t)?;
             let mut i = Inst::new(Opcode::Mov, self.simd);
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
@@ -427,11 +422,22 @@ impl Sel<'_> {
                 i,
                 Some(VRef {
                     v: data,
-                    off: plane * c as u32,
+                    off: per * k as u32,
                 }),
                 [o.vref, None, None],
             );
         }
+        Ok(data)
+    }
+
+    /// Stores of consecutive dwords as one message: the values laid out channel after
+    /// channel in its data payload.
+    pub(super) fn store_group(&mut self, g: &super::coalesce::StoreGroup) -> Result<(), IselError> {
+        let port = self.port(g.addr)?;
+        let payload = self.payload(port, g.addr)?;
+        let channels = g.values.len() as u32;
+        // Raw dwords (a group may hold ints and floats side by side).
+        let data = self.operand_block(&g.values, 4 * u32::from(self.simd), Type::UD)?;
         let parts = match port {
             Port::A64 => send::a64_untyped_write_desc(u32::from(self.simd), channels),
             _ => send::untyped_write_desc(port.bti(), u32::from(self.simd), channels),
@@ -519,21 +525,7 @@ impl Sel<'_> {
             return self.a64_atomic_halves(v, op, payload, operands, t);
         }
         let per = ty.bytes().max(4) * self.simd as u32;
-        let data = self.m.new_vreg(per * operands.len() as u32);
-        for (k, x) in operands.iter().enumerate() {
-            let o = self.opnd(*x, t)?;
-            let mut i = Inst::new(Opcode::Mov, self.simd);
-            i.dst = Some(grf_dst(0, 0, t));
-            i.srcs[0] = Some(o.src);
-            self.push(
-                i,
-                Some(VRef {
-                    v: data,
-                    off: per * k as u32,
-                }),
-                [o.vref, None, None],
-            );
-        }
+        let data = self.operand_block(operands, per, t)?;
         let n = operands.len() as u32;
         let parts = match port {
             Port::A64 => send::a64_atomic_desc(op, wide, true, n),

@@ -113,19 +113,18 @@ impl Sel<'_> {
 
     /// `(W) mov (1) dst o`, under f0.0's channel 0 when `pred` is given.
     fn mov_scalar(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>) {
-        let mut i = Inst::new(Opcode::Mov, 1);
-        i.no_mask = true;
-        i.predicate = pred.map(|inverse| Predicate {
-            ctrl: PredCtrl::Normal,
-            inverse,
-        });
-        i.dst = Some(grf_dst(0, 0, t));
-        i.srcs[0] = Some(o.src);
-        self.push(i, Some(VRef { v: dst, off: 0 }), [o.vref, None, None]);
+        self.mov_under(dst, t, o, pred, true);
     }
 
     pub(super) fn mov_to(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>) {
-        let mut i = Inst::new(Opcode::Mov, self.simd);
+        self.mov_under(dst, t, o, pred, false);
+    }
+
+    /// `mov dst o` over every lane, or (`scalar`) one channel without the mask; under f0.0
+    /// (inverted if `Some(true)`) when `pred` is given.
+    fn mov_under(&mut self, dst: VReg, t: Type, o: Opnd, pred: Option<bool>, scalar: bool) {
+        let mut i = Inst::new(Opcode::Mov, if scalar { 1 } else { self.simd });
+        i.no_mask = scalar;
         i.predicate = pred.map(|inverse| Predicate {
             ctrl: PredCtrl::Normal,
             inverse,
