@@ -202,3 +202,20 @@ fn float4_and_table_reads_are_coalesced() {
         }
     }
 }
+
+/// A uniform double division and square root (a loop of uniform values): ieee.rs's macro
+/// sequences leave per-lane results, so the analysis keeps them varying and no scalar
+/// instruction reads them with a <4;4,1> region (pyopencl's complex pow and tan did).
+#[test]
+fn uniform_double_division_is_legal() {
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+        kernel void k(global double *out, double a, int n) {
+            double s = a;
+            for (int i = 0; i < n; i++)
+                s = s / (a + i) + sqrt(s);
+            out[get_global_id(0)] = s * 2.0;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let k = ks[0].1.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{e}"));
+}

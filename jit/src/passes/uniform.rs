@@ -22,11 +22,15 @@
 //! own issued without it (`memory.rs`).
 
 use crate::analysis::{Cfg, LoopForest};
-use crate::ir::{Block, Builtin, Function, Op, Space, Term, Ty, Value};
+use crate::ir::{BinOp, Block, Builtin, Function, Op, Space, Term, Ty, UnOp, Value};
 
-/// Whether `op` is varying whatever its operands are.
-fn source(f: &Function, op: &Op) -> bool {
+/// Whether `op` (of type `ty`) is varying whatever its operands are.
+fn source(f: &Function, op: &Op, ty: Ty) -> bool {
     match op {
+        // Selected as ieee.rs's macro sequences, which work on lanes four at a time and leave
+        // a per-lane result: a scalar read of it would be an illegal region (ExecSize 1 <
+        // Width 4) reading a lane that may not be enabled.
+        Op::Bin(BinOp::FDiv, ..) | Op::Un(UnOp::Sqrt, _) if ty == Ty::F64 => true,
         Op::Builtin(b, _) => matches!(
             b,
             Builtin::GlobalId | Builtin::LocalId | Builtin::SubgroupLocalId
@@ -171,7 +175,7 @@ pub fn analyse(f: &Function) -> Vec<bool> {
                     continue;
                 }
                 let op = &f.inst(*v).op;
-                let vary = source(f, op)
+                let vary = source(f, op, f.ty(*v))
                     || match op {
                         // One lane's value is every lane's.
                         Op::ReadLane(..) => false,
@@ -299,7 +303,7 @@ fn conservative(f: &Function) -> Vec<bool> {
         uniform[i] = match &inst.op {
             Op::Phi(_) | Op::Load { .. } => false,
             Op::ReadLane(..) => true,
-            op if source(f, op) => false,
+            op if source(f, op, inst.ty) => false,
             op => op
                 .operands()
                 .iter()
