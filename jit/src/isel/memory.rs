@@ -189,6 +189,27 @@ impl Sel<'_> {
         );
     }
 
+    /// A per-lane untyped read of `channels` dwords a lane at the addresses of `payload`;
+    /// the reply's register (all lanes' channel 0, then channel 1, ...).
+    fn untyped_read(&mut self, port: Port, payload: VRef, channels: u32) -> VReg {
+        let simd = u32::from(self.simd);
+        let resp = self.m.new_vreg(4 * simd * channels);
+        let parts = match port {
+            Port::A64 => send::a64_untyped_read_desc(simd, channels),
+            _ => send::untyped_read_desc(port.bti(), simd, channels),
+        };
+        let mut i = send::message(Opcode::Sends, self.simd, parts);
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        // No second payload: src1 is the null register.
+        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
+        self.push(
+            i,
+            Some(VRef { v: resp, off: 0 }),
+            [Some(payload), None, None],
+        );
+        resp
+    }
+
     pub(super) fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {
         let port = self.port(addr)?;
         let size = ty.bytes();
@@ -200,20 +221,7 @@ impl Sel<'_> {
         }
         let payload = self.payload(port, addr)?;
         let channels = size / 4;
-        let resp = self.m.new_vreg(4 * self.simd as u32 * channels);
-        let parts = match port {
-            Port::A64 => send::a64_untyped_read_desc(self.simd as u32, channels),
-            _ => send::untyped_read_desc(port.bti(), self.simd as u32, channels),
-        };
-        let mut i = send::message(Opcode::Sends, self.simd, parts);
-        i.dst = Some(grf_dst(0, 0, Type::UD));
-        // No second payload: src1 is the null register.
-        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
-        self.push(
-            i,
-            Some(VRef { v: resp, off: 0 }),
-            [Some(payload), None, None],
-        );
+        let resp = self.untyped_read(port, payload, channels);
         if channels == 1 {
             self.locs.insert(v, Loc::V(resp, false));
         } else {
@@ -294,19 +302,7 @@ impl Sel<'_> {
         let port = self.port(g.addr)?;
         let payload = self.payload(port, g.addr)?;
         let plane = 4 * u32::from(self.simd);
-        let resp = self.m.new_vreg(plane * g.dwords);
-        let parts = match port {
-            Port::A64 => send::a64_untyped_read_desc(u32::from(self.simd), g.dwords),
-            _ => send::untyped_read_desc(port.bti(), u32::from(self.simd), g.dwords),
-        };
-        let mut i = send::message(Opcode::Sends, self.simd, parts);
-        i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
-        self.push(
-            i,
-            Some(VRef { v: resp, off: 0 }),
-            [Some(payload), None, None],
-        );
+        let resp = self.untyped_read(port, payload, g.dwords);
         for (v, c) in &g.members {
             self.locs.insert(*v, Loc::Part(resp, plane * c, false));
         }
