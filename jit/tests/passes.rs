@@ -1403,3 +1403,84 @@ fn unroll_does_part_of_a_long_counted_loop_each_turn() {
     // better; each copy adds 1 to the last).
     assert_eq!(out.matches("bin add").count(), 16, "{out}");
 }
+
+/// `div64`: a 64-bit division becomes the test for operands that fit in 32 bits (or a zero
+/// divisor) and the 32-bit hardware division, else rounds of quotient digits estimated
+/// through a single-precision reciprocal scaled by 1 - 2^-18 (0x3f7fffc0), while a round
+/// moves and r >= d, then the one correction; signed forms take the magnitudes first and
+/// give the quotient the sign of the signs' difference, under the division's own number.
+#[test]
+fn div64_expands_into_the_32_bit_test_and_the_estimation_loop() {
+    check_pass(
+        passes::div64::run,
+        "kernel k(ptr.global, i64, i64)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 arg 1
+           %2 = i64 arg 2
+           %3 = i64 bin div.s %1, %2
+           store %0, %3, align 8, bytes 8
+           ret",
+        "kernel k(ptr.global, i64, i64)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 arg 1
+           %2 = i64 arg 2
+           %5 = i64 const 0x0
+           %6 = bool cmp lt.s %1, %5
+           %7 = i64 un neg %1
+           %8 = i64 select %6, %7, %1
+           %9 = i64 const 0x0
+           %10 = bool cmp lt.s %2, %9
+           %11 = i64 un neg %2
+           %12 = i64 select %10, %11, %2
+           %13 = bool bin xor %6, %10
+           %14 = i64 bin or %8, %12
+           %15 = i64 const 0x20
+           %16 = i64 bin lshr %14, %15
+           %17 = i64 const 0x0
+           %18 = bool cmp eq %16, %17
+           %19 = bool cmp eq %12, %17
+           %20 = bool bin or %18, %19
+           br %20, bb2, bb3
+         bb1:
+           %46 = i64 phi [bb2: %24], [bb5: %45]
+           %47 = i64 un neg %46
+           %3 = i64 select %13, %47, %46
+           store %0, %3, align 8, bytes 8
+           ret
+         bb2:
+           %21 = i32 conv trunc %8
+           %22 = i32 conv trunc %12
+           %23 = i32 bin div.u %21, %22
+           %24 = i64 conv zext %23
+           br bb1
+         bb3:
+           %25 = f32 conv utof %12
+           %26 = f32 const 0x3f800000
+           %27 = f32 bin fdiv %26, %25
+           %28 = f32 const 0x3f7fffc0
+           %29 = f32 bin fmul %27, %28
+           %30 = i64 const 0x0
+           br bb4
+         bb4:
+           %31 = i64 phi [bb3: %30], [bb4: %36]
+           %32 = i64 phi [bb3: %8], [bb4: %38]
+           %33 = f32 conv utof %32
+           %34 = f32 bin fmul %33, %29
+           %35 = i64 conv ftou %34
+           %36 = i64 bin add %31, %35
+           %37 = i64 bin mul %35, %12
+           %38 = i64 bin sub %32, %37
+           %39 = i64 const 0x0
+           %40 = bool cmp ne %35, %39
+           %41 = bool cmp ge.u %38, %12
+           %42 = bool bin and %40, %41
+           br %42, bb4, bb5
+         bb5:
+           %43 = i64 const 0x1
+           %44 = i64 bin add %36, %43
+           %45 = i64 select %41, %44, %36
+           br bb1",
+    );
+}

@@ -29,8 +29,28 @@ fn div_inputs(seed: u64) -> (Vec<i64>, Vec<i64>) {
                 _ => (x | (1 << 63)) as i64,
             }
         };
-        let x = pick(&mut r, k);
-        let mut y = pick(&mut r, k / 4 + k);
+        let (x, mut y) = if k < 128 {
+            (pick(&mut r, k), pick(&mut r, k / 4 + k))
+        } else {
+            // Where an estimated quotient digit is off by one: exact multiples and one
+            // short of the next, divisors next to powers of two, quotients of every size
+            // up to 2^64, dividends at the extremes.
+            let d = match k % 4 {
+                0 => (1u64 << (r.next_u64() % 64)).wrapping_add(r.next_u64() % 3) - 1,
+                1 => r.next_u64() >> (r.next_u64() % 64),
+                2 => [1, 2, 3, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 32) + 1][k / 4 % 7],
+                _ => (r.next_u64() % 0xFFFF) + 1,
+            }
+            .max(1);
+            let q = r.next_u64() >> (r.next_u64() % 64);
+            let n = match k / 4 % 4 {
+                0 => q.wrapping_mul(d),
+                1 => q.wrapping_mul(d).wrapping_add(d - 1),
+                2 => u64::MAX - (r.next_u64() % 4),
+                _ => q,
+            };
+            (n as i64, d as i64)
+        };
         if y == 0 || (x == i64::MIN && y == -1) {
             y = 7;
         }

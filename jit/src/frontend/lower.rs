@@ -2097,89 +2097,6 @@ impl Lowerer<'_, '_> {
         1 + k as u32
     }
 
-    /// 64-bit division or remainder of `n` by `d` (`op`: UDiv, SDiv, UMod or SRem), as a
-    /// loop of restoring division over the 64 bits (one quotient bit an iteration; the
-    /// dividend's bit joins the partial remainder, which loses no bit even when the
-    /// divisor has its top bit set). Signed forms divide the magnitudes and fix the signs
-    /// (C: the quotient truncates, the remainder takes the dividend's sign). Returns the
-    /// block after the loop and the result.
-    fn div64(
-        &mut self,
-        pre: Block,
-        n: Value,
-        d: Value,
-        op: SOp,
-    ) -> Result<(Block, Value), FrontendError> {
-        let t = Ty::I64;
-        let signed = matches!(op, SOp::SDiv | SOp::SRem);
-        let zero = self.konst(t, 0);
-        let one = self.konst(t, 1);
-        let k63 = self.konst(t, 63);
-        let abs = |me: &mut Self, v: Value| {
-            let neg =
-                me.f.push(pre, Op::Cmp(CmpOp::Lt { signed: true }, v, zero), Ty::Bool);
-            let m = me.f.push(pre, Op::Un(UnOp::Neg, v), t);
-            (me.f.push(pre, Op::Select(neg, m, v), t), neg)
-        };
-        let (un, n_neg, ud, d_neg) = if signed {
-            let (a, an) = abs(self, n);
-            let (b, bn) = abs(self, d);
-            (a, Some(an), b, Some(bn))
-        } else {
-            (n, None, d, None)
-        };
-        let head = self.f.add_block();
-        let exit = self.f.add_block();
-        self.f.blocks[pre.0 as usize].term = Term::Br(head);
-        // Loop state: the bit index, the quotient, the partial remainder.
-        let pi = self.f.push(head, Op::Phi(Vec::new()), t);
-        let pq = self.f.push(head, Op::Phi(Vec::new()), t);
-        let pr = self.f.push(head, Op::Phi(Vec::new()), t);
-        let bit = self.f.push(head, Op::Bin(BinOp::LShr, un, pi), t);
-        let bit = self.f.push(head, Op::Bin(BinOp::And, bit, one), t);
-        let top = self.f.push(head, Op::Bin(BinOp::LShr, pr, k63), t);
-        let top = self.f.push(head, Op::Cmp(CmpOp::Ne, top, zero), Ty::Bool);
-        let r2 = self.f.push(head, Op::Bin(BinOp::Shl, pr, one), t);
-        let r2 = self.f.push(head, Op::Bin(BinOp::Or, r2, bit), t);
-        let ge = self
-            .f
-            .push(head, Op::Cmp(CmpOp::Ge { signed: false }, r2, ud), Ty::Bool);
-        let ge = self.f.push(head, Op::Bin(BinOp::Or, ge, top), Ty::Bool);
-        let sub = self.f.push(head, Op::Bin(BinOp::Sub, r2, ud), t);
-        let r3 = self.f.push(head, Op::Select(ge, sub, r2), t);
-        let qb = self.f.push(head, Op::Bin(BinOp::Shl, one, pi), t);
-        let qb = self.f.push(head, Op::Select(ge, qb, zero), t);
-        let q2 = self.f.push(head, Op::Bin(BinOp::Or, pq, qb), t);
-        let i2 = self.f.push(head, Op::Bin(BinOp::Sub, pi, one), t);
-        let more = self.f.push(head, Op::Cmp(CmpOp::Ne, pi, zero), Ty::Bool);
-        self.f.blocks[head.0 as usize].term = Term::CondBr(more, head, exit);
-        self.f.insts[pi.0 as usize].op = Op::Phi(vec![(pre, k63), (head, i2)]);
-        self.f.insts[pq.0 as usize].op = Op::Phi(vec![(pre, zero), (head, q2)]);
-        self.f.insts[pr.0 as usize].op = Op::Phi(vec![(pre, zero), (head, r3)]);
-        let b = exit;
-        let (value, neg) = match op {
-            SOp::UDiv => (q2, None),
-            SOp::UMod => (r3, None),
-            SOp::SDiv => {
-                let (Some(an), Some(bn)) = (n_neg, d_neg) else {
-                    return invalid("internal: signed division without signs");
-                };
-                (
-                    q2,
-                    Some(self.f.push(b, Op::Bin(BinOp::Xor, an, bn), Ty::Bool)),
-                )
-            }
-            _ => (r3, n_neg),
-        };
-        Ok(match neg {
-            None => (b, value),
-            Some(c) => {
-                let m = self.f.push(b, Op::Un(UnOp::Neg, value), t);
-                (b, self.f.push(b, Op::Select(c, m, value), t))
-            }
-        })
-    }
-
     /// vloadn/vstoren and the vload_half/vstore_half family: loads and stores of `n`
     /// consecutive elements at `p + offset * n` (`vloada_`/`vstorea_`: vec3 strides as 4).
     /// shuffle and shuffle2: whole-vector built-ins (OpenCL C 6.15.12). Component k of the
@@ -3810,40 +3727,6 @@ impl Lowerer<'_, '_> {
                     });
                 }
                 define!(out);
-            }
-            SOp::UDiv | SOp::SDiv | SOp::UMod | SOp::SRem
-                if rty.is_some_and(|t| {
-                    self.info.scalar(t).ok() == Some(Ty::I64) && self.info.odd_width(t).is_none()
-                }) =>
-            {
-                // 64-bit division: Gen9 divides 32-bit integers only (math.idiv).
-                let x = self.vals(fr, id_op(i, 0)?)?;
-                let y = self.vals(fr, id_op(i, 1)?)?;
-                let mut b = cur;
-                let mut out = Vec::new();
-                for (c, xv) in x.iter().enumerate() {
-                    let yv = *y.get(c).or(y.first()).ok_or_else(|| {
-                        FrontendError::InvalidIl("division without a divisor".into())
-                    })?;
-                    // By a power of two: one instruction that `passes::strength` turns
-                    // into shifts, rather than the loop.
-                    let signed = matches!(op, SOp::SDiv | SOp::SRem);
-                    if let Op::Const(d) = self.f.inst(yv).op {
-                        if crate::passes::strength::reduces_division(d, 64, signed) {
-                            let bop = match op {
-                                SOp::UDiv | SOp::SDiv => BinOp::Div { signed },
-                                _ => BinOp::Rem { signed },
-                            };
-                            out.push(self.f.push(b, Op::Bin(bop, *xv, yv), Ty::I64));
-                            continue;
-                        }
-                    }
-                    let (next, v) = self.div64(b, *xv, yv, op)?;
-                    b = next;
-                    out.push(v);
-                }
-                define!(out);
-                return Ok(b);
             }
             SOp::Any | SOp::All => {
                 // any / all of a vector of booleans: or / and of its components.

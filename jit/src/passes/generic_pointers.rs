@@ -196,30 +196,9 @@ fn accesses(f: &mut Function) {
 /// of the two results, under the access's own value number).
 fn split(f: &mut Function, b: usize, pos: usize) {
     let v = f.blocks[b].insts[pos];
-    let tail: Vec<Value> = f.blocks[b].insts.split_off(pos + 1);
-    f.blocks[b].insts.pop();
-    let term = std::mem::replace(&mut f.blocks[b].term, Term::None);
-    let join = Block(f.blocks.len() as u32);
+    let join = super::split_around(f, b, pos);
     let local = Block(join.0 + 1);
     let global = Block(join.0 + 2);
-    // The successors' phis now come from the join.
-    let succs = match &term {
-        Term::Br(t) => vec![*t],
-        Term::CondBr(_, t, e) => vec![*t, *e],
-        _ => vec![],
-    };
-    for s in succs {
-        for k in 0..f.blocks[s.0 as usize].insts.len() {
-            let p = f.blocks[s.0 as usize].insts[k];
-            if let Op::Phi(ins) = &mut f.insts[p.0 as usize].op {
-                for (from, _) in ins.iter_mut() {
-                    if from.0 as usize == b {
-                        *from = join;
-                    }
-                }
-            }
-        }
-    }
     let inst = f.inst(v).clone();
     let addr = match inst.op {
         Op::Load { addr, .. }
@@ -254,16 +233,10 @@ fn split(f: &mut Function, b: usize, pos: usize) {
     };
     let (local_insts, from_local) = arm(f, off, Space::Local);
     let (global_insts, from_global) = arm(f, canonical, Space::Global);
-    let mut join_insts = Vec::with_capacity(tail.len() + 1);
     if inst.ty != Ty::Void {
         f.insts[v.0 as usize].op = Op::Phi(vec![(local, from_local), (global, from_global)]);
-        join_insts.push(v);
+        f.blocks[join.0 as usize].insts.insert(0, v);
     }
-    join_insts.extend(tail);
-    f.blocks.push(BlockData {
-        insts: join_insts,
-        term,
-    });
     f.blocks.push(BlockData {
         insts: local_insts,
         term: Term::Br(join),

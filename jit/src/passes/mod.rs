@@ -7,6 +7,7 @@ pub mod address_spaces;
 pub mod constfold;
 pub mod cse;
 pub mod dce;
+pub mod div64;
 pub mod generic_pointers;
 pub mod mem2reg;
 pub mod narrow;
@@ -44,6 +45,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("strength", strength::run),
     // 64-bit arithmetic read only in 32 bits done in 32 bits (mul_hi written in C).
     ("narrow", narrow::run),
+    // 64-bit division and remainder left after those: 32-bit hardware division where both
+    // operands fit, else a few rounds of float-estimated quotient digits.
+    ("div64", div64::run),
     // Constant branches gone, dead blocks emptied, straight lines joined.
     ("simplify_cfg", simplify_cfg::run),
     // Loops that run a constant number of times as straight code, folded (hash rounds,
@@ -93,6 +97,38 @@ pub(crate) fn replace_uses(
     for v in &mut f.live_out {
         *v = resolve(*v);
     }
+}
+
+/// Split block `b` around its instruction `pos`: the instructions after it and the
+/// terminator move to a new block (returned), whose successors' phis now name it; the
+/// instruction itself is taken out of `b`, which is left unterminated for the caller to
+/// branch from (into code that ends in the new block, where the caller places the
+/// instruction's replacement).
+pub(crate) fn split_around(f: &mut Function, b: usize, pos: usize) -> crate::ir::Block {
+    use crate::ir::{Block, BlockData, Op, Term};
+    let tail: Vec<crate::ir::Value> = f.blocks[b].insts.split_off(pos + 1);
+    f.blocks[b].insts.pop();
+    let term = std::mem::replace(&mut f.blocks[b].term, Term::None);
+    let join = Block(f.blocks.len() as u32);
+    let succs: Vec<Block> = match &term {
+        Term::Br(t) => vec![*t],
+        Term::CondBr(_, t, e) => vec![*t, *e],
+        _ => vec![],
+    };
+    for s in succs {
+        for k in 0..f.blocks[s.0 as usize].insts.len() {
+            let p = f.blocks[s.0 as usize].insts[k];
+            if let Op::Phi(ins) = &mut f.insts[p.0 as usize].op {
+                for (from, _) in ins.iter_mut() {
+                    if from.0 as usize == b {
+                        *from = join;
+                    }
+                }
+            }
+        }
+    }
+    f.blocks.push(BlockData { insts: tail, term });
+    join
 }
 
 #[derive(Clone, Copy, Debug)]

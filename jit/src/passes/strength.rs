@@ -1,8 +1,8 @@
 //! Division, remainder and 64-bit multiplication by a constant power of two become shifts
 //! and masks. LLVM does this for scalars, but leaves a vector `sdiv <4 x i64> %x, <2^32, ...>`
 //! for the target (pyopencl's random-number kernels divide so), and the JIT splits vectors
-//! into components: each one would otherwise be a 64-iteration shift-and-subtract loop (Gen9
-//! has no integer divide for qwords), or for a multiply three 32-bit products.
+//! into components: each one would otherwise be `div64`'s expansion (Gen9 has no integer
+//! divide for qwords), or for a multiply three 32-bit products.
 //!
 //! For `w`-bit `x` and `d = 2^k`:
 //! - `udiv x, d` → `lshr x, k`; `urem x, d` → `and x, d - 1`;
@@ -30,13 +30,6 @@ fn log2_of(d: u64, w: u32) -> Option<u32> {
     let d = if w == 64 { d } else { d & ((1u64 << w) - 1) };
     let k = d.trailing_zeros();
     (d.is_power_of_two() && k > 0 && k < w).then_some(k)
-}
-
-/// True when this pass turns a `w`-bit division or remainder by the constant `d` into
-/// shifts and masks (the front end keeps such a 64-bit division as one instruction instead
-/// of expanding it into its loop).
-pub fn reduces_division(d: u64, w: u32, signed: bool) -> bool {
-    log2_of(d, w).is_some_and(|k| !signed || k < w - 1)
 }
 
 /// Instructions placed in front of position `at` of block `b`.
