@@ -1484,3 +1484,64 @@ fn div64_expands_into_the_32_bit_test_and_the_estimation_loop() {
            br bb1",
     );
 }
+
+/// `narrow`: the offset of a `__local` address read only as an address is computed in 32
+/// bits, through LLVM's in-place sign extension (`ashr(shl(x, 32), 32)`), the shift and the
+/// add; an address that is also cast to an integer keeps its 64-bit offset (where a negative
+/// offset's high half matters).
+#[test]
+fn narrow_computes_local_address_offsets_in_32_bits() {
+    check_pass(
+        passes::narrow::run,
+        "kernel k(ptr.local, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i32 arg 1
+           %2 = i64 conv zext %1
+           %3 = i64 const 0x20
+           %4 = i64 bin shl %2, %3
+           %5 = i64 bin ashr %4, %3
+           %6 = i64 const 0x2
+           %7 = i64 bin shl %5, %6
+           %8 = ptr.local ptradd %0, %7
+           %9 = i32 load %8, align 4, bytes 4
+           %10 = i64 const 0x4
+           %11 = i64 bin add %7, %10
+           %12 = ptr.local ptradd %0, %11
+           store %12, %9, align 4, bytes 4
+           %13 = ptr.local ptradd %0, %11
+           %14 = i64 conv bitcast %13
+           %15 = ptr.local conv bitcast %14
+           store %15, %9, align 4, bytes 4
+           ret",
+        "kernel k(ptr.local, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i32 arg 1
+           %2 = i64 conv zext %1
+           %3 = i64 const 0x20
+           %4 = i64 bin shl %2, %3
+           %5 = i64 bin ashr %4, %3
+           %6 = i64 const 0x2
+           %7 = i64 bin shl %5, %6
+           %18 = i32 const 0x2
+           %19 = i32 bin shl %1, %18
+           %20 = i64 conv zext %19
+           %8 = ptr.local ptradd %0, %20
+           %9 = i32 load %8, align 4, bytes 4
+           %10 = i64 const 0x4
+           %11 = i64 bin add %7, %10
+           %21 = i32 const 0x2
+           %22 = i32 bin shl %1, %21
+           %23 = i32 const 0x4
+           %24 = i32 bin add %22, %23
+           %25 = i64 conv zext %24
+           %12 = ptr.local ptradd %0, %25
+           store %12, %9, align 4, bytes 4
+           %13 = ptr.local ptradd %0, %11
+           %14 = i64 conv bitcast %13
+           %15 = ptr.local conv bitcast %14
+           store %15, %9, align 4, bytes 4
+           ret",
+    );
+}

@@ -203,6 +203,54 @@ fn float4_and_table_reads_are_coalesced() {
     }
 }
 
+/// `__local` addresses in 32 bits (analysis/slm_addresses.rs, passes::narrow, isel's
+/// `slm_offset`): indexing a `__local` array adds no qword instruction to a kernel. Kernel
+/// `b` is `a` plus a local store, a barrier and two local reads at computed indices; before,
+/// each local access cost its index's sign extension, shift and add in qwords (two
+/// instructions each at SIMD16) and a pack of the low dwords into the message.
+#[test]
+fn local_addresses_take_no_qword_instructions() {
+    let src = "kernel void a(global int *out) {
+            size_t i = get_global_id(0);
+            out[i] = (int)i;
+        }
+        kernel void b(global int *out, local int *s) {
+            size_t i = get_global_id(0);
+            int l = get_local_id(0);
+            s[l] = (int)i;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[i] = s[l ^ 1] + s[(l + 3) & 15];
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let mut qwords = std::collections::BTreeMap::new();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
+        // SLM messages: binding-table index 254 in the descriptor's low byte.
+        let slm = text
+            .lines()
+            .filter(|l| l.contains("send"))
+            .filter(|l| {
+                l.split_whitespace().any(|w| {
+                    w.len() == 10
+                        && w.starts_with("0x")
+                        && u32::from_str_radix(&w[2..], 16).is_ok_and(|d| d & 0xff == 0xfe)
+                })
+            })
+            .count();
+        let q = text
+            .lines()
+            .filter(|l| l.contains(":q") || l.contains(":uq"))
+            .count();
+        qwords.insert(name.clone(), (q, slm, text));
+    }
+    let (qa, _, ta) = &qwords["a"];
+    let (qb, slm, tb) = &qwords["b"];
+    assert!(*slm >= 2, "b has its local accesses: {tb}");
+    assert_eq!(qa, qb, "a:\n{ta}\nb:\n{tb}");
+}
+
 /// A uniform double division and square root (a loop of uniform values): ieee.rs's macro
 /// sequences leave per-lane results, so the analysis keeps them varying and no scalar
 /// instruction reads them with a <4;4,1> region (pyopencl's complex pow and tan did).

@@ -20,7 +20,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ir::{BinOp, Block, Function, Op, Space, Ty, Value};
+use crate::ir::{BinOp, Block, ConvOp, Function, Op, Space, Ty, Value};
 
 /// A group of loads: the address of its first dword and each load's dword in the group.
 /// Per lane (`uniform` false) dword c is channel c of the lane's reply; for uniform loads
@@ -62,17 +62,32 @@ type Base = (Value, Option<(Value, i64)>);
 
 /// A 64-bit offset as `value * scale + constant`, through adds, subtractions, shifts and
 /// multiplies by constants (exact: 64-bit arithmetic wraps as addresses do). A counter of an
-/// unrolled loop is `t`, `t + 1`, `t + 2`, ... in its copies.
-fn linear(f: &Function, x: Value) -> (Option<(Value, i64)>, i64) {
+/// unrolled loop is `t`, `t + 1`, `t + 2`, ... in its copies. With `wrap32` (a `__local`
+/// address, of which the SLM reads 32 bits) the arithmetic counts modulo 2^32: 32-bit
+/// operations and their extensions to 64 bits (`passes::narrow`'s offsets) are followed too.
+fn linear(f: &Function, x: Value, wrap32: bool) -> (Option<(Value, i64)>, i64) {
     let konst = |v: Value| match f.inst(v).op {
         Op::Const(k) => Some(k as i64),
         _ => None,
     };
-    if f.ty(x) != Ty::I64 {
+    let followed = match f.ty(x) {
+        Ty::I64 => true,
+        Ty::I32 => wrap32,
+        _ => false,
+    };
+    if !followed {
         return (Some((x, 1)), 0);
     }
     if let Some(k) = konst(x) {
         return (None, k);
+    }
+    let linear = |v: Value| linear(f, v, wrap32);
+    // A shift count the operation's width defines.
+    let bits = if f.ty(x) == Ty::I32 { 32 } else { 63 };
+    if let Op::Conv(ConvOp::ZExt | ConvOp::SExt, a) = f.inst(x).op {
+        if wrap32 && f.ty(a) == Ty::I32 {
+            return linear(a);
+        }
     }
     let scaled = |(sym, c): (Option<(Value, i64)>, i64), m: i64| {
         (sym.map(|(v, s)| (v, s.wrapping_mul(m))), c.wrapping_mul(m))
@@ -80,20 +95,20 @@ fn linear(f: &Function, x: Value) -> (Option<(Value, i64)>, i64) {
     match f.inst(x).op {
         crate::ir::Op::Bin(op, a, b) => match (op, konst(a), konst(b)) {
             (BinOp::Add, _, Some(k)) => {
-                let (sym, c) = linear(f, a);
+                let (sym, c) = linear(a);
                 (sym, c.wrapping_add(k))
             }
             (BinOp::Add, Some(k), _) => {
-                let (sym, c) = linear(f, b);
+                let (sym, c) = linear(b);
                 (sym, c.wrapping_add(k))
             }
             (BinOp::Sub, _, Some(k)) => {
-                let (sym, c) = linear(f, a);
+                let (sym, c) = linear(a);
                 (sym, c.wrapping_sub(k))
             }
-            (BinOp::Shl, _, Some(k)) if (0..63).contains(&k) => scaled(linear(f, a), 1 << k),
-            (BinOp::Mul, _, Some(k)) => scaled(linear(f, a), k),
-            (BinOp::Mul, Some(k), _) => scaled(linear(f, b), k),
+            (BinOp::Shl, _, Some(k)) if (0..bits).contains(&k) => scaled(linear(a), 1 << k),
+            (BinOp::Mul, _, Some(k)) => scaled(linear(a), k),
+            (BinOp::Mul, Some(k), _) => scaled(linear(b), k),
             _ => (Some((x, 1)), 0),
         },
         _ => (Some((x, 1)), 0),
@@ -105,8 +120,9 @@ fn linear(f: &Function, x: Value) -> (Option<(Value, i64)>, i64) {
 fn base_offset(f: &Function, mut addr: Value) -> (Base, i64) {
     let mut off = 0i64;
     let mut sym = None;
+    let wrap32 = f.ty(addr) == Ty::Ptr(Space::Local);
     while let Op::PtrAdd(p, x) = f.inst(addr).op {
-        let (s, c) = linear(f, x);
+        let (s, c) = linear(f, x, wrap32);
         if s.is_some() && sym.is_some() {
             break;
         }

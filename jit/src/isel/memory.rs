@@ -26,6 +26,52 @@ impl Sel<'_> {
         Ok(VRef { v: r, off: 0 })
     }
 
+    /// The 32-bit offset of a local or private address: the low dword of the pointer, or
+    /// the pointer itself where it is kept in 32 bits (`slm32`).
+    fn offset32(&mut self, addr: Value) -> Result<Opnd, IselError> {
+        if self.slm32.contains(&addr) {
+            self.opnd(addr, Type::UD)
+        } else {
+            self.half(addr, 0)
+        }
+    }
+
+    /// A `__local` address read only as an address: the pointer's low dword plus the
+    /// offset's, one dword a lane (or one for a uniform address). `passes::narrow` leaves
+    /// the offset a 32-bit value zero-extended where it can.
+    pub(super) fn slm_offset(&mut self, v: Value, p: Value, off: Value) -> Result<(), IselError> {
+        let base = self.half(p, 0)?;
+        let off = match self.f.inst(off).op {
+            Op::Conv(ConvOp::ZExt | ConvOp::SExt, x) if self.f.ty(x) == Ty::I32 => {
+                self.opnd(x, Type::UD)?
+            }
+            _ => self.half(off, 0)?,
+        };
+        if let (Src::Imm(x), Src::Imm(y)) = (&base.src, &off.src) {
+            // A constant address (a `__local` array at a fixed offset, a constant index).
+            let sum = (x.bits.wrapping_add(y.bits)) & 0xffff_ffff;
+            self.locs.insert(v, Loc::Imm(sum));
+            return Ok(());
+        }
+        let scalar = self.is_uniform(v);
+        let r = self
+            .m
+            .new_vreg(if scalar { 4 } else { 4 * self.simd as u32 });
+        self.locs.insert(v, Loc::V(r, scalar));
+        // An immediate goes last.
+        let (a, b) = if matches!(base.src, Src::Imm(_)) {
+            (off, base)
+        } else {
+            (base, off)
+        };
+        let mut i = Inst::new(Opcode::Add, if scalar { 1 } else { self.simd });
+        i.no_mask = scalar;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs = [Some(a.src), Some(b.src), None];
+        self.push(i, Some(VRef { v: r, off: 0 }), [a.vref, b.vref, None]);
+        Ok(())
+    }
+
     pub(super) fn space_of(&self, addr: Value) -> Space {
         match self.f.ty(addr) {
             Ty::Ptr(s) => s,
@@ -107,7 +153,12 @@ impl Sel<'_> {
         if port == Port::A64 {
             return self.address_payload(addr);
         }
-        let o = self.half(addr, 0)?;
+        let o = self.offset32(addr)?;
+        // A per-lane 32-bit address is its own payload; the low dwords of qwords are
+        // strided and are packed first.
+        if let (true, false, Some(r)) = (self.slm32.contains(&addr), o.scalar, o.vref) {
+            return Ok(r);
+        }
         let r = self.m.new_vreg(4 * self.simd as u32);
         let mut i = Inst::new(Opcode::Mov, self.simd);
         i.dst = Some(grf_dst(0, 0, Type::UD));
@@ -322,7 +373,7 @@ impl Sel<'_> {
         let (t, base) = if a64 {
             (Type::UQ, self.opnd(addr, Type::UQ)?)
         } else {
-            (Type::UD, self.half(addr, 0)?)
+            (Type::UD, self.offset32(addr)?)
         };
         let payload = self.m.new_vreg(8 * t.size());
         let mut i = Inst::new(Opcode::Mov, 8);

@@ -242,6 +242,12 @@ struct Sel<'a> {
     coalesced: coalesce::Coalesced,
     /// Reads of each value in the function (`coalesce::use_counts`).
     uses: Vec<u32>,
+    /// `__local` addresses read only as addresses (`analysis::slm_addresses`): one dword a
+    /// lane, the 32-bit offset the SLM messages take.
+    slm32: rustc_hash::FxHashSet<Value>,
+    /// Extensions of 32-bit offsets that only those read (never selected: `slm_offset`
+    /// adds the 32-bit value).
+    slm_ext: rustc_hash::FxHashSet<Value>,
 }
 
 /// Select a whole kernel.
@@ -269,7 +275,11 @@ pub fn select(
         texels: HashMap::default(),
         coalesced: coalesce::Coalesced::default(),
         uses: coalesce::use_counts(f),
+        slm32: Default::default(),
+        slm_ext: Default::default(),
     };
+    s.slm32 = crate::analysis::slm_addresses::address_only(f);
+    s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32);
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
     }
@@ -536,7 +546,10 @@ impl Sel<'_> {
 
     fn inst(&mut self, v: Value) -> Result<(), IselError> {
         // Done by another access's message (coalesce.rs), or the address only it read.
-        if self.coalesced.covered.contains(&v) || self.coalesced.dead.contains(&v) {
+        if self.coalesced.covered.contains(&v)
+            || self.coalesced.dead.contains(&v)
+            || self.slm_ext.contains(&v)
+        {
             return Ok(());
         }
         let inst = self.f.inst(v).clone();
@@ -742,6 +755,7 @@ impl Sel<'_> {
                 offs.push(off);
                 self.array_ptrs.insert(v, (a, offs));
             }
+            Op::PtrAdd(p, off) if self.slm32.contains(&v) => self.slm_offset(v, p, off)?,
             Op::PtrAdd(p, off) => {
                 let op_ = self.opnd(p, Type::UQ)?;
                 let oo = self.opnd(off, Type::Q)?;

@@ -12,6 +12,14 @@
 //!   both operands are zero-extended (or constants below 2^32), signed when both are
 //!   sign-extended (or constants in i32's range).
 //!
+//! - the offset of a `__local` address read only as an address
+//!   (`analysis::slm_addresses`): `ptradd(p, x)` → `ptradd(p, zext(x'))`, with `x'` the low
+//!   32 bits of `x` computed in 32 bits, through any depth of add, sub, mul, and, or, xor,
+//!   shl by a constant and sign-extension written as shifts, down to 32-bit values extended
+//!   and constants (shared local memory takes 32-bit offsets: OpenCL C's `size_t` indexing
+//!   of `__local` arrays otherwise costs a sign extension, a shift and an add in qwords,
+//!   each two instructions at SIMD16, and a pack of the low dwords at every access).
+//!
 //! The 64-bit values become dead where nothing else reads them; `dce` removes them.
 
 use crate::ir::{BinOp, ConvOp, Function, Op, Ty, Value};
@@ -99,7 +107,100 @@ fn rewrite_of(f: &Function, v: Value) -> Option<Rewrite> {
     }
 }
 
+/// How deep `low32` follows an offset's operations.
+const LOW32_DEPTH: u32 = 8;
+
+/// Whether the low 32 bits of 64-bit `x` can be computed in 32 bits from 32-bit values and
+/// constants (see `low32`).
+fn has_low32(f: &Function, x: Value, depth: u32) -> bool {
+    if depth == 0 {
+        return false;
+    }
+    match f.inst(x).op {
+        Op::Conv(ConvOp::ZExt | ConvOp::SExt, a) => f.ty(a) == Ty::I32,
+        Op::Const(_) => true,
+        Op::Bin(
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor,
+            a,
+            b,
+        ) => has_low32(f, a, depth - 1) && has_low32(f, b, depth - 1),
+        Op::Bin(BinOp::Shl, a, k) => {
+            matches!(f.inst(k).op, Op::Const(c) if c < 32) && has_low32(f, a, depth - 1)
+        }
+        Op::Bin(BinOp::AShr | BinOp::LShr, s, k) => {
+            sign_extension_of(f, s, k).is_some_and(|a| has_low32(f, a, depth - 1))
+        }
+        _ => false,
+    }
+}
+
+/// `a` when `s >> k` is `(a << 32) >> 32` (LLVM's sign- or zero-extension in place), whose
+/// low 32 bits are `a`'s.
+fn sign_extension_of(f: &Function, s: Value, k: Value) -> Option<Value> {
+    let Op::Bin(BinOp::Shl, a, k2) = f.inst(s).op else {
+        return None;
+    };
+    (f.inst(k).op == Op::Const(32) && f.inst(k2).op == Op::Const(32)).then_some(a)
+}
+
+/// The low 32 bits of `x` (for which `has_low32` holds) as new 32-bit instructions placed at
+/// `*at` in block `b`.
+fn low32(f: &mut Function, x: Value, b: usize, at: &mut usize) -> Value {
+    let place = |f: &mut Function, op: Op, at: &mut usize| {
+        f.insts.push(crate::ir::Inst { op, ty: Ty::I32 });
+        let v = Value(f.insts.len() as u32 - 1);
+        f.blocks[b].insts.insert(*at, v);
+        *at += 1;
+        v
+    };
+    match f.inst(x).op.clone() {
+        Op::Conv(_, a) => a,
+        Op::Const(k) => place(f, Op::Const(k & 0xffff_ffff), at),
+        Op::Bin(BinOp::AShr | BinOp::LShr, s, k) => {
+            let a = sign_extension_of(f, s, k).unwrap_or(s);
+            low32(f, a, b, at)
+        }
+        Op::Bin(op, a, c) => {
+            let a = low32(f, a, b, at);
+            let c = low32(f, c, b, at);
+            place(f, Op::Bin(op, a, c), at)
+        }
+        _ => x,
+    }
+}
+
+/// The offsets of `__local` addresses read only as addresses, in 32 bits.
+fn slm_offsets(f: &mut Function) {
+    let only = crate::analysis::slm_addresses::address_only(f);
+    for b in 0..f.blocks.len() {
+        let mut i = 0;
+        while i < f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[i];
+            let Op::PtrAdd(p, x) = f.inst(v).op else {
+                i += 1;
+                continue;
+            };
+            let extended = matches!(f.inst(x).op, Op::Conv(ConvOp::ZExt | ConvOp::SExt, a) if f.ty(a) == Ty::I32);
+            if !only.contains(&v) || extended || !has_low32(f, x, LOW32_DEPTH) {
+                i += 1;
+                continue;
+            }
+            let mut at = i;
+            let lo = low32(f, x, b, &mut at);
+            f.insts.push(crate::ir::Inst {
+                op: Op::Conv(ConvOp::ZExt, lo),
+                ty: Ty::I64,
+            });
+            let wide = Value(f.insts.len() as u32 - 1);
+            f.blocks[b].insts.insert(at, wide);
+            f.insts[v.0 as usize].op = Op::PtrAdd(p, wide);
+            i = at + 2;
+        }
+    }
+}
+
 pub fn run(f: &mut Function) {
+    slm_offsets(f);
     for b in 0..f.blocks.len() {
         let mut i = 0;
         while i < f.blocks[b].insts.len() {
