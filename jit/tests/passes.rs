@@ -1545,3 +1545,48 @@ fn narrow_computes_local_address_offsets_in_32_bits() {
            ret",
     );
 }
+
+/// `unroll`: an outer loop whose inner loop's count depends on its counter (a triangular
+/// nest, as a bitonic sort's `for (k ...) for (j = k / 2; ...)`) is unrolled whole, then each
+/// inner copy, now with constant bounds: what is left is straight code, the sum folded. Here
+/// the inner loop runs k + 1 times for k = 0, 1, 2: 1 + 2 + 3 = 6.
+#[test]
+fn unroll_takes_an_outer_loop_whose_inner_count_depends_on_it() {
+    let out = run_pass(
+        passes::unroll::run,
+        "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 const 0x0
+           %2 = i32 const 0x1
+           %3 = i32 const 0x3
+           br bb1
+         bb1:
+           %4 = i32 phi [bb0: %1], [bb3: %10]
+           %5 = i32 phi [bb0: %1], [bb3: %9]
+           br bb2
+         bb2:
+           %6 = i32 phi [bb1: %1], [bb2: %8]
+           %7 = i32 phi [bb1: %5], [bb2: %11]
+           %11 = i32 bin add %7, %2
+           %8 = i32 bin add %6, %2
+           %12 = bool cmp le.s %8, %4
+           br %12, bb2, bb3
+         bb3:
+           %9 = i32 phi [bb2: %11]
+           %10 = i32 bin add %4, %2
+           %13 = bool cmp lt.s %10, %3
+           br %13, bb1, bb4
+         bb4:
+           store %0, %9, align 4, bytes 4
+           ret",
+    );
+    assert!(!out.contains("phi"), "{out}");
+    let store = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("store"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let value = store.split(", ").nth(1).unwrap();
+    let def = format!("{value} = i32 const 0x6");
+    assert!(out.contains(&def), "{out}");
+}

@@ -49,6 +49,10 @@ pub const SHORT: &[&str] = &[
     "half_axpy",
     "wg_reduce_add",
     "sg_reduce_add",
+    // 64-bit division above 2^32 (passes::div64's estimated digits) and a triangular loop
+    // nest with barriers (an outer loop unrolled whole, then its inner copies).
+    "mandelbrot_fixed",
+    "bitonic_sort_local",
 ];
 
 /// Problem-size multiplier of the full mode.

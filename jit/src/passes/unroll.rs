@@ -65,6 +65,9 @@ struct Plan {
     /// The loop stays, each turn doing `copies` iterations (the trip count is a multiple
     /// of it, and only the last copy tests the exit).
     partial: bool,
+    /// Headers of the loops nested in this one (a whole unroll of an outer loop copies
+    /// them as loops; their phis are unknown while the iterations are followed).
+    inner_headers: Vec<Block>,
 }
 
 pub fn run(f: &mut Function) {
@@ -89,10 +92,30 @@ pub fn run(f: &mut Function) {
 fn next(f: &Function, partial: bool, done: &[Block]) -> Option<Plan> {
     let cfg = Cfg::new(f);
     let forest = LoopForest::new(f, &cfg).ok()?;
-    (0..forest.loops.len())
-        .filter(|l| !forest.loops.iter().any(|o| o.parent == Some(*l)))
+    let innermost = |l: &usize| !forest.loops.iter().any(|o| o.parent == Some(*l));
+    let found = (0..forest.loops.len())
+        .filter(innermost)
         .filter(|l| !done.contains(&forest.loops[*l].header))
-        .find_map(|l| plan(f, &cfg, &forest, l, partial))
+        .find_map(|l| plan(f, &cfg, &forest, l, partial));
+    if found.is_some() || partial {
+        return found;
+    }
+    // An outer loop whose inner loops stay (their counts depend on its counter, as in a
+    // bitonic sort's `for (k ...) for (j = k / 2; ...)`): unrolled whole, its copies give
+    // each inner loop constant bounds, and the inner copies unroll next. Deepest first.
+    let depth = |mut l: usize| {
+        let mut d = 0;
+        while let Some(p) = forest.loops[l].parent {
+            d += 1;
+            l = p;
+        }
+        d
+    };
+    let mut outer: Vec<usize> = (0..forest.loops.len()).filter(|l| !innermost(l)).collect();
+    outer.sort_by_key(|l| std::cmp::Reverse(depth(*l)));
+    outer
+        .into_iter()
+        .find_map(|l| plan(f, &cfg, &forest, l, false))
 }
 
 /// Constant folding and CFG simplification until neither finds more: each exposes work for
@@ -158,6 +181,13 @@ fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize, partial: bool) -
         return None;
     }
     let size: usize = blocks.iter().map(|b| f.block(*b).insts.len()).sum();
+    let inner_headers: Vec<Block> = (0..forest.loops.len())
+        .filter(|o| *o != l && inside(forest.loops[*o].header))
+        .map(|o| forest.loops[o].header)
+        .collect();
+    if partial && !inner_headers.is_empty() {
+        return None;
+    }
     let mut plan = Plan {
         header,
         latch,
@@ -167,6 +197,7 @@ fn plan(f: &Function, cfg: &Cfg, forest: &LoopForest, l: usize, partial: bool) -
         blocks,
         copies: 0,
         partial: false,
+        inner_headers,
     };
     // Private variables that stay in memory are per work-item, not per iteration: a loop
     // that declares one is left alone, as is one whose header has phis from elsewhere.
@@ -266,6 +297,8 @@ fn iterations(f: &Function, plan: &Plan, max_trip: usize, max_cost: usize) -> Op
                 let value = match &f.inst(*v).op {
                     Op::Const(_) => continue,
                     Op::Phi(_) if *b == plan.header => continue,
+                    // An inner loop's values change from one of its iterations to the next.
+                    Op::Phi(_) if plan.inner_headers.contains(b) => None,
                     Op::Phi(ins) => {
                         // Only the incoming values of edges taken this iteration count.
                         let mut vals = ins
@@ -433,6 +466,15 @@ fn unroll(f: &mut Function, plan: &Plan) -> Block {
                 Term::Br(t) => to(t).map_or(Term::None, Term::Br),
                 other => other,
             };
+        }
+        // An inner loop's header phis read values of its latch, copied after them.
+        for h in &plan.inner_headers {
+            let nh = blocks[h];
+            for v in phis_of(f, nh) {
+                f.insts[v.0 as usize]
+                    .op
+                    .map_operands(&|x| *map.get(&x).unwrap_or(&x));
+            }
         }
         prev = map;
     }
