@@ -1590,3 +1590,35 @@ fn unroll_takes_an_outer_loop_whose_inner_count_depends_on_it() {
     let def = format!("{value} = i32 const 0x6");
     assert!(out.contains(&def), "{out}");
 }
+
+/// `strength`: a 32-bit product by a power of two is a shift, its constant first or last
+/// (a counter unrolled into a constant leaves `mul 2, x`; the pass runs again after unroll).
+#[test]
+fn strength_makes_32_bit_products_by_powers_of_two_shifts() {
+    check_pass(
+        passes::strength::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x2
+           %3 = i32 bin mul %2, %1
+           %4 = i32 const 0x6
+           %5 = i32 bin mul %1, %4
+           store %0, %3, align 4, bytes 4
+           store %0, %5, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x2
+           %6 = i32 const 0x1
+           %3 = i32 bin shl %1, %6
+           %4 = i32 const 0x6
+           %5 = i32 bin mul %1, %4
+           store %0, %3, align 4, bytes 4
+           store %0, %5, align 4, bytes 4
+           ret",
+    );
+}

@@ -41,12 +41,30 @@ impl Sel<'_> {
     /// the offset a 32-bit value zero-extended where it can.
     pub(super) fn slm_offset(&mut self, v: Value, p: Value, off: Value) -> Result<(), IselError> {
         let base = self.half(p, 0)?;
+        let off_value = off;
         let off = match self.f.inst(off).op {
             Op::Conv(ConvOp::ZExt | ConvOp::SExt, x) if self.f.ty(x) == Ty::I32 => {
                 self.opnd(x, Type::UD)?
             }
             _ => self.half(off, 0)?,
         };
+        // A `__local` array at SLM offset 0: the address is the offset itself.
+        if let (Src::Imm(x), Some(r)) = (&base.src, off.vref) {
+            if x.bits & 0xffff_ffff == 0 && r.off == 0 && off.scalar == self.is_uniform(v) {
+                let offset = match self.f.inst(off_value).op {
+                    Op::Conv(ConvOp::ZExt | ConvOp::SExt, x) if self.f.ty(x) == Ty::I32 => x,
+                    _ => off_value,
+                };
+                // Not a phi's register: the edges into its block write it again, and an
+                // address read after such an edge would see the next value.
+                if self.f.ty(offset) == Ty::I32 && !matches!(self.f.inst(offset).op, Op::Phi(_)) {
+                    if let Some(l) = self.locs.get(&offset).copied() {
+                        self.locs.insert(v, l);
+                        return Ok(());
+                    }
+                }
+            }
+        }
         if let (Src::Imm(x), Src::Imm(y)) = (&base.src, &off.src) {
             // A constant address (a `__local` array at a fixed offset, a constant index).
             let sum = (x.bits.wrapping_add(y.bits)) & 0xffff_ffff;

@@ -53,6 +53,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     // Loops that run a constant number of times as straight code, folded (hash rounds,
     // bit loops, fixed-step generators).
     ("unroll", unroll::run),
+    // Products by the powers of two that unrolled counters became.
+    ("strength", strength::run),
     // One computation of each pure expression where another dominates it.
     ("cse", cse::run),
     // Dead code (what lowering and the passes before leave unused).

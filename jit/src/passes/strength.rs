@@ -9,7 +9,7 @@
 //! - `sdiv x, d` → `ashr (x + bias), k`, with `bias = lshr(ashr(x, w - 1), w - k)` (d - 1 for
 //!   a negative `x`, so that the quotient rounds toward zero, as C's does);
 //! - `srem x, d` → `x - ((x + bias) & -d)`;
-//! - `mul.i64 x, d` → `shl x, k`.
+//! - `mul x, d` → `shl x, k` (32 and 64 bits).
 //!
 //! `d = 1` is constfold's; a signed divisor of `2^(w-1)` (negative) is left alone.
 
@@ -62,10 +62,14 @@ pub fn run(f: &mut Function) {
         while i < f.blocks[b].insts.len() {
             let v = f.blocks[b].insts[i];
             let ty = f.ty(v);
-            let Op::Bin(op, x, d) = f.inst(v).op else {
+            let Op::Bin(op, mut x, mut d) = f.inst(v).op else {
                 i += 1;
                 continue;
             };
+            // A product's constant may come first.
+            if op == BinOp::Mul && matches!(f.inst(x).op, Op::Const(_)) {
+                std::mem::swap(&mut x, &mut d);
+            }
             let (Some(w), Op::Const(dk)) = (width(ty), &f.inst(d).op) else {
                 i += 1;
                 continue;
@@ -90,7 +94,9 @@ pub fn run(f: &mut Function) {
                     let m = at.k((1u64 << k) - 1);
                     Some(Op::Bin(BinOp::And, x, m))
                 }
-                BinOp::Mul if w == 64 => {
+                // 32- and 64-bit products (a counter unrolled into a constant leaves
+                // `mul x, 4` for the code after `unroll`, which runs this pass again).
+                BinOp::Mul if w >= 32 => {
                     let kk = at.k(u64::from(k));
                     Some(Op::Bin(BinOp::Shl, x, kk))
                 }
