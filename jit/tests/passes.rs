@@ -1622,3 +1622,61 @@ fn strength_makes_32_bit_products_by_powers_of_two_shifts() {
            ret",
     );
 }
+
+/// `halves`: a half read from memory and only computed on takes the hardware's conversion
+/// (the NaN-exact select goes), and the half written back of a value just rounded to half is
+/// that rounding's bits; a half moved unchanged (the second load, stored as it is) keeps
+/// both exact forms.
+#[test]
+fn halves_drop_the_exact_conversions_nothing_can_observe() {
+    let out = run_pass(
+        passes::halves::run,
+        "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 load %0, align 2, bytes 2
+           %2 = f32 un halftofloat %1
+           %3 = i32 const 0x7fff
+           %4 = i32 bin and %1, %3
+           %5 = i32 const 0x7c00
+           %6 = bool cmp gt.u %4, %5
+           %7 = f32 const 0x3f800000
+           %8 = f32 select %6, %7, %2
+           %9 = f32 bin fadd %8, %8
+           %10 = i32 un floattohalf %9
+           %11 = f32 un halftofloat %10
+           %12 = i32 un floattohalf %11
+           %13 = i32 conv bitcast %11
+           %14 = i32 const 0x7fffffff
+           %15 = i32 bin and %13, %14
+           %16 = i32 const 0x7f800000
+           %17 = bool cmp gt.u %15, %16
+           %18 = i32 const 0x7e00
+           %19 = i32 select %17, %18, %12
+           store %0, %19, align 2, bytes 2
+           %20 = i32 load %0, align 2, bytes 2
+           %21 = f32 un halftofloat %20
+           %22 = i32 bin and %20, %3
+           %23 = bool cmp gt.u %22, %5
+           %24 = f32 select %23, %7, %21
+           %25 = i32 un floattohalf %24
+           %26 = i32 conv bitcast %24
+           %27 = i32 bin and %26, %14
+           %28 = bool cmp gt.u %27, %16
+           %29 = i32 select %28, %18, %25
+           store %0, %29, align 2, bytes 2
+           ret",
+    );
+    let line = |v: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{v} =")))
+            .unwrap_or_else(|| panic!("{v}: {out}"))
+            .to_string()
+    };
+    // The sum reads the plain conversion; the first store writes the rounding's bits.
+    assert!(line("%9").contains("fadd %2, %2"), "{out}");
+    assert!(out.contains("store %0, %10,"), "{out}");
+    // The copy keeps its exact forms.
+    assert!(out.contains("store %0, %29,"), "{out}");
+    assert!(line("%25").contains("floattohalf %24"), "{out}");
+}

@@ -203,6 +203,38 @@ fn float4_and_table_reads_are_coalesced() {
     }
 }
 
+/// Word groups (isel/coalesce.rs): a work-item's half4 or short4, eight bytes aligned to
+/// eight, is one two-channel read and one two-channel write, not four 16-bit messages each;
+/// `vload2` of halves (aligned to a half only) stays two 16-bit reads.
+#[test]
+fn half4_and_short4_accesses_are_dword_messages() {
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void h(global const half4 *a, global half4 *b) {
+            size_t i = get_global_id(0);
+            b[i] = a[i] * (half)2.0h;
+        }
+        kernel void s(global const short4 *a, global short4 *b) {
+            size_t i = get_global_id(0);
+            b[i] = a[i] + (short4)(1);
+        }
+        kernel void v(global const half *a, global half *b) {
+            size_t i = get_global_id(0);
+            vstore_half2(vload_half2(i, a), i, b);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
+        let sends = text
+            .lines()
+            .filter(|l| l.contains("send") && l.contains("hdc."))
+            .count();
+        let want = if name == "v" { 4 } else { 2 };
+        assert_eq!(sends, want, "{name}: {text}");
+    }
+}
+
 /// `__local` addresses in 32 bits (analysis/slm_addresses.rs, passes::narrow, isel's
 /// `slm_offset`): indexing a `__local` array adds no qword instruction to a kernel. Kernel
 /// `b` is `a` plus a local store, a barrier and two local reads at computed indices; before,

@@ -41,6 +41,15 @@ kernel void half_bits(global const half *a, global half *out, global const short
     out2[i] = as_half(s[i]);
 }
 
+// A half4 and a short4 a work-item, read and written as two dwords each (isel/coalesce.rs's
+// word groups): the halves keep every bit, the shorts each their own lane of the dword.
+kernel void half4_copy(global const half4 *a, global half4 *out, global const short4 *s,
+                       global short4 *out2) {
+    size_t i = get_global_id(0);
+    out[i] = a[i];
+    out2[i] = s[i] * (short4)(3, -1, 7, 2) + (short4)(1, 0, -5, 9);
+}
+
 // Half built-ins writing through pointers (libclc-15 has none: computed in float into a
 // temporary, rounded to half and stored).
 kernel void half_ptr(global const half *a, global half *out, global int *ints) {

@@ -523,6 +523,21 @@ pub fn cases() -> Vec<Case> {
                     .map(|h| h as u16)
                     .collect::<Vec<u16>>()
             }),
+        case("half.cl", "half4_copy")
+            .global(&[32])
+            .buf(half_bit_patterns(128))
+            .out::<u16>(128)
+            .buf(rand_bits::<i16>(128, 61))
+            .out::<i16>(128)
+            .expect(1, |r| r.input::<u16>(0))
+            .expect(3, |r| {
+                let (m, k) = ([3i16, -1, 7, 2], [1i16, 0, -5, 9]);
+                r.input::<i16>(2)
+                    .iter()
+                    .enumerate()
+                    .map(|(j, x)| x.wrapping_mul(m[j % 4]).wrapping_add(k[j % 4]))
+                    .collect::<Vec<i16>>()
+            }),
         case("half.cl", "half_select")
             .global(&[64])
             .buf(half_bit_soup(256, 47))

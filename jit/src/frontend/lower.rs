@@ -4072,7 +4072,7 @@ impl Lowerer<'_, '_> {
                 b,
                 Op::Load {
                     addr: a,
-                    align: align.min(bytes).max(1),
+                    align: component_align(align, off, bytes),
                     bytes,
                 },
                 ty,
@@ -4110,7 +4110,7 @@ impl Lowerer<'_, '_> {
             let op = Op::Store {
                 addr: a,
                 value: v,
-                align: align.min(bytes).max(1),
+                align: component_align(align, off, bytes),
                 bytes,
             };
             self.f.push(b, op, Ty::Void);
@@ -4817,4 +4817,16 @@ fn half_to_f32(h: u16) -> f32 {
         31 => f32::NAN,
         e => sign * (1.0 + man / 1024.0) * 2f32.powi(e as i32 - 15),
     }
+}
+
+/// The alignment of the component at byte `off` of a value aligned to `align`: what both
+/// guarantee (the vector's alignment for its first component, which lets the coalescer read
+/// a `half4` as two dwords), at least the component's own size's where the value's is less.
+fn component_align(align: u32, off: u64, bytes: u32) -> u32 {
+    let at = if off == 0 {
+        align
+    } else {
+        align.min(1 << off.trailing_zeros().min(31))
+    };
+    at.max(align.min(bytes)).max(1)
 }

@@ -31,6 +31,9 @@ pub(super) struct LoadGroup {
     pub dwords: u32,
     pub uniform: bool,
     pub members: Vec<(Value, u32)>,
+    /// Members are 16-bit loads and their index a word's (word k: the low or high half of
+    /// dword k / 2), each zero-extended from its half of the reply.
+    pub words: bool,
 }
 
 /// The most dwords one uniform group reads: eight lanes of four channels (SIMD8).
@@ -41,6 +44,8 @@ pub(super) const UNIFORM_DWORDS: usize = 32;
 pub(super) struct StoreGroup {
     pub addr: Value,
     pub values: Vec<Value>,
+    /// The values are 16-bit stores, two a dword (the low half first).
+    pub words: bool,
 }
 
 /// The groups of one block.
@@ -140,6 +145,7 @@ struct Access {
     addr: Value,
     off: i64,
     value: Value,
+    align: u32,
 }
 
 fn groupable_space(f: &Function, addr: Value) -> bool {
@@ -157,6 +163,11 @@ fn dword(ty: Ty) -> bool {
 /// accesses of one dword join its run (a load read twice is read once), and a run is kept
 /// when it has two accesses or more.
 fn runs(list: &mut [Access], max: usize) -> Vec<Vec<usize>> {
+    runs_of(list, 4, max)
+}
+
+/// `runs` for accesses `step` bytes apart.
+fn runs_of(list: &mut [Access], step: i64, max: usize) -> Vec<Vec<usize>> {
     list.sort_by_key(|a| (a.off, a.pos));
     let mut out = Vec::new();
     let mut i = 0;
@@ -168,7 +179,7 @@ fn runs(list: &mut [Access], max: usize) -> Vec<Vec<usize>> {
             let last = list[*run.last().expect("not empty")].off;
             if list[j].off == last {
                 run.push(j);
-            } else if list[j].off == last + 4 && distinct < max {
+            } else if list[j].off == last + step && distinct < max {
                 run.push(j);
                 distinct += 1;
             } else {
@@ -215,38 +226,67 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
     let mut stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     let (mut load_seg, mut store_seg) = (0usize, 0usize);
     let mut last_store_base = None;
+    // 16-bit loads and stores (halves, shorts), per lane: whole dwords of them.
+    let mut word_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
+    let mut word_stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     for (i, v) in insts.iter().enumerate() {
         let op = &f.inst(*v).op;
         match *op {
-            Op::Load { addr, bytes: 4, .. } if dword(f.ty(*v)) && groupable_space(f, addr) => {
+            Op::Load {
+                addr,
+                bytes: bytes @ (2 | 4),
+                align,
+            } if groupable_space(f, addr)
+                && (bytes == 4 && dword(f.ty(*v))
+                    || bytes == 2 && f.ty(*v) == Ty::I32 && !uniform[v.0 as usize]) =>
+            {
                 let (base, off) = base_offset(f, addr);
                 let u = uniform[v.0 as usize];
-                loads.entry((load_seg, base, u)).or_default().push(Access {
+                let access = Access {
                     pos: i,
                     addr,
                     off,
                     value: *v,
-                });
+                    align,
+                };
+                if bytes == 2 {
+                    word_loads.entry((load_seg, base)).or_default().push(access);
+                } else {
+                    loads.entry((load_seg, base, u)).or_default().push(access);
+                }
                 store_seg += 1;
             }
             Op::Store {
                 addr,
                 value,
-                bytes: 4,
-                ..
-            } if dword(f.ty(value)) && groupable_space(f, addr) => {
+                bytes: bytes @ (2 | 4),
+                align,
+            } if groupable_space(f, addr)
+                && (bytes == 4 && dword(f.ty(value)) || bytes == 2 && f.ty(value) == Ty::I32) =>
+            {
                 let (base, off) = base_offset(f, addr);
-                // Stores through another base may alias these: they keep their order.
-                if last_store_base != Some(base) {
+                // Stores through another base may alias these, and so may stores of the
+                // other size through this one (each kind's group goes where its last store
+                // is): they keep their order.
+                if last_store_base != Some((base, bytes)) {
                     store_seg += 1;
-                    last_store_base = Some(base);
+                    last_store_base = Some((base, bytes));
                 }
-                stores.entry((store_seg, base)).or_default().push(Access {
+                let access = Access {
                     pos: i,
                     addr,
                     off,
                     value,
-                });
+                    align,
+                };
+                if bytes == 2 {
+                    word_stores
+                        .entry((store_seg, base))
+                        .or_default()
+                        .push(access);
+                } else {
+                    stores.entry((store_seg, base)).or_default().push(access);
+                }
                 load_seg += 1;
             }
             _ if op.has_side_effects() => {
@@ -303,6 +343,7 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                         dwords,
                         uniform,
                         members,
+                        words: false,
                     },
                 );
             }
@@ -328,6 +369,69 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                 StoreGroup {
                     addr: list[run[0]].addr,
                     values: run.iter().map(|&k| list[k].value).collect(),
+                    words: false,
+                },
+            );
+        }
+    }
+    // Words: a run of up to eight from an address aligned to 4 (the first access's
+    // alignment says so), read as whole dwords; stored only in whole dwords (both halves),
+    // which the message writes at once.
+    for mut list in word_loads.into_values() {
+        for run in runs_of(&mut list, 2, 8) {
+            let low = &list[run[0]];
+            let first = run.iter().map(|&k| list[k].pos).min().expect("a run");
+            if low.align < 4 || !defined_before(low.addr, first) {
+                continue;
+            }
+            let members: Vec<(Value, u32)> = run
+                .iter()
+                .map(|&k| (list[k].value, ((list[k].off - low.off) / 2) as u32))
+                .collect();
+            let leader = insts[first];
+            for (m, _) in &members {
+                if *m != leader {
+                    out.covered.insert(*m);
+                }
+            }
+            let dwords = members.iter().map(|(_, w)| w / 2 + 1).max().unwrap_or(1);
+            out.loads.insert(
+                leader,
+                LoadGroup {
+                    addr: low.addr,
+                    dwords,
+                    uniform: false,
+                    members,
+                    words: true,
+                },
+            );
+        }
+    }
+    for mut list in word_stores.into_values() {
+        let mut offs: Vec<i64> = list.iter().map(|a| a.off).collect();
+        offs.sort_unstable();
+        if offs.windows(2).any(|w| w[0] == w[1]) {
+            continue;
+        }
+        for run in runs_of(&mut list, 2, 8) {
+            let whole = run.len() / 2 * 2;
+            if whole < 2 || list[run[0]].align < 4 {
+                continue;
+            }
+            let run = &run[..whole];
+            let last = run.iter().map(|&k| list[k].pos).max().expect("a run");
+            let store = insts[last];
+            for &k in run {
+                if insts[list[k].pos] != store {
+                    out.covered.insert(insts[list[k].pos]);
+                }
+            }
+            out.stores.insert(
+                store,
+                StoreGroup {
+                    addr: list[run[0]].addr,
+                    values: run.iter().map(|&k| list[k].value).collect(),
+                    words: true,
                 },
             );
         }

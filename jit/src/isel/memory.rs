@@ -372,6 +372,31 @@ impl Sel<'_> {
         let payload = self.payload(port, g.addr)?;
         let plane = 4 * u32::from(self.simd);
         let resp = self.untyped_read(port, payload, g.dwords);
+        if g.words {
+            // Word k: the low or the high half of dword k / 2, zero-extended.
+            for (v, k) in &g.members {
+                let (op, bits) = if k % 2 == 0 {
+                    (Opcode::And, 0xffff)
+                } else {
+                    (Opcode::Shr, 16)
+                };
+                let r = self.m.new_vreg(plane);
+                let mut i = Inst::new(op, self.simd);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs = [
+                    Some(reg_src(0, 0, region_for(false, Type::UD), Type::UD)),
+                    Some(imm(Type::UD, bits)),
+                    None,
+                ];
+                let at = VRef {
+                    v: resp,
+                    off: plane * (k / 2),
+                };
+                self.push(i, Some(VRef { v: r, off: 0 }), [Some(at), None, None]);
+                self.locs.insert(*v, Loc::V(r, false));
+            }
+            return Ok(());
+        }
         for (v, c) in &g.members {
             self.locs.insert(*v, Loc::Part(resp, plane * c, false));
         }
@@ -500,9 +525,47 @@ impl Sel<'_> {
     pub(super) fn store_group(&mut self, g: &super::coalesce::StoreGroup) -> Result<(), IselError> {
         let port = self.port(g.addr)?;
         let payload = self.payload(port, g.addr)?;
-        let channels = g.values.len() as u32;
-        // Raw dwords (a group may hold ints and floats side by side).
-        let data = self.operand_block(&g.values, 4 * u32::from(self.simd), Type::UD)?;
+        let plane = 4 * u32::from(self.simd);
+        let (channels, data) = if g.words {
+            // Dword c: word 2c in its low half, word 2c + 1 in its high half.
+            let channels = g.values.len() as u32 / 2;
+            let data = self.m.new_vreg(plane * channels);
+            for c in 0..channels {
+                // In registers: the mask and the shift take the immediate.
+                let lo = self.reg_opnd(g.values[2 * c as usize], Type::UD)?;
+                let hi = self.reg_opnd(g.values[2 * c as usize + 1], Type::UD)?;
+                let (low, high) = (self.m.new_vreg(plane), self.m.new_vreg(plane));
+                for (dst, src, op, bits) in
+                    [(low, lo, Opcode::And, 0xffff), (high, hi, Opcode::Shl, 16)]
+                {
+                    let mut i = Inst::new(op, self.simd);
+                    i.dst = Some(grf_dst(0, 0, Type::UD));
+                    i.srcs = [Some(src.src), Some(imm(Type::UD, bits)), None];
+                    self.push(i, Some(VRef { v: dst, off: 0 }), [src.vref, None, None]);
+                }
+                let mut i = Inst::new(Opcode::Or, self.simd);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                let whole = reg_src(0, 0, region_for(false, Type::UD), Type::UD);
+                i.srcs = [Some(whole), Some(whole), None];
+                self.push(
+                    i,
+                    Some(VRef {
+                        v: data,
+                        off: plane * c,
+                    }),
+                    [
+                        Some(VRef { v: low, off: 0 }),
+                        Some(VRef { v: high, off: 0 }),
+                        None,
+                    ],
+                );
+            }
+            (channels, data)
+        } else {
+            // Raw dwords (a group may hold ints and floats side by side).
+            let data = self.operand_block(&g.values, plane, Type::UD)?;
+            (g.values.len() as u32, data)
+        };
         let parts = match port {
             Port::A64 => send::a64_untyped_write_desc(u32::from(self.simd), channels),
             _ => send::untyped_write_desc(port.bti(), u32::from(self.simd), channels),

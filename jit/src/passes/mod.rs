@@ -9,6 +9,7 @@ pub mod cse;
 pub mod dce;
 pub mod div64;
 pub mod generic_pointers;
+pub mod halves;
 pub mod mem2reg;
 pub mod narrow;
 pub mod private_memory;
@@ -41,6 +42,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("generic_pointers", generic_pointers::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
+    // Halves carried as floats converted bit for bit only where their bits can be seen.
+    ("halves", halves::run),
     // Division, remainder and 64-bit products by powers of two as shifts and masks.
     ("strength", strength::run),
     // 64-bit arithmetic read only in 32 bits done in 32 bits (mul_hi written in C).

@@ -1,0 +1,110 @@
+//! Half-precision values carried as floats (docs/jit.md, "Half"): the front end converts a
+//! half read from memory or an argument bit for bit (`builtins::B::half_in`: the hardware's
+//! conversion quiets a signalling NaN, so a NaN's bits are rebuilt by hand and selected), and
+//! a half written back the same way (`half_out`), so that a half moved through a kernel keeps
+//! its 16 bits. Where nothing can observe those bits the exact forms are dropped:
+//!
+//! - `half_in(bits)` read only by arithmetic (add, subtract, multiply, divide, mad, compares,
+//!   the rounding back to half): arithmetic quiets a NaN whichever NaN it was given, so the
+//!   hardware's conversion is enough (`select(nan, rebuilt, halftofloat bits)` →
+//!   `halftofloat bits`);
+//! - `half_out(v)` of a value that arithmetic just rounded to half (`v =
+//!   halftofloat(floattohalf y)`): its half is `floattohalf y` itself, a quiet NaN if any
+//!   (`select(nan, rebuilt, floattohalf v)` → `floattohalf y`).
+//!
+//! A half loaded and stored unchanged, or passed to `as_short`, keeps the exact forms.
+
+use crate::ir::{BinOp, CmpOp, ConvOp, Function, Op, UnOp, Value};
+
+pub fn run(f: &mut Function) {
+    // Who reads each value (branch conditions are Bools, never the floats below); a
+    // template's results are read after it, by anything.
+    let mut readers: Vec<Vec<Value>> = vec![Vec::new(); f.insts.len()];
+    for b in &f.blocks {
+        for &v in &b.insts {
+            for o in f.inst(v).op.operands() {
+                readers[o.0 as usize].push(v);
+            }
+        }
+    }
+    let mut map = rustc_hash::FxHashMap::default();
+    for b in &f.blocks {
+        for &v in &b.insts {
+            let Op::Select(c, _, plain) = f.inst(v).op else {
+                continue;
+            };
+            if is_half_in(f, c, plain) {
+                let read = &readers[v.0 as usize];
+                let arithmetic = !read.is_empty()
+                    && !f.live_out.contains(&v)
+                    && read.iter().all(|r| arithmetic_reader(f, *r));
+                if arithmetic {
+                    map.insert(v, plain);
+                }
+            } else if let Some(rounded) = half_out_of(f, c, plain) {
+                map.insert(v, rounded);
+            }
+        }
+    }
+    if !map.is_empty() {
+        super::replace_uses(f, &map);
+    }
+}
+
+fn konst(f: &Function, v: Value) -> Option<u64> {
+    match f.inst(v).op {
+        Op::Const(k) => Some(k),
+        _ => None,
+    }
+}
+
+/// Whether `select(c, _, plain)` is `half_in(bits)`: `plain = halftofloat bits`, `c =
+/// (bits & 0x7fff) >u 0x7c00`.
+fn is_half_in(f: &Function, c: Value, plain: Value) -> bool {
+    let Op::Un(UnOp::HalfToFloat, bits) = f.inst(plain).op else {
+        return false;
+    };
+    let Op::Cmp(CmpOp::Gt { signed: false }, mag, inf) = f.inst(c).op else {
+        return false;
+    };
+    let Op::Bin(BinOp::And, x, m) = f.inst(mag).op else {
+        return false;
+    };
+    x == bits && konst(f, m) == Some(0x7fff) && konst(f, inf) == Some(0x7c00)
+}
+
+/// `floattohalf y` when `select(c, _, h)` is `half_out(v)` with `h = floattohalf v`, `c =
+/// (bits(v) & 0x7fffffff) >u 0x7f800000` and `v = halftofloat(floattohalf y)`.
+fn half_out_of(f: &Function, c: Value, h: Value) -> Option<Value> {
+    let Op::Un(UnOp::FloatToHalf, v) = f.inst(h).op else {
+        return None;
+    };
+    let Op::Cmp(CmpOp::Gt { signed: false }, mag, inf) = f.inst(c).op else {
+        return None;
+    };
+    let Op::Bin(BinOp::And, x, m) = f.inst(mag).op else {
+        return None;
+    };
+    let Op::Conv(ConvOp::Bitcast, fv) = f.inst(x).op else {
+        return None;
+    };
+    if fv != v || konst(f, m) != Some(0x7fff_ffff) || konst(f, inf) != Some(0x7f80_0000) {
+        return None;
+    }
+    let Op::Un(UnOp::HalfToFloat, rounded) = f.inst(v).op else {
+        return None;
+    };
+    matches!(f.inst(rounded).op, Op::Un(UnOp::FloatToHalf, _)).then_some(rounded)
+}
+
+/// A reader that cannot tell one NaN from another: float arithmetic, a compare, the
+/// rounding to half.
+fn arithmetic_reader(f: &Function, r: Value) -> bool {
+    match f.inst(r).op {
+        Op::Bin(op, _, _) => matches!(op, BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv),
+        Op::Mad(..) => f.ty(r).is_float(),
+        Op::Cmp(..) => true,
+        Op::Un(UnOp::FloatToHalf, _) => true,
+        _ => false,
+    }
+}
