@@ -1680,3 +1680,49 @@ fn halves_drop_the_exact_conversions_nothing_can_observe() {
     assert!(out.contains("store %0, %29,"), "{out}");
     assert!(line("%25").contains("floattohalf %24"), "{out}");
 }
+
+/// `narrow`: an unrolled `s[l + 64]` is LLVM's in-place sign extension of `l + 64` with the
+/// constant folded in (`((l << 32) + (64 << 32)) >> 32`): its low 32 bits are `l + 64`.
+#[test]
+fn narrow_sees_a_constant_folded_into_an_in_place_sign_extension() {
+    check_pass(
+        passes::narrow::run,
+        "kernel k(ptr.local, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i32 arg 1
+           %2 = i64 conv zext %1
+           %3 = i64 const 0x20
+           %4 = i64 bin shl %2, %3
+           %5 = i64 const 0x4000000000
+           %6 = i64 bin add %4, %5
+           %7 = i64 bin ashr %6, %3
+           %8 = i64 const 0x2
+           %9 = i64 bin shl %7, %8
+           %10 = ptr.local ptradd %0, %9
+           %11 = i32 load %10, align 4, bytes 4
+           store %0, %11, align 4, bytes 4
+           ret",
+        "kernel k(ptr.local, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i32 arg 1
+           %2 = i64 conv zext %1
+           %3 = i64 const 0x20
+           %4 = i64 bin shl %2, %3
+           %5 = i64 const 0x4000000000
+           %6 = i64 bin add %4, %5
+           %7 = i64 bin ashr %6, %3
+           %8 = i64 const 0x2
+           %9 = i64 bin shl %7, %8
+           %12 = i32 const 0x40
+           %13 = i32 bin add %1, %12
+           %14 = i32 const 0x2
+           %15 = i32 bin shl %13, %14
+           %16 = i64 conv zext %15
+           %10 = ptr.local ptradd %0, %16
+           %11 = i32 load %10, align 4, bytes 4
+           store %0, %11, align 4, bytes 4
+           ret",
+    );
+}

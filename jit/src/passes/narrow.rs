@@ -128,19 +128,34 @@ fn has_low32(f: &Function, x: Value, depth: u32) -> bool {
             matches!(f.inst(k).op, Op::Const(c) if c < 32) && has_low32(f, a, depth - 1)
         }
         Op::Bin(BinOp::AShr | BinOp::LShr, s, k) => {
-            sign_extension_of(f, s, k).is_some_and(|a| has_low32(f, a, depth - 1))
+            sign_extension_of(f, s, k).is_some_and(|(a, _)| has_low32(f, a, depth - 1))
         }
         _ => false,
     }
 }
 
-/// `a` when `s >> k` is `(a << 32) >> 32` (LLVM's sign- or zero-extension in place), whose
-/// low 32 bits are `a`'s.
-fn sign_extension_of(f: &Function, s: Value, k: Value) -> Option<Value> {
-    let Op::Bin(BinOp::Shl, a, k2) = f.inst(s).op else {
+/// `(a, c)` when `s >> k` is `((a << 32) + (c << 32)) >> 32` (LLVM's sign- or
+/// zero-extension in place, of `a + c` when a constant was folded into it: `s[l + 64]`
+/// unrolled), whose low 32 bits are `a + c`'s.
+fn sign_extension_of(f: &Function, s: Value, k: Value) -> Option<(Value, u64)> {
+    if f.inst(k).op != Op::Const(32) {
+        return None;
+    }
+    let shifted = |x: Value| match f.inst(x).op {
+        Op::Bin(BinOp::Shl, a, k2) if f.inst(k2).op == Op::Const(32) => Some(a),
+        _ => None,
+    };
+    if let Some(a) = shifted(s) {
+        return Some((a, 0));
+    }
+    let Op::Bin(BinOp::Add, x, y) = f.inst(s).op else {
         return None;
     };
-    (f.inst(k).op == Op::Const(32) && f.inst(k2).op == Op::Const(32)).then_some(a)
+    let (a, c) = match (shifted(x), &f.inst(y).op, shifted(y), &f.inst(x).op) {
+        (Some(a), Op::Const(c), _, _) | (_, _, Some(a), Op::Const(c)) => (a, *c),
+        _ => return None,
+    };
+    (c & 0xffff_ffff == 0).then_some((a, c >> 32))
 }
 
 /// The low 32 bits of `x` (for which `has_low32` holds) as new 32-bit instructions placed at
@@ -157,8 +172,14 @@ fn low32(f: &mut Function, x: Value, b: usize, at: &mut usize) -> Value {
         Op::Conv(_, a) => a,
         Op::Const(k) => place(f, Op::Const(k & 0xffff_ffff), at),
         Op::Bin(BinOp::AShr | BinOp::LShr, s, k) => {
-            let a = sign_extension_of(f, s, k).unwrap_or(s);
-            low32(f, a, b, at)
+            let (a, c) = sign_extension_of(f, s, k).unwrap_or((s, 0));
+            let a = low32(f, a, b, at);
+            if c == 0 {
+                a
+            } else {
+                let c = place(f, Op::Const(c & 0xffff_ffff), at);
+                place(f, Op::Bin(BinOp::Add, a, c), at)
+            }
         }
         Op::Bin(op, a, c) => {
             let a = low32(f, a, b, at);
