@@ -329,15 +329,9 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     .iter()
                     .map(|&k| (list[k].value, ((list[k].off - low.off) / 4) as u32))
                     .collect();
-                let leader = insts[first];
-                for (m, _) in &members {
-                    if *m != leader {
-                        out.covered.insert(*m);
-                    }
-                }
                 let dwords = members.iter().map(|(_, c)| c + 1).max().unwrap_or(1);
-                out.loads.insert(
-                    leader,
+                out.add_loads(
+                    insts[first],
                     LoadGroup {
                         addr: low.addr,
                         dwords,
@@ -350,28 +344,11 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
         }
     }
     for mut list in stores.into_values() {
-        // Two stores to one address keep their order: such a base is left alone.
-        let mut offs: Vec<i64> = list.iter().map(|a| a.off).collect();
-        offs.sort_unstable();
-        if offs.windows(2).any(|w| w[0] == w[1]) {
+        if repeats_an_address(&list) {
             continue;
         }
         for run in runs(&mut list, 4) {
-            let last = run.iter().map(|&k| list[k].pos).max().expect("a run");
-            let store = insts[last];
-            for &k in &run {
-                if insts[list[k].pos] != store {
-                    out.covered.insert(insts[list[k].pos]);
-                }
-            }
-            out.stores.insert(
-                store,
-                StoreGroup {
-                    addr: list[run[0]].addr,
-                    values: run.iter().map(|&k| list[k].value).collect(),
-                    words: false,
-                },
-            );
+            out.add_stores(insts, &list, &run, false);
         }
     }
     // Words: a run of up to eight from an address aligned to 4 (the first access's
@@ -388,15 +365,9 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                 .iter()
                 .map(|&k| (list[k].value, ((list[k].off - low.off) / 2) as u32))
                 .collect();
-            let leader = insts[first];
-            for (m, _) in &members {
-                if *m != leader {
-                    out.covered.insert(*m);
-                }
-            }
             let dwords = members.iter().map(|(_, w)| w / 2 + 1).max().unwrap_or(1);
-            out.loads.insert(
-                leader,
+            out.add_loads(
+                insts[first],
                 LoadGroup {
                     addr: low.addr,
                     dwords,
@@ -408,9 +379,7 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
         }
     }
     for mut list in word_stores.into_values() {
-        let mut offs: Vec<i64> = list.iter().map(|a| a.off).collect();
-        offs.sort_unstable();
-        if offs.windows(2).any(|w| w[0] == w[1]) {
+        if repeats_an_address(&list) {
             continue;
         }
         for run in runs_of(&mut list, 2, 8) {
@@ -418,26 +387,49 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             if whole < 2 || list[run[0]].align < 4 {
                 continue;
             }
-            let run = &run[..whole];
-            let last = run.iter().map(|&k| list[k].pos).max().expect("a run");
-            let store = insts[last];
-            for &k in run {
-                if insts[list[k].pos] != store {
-                    out.covered.insert(insts[list[k].pos]);
-                }
-            }
-            out.stores.insert(
-                store,
-                StoreGroup {
-                    addr: list[run[0]].addr,
-                    values: run.iter().map(|&k| list[k].value).collect(),
-                    words: true,
-                },
-            );
+            out.add_stores(insts, &list, &run[..whole], true);
         }
     }
     dead_addresses(f, &pos, uses, &mut out);
     out
+}
+
+/// Two stores to one address keep their order: such a base is left alone.
+fn repeats_an_address(list: &[Access]) -> bool {
+    let mut offs: Vec<i64> = list.iter().map(|a| a.off).collect();
+    offs.sort_unstable();
+    offs.windows(2).any(|w| w[0] == w[1])
+}
+
+impl Coalesced {
+    /// A load group, done by its first load (`leader`); the others are covered.
+    fn add_loads(&mut self, leader: Value, g: LoadGroup) {
+        for (m, _) in &g.members {
+            if *m != leader {
+                self.covered.insert(*m);
+            }
+        }
+        self.loads.insert(leader, g);
+    }
+
+    /// The stores `run` of `list` as one group, done by the last of them in the block.
+    fn add_stores(&mut self, insts: &[Value], list: &[Access], run: &[usize], words: bool) {
+        let last = run.iter().map(|&k| list[k].pos).max().expect("a run");
+        let store = insts[last];
+        for &k in run {
+            if insts[list[k].pos] != store {
+                self.covered.insert(insts[list[k].pos]);
+            }
+        }
+        self.stores.insert(
+            store,
+            StoreGroup {
+                addr: list[run[0]].addr,
+                values: run.iter().map(|&k| list[k].value).collect(),
+                words,
+            },
+        );
+    }
 }
 
 /// The addresses of covered accesses that nothing else reads: selected for nothing.
