@@ -7,6 +7,28 @@ use gencl_isa::gen9::validate::validate_kernel;
 use gencl_jit::compile::compile_each;
 use gencl_jit::{compile, CompileInput};
 
+/// Kernel `name`'s machine code, checked by the legality validator, as `ocloc disasm` prints.
+fn legal_text(name: &str, isa: &[u8]) -> String {
+    validate_kernel(isa).unwrap_or_else(|e| panic!("{name}: {e}"));
+    gencl_jit::isa::gen9::disasm_kernel(isa).unwrap()
+}
+
+/// The data-port messages of a disassembly: each send line and its descriptor (the last hex
+/// number of the line).
+fn data_port_sends(text: &str) -> Vec<(&str, u32)> {
+    text.lines()
+        .filter(|l| l.contains("send") && l.contains("hdc."))
+        .filter_map(|l| {
+            let d = l
+                .split_whitespace()
+                .filter_map(|w| w.strip_prefix("0x"))
+                .filter_map(|h| u32::from_str_radix(h, 16).ok())
+                .next_back()?;
+            Some((l, d))
+        })
+        .collect()
+}
+
 #[test]
 fn jit_kernels_are_legal() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
@@ -90,16 +112,7 @@ fn generic_pointers_resolve_statically() {
         // Each data-port message by its descriptor (the last hex number of a send): A64
         // messages are DC1's types 0x10-0x1F (bits 18:14); the others name a binding-table
         // index in the low byte, 254 for SLM and 255 for private (stateless) memory.
-        let descs: Vec<u32> = text
-            .lines()
-            .filter(|l| l.contains("send") && l.contains("hdc."))
-            .filter_map(|l| {
-                l.split_whitespace()
-                    .filter_map(|w| w.strip_prefix("0x"))
-                    .filter_map(|h| u32::from_str_radix(h, 16).ok())
-                    .next_back()
-            })
-            .collect();
+        let descs: Vec<u32> = data_port_sends(&text).into_iter().map(|(_, d)| d).collect();
         let is_a64 = |d: u32| (0x10..=0x1F).contains(&((d >> 14) & 0x1F));
         let a64 = descs.iter().filter(|d| is_a64(**d)).count();
         let bti = |b: u32| {
@@ -166,12 +179,8 @@ fn float4_and_table_reads_are_coalesced() {
     let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
     for (name, k) in &ks {
         let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-        validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
-        let sends: Vec<&str> = text
-            .lines()
-            .filter(|l| l.contains("send") && l.contains("hdc."))
-            .collect();
+        let text = legal_text(name, &k.isa);
+        let sends: Vec<&str> = data_port_sends(&text).into_iter().map(|(l, _)| l).collect();
         let regs = k.simd / 8;
         match name.as_str() {
             "vadd4" => {
@@ -224,12 +233,8 @@ fn half4_and_short4_accesses_are_dword_messages() {
     let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
     for (name, k) in &ks {
         let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-        validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
-        let sends = text
-            .lines()
-            .filter(|l| l.contains("send") && l.contains("hdc."))
-            .count();
+        let text = legal_text(name, &k.isa);
+        let sends = data_port_sends(&text).len();
         let want = if name == "v" { 4 } else { 2 };
         assert_eq!(sends, want, "{name}: {text}");
     }
@@ -257,19 +262,11 @@ fn local_addresses_take_no_qword_instructions() {
     let mut qwords = std::collections::BTreeMap::new();
     for (name, k) in &ks {
         let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-        validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
+        let text = legal_text(name, &k.isa);
         // SLM messages: binding-table index 254 in the descriptor's low byte.
-        let slm = text
-            .lines()
-            .filter(|l| l.contains("send"))
-            .filter(|l| {
-                l.split_whitespace().any(|w| {
-                    w.len() == 10
-                        && w.starts_with("0x")
-                        && u32::from_str_radix(&w[2..], 16).is_ok_and(|d| d & 0xff == 0xfe)
-                })
-            })
+        let slm = data_port_sends(&text)
+            .iter()
+            .filter(|(_, d)| d & 0xff == 0xfe)
             .count();
         let q = text
             .lines()

@@ -55,29 +55,22 @@ pub fn address_only(f: &Function) -> FxHashSet<Value> {
 }
 
 /// The extensions of 32-bit offsets (`zext`/`sext` of an I32) read only as the offsets of
-/// addresses in `only`: instruction selection adds the 32-bit value itself and never makes
-/// the 64-bit one.
-pub fn extensions_read_in_32_bits(f: &Function, only: &FxHashSet<Value>) -> FxHashSet<Value> {
-    let mut uses = vec![0u32; f.insts.len()];
+/// addresses in `only` (`uses`: every value's reads, `isel::coalesce::use_counts`):
+/// instruction selection adds the 32-bit value itself and never makes the 64-bit one.
+pub fn extensions_read_in_32_bits(
+    f: &Function,
+    only: &FxHashSet<Value>,
+    uses: &[u32],
+) -> FxHashSet<Value> {
     let mut as_offset = vec![0u32; f.insts.len()];
     for b in &f.blocks {
         for &v in &b.insts {
-            let op = &f.inst(v).op;
-            for o in op.operands() {
-                uses[o.0 as usize] += 1;
-            }
-            if let Op::PtrAdd(_, x) = *op {
+            if let Op::PtrAdd(_, x) = f.inst(v).op {
                 if only.contains(&v) {
                     as_offset[x.0 as usize] += 1;
                 }
             }
         }
-        if let Term::CondBr(c, _, _) = b.term {
-            uses[c.0 as usize] += 1;
-        }
-    }
-    for v in &f.live_out {
-        uses[v.0 as usize] += 1;
     }
     let mut out = FxHashSet::default();
     for b in &f.blocks {

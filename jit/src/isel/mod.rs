@@ -279,7 +279,7 @@ pub fn select(
         slm_ext: Default::default(),
     };
     s.slm32 = crate::analysis::slm_addresses::address_only(f);
-    s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32);
+    s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32, &s.uses);
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
     }

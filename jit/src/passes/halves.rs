@@ -17,6 +17,15 @@
 use crate::ir::{BinOp, CmpOp, ConvOp, Function, Op, UnOp, Value};
 
 pub fn run(f: &mut Function) {
+    // Most kernels have no halves: nothing to look at.
+    let halves = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|v| matches!(f.inst(*v).op, Op::Un(UnOp::HalfToFloat, _)));
+    if !halves {
+        return;
+    }
     // Who reads each value (branch conditions are Bools, never the floats below); a
     // template's results are read after it, by anything.
     let mut readers: Vec<Vec<Value>> = vec![Vec::new(); f.insts.len()];
@@ -58,19 +67,24 @@ fn konst(f: &Function, v: Value) -> Option<u64> {
     }
 }
 
+/// `x` when `c` is the NaN test `(x & mask) >u inf` (of a half's bits or a float's).
+fn nan_test(f: &Function, c: Value, mask: u64, inf: u64) -> Option<Value> {
+    let Op::Cmp(CmpOp::Gt { signed: false }, mag, k) = f.inst(c).op else {
+        return None;
+    };
+    let Op::Bin(BinOp::And, x, m) = f.inst(mag).op else {
+        return None;
+    };
+    (konst(f, m) == Some(mask) && konst(f, k) == Some(inf)).then_some(x)
+}
+
 /// Whether `select(c, _, plain)` is `half_in(bits)`: `plain = halftofloat bits`, `c =
 /// (bits & 0x7fff) >u 0x7c00`.
 fn is_half_in(f: &Function, c: Value, plain: Value) -> bool {
     let Op::Un(UnOp::HalfToFloat, bits) = f.inst(plain).op else {
         return false;
     };
-    let Op::Cmp(CmpOp::Gt { signed: false }, mag, inf) = f.inst(c).op else {
-        return false;
-    };
-    let Op::Bin(BinOp::And, x, m) = f.inst(mag).op else {
-        return false;
-    };
-    x == bits && konst(f, m) == Some(0x7fff) && konst(f, inf) == Some(0x7c00)
+    nan_test(f, c, 0x7fff, 0x7c00) == Some(bits)
 }
 
 /// `floattohalf y` when `select(c, _, h)` is `half_out(v)` with `h = floattohalf v`, `c =
@@ -79,16 +93,8 @@ fn half_out_of(f: &Function, c: Value, h: Value) -> Option<Value> {
     let Op::Un(UnOp::FloatToHalf, v) = f.inst(h).op else {
         return None;
     };
-    let Op::Cmp(CmpOp::Gt { signed: false }, mag, inf) = f.inst(c).op else {
-        return None;
-    };
-    let Op::Bin(BinOp::And, x, m) = f.inst(mag).op else {
-        return None;
-    };
-    let Op::Conv(ConvOp::Bitcast, fv) = f.inst(x).op else {
-        return None;
-    };
-    if fv != v || konst(f, m) != Some(0x7fff_ffff) || konst(f, inf) != Some(0x7f80_0000) {
+    let x = nan_test(f, c, 0x7fff_ffff, 0x7f80_0000)?;
+    if f.inst(x).op != Op::Conv(ConvOp::Bitcast, v) {
         return None;
     }
     let Op::Un(UnOp::HalfToFloat, rounded) = f.inst(v).op else {
