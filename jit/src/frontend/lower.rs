@@ -3772,17 +3772,17 @@ impl Lowerer<'_, '_> {
                 }
                 define!(vec![a]);
             }
-            // barrier()/work_group_barrier(): every fence flag given is honoured by the
-            // fence the barrier carries (Gen9's fence orders all data-port accesses).
+            // barrier()/work_group_barrier(): a fence first when the flags name global or
+            // image memory (Gen9's fence orders all data-port accesses), then the gateway's
+            // barrier, unless the scope is the sub-group: it is one thread, its lanes in
+            // step, and needs only the fence.
             SOp::ControlBarrier => {
-                // sub_group_barrier: the sub-group is one thread, its lanes in step; only
-                // its memory needs ordering.
-                let op = if self.scope(i, 0)? == SCOPE_SUBGROUP {
-                    Op::Fence
-                } else {
-                    Op::Barrier
-                };
-                self.f.push(cur, op, Ty::Void);
+                if self.orders_memory_beyond_local(i, 2)? {
+                    self.f.push(cur, Op::Fence, Ty::Void);
+                }
+                if self.scope(i, 0)? != SCOPE_SUBGROUP {
+                    self.f.push(cur, Op::Barrier, Ty::Void);
+                }
             }
             SOp::GroupAsyncCopy => {
                 let (b, ev) = self.async_copy(fr, i, cur)?;
@@ -3792,6 +3792,8 @@ impl Lowerer<'_, '_> {
             // wait_group_events: the copies are complete; the work-group meets so that each
             // work-item sees what the others copied.
             SOp::GroupWaitEvents => {
+                // A copy to global memory is seen by the others after the fence.
+                self.f.push(cur, Op::Fence, Ty::Void);
                 self.f.push(cur, Op::Barrier, Ty::Void);
             }
             SOp::GroupAll
@@ -3856,9 +3858,12 @@ impl Lowerer<'_, '_> {
                 define!(vals);
                 return Ok(b);
             }
-            // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence.
+            // mem_fence, read_mem_fence, write_mem_fence, atomic_work_item_fence: the
+            // data port's fence for global and image memory; none for local memory alone.
             SOp::MemoryBarrier => {
-                self.f.push(cur, Op::Fence, Ty::Void);
+                if self.orders_memory_beyond_local(i, 1)? {
+                    self.f.push(cur, Op::Fence, Ty::Void);
+                }
             }
             // atomic_* and atom_* (1.x) and atomic_*_explicit (2.0): one data-port atomic
             // each. Any scope up to the device is met by every Gen9 atomic, performed at the
@@ -3992,6 +3997,33 @@ impl Lowerer<'_, '_> {
         // A compare-exchange's unequal semantics are never stronger than its equal ones.
         let (acq, rel, both) = (0x2, 0x4, 0x8 | 0x10);
         Ok((sem & (rel | both) != 0, sem & (acq | both) != 0))
+    }
+
+    /// Whether a barrier's or fence's memory semantics (operand `n`) name memory other than
+    /// the work-group's local memory: uniform, cross-work-group (global), atomic-counter or
+    /// image memory, or semantics that are not a constant.
+    ///
+    /// A Gen9 thread's shared local memory accesses need no fence: the data port performs
+    /// one thread's SLM messages in order, and IGC leaves out local fences up to Gen9
+    /// (`CPlatform::localMemFenceSupress`, true for `eRenderCoreFamily <= IGFX_GEN9_CORE`),
+    /// so that `barrier(CLK_LOCAL_MEM_FENCE)` is the gateway's barrier alone.
+    fn orders_memory_beyond_local(
+        &mut self,
+        i: &dr::Instruction,
+        n: usize,
+    ) -> Result<bool, FrontendError> {
+        const UNIFORM: u64 = 0x40;
+        const CROSS_WORKGROUP: u64 = 0x200;
+        const ATOMIC_COUNTER: u64 = 0x400;
+        const IMAGE: u64 = 0x800;
+        let id = match i.operands.get(n) {
+            Some(Operand::IdMemorySemantics(id) | Operand::IdRef(id)) => *id,
+            other => return invalid(format!("{:?}: semantics operand {other:?}", i.class.opcode)),
+        };
+        Ok(match self.const_index(id) {
+            Ok(sem) => sem & (UNIFORM | CROSS_WORKGROUP | ATOMIC_COUNTER | IMAGE) != 0,
+            Err(_) => true,
+        })
     }
 
     fn const_index(&mut self, id: u32) -> Result<u64, FrontendError> {

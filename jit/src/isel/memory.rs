@@ -765,23 +765,21 @@ impl Sel<'_> {
         self.push(i, None, [None; 3]);
     }
 
-    /// barrier(): the fence, then the gateway's barrier message with the thread's barrier
-    /// id (r0.2 bits 27:24, masked as Mesa does for Gen9: 0x8F000000), then `wait n0.0`
-    /// until the gateway has heard from every thread of the work-group.
+    /// barrier(): the gateway's barrier message with the thread's barrier id (r0.2 bits
+    /// 27:24, masked as Mesa does for Gen9: 0x8F000000), then `wait n0.0` until the gateway
+    /// has heard from every thread of the work-group. The fence, where the program's flags
+    /// ask for one, is an `Op::Fence` of its own before it.
+    ///
+    /// The message reads its header's DWord 2 alone; one `and (8)` writes r0.2's masked bits
+    /// to all eight DWords (IGC's Gen9 header) instead of zeroing the rest first.
     pub(super) fn barrier(&mut self) {
-        self.fence();
         let hdr = self.m.new_vreg(32);
-        let mut i = Inst::new(Opcode::Mov, 8);
-        i.no_mask = true;
-        i.dst = Some(grf_dst(0, 0, Type::UD));
-        i.srcs[0] = Some(imm(Type::UD, 0));
-        self.push(i, Some(VRef { v: hdr, off: 0 }), [None; 3]);
-        let mut i = Inst::new(Opcode::And, 1);
+        let mut i = Inst::new(Opcode::And, 8);
         i.no_mask = true;
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(reg_src(0, 8, Region::SCALAR, Type::UD));
         i.srcs[1] = Some(imm(Type::UD, 0x8F00_0000));
-        self.push(i, Some(VRef { v: hdr, off: 8 }), [None; 3]);
+        self.push(i, Some(VRef { v: hdr, off: 0 }), [None; 3]);
         let mut i = send::message(Opcode::Send, 8, send::barrier_desc());
         i.no_mask = true;
         self.push(i, None, [Some(VRef { v: hdr, off: 0 }), None, None]);
