@@ -296,3 +296,100 @@ fn uniform_double_division_is_legal() {
     let k = ks[0].1.as_ref().unwrap_or_else(|e| panic!("{e}"));
     validate_kernel(&k.isa).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// The data port's memory fences of a disassembly: DC0 messages of type 7 (PRM vol 2d,
+/// "Message Descriptor - Data Cache 0": Memory Fence).
+fn fences(text: &str) -> usize {
+    data_port_sends(text)
+        .iter()
+        .filter(|(l, d)| l.contains("hdc.dc0") && (d >> 14) & 0xf == 7)
+        .count()
+}
+
+/// A barrier or fence on local memory alone takes no fence message: one thread's SLM
+/// messages are performed in order on Gen9 (IGC leaves its local fences out up to Gen9);
+/// global memory's flags keep the fence, before the gateway's barrier.
+#[test]
+fn barriers_fence_only_global_memory() {
+    let src = "kernel void local_only(global int *out, local int *s) {
+            int l = get_local_id(0);
+            s[l] = l;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            mem_fence(CLK_LOCAL_MEM_FENCE);
+            out[get_global_id(0)] = s[l ^ 1];
+        }
+        kernel void global_too(global int *out, local int *s) {
+            int l = get_local_id(0);
+            s[l] = l;
+            out[get_global_id(0)] = l;
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+            out[get_global_id(0) ^ 1] += s[l ^ 1];
+        }
+        kernel void fence_global(global int *out) {
+            out[get_global_id(0)] = 1;
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            out[get_global_id(0) + 1] = 2;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let barriers = text.lines().filter(|l| l.contains("gateway")).count();
+        seen.insert(name.as_str(), (fences(&text), barriers, text));
+    }
+    let (f, b, t) = &seen["local_only"];
+    assert_eq!((*f, *b), (0, 1), "local_only: no fence, one barrier:\n{t}");
+    let (f, b, t) = &seen["global_too"];
+    assert_eq!((*f, *b), (1, 1), "global_too: one fence, one barrier:\n{t}");
+    let fence_at = t.lines().position(|l| l.contains("hdc.dc0")).unwrap();
+    let barrier_at = t.lines().position(|l| l.contains("gateway")).unwrap();
+    assert!(fence_at < barrier_at, "the fence comes first:\n{t}");
+    let (f, b, t) = &seen["fence_global"];
+    assert_eq!((*f, *b), (1, 0), "fence_global: one fence:\n{t}");
+}
+
+/// A compare that only a branch reads sets the branch's flag itself: one `cmp` into the
+/// null register, not booleans in a register compared with zero again.
+#[test]
+fn a_branch_reads_its_compare_from_the_flag() {
+    // The float loop's exit test is `fcmp ugt` (the negation of `<=`): `cmp.le` with the
+    // branch's predicates inverted.
+    let src = "kernel void k(global int *a, int n, global float *f, int m) {
+            size_t i = get_global_id(0);
+            int x = a[i];
+            if (x > 3)
+                a[i] = 0;
+            for (int j = 0; j < n; j++)
+                a[i + 1] += j;
+            float z = f[i];
+            int it = 0;
+            while (z * z <= 4.0f) {
+                z = z * z - 1.5f;
+                if (++it >= m)
+                    break;
+            }
+            a[i + 2] = it;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let k = ks[0].1.as_ref().unwrap();
+    let text = legal_text("k", &k.isa);
+    let cmps: Vec<&str> = text.lines().filter(|l| l.contains(" cmp ")).collect();
+    assert!(!cmps.is_empty(), "{text}");
+    // The if's, the counted loop's and the float loop's tests.
+    let into_flag = cmps.iter().filter(|c| c.contains("null")).count();
+    assert!(
+        into_flag >= 3,
+        "{into_flag} compares into the flag alone:\n{text}"
+    );
+    assert!(
+        !cmps
+            .iter()
+            .any(|c| c.contains("(ne)") && c.contains(" 0:d")),
+        "no boolean is tested against zero again:\n{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.contains(" not ")),
+        "no boolean is negated:\n{text}"
+    );
+}

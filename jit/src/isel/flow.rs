@@ -92,15 +92,16 @@ impl Sel<'_> {
                 self.join(flow.block_label[b.0 as usize]);
             }
             self.block_body(b)?;
-            self.terminator(&flow, i)?;
+            let negated = self.terminator(&flow, i)?;
             for l in flow.ends_after[i].clone() {
                 if flow.end_joined[l] {
                     self.join(flow.end_label[l]);
                 }
                 let mut w = Inst::new(Opcode::While, self.simd);
+                let flip = negated && flow.fused_at(i) == Some(l);
                 w.predicate = flow.fused_while[l].map(|inverse| Predicate {
                     ctrl: PredCtrl::Normal,
-                    inverse,
+                    inverse: inverse ^ flip,
                 });
                 self.branch(w, Some(flow.head_label[l]), None);
                 self.m.items.push(Item::LoopEnd(flow.head_label[l]));
@@ -149,7 +150,9 @@ impl Sel<'_> {
         self.branch(g, None, Some(flow.label_of(to)));
     }
 
-    fn terminator(&mut self, flow: &Flow, i: usize) -> Result<(), IselError> {
+    /// The block's branch; true when it ends in a fused while's test whose flag holds the
+    /// negated condition (`flag_from_bool`), for the while's predicate to read inverted.
+    fn terminator(&mut self, flow: &Flow, i: usize) -> Result<bool, IselError> {
         let b = flow.order[i];
         let next = flow.next_point(i);
         match self.f.block(b).term.clone() {
@@ -159,7 +162,7 @@ impl Sel<'_> {
                 if i + 1 != flow.order.len() {
                     return unsupported("a second return block");
                 }
-                Ok(())
+                Ok(false)
             }
             Term::Br(t) => {
                 self.edge_copies(b, t, None, Copies::All)?;
@@ -167,39 +170,40 @@ impl Sel<'_> {
                 if Some(to) != next {
                     self.goto(flow, to, None);
                 }
-                Ok(())
+                Ok(false)
             }
             Term::CondBr(c, t, e) => {
-                self.flag_from_bool(c)?;
+                // f0.0 holds c, or !c (`negated`): each predicate below reads its side.
+                let n = self.flag_from_bool(c)?;
                 if self.is_uniform(c) {
-                    self.edge_copies(b, t, Some(false), Copies::All)?;
-                    self.edge_copies(b, e, Some(true), Copies::All)?;
+                    self.edge_copies(b, t, Some(n), Copies::All)?;
+                    self.edge_copies(b, e, Some(!n), Copies::All)?;
                 } else {
                     // A divergent branch's scalar copies run whichever way the lanes go: they
                     // come after both sides' per-lane copies, which may read a scalar phi's
                     // old value (an exit block's phi of a loop header's phi).
                     for which in [Copies::Varying, Copies::Scalar] {
-                        self.edge_copies(b, t, Some(false), which)?;
-                        self.edge_copies(b, e, Some(true), which)?;
+                        self.edge_copies(b, t, Some(n), which)?;
+                        self.edge_copies(b, e, Some(!n), which)?;
                     }
                 }
                 let (tp, ep) = (flow.point(b, t), flow.point(b, e));
                 if let Some(l) = flow.fused_at(i) {
                     // The while's predicate picks the back edge; the others fall out of the loop.
                     debug_assert!(flow.fused_while[l].is_some());
-                    return Ok(());
+                    return Ok(n);
                 }
                 if Some(tp) == next {
                     // Channels with c false jump to e.
-                    self.goto(flow, ep, Some(false));
+                    self.goto(flow, ep, Some(n));
                 } else if Some(ep) == next {
-                    self.goto(flow, tp, Some(true));
+                    self.goto(flow, tp, Some(!n));
                 } else {
-                    self.goto(flow, ep, Some(false));
+                    self.goto(flow, ep, Some(n));
                     // Only the c channels are left: under ~f0.0 all of them jump.
-                    self.goto(flow, tp, Some(true));
+                    self.goto(flow, tp, Some(!n));
                 }
-                Ok(())
+                Ok(false)
             }
         }
     }

@@ -248,6 +248,10 @@ struct Sel<'a> {
     /// Extensions of 32-bit offsets that only those read (never selected: `slm_offset`
     /// adds the 32-bit value).
     slm_ext: rustc_hash::FxHashSet<Value>,
+    /// The current block's compares that only its conditional branch or one select reads:
+    /// each selected at its reader as one `cmp` into the flag (`flag_compares`), not as
+    /// booleans in a register tested again (Mesa's cmod propagation into the `cmp.nz`).
+    flag_cmps: rustc_hash::FxHashSet<Value>,
 }
 
 /// Select a whole kernel.
@@ -277,6 +281,7 @@ pub fn select(
         uses: coalesce::use_counts(f),
         slm32: Default::default(),
         slm_ext: Default::default(),
+        flag_cmps: Default::default(),
     };
     s.slm32 = crate::analysis::slm_addresses::address_only(f);
     s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32, &s.uses);
@@ -323,8 +328,14 @@ impl Sel<'_> {
         self.m.items.push(Item::Label(l));
     }
 
-    /// f0.0 = (bool value != 0), per lane.
-    fn flag_from_bool(&mut self, c: Value) -> Result<(), IselError> {
+    /// f0.0 from boolean `c`: its channels' flags are `c`, or `!c` where this answers
+    /// true (a branch's own compare whose Gen condition is the negation: `fcmp ugt` as
+    /// `cmp.le`), for the reader to invert its predicate.
+    fn flag_from_bool(&mut self, c: Value) -> Result<bool, IselError> {
+        let uniform = self.is_uniform(c);
+        if let Some(negated) = self.flag_from_compare(c, self.simd, uniform)? {
+            return Ok(negated);
+        }
         // A constant condition (left by inlining) goes through a register: only the last
         // source of cmp may be an immediate.
         let o = self.reg_opnd(c, Type::D)?;
@@ -336,7 +347,35 @@ impl Sel<'_> {
         i.dst = Some(null_dst(Type::D));
         i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
         self.push(i, None, [o.vref, None, None]);
-        Ok(())
+        Ok(false)
+    }
+
+    /// f0.0 set by `c`'s own compare, where `c` is one of the block's `flag_cmps`:
+    /// `Some(negated)` as `flag_from_bool` answers, `None` (nothing emitted) otherwise.
+    fn flag_from_compare(
+        &mut self,
+        c: Value,
+        exec: u8,
+        no_mask: bool,
+    ) -> Result<Option<bool>, IselError> {
+        if !self.flag_cmps.remove(&c) {
+            return Ok(None);
+        }
+        let Op::Cmp(op, a, b) = self.f.inst(c).op else {
+            return unsupported("a flag compare that is not a compare");
+        };
+        let Some((t, cond, negated)) = self.one_compare(op, a)? else {
+            return unsupported("a flag compare of two Gen compares");
+        };
+        let oa = self.reg_opnd(a, t)?;
+        let ob = self.opnd(b, t)?;
+        let mut i = Inst::new(Opcode::Cmp, exec);
+        i.no_mask = no_mask;
+        i.cond_mod = Some(cond);
+        i.dst = Some(null_dst(t));
+        i.srcs = [Some(oa.src), Some(ob.src), None];
+        self.push(i, None, [oa.vref, ob.vref, None]);
+        Ok(Some(negated))
     }
 
     /// IEEE denormals for double, float and half (cr0 bits 6, 7 and 10; at thread start
@@ -388,10 +427,57 @@ impl Sel<'_> {
     fn block_body(&mut self, b: Block) -> Result<(), IselError> {
         self.texels.clear();
         self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses);
+        self.flag_cmps = self.flag_compares(b)?;
         for v in self.f.block(b).insts.clone() {
-            self.inst(v)?;
+            if !self.flag_cmps.contains(&v) {
+                self.inst(v)?;
+            }
         }
         Ok(())
+    }
+
+    /// The compares of block `b` that one conditional branch or select of the block alone
+    /// reads, each one Gen `cmp` (`one_compare`): their reader sets its flag with them.
+    fn flag_compares(&self, b: Block) -> Result<rustc_hash::FxHashSet<Value>, IselError> {
+        let bd = self.f.block(b);
+        let mut readers: Vec<Value> = bd
+            .insts
+            .iter()
+            .filter_map(|&v| match self.f.inst(v).op {
+                Op::Select(c, ..) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if let Term::CondBr(c, ..) = bd.term {
+            readers.push(c);
+        }
+        let mut out = rustc_hash::FxHashSet::default();
+        for c in readers {
+            let Op::Cmp(op, a, _) = self.f.inst(c).op else {
+                continue;
+            };
+            if self.uses[c.0 as usize] == 1
+                && bd.insts.contains(&c)
+                && self.one_compare(op, a)?.is_some()
+            {
+                out.insert(c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The type and condition of a compare that is one Gen `cmp` whose flag is the result
+    /// (`false`) or its negation (`true`: the unordered forms, tested as the opposite ordered
+    /// one), or `None` for those that take two compares.
+    fn one_compare(&self, op: CmpOp, a: Value) -> Result<Option<(Type, CondMod, bool)>, IselError> {
+        let t = self.compare_type(op, a)?;
+        Ok(match op {
+            CmpOp::FOne | CmpOp::FUEq => None,
+            _ => {
+                let (cond, negated) = compare_condition(op);
+                Some((t, cond, negated))
+            }
+        })
     }
 
     fn is_uniform(&self, v: Value) -> bool {
@@ -701,17 +787,23 @@ impl Sel<'_> {
                 // A uniform select is one scalar sel, as the uniform analysis promises its
                 // readers; a varying one picks per lane.
                 let scalar = self.is_uniform(v);
-                if scalar {
-                    let o = self.reg_opnd(c, Type::D)?;
-                    let mut i = Inst::new(Opcode::Cmp, 1);
-                    i.no_mask = true;
-                    i.cond_mod = Some(CondMod::Nz);
-                    i.dst = Some(null_dst(Type::D));
-                    i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
-                    self.push(i, None, [o.vref, None, None]);
+                let negated = if scalar {
+                    match self.flag_from_compare(c, 1, true)? {
+                        Some(n) => n,
+                        None => {
+                            let o = self.reg_opnd(c, Type::D)?;
+                            let mut i = Inst::new(Opcode::Cmp, 1);
+                            i.no_mask = true;
+                            i.cond_mod = Some(CondMod::Nz);
+                            i.dst = Some(null_dst(Type::D));
+                            i.srcs = [Some(o.src), Some(imm(Type::D, 0)), None];
+                            self.push(i, None, [o.vref, None, None]);
+                            false
+                        }
+                    }
                 } else {
-                    self.flag_from_bool(c)?;
-                }
+                    self.flag_from_bool(c)?
+                };
                 let oa = self.reg_opnd(a, t)?;
                 let ob = self.opnd(b, t)?;
                 let (r, _) = if scalar {
@@ -723,7 +815,7 @@ impl Sel<'_> {
                 i.no_mask = scalar;
                 i.predicate = Some(Predicate {
                     ctrl: PredCtrl::Normal,
-                    inverse: false,
+                    inverse: negated,
                 });
                 i.dst = Some(grf_dst(0, 0, t));
                 i.srcs = [Some(oa.src), Some(ob.src), None];
@@ -1218,8 +1310,8 @@ impl Sel<'_> {
         Ok(())
     }
 
-    fn cmp(&mut self, v: Value, op: CmpOp, a: Value, b: Value) -> Result<(), IselError> {
-        let aty = self.f.ty(a);
+    /// The type a compare of `a` reads its operands as (signed for the signed orders).
+    fn compare_type(&self, op: CmpOp, a: Value) -> Result<Type, IselError> {
         let signed = matches!(
             op,
             CmpOp::Lt { signed: true }
@@ -1227,26 +1319,12 @@ impl Sel<'_> {
                 | CmpOp::Gt { signed: true }
                 | CmpOp::Ge { signed: true }
         );
-        let t = isa_type(aty, signed)?;
-        // (condition, invert result): unordered forms are the negation of the opposite ordered test.
-        let (cond, invert) = match op {
-            CmpOp::Eq | CmpOp::FOEq => (CondMod::Z, false),
-            CmpOp::Ne | CmpOp::FUNe => (CondMod::Nz, false),
-            CmpOp::Lt { .. } | CmpOp::FOLt => (CondMod::L, false),
-            CmpOp::Le { .. } | CmpOp::FOLe => (CondMod::Le, false),
-            CmpOp::Gt { .. } | CmpOp::FOGt => (CondMod::G, false),
-            CmpOp::Ge { .. } | CmpOp::FOGe => (CondMod::Ge, false),
-            // Gen has no condition for these two: ordered-not-equal is less or greater, and
-            // unordered-or-equal its negation, so two compares joined by an or.
-            CmpOp::FOne => (CondMod::L, false),
-            CmpOp::FUEq => (CondMod::L, true),
-            CmpOp::FULt => (CondMod::Ge, true),
-            CmpOp::FULe => (CondMod::G, true),
-            CmpOp::FUGt => (CondMod::Le, true),
-            CmpOp::FUGe => (CondMod::L, true),
-            CmpOp::FOrd => (CondMod::U, true),
-            CmpOp::FUnord => (CondMod::U, false),
-        };
+        isa_type(self.f.ty(a), signed)
+    }
+
+    fn cmp(&mut self, v: Value, op: CmpOp, a: Value, b: Value) -> Result<(), IselError> {
+        let t = self.compare_type(op, a)?;
+        let (cond, invert) = compare_condition(op);
         let scalar = self.is_uniform(v);
         let (r, _) = self.def(v);
         self.cmp_to(r, t, cond, invert, a, b, scalar)?;
@@ -1460,5 +1538,28 @@ impl Sel<'_> {
         }
         self.alu(v, Opcode::Mov, dt, &[oa], None);
         Ok(())
+    }
+}
+
+/// A compare's Gen condition and whether the result is its negation: the unordered forms
+/// are the negation of the opposite ordered test. Gen has no condition for `FOne` and
+/// `FUEq`: ordered-not-equal is less or greater, and unordered-or-equal its negation, so
+/// their first compare here (`L`) is joined by a second (`G`) in `cmp`.
+fn compare_condition(op: CmpOp) -> (CondMod, bool) {
+    match op {
+        CmpOp::Eq | CmpOp::FOEq => (CondMod::Z, false),
+        CmpOp::Ne | CmpOp::FUNe => (CondMod::Nz, false),
+        CmpOp::Lt { .. } | CmpOp::FOLt => (CondMod::L, false),
+        CmpOp::Le { .. } | CmpOp::FOLe => (CondMod::Le, false),
+        CmpOp::Gt { .. } | CmpOp::FOGt => (CondMod::G, false),
+        CmpOp::Ge { .. } | CmpOp::FOGe => (CondMod::Ge, false),
+        CmpOp::FOne => (CondMod::L, false),
+        CmpOp::FUEq => (CondMod::L, true),
+        CmpOp::FULt => (CondMod::Ge, true),
+        CmpOp::FULe => (CondMod::G, true),
+        CmpOp::FUGt => (CondMod::Le, true),
+        CmpOp::FUGe => (CondMod::L, true),
+        CmpOp::FOrd => (CondMod::U, true),
+        CmpOp::FUnord => (CondMod::U, false),
     }
 }

@@ -2,6 +2,7 @@
 //! SIMD8 halves, `(8|M0)` and `(8|M8)`, the second with each per-lane operand moved on by
 //! eight elements of its region. Two cases (Mesa's `brw_fs_lower_simd_width` makes the same
 //! split):
+//! - a qword operand type at 16 lanes, whatever the regions (ExecSize × 8 bytes > 64);
 //! - an operand that would cover more than two GRFs: "a source or destination operand can
 //!   span at most two registers" (PRM Vol 7, register region restrictions), so every 64-bit
 //!   per-lane operand (16 × 8 bytes = 4 GRFs), and strided dword views of qwords;
@@ -65,6 +66,17 @@ pub fn needs_split(mi: &MInst) -> bool {
             Some(MathFn::IntDivBoth | MathFn::IntDivQuotient | MathFn::IntDivRemainder)
         )
     {
+        return true;
+    }
+    // "Where n is the largest element size in bytes for any source or destination operand
+    // type, ExecSize * n must be <= 64" (PRM Vol 7, general restrictions based on operand
+    // types): a qword type at 16 lanes, even of scalar sources into the null register.
+    let qword = i.dst.as_ref().is_some_and(|d| d.ty.size() == 8)
+        || i.srcs.iter().flatten().any(|s| match s {
+            Src::Reg(r) => r.ty.size() == 8,
+            Src::Imm(k) => k.ty.size() == 8,
+        });
+    if qword {
         return true;
     }
     let dst_over = i.dst.as_ref().is_some_and(|d| {
