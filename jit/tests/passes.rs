@@ -779,6 +779,69 @@ fn narrow_does_64_bit_products_read_in_32_bits_in_32_bits() {
     );
 }
 
+/// `narrow`: a shift below 32 of a value extended the way the shift fills, read in 32 bits,
+/// is the 32-bit shift (`(int)(get_local_size(0) / 2)`); an extension read back in its own
+/// width is the value itself (`int l = get_local_id(0)`). A logical shift of a sign-extended
+/// value (its high bits reach the low word) and a shift by 32 or more stay.
+#[test]
+fn narrow_shifts_extended_values_and_drops_round_trips() {
+    check_pass(
+        passes::narrow::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i64 conv zext %1
+           %3 = i64 const 0x1
+           %4 = i64 bin lshr %2, %3
+           %5 = i32 conv trunc %4
+           %6 = i64 conv sext %1
+           %7 = i64 bin ashr %6, %3
+           %8 = i32 conv trunc %7
+           %9 = i64 bin lshr %6, %3
+           %10 = i32 conv trunc %9
+           %11 = i64 const 0x21
+           %12 = i64 bin lshr %2, %11
+           %13 = i32 conv trunc %12
+           %14 = i32 conv trunc %2
+           %15 = i32 conv trunc %6
+           store %0, %5, align 4, bytes 4
+           store %0, %8, align 4, bytes 4
+           store %0, %10, align 4, bytes 4
+           store %0, %13, align 4, bytes 4
+           store %0, %14, align 4, bytes 4
+           store %0, %15, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i64 conv zext %1
+           %3 = i64 const 0x1
+           %4 = i64 bin lshr %2, %3
+           %16 = i32 const 0x1
+           %5 = i32 bin lshr %1, %16
+           %6 = i64 conv sext %1
+           %7 = i64 bin ashr %6, %3
+           %17 = i32 const 0x1
+           %8 = i32 bin ashr %1, %17
+           %9 = i64 bin lshr %6, %3
+           %10 = i32 conv trunc %9
+           %11 = i64 const 0x21
+           %12 = i64 bin lshr %2, %11
+           %13 = i32 conv trunc %12
+           %14 = i32 conv trunc %2
+           %15 = i32 conv trunc %6
+           store %0, %5, align 4, bytes 4
+           store %0, %8, align 4, bytes 4
+           store %0, %10, align 4, bytes 4
+           store %0, %13, align 4, bytes 4
+           store %0, %1, align 4, bytes 4
+           store %0, %1, align 4, bytes 4
+           ret",
+    );
+}
+
 /// `strength`: division and remainder by a power of two as shifts and masks (the signed
 /// forms biased toward zero), a 64-bit product by one as a shift; a divisor that is not a
 /// power of two stays.
@@ -1521,7 +1584,7 @@ fn narrow_computes_local_address_offsets_in_32_bits() {
            %2 = i64 conv zext %1
            %3 = i64 const 0x20
            %4 = i64 bin shl %2, %3
-           %5 = i64 bin ashr %4, %3
+           %5 = i64 conv sext %1
            %6 = i64 const 0x2
            %7 = i64 bin shl %5, %6
            %18 = i32 const 0x2
@@ -1712,7 +1775,9 @@ fn narrow_sees_a_constant_folded_into_an_in_place_sign_extension() {
            %4 = i64 bin shl %2, %3
            %5 = i64 const 0x4000000000
            %6 = i64 bin add %4, %5
-           %7 = i64 bin ashr %6, %3
+           %30 = i32 const 0x40
+           %31 = i32 bin add %1, %30
+           %7 = i64 conv sext %31
            %8 = i64 const 0x2
            %9 = i64 bin shl %7, %8
            %12 = i32 const 0x40

@@ -7,7 +7,8 @@
 //!
 //! - `trunc.i32(op.i64(x, y))` → `op.i32(x', y')` for add, sub, mul, and, or, xor (the low 32
 //!   bits of the result depend on the low 32 bits of the operands only), and for shl by a
-//!   constant below 32, where each operand is a 32-bit value extended or a constant;
+//!   constant below 32, where each operand is a 32-bit value extended or a constant, and
+//!   for lshr of a zero-extended value (ashr of a sign-extended one) by a constant below 32;
 //! - `trunc.i32(lshr|ashr.i64(mul.i64(ext a, ext b), 32))` → `mulhi.i32(a, b)`, unsigned when
 //!   both operands are zero-extended (or constants below 2^32), signed when both are
 //!   sign-extended (or constants in i32's range).
@@ -19,6 +20,10 @@
 //!   and constants (shared local memory takes 32-bit offsets: OpenCL C's `size_t` indexing
 //!   of `__local` arrays otherwise costs a sign extension, a shift and an add in qwords,
 //!   each two instructions at SIMD16, and a pack of the low dwords at every access).
+//!
+//! - an extension in place, `ashr|lshr(shl(x, 32), 32)`, of an `x` whose low 32 bits can be
+//!   computed in 32 bits (as for `__local` offsets) → the extension of those;
+//! - `trunc(zext(a))` and `trunc(sext(a))` → `a`.
 //!
 //! The 64-bit values become dead where nothing else reads them; `dce` removes them.
 
@@ -71,6 +76,19 @@ fn rewrite_of(f: &Function, v: Value) -> Option<Rewrite> {
             _ => None,
         },
         BinOp::LShr | BinOp::AShr => {
+            // A shift below 32 of a value extended the way the shift fills: its low 32 bits
+            // are the 32-bit shift's (`(size_t)n / 2` read as an int).
+            if let Op::Const(k) = f.inst(y).op {
+                match (op, narrow_of(f, x)) {
+                    (BinOp::LShr, Some(n @ Narrow::Zext(_)))
+                    | (BinOp::AShr, Some(n @ Narrow::Sext(_)))
+                        if k < 32 =>
+                    {
+                        return Some(Rewrite::Bin(op, n, Narrow::Const(k)));
+                    }
+                    _ => {}
+                }
+            }
             if f.inst(y).op != Op::Const(32) {
                 return None;
             }
@@ -190,6 +208,26 @@ fn low32(f: &mut Function, x: Value, b: usize, at: &mut usize) -> Value {
     }
 }
 
+/// `trunc.i32(zext|sext.i64(a))` is `a` (a `size_t` built-in read as an `int`:
+/// `int l = get_local_id(0)`).
+fn round_trips(f: &mut Function) {
+    let mut map = rustc_hash::FxHashMap::default();
+    for b in &f.blocks {
+        for &v in &b.insts {
+            if let Op::Conv(ConvOp::Trunc, p) = f.inst(v).op {
+                if let Op::Conv(ConvOp::ZExt | ConvOp::SExt, a) = f.inst(p).op {
+                    if f.ty(a) == f.ty(v) {
+                        map.insert(v, a);
+                    }
+                }
+            }
+        }
+    }
+    if !map.is_empty() {
+        super::replace_uses(f, &map);
+    }
+}
+
 /// The offsets of `__local` addresses read only as addresses, in 32 bits.
 fn slm_offsets(f: &mut Function) {
     let only = crate::analysis::slm_addresses::address_only(f);
@@ -220,8 +258,38 @@ fn slm_offsets(f: &mut Function) {
     }
 }
 
+/// LLVM's extensions in place, `ashr|lshr(shl(x, 32), 32)`, of an `x` whose low 32 bits
+/// `low32` computes in 32 bits: the extension of those (`out[y * w + x]` indexed with
+/// `nsw` arithmetic widened to 64 bits, whose 64-bit product alone is six instructions).
+fn extensions_in_place(f: &mut Function) {
+    for b in 0..f.blocks.len() {
+        let mut i = 0;
+        while i < f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[i];
+            let kind = match f.inst(v).op {
+                Op::Bin(BinOp::AShr, s, k) if sign_extension_of(f, s, k).is_some() => ConvOp::SExt,
+                Op::Bin(BinOp::LShr, s, k) if sign_extension_of(f, s, k).is_some() => ConvOp::ZExt,
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            if f.ty(v) != Ty::I64 || !has_low32(f, v, LOW32_DEPTH) {
+                i += 1;
+                continue;
+            }
+            let mut at = i;
+            let lo = low32(f, v, b, &mut at);
+            f.insts[v.0 as usize].op = Op::Conv(kind, lo);
+            i = at + 1;
+        }
+    }
+}
+
 pub fn run(f: &mut Function) {
     slm_offsets(f);
+    extensions_in_place(f);
+    round_trips(f);
     for b in 0..f.blocks.len() {
         let mut i = 0;
         while i < f.blocks[b].insts.len() {
