@@ -393,3 +393,22 @@ fn a_branch_reads_its_compare_from_the_flag() {
         "no boolean is negated:\n{text}"
     );
 }
+
+/// Uniform qwords at consecutive addresses are read by one message, two a lane (a
+/// polynomial's `double` coefficients): nine of them take two reads (eight and the ninth),
+/// not nine.
+#[test]
+fn uniform_qword_tables_are_one_message() {
+    let src = "kernel void k(global const double *x, constant double *c, global double *y) {
+            double v = x[get_global_id(0)];
+            double acc = c[8];
+            for (int k = 7; k >= 0; k--)
+                acc = acc * v + c[k];
+            y[get_global_id(0)] = acc;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let k = ks[0].1.as_ref().unwrap();
+    let text = legal_text("k", &k.isa);
+    // x's per-lane read, c's two reads, y's write.
+    assert_eq!(data_port_sends(&text).len(), 4, "{text}");
+}

@@ -78,6 +78,15 @@ kernel void uniform_table_rounds(global const uint *k, global uint *out) {
     out[get_global_id(0)] = h;
 }
 
+// Nine uniform qwords, unrolled: eight in one message (two a lane), the ninth alone; each
+// put together from its two dwords of the reply.
+kernel void uniform_qword_table(global const ulong *k, global ulong *out) {
+    ulong h = get_global_id(0);
+    for (int i = 0; i < 9; i++)
+        h = (h * 31 + k[i]) ^ (h >> 7);
+    out[get_global_id(0)] = h;
+}
+
 // float4 loads and stores of each work-item as four-channel messages, some in a branch.
 kernel void float4_messages(global const float4 *a, global float4 *b, float s) {
     int g = get_global_id(0);

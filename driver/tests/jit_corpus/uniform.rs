@@ -109,6 +109,19 @@ pub fn cases() -> Vec<Case> {
                     })
                     .collect()
             }),
+        case(F, "uniform_qword_table")
+            .global(&[n])
+            .buf(rand_bits::<u64>(9, 75))
+            .out::<u64>(n)
+            .expect(1, |r| {
+                let k = r.input::<u64>(0);
+                (0..64u64)
+                    .map(|g| {
+                        k.iter()
+                            .fold(g, |h, &x| h.wrapping_mul(31).wrapping_add(x) ^ (h >> 7))
+                    })
+                    .collect()
+            }),
         case(F, "float4_messages")
             .global(&[n])
             .buf(rand_f32(4 * n, 74, -100.0, 100.0))

@@ -8,7 +8,8 @@
 //!
 //! Uniform loads (one address for every lane, uniform.rs) group the same way, wider: eight
 //! lanes of four channels read 32 consecutive dwords of a table at once (MD5's and SHA-256's
-//! round constants), each then read as a scalar.
+//! round constants), each then read as a scalar; uniform qwords (a polynomial's `double`
+//! coefficients) likewise, each put together from its two dwords of the reply.
 //!
 //! A group: loads of whole dwords (i32, f32) whose addresses are one base plus constant
 //! offsets (through chains of `ptradd` by constants), in the same global/constant or local
@@ -31,9 +32,18 @@ pub(super) struct LoadGroup {
     pub dwords: u32,
     pub uniform: bool,
     pub members: Vec<(Value, u32)>,
-    /// Members are 16-bit loads and their index a word's (word k: the low or high half of
-    /// dword k / 2), each zero-extended from its half of the reply.
-    pub words: bool,
+    /// What the members are, and so what their index counts.
+    pub unit: Unit,
+}
+
+/// The members of a load group: dwords; 16-bit loads (word k: the low or high half of dword
+/// k / 2, each zero-extended from its half of the reply); or, in uniform groups, qwords
+/// (qword k: dwords 2k and 2k + 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    Dword,
+    Word,
+    Qword,
 }
 
 /// The most dwords one uniform group reads: eight lanes of four channels (SIMD8).
@@ -229,6 +239,8 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
     // 16-bit loads and stores (halves, shorts), per lane: whole dwords of them.
     let mut word_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     let mut word_stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
+    // Uniform 64-bit loads (a table of doubles or longs read by every lane).
+    let mut qword_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     for (i, v) in insts.iter().enumerate() {
         let op = &f.inst(*v).op;
         match *op {
@@ -254,6 +266,27 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                 } else {
                     loads.entry((load_seg, base, u)).or_default().push(access);
                 }
+                store_seg += 1;
+            }
+            Op::Load {
+                addr,
+                bytes: 8,
+                align,
+            } if groupable_space(f, addr)
+                && uniform[v.0 as usize]
+                && matches!(f.ty(*v), Ty::I64 | Ty::F64) =>
+            {
+                let (base, off) = base_offset(f, addr);
+                qword_loads
+                    .entry((load_seg, base))
+                    .or_default()
+                    .push(Access {
+                        pos: i,
+                        addr,
+                        off,
+                        value: *v,
+                        align,
+                    });
                 store_seg += 1;
             }
             Op::Store {
@@ -337,10 +370,48 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                         dwords,
                         uniform,
                         members,
-                        words: false,
+                        unit: Unit::Dword,
                     },
                 );
             }
+        }
+    }
+    // Uniform qwords: two a lane of the uniform message, so a group of more than two is a
+    // whole number of lanes (the rest loads alone).
+    for mut list in qword_loads.into_values() {
+        for run in runs_of(&mut list, 8, UNIFORM_DWORDS / 2) {
+            let low = &list[run[0]];
+            let mut offs: Vec<i64> = run.iter().map(|&k| list[k].off).collect();
+            offs.dedup();
+            let keep = if offs.len() > 2 {
+                offs.len() / 2 * 2
+            } else {
+                offs.len()
+            };
+            let chunk: Vec<usize> = run
+                .iter()
+                .copied()
+                .filter(|&k| list[k].off < low.off + 8 * keep as i64)
+                .collect();
+            let first = chunk.iter().map(|&k| list[k].pos).min().expect("a run");
+            if chunk.len() < 2 || !defined_before(low.addr, first) {
+                continue;
+            }
+            let members: Vec<(Value, u32)> = chunk
+                .iter()
+                .map(|&k| (list[k].value, ((list[k].off - low.off) / 8) as u32))
+                .collect();
+            let dwords = 2 * members.iter().map(|(_, q)| q + 1).max().unwrap_or(1);
+            out.add_loads(
+                insts[first],
+                LoadGroup {
+                    addr: low.addr,
+                    dwords,
+                    uniform: true,
+                    members,
+                    unit: Unit::Qword,
+                },
+            );
         }
     }
     for mut list in stores.into_values() {
@@ -373,7 +444,7 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     dwords,
                     uniform: false,
                     members,
-                    words: true,
+                    unit: Unit::Word,
                 },
             );
         }

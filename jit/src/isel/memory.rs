@@ -372,7 +372,7 @@ impl Sel<'_> {
         let payload = self.payload(port, g.addr)?;
         let plane = 4 * u32::from(self.simd);
         let resp = self.untyped_read(port, payload, g.dwords);
-        if g.words {
+        if g.unit == super::coalesce::Unit::Word {
             // Word k: the low or the high half of dword k / 2, zero-extended.
             for (v, k) in &g.members {
                 let (op, bits) = if k % 2 == 0 {
@@ -492,9 +492,33 @@ impl Sel<'_> {
         let lanes = g.dwords.div_ceil(4);
         debug_assert!(lanes == 1 || g.dwords.is_multiple_of(4));
         let resp = self.uniform_read(g.addr, port, lanes, g.dwords.min(4))?;
-        for (v, k) in &g.members {
-            self.locs
-                .insert(*v, Loc::Part(resp, 32 * (k % 4) + 4 * (k / 4), true));
+        // Where dword k of the group is in the reply.
+        let at = |k: u32| 32 * (k % 4) + 4 * (k / 4);
+        for &(v, k) in &g.members {
+            if g.unit != super::coalesce::Unit::Qword {
+                self.locs.insert(v, Loc::Part(resp, at(k), true));
+                continue;
+            }
+            // Qword k: its low dword is dword 2k's channel, its high dword the next one's.
+            let (r, _) = self.def(v);
+            for h in 0..2u32 {
+                let mut i = Inst::new(Opcode::Mov, 1);
+                i.no_mask = true;
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i.srcs[0] = Some(reg_src(0, 0, Region::SCALAR, Type::UD));
+                self.push(
+                    i,
+                    Some(VRef { v: r, off: 4 * h }),
+                    [
+                        Some(VRef {
+                            v: resp,
+                            off: at(2 * k + h),
+                        }),
+                        None,
+                        None,
+                    ],
+                );
+            }
         }
         Ok(())
     }
