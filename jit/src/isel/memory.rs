@@ -340,8 +340,15 @@ impl Sel<'_> {
             return Ok(());
         }
         // A qword: its low dword is channel 0's first, its high dword channel 1's.
+        self.qword_from_dwords(v, resp, [0, 32]);
+        Ok(())
+    }
+
+    /// Uniform qword `v` put together from the dwords at byte offsets `at` (low, high) of
+    /// a uniform message's reply `resp`.
+    fn qword_from_dwords(&mut self, v: Value, resp: VReg, at: [u32; 2]) {
         let (r, _) = self.def(v);
-        for h in 0..2u32 {
+        for (h, off) in (0u32..).zip(at) {
             let mut i = Inst::new(Opcode::Mov, 1);
             i.no_mask = true;
             i.dst = Some(grf_dst(0, 0, Type::UD));
@@ -349,17 +356,9 @@ impl Sel<'_> {
             self.push(
                 i,
                 Some(VRef { v: r, off: 4 * h }),
-                [
-                    Some(VRef {
-                        v: resp,
-                        off: 32 * h,
-                    }),
-                    None,
-                    None,
-                ],
+                [Some(VRef { v: resp, off }), None, None],
             );
         }
-        Ok(())
     }
 
     /// Loads of consecutive dwords as one message: per lane, `g.dwords` channels, each
@@ -500,25 +499,7 @@ impl Sel<'_> {
                 continue;
             }
             // Qword k: its low dword is dword 2k's channel, its high dword the next one's.
-            let (r, _) = self.def(v);
-            for h in 0..2u32 {
-                let mut i = Inst::new(Opcode::Mov, 1);
-                i.no_mask = true;
-                i.dst = Some(grf_dst(0, 0, Type::UD));
-                i.srcs[0] = Some(reg_src(0, 0, Region::SCALAR, Type::UD));
-                self.push(
-                    i,
-                    Some(VRef { v: r, off: 4 * h }),
-                    [
-                        Some(VRef {
-                            v: resp,
-                            off: at(2 * k + h),
-                        }),
-                        None,
-                        None,
-                    ],
-                );
-            }
+            self.qword_from_dwords(v, resp, [at(2 * k), at(2 * k + 1)]);
         }
         Ok(())
     }

@@ -367,6 +367,20 @@ impl Sel<'_> {
         let Some((t, cond, negated)) = self.one_compare(op, a)? else {
             return unsupported("a flag compare of two Gen compares");
         };
+        self.cmp_into_flag(t, cond, a, b, exec, no_mask)?;
+        Ok(Some(negated))
+    }
+
+    /// `cmp.cond (exec) null a b` as `t`: f0.0 alone holds the result.
+    fn cmp_into_flag(
+        &mut self,
+        t: Type,
+        cond: CondMod,
+        a: Value,
+        b: Value,
+        exec: u8,
+        no_mask: bool,
+    ) -> Result<(), IselError> {
         let oa = self.reg_opnd(a, t)?;
         let ob = self.opnd(b, t)?;
         let mut i = Inst::new(Opcode::Cmp, exec);
@@ -375,7 +389,7 @@ impl Sel<'_> {
         i.dst = Some(null_dst(t));
         i.srcs = [Some(oa.src), Some(ob.src), None];
         self.push(i, None, [oa.vref, ob.vref, None]);
-        Ok(Some(negated))
+        Ok(())
     }
 
     /// IEEE denormals for double, float and half (cr0 bits 6, 7 and 10; at thread start
@@ -1376,18 +1390,11 @@ impl Sel<'_> {
         b: Value,
         scalar: bool,
     ) -> Result<(), IselError> {
-        let oa = self.reg_opnd(a, t)?;
-        let ob = self.opnd(b, t)?;
         let exec = if scalar { 1 } else { self.simd };
         // cmp writes all ones or zero per channel in a dword destination; for
         // 64-bit sources the flag is set and then turned into a dword.
         if t.size() == 8 {
-            let mut i = Inst::new(Opcode::Cmp, exec);
-            i.no_mask = scalar;
-            i.cond_mod = Some(cond);
-            i.dst = Some(null_dst(t));
-            i.srcs = [Some(oa.src), Some(ob.src), None];
-            self.push(i, None, [oa.vref, ob.vref, None]);
+            self.cmp_into_flag(t, cond, a, b, exec, scalar)?;
             let mut i = Inst::new(Opcode::Mov, exec);
             i.no_mask = scalar;
             i.dst = Some(grf_dst(0, 0, Type::D));
@@ -1403,6 +1410,8 @@ impl Sel<'_> {
             i.srcs[0] = Some(imm(Type::D, 0xffff_ffff));
             self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
         } else {
+            let oa = self.reg_opnd(a, t)?;
+            let ob = self.opnd(b, t)?;
             let mut i = Inst::new(Opcode::Cmp, exec);
             i.no_mask = scalar;
             i.cond_mod = Some(cond);
