@@ -1791,3 +1791,42 @@ fn narrow_sees_a_constant_folded_into_an_in_place_sign_extension() {
            ret",
     );
 }
+
+/// `cse`: two lane scans of the same operands are not merged (each reads lanes whose values
+/// depend on where it stands, as `fill_inactive` and `shuffle`), while the arithmetic beside
+/// them is.
+#[test]
+fn cse_keeps_each_lane_scan() {
+    check_pass(
+        passes::cse::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = i32 fill_inactive %1, %2
+           %4 = i32 lane_scan add %3, %2
+           %5 = i32 lane_scan add %3, %2
+           %6 = i32 lane_scan.excl max.u %3, %2
+           %7 = i32 bin add %4, %5
+           %8 = i32 bin add %4, %5
+           %9 = i32 bin xor %7, %8
+           %10 = i32 bin xor %9, %6
+           store %0, %10, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = i32 fill_inactive %1, %2
+           %4 = i32 lane_scan add %3, %2
+           %5 = i32 lane_scan add %3, %2
+           %6 = i32 lane_scan.excl max.u %3, %2
+           %7 = i32 bin add %4, %5
+           %9 = i32 bin xor %7, %7
+           %10 = i32 bin xor %9, %6
+           store %0, %10, align 4, bytes 4
+           ret",
+    );
+}

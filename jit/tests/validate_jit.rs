@@ -412,3 +412,36 @@ fn uniform_qword_tables_are_one_message() {
     // x's per-lane read, c's two reads, y's write.
     assert_eq!(data_port_sends(&text).len(), 4, "{text}");
 }
+
+/// A sub-group scan or reduction of 32-bit integers (and float min/max) is Hillis and
+/// Steele's scan: log2(16) steps of two SIMD8 halves at SIMD16, not a fold lane by lane (16
+/// reads, 15 operations and a select a lane).
+#[test]
+fn sub_group_scans_take_log_steps() {
+    let src = "kernel void scan(global int *a) {
+            size_t i = get_global_id(0);
+            a[i] = sub_group_scan_inclusive_add(a[i]);
+        }
+        kernel void reduce(global uint *a) {
+            size_t i = get_global_id(0);
+            a[i] = sub_group_reduce_min(a[i]);
+        }
+        kernel void fmax_scan(global float *a) {
+            size_t i = get_global_id(0);
+            a[i] = sub_group_scan_exclusive_max(a[i]);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(k.simd, 16, "{name}");
+        let text = legal_text(name, &k.isa);
+        let op = if name == "scan" { " add " } else { " sel " };
+        let steps = text
+            .lines()
+            .filter(|l| l.starts_with("(W)") && l.contains(op) && l.contains("(8|M"))
+            .count();
+        assert_eq!(steps, 8, "{name}: four steps of two halves:\n{text}");
+        let n = text.lines().filter(|l| !l.ends_with(':')).count();
+        assert!(n < 40, "{name}: {n} instructions:\n{text}");
+    }
+}

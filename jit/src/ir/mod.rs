@@ -84,6 +84,26 @@ pub enum Builtin {
     SubgroupLocalId,
 }
 
+/// Whether `Op::LaneScan` takes `op` on `ty`: the 32-bit operations whose result does not
+/// depend on the order of the fold (not float addition or multiplication, whose rounding
+/// does; those scans stay a fold from lane 0).
+pub fn lane_scannable(op: BinOp, ty: Ty) -> bool {
+    match ty {
+        Ty::I32 => matches!(
+            op,
+            BinOp::Add
+                | BinOp::Mul
+                | BinOp::And
+                | BinOp::Or
+                | BinOp::Xor
+                | BinOp::Min { .. }
+                | BinOp::Max { .. }
+        ),
+        Ty::F32 => matches!(op, BinOp::FMin | BinOp::FMax),
+        _ => false,
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinOp {
     Add,
@@ -314,6 +334,16 @@ pub enum Op {
     FillInactive(Value, Value),
     /// `x` as lane `k` of the sub-group holds it, the same for every lane.
     ReadLane(Value, u8),
+    /// The prefixes of `x` over the sub-group's lanes under an operation (`lane_scannable`),
+    /// lane i's the fold of lanes 0..=i (`exclusive`: 0..i, lane 0's the identity), every
+    /// lane of `x` counted (its inactive lanes hold the identity: a `FillInactive` of it).
+    /// Reads lanes the current one does not own, so never merged with another.
+    LaneScan {
+        op: BinOp,
+        x: Value,
+        identity: Value,
+        exclusive: bool,
+    },
     /// `x` as lane `idx` of the sub-group holds it (idx taken modulo the SIMD width), per
     /// lane: cl_intel_subgroups' shuffles, with indirect register addressing. Never merged
     /// with another (like `FillInactive`, it reads lanes the current one does not own).
@@ -559,6 +589,7 @@ impl Op {
             | Op::Atomic(_, a, b)
             | Op::FillInactive(a, b)
             | Op::Shuffle(a, b) => few(&[*a, *b]),
+            Op::LaneScan { x, identity, .. } => few(&[*x, *identity]),
             Op::ReadLane(a, _) => few(&[*a]),
             Op::CmpXchg { addr, cmp, value } => few(&[*addr, *cmp, *value]),
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => few(&[*a]),
@@ -610,6 +641,10 @@ impl Op {
                 *b = f(*b);
             }
             Op::ReadLane(a, _) => *a = f(*a),
+            Op::LaneScan { x, identity, .. } => {
+                *x = f(*x);
+                *identity = f(*identity);
+            }
             Op::CmpXchg { addr, cmp, value } => {
                 *addr = f(*addr);
                 *cmp = f(*cmp);

@@ -239,6 +239,16 @@ fn op_of(text: &str) -> Option<Op> {
             let v = values(&vs)?;
             Op::Atomic(by_debug(ATOMICS, &o)?, *v.first()?, *v.get(1)?)
         }
+        "lane_scan" | "lane_scan.excl" => {
+            let (o, vs) = word(rest)?;
+            let v = values(&vs)?;
+            Op::LaneScan {
+                op: bin_of(&o)?,
+                x: *v.first()?,
+                identity: *v.get(1)?,
+                exclusive: name == "lane_scan.excl",
+            }
+        }
         "fill_inactive" => {
             let v = values(rest)?;
             Op::FillInactive(*v.first()?, *v.get(1)?)

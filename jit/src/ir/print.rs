@@ -111,6 +111,16 @@ fn op_text(op: &Op) -> String {
         Op::Atomic(o, a, b) => format!("atomic {o:?} {a}, {b}").to_lowercase(),
         Op::CmpXchg { addr, cmp, value } => format!("cmpxchg {addr}, {cmp}, {value}"),
         Op::FillInactive(a, b) => format!("fill_inactive {a}, {b}"),
+        Op::LaneScan {
+            op,
+            x,
+            identity,
+            exclusive,
+        } => format!(
+            "lane_scan{} {} {x}, {identity}",
+            if *exclusive { ".excl" } else { "" },
+            bin_name(*op)
+        ),
         Op::ReadLane(a, k) => format!("read_lane {a}, {k}"),
         Op::Shuffle(a, b) => format!("shuffle {a}, {b}"),
         Op::Barrier => "barrier".into(),

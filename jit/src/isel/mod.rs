@@ -914,6 +914,12 @@ impl Sel<'_> {
             }
             Op::FillInactive(x, fill) => self.fill_inactive(v, x, fill)?,
             Op::ReadLane(x, k) => self.read_lane(v, x, k)?,
+            Op::LaneScan {
+                op,
+                x,
+                identity,
+                exclusive,
+            } => self.lane_scan(v, op, x, identity, exclusive)?,
             Op::Shuffle(x, idx) => self.shuffle(v, x, idx)?,
             Op::Barrier => {
                 self.texels.clear();

@@ -66,6 +66,102 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// `Op::LaneScan`: Hillis and Steele's scan in log2(width) steps on a register pair that
+    /// holds the identity below `x` (`y[0..S)` the identity, `y[S..2S)` the lanes): step k
+    /// combines each lane with the one k below it, every lane (NoMask: an inactive lane
+    /// holds the identity and carries its neighbours' sums on). At SIMD16 a step is two
+    /// SIMD8 halves, the upper first, so that no half reads what this step wrote. The
+    /// inclusive prefixes are then `y[S..2S)`, the exclusive ones `y[S-1..2S-1)` (lane 0's
+    /// the identity below). IGC scans with register regions the same way, where a fold
+    /// from lane 0 took a move, an operation and a select a lane.
+    pub(super) fn lane_scan(
+        &mut self,
+        v: Value,
+        op: BinOp,
+        x: Value,
+        identity: Value,
+        exclusive: bool,
+    ) -> Result<(), IselError> {
+        let ty = self.f.ty(v);
+        let (code, cond, t) = match (op, ty) {
+            (BinOp::Add, Ty::I32) => (Opcode::Add, None, Type::D),
+            (BinOp::Mul, Ty::I32) => (Opcode::Mul, None, Type::D),
+            (BinOp::And, Ty::I32) => (Opcode::And, None, Type::UD),
+            (BinOp::Or, Ty::I32) => (Opcode::Or, None, Type::UD),
+            (BinOp::Xor, Ty::I32) => (Opcode::Xor, None, Type::UD),
+            (BinOp::Min { signed }, Ty::I32) => (
+                Opcode::Sel,
+                Some(CondMod::L),
+                if signed { Type::D } else { Type::UD },
+            ),
+            (BinOp::Max { signed }, Ty::I32) => (
+                Opcode::Sel,
+                Some(CondMod::Ge),
+                if signed { Type::D } else { Type::UD },
+            ),
+            (BinOp::FMin, Ty::F32) => (Opcode::Sel, Some(CondMod::L), Type::F),
+            (BinOp::FMax, Ty::F32) => (Opcode::Sel, Some(CondMod::Ge), Type::F),
+            _ => return unsupported(format!("a lane scan of {op:?} on {ty:?}")),
+        };
+        debug_assert!(crate::ir::lane_scannable(op, ty));
+        let s = u32::from(self.simd);
+        let y = self.m.new_vreg(8 * s);
+        for (src, at) in [(identity, 0), (x, 4 * s)] {
+            let o = self.opnd(src, t)?;
+            let mut i = Inst::new(Opcode::Mov, self.simd);
+            i.no_mask = true;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: y, off: at }), [o.vref, None, None]);
+        }
+        let lanes = |off: u32| Some(VRef { v: y, off: 4 * off });
+        // Lanes from one that is not the first of a GRF: rows of one element, so that the
+        // vertical stride crosses the GRF boundary ("a row of Width elements stays in one
+        // GRF", PRM Vol 7, region rule 7).
+        let shifted = |off: u32| {
+            if off.is_multiple_of(8) {
+                Region::contiguous(8)
+            } else {
+                Region {
+                    vstride: 1,
+                    width: 1,
+                    hstride: 0,
+                }
+            }
+        };
+        let mut k = 1;
+        while k < s {
+            for h in (0..s / 8).rev() {
+                let mut i = Inst::new(code, 8);
+                i.no_mask = true;
+                i.chan_offset = (8 * h) as u8;
+                i.cond_mod = cond;
+                i.dst = Some(grf_dst(0, 0, t));
+                i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), t));
+                let at = s + 8 * h;
+                i.srcs[1] = Some(reg_src(0, 0, shifted(at - k), t));
+                self.push(i, lanes(at), [lanes(at), lanes(at - k), None]);
+            }
+            k *= 2;
+        }
+        let (r, _) = self.def_varying(v);
+        let first = if exclusive { s - 1 } else { s };
+        // Every lane (NoMask): a reduction reads the last lane, active or not.
+        for h in 0..s / 8 {
+            let mut i = Inst::new(Opcode::Mov, 8);
+            i.no_mask = true;
+            i.chan_offset = (8 * h) as u8;
+            i.dst = Some(grf_dst(0, 0, t));
+            i.srcs[0] = Some(reg_src(0, 0, shifted(first + 8 * h), t));
+            self.push(
+                i,
+                Some(VRef { v: r, off: 32 * h }),
+                [lanes(first + 8 * h), None, None],
+            );
+        }
+        Ok(())
+    }
+
     /// Lane `k`'s `x`, as a scalar every lane reads.
     pub(super) fn read_lane(&mut self, v: Value, x: Value, k: u8) -> Result<(), IselError> {
         let t = raw_type(self.f.ty(v))?;

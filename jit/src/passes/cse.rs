@@ -19,6 +19,7 @@ fn pure(op: &Op) -> bool {
             | Op::Barrier
             | Op::Fence
             | Op::FillInactive(..)
+            | Op::LaneScan { .. }
             | Op::Shuffle(..)
             | Op::Alloca { .. }
             | Op::RegArray { .. }

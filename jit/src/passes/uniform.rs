@@ -47,6 +47,7 @@ fn source(f: &Function, op: &Op, ty: Ty) -> bool {
         | Op::Yield
         | Op::PrivateBase
         | Op::FillInactive(..)
+        | Op::LaneScan { .. }
         | Op::Shuffle(..)
         | Op::Atomic(..)
         | Op::CmpXchg { .. }

@@ -347,7 +347,12 @@ impl Lowerer<'_, '_> {
 
     fn combine(&mut self, b: Block, op: GroupOp, a: Value, x: Value) -> Value {
         let ty = self.f.ty(a);
-        let bop = match op {
+        self.f.push(b, Op::Bin(Self::bin_op(op), a, x), ty)
+    }
+
+    /// The IR operation a group operation folds with.
+    fn bin_op(op: GroupOp) -> BinOp {
+        match op {
             GroupOp::Add => BinOp::Add,
             GroupOp::FAdd => BinOp::FAdd,
             GroupOp::Mul => BinOp::Mul,
@@ -361,8 +366,7 @@ impl Lowerer<'_, '_> {
             GroupOp::And => BinOp::And,
             GroupOp::Or => BinOp::Or,
             GroupOp::Xor => BinOp::Xor,
-        };
-        self.f.push(b, Op::Bin(bop, a, x), ty)
+        }
     }
 
     /// Every lane's `x` as a uniform value, lane 0 first, an inactive lane reading as the
@@ -471,11 +475,29 @@ impl Lowerer<'_, '_> {
         x: Value,
         narrow: Option<u32>,
     ) -> Result<Value, FrontendError> {
+        let ty = self.f.ty(x);
+        let bop = Self::bin_op(op);
+        if crate::ir::lane_scannable(bop, ty) {
+            // A scan across the lanes in log2(width) steps (isel's `lane_scan`); the
+            // reduction is its last lane.
+            let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
+            let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
+            let scan = Op::LaneScan {
+                op: bop,
+                x: filled,
+                identity: ident,
+                exclusive: form == Form::Exclusive,
+            };
+            let scan = self.f.push(b, scan, ty);
+            if form == Form::Reduce {
+                return Ok(self.f.push(b, Op::ReadLane(scan, self.simd - 1), ty));
+            }
+            return Ok(scan);
+        }
         let p = self.prefixes(b, op, x, narrow)?;
         if form == Form::Reduce {
             return Ok(p[p.len() - 1]);
         }
-        let ty = self.f.ty(x);
         let lane = self
             .f
             .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
