@@ -312,6 +312,17 @@ fn compile_spirv_program(
             out.push((name, wide));
             continue;
         }
+        match &wide {
+            // An internal error at SIMD16 (illegal code the validator caught) is a compiler
+            // bug that the SIMD8 build may not have: said, so that the fallback hides nothing.
+            Err(e) if e.contains("internal") => {
+                tracing::warn!(kernel = %name, error = %e, "the SIMD16 build failed; building at SIMD8")
+            }
+            Err(e) => {
+                tracing::debug!(kernel = %name, error = %e, "no SIMD16 build; building at SIMD8")
+            }
+            Ok(_) => {}
+        }
         if narrow.is_none() {
             narrow = Some(lower::lower_program(&module, 8)?.0.into_iter().collect());
         }
