@@ -89,16 +89,7 @@ pub enum Builtin {
 /// does; those scans stay a fold from lane 0).
 pub fn lane_scannable(op: BinOp, ty: Ty) -> bool {
     match ty {
-        Ty::I32 => matches!(
-            op,
-            BinOp::Add
-                | BinOp::Mul
-                | BinOp::And
-                | BinOp::Or
-                | BinOp::Xor
-                | BinOp::Min { .. }
-                | BinOp::Max { .. }
-        ),
+        Ty::I32 => op.commutes() && !matches!(op, BinOp::FAdd | BinOp::FMul),
         Ty::F32 => matches!(op, BinOp::FMin | BinOp::FMax),
         _ => false,
     }
@@ -137,6 +128,25 @@ pub enum BinOp {
     },
     FMin,
     FMax,
+}
+
+impl BinOp {
+    /// `a op b` is `b op a`, bit for bit (not fmin and fmax: of +0 and -0, Gen's `sel`
+    /// returns its second operand).
+    pub fn commutes(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add
+                | BinOp::Mul
+                | BinOp::And
+                | BinOp::Or
+                | BinOp::Xor
+                | BinOp::FAdd
+                | BinOp::FMul
+                | BinOp::Min { .. }
+                | BinOp::Max { .. }
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

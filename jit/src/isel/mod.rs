@@ -1104,19 +1104,7 @@ impl Sel<'_> {
         // Only the last source may be an immediate: a commutative operation's constant goes
         // there rather than into a register of its own (`2 * x` after unrolling).
         let konst = |x: Value| matches!(self.f.inst(x).op, Op::Const(_));
-        let commutes = matches!(
-            op,
-            BinOp::Add
-                | BinOp::Mul
-                | BinOp::And
-                | BinOp::Or
-                | BinOp::Xor
-                | BinOp::FAdd
-                | BinOp::FMul
-                | BinOp::Min { .. }
-                | BinOp::Max { .. }
-        );
-        let (a, b) = if commutes && konst(a) && !konst(b) {
+        let (a, b) = if op.commutes() && konst(a) && !konst(b) {
             (b, a)
         } else {
             (a, b)
