@@ -330,88 +330,39 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             _ => {}
         }
     }
+    let mut add = |list: &[Access], chunk: &[usize], unit: Unit, uniform: bool| {
+        if let Some((first, g)) = load_group(list, chunk, unit, uniform, &defined_before) {
+            out.add_loads(insts[first], g);
+        }
+    };
     for ((_, _, uniform), mut list) in loads {
         let max = if uniform { UNIFORM_DWORDS } else { 4 };
         for run in runs(&mut list, max) {
-            // A uniform group's lanes read four dwords each: a group of more than four is
-            // a whole number of lanes, the rest a group of its own (or a load alone).
-            let distinct = |r: &[usize]| {
-                let mut offs: Vec<i64> = r.iter().map(|&k| list[k].off).collect();
-                offs.dedup();
-                offs.len()
-            };
-            let chunks: Vec<&[usize]> = if uniform && distinct(&run) > 4 {
-                let low = list[run[0]].off;
-                let whole = (distinct(&run) / 4 * 4) as i64;
-                let cut = run
-                    .iter()
-                    .position(|&k| list[k].off >= low + 4 * whole)
-                    .unwrap_or(run.len());
-                let (a, b) = run.split_at(cut);
-                [a, b].into_iter().filter(|c| c.len() >= 2).collect()
+            let chunks = if uniform {
+                whole_lanes(&list, &run, 4)
             } else {
                 vec![&run[..]]
             };
             for chunk in chunks {
-                let first = chunk.iter().map(|&k| list[k].pos).min().expect("a run");
-                let low = &list[chunk[0]];
-                if !defined_before(low.addr, first) {
-                    continue;
-                }
-                let members: Vec<(Value, u32)> = chunk
-                    .iter()
-                    .map(|&k| (list[k].value, ((list[k].off - low.off) / 4) as u32))
-                    .collect();
-                let dwords = members.iter().map(|(_, c)| c + 1).max().unwrap_or(1);
-                out.add_loads(
-                    insts[first],
-                    LoadGroup {
-                        addr: low.addr,
-                        dwords,
-                        uniform,
-                        members,
-                        unit: Unit::Dword,
-                    },
-                );
+                add(&list, chunk, Unit::Dword, uniform);
             }
         }
     }
-    // Uniform qwords: two a lane of the uniform message, so a group of more than two is a
-    // whole number of lanes (the rest loads alone).
+    // Uniform qwords: two a lane of the uniform message.
     for mut list in qword_loads.into_values() {
         for run in runs_of(&mut list, 8, UNIFORM_DWORDS / 2) {
-            let low = &list[run[0]];
-            let mut offs: Vec<i64> = run.iter().map(|&k| list[k].off).collect();
-            offs.dedup();
-            let keep = if offs.len() > 2 {
-                offs.len() / 2 * 2
-            } else {
-                offs.len()
-            };
-            let chunk: Vec<usize> = run
-                .iter()
-                .copied()
-                .filter(|&k| list[k].off < low.off + 8 * keep as i64)
-                .collect();
-            let first = chunk.iter().map(|&k| list[k].pos).min().expect("a run");
-            if chunk.len() < 2 || !defined_before(low.addr, first) {
-                continue;
+            for chunk in whole_lanes(&list, &run, 2) {
+                add(&list, chunk, Unit::Qword, true);
             }
-            let members: Vec<(Value, u32)> = chunk
-                .iter()
-                .map(|&k| (list[k].value, ((list[k].off - low.off) / 8) as u32))
-                .collect();
-            let dwords = 2 * members.iter().map(|(_, q)| q + 1).max().unwrap_or(1);
-            out.add_loads(
-                insts[first],
-                LoadGroup {
-                    addr: low.addr,
-                    dwords,
-                    uniform: true,
-                    members,
-                    unit: Unit::Qword,
-                },
-            );
+        }
+    }
+    // Words: a run of up to eight from an address aligned to 4 (the first access's
+    // alignment says so), read as whole dwords.
+    for mut list in word_loads.into_values() {
+        for run in runs_of(&mut list, 2, 8) {
+            if list[run[0]].align >= 4 {
+                add(&list, &run, Unit::Word, false);
+            }
         }
     }
     for mut list in stores.into_values() {
@@ -422,33 +373,7 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             out.add_stores(insts, &list, &run, false);
         }
     }
-    // Words: a run of up to eight from an address aligned to 4 (the first access's
-    // alignment says so), read as whole dwords; stored only in whole dwords (both halves),
-    // which the message writes at once.
-    for mut list in word_loads.into_values() {
-        for run in runs_of(&mut list, 2, 8) {
-            let low = &list[run[0]];
-            let first = run.iter().map(|&k| list[k].pos).min().expect("a run");
-            if low.align < 4 || !defined_before(low.addr, first) {
-                continue;
-            }
-            let members: Vec<(Value, u32)> = run
-                .iter()
-                .map(|&k| (list[k].value, ((list[k].off - low.off) / 2) as u32))
-                .collect();
-            let dwords = members.iter().map(|(_, w)| w / 2 + 1).max().unwrap_or(1);
-            out.add_loads(
-                insts[first],
-                LoadGroup {
-                    addr: low.addr,
-                    dwords,
-                    uniform: false,
-                    members,
-                    unit: Unit::Word,
-                },
-            );
-        }
-    }
+    // Word stores only in whole dwords (both halves), which the message writes at once.
     for mut list in word_stores.into_values() {
         if repeats_an_address(&list) {
             continue;
@@ -463,6 +388,72 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
     }
     dead_addresses(f, &pos, uses, &mut out);
     out
+}
+
+impl Unit {
+    /// Bytes a member reads.
+    fn bytes(self) -> u32 {
+        match self {
+            Unit::Word => 2,
+            Unit::Dword => 4,
+            Unit::Qword => 8,
+        }
+    }
+}
+
+/// A uniform run cut into whole lanes of the uniform message (`per_lane` members a lane:
+/// each lane reads four dwords) when it spans more than one lane; the rest a group of its
+/// own, or loads alone.
+fn whole_lanes<'a>(list: &[Access], run: &'a [usize], per_lane: usize) -> Vec<&'a [usize]> {
+    let mut offs: Vec<i64> = run.iter().map(|&k| list[k].off).collect();
+    offs.dedup();
+    let whole = offs.len() / per_lane * per_lane;
+    if offs.len() <= per_lane || whole == offs.len() {
+        return vec![run];
+    }
+    let end = offs[whole];
+    let cut = run
+        .iter()
+        .position(|&k| list[k].off >= end)
+        .unwrap_or(run.len());
+    let (a, b) = run.split_at(cut);
+    [a, b].into_iter().filter(|c| c.len() >= 2).collect()
+}
+
+/// The load group of `chunk` (members of `unit`, indexed from its lowest address) and the
+/// position it goes to, its first load; `None` where that load cannot issue it (the lowest
+/// address is defined later).
+fn load_group(
+    list: &[Access],
+    chunk: &[usize],
+    unit: Unit,
+    uniform: bool,
+    defined_before: &impl Fn(Value, usize) -> bool,
+) -> Option<(usize, LoadGroup)> {
+    let first = chunk.iter().map(|&k| list[k].pos).min()?;
+    let low = &list[chunk[0]];
+    if !defined_before(low.addr, first) {
+        return None;
+    }
+    let members: Vec<(Value, u32)> = chunk
+        .iter()
+        .map(|&k| {
+            let index = (list[k].off - low.off) / i64::from(unit.bytes());
+            (list[k].value, index as u32)
+        })
+        .collect();
+    let units = members.iter().map(|(_, k)| k + 1).max().unwrap_or(1);
+    let dwords = (units * unit.bytes()).div_ceil(4);
+    Some((
+        first,
+        LoadGroup {
+            addr: low.addr,
+            dwords,
+            uniform,
+            members,
+            unit,
+        },
+    ))
 }
 
 /// Two stores to one address keep their order: such a base is left alone.
