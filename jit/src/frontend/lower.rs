@@ -3987,10 +3987,7 @@ impl Lowerer<'_, '_> {
             | SOp::AtomicFlagClear => 2,
             _ => return Ok((false, false)),
         };
-        let id = match i.operands.get(at) {
-            Some(Operand::IdMemorySemantics(id) | Operand::IdRef(id)) => *id,
-            other => return invalid(format!("{:?}: semantics operand {other:?}", i.class.opcode)),
-        };
+        let id = semantics_id(i, at)?;
         let sem = self.const_index(id).map_err(|_| {
             FrontendError::Unsupported("an atomic whose memory order is not a constant".into())
         })?;
@@ -4016,10 +4013,7 @@ impl Lowerer<'_, '_> {
         const CROSS_WORKGROUP: u64 = 0x200;
         const ATOMIC_COUNTER: u64 = 0x400;
         const IMAGE: u64 = 0x800;
-        let id = match i.operands.get(n) {
-            Some(Operand::IdMemorySemantics(id) | Operand::IdRef(id)) => *id,
-            other => return invalid(format!("{:?}: semantics operand {other:?}", i.class.opcode)),
-        };
+        let id = semantics_id(i, n)?;
         Ok(match self.const_index(id) {
             Ok(sem) => sem & (UNIFORM | CROSS_WORKGROUP | ATOMIC_COUNTER | IMAGE) != 0,
             Err(_) => true,
@@ -4848,6 +4842,14 @@ fn half_to_f32(h: u16) -> f32 {
         31 if man == 0.0 => sign * f32::INFINITY,
         31 => f32::NAN,
         e => sign * (1.0 + man / 1024.0) * 2f32.powi(e as i32 - 15),
+    }
+}
+
+/// The id of instruction `i`'s memory-semantics operand `n`.
+fn semantics_id(i: &dr::Instruction, n: usize) -> Result<u32, FrontendError> {
+    match i.operands.get(n) {
+        Some(Operand::IdMemorySemantics(id) | Operand::IdRef(id)) => Ok(*id),
+        other => invalid(format!("{:?}: semantics operand {other:?}", i.class.opcode)),
     }
 }
 
