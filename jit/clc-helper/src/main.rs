@@ -10,18 +10,20 @@ use std::process::ExitCode;
 
 use gencl_jit::frontend::helper::wire;
 
+mod pch;
+
 /// One step, as the tool's command line asks for it.
 #[derive(Debug, PartialEq, Eq)]
 enum Step {
     /// `clang-15 -cc1 ARGS`.
     Cc1(Vec<String>),
-    /// `opt-15 [--data-layout=DL] (-O2 -vectorize-slp=false -vectorize-loops=false |
-    /// -passes=verify) IN -o OUT`.
+    /// `opt-15 [--data-layout=DL] [-vectorize-slp=false -vectorize-loops=false] (-O2 |
+    /// -passes=PIPELINE) IN -o OUT`; `pipeline` is the text pipeline (`default<O2>` for -O2).
     Opt {
         input: String,
         output: String,
         data_layout: Option<String>,
-        o2: bool,
+        pipeline: String,
     },
     /// `llvm-spirv-15 [--spirv-max-version=1.N] [--spirv-ext=LIST]
     /// [--preserve-ocl-kernel-arg-type-metadata-through-string] IN -o OUT`.
@@ -56,32 +58,39 @@ fn parse(argv: &[String]) -> Option<Step> {
             (first == "-cc1").then(|| Step::Cc1(cc1.to_vec()))
         }
         "opt-15" => {
-            let (mut data_layout, mut o2, mut verify, mut globals) = (None, false, false, 0);
+            let (mut data_layout, mut o2, mut passes, mut globals) = (None, false, None, 0);
             while let Some(a) = rest.next() {
                 match a.as_str() {
                     "-o" => output = Some(rest.next()?.clone()),
                     "-O2" => o2 = true,
-                    "-passes=verify" => verify = true,
                     g if OPT_GLOBALS.contains(&g) => globals += 1,
                     _ if a.starts_with("--data-layout=") => {
                         data_layout = Some(a["--data-layout=".len()..].to_string())
+                    }
+                    _ if a.starts_with("-passes=") && passes.is_none() => {
+                        passes = Some(a["-passes=".len()..].to_string())
                     }
                     _ if positional(a, &mut input) => {}
                     _ => return None,
                 }
             }
-            // -O2 only with the vectoriser settings this process holds; verify alone.
-            let as_set = if o2 {
-                !verify && globals == OPT_GLOBALS.len()
-            } else {
-                verify && globals == 0
+            // The vectorisers' options are this process's global setting: a pipeline runs
+            // here with exactly those, or (when it has no vectoriser) with none given.
+            let pipeline = match (o2, passes) {
+                (true, None) => "default<O2>".to_string(),
+                (false, Some(p)) if !p.is_empty() => p,
+                _ => return None,
             };
+            let as_set = globals == OPT_GLOBALS.len()
+                || (globals == 0
+                    && !pipeline.contains("default<")
+                    && !pipeline.contains("vectorize"));
             as_set.then_some(())?;
             Some(Step::Opt {
                 input: input?,
                 output: output?,
                 data_layout,
-                o2,
+                pipeline,
             })
         }
         "llvm-spirv-15" => {
@@ -132,7 +141,7 @@ mod ffi {
             input: *const c_char,
             output: *const c_char,
             data_layout: *const c_char,
-            o2: c_int,
+            pipeline: *const c_char,
         ) -> c_int;
         fn gencl_clc_spirv(
             input: *const c_char,
@@ -169,8 +178,13 @@ mod ffi {
         )
     }
 
-    pub fn opt(input: &str, output: &str, data_layout: Option<&str>, o2: bool) -> Option<bool> {
-        let (i, o) = (c(input)?, c(output)?);
+    pub fn opt(
+        input: &str,
+        output: &str,
+        data_layout: Option<&str>,
+        pipeline: &str,
+    ) -> Option<bool> {
+        let (i, o, p) = (c(input)?, c(output)?, c(pipeline)?);
         let dl = match data_layout {
             Some(d) => Some(c(d)?),
             None => None,
@@ -178,7 +192,7 @@ mod ffi {
         let dl_ptr = dl.as_ref().map_or(std::ptr::null(), |d| d.as_ptr());
         // SAFETY: every pointer is a NUL-terminated string alive across the call, or null for
         // the data layout, which the shim checks.
-        Some(unsafe { gencl_clc_opt(i.as_ptr(), o.as_ptr(), dl_ptr, c_int::from(o2)) } == 0)
+        Some(unsafe { gencl_clc_opt(i.as_ptr(), o.as_ptr(), dl_ptr, p.as_ptr()) } == 0)
     }
 
     pub fn spirv(
@@ -204,17 +218,67 @@ mod ffi {
     }
 }
 
+/// What the helper keeps between requests.
+#[cfg(not(gencl_clc_unavailable))]
+#[derive(Default)]
+struct State {
+    pchs: pch::Cache,
+    /// The identifiers of clang's opencl-c-base.h (`pch`); `None` until read, empty when it
+    /// cannot be (then no PCH is made).
+    base_header: Option<std::collections::HashSet<String>>,
+}
+
+/// `clang-15 -cc1 ARGS`, through a precompiled header when one can stand in for the headers.
+#[cfg(not(gencl_clc_unavailable))]
+fn cc1(args: &[String], state: &mut State, capture: &Capture) -> Option<bool> {
+    let idents = state.base_header.get_or_insert_with(|| {
+        // GENCL_CLC_PCH=0: no precompiled headers (to compare, or to rule them out).
+        if std::env::var_os("GENCL_CLC_PCH").is_some_and(|v| v == "0") {
+            return Default::default();
+        }
+        let path =
+            std::path::Path::new(env!("GENCL_CLANG_RESOURCE_DIR")).join("include/opencl-c-base.h");
+        std::fs::read_to_string(path)
+            .map(|t| pch::identifiers(&t))
+            .unwrap_or_default()
+    });
+    let plan = (!idents.is_empty())
+        .then(|| pch::plan(args, idents))
+        .flatten();
+    let Some(plan) = plan else {
+        return ffi::cc1(args);
+    };
+    // A PCH whose headers printed anything (a warning about a program's macro) is not
+    // used: the compile with it would not print that again.
+    let made = state.pchs.get(&plan, &mut |a| {
+        let built = ffi::cc1(a);
+        let quiet = capture.take().is_empty();
+        capture.reset();
+        built.map(|ok| ok && quiet)
+    });
+    let Some(file) = made else {
+        return ffi::cc1(args);
+    };
+    let done = ffi::cc1(&pch::with_pch(args, &plan, &file));
+    if done == Some(false) && pch::blames_pch(&capture.take()) {
+        state.pchs.refuse(&plan);
+        capture.reset();
+        return ffi::cc1(args);
+    }
+    done
+}
+
 /// Run `step`: `Some(success)`, or `None` if it cannot be run here (declined).
 #[cfg(not(gencl_clc_unavailable))]
-fn execute(step: &Step) -> Option<bool> {
+fn execute(step: &Step, state: &mut State, capture: &Capture) -> Option<bool> {
     match step {
-        Step::Cc1(args) => ffi::cc1(args),
+        Step::Cc1(args) => cc1(args, state, capture),
         Step::Opt {
             input,
             output,
             data_layout,
-            o2,
-        } => ffi::opt(input, output, data_layout.as_deref(), *o2),
+            pipeline,
+        } => ffi::opt(input, output, data_layout.as_deref(), pipeline),
         Step::Spirv {
             input,
             output,
@@ -298,6 +362,7 @@ fn main() -> ExitCode {
     };
     let mut from = BufReader::new(std::io::stdin().lock());
     let mut to = BufWriter::new(out);
+    let mut state = State::default();
     loop {
         let argv = match wire::read_request(&mut from) {
             Ok(a) => a,
@@ -306,7 +371,7 @@ fn main() -> ExitCode {
             Err(_) => return ExitCode::from(1),
         };
         capture.reset();
-        let code = match parse(&argv).and_then(|s| execute(&s)) {
+        let code = match parse(&argv).and_then(|s| execute(&s, &mut state, &capture)) {
             None => wire::DECLINED,
             Some(true) => wire::OK,
             Some(false) => wire::FAILED,
@@ -343,7 +408,7 @@ mod tests {
                 input: "a.bc".into(),
                 output: "b.bc".into(),
                 data_layout: Some("e-n8".into()),
-                o2: true
+                pipeline: "default<O2>".into()
             })
         );
         assert_eq!(
@@ -352,7 +417,7 @@ mod tests {
                 input: "a.bc".into(),
                 output: "b.bc".into(),
                 data_layout: Some("e".into()),
-                o2: false
+                pipeline: "verify".into()
             })
         );
         assert_eq!(
@@ -377,6 +442,8 @@ mod tests {
             // Vectorisation other than this process's global setting.
             "opt-15 -O2 a.bc -o b.bc",
             "opt-15 -O2 -vectorize-slp=false -vectorize-loops=false -passes=verify a.bc -o b.bc",
+            "opt-15 -passes=function(loop-vectorize) a.bc -o b.bc",
+            "opt-15 -passes=sroa -passes=gvn a.bc -o b.bc",
             // The legalisation steps that stay processes.
             "opt-15 -enable-new-pm=0 -expand-reductions a.bc -o b.bc",
             "opt-15 -passes=verify a.bc b.bc -o c.bc",

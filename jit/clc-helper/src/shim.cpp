@@ -72,8 +72,9 @@ int gencl_clc_cc1(int argc, const char *const *argv, const char *resource_dir) {
   return ok ? 0 : 1;
 }
 
-// opt-15 [--data-layout=DL] (-O2 | -passes=verify) IN -o OUT.
-int gencl_clc_opt(const char *in, const char *out, const char *data_layout, int o2) {
+// opt-15 [--data-layout=DL] -passes=PIPELINE IN -o OUT (-O2 is "default<O2>").
+int gencl_clc_opt(const char *in, const char *out, const char *data_layout,
+                  const char *pipeline) {
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic err;
   std::string layout = data_layout ? data_layout : "";
@@ -115,8 +116,9 @@ int gencl_clc_opt(const char *in, const char *out, const char *data_layout, int 
   pb.crossRegisterProxies(lam, fam, cgam, mam);
 
   llvm::ModulePassManager mpm;
-  if (o2) {
-    if (auto e = pb.parsePassPipeline(mpm, "default<O2>")) {
+  // "verify" alone is the verifier below.
+  if (llvm::StringRef(pipeline) != "verify") {
+    if (auto e = pb.parsePassPipeline(mpm, pipeline)) {
       llvm::errs() << "opt-15: " << llvm::toString(std::move(e)) << '\n';
       return 1;
     }

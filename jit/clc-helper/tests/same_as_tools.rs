@@ -129,6 +129,11 @@ fn build_logs_are_identical() {
         ("kernel void k(global int *p) { p[0] = undeclared; }", ""),
         ("kernel void k(global int *p) { int x = 1 }", "-cl-std=CL1.2"),
         ("kernel void k(global int *p) {\n#error stop here\n}", "-D A=1"),
+        // A macro of the program that the headers define too (the header's definition wins):
+        // the helper's precompiled header is made with it, or clang would refuse the header
+        // ("definition of macro differs"); the same bytes either way.
+        ("kernel void k(global int *p) { p[0] = CLK_LOCAL_MEM_FENCE; }", "-D CLK_LOCAL_MEM_FENCE=7"),
+        ("kernel void k(global int *p) { p[0] = CLK_LOCAL_MEM_FENCE; }", "-cl-std=CL2.0 -D N=1"),
         ("kernel void k(global float *p) { p[0] = (float)(long)p; }\nint f(void);\nkernel void g(global int *q) { q[0] = f(); }", ""),
     ] {
         let tools = spirv(src, options, None);
@@ -160,4 +165,46 @@ fn a_helper_that_fails_leaves_the_tools_to_do_the_work() {
         tools
     );
     assert_eq!(current(), None);
+}
+
+/// The helper's precompiled headers are its own: made in a folder of its process and gone
+/// with it.
+#[test]
+fn precompiled_headers_go_with_the_helper() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let folders = || -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with("gencl-clc-pch-"))
+            })
+            .map(|e| e.path())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = folders();
+    spirv(
+        "kernel void k(global int *p) { p[0] = 1; }",
+        "",
+        Some(helper()),
+    )
+    .unwrap();
+    let made: Vec<PathBuf> = folders()
+        .into_iter()
+        .filter(|f| !before.contains(f))
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    let pch = std::fs::read_dir(&made[0])
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pch"))
+        .count();
+    assert_eq!(pch, 1);
+    // No helper from now on: the idle one is closed, and ends.
+    use_helper(None);
+    assert!(!made[0].exists(), "{} left behind", made[0].display());
 }

@@ -104,7 +104,8 @@ pub mod wire {
 
 struct Helper {
     child: Child,
-    to: BufWriter<ChildStdin>,
+    /// `None` once closed (Drop).
+    to: Option<BufWriter<ChildStdin>>,
     from: BufReader<ChildStdout>,
     /// Requests it answered: a helper that fails its first one is not tried again.
     served: u64,
@@ -112,6 +113,15 @@ struct Helper {
 
 impl Drop for Helper {
     fn drop(&mut self) {
+        // Closing its stdin ends an idle helper, which then removes its own files (its
+        // precompiled headers); one that does not end at once is killed.
+        self.to = None;
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -147,8 +157,11 @@ pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
         argv.push(a.to_str()?.to_string());
     }
     let mut helper = take()?;
-    let answer =
-        wire::write_request(&mut helper.to, &argv).and_then(|_| wire::read_reply(&mut helper.from));
+    let start = std::time::Instant::now();
+    let answer = match helper.to.as_mut() {
+        Some(to) => wire::write_request(to, &argv).and_then(|_| wire::read_reply(&mut helper.from)),
+        None => Err(std::io::Error::other("helper closed")),
+    };
     match answer {
         Ok((wire::DECLINED, _)) => {
             helper.served += 1;
@@ -156,6 +169,12 @@ pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
             None
         }
         Ok((code, stderr)) if code == wire::OK || code == wire::FAILED => {
+            tracing::debug!(
+                step = program,
+                ms = start.elapsed().as_secs_f64() * 1e3,
+                ok = code == wire::OK,
+                "gencl-clc"
+            );
             helper.served += 1;
             give_back(helper);
             Some((code == wire::OK, stderr))
@@ -242,7 +261,7 @@ fn spawn(path: &Path) -> std::io::Result<Helper> {
     };
     Ok(Helper {
         child,
-        to: BufWriter::new(to),
+        to: Some(BufWriter::new(to)),
         from: BufReader::new(from),
         served: 0,
     })

@@ -78,7 +78,14 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
         // every vector into components, so packing a work-item's scalars into vectors buys
         // nothing, and SLP's horizontal reductions make vectors wider than SPIR-V's 16
         // ("Unsupported vector type with 32 elements" from llvm-spirv).
-        OptLevel::O2 => cmd.args(["-O2", "-vectorize-slp=false", "-vectorize-loops=false"]),
+        OptLevel::O2 => match std::env::var("GENCL_LLVM_PASSES") {
+            Ok(p) if !p.is_empty() => cmd.args([
+                format!("-passes={p}").as_str(),
+                "-vectorize-slp=false",
+                "-vectorize-loops=false",
+            ]),
+            _ => cmd.args(["-O2", "-vectorize-slp=false", "-vectorize-loops=false"]),
+        },
         OptLevel::None => cmd.arg("-passes=verify"),
     };
     cmd.arg(&input).arg("-o").arg(&optimised);
