@@ -36,6 +36,67 @@ enum Step {
     },
 }
 
+/// What the helper answers a `chain` request with when a step after clang failed: the
+/// JIT then runs the three steps one by one, with their files, to see what failed.
+const INCOMPLETE: u8 = wire::DECLINED;
+
+/// A `chain` request: clang, opt and llvm-spirv command lines whose files link them (clang's
+/// output is opt's input, opt's output llvm-spirv's input), run on one module in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Chain {
+    cc1: Vec<String>,
+    data_layout: Option<String>,
+    pipeline: String,
+    output: String,
+    max_version: u32,
+    exts: String,
+    preserve_arg_types: bool,
+}
+
+/// `chain N1 ARGV1... N2 ARGV2... N3 ARGV3...` (each ARGV with its tool's name first).
+fn parse_chain(argv: &[String]) -> Option<Chain> {
+    let (first, mut rest) = argv.split_first()?;
+    if first != "chain" {
+        return None;
+    }
+    let mut steps = Vec::new();
+    while let Some((n, tail)) = rest.split_first() {
+        let n: usize = n.parse().ok()?;
+        if n > tail.len() {
+            return None;
+        }
+        steps.push(parse(&tail[..n])?);
+        rest = &tail[n..];
+    }
+    let [Step::Cc1(cc1), Step::Opt {
+        input: opt_in,
+        output: opt_out,
+        data_layout,
+        pipeline,
+    }, Step::Spirv {
+        input: spirv_in,
+        output,
+        max_version,
+        exts,
+        preserve_arg_types,
+    }] = <[Step; 3]>::try_from(steps).ok()?
+    else {
+        return None;
+    };
+    // clang writes bitcode to opt's input; opt's output is the translator's input.
+    let clang_out = cc1.iter().skip_while(|a| *a != "-o").nth(1)?;
+    let emits_bitcode = cc1.iter().any(|a| a == "-emit-llvm-bc");
+    (emits_bitcode && *clang_out == opt_in && opt_out == spirv_in).then_some(Chain {
+        cc1,
+        data_layout,
+        pipeline,
+        output,
+        max_version,
+        exts,
+        preserve_arg_types,
+    })
+}
+
 /// opt's global options that `-O2` runs with; set once at start (shim.cpp's gencl_clc_init).
 const OPT_GLOBALS: [&str; 2] = ["-vectorize-slp=false", "-vectorize-loops=false"];
 
@@ -143,6 +204,18 @@ mod ffi {
             data_layout: *const c_char,
             pipeline: *const c_char,
         ) -> c_int;
+        #[allow(clippy::too_many_arguments)]
+        fn gencl_clc_chain(
+            argc: c_int,
+            argv: *const *const c_char,
+            resource: *const c_char,
+            data_layout: *const c_char,
+            pipeline: *const c_char,
+            spv_out: *const c_char,
+            max_version: c_uint,
+            exts: *const c_char,
+            preserve_arg_types: c_int,
+        ) -> c_int;
         fn gencl_clc_spirv(
             input: *const c_char,
             output: *const c_char,
@@ -195,6 +268,29 @@ mod ffi {
         Some(unsafe { gencl_clc_opt(i.as_ptr(), o.as_ptr(), dl_ptr, p.as_ptr()) } == 0)
     }
 
+    /// The chain's outcome: 0 done, 1 clang failed, 2 a later step failed.
+    pub fn chain(chain: &super::Chain) -> Option<c_int> {
+        let resource = c(env!("GENCL_CLANG_RESOURCE_DIR"))?;
+        let dl = c(chain.data_layout.as_deref().unwrap_or(""))?;
+        let (p, o, e) = (c(&chain.pipeline)?, c(&chain.output)?, c(&chain.exts)?);
+        let args: Vec<&str> = chain.cc1.iter().map(String::as_str).collect();
+        // SAFETY: argv as in `init`; every other pointer is a NUL-terminated string alive
+        // across the call.
+        with_argv(&args, |n, a| unsafe {
+            gencl_clc_chain(
+                n,
+                a,
+                resource.as_ptr(),
+                dl.as_ptr(),
+                p.as_ptr(),
+                o.as_ptr(),
+                chain.max_version,
+                e.as_ptr(),
+                c_int::from(chain.preserve_arg_types),
+            )
+        })
+    }
+
     pub fn spirv(
         input: &str,
         output: &str,
@@ -228,9 +324,17 @@ struct State {
     base_header: Option<std::collections::HashSet<String>>,
 }
 
-/// `clang-15 -cc1 ARGS`, through a precompiled header when one can stand in for the headers.
+/// Run clang's cc1 `args` with `run` (a cc1 step, or a chain that starts with it), through a
+/// precompiled header when one can stand in for the headers; `clang_failed` tells a result
+/// in which clang failed (its log may blame the header: then it runs again without).
 #[cfg(not(gencl_clc_unavailable))]
-fn cc1(args: &[String], state: &mut State, capture: &Capture) -> Option<bool> {
+fn with_pch<R>(
+    args: &[String],
+    state: &mut State,
+    capture: &Capture,
+    mut run: impl FnMut(&[String]) -> R,
+    clang_failed: impl Fn(&R) -> bool,
+) -> R {
     let idents = state.base_header.get_or_insert_with(|| {
         // GENCL_CLC_PCH=0: no precompiled headers (to compare, or to rule them out).
         if std::env::var_os("GENCL_CLC_PCH").is_some_and(|v| v == "0") {
@@ -246,7 +350,7 @@ fn cc1(args: &[String], state: &mut State, capture: &Capture) -> Option<bool> {
         .then(|| pch::plan(args, idents))
         .flatten();
     let Some(plan) = plan else {
-        return ffi::cc1(args);
+        return run(args);
     };
     // A PCH whose headers printed anything (a warning about a program's macro) is not
     // used: the compile with it would not print that again.
@@ -257,22 +361,44 @@ fn cc1(args: &[String], state: &mut State, capture: &Capture) -> Option<bool> {
         built.map(|ok| ok && quiet)
     });
     let Some(file) = made else {
-        return ffi::cc1(args);
+        return run(args);
     };
-    let done = ffi::cc1(&pch::with_pch(args, &plan, &file));
-    if done == Some(false) && pch::blames_pch(&capture.take()) {
+    let done = run(&pch::with_pch(args, &plan, &file));
+    if clang_failed(&done) && pch::blames_pch(&capture.take()) {
         state.pchs.refuse(&plan);
         capture.reset();
-        return ffi::cc1(args);
+        return run(args);
     }
     done
+}
+
+/// Run a chain: the reply's code.
+#[cfg(not(gencl_clc_unavailable))]
+fn execute_chain(chain: &Chain, state: &mut State, capture: &Capture) -> u8 {
+    let outcome = with_pch(
+        &chain.cc1,
+        state,
+        capture,
+        |cc1| {
+            ffi::chain(&Chain {
+                cc1: cc1.to_vec(),
+                ..chain.clone()
+            })
+        },
+        |r| *r == Some(1),
+    );
+    match outcome {
+        Some(0) => wire::OK,
+        Some(1) => wire::FAILED,
+        _ => INCOMPLETE,
+    }
 }
 
 /// Run `step`: `Some(success)`, or `None` if it cannot be run here (declined).
 #[cfg(not(gencl_clc_unavailable))]
 fn execute(step: &Step, state: &mut State, capture: &Capture) -> Option<bool> {
     match step {
-        Step::Cc1(args) => cc1(args, state, capture),
+        Step::Cc1(args) => with_pch(args, state, capture, ffi::cc1, |r| *r == Some(false)),
         Step::Opt {
             input,
             output,
@@ -371,10 +497,17 @@ fn main() -> ExitCode {
             Err(_) => return ExitCode::from(1),
         };
         capture.reset();
-        let code = match parse(&argv).and_then(|s| execute(&s, &mut state, &capture)) {
-            None => wire::DECLINED,
-            Some(true) => wire::OK,
-            Some(false) => wire::FAILED,
+        let code = if argv.first().is_some_and(|a| a == "chain") {
+            match parse_chain(&argv) {
+                Some(chain) => execute_chain(&chain, &mut state, &capture),
+                None => wire::DECLINED,
+            }
+        } else {
+            match parse(&argv).and_then(|s| execute(&s, &mut state, &capture)) {
+                None => wire::DECLINED,
+                Some(true) => wire::OK,
+                Some(false) => wire::FAILED,
+            }
         };
         if wire::write_reply(&mut to, code, &capture.take()).is_err() {
             return ExitCode::from(1);

@@ -148,13 +148,38 @@ pub fn compile_with_headers(
     opts: &ClcOptions,
     headers: &[(String, String)],
 ) -> Result<Vec<u8>, FrontendError> {
-    let bc = compile_to_bitcode_with(source, opts, headers)?;
+    use super::llvm;
+    let dir = TempDir::new()?;
+    let (clang, bc) = clang_command(&dir, source, opts, headers)?;
     let level = if opt_disabled(opts) {
-        super::llvm::OptLevel::None
+        llvm::OptLevel::None
     } else {
-        super::llvm::OptLevel::O2
+        llvm::OptLevel::O2
     };
-    super::llvm::to_spirv(&bc, level)
+    // The three steps as one request on one module in memory, when the helper takes it
+    // (docs/jit.md); otherwise, or when a step after clang failed, one by one with files.
+    let (optimised, spv) = (dir.0.join(llvm::OPTIMISED), dir.0.join(llvm::SPIRV));
+    let steps = [
+        &clang,
+        &llvm::opt_command(&bc, &optimised, level),
+        &llvm::translate_command(&optimised, &spv),
+    ];
+    match super::helper::run_chain(&steps) {
+        Some((true, _)) => {
+            let bytes = std::fs::read(&spv)
+                .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", spv.display())))?;
+            // An integer vec_type_hint needs the optimised module's text (`type_hints`),
+            // which only the step-by-step build leaves behind.
+            if !super::type_hints::has_integer_hint(&bytes) {
+                return Ok(bytes);
+            }
+        }
+        Some((false, stderr)) => return Err(compile_error(&stderr)),
+        None => {}
+    }
+    let name = clang.get_program().to_string_lossy().into_owned();
+    run(clang, &name, "clang-15 (Debian package clang-15)")?;
+    llvm::file_to_spirv(&dir, &bc, level)
 }
 
 /// Compile OpenCL C to unoptimised LLVM bitcode (see the module comment).
@@ -168,6 +193,21 @@ fn compile_to_bitcode_with(
     headers: &[(String, String)],
 ) -> Result<Vec<u8>, FrontendError> {
     let dir = TempDir::new()?;
+    let (clang, bc) = clang_command(&dir, source, opts, headers)?;
+    let name = clang.get_program().to_string_lossy().into_owned();
+    run(clang, &name, "clang-15 (Debian package clang-15)")?;
+    std::fs::read(&bc)
+        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", bc.display())))
+}
+
+/// clang's command line for `source` with `headers`, whose files it writes into `dir`; and
+/// the bitcode file it makes.
+fn clang_command(
+    dir: &TempDir,
+    source: &str,
+    opts: &ClcOptions,
+    headers: &[(String, String)],
+) -> Result<(Command, PathBuf), FrontendError> {
     let src = dir.0.join("program.cl");
     let bc = dir.0.join("program.bc");
     std::fs::write(&src, source)
@@ -231,9 +271,7 @@ fn compile_to_bitcode_with(
         cmd.arg("-I").arg(&include);
     }
     cmd.args(&opts.clang_args).arg(&src).arg("-o").arg(&bc);
-    run(cmd, &clang, "clang-15 (Debian package clang-15)")?;
-    std::fs::read(&bc)
-        .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", bc.display())))
+    Ok((cmd, bc))
 }
 
 pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {
@@ -245,7 +283,12 @@ pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), Fro
     if success {
         return Ok(());
     }
-    let mut log = String::from_utf8_lossy(&stderr).into_owned();
+    Err(compile_error(&stderr))
+}
+
+/// A failed step's stderr as the build log.
+fn compile_error(stderr: &[u8]) -> FrontendError {
+    let mut log = String::from_utf8_lossy(stderr).into_owned();
     // clang names the temporary file; the log reads better with the spec's name for it.
     if let Some(pos) = log.find("program.cl") {
         let prefix_end = log[..pos].rfind(['\n', ' ']).map(|p| p + 1).unwrap_or(0);
@@ -253,7 +296,7 @@ pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), Fro
             log = log.replace(&log[prefix_end..pos].to_string(), "");
         }
     }
-    Err(FrontendError::Compile(log))
+    FrontendError::Compile(log)
 }
 
 /// Run the tool's process: whether it succeeded, and its stderr.

@@ -134,20 +134,25 @@ struct Pool {
     /// Where the helper is; `None` once none is to be used.
     path: Option<Option<PathBuf>>,
     idle: Vec<Helper>,
+    /// Helpers in a row killed by a signal on their first request.
+    first_step_deaths: u32,
 }
 
 static POOL: Mutex<Pool> = Mutex::new(Pool {
     pid: 0,
     path: None,
     idle: Vec::new(),
+    first_step_deaths: 0,
 });
+
+/// Helpers in a row that may die on their first request before none is used any more.
+const FIRST_STEP_DEATHS: u32 = 3;
 
 /// Idle helpers kept for the next compiles; more only while more compile at once.
 const MAX_IDLE: usize = 4;
 
-/// Run `cmd` in a helper: `Some((success, stderr))` as the tool's process would have
-/// ended, `None` when there is no helper for it (the caller runs the tool).
-pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
+/// A command line the helper may run for the tool: its name first.
+fn helper_argv(cmd: &Command) -> Option<Vec<String>> {
     let program = cmd.get_program().to_str()?;
     if !TOOLS.contains(&program) || cmd.get_current_dir().is_some() || cmd.get_envs().len() != 0 {
         return None;
@@ -156,6 +161,43 @@ pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
     for a in cmd.get_args() {
         argv.push(a.to_str()?.to_string());
     }
+    Some(argv)
+}
+
+/// Run `cmd` in a helper: `Some((success, stderr))` as the tool's process would have
+/// ended, `None` when there is no helper for it (the caller runs the tool).
+pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
+    request(helper_argv(cmd)?)
+}
+
+/// Run clang's, opt's and llvm-spirv's command lines, whose files link them, as one request
+/// on a module kept in memory: `Some((true, _))` when all three succeeded (the last one's
+/// output is written), `Some((false, clang's stderr))` when clang failed, `None` when the
+/// helper did not run them all (no helper, a step it does not run, or a step after clang
+/// failed): then the caller runs the steps one by one, with their files.
+pub fn run_chain(steps: &[&Command]) -> Option<(bool, Vec<u8>)> {
+    let mut argv = vec!["chain".to_string()];
+    for cmd in steps {
+        let one = helper_argv(cmd)?;
+        argv.push(one.len().to_string());
+        argv.extend(one);
+    }
+    let done = request(argv);
+    if done.as_ref().is_some_and(|(ok, _)| *ok) {
+        CHAINED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    done
+}
+
+static CHAINED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Builds of this process whose three steps ran as one request (`run_chain`), for tests.
+pub fn chained_builds() -> u64 {
+    CHAINED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn request(argv: Vec<String>) -> Option<(bool, Vec<u8>)> {
+    let program = argv.first()?.clone();
     let mut helper = take()?;
     let start = std::time::Instant::now();
     let answer = match helper.to.as_mut() {
@@ -169,6 +211,11 @@ pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
             None
         }
         Ok((code, stderr)) if code == wire::OK || code == wire::FAILED => {
+            if helper.served == 0 {
+                POOL.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .first_step_deaths = 0;
+            }
             tracing::debug!(
                 step = program,
                 ms = start.elapsed().as_secs_f64() * 1e3,
@@ -182,19 +229,44 @@ pub fn run(cmd: &Command) -> Option<(bool, Vec<u8>)> {
         other => {
             // The helper ended (an LLVM fatal error, a crash) or spoke out of turn: this step
             // runs as a process, which reports whatever went wrong; the next gets a new helper.
-            let status = helper.child.try_wait().ok().flatten();
+            let status = ended(&mut helper.child);
             tracing::warn!(
                 ?status,
                 error = ?other.err(),
                 step = program,
                 "gencl-clc ended during a step; running the tool instead"
             );
+            // A helper that cannot serve at all (built without LLVM, a wrong file) exits on
+            // its first request; one killed by a signal there (LLVM's abort on an odd module)
+            // was ended by that input, and the next helper serves the next build, unless
+            // that keeps happening.
+            use std::os::unix::process::ExitStatusExt;
             if helper.served == 0 {
-                disable("it ended on its first step");
+                let signalled = status.is_some_and(|s| s.signal().is_some());
+                let deaths = {
+                    let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+                    pool.first_step_deaths += 1;
+                    pool.first_step_deaths
+                };
+                if !signalled || deaths >= FIRST_STEP_DEATHS {
+                    disable("it ended on its first step");
+                }
             }
             None
         }
     }
+}
+
+/// How a helper that stopped answering ended (it closed its pipes: it is ending), or `None`
+/// if it has not within 100 ms.
+fn ended(child: &mut Child) -> Option<std::process::ExitStatus> {
+    for _ in 0..100 {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    None
 }
 
 /// Use the helper at `path`, or none (`None`), from now on in this process, instead of the
@@ -203,6 +275,7 @@ pub fn use_helper(path: Option<PathBuf>) {
     let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
     pool.idle.clear();
     pool.path = Some(path);
+    pool.first_step_deaths = 0;
 }
 
 /// The helper this process would use now (`None`: the tools run as processes).

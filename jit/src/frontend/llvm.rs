@@ -69,9 +69,12 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
         }
         write("input.ll", ir)?
     };
-    let optimised = dir.0.join("opt.bc");
-    let opt_tool = tool("opt-15", "GENCL_OPT");
-    let mut cmd = Command::new(&opt_tool);
+    file_to_spirv(&dir, &input, opt)
+}
+
+/// opt's command line: `input` optimised at `opt` into `output`.
+pub(super) fn opt_command(input: &Path, output: &Path, opt: OptLevel) -> Command {
+    let mut cmd = Command::new(tool("opt-15", "GENCL_OPT"));
     cmd.arg(format!("--data-layout={DATA_LAYOUT}"));
     match opt {
         // No SLP or loop vectorisation: the JIT runs one work-item per SIMD lane and splits
@@ -88,10 +91,27 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
         },
         OptLevel::None => cmd.arg("-passes=verify"),
     };
-    cmd.arg(&input).arg("-o").arg(&optimised);
+    cmd.arg(input).arg("-o").arg(output);
+    cmd
+}
+
+/// The file names the steps use in a build's folder: opt's output, the SPIR-V.
+pub(super) const OPTIMISED: &str = "opt.bc";
+pub(super) const SPIRV: &str = "program.spv";
+
+/// The module at `input` (bitcode or text) optimised and translated, each step its own
+/// request or process, with the legalisations the translator asks for.
+pub(super) fn file_to_spirv(
+    dir: &TempDir,
+    input: &Path,
+    opt: OptLevel,
+) -> Result<Vec<u8>, FrontendError> {
+    let optimised = dir.0.join(OPTIMISED);
+    let cmd = opt_command(input, &optimised, opt);
+    let opt_tool = cmd.get_program().to_string_lossy().into_owned();
     run(cmd, &opt_tool, "opt-15 (Debian package llvm-15)")?;
 
-    let spv = dir.0.join("program.spv");
+    let spv = dir.0.join(SPIRV);
     // Each legalisation below runs only when the translator names its construct, at most once.
     let mut module = optimised;
     let (mut thawed, mut expanded, mut nulls, mut promoted) = (false, false, false, false);
@@ -100,15 +120,15 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
             Err(FrontendError::Compile(log))
                 if log.contains("allowed only to generic") && !nulls =>
             {
-                module = rewrite(&dir, &module, "nulls", null_casts_text)?;
+                module = rewrite(dir, &module, "nulls", null_casts_text)?;
                 nulls = true;
             }
             Err(FrontendError::Compile(log)) if log.contains("freeze") && !thawed => {
-                module = thaw(&dir, &module)?;
+                module = thaw(dir, &module)?;
                 thawed = true;
             }
             Err(FrontendError::Compile(log)) if log.contains("llvm.vector.reduce") && !expanded => {
-                module = expand_reductions(&dir, &module)?;
+                module = expand_reductions(dir, &module)?;
                 expanded = true;
             }
             // Unoptimised code keeps image and sampler handles in allocas, and the translator
@@ -117,7 +137,7 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
             Err(FrontendError::Compile(log))
                 if log.contains("Inconsistent operand types") && !promoted =>
             {
-                module = promote(&dir, &module)?;
+                module = promote(dir, &module)?;
                 promoted = true;
             }
             other => break other?,
@@ -128,7 +148,7 @@ pub fn to_spirv(ir: &[u8], opt: OptLevel) -> Result<Vec<u8>, FrontendError> {
     if !super::type_hints::has_integer_hint(&bytes) {
         return Ok(bytes);
     }
-    let hints = super::type_hints::from_llvm_text(&disassemble(&dir, &module)?);
+    let hints = super::type_hints::from_llvm_text(&disassemble(dir, &module)?);
     super::type_hints::annotate(&bytes, &hints)
 }
 
@@ -143,9 +163,9 @@ fn disassemble(dir: &TempDir, bc: &Path) -> Result<String, FrontendError> {
         .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", ll.display())))
 }
 
-fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
-    let spirv_tool = tool("llvm-spirv-15", "GENCL_LLVM_SPIRV");
-    let mut cmd = Command::new(&spirv_tool);
+/// llvm-spirv's command line: the bitcode at `bc` into SPIR-V at `spv`.
+pub(super) fn translate_command(bc: &Path, spv: &Path) -> Command {
+    let mut cmd = Command::new(tool("llvm-spirv-15", "GENCL_LLVM_SPIRV"));
     // Odd integer widths (i33 from IndVarSimplify's closed forms, say) that the data layout
     // cannot keep out pass through as SPV_INTEL_arbitrary_precision_integers; the front end
     // carries them in a 32- or 64-bit register (`lower.rs`, "odd-width integers").
@@ -158,6 +178,12 @@ fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
         .arg(bc)
         .arg("-o")
         .arg(spv);
+    cmd
+}
+
+fn translate(bc: &Path, spv: &Path) -> Result<(), FrontendError> {
+    let cmd = translate_command(bc, spv);
+    let spirv_tool = cmd.get_program().to_string_lossy().into_owned();
     run(
         cmd,
         &spirv_tool,
