@@ -98,7 +98,11 @@ fn parse_chain(argv: &[String]) -> Option<Chain> {
 }
 
 /// opt's global options that `-O2` runs with; set once at start (shim.cpp's gencl_clc_init).
-const OPT_GLOBALS: [&str; 2] = ["-vectorize-slp=false", "-vectorize-loops=false"];
+const OPT_GLOBALS: [&str; 3] = [
+    "-vectorize-slp=false",
+    "-vectorize-loops=false",
+    "-instcombine-max-iterations=1",
+];
 
 /// The step `argv` asks for, or `None` to decline it.
 fn parse(argv: &[String]) -> Option<Step> {
@@ -535,7 +539,7 @@ mod tests {
         );
         assert_eq!(
             parse(&argv(
-                "opt-15 --data-layout=e-n8 -O2 -vectorize-slp=false -vectorize-loops=false a.bc -o b.bc"
+                "opt-15 --data-layout=e-n8 -O2 -vectorize-slp=false -vectorize-loops=false -instcombine-max-iterations=1 a.bc -o b.bc"
             )),
             Some(Step::Opt {
                 input: "a.bc".into(),

@@ -86,8 +86,14 @@ pub(super) fn opt_command(input: &Path, output: &Path, opt: OptLevel) -> Command
                 format!("-passes={p}").as_str(),
                 "-vectorize-slp=false",
                 "-vectorize-loops=false",
+                "-instcombine-max-iterations=1",
             ]),
-            _ => cmd.args(["-O2", "-vectorize-slp=false", "-vectorize-loops=false"]),
+            _ => cmd.args([
+                "-O2",
+                "-vectorize-slp=false",
+                "-vectorize-loops=false",
+                "-instcombine-max-iterations=1",
+            ]),
         },
         OptLevel::None => cmd.arg("-passes=verify"),
     };
