@@ -1269,6 +1269,87 @@ pub fn cases(scale: usize) -> Vec<Case> {
                     .collect()
             }),
     );
+
+    // peak.cl: clpeak's kinds of kernel (docs/gpu-model.md holds the model against its
+    // published Gen9 GT2 figures). Every chain value is exact (see the file).
+    let p = 4096 * s;
+    v.push(
+        case("peak.cl", "peak_bandwidth_f4")
+            .global(&[p])
+            .local(&[256])
+            .buf(rand_f32(p * 16 * 4, 130, -1.0, 1.0))
+            .out::<f32>(p)
+            .expect_f32(1, 0, |r| {
+                let input = r.input::<f32>(0);
+                let n = r.global[0];
+                (0..n)
+                    .map(|i| {
+                        let mut s = [0f32; 4];
+                        for k in 0..16 {
+                            for (c, acc) in s.iter_mut().enumerate() {
+                                *acc += input[(i + k * n) * 4 + c];
+                            }
+                        }
+                        s[0] + s[1] + s[2] + s[3]
+                    })
+                    .collect()
+            }),
+    );
+    // x0 = local id; after PEAK_N (64) steps of x*1 + b each chain is x0 + k + 64b.
+    let chains = |l: f64, b: f64| 4.0 * l + 6.0 + 4.0 * 64.0 * b;
+    v.push(
+        case("peak.cl", "peak_sp")
+            .global(&[p])
+            .local(&[256])
+            .out::<f32>(p)
+            .val(1.0f32)
+            .val(0.5f32)
+            .expect_f32(0, 0, move |r| {
+                (0..r.global[0])
+                    .map(|i| chains((i % 256) as f64, 0.5) as f32)
+                    .collect()
+            }),
+    );
+    v.push(expect_half(
+        case("peak.cl", "peak_hp")
+            .global(&[p])
+            .local(&[256])
+            .out::<u16>(p)
+            .val(f16_bits(1.0))
+            .val(f16_bits(0.5)),
+        0,
+        move |r| {
+            (0..r.global[0])
+                .map(|i| f16_bits(chains((i % 16) as f64, 0.5) as f32))
+                .collect()
+        },
+    ));
+    v.push(
+        case("peak.cl", "peak_dp")
+            .global(&[p])
+            .local(&[256])
+            .out::<f64>(p)
+            .val(1.0f64)
+            .val(0.5f64)
+            .expect_f64(0, 0, move |r| {
+                (0..r.global[0])
+                    .map(|i| chains((i % 256) as f64, 0.5))
+                    .collect()
+            }),
+    );
+    v.push(
+        case("peak.cl", "peak_int")
+            .global(&[p])
+            .local(&[256])
+            .out::<i32>(p)
+            .val(1i32)
+            .val(3i32)
+            .expect(0, move |r| {
+                (0..r.global[0])
+                    .map(|i| chains((i % 256) as f64, 3.0) as i32)
+                    .collect()
+            }),
+    );
     v
 }
 

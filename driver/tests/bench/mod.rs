@@ -119,6 +119,8 @@ impl Side {
 pub struct Row {
     pub file: &'static str,
     pub kernel: &'static str,
+    /// Work-items of the launch (the product of the global size).
+    pub work_items: u64,
     pub gencl: Side,
     pub igc: Side,
 }
@@ -491,6 +493,7 @@ pub fn run_bench(mode: &Mode) -> Report {
         rows.push(Row {
             file: c.file,
             kernel: c.kernel,
+            work_items: c.global.iter().product::<usize>() as u64,
             gencl,
             igc,
         });

@@ -1,6 +1,18 @@
 //! The benchmark's Markdown table and SVG plot.
 use std::fmt::Write;
 
+/// peak.cl's kernels: unit, operations (or bytes) per work-item, and clpeak's figure for an
+/// HD 530 (23 EUs, 950 MHz, NEO 20.47; float4 bandwidth, float, half, double and int MAD).
+const PEAK: &[(&str, &str, f64, f64)] = &[
+    ("peak_bandwidth_f4", "GB/s", 16.0 * 16.0 + 4.0, 14.51),
+    ("peak_sp", "GFLOPS", 512.0, 325.96),
+    ("peak_hp", "GFLOPS", 512.0, 644.94),
+    ("peak_dp", "GFLOPS", 512.0, 81.89),
+    ("peak_int", "GIOPS", 512.0, 108.98),
+];
+const PEAK_EUS: f64 = 23.0;
+const PEAK_HZ: f64 = 950e6;
+
 use super::{Report, Row, Side};
 
 /// The per-kernel table's header (the short-mode test checks it).
@@ -83,6 +95,41 @@ impl Report {
     }
 
     /// The summary lines (also printed by the command).
+    /// The model's throughput on peak.cl's kernels against clpeak's published HD 530 run
+    /// (docs/gpu-model.md): the modelled cycles of a launch spread over the EUs of that GPU
+    /// at its clock.
+    pub fn peak_table(&self) -> String {
+        let mut s = String::from(
+            "\n## Peak throughput: the model against clpeak's HD 530\n\n\
+             The modelled cycles of each launch, spread over the 23 EUs at 950 MHz that \
+             clpeak's Gen9 GT2 run reports (results/Intel_Graphics_Compute_Runtime/\
+             Intel_HD_Graphics_530.log in clpeak's repository), as the figure clpeak prints.\n\n\
+             | kernel | unit | per work-item | model, IGC's code | model, gencl's code | \
+             clpeak HD 530 | model (IGC) / clpeak |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+        );
+        for &(kernel, unit, per_item, measured) in PEAK {
+            let Some(r) = self.rows.iter().find(|r| r.kernel == kernel) else {
+                continue;
+            };
+            let rate = |side: &Side| {
+                side.ok().map(|(_, c)| {
+                    let secs = c.modelled_cycles as f64 / PEAK_EUS / PEAK_HZ;
+                    r.work_items as f64 * per_item / secs / 1e9
+                })
+            };
+            let cell = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.1}"));
+            let igc = rate(&r.igc);
+            let _ = writeln!(
+                s,
+                "| {kernel} | {unit} | {per_item} | {} | {} | {measured} | {} |",
+                cell(igc),
+                cell(rate(&r.gencl)),
+                igc.map_or("—".to_string(), |x| format!("{:.2}", x / measured))
+            );
+        }
+        s
+    }
+
     pub fn summary(&self) -> String {
         let ratios: Vec<f64> = self.cycle_ratios().iter().map(|x| x.1).collect();
         let instr: Vec<f64> = self
@@ -188,6 +235,7 @@ impl Report {
             ];
             let _ = writeln!(s, "| {} |", cells.join(" | "));
         }
+        let _ = writeln!(s, "{}", self.peak_table());
         let _ = writeln!(
             s,
             "\n## Compile time per file (same source, options `{}`)\n\n\

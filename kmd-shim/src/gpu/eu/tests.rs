@@ -444,12 +444,13 @@ fn simd8_vector_add_via_a64_untyped() {
         c.sends_surface + c.sends_slm + c.sends_scratch + c.sends_atomic + c.sends_barrier,
         0
     );
-    // Timing (docs/gpu-model.md): issue = mov 1 + shl 1 + three adds to UQ
-    // at 2 + two reads 1 + add 1 + write 1 + EOT 1 = 13; latency 3 × 200;
-    // one thread: its issue and latency in sequence.
-    assert_eq!(c.issue_cycles, 13);
+    // Timing (docs/gpu-model.md): issue = SIMD8 32-bit mov 2 + shl 2 + three
+    // adds to UQ at 4 (two lanes a cycle) + two reads 1 + add 2 + write 1 +
+    // EOT 1 = 22; latency 3 × 200; one thread: its issue and latency in
+    // sequence.
+    assert_eq!(c.issue_cycles, 22);
     assert_eq!(c.latency_cycles, 600);
-    assert_eq!(c.modelled_cycles, 613);
+    assert_eq!(c.modelled_cycles, 622);
 }
 
 #[test]
@@ -2518,14 +2519,64 @@ fn timing_model_issue_and_latency_bounds() {
         )
     };
     let add16 = || alu(Add, 16, dst(10, Type::F), &[r16(10), r16(12)]);
-    // 4 threads × (3 SIMD16 adds at 2 cycles + EOT) = 28 issue cycles over
-    // two pipes: 14, above the longest thread (7).
+    // 4 threads × (3 SIMD16 float adds at 4 cycles, 4 lanes a cycle on a 128-bit FPU, +
+    // EOT) = 52 issue cycles over two pipes: 26, above the longest thread (13).
     let mem = FlatMem::new();
     let mut tg = group(4, 0xFFFF, |_, _| {});
     tg.simd = 16;
     let (_, c) = run(vec![add16(), add16(), add16(), eot()], &tg, &mem).unwrap();
-    assert_eq!((c.issue_cycles, c.latency_cycles), (28, 0));
-    assert_eq!(c.modelled_cycles, 14);
+    assert_eq!((c.issue_cycles, c.latency_cycles), (52, 0));
+    assert_eq!(c.modelled_cycles, 26);
+    // The rates by type: a SIMD16 DF add costs four times a float one, a half add half of
+    // it, a 32×32-bit integer multiply twice, a 64-bit integer add twice.
+    let r = |nr: u8, ty: Type| {
+        reg(
+            nr,
+            0,
+            ty,
+            Region {
+                vstride: 8,
+                width: 8,
+                hstride: 1,
+            },
+        )
+    };
+    for (inst, cycles) in [
+        (
+            alu(Add, 16, dst(10, Type::F), &[r(10, Type::F), r(12, Type::F)]),
+            4,
+        ),
+        (
+            alu(
+                Add,
+                8,
+                dst(10, Type::DF),
+                &[r(10, Type::DF), r(12, Type::DF)],
+            ),
+            8,
+        ),
+        (
+            alu(
+                Add,
+                16,
+                dst(10, Type::HF),
+                &[r(10, Type::HF), r(12, Type::HF)],
+            ),
+            2,
+        ),
+        (
+            alu(Mul, 16, dst(10, Type::D), &[r(10, Type::D), r(12, Type::D)]),
+            8,
+        ),
+        (
+            alu(Add, 8, dst(10, Type::Q), &[r(10, Type::Q), r(12, Type::Q)]),
+            4,
+        ),
+    ] {
+        let tg = group(1, 0xFF, |_, _| {});
+        let (_, c) = run(vec![inst.clone(), eot()], &tg, &mem).unwrap();
+        assert_eq!(c.issue_cycles, cycles + 1, "{inst:?}");
+    }
     // 8 threads × (an SLM read: 1 issue, 30 latency; EOT): the latency-bound
     // path is 32 per thread, and 8 threads need two waves of 7: 64.
     let slm_read = send(8, Sfid::Dc1, Some(20), 10, desc(1, 1, 1, 0x2E, 254), false);

@@ -33,16 +33,32 @@ pub fn group_cycles(timing: &[Timing]) -> u64 {
     total_issue.div_ceil(ISSUE_PER_CYCLE).max(waves * longest)
 }
 
-/// Issue cycles of an ALU instruction: one per 8 lanes (SIMD8 = 1, SIMD16 = 2,
-/// SIMD32 = 4); 64-bit destinations ×2; DF arithmetic and extended math ×4
-/// (the math pipe runs at a quarter rate).
+/// Issue cycles of an ALU instruction on Gen9's 128-bit FPUs ("The Compute Architecture of
+/// Intel Processor Graphics Gen9", §5.3.2: each EU has two SIMD FPUs, each SIMD4 on 32-bit
+/// floats or integers and SIMD8 on 16-bit ones; FP64 and extended math only on FPU0):
+/// - 32-bit: a cycle per 4 lanes (SIMD8 = 2, SIMD16 = 4), either pipe;
+/// - 16-bit (`:hf` destination): a cycle per 8 lanes;
+/// - 64-bit integers: a cycle per 2 lanes;
+/// - 32×32-bit integer multiplies: twice the 32-bit cost (clpeak's HD 530 runs its mul+add
+///   chains at a third of the rate of its mad chains, docs/gpu-model.md);
+/// - DF arithmetic and extended math: four times the 32-bit cost, a quarter of FP32's rate
+///   (FPU0 at half its width; the model, with one issue counter, charges the cycles that
+///   would leave FPU1 to other work as both pipes' time).
 pub fn issue_cycles(inst: &ExecInst) -> u64 {
-    let lanes8 = u64::from(inst.n).div_ceil(8).max(1);
+    let lanes = u64::from(inst.n).max(1);
+    let per4 = lanes.div_ceil(4);
+    let dst_bytes = inst.dst.map_or(4, |d| d.ty.size());
+    let int32 = |s: &Option<super::program::SrcOp>| {
+        s.as_ref()
+            .is_some_and(|s| s.ty.size() == 4 && !s.ty.is_float())
+    };
     match inst.op {
-        Opcode::Math => 4 * lanes8,
-        _ if inst.dom == Dom::F64 => 4 * lanes8,
-        _ if inst.dst.is_some_and(|d| d.ty.size() == 8) => 2 * lanes8,
-        _ => lanes8,
+        Opcode::Math => 4 * per4,
+        _ if inst.dom == Dom::F64 => 4 * per4,
+        _ if dst_bytes == 8 => lanes.div_ceil(2),
+        Opcode::Mul if int32(&inst.srcs[0]) && int32(&inst.srcs[1]) => 2 * per4,
+        _ if dst_bytes == 2 && inst.dom == Dom::F32 => lanes.div_ceil(8),
+        _ => per4,
     }
 }
 
