@@ -413,6 +413,36 @@ fn uniform_qword_tables_are_one_message() {
     assert_eq!(data_port_sends(&text).len(), 4, "{text}");
 }
 
+/// A uniform double read by three-source instructions (which take 64-bit operands only a
+/// register a lane: "64b datatypes cannot use the replicate control") is widened once a
+/// block, not before every `mad`: clpeak's fp64 chain was two moves a mad, 2.7 times IGC's
+/// cycles.
+#[test]
+fn uniform_doubles_are_widened_once_a_block() {
+    let src = "kernel void k(global double *out, double a, double b) {
+            double x = get_global_id(0), y = x + 1;
+            for (int k = 0; k < 16; k++) {
+                x = mad(x, a, b);
+                y = mad(y, a, b);
+            }
+            out[get_global_id(0)] = x + y;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let k = ks[0].1.as_ref().unwrap();
+    let text = legal_text("k", &k.isa);
+    let mads = text.lines().filter(|l| l.contains(" mad ")).count();
+    let moves = text
+        .lines()
+        .filter(|l| l.contains(" mov ") && l.contains(":df "))
+        .count();
+    assert!(mads >= 32, "{text}");
+    // a and b widened once per SIMD8 half; a few moves for x and y.
+    assert!(
+        moves <= 8,
+        "{moves} moves of doubles for {mads} mads:\n{text}"
+    );
+}
+
 /// A sub-group scan or reduction of 32-bit integers (and float min/max) is Hillis and
 /// Steele's scan: log2(16) steps of two SIMD8 halves at SIMD16, not a fold lane by lane (16
 /// reads, 15 operations and a select a lane).

@@ -56,3 +56,19 @@ POW2_WIDTHS(int, 32)
 POW2_WIDTHS(uint, 32)
 POW2_WIDTHS(long, 64)
 POW2_WIDTHS(ulong, 64)
+
+// 32-bit products by constants that fit in a word (taken as :w or :uw immediates, a dword
+// by a word) and by one that does not, signed and unsigned, negative and at the edges.
+kernel void mul_by_word_constants(global const int *a, global int *out) {
+    size_t i = get_global_id(0);
+    int x = a[i];
+    uint u = (uint)x;
+    out[8 * i + 0] = x * 3;
+    out[8 * i + 1] = x * -5;
+    out[8 * i + 2] = x * -32768;
+    out[8 * i + 3] = x * 32767;
+    out[8 * i + 4] = (int)(u * 40000u);
+    out[8 * i + 5] = (int)(u * 65535u);
+    out[8 * i + 6] = x * 65537;
+    out[8 * i + 7] = (int)(u * 0xFFFF8000u);
+}

@@ -137,6 +137,34 @@ macro_rules! pow2_cases_for {
 
 pub fn cases() -> Vec<Case> {
     let mut v = Vec::new();
+    v.push(
+        case(F, "mul_by_word_constants")
+            .global(&[64])
+            .buf({
+                let mut v = rand_i32(64, 311, i32::MIN, i32::MAX);
+                v[..6].copy_from_slice(&[0, 1, -1, i32::MIN, i32::MAX, 65536]);
+                v
+            })
+            .out::<i32>(8 * 64)
+            .expect(1, |r| {
+                r.input::<i32>(0)
+                    .iter()
+                    .flat_map(|&x| {
+                        let u = x as u32;
+                        [
+                            x.wrapping_mul(3),
+                            x.wrapping_mul(-5),
+                            x.wrapping_mul(-32768),
+                            x.wrapping_mul(32767),
+                            u.wrapping_mul(40000) as i32,
+                            u.wrapping_mul(65535) as i32,
+                            x.wrapping_mul(65537),
+                            u.wrapping_mul(0xFFFF_8000) as i32,
+                        ]
+                    })
+                    .collect()
+            }),
+    );
     pow2_cases_for!(v, i8, "char", 900);
     pow2_cases_for!(v, u8, "uchar", 910);
     pow2_cases_for!(v, i16, "short", 920);

@@ -252,6 +252,10 @@ struct Sel<'a> {
     /// each selected at its reader as one `cmp` into the flag (`flag_compares`), not as
     /// booleans in a register tested again (Mesa's cmod propagation into the `cmp.nz`).
     flag_cmps: rustc_hash::FxHashSet<Value>,
+    /// The current block's 64-bit scalars widened to a register a lane for three-source
+    /// instructions (`mad_opnd`), each once: a loop of `mad(x, a, b)` on doubles read its
+    /// two uniform operands through four moves a mad before.
+    wide64: HashMap<(Value, Type), VReg>,
 }
 
 /// Select a whole kernel.
@@ -282,6 +286,7 @@ pub fn select(
         slm32: Default::default(),
         slm_ext: Default::default(),
         flag_cmps: Default::default(),
+        wide64: HashMap::default(),
     };
     s.slm32 = crate::analysis::slm_addresses::address_only(f);
     s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32, &s.uses);
@@ -440,6 +445,7 @@ impl Sel<'_> {
 
     fn block_body(&mut self, b: Block) -> Result<(), IselError> {
         self.texels.clear();
+        self.wide64.clear();
         self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses);
         self.flag_cmps = self.flag_compares(b)?;
         for v in self.f.block(b).insts.clone() {
@@ -957,11 +963,20 @@ impl Sel<'_> {
         if t.size() != 8 || !o.scalar {
             return Ok(o);
         }
-        let r = self.m.new_vreg(8 * self.simd as u32);
-        let mut i = Inst::new(Opcode::Mov, self.simd);
-        i.dst = Some(grf_dst(0, 0, t));
-        i.srcs[0] = Some(o.src);
-        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        // Widened once a block: the block's instructions run under one execution mask, so
+        // the lanes the first widening wrote are those every later reader reads.
+        let r = match self.wide64.get(&(v, t)) {
+            Some(&r) => r,
+            None => {
+                let r = self.m.new_vreg(8 * self.simd as u32);
+                let mut i = Inst::new(Opcode::Mov, self.simd);
+                i.dst = Some(grf_dst(0, 0, t));
+                i.srcs[0] = Some(o.src);
+                self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+                self.wide64.insert((v, t), r);
+                r
+            }
+        };
         Ok(Opnd {
             src: reg_src(0, 0, region_for(false, t), t),
             vref: Some(VRef { v: r, off: 0 }),
@@ -1167,6 +1182,19 @@ impl Sel<'_> {
         } else {
             self.opnd(b, t)?
         };
+        // A 32-bit multiply by a constant that fits in 16 bits takes it as a word: Gen9
+        // multiplies a dword by a word at full rate and two dwords at half (IGC's form, `x *
+        // 3` as `mul ... 3:w`). The low 32 bits of a product do not depend on the sign.
+        if code == Opcode::Mul && matches!(t, Type::D | Type::UD) {
+            if let Src::Imm(i) = ob.src {
+                let k = i.bits as u32;
+                if i16::try_from(k as i32).is_ok() {
+                    ob.src = imm(Type::W, u64::from(k as u16));
+                } else if k <= 0xFFFF {
+                    ob.src = imm(Type::UW, u64::from(k));
+                }
+            }
+        }
         if neg_b {
             match &mut ob.src {
                 Src::Reg(r) => r.modifier.negate = true,
