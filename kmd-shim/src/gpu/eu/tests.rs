@@ -87,6 +87,20 @@ fn reg(nr: u8, sub: u8, ty: Type, region: Region) -> Src {
         swizzle: [0, 1, 2, 3],
     })
 }
+
+/// A whole register of `ty`, read <8;8,1> (two registers at SIMD16 for 32-bit types).
+fn row(nr: u8, ty: Type) -> Src {
+    reg(
+        nr,
+        0,
+        ty,
+        Region {
+            vstride: 8,
+            width: 8,
+            hstride: 1,
+        },
+    )
+}
 fn r8(nr: u8, ty: Type) -> Src {
     reg(
         nr,
@@ -1592,18 +1606,7 @@ fn decoded_program_is_cached_and_rechecked() {
 #[ignore]
 fn alu_throughput() {
     use Opcode::*;
-    let r16 = |nr: u8, ty: Type| {
-        reg(
-            nr,
-            0,
-            ty,
-            Region {
-                vstride: 8,
-                width: 8,
-                hstride: 1,
-            },
-        )
-    };
+    let r16 = row;
     let body = vec![
         alu(
             Add,
@@ -2506,18 +2509,7 @@ fn program_cache_notices_a_rewritten_kernel() {
 #[test]
 fn timing_model_issue_and_latency_bounds() {
     use Opcode::*;
-    let r16 = |nr: u8| {
-        reg(
-            nr,
-            0,
-            Type::F,
-            Region {
-                vstride: 8,
-                width: 8,
-                hstride: 1,
-            },
-        )
-    };
+    let r16 = |nr: u8| row(nr, Type::F);
     let add16 = || alu(Add, 16, dst(10, Type::F), &[r16(10), r16(12)]);
     // 4 threads × (3 SIMD16 float adds at 4 cycles, 4 lanes a cycle on a 128-bit FPU, +
     // EOT) = 52 issue cycles over two pipes: 26, above the longest thread (13).
@@ -2529,18 +2521,7 @@ fn timing_model_issue_and_latency_bounds() {
     assert_eq!(c.modelled_cycles, 26);
     // The rates by type: a SIMD16 DF add costs four times a float one, a half add half of
     // it, a 32×32-bit integer multiply twice, a 64-bit integer add twice.
-    let r = |nr: u8, ty: Type| {
-        reg(
-            nr,
-            0,
-            ty,
-            Region {
-                vstride: 8,
-                width: 8,
-                hstride: 1,
-            },
-        )
-    };
+    let r = row;
     for (inst, cycles) in [
         (
             alu(Add, 16, dst(10, Type::F), &[r(10, Type::F), r(12, Type::F)]),
