@@ -443,6 +443,37 @@ fn uniform_doubles_are_widened_once_a_block() {
     );
 }
 
+/// A half operation is the float one rounded to half (`mov` to `:hf`) and widened again for
+/// the next (`mov` from `:hf`, which reads the low word alone): the container's upper word is
+/// cleared (`and 0xffff`) only for a half that something else reads (a store, a bit cast).
+#[test]
+fn half_chains_clear_only_the_halves_others_read() {
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void k(global half *out, half a, half b) {
+            half x = (half)(get_local_id(0) & 15);
+            for (int k = 0; k < 8; k++)
+                x = x * a + b;
+            out[get_global_id(0)] = x;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let k = ks[0].1.as_ref().unwrap();
+    let text = legal_text("k", &k.isa);
+    let clears = text
+        .lines()
+        .filter(|l| l.contains(" and ") && l.contains("0xFFFF"))
+        .count();
+    let rounds = text
+        .lines()
+        .filter(|l| l.contains(" mov ") && l.contains(">:hf "))
+        .count();
+    assert!(rounds >= 16, "{text}");
+    // The stored result's container only (one clearing, not one per operation).
+    assert!(
+        clears <= 1,
+        "{clears} clearings for {rounds} roundings:\n{text}"
+    );
+}
+
 /// A sub-group scan or reduction of 32-bit integers (and float min/max) is Hillis and
 /// Steele's scan: log2(16) steps of two SIMD8 halves at SIMD16, not a fold lane by lane (16
 /// reads, 15 operations and a select a lane).

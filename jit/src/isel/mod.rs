@@ -256,6 +256,33 @@ struct Sel<'a> {
     /// instructions (`mad_opnd`), each once: a loop of `mad(x, a, b)` on doubles read its
     /// two uniform operands through four moves a mad before.
     wide64: HashMap<(Value, Type), VReg>,
+    /// Half conversions whose every reader converts back to float (`halves_only`): their
+    /// containers need no clearing of the upper word.
+    halves_only: rustc_hash::FxHashSet<Value>,
+}
+
+/// The `FloatToHalf` results that only `HalfToFloat`s read: the emulation of a half
+/// operation (the float operation rounded to half and widened again for the next one).
+/// `HalfToFloat` reads a container's low word alone, so such a result's upper word may hold
+/// anything.
+fn halves_only(f: &Function, uses: &[u32]) -> rustc_hash::FxHashSet<Value> {
+    let mut back = vec![0u32; f.insts.len()];
+    for bd in &f.blocks {
+        for v in &bd.insts {
+            if let Op::Un(UnOp::HalfToFloat, a) = f.inst(*v).op {
+                back[a.0 as usize] += 1;
+            }
+        }
+    }
+    f.blocks
+        .iter()
+        .flat_map(|bd| bd.insts.iter().copied())
+        .filter(|v| {
+            matches!(f.inst(*v).op, Op::Un(UnOp::FloatToHalf, _))
+                && uses[v.0 as usize] > 0
+                && back[v.0 as usize] == uses[v.0 as usize]
+        })
+        .collect()
 }
 
 /// Select a whole kernel.
@@ -287,7 +314,9 @@ pub fn select(
         slm_ext: Default::default(),
         flag_cmps: Default::default(),
         wide64: HashMap::default(),
+        halves_only: Default::default(),
     };
+    s.halves_only = halves_only(f, &s.uses);
     s.slm32 = crate::analysis::slm_addresses::address_only(f);
     s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32, &s.uses);
     if !WIDTHS.contains(&layout.simd) {
@@ -1332,6 +1361,10 @@ impl Sel<'_> {
         i.dst = Some(d);
         i.srcs[0] = Some(oa.src);
         self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
+        if self.halves_only.contains(&v) {
+            self.locs.insert(v, Loc::V(tmp, scalar));
+            return Ok(());
+        }
         let t = Opnd {
             src: reg_src(0, 0, region_for(scalar, Type::UD), Type::UD),
             vref: Some(VRef { v: tmp, off: 0 }),
