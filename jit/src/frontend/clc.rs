@@ -177,8 +177,7 @@ pub fn compile_with_headers(
         Some((false, stderr)) => return Err(compile_error(&stderr)),
         None => {}
     }
-    let name = clang.get_program().to_string_lossy().into_owned();
-    run(clang, &name, "clang-15 (Debian package clang-15)")?;
+    run_clang(clang)?;
     llvm::file_to_spirv(&dir, &bc, level)
 }
 
@@ -194,8 +193,7 @@ fn compile_to_bitcode_with(
 ) -> Result<Vec<u8>, FrontendError> {
     let dir = TempDir::new()?;
     let (clang, bc) = clang_command(&dir, source, opts, headers)?;
-    let name = clang.get_program().to_string_lossy().into_owned();
-    run(clang, &name, "clang-15 (Debian package clang-15)")?;
+    run_clang(clang)?;
     std::fs::read(&bc)
         .map_err(|e| FrontendError::Tool(format!("cannot read {}: {e}", bc.display())))
 }
@@ -272,6 +270,12 @@ fn clang_command(
     }
     cmd.args(&opts.clang_args).arg(&src).arg("-o").arg(&bc);
     Ok((cmd, bc))
+}
+
+/// Run clang's command line (`clang_command`).
+fn run_clang(cmd: Command) -> Result<(), FrontendError> {
+    let name = cmd.get_program().to_string_lossy().into_owned();
+    run(cmd, &name, "clang-15 (Debian package clang-15)")
 }
 
 pub(super) fn run(mut cmd: Command, name: &str, package: &str) -> Result<(), FrontendError> {

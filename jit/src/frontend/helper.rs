@@ -25,6 +25,19 @@ use std::sync::Mutex;
 /// named through GENCL_CLANG, GENCL_OPT or GENCL_LLVM_SPIRV is someone's own: it runs itself.
 pub const TOOLS: [&str; 3] = ["clang-15", "opt-15", "llvm-spirv-15"];
 
+/// opt's global options the front end's optimising pipeline runs with (`llvm::opt_command`).
+/// No SLP or loop vectorisation: the JIT runs one work-item per SIMD lane and splits every
+/// vector into components, so packing a work-item's scalars into vectors buys nothing, and
+/// SLP's horizontal reductions make vectors wider than SPIR-V's 16 ("Unsupported vector type
+/// with 32 elements" from llvm-spirv). InstCombine once a run (LLVM 18's default; docs/jit.md).
+/// The helper sets them once at its start (they are LLVM's process-wide options) and runs
+/// only opt command lines that give exactly these.
+pub const OPT_GLOBALS: [&str; 3] = [
+    "-vectorize-slp=false",
+    "-vectorize-loops=false",
+    "-instcombine-max-iterations=1",
+];
+
 /// The request and reply framing, shared by the JIT and the helper.
 pub mod wire {
     use std::io::{self, Read, Write};
@@ -116,11 +129,8 @@ impl Drop for Helper {
         // Closing its stdin ends an idle helper, which then removes its own files (its
         // precompiled headers); one that does not end at once is killed.
         self.to = None;
-        for _ in 0..20 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(1));
+        if ended(&mut self.child, 20).is_some() {
+            return;
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -229,7 +239,7 @@ fn request(argv: Vec<String>) -> Option<(bool, Vec<u8>)> {
         other => {
             // The helper ended (an LLVM fatal error, a crash) or spoke out of turn: this step
             // runs as a process, which reports whatever went wrong; the next gets a new helper.
-            let status = ended(&mut helper.child);
+            let status = ended(&mut helper.child, 100);
             tracing::warn!(
                 ?status,
                 error = ?other.err(),
@@ -257,10 +267,10 @@ fn request(argv: Vec<String>) -> Option<(bool, Vec<u8>)> {
     }
 }
 
-/// How a helper that stopped answering ended (it closed its pipes: it is ending), or `None`
-/// if it has not within 100 ms.
-fn ended(child: &mut Child) -> Option<std::process::ExitStatus> {
-    for _ in 0..100 {
+/// How a helper that is ending (its pipes closed) ended, or `None` if it has not within
+/// `ms` milliseconds.
+fn ended(child: &mut Child, ms: u32) -> Option<std::process::ExitStatus> {
+    for _ in 0..ms {
         if let Ok(Some(status)) = child.try_wait() {
             return Some(status);
         }

@@ -77,24 +77,15 @@ pub(super) fn opt_command(input: &Path, output: &Path, opt: OptLevel) -> Command
     let mut cmd = Command::new(tool("opt-15", "GENCL_OPT"));
     cmd.arg(format!("--data-layout={DATA_LAYOUT}"));
     match opt {
-        // No SLP or loop vectorisation: the JIT runs one work-item per SIMD lane and splits
-        // every vector into components, so packing a work-item's scalars into vectors buys
-        // nothing, and SLP's horizontal reductions make vectors wider than SPIR-V's 16
-        // ("Unsupported vector type with 32 elements" from llvm-spirv).
-        OptLevel::O2 => match std::env::var("GENCL_LLVM_PASSES") {
-            Ok(p) if !p.is_empty() => cmd.args([
-                format!("-passes={p}").as_str(),
-                "-vectorize-slp=false",
-                "-vectorize-loops=false",
-                "-instcombine-max-iterations=1",
-            ]),
-            _ => cmd.args([
-                "-O2",
-                "-vectorize-slp=false",
-                "-vectorize-loops=false",
-                "-instcombine-max-iterations=1",
-            ]),
-        },
+        // LLVM's -O2 with the front end's global options (`helper::OPT_GLOBALS`);
+        // GENCL_LLVM_PASSES: another pipeline, to try against the bench (docs/user-guide.md).
+        OptLevel::O2 => {
+            match std::env::var("GENCL_LLVM_PASSES") {
+                Ok(p) if !p.is_empty() => cmd.arg(format!("-passes={p}")),
+                _ => cmd.arg("-O2"),
+            };
+            cmd.args(super::helper::OPT_GLOBALS)
+        }
         OptLevel::None => cmd.arg("-passes=verify"),
     };
     cmd.arg(input).arg("-o").arg(output);
