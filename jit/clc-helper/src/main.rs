@@ -8,7 +8,7 @@
 use std::io::{BufReader, BufWriter};
 use std::process::ExitCode;
 
-use gencl_jit::frontend::helper::wire;
+use gencl_jit::frontend::helper::{wire, OPT_GLOBALS};
 
 mod pch;
 
@@ -96,13 +96,6 @@ fn parse_chain(argv: &[String]) -> Option<Chain> {
         preserve_arg_types,
     })
 }
-
-/// opt's global options that `-O2` runs with; set once at start (shim.cpp's gencl_clc_init).
-const OPT_GLOBALS: [&str; 3] = [
-    "-vectorize-slp=false",
-    "-vectorize-loops=false",
-    "-instcombine-max-iterations=1",
-];
 
 /// The step `argv` asks for, or `None` to decline it.
 fn parse(argv: &[String]) -> Option<Step> {
@@ -318,47 +311,24 @@ mod ffi {
     }
 }
 
-/// What the helper keeps between requests.
-#[cfg(not(gencl_clc_unavailable))]
-#[derive(Default)]
-struct State {
-    pchs: pch::Cache,
-    /// The identifiers of clang's opencl-c-base.h (`pch`); `None` until read, empty when it
-    /// cannot be (then no PCH is made).
-    base_header: Option<std::collections::HashSet<String>>,
-}
-
 /// Run clang's cc1 `args` with `run` (a cc1 step, or a chain that starts with it), through a
 /// precompiled header when one can stand in for the headers; `clang_failed` tells a result
 /// in which clang failed (its log may blame the header: then it runs again without).
 #[cfg(not(gencl_clc_unavailable))]
 fn with_pch<R>(
     args: &[String],
-    state: &mut State,
+    pchs: &mut pch::Cache,
     capture: &Capture,
     mut run: impl FnMut(&[String]) -> R,
     clang_failed: impl Fn(&R) -> bool,
 ) -> R {
-    let idents = state.base_header.get_or_insert_with(|| {
-        // GENCL_CLC_PCH=0: no precompiled headers (to compare, or to rule them out).
-        if std::env::var_os("GENCL_CLC_PCH").is_some_and(|v| v == "0") {
-            return Default::default();
-        }
-        let path =
-            std::path::Path::new(env!("GENCL_CLANG_RESOURCE_DIR")).join("include/opencl-c-base.h");
-        std::fs::read_to_string(path)
-            .map(|t| pch::identifiers(&t))
-            .unwrap_or_default()
-    });
-    let plan = (!idents.is_empty())
-        .then(|| pch::plan(args, idents))
-        .flatten();
-    let Some(plan) = plan else {
+    let resource = std::path::Path::new(env!("GENCL_CLANG_RESOURCE_DIR"));
+    let Some(plan) = pchs.plan(args, resource) else {
         return run(args);
     };
     // A PCH whose headers printed anything (a warning about a program's macro) is not
     // used: the compile with it would not print that again.
-    let made = state.pchs.get(&plan, &mut |a| {
+    let made = pchs.get(&plan, &mut |a| {
         let built = ffi::cc1(a);
         let quiet = capture.take().is_empty();
         capture.reset();
@@ -369,7 +339,7 @@ fn with_pch<R>(
     };
     let done = run(&pch::with_pch(args, &plan, &file));
     if clang_failed(&done) && pch::blames_pch(&capture.take()) {
-        state.pchs.refuse(&plan);
+        pchs.refuse(&plan);
         capture.reset();
         return run(args);
     }
@@ -378,10 +348,10 @@ fn with_pch<R>(
 
 /// Run a chain: the reply's code.
 #[cfg(not(gencl_clc_unavailable))]
-fn execute_chain(chain: &Chain, state: &mut State, capture: &Capture) -> u8 {
+fn execute_chain(chain: &Chain, pchs: &mut pch::Cache, capture: &Capture) -> u8 {
     let outcome = with_pch(
         &chain.cc1,
-        state,
+        pchs,
         capture,
         |cc1| {
             ffi::chain(&Chain {
@@ -400,9 +370,9 @@ fn execute_chain(chain: &Chain, state: &mut State, capture: &Capture) -> u8 {
 
 /// Run `step`: `Some(success)`, or `None` if it cannot be run here (declined).
 #[cfg(not(gencl_clc_unavailable))]
-fn execute(step: &Step, state: &mut State, capture: &Capture) -> Option<bool> {
+fn execute(step: &Step, pchs: &mut pch::Cache, capture: &Capture) -> Option<bool> {
     match step {
-        Step::Cc1(args) => with_pch(args, state, capture, ffi::cc1, |r| *r == Some(false)),
+        Step::Cc1(args) => with_pch(args, pchs, capture, ffi::cc1, |r| *r == Some(false)),
         Step::Opt {
             input,
             output,
@@ -492,7 +462,8 @@ fn main() -> ExitCode {
     };
     let mut from = BufReader::new(std::io::stdin().lock());
     let mut to = BufWriter::new(out);
-    let mut state = State::default();
+    // The precompiled headers, removed when the helper ends.
+    let mut pchs = pch::Cache::default();
     loop {
         let argv = match wire::read_request(&mut from) {
             Ok(a) => a,
@@ -503,11 +474,11 @@ fn main() -> ExitCode {
         capture.reset();
         let code = if argv.first().is_some_and(|a| a == "chain") {
             match parse_chain(&argv) {
-                Some(chain) => execute_chain(&chain, &mut state, &capture),
+                Some(chain) => execute_chain(&chain, &mut pchs, &capture),
                 None => wire::DECLINED,
             }
         } else {
-            match parse(&argv).and_then(|s| execute(&s, &mut state, &capture)) {
+            match parse(&argv).and_then(|s| execute(&s, &mut pchs, &capture)) {
                 None => wire::DECLINED,
                 Some(true) => wire::OK,
                 Some(false) => wire::FAILED,

@@ -22,14 +22,19 @@ use std::path::{Path, PathBuf};
 /// PCHs kept by one helper: one per distinct key (a program's -cl-std, -cl-* options, -g).
 const MAX_ENTRIES: usize = 16;
 
+/// What decides how the headers parse: the options, in order, and the feature header's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Key {
+    args: Vec<String>,
+    header: String,
+}
+
 /// What a compile's command line is, when a PCH can stand in for its headers.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// The options that decide how the headers parse, in order (the key, with `header`).
-    key: Vec<String>,
-    /// The `-include` file's path and contents.
+    key: Key,
+    /// The `-include` file's path (its text is the key's `header`).
     include: String,
-    header: String,
 }
 
 /// Split a `clang-15 -cc1` command line (without those two words) into a plan, or `None`
@@ -82,9 +87,8 @@ pub fn plan(args: &[String], header_idents: &HashSet<String>) -> Option<Plan> {
         }
     }
     Some(Plan {
-        key,
+        key: Key { args: key, header },
         include,
-        header,
     })
 }
 
@@ -96,26 +100,46 @@ pub fn identifiers(text: &str) -> HashSet<String> {
         .collect()
 }
 
-struct Entry {
-    key: Vec<String>,
-    header: String,
-    /// `None`: building it failed; this key compiles without a PCH.
-    pch: Option<PathBuf>,
+/// Where a key stands.
+enum State {
+    /// Seen once: its PCH is made if it comes again.
+    Seen,
+    Made(PathBuf),
+    /// Making it failed, or a compile with it blamed it: this key compiles without.
+    Refused,
 }
 
 /// The PCHs of this helper.
 #[derive(Default)]
 pub struct Cache {
     dir: Option<Result<PathBuf, ()>>,
-    /// Least recently used first.
-    entries: Vec<Entry>,
+    /// The identifiers of clang's opencl-c-base.h; `None` until read, empty when it cannot
+    /// be, or when GENCL_CLC_PCH=0 (then no PCH is made).
+    base_header: Option<HashSet<String>>,
+    /// Least recently used first, at most MAX_ENTRIES.
+    entries: Vec<(Key, State)>,
     made: u64,
-    /// Keys seen once, without a PCH yet (most recent last, at most MAX_ENTRIES).
-    seen: Vec<(Vec<String>, String)>,
 }
 
 impl Cache {
-    /// The PCH for `plan`, built with `cc1` the second time its key comes; `None` when there
+    /// `plan` for a `clang-15 -cc1` command line, against clang's own header at `resource`.
+    pub fn plan(&mut self, args: &[String], resource: &Path) -> Option<Plan> {
+        let idents = self.base_header.get_or_insert_with(|| {
+            // GENCL_CLC_PCH=0: no precompiled headers (to compare, or to rule them out).
+            if std::env::var_os("GENCL_CLC_PCH").is_some_and(|v| v == "0") {
+                return HashSet::new();
+            }
+            std::fs::read_to_string(resource.join("include/opencl-c-base.h"))
+                .map(|t| identifiers(&t))
+                .unwrap_or_default()
+        });
+        if idents.is_empty() {
+            return None;
+        }
+        plan(args, idents)
+    }
+
+    /// The PCH for `plan`, made with `cc1` the second time its key comes; `None` when there
     /// is none to use. Not the first time: making the header costs about what parsing the
     /// headers costs three times (a process that builds one program would only pay for it),
     /// and it pays for itself from the third build on.
@@ -124,72 +148,70 @@ impl Cache {
         plan: &Plan,
         cc1: &mut dyn FnMut(&[String]) -> Option<bool>,
     ) -> Option<PathBuf> {
-        if let Some(i) = self
-            .entries
-            .iter()
-            .position(|e| e.key == plan.key && e.header == plan.header)
-        {
-            let e = self.entries.remove(i);
-            let pch = e.pch.clone();
-            self.entries.push(e);
-            return pch;
-        }
-        match self
-            .seen
-            .iter()
-            .position(|(k, h)| *k == plan.key && *h == plan.header)
-        {
+        let state = match self.entries.iter().position(|(k, _)| *k == plan.key) {
             Some(i) => {
-                self.seen.remove(i);
+                let e = self.entries.remove(i);
+                self.entries.push(e);
+                &mut self.entries.last_mut()?.1
             }
             None => {
-                if self.seen.len() >= MAX_ENTRIES {
-                    self.seen.remove(0);
+                if self.entries.len() >= MAX_ENTRIES {
+                    if let (_, State::Made(p)) = self.entries.remove(0) {
+                        let _ = std::fs::remove_file(p);
+                    }
                 }
-                self.seen.push((plan.key.clone(), plan.header.clone()));
+                self.entries.push((plan.key.clone(), State::Seen));
                 return None;
             }
+        };
+        match state {
+            State::Made(p) => return Some(p.clone()),
+            State::Refused => return None,
+            State::Seen => {}
         }
+        let made = self.make(plan, cc1);
+        let state = &mut self.entries.last_mut()?.1;
+        *state = match &made {
+            Some(p) => State::Made(p.clone()),
+            None => State::Refused,
+        };
+        made
+    }
+
+    /// Make `plan`'s PCH in this helper's folder.
+    fn make(
+        &mut self,
+        plan: &Plan,
+        cc1: &mut dyn FnMut(&[String]) -> Option<bool>,
+    ) -> Option<PathBuf> {
         let dir = self.dir()?;
         self.made += 1;
         // The header is copied: the PCH names its input file, and clang checks at each use
         // that the file is still there and unchanged; the JIT's copy goes with its compile.
         let header = dir.join(format!("features-{}.h", self.made));
         let pch = dir.join(format!("headers-{}.pch", self.made));
-        let built = std::fs::write(&header, &plan.header).is_ok() && {
-            let mut args: Vec<String> = plan
-                .key
-                .iter()
-                .map(|a| match a.as_str() {
-                    "-emit-llvm-bc" => "-emit-pch".to_string(),
-                    _ => a.clone(),
-                })
-                .collect();
-            args.extend(["-x".into(), "cl-header".into()]);
-            args.push(header.to_string_lossy().into_owned());
-            args.push("-o".into());
-            args.push(pch.to_string_lossy().into_owned());
-            cc1(&args) == Some(true)
-        };
-        if self.entries.len() >= MAX_ENTRIES {
-            let old = self.entries.remove(0);
-            if let Some(p) = old.pch {
-                let _ = std::fs::remove_file(p);
-            }
-        }
-        self.entries.push(Entry {
-            key: plan.key.clone(),
-            header: plan.header.clone(),
-            pch: built.then(|| pch.clone()),
-        });
-        built.then_some(pch)
+        std::fs::write(&header, &plan.key.header).ok()?;
+        let mut args: Vec<String> = plan
+            .key
+            .args
+            .iter()
+            .map(|a| match a.as_str() {
+                "-emit-llvm-bc" => "-emit-pch".to_string(),
+                _ => a.clone(),
+            })
+            .collect();
+        args.extend(["-x".into(), "cl-header".into()]);
+        args.push(header.to_string_lossy().into_owned());
+        args.push("-o".into());
+        args.push(pch.to_string_lossy().into_owned());
+        (cc1(&args) == Some(true)).then_some(pch)
     }
 
     /// Forget `plan`'s PCH: a compile with it failed in a way a PCH could cause.
     pub fn refuse(&mut self, plan: &Plan) {
-        for e in &mut self.entries {
-            if e.key == plan.key && e.header == plan.header {
-                if let Some(p) = e.pch.take() {
+        for (k, state) in &mut self.entries {
+            if *k == plan.key {
+                if let State::Made(p) = std::mem::replace(state, State::Refused) {
                     let _ = std::fs::remove_file(p);
                 }
             }
@@ -287,14 +309,14 @@ mod tests {
         );
         let p = plan(&words(&line), &base).unwrap();
         assert_eq!(
-            p.key,
+            p.key.args,
             words(
                 "-triple spir64-unknown-unknown -cl-std=CL2.0 -finclude-default-header \
                  -emit-llvm-bc -O2 -DFEATURE_X -U__opencl_c_images"
             )
         );
         // __OPENCL_VERSION__ is in neither header here: it stays on the command line only.
-        assert!(!p.key.iter().any(|a| a.contains("OPENCL_VERSION")));
+        assert!(!p.key.args.iter().any(|a| a.contains("OPENCL_VERSION")));
         let pch = dir.join("h.pch");
         assert_eq!(
             with_pch(&words(&line), &p, &pch),
