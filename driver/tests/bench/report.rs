@@ -11,6 +11,16 @@ const PEAK: &[(&str, &str, f64, f64)] = &[
     ("peak_int", "GIOPS", 512.0, 108.98),
 ];
 const PEAK_EUS: f64 = 23.0;
+
+/// One peak.cl kernel's figures (`Report::peak_rates`), in its unit (GB/s, GFLOPS, GIOPS).
+pub struct PeakRate {
+    pub kernel: &'static str,
+    pub unit: &'static str,
+    pub per_item: f64,
+    pub igc: Option<f64>,
+    pub gencl: Option<f64>,
+    pub clpeak: f64,
+}
 const PEAK_HZ: f64 = 950e6;
 
 use super::{Report, Row, Side};
@@ -95,9 +105,32 @@ impl Report {
     }
 
     /// The summary lines (also printed by the command).
-    /// The model's throughput on peak.cl's kernels against clpeak's published HD 530 run
-    /// (docs/gpu-model.md): the modelled cycles of a launch spread over the EUs of that GPU
-    /// at its clock.
+    /// The model's throughput on peak.cl's kernels, for IGC's and gencl's binaries, beside
+    /// clpeak's published HD 530 figure (docs/gpu-model.md): the modelled cycles of a launch
+    /// spread over the EUs of that GPU at its clock.
+    pub fn peak_rates(&self) -> Vec<PeakRate> {
+        PEAK.iter()
+            .filter_map(|&(kernel, unit, per_item, clpeak)| {
+                let r = self.rows.iter().find(|r| r.kernel == kernel)?;
+                let rate = |side: &Side| {
+                    side.ok().map(|(_, c)| {
+                        let secs = c.modelled_cycles as f64 / PEAK_EUS / PEAK_HZ;
+                        r.work_items as f64 * per_item / secs / 1e9
+                    })
+                };
+                Some(PeakRate {
+                    kernel,
+                    unit,
+                    per_item,
+                    igc: rate(&r.igc),
+                    gencl: rate(&r.gencl),
+                    clpeak,
+                })
+            })
+            .collect()
+    }
+
+    /// `peak_rates` as a table.
     pub fn peak_table(&self) -> String {
         let mut s = String::from(
             "\n## Peak throughput: the model against clpeak's HD 530\n\n\
@@ -107,24 +140,19 @@ impl Report {
              | kernel | unit | per work-item | model, IGC's code | model, gencl's code | \
              clpeak HD 530 | model (IGC) / clpeak |\n| --- | --- | --- | --- | --- | --- | --- |\n",
         );
-        for &(kernel, unit, per_item, measured) in PEAK {
-            let Some(r) = self.rows.iter().find(|r| r.kernel == kernel) else {
-                continue;
-            };
-            let rate = |side: &Side| {
-                side.ok().map(|(_, c)| {
-                    let secs = c.modelled_cycles as f64 / PEAK_EUS / PEAK_HZ;
-                    r.work_items as f64 * per_item / secs / 1e9
-                })
-            };
-            let cell = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.1}"));
-            let igc = rate(&r.igc);
+        let cell = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.1}"));
+        for p in self.peak_rates() {
             let _ = writeln!(
                 s,
-                "| {kernel} | {unit} | {per_item} | {} | {} | {measured} | {} |",
-                cell(igc),
-                cell(rate(&r.gencl)),
-                igc.map_or("—".to_string(), |x| format!("{:.2}", x / measured))
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                p.kernel,
+                p.unit,
+                p.per_item,
+                cell(p.igc),
+                cell(p.gencl),
+                p.clpeak,
+                p.igc
+                    .map_or("—".to_string(), |x| format!("{:.2}", x / p.clpeak))
             );
         }
         s
