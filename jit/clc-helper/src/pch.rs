@@ -76,13 +76,12 @@ pub fn plan(args: &[String], header_idents: &HashSet<String>) -> Option<Plan> {
         return None;
     }
     let header = std::fs::read_to_string(&include).ok()?;
-    let own = identifiers(&header);
     for m in macros {
         let name: String = m[2..]
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
-        if header_idents.contains(&name) || own.contains(&name) {
+        if header_idents.contains(&name) || mentions(&header, &name) {
             key.push(m);
         }
     }
@@ -90,6 +89,17 @@ pub fn plan(args: &[String], header_idents: &HashSet<String>) -> Option<Plan> {
         key: Key { args: key, header },
         include,
     })
+}
+
+/// Whether `name` appears in `text` as an identifier (a word of its own), as `identifiers`
+/// would find it; without collecting the text's identifiers (the feature header is read for
+/// every build, and most builds name no macro).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            !text[..at].ends_with(ident) && !text[at + name.len()..].starts_with(ident)
+        })
 }
 
 /// The identifiers of a C text (a superset of the macro names it can test or expand).
@@ -343,5 +353,20 @@ mod tests {
             assert!(ids.contains(w), "{w}");
         }
         assert!(!ids.contains("200") && !ids.contains("0x1F"));
+        // `mentions` agrees with `identifiers` on every word and on parts of words.
+        let text = "#ifdef FEATURE_X\nint cl_khr_fp16_x = 0x1F;\n";
+        let all = identifiers(text);
+        for w in [
+            "FEATURE_X",
+            "FEATURE",
+            "X",
+            "cl_khr_fp16",
+            "cl_khr_fp16_x",
+            "int",
+            "1F",
+            "x",
+        ] {
+            assert_eq!(mentions(text, w), all.contains(w), "{w}");
+        }
     }
 }
