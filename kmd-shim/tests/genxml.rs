@@ -328,35 +328,45 @@ fn xml_known(name: &str) -> bool {
 
 #[test]
 fn launch_batch_decodes_by_genxml() {
-    use gencl_kmd::gpu::cs::launch::Launch;
+    use gencl_kmd::genx::launch::{Launch, PostSync, StateBases, Walk};
     let xml = load();
     let launch = Launch {
-        general_state_base: 0x1_0000_0000,
-        surface_state_base: 0x2_0000_0000,
-        dynamic_state_base: 0x3_0000_0000,
-        instruction_base: 0x4_0000_0000,
+        bases: StateBases {
+            general: 0x1_0000_0000,
+            surface: 0x2_0000_0000,
+            dynamic: 0x3_0000_0000,
+            instruction: 0x4_0000_0000,
+            ..Default::default()
+        },
         vfe: MediaVfeState {
             maximum_number_of_threads: 55,
             number_of_urb_entries: 2,
             curbe_allocation_size: 20,
             ..Default::default()
         },
-        curbe_offset: 0x440,
-        curbe_length: 0x120,
-        idd_offset: 0x400,
-        idd_length: 32,
-        walker: GpgpuWalker {
-            simd_size: SIMD16,
-            thread_width_counter_maximum: 3,
-            thread_group_id_x_dimension: 7,
-            thread_group_id_y_dimension: 5,
-            thread_group_id_z_dimension: 2,
-            right_execution_mask: 0xfff,
-            bottom_execution_mask: 0xffff_ffff,
-            ..Default::default()
-        },
-        post_sync: Some((0x5_0000_0040, POST_SYNC_WRITE_TIMESTAMP, 0)),
+        walks: vec![Walk {
+            curbe_offset: 0x440,
+            curbe_length: 0x120,
+            idd_offset: 0x400,
+            idd_length: 32,
+            walker: GpgpuWalker {
+                simd_size: SIMD16,
+                thread_width_counter_maximum: 3,
+                thread_group_id_x_dimension: 7,
+                thread_group_id_y_dimension: 5,
+                thread_group_id_z_dimension: 2,
+                right_execution_mask: 0xfff,
+                bottom_execution_mask: 0xffff_ffff,
+                ..Default::default()
+            },
+        }],
+        post_sync: Some(PostSync {
+            address: 0x5_0000_0040,
+            operation: POST_SYNC_WRITE_TIMESTAMP,
+            immediate: 0,
+        }),
         slm: false,
+        start_timestamp: Some(0x5_0000_0038),
     };
     let b = launch.batch();
     let mut at = 0;
@@ -378,6 +388,7 @@ fn launch_batch_decodes_by_genxml() {
                 assert_eq!(f("Dynamic State Base Address"), 0x3_0000_0000);
                 assert_eq!(f("Instruction Base Address"), 0x4_0000_0000);
                 assert_eq!(f("Instruction Base Address Modify Enable"), 1);
+                assert_eq!(f("Dynamic State Buffer Size"), 0xf_ffff);
             }
             "MEDIA_VFE_STATE" => {
                 assert_eq!(f("Maximum Number of Threads"), 55);
@@ -407,12 +418,19 @@ fn launch_batch_decodes_by_genxml() {
                 if seen.contains(&"GPGPU_WALKER") {
                     assert_eq!(f("Post Sync Operation"), 3, "write timestamp");
                     assert_eq!(f("Address"), 0x5_0000_0040);
+                    assert_eq!(f("DC Flush Enable"), 1);
+                } else if seen.contains(&"STATE_BASE_ADDRESS") {
+                    assert_eq!(f("Post Sync Operation"), 3, "start timestamp");
+                    assert_eq!(f("Address"), 0x5_0000_0038);
+                } else {
+                    assert_eq!(f("Post Sync Operation"), 0);
                 }
             }
-            "MI_LOAD_REGISTER_IMM" => {
-                assert_eq!(f("Register Offset"), 0x7034, "L3CNTLREG");
-                assert_eq!(f("Data DWord"), 0x8000_0340, "no SLM partition");
-            }
+            "MI_LOAD_REGISTER_IMM" => match f("Register Offset") {
+                0x7034 => assert_eq!(f("Data DWord"), 0x8000_0340, "L3CNTLREG: no SLM"),
+                0xe404 => assert_eq!(f("Data DWord"), 0x100, "DEBUG_CONTROL2: round robin"),
+                other => panic!("a load of register {other:#x}"),
+            },
             _ => {}
         }
         seen.push(name);
@@ -425,6 +443,7 @@ fn launch_batch_decodes_by_genxml() {
             "PIPE_CONTROL",
             "PIPELINE_SELECT",
             "MI_LOAD_REGISTER_IMM",
+            "MI_LOAD_REGISTER_IMM",
             "STATE_BASE_ADDRESS",
             "PIPE_CONTROL",
             "MEDIA_VFE_STATE",
@@ -434,6 +453,7 @@ fn launch_batch_decodes_by_genxml() {
             "MEDIA_STATE_FLUSH",
             "PIPE_CONTROL",
             "MI_BATCH_BUFFER_END",
+            "MI_NOOP",
         ]
     );
 }

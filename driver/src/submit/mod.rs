@@ -1,36 +1,28 @@
-//! One kernel launch on the GPU: the instruction heap, surface states and
-//! binding table, interface descriptors and CURBE, and the batch
-//!
-//!   PIPELINE_SELECT(GPGPU), STATE_BASE_ADDRESS, MEDIA_VFE_STATE,
-//!   PIPE_CONTROL(timestamp), then per walker region: MEDIA_CURBE_LOAD,
-//!   MEDIA_INTERFACE_DESCRIPTOR_LOAD, GPGPU_WALKER, MEDIA_STATE_FLUSH;
-//!   PIPE_CONTROL(stall, flush, timestamp), MI_BATCH_BUFFER_END
-//!
-//! submitted with execbuffer2, every object softpinned in the client's VM.
-//! Every packet is built by naming its fields (`gencl_kmd::genx::gen9`).
+//! One kernel launch on the GPU, in steps: the heaps every launch of a client shares (the
+//! instruction heap, the scratch space), then in a state buffer of the launch's own the
+//! binding table and surface states (`surfaces`), the dynamic state with the CURBE and
+//! interface descriptor of each walk (`dynamic`, `curbe`, `regions`), the batch
+//! (`gencl_kmd::genx::launch`, the one launch builder the GPU model's tests use too), and
+//! execbuffer2 with every object softpinned in the client's VM (`execute`). Every packet is
+//! built by naming its fields (`gencl_kmd::genx::gen9`).
 //!
 //! A launch is asynchronous: `submit` builds it in a slot of its own (`slots`) and queues it
 //! to the GPU; `Submitted::retire` waits for it, reads its timestamps and printf output and
 //! gives the slot back. `launch` does both, for callers that want the result at once.
 
 pub mod curbe;
+pub mod dynamic;
 pub mod images;
 pub mod printf;
 pub mod regions;
 pub mod slots;
+pub mod surfaces;
 
 use std::collections::HashMap;
 
-use gencl_jit::abi::{ArgKind, KernelBinary};
-use gencl_kmd::genx::gen9::{
-    slm_size_bytes, BindingTableState, GpgpuWalker, InterfaceDescriptorData, MediaCurbeLoad,
-    MediaInterfaceDescriptorLoad, MediaStateFlush, MediaVfeState, MiBatchBufferEnd,
-    MiLoadRegisterImm, PipeControl, PipelineSelect, RenderSurfaceState, SamplerBorderColorState,
-    SamplerState, StateBaseAddress, L3CNTLREG_GT2_NO_SLM, L3CNTLREG_GT2_SLM, MOCS_CACHED,
-    POST_SYNC_WRITE_TIMESTAMP, REG_DEBUG_CONTROL2, REG_L3CNTLREG, SIMD16, SIMD32, SIMD8,
-    SURFACE_FORMAT_RAW, THREAD_ARBITRATION_ROUND_ROBIN,
-};
-use gencl_kmd::genx::Packet;
+use gencl_jit::abi::KernelBinary;
+use gencl_kmd::genx::gen9::{MediaVfeState, POST_SYNC_WRITE_TIMESTAMP};
+use gencl_kmd::genx::launch::{Launch, PostSync, StateBases, ALL_PAGES};
 use thiserror::Error;
 
 use crate::service::gpu::{Bo, ClientGpu};
@@ -104,11 +96,9 @@ const ISH_PAD: usize = 128;
 /// GEM_WAIT without a timeout: whether a batch hung is the kernel driver's decision (its
 /// hang detection resets the engine and the wait returns), as NEO leaves it to i915.
 const WAIT_FOREVER: i64 = -1;
-/// Binding-table entries a kernel may use (indices 240-255 are special: SLM, stateless).
-const MAX_BTI: usize = gencl_jit::abi::SURFACE_BTIS;
 
 /// A program-scope data buffer of a launch: GPU address, size, handle.
-type DataRef = (u64, u64, u32);
+pub(crate) type DataRef = (u64, u64, u32);
 
 /// One kernel in the instruction heap, with its program-scope data buffers.
 struct Uploaded {
@@ -142,15 +132,6 @@ fn hash(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
     })
-}
-
-/// Appends packets to a dword stream.
-struct Batch(Vec<u32>);
-
-impl Batch {
-    fn emit<P: Packet>(&mut self, p: &P) {
-        self.0.extend(p.pack_vec());
-    }
 }
 
 impl Submitter {
@@ -308,6 +289,10 @@ impl Submitter {
     /// (execbuffer2 returns once it is queued). `globals`: the GPU address of the program's
     /// global-variable buffer, for a kernel that reaches it (`KernelBinary::globals_offset`);
     /// the buffer is among `buffers`. The caller keeps `buffers` alive until it retires.
+    ///
+    /// The steps: the heaps every launch shares (instruction heap, scratch), then in the
+    /// launch's own slot its surface state (`surfaces`), its dynamic state with the CURBEs
+    /// (`dynamic`), its batch (`gencl_kmd::genx::launch`), and execbuffer2 (`execute`).
     pub fn submit(
         &mut self,
         gpu: &ClientGpu,
@@ -340,403 +325,72 @@ impl Submitter {
         };
         // Everything below is this launch's own (given back if it fails before it is queued).
         let mut slot = slots::Taken::new(self.slots.clone(), gpu)?;
-        // printf's buffer: its counter of bytes used starts at zero for every launch.
-        let printf_at = match &kernel.printf {
-            None => None,
-            Some(p) => {
-                if slot.printf.is_none() {
-                    slot.printf = Some(
-                        gpu.create_bo(u64::from(gencl_jit::abi::PRINTF_BYTES))
-                            .map_err(mem_err)?,
-                    );
-                }
-                let bo = slot
-                    .printf
-                    .as_mut()
-                    .ok_or(SubmitError::Descriptor("printf"))?;
-                bo.map[..4].fill(0);
-                Some((p.curbe_offset as usize, bo.gpu_addr))
-            }
-        };
-        let simd_size = match kernel.simd {
-            8 => SIMD8,
-            16 => SIMD16,
-            32 => SIMD32,
-            _ => return Err(SubmitError::Descriptor("SIMD width")),
-        };
+        let printf_at = printf_buffer(&mut slot, gpu, kernel)?;
         let state_addr = slot.state.gpu_addr;
         let state_handle = slot.state.handle;
-        let printf_bo = slot.printf.as_ref().map(|p| (p.handle, p.gpu_addr));
         let map = &mut slot.state.map;
-
-        // Surface state: one raw buffer surface per buffer argument, at the binding-table index
-        // the kernel gave it, or else at the next free index in argument order.
-        let mut slots: Vec<(usize, u64, u64)> = Vec::new(); // (bti, address, size)
-        let mut next = kernel
-            .args
-            .iter()
-            .filter_map(|a| match a.kind {
-                ArgKind::Buffer { bti: Some(b) } => Some(usize::from(b) + 1),
-                _ => None,
-            })
-            .chain(
-                kernel
-                    .data_buffers
-                    .iter()
-                    .filter_map(|d| d.bti.map(|b| usize::from(b) + 1)),
-            )
-            .max()
-            .unwrap_or(0);
-        for (a, desc) in args.iter().zip(&kernel.args) {
-            if let ArgValue::Buffer { gpu_addr, size, .. } = a {
-                let bti = match desc.kind {
-                    ArgKind::Buffer { bti: Some(b) } => usize::from(b),
-                    _ => {
-                        next += 1;
-                        next - 1
-                    }
-                };
-                slots.push((bti, *gpu_addr, *size));
-            }
-        }
-        for ((addr, size, _), d) in data.iter().zip(&kernel.data_buffers) {
-            let bti = d.bti.map_or_else(
-                || {
-                    next += 1;
-                    next - 1
-                },
-                usize::from,
-            );
-            slots.push((bti, *addr, *size));
-        }
-        // Images: their surface states at the binding-table index the kernel gave each.
-        let mut image_states = Vec::new();
-        for (a, desc) in args.iter().zip(&kernel.args) {
-            match (a, &desc.kind) {
-                (
-                    ArgValue::Image {
-                        gpu_addr, surface, ..
-                    },
-                    ArgKind::Image { bti, .. },
-                ) => {
-                    image_states.push((
-                        usize::from(*bti),
-                        images::surface_state(surface, *gpu_addr)?,
-                    ));
-                }
-                (ArgValue::Image { .. }, _) | (_, ArgKind::Image { .. }) => {
-                    return Err(SubmitError::Descriptor(
-                        "an image argument without an image",
-                    ));
-                }
-                _ => {}
-            }
-        }
-        let entries = slots
-            .iter()
-            .map(|s| s.0 + 1)
-            .chain(image_states.iter().map(|s| s.0 + 1))
-            .max()
-            .unwrap_or(0);
-        let surfaces_at = SURFACE + 1024;
-        if entries > MAX_BTI || surfaces_at + 64 * (entries + 1) > SURFACE + SURFACE_SIZE {
-            return Err(SubmitError::TooLarge(
-                "more buffer arguments than the binding table holds",
-            ));
-        }
-        // Entries no argument fills point at a null surface (reads 0, writes dropped).
-        let null_at = surfaces_at + 64 * entries;
-        write_dwords(map, null_at, &RenderSurfaceState::null().pack_vec());
-        let mut bt = vec![
-            BindingTableState {
-                surface_state_pointer: (null_at - SURFACE) as u32,
-                ..Default::default()
-            }
-            .pack_vec()[0];
-            entries
-        ];
-        for (bti, gpu_addr, size) in &slots {
-            let at = surfaces_at + bti * 64;
-            let ss = RenderSurfaceState::buffer(
-                *gpu_addr,
-                (*size).max(1),
-                1,
-                SURFACE_FORMAT_RAW,
-                MOCS_CACHED,
-            )
-            .ok_or(SubmitError::TooLarge("a buffer over 4 GiB for a surface"))?;
-            // IA-coherent: the client's CPU maps the same pages (zero-copy buffers), as
-            // NEO marks its buffer surfaces on Gen9.
-            let ss = RenderSurfaceState {
-                coherency_type: 1,
-                ..ss
-            };
-            write_dwords(map, at, &ss.pack_vec());
-            bt[*bti] = BindingTableState {
-                surface_state_pointer: (at - SURFACE) as u32,
-                ..Default::default()
-            }
-            .pack_vec()[0];
-        }
-        for (bti, ss) in &image_states {
-            let at = surfaces_at + bti * 64;
-            write_dwords(map, at, &ss.pack_vec());
-            bt[*bti] = BindingTableState {
-                surface_state_pointer: (at - SURFACE) as u32,
-                ..Default::default()
-            }
-            .pack_vec()[0];
-        }
-        write_dwords(map, SURFACE, &bt);
-
-        // Dynamic state: per region an interface descriptor and a CURBE.
-        let (slm_total, slm_offsets) = curbe::slm_layout(kernel, args)?;
-        let slm_encoded = (0..=7u8)
-            .find(|&e| slm_size_bytes(e).is_some_and(|b| b >= slm_total))
-            .ok_or(SubmitError::TooLarge("shared local memory"))?;
-        let regions = regions::split(nd.global_size, nd.local_size);
+        let binding_table_entries = surfaces::write(
+            &mut map[SURFACE..SURFACE + SURFACE_SIZE],
+            kernel,
+            args,
+            &data,
+        )?;
         let data_addrs: Vec<u64> = data.iter().map(|d| d.0).collect();
-        let ts_at = DYNAMIC;
-        map[ts_at..ts_at + 16].fill(0);
-        let mut dyn_used = DYNAMIC + 64;
-        // Samplers: the kernel's sampler heap (its inline samplers' states in it), each
-        // sampler argument's state at its offset, every state's border colour pointing at
-        // the heap's (transparent black), as Intel's runtime patches them.
-        let mut sampler_pointer = None;
-        if let Some(h) = &kernel.samplers {
-            let at = dyn_used.next_multiple_of(64);
-            let end = at + h.heap.len();
-            if end > map.len() {
-                return Err(SubmitError::TooLarge(
-                    "sampler state exceeds the dynamic state heap",
-                ));
-            }
-            map[at..end].copy_from_slice(&h.heap);
-            let border = at + h.border_offset as usize;
-            write_dwords(map, border, &SamplerBorderColorState::default().pack_vec());
-            for (a, desc) in args.iter().zip(&kernel.args) {
-                match (a, &desc.kind) {
-                    (ArgValue::Sampler(s), ArgKind::Sampler { state_offset }) => {
-                        let st = images::sampler_state(s, border as u32)?;
-                        write_dwords(map, at + *state_offset as usize, &st.pack_vec());
-                    }
-                    (ArgValue::Sampler(_), _) | (_, ArgKind::Sampler { .. }) => {
-                        return Err(SubmitError::Descriptor(
-                            "a sampler argument without a sampler",
-                        ));
-                    }
-                    _ => {}
-                }
-            }
-            for s in &h.inline {
-                let v = images::SamplerValue {
-                    normalized: s.normalized,
-                    addressing: s.addressing,
-                    filter: s.filter,
-                };
-                let st = images::sampler_state(&v, border as u32)?;
-                write_dwords(
-                    map,
-                    at + (h.state_offset + 16 * s.index) as usize,
-                    &st.pack_vec(),
-                );
-            }
-            for k in 0..h.count as usize {
-                let st_at = at + h.state_offset as usize + 16 * k;
-                let mut dw = [0u32; 4];
-                for (i, d) in dw.iter_mut().enumerate() {
-                    let o = st_at + 4 * i;
-                    *d = u32::from_le_bytes(map[o..o + 4].try_into().unwrap_or_default());
-                }
-                let st = SamplerState {
-                    border_color_pointer: border as u32,
-                    ..SamplerState::unpack(&dw)
-                };
-                write_dwords(map, st_at, &st.pack_vec());
-            }
-            sampler_pointer = Some((at as u32 + h.state_offset, h.count.div_ceil(4) as u8));
-            dyn_used = end;
-        } else if args.iter().any(|a| matches!(a, ArgValue::Sampler(_))) {
-            return Err(SubmitError::Descriptor(
-                "a sampler argument without a sampler heap",
-            ));
-        }
-        let mut b = Batch(Vec::with_capacity(256));
-        // The preamble as NEO sends it on Skylake (docs/hardware.md): a stall, the GPGPU
-        // pipeline, the L3 partition (with an SLM share only for kernels that use SLM),
-        // then the bases.
-        b.emit(&PipeControl {
-            command_streamer_stall_enable: true,
-            ..Default::default()
-        });
-        b.emit(&PipelineSelect {
-            pipeline_selection: 2,
-            // The media sampler's DOP clock gating on (mask bit 12), as NEO sets it for
-            // kernels that do not use the media sampler.
-            media_sampler_dop_clock_gate_enable: true,
-            mask_bits: 0x13,
-            ..Default::default()
-        });
-        b.emit(&MiLoadRegisterImm {
-            register_offset: REG_DEBUG_CONTROL2,
-            data_dword: THREAD_ARBITRATION_ROUND_ROBIN,
-            ..Default::default()
-        });
-        b.emit(&MiLoadRegisterImm {
-            register_offset: REG_L3CNTLREG,
-            data_dword: if slm_total > 0 {
-                L3CNTLREG_GT2_SLM
-            } else {
-                L3CNTLREG_GT2_NO_SLM
+        let patches: Vec<dynamic::Patch> = printf_at
+            .as_ref()
+            .map(|p| (p.curbe_at, p.gpu_addr))
+            .into_iter()
+            .chain(globals_at)
+            .chain(scratch_at)
+            .collect();
+        let state = dynamic::write(
+            map,
+            DYNAMIC,
+            &dynamic::Inputs {
+                kernel,
+                args,
+                nd,
+                ksp,
+                binding_table_entries,
+                data_addrs: &data_addrs,
+                patches: &patches,
             },
-            ..Default::default()
-        });
-        b.emit(&StateBaseAddress {
-            general_state_base_address_modify_enable: true,
-            general_state_mocs: MOCS_CACHED,
-            stateless_data_port_access_mocs: MOCS_CACHED,
-            surface_state_mocs: MOCS_CACHED,
-            dynamic_state_mocs: MOCS_CACHED,
-            indirect_object_mocs: MOCS_CACHED,
-            instruction_mocs: MOCS_CACHED,
-            // Scratch pointers (r0.5) are 32-bit offsets from here.
-            general_state_base_address: scratch.map_or(0, |s| s.0),
-            surface_state_base_address_modify_enable: true,
-            surface_state_base_address: state_addr + SURFACE as u64,
-            dynamic_state_base_address_modify_enable: true,
-            dynamic_state_base_address: state_addr,
-            indirect_object_base_address_modify_enable: true,
-            instruction_base_address_modify_enable: true,
-            instruction_base_address: self.ish.gpu_addr,
-            general_state_buffer_size_modify_enable: true,
-            general_state_buffer_size: 0xfffff,
-            dynamic_state_buffer_size_modify_enable: true,
-            dynamic_state_buffer_size: (STATE_SIZE / 4096) as u32,
-            indirect_object_buffer_size_modify_enable: true,
-            indirect_object_buffer_size: 0xfffff,
-            instruction_buffer_size_modify_enable: true,
-            instruction_buffer_size: (ISH_SIZE / 4096) as u32,
-            ..Default::default()
-        });
-        let max_curbe_grfs = regions
-            .iter()
-            .map(|r| {
-                kernel.cross_thread_grfs()
-                    + kernel.per_thread_grfs() * curbe::threads_per_group(kernel, r.local)
-            })
-            .max()
-            .unwrap_or(0);
-        // The start timestamp; its stall is also the one MEDIA_VFE_STATE needs (SKL PRM
-        // Vol 2a: "A stalling PIPE_CONTROL is required before MEDIA_VFE_STATE").
-        b.emit(&PipeControl {
-            command_streamer_stall_enable: true,
-            post_sync_operation: POST_SYNC_WRITE_TIMESTAMP,
-            address: state_addr + ts_at as u64,
-            ..Default::default()
-        });
-        b.emit(&MediaVfeState {
-            maximum_number_of_threads: (self.max_threads - 1) as u16,
-            number_of_urb_entries: 2,
-            urb_entry_allocation_size: 2,
-            curbe_allocation_size: max_curbe_grfs as u16,
-            per_thread_scratch_space: scratch.map_or(0, |s| s.1),
-            scratch_space_base_pointer: 0,
-            ..Default::default()
-        });
-        for r in &regions {
-            let threads = curbe::threads_per_group(kernel, r.local);
-            if threads > 64 {
-                return Err(SubmitError::TooLarge(
-                    "work-group needs more than 64 hardware threads",
-                ));
-            }
-            let per = curbe::per_thread(kernel, r.local);
-            let mut cross =
-                curbe::cross_thread(kernel, args, nd, r.local, &slm_offsets, &data_addrs)?;
-            for (at, addr) in printf_at.into_iter().chain(globals_at).chain(scratch_at) {
-                cross
-                    .get_mut(at..at + 8)
-                    .ok_or(SubmitError::Descriptor(
-                        "a buffer address outside the cross-thread data",
-                    ))?
-                    .copy_from_slice(&addr.to_le_bytes());
-            }
-            let curbe_at = dyn_used.next_multiple_of(64);
-            let curbe_len = cross.len() + per.len();
-            let idd_at = (curbe_at + curbe_len).next_multiple_of(64);
-            dyn_used = idd_at + 64;
-            if dyn_used > map.len() {
-                return Err(SubmitError::TooLarge(
-                    "launch state exceeds the dynamic state heap",
-                ));
-            }
-            map[curbe_at..curbe_at + cross.len()].copy_from_slice(&cross);
-            map[curbe_at + cross.len()..curbe_at + curbe_len].copy_from_slice(&per);
-            let idd = InterfaceDescriptorData {
-                kernel_start_pointer: ksp as u64,
-                // Only a prefetch hint (5 bits): messages reach every entry of the table.
-                binding_table_entry_count: bt.len().min(31) as u8,
-                shared_local_memory_size: slm_encoded,
-                binding_table_pointer: 0,
-                constant_urb_entry_read_length: kernel.per_thread_grfs() as u16,
-                number_of_threads_in_gpgpu_thread_group: threads as u16,
-                barrier_enable: kernel.barriers,
-                // Double and half denormals kept from the thread's start, as OpenCL wants
-                // them and NEO sets it (the prologue sets cr0 for float, too).
-                denorm_mode: 1,
-                cross_thread_constant_data_read_length: kernel.cross_thread_grfs() as u8,
-                sampler_state_pointer: sampler_pointer.map_or(0, |p| p.0),
-                sampler_count: sampler_pointer.map_or(0, |p| p.1),
+        )?;
+        let ts_at = state.timestamps;
+        let batch = Launch {
+            bases: StateBases {
+                // Scratch pointers (r0.5) are 32-bit offsets from the general state base.
+                general: scratch.map_or(0, |s| s.0),
+                general_pages: ALL_PAGES,
+                surface: state_addr + SURFACE as u64,
+                dynamic: state_addr,
+                dynamic_pages: (STATE_SIZE / 4096) as u32,
+                instruction: self.ish.gpu_addr,
+                instruction_pages: (ISH_SIZE / 4096) as u32,
+            },
+            slm: state.slm,
+            vfe: MediaVfeState {
+                maximum_number_of_threads: (self.max_threads - 1) as u16,
+                number_of_urb_entries: 2,
+                urb_entry_allocation_size: 2,
+                curbe_allocation_size: state.curbe_grfs as u16,
+                per_thread_scratch_space: scratch.map_or(0, |s| s.1),
+                scratch_space_base_pointer: 0,
                 ..Default::default()
-            };
-            write_dwords(map, idd_at, &idd.pack_vec());
-            b.emit(&MediaCurbeLoad {
-                curbe_total_data_length: curbe_len as u32,
-                curbe_data_start_address: curbe_at as u32,
-                ..Default::default()
-            });
-            b.emit(&MediaInterfaceDescriptorLoad {
-                interface_descriptor_total_length: 32,
-                interface_descriptor_data_start_address: idd_at as u32,
-                ..Default::default()
-            });
-            let lanes = r.local[0] * r.local[1] * r.local[2];
-            let rem = lanes % kernel.simd;
-            let right = if rem == 0 {
-                u32::MAX >> (32 - kernel.simd)
-            } else {
-                (1u32 << rem) - 1
-            };
-            b.emit(&GpgpuWalker {
-                simd_size,
-                thread_width_counter_maximum: (threads - 1) as u8,
-                thread_group_id_starting_x: r.group_start[0],
-                thread_group_id_x_dimension: r.group_end[0],
-                thread_group_id_starting_y: r.group_start[1],
-                thread_group_id_y_dimension: r.group_end[1],
-                thread_group_id_starting_resume_z: r.group_start[2],
-                thread_group_id_z_dimension: r.group_end[2],
-                right_execution_mask: right,
-                bottom_execution_mask: u32::MAX,
-                ..Default::default()
-            });
-            b.emit(&MediaStateFlush::default());
+            },
+            start_timestamp: Some(state_addr + ts_at as u64),
+            walks: state.walks,
+            post_sync: Some(PostSync {
+                address: state_addr + ts_at as u64 + 8,
+                operation: POST_SYNC_WRITE_TIMESTAMP,
+                immediate: 0,
+            }),
         }
-        b.emit(&PipeControl {
-            command_streamer_stall_enable: true,
-            dc_flush_enable: true,
-            post_sync_operation: POST_SYNC_WRITE_TIMESTAMP,
-            address: state_addr + ts_at as u64 + 8,
-            ..Default::default()
-        });
-        b.emit(&MiBatchBufferEnd::default());
-        if b.0.len() % 2 == 1 {
-            b.0.push(0); // MI_NOOP: the batch length is a multiple of 8 bytes
-        }
-        if b.0.len() * 4 > BATCH_SIZE {
+        .batch();
+        if batch.len() * 4 > BATCH_SIZE {
             return Err(SubmitError::TooLarge("batch buffer"));
         }
-        write_dwords(map, BATCH, &b.0);
+        write_dwords(map, BATCH, &batch);
 
         // i915 refuses an execbuffer2 that lists a GEM object twice (EINVAL, "appears more
         // than once in object list"; the emulated device too): one entry per object, written
@@ -753,45 +407,90 @@ impl Submitter {
         for (addr, _, handle) in &data {
             objects.push((*handle, *addr, false));
         }
-        if let Some(s) = &self.scratch {
-            if scratch.is_some() {
-                objects.push((s.handle, s.gpu_addr, true));
-            }
+        if let (Some(s), Some(_)) = (&self.scratch, scratch) {
+            objects.push((s.handle, s.gpu_addr, true));
         }
-        if let (Some((handle, addr)), Some(_)) = (printf_bo, printf_at) {
-            objects.push((handle, addr, true));
+        if let Some(p) = printf_at {
+            objects.push((p.handle, p.gpu_addr, true));
         }
         objects.push((state_handle, state_addr, true));
-        let batch_len = (b.0.len() * 4) as u32;
-        let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
-        // A context banned for an earlier launch's hang or fault, which the retiring side
-        // has not replaced yet: replace it here and submit once more (i915 answers EIO).
-        let mut ctx = gpu.ctx();
-        let mut retried = false;
-        let before = loop {
-            let before = gpu.dev.reset_stats(ctx).map_err(exec_err)?;
-            match gpu.dev.exec(ctx, &objects, state_handle, batch_len) {
-                Ok(()) => break before,
-                Err(gencl_kmd::backend::KmdError::Errno {
-                    errno: nix::errno::Errno::EIO,
-                    ..
-                }) if !retried => {
-                    retried = true;
-                    gpu.replace_context(ctx)
-                        .map_err(|e| SubmitError::Exec(e.to_string()))?;
-                    ctx = gpu.ctx();
-                }
-                Err(e) => return Err(exec_err(e)),
-            }
-        };
+        let (ctx, before) = execute(gpu, &objects, state_handle, (batch.len() * 4) as u32)?;
         Ok(Submitted {
             slot,
             ctx,
-            before: (before.batch_active, before.batch_pending),
+            before,
             ts_at,
             formats: kernel.printf.as_ref().map(|p| p.formats.clone()),
             timestamp_hz: self.timestamp_hz,
         })
+    }
+}
+
+/// Where a printing kernel's printf buffer is and where its address goes.
+struct PrintfBuffer {
+    /// The address's offset in the cross-thread data.
+    curbe_at: usize,
+    handle: u32,
+    gpu_addr: u64,
+}
+
+/// printf's buffer for a kernel that prints, made once per slot: its counter of bytes used
+/// starts at zero for every launch.
+fn printf_buffer(
+    slot: &mut slots::Taken,
+    gpu: &ClientGpu,
+    kernel: &KernelBinary,
+) -> Result<Option<PrintfBuffer>, SubmitError> {
+    let Some(p) = &kernel.printf else {
+        return Ok(None);
+    };
+    if slot.printf.is_none() {
+        slot.printf = Some(
+            gpu.create_bo(u64::from(gencl_jit::abi::PRINTF_BYTES))
+                .map_err(mem_err)?,
+        );
+    }
+    let bo = slot
+        .printf
+        .as_mut()
+        .ok_or(SubmitError::Descriptor("printf"))?;
+    bo.map[..4].fill(0);
+    Ok(Some(PrintfBuffer {
+        curbe_at: p.curbe_offset as usize,
+        handle: bo.handle,
+        gpu_addr: bo.gpu_addr,
+    }))
+}
+
+/// execbuffer2 of the batch at the start of `state`, with the launch's objects, on the
+/// client's context: the context used and its reset statistics (batches active, pending)
+/// before. A context banned for an earlier launch's hang or fault, which the retiring side
+/// has not replaced yet, is replaced here and the batch submitted once more (i915 answers
+/// EIO).
+fn execute(
+    gpu: &ClientGpu,
+    objects: &[(u32, u64, bool)],
+    state: u32,
+    batch_len: u32,
+) -> Result<(u32, (u32, u32)), SubmitError> {
+    let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
+    let mut ctx = gpu.ctx();
+    let mut retried = false;
+    loop {
+        let before = gpu.dev.reset_stats(ctx).map_err(exec_err)?;
+        match gpu.dev.exec(ctx, objects, state, batch_len) {
+            Ok(()) => return Ok((ctx, (before.batch_active, before.batch_pending))),
+            Err(gencl_kmd::backend::KmdError::Errno {
+                errno: nix::errno::Errno::EIO,
+                ..
+            }) if !retried => {
+                retried = true;
+                gpu.replace_context(ctx)
+                    .map_err(|e| SubmitError::Exec(e.to_string()))?;
+                ctx = gpu.ctx();
+            }
+            Err(e) => return Err(exec_err(e)),
+        }
     }
 }
 
@@ -849,7 +548,7 @@ impl Submitted {
     }
 }
 
-fn write_dwords(map: &mut [u8], at: usize, dw: &[u32]) {
+pub(crate) fn write_dwords(map: &mut [u8], at: usize, dw: &[u32]) {
     for (i, d) in dw.iter().enumerate() {
         map[at + 4 * i..at + 4 * i + 4].copy_from_slice(&d.to_le_bytes());
     }

@@ -9,6 +9,7 @@
 //! every definition against `gen9.xml`.
 
 pub mod gen9;
+pub mod launch;
 
 /// How a field's value maps to its bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

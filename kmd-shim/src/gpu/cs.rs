@@ -3,8 +3,6 @@
 //! into thread groups for the EUs, with the thread payload the hardware's
 //! thread dispatcher would load (see docs/kmd-shim.md, "Thread payload").
 
-pub mod launch;
-
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -378,32 +378,42 @@ fn launch_kernel_nowait(asm: &str, budget: Budget) -> (Device, u32, EmulatedI915
         st[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
     }
     drop(st);
-    let l = crate::gpu::cs::launch::Launch {
-        general_state_base: STATE_VA,
-        surface_state_base: STATE_VA,
-        dynamic_state_base: STATE_VA,
-        instruction_base: KERNEL_VA,
+    let l = crate::genx::launch::Launch {
+        bases: crate::genx::launch::StateBases {
+            general: STATE_VA,
+            surface: STATE_VA,
+            dynamic: STATE_VA,
+            instruction: KERNEL_VA,
+            ..Default::default()
+        },
         vfe: MediaVfeState {
             maximum_number_of_threads: 55,
             curbe_allocation_size: 1,
             ..Default::default()
         },
-        curbe_offset: 0x100,
-        curbe_length: 32,
-        idd_offset: 0,
-        idd_length: 32,
-        walker: GpgpuWalker {
-            simd_size: SIMD8,
-            thread_width_counter_maximum: 1,
-            thread_group_id_x_dimension: 3,
-            thread_group_id_y_dimension: 1,
-            thread_group_id_z_dimension: 1,
-            right_execution_mask: 0xff,
-            bottom_execution_mask: 0xffff_ffff,
-            ..Default::default()
-        },
-        post_sync: Some((STATE_VA + 0x800, POST_SYNC_WRITE_IMMEDIATE, 0x600d)),
+        walks: vec![crate::genx::launch::Walk {
+            curbe_offset: 0x100,
+            curbe_length: 32,
+            idd_offset: 0,
+            idd_length: 32,
+            walker: GpgpuWalker {
+                simd_size: SIMD8,
+                thread_width_counter_maximum: 1,
+                thread_group_id_x_dimension: 3,
+                thread_group_id_y_dimension: 1,
+                thread_group_id_z_dimension: 1,
+                right_execution_mask: 0xff,
+                bottom_execution_mask: 0xffff_ffff,
+                ..Default::default()
+            },
+        }],
+        post_sync: Some(crate::genx::launch::PostSync {
+            address: STATE_VA + 0x800,
+            operation: POST_SYNC_WRITE_IMMEDIATE,
+            immediate: 0x600d,
+        }),
         slm: false,
+        start_timestamp: None,
     };
     let s = Setup {
         d,

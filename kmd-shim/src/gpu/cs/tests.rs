@@ -1,8 +1,8 @@
 //! Command streamer tests on hand-built batches (built with the genx packers;
 //! tests/genxml.rs decodes the same batch with genxml).
 
-use super::launch::Launch;
 use super::*;
+use crate::genx::launch::{Launch, PostSync, StateBases, Walk};
 use crate::gpu::{BufferSurface, MemFault};
 
 /// A sparse GPU address space: mapped pages read/write, others fault.
@@ -70,10 +70,13 @@ const BUF: u64 = 0x5_0000_1000;
 
 fn launch() -> Launch {
     Launch {
-        general_state_base: GENERAL,
-        surface_state_base: SURFACE,
-        dynamic_state_base: DYNAMIC,
-        instruction_base: INSTR,
+        bases: StateBases {
+            general: GENERAL,
+            surface: SURFACE,
+            dynamic: DYNAMIC,
+            instruction: INSTR,
+            ..Default::default()
+        },
         vfe: MediaVfeState {
             scratch_space_base_pointer: 0x400,
             per_thread_scratch_space: 1,
@@ -83,23 +86,34 @@ fn launch() -> Launch {
             urb_entry_allocation_size: 2,
             ..Default::default()
         },
-        curbe_offset: 0x1000,
-        curbe_length: 32 + 3 * 64,
-        idd_offset: 0x100,
-        idd_length: 32,
-        walker: GpgpuWalker {
-            simd_size: SIMD16,
-            thread_width_counter_maximum: 2,
-            thread_group_id_starting_x: 1,
-            thread_group_id_x_dimension: 3,
-            thread_group_id_y_dimension: 2,
-            thread_group_id_z_dimension: 1,
-            right_execution_mask: 0x00ff,
-            bottom_execution_mask: 0xffff_ffff,
-            ..Default::default()
-        },
-        post_sync: Some((TS, POST_SYNC_WRITE_TIMESTAMP, 0)),
+        walks: vec![Walk {
+            curbe_offset: 0x1000,
+            curbe_length: 32 + 3 * 64,
+            idd_offset: 0x100,
+            idd_length: 32,
+            walker: GpgpuWalker {
+                simd_size: SIMD16,
+                thread_width_counter_maximum: 2,
+                thread_group_id_starting_x: 1,
+                thread_group_id_x_dimension: 3,
+                thread_group_id_y_dimension: 2,
+                thread_group_id_z_dimension: 1,
+                right_execution_mask: 0x00ff,
+                bottom_execution_mask: 0xffff_ffff,
+                ..Default::default()
+            },
+        }],
+        post_sync: Some(post_sync(TS, POST_SYNC_WRITE_TIMESTAMP, 0)),
         slm: true,
+        start_timestamp: None,
+    }
+}
+
+fn post_sync(address: u64, operation: u8, immediate: u64) -> PostSync {
+    PostSync {
+        address,
+        operation,
+        immediate,
     }
 }
 
@@ -288,7 +302,11 @@ fn timestamps_advance_and_immediates_land() {
     let m = setup(&l.batch());
     run(&m, &Budget::default()).0.unwrap();
     let t0 = m.get_u64(TS);
-    l.post_sync = Some((TS, POST_SYNC_WRITE_IMMEDIATE, 0x1122_3344_5566_7788));
+    l.post_sync = Some(post_sync(
+        TS,
+        POST_SYNC_WRITE_IMMEDIATE,
+        0x1122_3344_5566_7788,
+    ));
     let sdi = MiStoreDataImm {
         address: TS + 0x10,
         immediate_data: 0xdead_beef_0bad_cafe,
@@ -317,7 +335,7 @@ fn timestamps_advance_and_immediates_land() {
         "a dword store writes 4 bytes"
     );
     assert_eq!(m.get_u64(TS + 0x20), 0x0123_4567_89ab_cdef);
-    l.post_sync = Some((TS + 0x30, POST_SYNC_WRITE_TIMESTAMP, 0));
+    l.post_sync = Some(post_sync(TS + 0x30, POST_SYNC_WRITE_TIMESTAMP, 0));
     m.put_dw(BATCH, &l.batch());
     run(&m, &Budget::default()).0.unwrap();
     assert!(
@@ -371,7 +389,7 @@ fn bad_batches_are_errors_not_panics() {
     ));
     // A CURBE shorter than the dispatch reads.
     let mut l = launch();
-    l.curbe_length = 64;
+    l.walks[0].curbe_length = 64;
     let m = setup(&l.batch());
     assert!(matches!(
         run(&m, &Budget::default()).0,
@@ -404,7 +422,20 @@ fn run_edited(edit: impl FnOnce(&mut Vec<u32>)) -> Result<(), GpuError> {
 
 /// Dword index of the first packet P in a batch (walking the packets by their lengths).
 fn find<P: Packet>(b: &[u32]) -> usize {
-    let mut at = 0;
+    find_from::<P>(b, 0)
+}
+
+/// Dword index of the MI_LOAD_REGISTER_IMM that loads L3CNTLREG.
+fn find_l3cntlreg(b: &[u32]) -> usize {
+    let mut at = find::<MiLoadRegisterImm>(b);
+    while b[at + 1] != REG_L3CNTLREG {
+        at = find_from::<MiLoadRegisterImm>(b, at + 3);
+    }
+    at
+}
+
+/// Dword index of the first packet P at or after dword `at`.
+fn find_from<P: Packet>(b: &[u32], mut at: usize) -> usize {
     while !P::matches(b[at]) {
         let dw0 = b[at];
         let len = if MiLoadRegisterImm::matches(dw0) {
@@ -440,13 +471,13 @@ fn rule(r: Result<(), GpuError>) -> &'static str {
 fn strict_slm_needs_an_l3_partition() {
     // The kernel's descriptor asks for SLM; L3CNTLREG loaded without SLM Enable.
     let r = run_edited(|b| {
-        let at = find::<MiLoadRegisterImm>(b);
+        let at = find_l3cntlreg(b);
         b[at + 2] = L3CNTLREG_GT2_NO_SLM;
     });
     assert!(rule(r).contains("L3CNTLREG SLM Enable"));
     // No L3CNTLREG load at all: the same (the partition was never made).
     let r = run_edited(|b| {
-        let at = find::<MiLoadRegisterImm>(b);
+        let at = find_l3cntlreg(b);
         b.splice(at..at + 3, [0u32; 3]); // MI_NOOPs
     });
     assert!(rule(r).contains("L3CNTLREG SLM Enable"));
@@ -459,7 +490,7 @@ fn strict_state_changes_after_a_walker_need_a_stall() {
     let launch_batch = launch().batch();
     let vfe = find::<MediaVfeState>(&launch_batch);
     let sba = find::<StateBaseAddress>(&launch_batch);
-    let lri = find::<MiLoadRegisterImm>(&launch_batch);
+    let lri = find_l3cntlreg(&launch_batch);
     let flush = find::<MediaStateFlush>(&launch_batch);
     for (what, at, len) in [
         ("MEDIA_VFE_STATE", vfe, MediaVfeState::DWORDS),
