@@ -230,12 +230,21 @@ fn bad_requests_get_errors_not_crashes() {
     alive(&mut d, &sock);
 }
 
-fn read_frame(s: &mut UnixStream) -> Option<Response> {
+/// The next reply on a raw socket: (call id, response).
+fn read_frame(s: &mut UnixStream) -> Option<(u64, Response)> {
     let mut len = [0u8; 4];
     s.read_exact(&mut len).ok()?;
     let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
     s.read_exact(&mut body).ok()?;
-    postcard::from_bytes(&body).ok()
+    let r: protocol::Reply = postcard::from_bytes(&body).ok()?;
+    Some((r.id, r.response))
+}
+
+/// A call's frame, as the ICD writes it.
+fn write_call(s: &mut UnixStream, id: u64, request: Request) {
+    let body = postcard::to_stdvec(&protocol::Call { id, request }).unwrap();
+    s.write_all(&(body.len() as u32).to_le_bytes()).unwrap();
+    s.write_all(&body).unwrap();
 }
 
 #[test]
@@ -244,27 +253,44 @@ fn garbage_on_the_socket_gets_an_error_or_a_closed_connection() {
     let good = Connection::connect_to(&sock).unwrap();
     let buf = good.create_buffer(64).unwrap();
 
-    // A well-framed message that is not a Request: an error answer, and the connection lives on.
+    // A well-framed message that is not a call, not even its id: an error answer that
+    // answers no call, and the connection lives on.
     let mut s = UnixStream::connect(&sock).unwrap();
     s.write_all(&[5, 0, 0, 0, 0xff, 0xfe, 0xfd, 0xfc, 0xfb])
         .unwrap();
     match read_frame(&mut s) {
-        Some(Response::Error {
-            code: ErrorCode::Malformed,
-            ..
-        }) => {}
+        Some((
+            protocol::NO_CALL,
+            Response::Error {
+                code: ErrorCode::Malformed,
+                ..
+            },
+        )) => {}
         other => panic!("expected Malformed, got {other:?}"),
     }
-    // Requests before Hello are refused.
-    let body = postcard::to_stdvec(&Request::CreateBuffer { size: 4096 }).unwrap();
-    s.write_all(&(body.len() as u32).to_le_bytes()).unwrap();
-    s.write_all(&body).unwrap();
+    // A call whose request does not decode: the error under its id.
+    s.write_all(&[4, 0, 0, 0, 42, 0xfd, 0xfc, 0xfb]).unwrap();
     match read_frame(&mut s) {
-        Some(Response::Error {
-            code: ErrorCode::BadHandshake,
-            ..
-        }) => {}
-        other => panic!("expected BadHandshake, got {other:?}"),
+        Some((
+            42,
+            Response::Error {
+                code: ErrorCode::Malformed,
+                ..
+            },
+        )) => {}
+        other => panic!("expected Malformed for call 42, got {other:?}"),
+    }
+    // Requests before Hello are refused.
+    write_call(&mut s, 7, Request::CreateBuffer { size: 4096 });
+    match read_frame(&mut s) {
+        Some((
+            7,
+            Response::Error {
+                code: ErrorCode::BadHandshake,
+                ..
+            },
+        )) => {}
+        other => panic!("expected BadHandshake for call 7, got {other:?}"),
     }
     // An absurd length: the service hangs up.
     s.write_all(&u32::MAX.to_le_bytes()).unwrap();
@@ -301,22 +327,21 @@ fn garbage_on_the_socket_gets_an_error_or_a_closed_connection() {
 #[test]
 fn protocol_version_mismatch_is_refused() {
     let (_d, sock) = start_gencld("version");
-    let s = UnixStream::connect(&sock).unwrap();
-    protocol::send_message(
-        &s,
-        &Request::Hello {
+    let mut s = UnixStream::connect(&sock).unwrap();
+    write_call(
+        &mut s,
+        1,
+        Request::Hello {
             version: PROTOCOL_VERSION + 1,
         },
-        &[],
-    )
-    .unwrap();
-    match protocol::recv_message::<Response>(&s).unwrap() {
+    );
+    match read_frame(&mut s) {
         Some((
+            1,
             Response::Error {
                 code: ErrorCode::BadHandshake,
                 ..
             },
-            _,
         )) => {}
         other => panic!("{other:?}"),
     }
@@ -857,4 +882,77 @@ fn hostile_image_arguments_get_errors() {
         "row 0 of the written image"
     );
     alive(&mut d, &sock);
+}
+
+/// A program that keeps the compiler busy for a good while (thirty kernels), with a
+/// comment unique to this run so that no program cache holds it.
+fn slow_source() -> String {
+    let mut s = format!(
+        "// {} {:?}\n",
+        std::process::id(),
+        std::time::SystemTime::now()
+    );
+    for k in 0..30 {
+        s.push_str(&format!(
+            "kernel void k{k}(global float *a, global const float *b, int n) {{\
+             float x = b[get_global_id(0)];\
+             for (int i = 0; i < 16; i++) x = sin(x) * {k}.5f + cos(x * x + i);\
+             a[get_global_id(0)] = x; }}\n"
+        ));
+    }
+    s
+}
+
+/// While one thread's build compiles, another thread of the same process goes on with its
+/// buffers and launches: no lock is held across a round trip, and the service answers a
+/// call as soon as it is done, in any order (the build's reply comes last).
+fn requests_go_on_beside_a_build(c: std::sync::Arc<Connection>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let program = build(&c);
+    let building = std::sync::Arc::new(AtomicBool::new(true));
+    let (c2, flag) = (c.clone(), building.clone());
+    let builder = std::thread::spawn(move || {
+        let r = c2.call(Request::BuildProgram {
+            source: protocol::ProgramSource::OpenClC(slow_source()),
+            options: String::new(),
+            spec_constants: Vec::new(),
+        });
+        flag.store(false, Ordering::Release);
+        r
+    });
+    // The build goes out first.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mut beside = 0;
+    while building.load(Ordering::Acquire) {
+        let buf = c.create_buffer(64 * 4).expect("a buffer beside the build");
+        launch(&c, program, buf.id, 64).expect("a launch beside the build");
+        let first = i32::from_ne_bytes(buf.map.lock()[..4].try_into().unwrap());
+        assert_eq!(first, 7, "the launch ran on the buffer");
+        c.free_buffer(buf.id).unwrap();
+        if building.load(Ordering::Acquire) {
+            beside += 1;
+        }
+    }
+    match builder.join().unwrap().expect("the slow build").0 {
+        Response::Built { kernels, .. } => assert_eq!(kernels.len(), 30),
+        other => panic!("the slow build answered {other:?}"),
+    }
+    // Held behind the build, the other thread would finish one round at most.
+    assert!(
+        beside >= 5,
+        "only {beside} rounds of buffer and launch finished beside the build"
+    );
+}
+
+#[test]
+fn a_build_does_not_hold_up_its_clients_other_requests_through_gencld() {
+    let (_d, sock) = start_gencld("beside");
+    let c = Connection::connect_to(&sock).unwrap();
+    requests_go_on_beside_a_build(std::sync::Arc::new(c));
+}
+
+#[test]
+fn a_build_does_not_hold_up_its_clients_other_requests_embedded() {
+    let c = Connection::embedded().unwrap();
+    requests_go_on_beside_a_build(std::sync::Arc::new(c));
 }

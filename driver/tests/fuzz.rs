@@ -6,8 +6,8 @@
 //!   seeds: tests/fuzz/spirv/*.spv (made from small OpenCL C programs);
 //! - `binary`: clCreateProgramWithBinary's loader (`binary::decode`); seeds: the programs the
 //!   SPIR-V seeds build, encoded;
-//! - `protocol`: the service's request decoder (postcard into `protocol::Request`, as
-//!   `framing::recv_message` decodes each frame); seeds: encoded requests of every kind;
+//! - `protocol`: the service's request decoder (`protocol::decode_call`, the call id then the
+//!   `Request`, as gencld decodes each frame); seeds: calls of every kind of request;
 //! - `aub`: the GPU model's command streamer, batch parser, GTT walks and EUs, through an AUB
 //!   replay (`aub::replay::Replay`); seeds: NEO's recording of a vector add (tests/neo);
 //! - `opencl_c`: clCreateProgramWithSource's source and clBuildProgram's options through the
@@ -125,7 +125,7 @@ fn binary(input: &[u8]) {
 }
 
 fn request(input: &[u8]) {
-    let _ = postcard::from_bytes::<Request>(input);
+    let _ = protocol::decode_call(input);
 }
 
 fn aub(input: &[u8]) {
@@ -212,8 +212,15 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 Request::Launch(launch.clone()),
                 Request::Post(launch),
             ]
-            .iter()
-            .map(|r| postcard::to_stdvec(r).unwrap())
+            .into_iter()
+            .enumerate()
+            .map(|(id, request)| {
+                postcard::to_stdvec(&protocol::Call {
+                    id: id as u64 * 1000,
+                    request,
+                })
+                .unwrap()
+            })
             .collect()
         }
         "opencl_c" => {

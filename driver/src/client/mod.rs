@@ -7,6 +7,11 @@
 //! Launches are asynchronous: `launch` returns once the service has queued the kernel, and
 //! the service's `Completed` message (read by this connection's reader thread, or handed
 //! over by the embedded service's retiring thread) calls the launch's `done`.
+//!
+//! No lock is held across a round trip: through gencld each call has an id and waits for
+//! the reply with that id alone (the reader thread hands it over), so the application's
+//! threads have requests in flight at once; embedded, the client's state is locked only
+//! while a request is answered, and a build compiles without it.
 
 use memmap2::{MmapMut, MmapOptions};
 use parking_lot::Mutex;
@@ -19,9 +24,10 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::protocol::{
-    recv_message, send_message, BufferId, DeviceDesc, ErrorCode, FrameError, Launch, Launched,
-    Request, Response, PROTOCOL_VERSION,
+    recv_message, send_message, BufferId, Call, DeviceDesc, ErrorCode, FrameError, Launch,
+    Launched, Reply, Request, Response, NO_CALL, PROTOCOL_VERSION,
 };
+use crate::service::handler::Step;
 use crate::service::retire::Sink;
 use crate::service::{server::socket_candidates, Client, Service, ServiceError};
 
@@ -61,12 +67,50 @@ pub enum Mode {
 type Answer = Result<(Response, Vec<OwnedFd>), ClientError>;
 
 enum Transport {
-    Embedded(Box<Client>),
-    /// Requests go out on `stream`; the reader thread hands answers back through `answers`.
+    /// The service's client state in this process, locked only while a request is answered.
+    Embedded(Box<Mutex<Client>>),
+    /// Calls go out on `out`, one whole frame at a time; the reader thread hands each reply to
+    /// the call waiting for its id (`calls`).
     Socket {
-        stream: UnixStream,
-        answers: mpsc::Receiver<Answer>,
+        out: Mutex<UnixStream>,
+        calls: Arc<Calls>,
     },
+}
+
+/// Calls through gencld waiting for their replies, by id.
+#[derive(Default)]
+struct Calls {
+    next_id: AtomicU64,
+    waiting: Mutex<HashMap<u64, mpsc::SyncSender<Answer>>>,
+    /// The connection is gone: no reply will come.
+    closed: AtomicBool,
+}
+
+impl Calls {
+    fn new() -> Calls {
+        Calls {
+            next_id: AtomicU64::new(NO_CALL + 1),
+            ..Default::default()
+        }
+    }
+
+    /// The reply to call `id` arrived.
+    fn answer(&self, id: u64, answer: Answer) {
+        match self.waiting.lock().remove(&id) {
+            // The caller waits on a channel of one.
+            Some(tx) => drop(tx.send(answer)),
+            None => tracing::warn!(id, "a reply to no call waiting"),
+        }
+    }
+
+    /// Every call still waiting fails: the service is gone.
+    fn close(&self, why: impl Fn() -> ClientError) {
+        self.closed.store(true, Ordering::Release);
+        let all: Vec<_> = self.waiting.lock().drain().map(|(_, tx)| tx).collect();
+        for tx in all {
+            drop(tx.send(Err(why())));
+        }
+    }
 }
 
 /// What a launch's `done` is called with once it finished.
@@ -112,7 +156,7 @@ impl Pending {
 
 /// One connection (one client state in the service, one GPU VM).
 pub struct Connection {
-    transport: Mutex<Transport>,
+    transport: Transport,
     pending: Arc<Pending>,
     pub device: DeviceDesc,
     pub mode: Mode,
@@ -139,7 +183,7 @@ impl Connection {
         let pending = Arc::new(Pending::default());
         let client = Client::new(Service::open()?, pending.sink())?;
         Self::handshake(
-            Transport::Embedded(Box::new(client)),
+            Transport::Embedded(Box::new(Mutex::new(client))),
             pending,
             Mode::Embedded,
         )
@@ -166,14 +210,17 @@ impl Connection {
         let stream = UnixStream::connect(path).map_err(connect_err)?;
         let incoming = stream.try_clone().map_err(connect_err)?;
         let pending = Arc::new(Pending::default());
-        let (tx, answers) = mpsc::channel();
-        let p = pending.clone();
+        let calls = Arc::new(Calls::new());
+        let (p, c) = (pending.clone(), calls.clone());
         std::thread::Builder::new()
             .name("gencl-conn".into())
-            .spawn(move || read_messages(&incoming, &p, &tx))
+            .spawn(move || read_messages(&incoming, &p, &c))
             .map_err(connect_err)?;
         Self::handshake(
-            Transport::Socket { stream, answers },
+            Transport::Socket {
+                out: Mutex::new(stream),
+                calls,
+            },
             pending,
             Mode::Service,
         )
@@ -184,16 +231,15 @@ impl Connection {
         pending: Arc<Pending>,
         mode: Mode,
     ) -> Result<Connection, ClientError> {
-        let mut t = t;
         let (r, _) = exchange(
-            &mut t,
+            &t,
             Request::Hello {
                 version: PROTOCOL_VERSION,
             },
         )?;
         match r {
             Response::Welcome { device, .. } => Ok(Connection {
-                transport: Mutex::new(t),
+                transport: t,
                 pending,
                 device,
                 mode,
@@ -205,7 +251,7 @@ impl Connection {
 
     /// One request, one response; a `Response::Error` becomes `ClientError::Service`.
     pub fn call(&self, req: Request) -> Result<(Response, Vec<OwnedFd>), ClientError> {
-        let (r, fds) = exchange(&mut self.transport.lock(), req)?;
+        let (r, fds) = exchange(&self.transport, req)?;
         match r {
             Response::Error { code, message } => Err(ClientError::Service { code, message }),
             r => Ok((r, fds)),
@@ -232,30 +278,27 @@ impl Connection {
         if self.pending.closed.load(Ordering::Acquire) {
             return forget(ClientError::Closed);
         }
-        let mut t = self.transport.lock();
-        match &mut *t {
+        match &self.transport {
             // Through gencld the launch is posted: its `Completed` (or its refusal, as a
             // `Completed` with the error) comes to the reader thread, and this thread goes on
             // without a round trip.
-            Transport::Socket { stream, .. } => {
-                match send_message(stream, &Request::Post(l), &[]) {
+            Transport::Socket { out, .. } => {
+                let call = Call {
+                    id: NO_CALL,
+                    request: Request::Post(l),
+                };
+                let sent = send_message(&out.lock(), &call, &[]);
+                match sent {
                     Ok(()) => Ok(()),
-                    Err(e) => {
-                        drop(t);
-                        forget(e.into())
-                    }
+                    Err(e) => forget(e.into()),
                 }
             }
             // In-process the answer is a call away: a refusal is returned at once.
-            Transport::Embedded(_) => {
-                let r = exchange(&mut t, Request::Launch(l));
-                drop(t);
-                match r {
-                    Ok((Response::Queued { tag: q }, _)) if q == tag => Ok(()),
-                    Ok((other, _)) => forget(unexpected(other)),
-                    Err(e) => forget(e),
-                }
-            }
+            Transport::Embedded(_) => match exchange(&self.transport, Request::Launch(l)) {
+                Ok((Response::Queued { tag: q }, _)) if q == tag => Ok(()),
+                Ok((other, _)) => forget(unexpected(other)),
+                Err(e) => forget(e),
+            },
         }
     }
 
@@ -304,49 +347,82 @@ fn unexpected(r: Response) -> ClientError {
     }
 }
 
-fn exchange(t: &mut Transport, req: Request) -> Answer {
+/// One request and its answer. Embedded, a build compiles without the client's lock;
+/// through gencld, the call waits for the reply with its id alone.
+fn exchange(t: &Transport, req: Request) -> Answer {
     match t {
         Transport::Embedded(c) => {
-            let reply = c.handle(req);
+            let step = c.lock().begin(req);
+            let reply = match step {
+                Step::Reply(r) => r,
+                Step::Work(w) => {
+                    let done = w.run();
+                    c.lock().finish(done)
+                }
+            };
             Ok((reply.response, reply.fds))
         }
-        Transport::Socket { stream, answers } => {
-            send_message(stream, &req, &[])?;
-            answers.recv().unwrap_or(Err(ClientError::Closed))
+        Transport::Socket { out, calls } => {
+            let id = calls.next_id.fetch_add(1, Ordering::Relaxed);
+            let (tx, rx) = mpsc::sync_channel(1);
+            calls.waiting.lock().insert(id, tx);
+            // A connection closed before the call was registered fails it here.
+            if calls.closed.load(Ordering::Acquire) {
+                calls.waiting.lock().remove(&id);
+                return Err(ClientError::Closed);
+            }
+            let sent = send_message(&out.lock(), &Call { id, request: req }, &[]);
+            if let Err(e) = sent {
+                calls.waiting.lock().remove(&id);
+                return Err(e.into());
+            }
+            rx.recv().unwrap_or(Err(ClientError::Closed))
         }
     }
 }
 
 /// The reader thread of a socket connection: `Completed` messages go to their launches, every
-/// other message is the answer to the request in flight. When the connection ends, the
-/// launches still waiting fail.
-fn read_messages(stream: &UnixStream, pending: &Pending, answers: &mpsc::Sender<Answer>) {
-    loop {
-        match recv_message::<Response>(stream) {
-            Ok(Some((Response::Completed { tag, result }, _))) => pending.complete(tag, result),
-            Ok(Some(answer)) => {
-                if answers.send(Ok(answer)).is_err() {
-                    break;
-                }
+/// other message to the call with its id. When the connection ends, the calls and launches
+/// still waiting fail.
+fn read_messages(stream: &UnixStream, pending: &Pending, calls: &Calls) {
+    let why = loop {
+        match recv_message::<Reply>(stream) {
+            Ok(Some((
+                Reply {
+                    response: Response::Completed { tag, result },
+                    ..
+                },
+                _,
+            ))) => pending.complete(tag, result),
+            Ok(Some((
+                Reply {
+                    id: NO_CALL,
+                    response,
+                },
+                _,
+            ))) => {
+                tracing::warn!("a message from the service that answers no call: {response:?}");
             }
-            Ok(None) => {
-                let _ = answers.send(Err(ClientError::Closed));
-                break;
-            }
-            Err(e) => {
-                let _ = answers.send(Err(e.into()));
-                break;
-            }
+            Ok(Some((Reply { id, response }, fds))) => calls.answer(id, Ok((response, fds))),
+            Ok(None) => break None,
+            Err(e) => break Some(e.to_string()),
         }
+    };
+    if let Some(e) = &why {
+        tracing::warn!("connection to gencld: {e}");
     }
+    calls.close(|| match &why {
+        Some(e) => ClientError::Unexpected(e.clone()),
+        None => ClientError::Closed,
+    });
     pending.close();
 }
 
 impl Drop for Connection {
     /// Ends the reader thread (its read sees the end of the stream).
     fn drop(&mut self) {
-        if let Transport::Socket { stream, .. } = &*self.transport.lock() {
-            let _ = stream.shutdown(std::net::Shutdown::Both);
+        if let Transport::Socket { out, .. } = &self.transport {
+            let _ = out.lock().shutdown(std::net::Shutdown::Both);
         }
     }
 }

@@ -83,6 +83,21 @@ pub fn send_message<T: Serialize>(
 pub fn recv_message<T: DeserializeOwned>(
     sock: &UnixStream,
 ) -> Result<Option<(T, Vec<OwnedFd>)>, FrameError> {
+    match recv_frame(sock)? {
+        Some((body, fds)) => {
+            let msg = postcard::from_bytes(&body).map_err(FrameError::Decode)?;
+            Ok(Some((msg, fds)))
+        }
+        None => Ok(None),
+    }
+}
+
+/// A frame's bytes and the fds that came with it.
+pub type Frame = (Vec<u8>, Vec<OwnedFd>);
+
+/// Receive one frame's bytes and the fds that came with it, undecoded. `Ok(None)`: the peer
+/// closed cleanly between frames.
+pub fn recv_frame(sock: &UnixStream) -> Result<Option<Frame>, FrameError> {
     let mut header = [0u8; 4];
     let mut got = 0;
     let mut fds = Vec::new();
@@ -139,6 +154,5 @@ pub fn recv_message<T: DeserializeOwned>(
             FrameError::Io(e)
         }
     })?;
-    let msg = postcard::from_bytes(&body).map_err(FrameError::Decode)?;
-    Ok(Some((msg, fds)))
+    Ok(Some((body, fds)))
 }

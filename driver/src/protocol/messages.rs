@@ -1,5 +1,8 @@
-//! Request and response messages. Every request gets exactly one response, in order; the
-//! service also sends `Completed` on its own, once per queued launch, when it finishes.
+//! Request and response messages. The ICD sends each request in a `Call` with an id of its
+//! choosing; every request but `Post` gets exactly one response, sent in a `Reply` with the
+//! same id. Replies may come out of order: a build runs beside the client's other requests.
+//! The service also sends `Completed` on its own (in a `Reply` with id `NO_CALL`), once per
+//! queued launch, when it finishes.
 //!
 //! Object ids (`BufferId`, `ProgramId`) are chosen by the service from one global counter, so an
 //! id is never valid in two clients: a client naming another client's object gets
@@ -9,7 +12,36 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
+
+/// What the ICD sends: a request and the id its reply will carry. The id is the client's
+/// choice; `Post` gets no reply, so its id is not used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Call {
+    pub id: u64,
+    pub request: Request,
+}
+
+/// What the service sends: the response to the call `id`, or a message of its own with id
+/// `NO_CALL` (`Completed`, or `Error` for a frame whose id did not decode).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    pub id: u64,
+    pub response: Response,
+}
+
+/// The id of a reply that answers no call. Clients number their calls from 1.
+pub const NO_CALL: u64 = 0;
+
+/// A `Call` from a frame's bytes, in two steps so that a request that does not decode is
+/// still answered under its call's id: (the id, or `NO_CALL` when even that is unreadable;
+/// the request).
+pub fn decode_call(body: &[u8]) -> (u64, Result<Request, postcard::Error>) {
+    match postcard::take_from_bytes::<u64>(body) {
+        Ok((id, rest)) => (id, postcard::from_bytes(rest)),
+        Err(e) => (NO_CALL, Err(e)),
+    }
+}
 
 pub type BufferId = u64;
 pub type ProgramId = u64;

@@ -88,7 +88,47 @@ impl Client {
         *self.counters.pid.lock() = pid;
     }
 
+    /// One request, answered; a build runs here too (`begin` and `finish` run it beside
+    /// the client's other requests).
     pub fn handle(&mut self, req: Request) -> Reply {
+        match self.begin(req) {
+            Step::Reply(r) => r,
+            Step::Work(w) => {
+                let done = w.run();
+                self.finish(done)
+            }
+        }
+    }
+
+    /// A request answered at once, or a build's work for the caller to run without holding
+    /// this client (its other requests go on meanwhile) and then hand to `finish`.
+    pub fn begin(&mut self, req: Request) -> Step {
+        if !self.greeted && !matches!(req, Request::Hello { .. }) {
+            return Step::Reply(error(
+                ErrorCode::BadHandshake,
+                "the first request must be Hello",
+            ));
+        }
+        match Work::of(req) {
+            Ok(w) => {
+                if w.counts_as_build {
+                    ClientCounters::add(&self.counters.builds, 1);
+                }
+                Step::Work(w)
+            }
+            Err(req) => Step::Reply(self.answer(req)),
+        }
+    }
+
+    /// The answer to a build whose work has run: a program is kept under a new id.
+    pub fn finish(&mut self, done: Worked) -> Reply {
+        match done {
+            Worked::Program(bin) => self.keep(bin),
+            Worked::Reply(r) => r,
+        }
+    }
+
+    fn answer(&mut self, req: Request) -> Reply {
         match req {
             Request::Hello { version } => {
                 if self.greeted {
@@ -107,7 +147,12 @@ impl Client {
                 }
                 .into()
             }
-            _ if !self.greeted => error(ErrorCode::BadHandshake, "the first request must be Hello"),
+            // `Work::of` takes these; they never come here.
+            Request::BuildProgram { .. }
+            | Request::CompileProgram { .. }
+            | Request::LinkPrograms { .. } => {
+                error(ErrorCode::Malformed, "a build has no answer of its own")
+            }
             Request::CreateBuffer { size } => self.create_buffer(size),
             Request::FreeBuffer { id } => match self.buffers.remove(&id) {
                 Some(bo) => {
@@ -118,17 +163,6 @@ impl Client {
                 }
                 None => error(ErrorCode::UnknownObject, format!("no buffer {id}")),
             },
-            Request::BuildProgram {
-                source,
-                options,
-                spec_constants,
-            } => self.build(source, &options, &spec_constants),
-            Request::CompileProgram {
-                source,
-                options,
-                headers,
-            } => compile_object(&source, &options, &headers),
-            Request::LinkPrograms { modules, options } => self.link(&modules, &options),
             Request::FreeProgram { id } => match self.programs.remove(&id) {
                 Some(p) => {
                     ClientCounters::sub(&self.counters.programs, 1);
@@ -190,58 +224,6 @@ impl Client {
         Reply {
             response,
             fds: vec![fd],
-        }
-    }
-
-    fn build(&mut self, source: ProgramSource, options: &str, spec: &[(u32, Vec<u8>)]) -> Reply {
-        ClientCounters::add(&self.counters.builds, 1);
-        let input = match &source {
-            ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
-            ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
-            ProgramSource::Binary(b) => gencl_jit::CompileInput::Binary(b),
-        };
-        // A program built before, by this client or another, or by another process of this
-        // cache's user (the persistent program cache, checked byte for byte against its key).
-        let key = gencl_jit::program_cache::Key::of(&input, options, spec);
-        if let Some(bin) = key.as_ref().and_then(gencl_jit::program_cache::lookup) {
-            return self.keep(bin);
-        }
-        // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
-        // a panic there must cost this build, not the service.
-        let result =
-            std::panic::catch_unwind(|| gencl_jit::compile_specialized(input, options, spec));
-        match result {
-            Ok(Ok(bin)) => {
-                if let Some(key) = &key {
-                    gencl_jit::program_cache::store(key, &bin);
-                }
-                self.keep(bin)
-            }
-            Ok(Err(e)) => Response::BuildFailed {
-                log: e.log,
-                invalid_options: e.invalid_options,
-            }
-            .into(),
-            Err(_) => panicked(),
-        }
-    }
-
-    fn link(&mut self, modules: &[Vec<u8>], options: &str) -> Reply {
-        ClientCounters::add(&self.counters.builds, 1);
-        let result = std::panic::catch_unwind(|| gencl_jit::link_programs(modules, options));
-        match result {
-            Ok(Ok(gencl_jit::Linked::Library(il))) => Response::Compiled {
-                il,
-                log: String::new(),
-            }
-            .into(),
-            Ok(Ok(gencl_jit::Linked::Executable(_, bin))) => self.keep(bin),
-            Ok(Err(e)) => Response::BuildFailed {
-                log: e.log,
-                invalid_options: e.invalid_options,
-            }
-            .into(),
-            Err(_) => panicked(),
         }
     }
 
@@ -516,14 +498,128 @@ impl Drop for Client {
     }
 }
 
-/// clCompileProgram's work: nothing of the client's state is needed, only the compiler.
-fn compile_object(source: &ProgramSource, options: &str, headers: &[(String, String)]) -> Reply {
-    let input = match source {
+/// A build's long part: the compiler alone, none of the client's state.
+pub struct Work {
+    run: Box<dyn FnOnce() -> Worked + Send>,
+    /// clBuildProgram or clLinkProgram (`ClientStats::builds`), not clCompileProgram.
+    counts_as_build: bool,
+}
+
+/// What a build's work made.
+pub enum Worked {
+    /// An executable, to keep under a new id.
+    Program(ProgramBinary),
+    /// The whole answer (a compiled object or library, or the compiler's failure).
+    Reply(Reply),
+}
+
+/// What `Client::begin` makes of a request.
+pub enum Step {
+    Reply(Reply),
+    Work(Work),
+}
+
+impl Work {
+    /// The work of a build request; any other request back.
+    fn of(req: Request) -> Result<Work, Request> {
+        let (run, counts_as_build): (Box<dyn FnOnce() -> Worked + Send>, _) = match req {
+            Request::BuildProgram {
+                source,
+                options,
+                spec_constants,
+            } => (
+                Box::new(move || build(&source, &options, &spec_constants)),
+                true,
+            ),
+            Request::CompileProgram {
+                source,
+                options,
+                headers,
+            } => (
+                Box::new(move || Worked::Reply(compile_object(&source, &options, &headers))),
+                false,
+            ),
+            Request::LinkPrograms { modules, options } => {
+                (Box::new(move || link(&modules, &options)), true)
+            }
+            other => return Err(other),
+        };
+        Ok(Work {
+            run,
+            counts_as_build,
+        })
+    }
+
+    pub fn run(self) -> Worked {
+        (self.run)()
+    }
+}
+
+fn input(source: &ProgramSource) -> gencl_jit::CompileInput<'_> {
+    match source {
         ProgramSource::OpenClC(s) => gencl_jit::CompileInput::OpenClC(s),
         ProgramSource::SpirV(b) => gencl_jit::CompileInput::SpirV(b),
         ProgramSource::Binary(b) => gencl_jit::CompileInput::Binary(b),
-    };
-    let result = std::panic::catch_unwind(|| gencl_jit::compile_object(input, options, headers));
+    }
+}
+
+/// clBuildProgram's work.
+fn build(source: &ProgramSource, options: &str, spec: &[(u32, Vec<u8>)]) -> Worked {
+    let input = input(source);
+    // A program built before, by this client or another, or by another process of this
+    // cache's user (the persistent program cache, checked byte for byte against its key).
+    let key = gencl_jit::program_cache::Key::of(&input, options, spec);
+    if let Some(bin) = key.as_ref().and_then(gencl_jit::program_cache::lookup) {
+        return Worked::Program(bin);
+    }
+    // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
+    // a panic there must cost this build, not the service.
+    let result = std::panic::catch_unwind(|| gencl_jit::compile_specialized(input, options, spec));
+    match result {
+        Ok(Ok(bin)) => {
+            if let Some(key) = &key {
+                gencl_jit::program_cache::store(key, &bin);
+            }
+            Worked::Program(bin)
+        }
+        Ok(Err(e)) => Worked::Reply(
+            Response::BuildFailed {
+                log: e.log,
+                invalid_options: e.invalid_options,
+            }
+            .into(),
+        ),
+        Err(_) => Worked::Reply(panicked()),
+    }
+}
+
+/// clLinkProgram's work: a library is the answer, an executable is kept.
+fn link(modules: &[Vec<u8>], options: &str) -> Worked {
+    let result = std::panic::catch_unwind(|| gencl_jit::link_programs(modules, options));
+    match result {
+        Ok(Ok(gencl_jit::Linked::Library(il))) => Worked::Reply(
+            Response::Compiled {
+                il,
+                log: String::new(),
+            }
+            .into(),
+        ),
+        Ok(Ok(gencl_jit::Linked::Executable(_, bin))) => Worked::Program(bin),
+        Ok(Err(e)) => Worked::Reply(
+            Response::BuildFailed {
+                log: e.log,
+                invalid_options: e.invalid_options,
+            }
+            .into(),
+        ),
+        Err(_) => Worked::Reply(panicked()),
+    }
+}
+
+/// clCompileProgram's work.
+fn compile_object(source: &ProgramSource, options: &str, headers: &[(String, String)]) -> Reply {
+    let result =
+        std::panic::catch_unwind(|| gencl_jit::compile_object(input(source), options, headers));
     match result {
         Ok(Ok(il)) => Response::Compiled {
             il,

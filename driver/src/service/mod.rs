@@ -1,8 +1,10 @@
 //! The service core: one `Service` per device, one `Client` per connection (or per embedded
 //! ICD instance). `handler` turns a `Request` into a `Response`; `server` runs it on a socket.
 //!
-//! A client's requests are handled in order on its connection's thread. A launch is queued
-//! to the GPU there and answered `Queued`; the client's retiring thread (`retire`) reports it
+//! A client's requests are taken in order on its connection's thread; a build's compiling
+//! runs beside them (`Client::begin` hands it out as `Work`, `Client::finish` keeps its
+//! program) and is answered under its call's id when done. A launch is queued to the GPU on
+//! the connection's thread and answered `Queued`; the client's retiring thread (`retire`) reports it
 //! `Completed` when the GPU has run it, in the order the launches were queued.
 
 pub mod device;

@@ -1,18 +1,23 @@
 //! The socket server: accept connections, one thread and one `Client` per connection.
 //!
-//! A frame that does not decode gets `ErrorCode::Malformed` and the connection goes on (the
-//! length prefix keeps frames apart); a frame that is too large, truncated, or a socket error
+//! A frame that does not decode gets `ErrorCode::Malformed` under its call's id (or
+//! `NO_CALL` if even the id is unreadable) and the connection goes on (the length prefix
+//! keeps frames apart); a frame that is too large, truncated, or a socket error
 //! ends that connection only. A panic in a client's handler is caught and ends that connection.
 
 use parking_lot::Mutex;
-use std::os::fd::{AsFd, BorrowedFd, FromRawFd, RawFd};
+use std::os::fd::{AsFd, FromRawFd, RawFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::handler::{Step, Work};
 use super::retire::Sink;
 use super::{Client, Service, ServiceError};
-use crate::protocol::{recv_message, send_message, ErrorCode, FrameError, Request, Response};
+use crate::protocol::{
+    decode_call, recv_frame, send_message, ErrorCode, FrameError, Reply, Request, Response, NO_CALL,
+};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The system-wide socket (systemd's gencld.socket).
 pub const SYSTEM_SOCKET: &str = "/run/gencl/gencld.sock";
@@ -96,90 +101,177 @@ pub fn serve(listener: UnixListener, svc: Arc<Service>) -> Result<(), ServiceErr
     Ok(())
 }
 
-/// Run one connection to its end. Answers and `Completed` messages (sent by the client's
-/// retiring thread) share the socket, one whole frame at a time.
+/// Builds of one connection running beside its other requests at once; a build asked for
+/// beyond that runs on the connection's thread (the client waits, and cannot make the
+/// service start threads without bound).
+const BUILDS_IN_FLIGHT: usize = 4;
+
+/// The socket, shared by the connection's thread, its builds and its retiring thread: one
+/// whole frame at a time.
+#[derive(Clone)]
+struct Out {
+    stream: Arc<Mutex<UnixStream>>,
+    peer: Option<i32>,
+}
+
+impl Out {
+    fn send(&self, id: u64, r: super::Reply) -> Result<(), FrameError> {
+        let fds: Vec<_> = r.fds.iter().map(|f| f.as_fd()).collect();
+        let reply = Reply {
+            id,
+            response: r.response,
+        };
+        send_message(&self.stream.lock(), &reply, &fds)
+    }
+}
+
+/// Run one connection to its end. Requests are taken in order on this thread; a build's
+/// compiling runs on a thread of its own (up to `BUILDS_IN_FLIGHT`), so that the client's
+/// launches and other requests go on meanwhile, and its reply comes when it is done, under
+/// its call's id.
 pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
     let peer = peer_pid(&stream);
     tracing::info!(?peer, "client connected");
     let out = match stream.try_clone() {
-        Ok(s) => Arc::new(Mutex::new(s)),
+        Ok(s) => Out {
+            stream: Arc::new(Mutex::new(s)),
+            peer,
+        },
         Err(e) => {
             tracing::error!(?peer, "cannot share the socket: {e}");
             return;
         }
     };
-    let send = {
-        let out = out.clone();
-        move |r: &Response, fds: &[BorrowedFd<'_>]| send_message(&out.lock(), r, fds)
-    };
     let sink: Sink = {
         let out = out.clone();
         Arc::new(move |r: Response| {
-            if let Err(e) = send_message(&out.lock(), &r, &[]) {
+            if let Err(e) = out.send(NO_CALL, r.into()) {
                 tracing::debug!(?peer, "completion not delivered: {e}");
             }
         })
     };
-    let mut client = match Client::new(svc, sink) {
+    let client = match Client::new(svc, sink) {
         Ok(c) => {
             c.set_peer(peer);
-            c
+            Arc::new(Mutex::new(c))
         }
         Err(e) => {
             tracing::error!(?peer, "cannot set up client: {e}");
-            let _ = send(
-                &Response::Error {
-                    code: ErrorCode::OutOfResources,
-                    message: e.to_string(),
-                },
-                &[],
-            );
+            let r = Response::Error {
+                code: ErrorCode::OutOfResources,
+                message: e.to_string(),
+            };
+            let _ = out.send(NO_CALL, r.into());
             return;
         }
     };
+    let builds = Arc::new(AtomicUsize::new(0));
     loop {
-        let (req, fds) = match recv_message::<Request>(&stream) {
+        let (body, fds) = match recv_frame(&stream) {
             Ok(Some(m)) => m,
             Ok(None) => break,
-            Err(FrameError::Decode(e)) => {
-                tracing::warn!(?peer, "malformed request: {e}");
-                let r = Response::Error {
-                    code: ErrorCode::Malformed,
-                    message: e.to_string(),
-                };
-                if send(&r, &[]).is_err() {
-                    break;
-                }
-                continue;
-            }
             Err(e) => {
                 tracing::warn!(?peer, "dropping connection: {e}");
                 break;
             }
         };
         drop(fds); // no request carries fds; any sent are closed.
-        let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match req {
+        let (id, req) = decode_call(&body);
+        let req = match req {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(?peer, "malformed request: {e}");
+                let r = Response::Error {
+                    code: ErrorCode::Malformed,
+                    message: e.to_string(),
+                };
+                if out.send(id, r.into()).is_err() {
+                    break;
+                }
+                continue;
+            }
+        };
+        let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match req {
             // Queued: nothing to answer (the client did not wait).
-            Request::Post(l) => client.post(&l),
-            req => Some(client.handle(req)),
+            Request::Post(l) => client.lock().post(&l).map(Step::Reply),
+            req => Some(client.lock().begin(req)),
         }));
-        let reply = match handled {
-            Ok(Some(r)) => r,
+        let reply = match step {
             Ok(None) => continue,
+            Ok(Some(Step::Reply(r))) => r,
+            Ok(Some(Step::Work(w))) => match build_beside(w, id, &client, &out, &builds) {
+                Ok(()) => continue,
+                Err(w) => match finish(w, &client) {
+                    Some(r) => r,
+                    None => break,
+                },
+            },
             Err(_) => {
                 tracing::error!(?peer, "handler panicked; closing this connection");
                 break;
             }
         };
-        let fds: Vec<_> = reply.fds.iter().map(|f| f.as_fd()).collect();
-        if let Err(e) = send(&reply.response, &fds) {
+        if let Err(e) = out.send(id, reply) {
             tracing::warn!(?peer, "reply failed: {e}");
             break;
         }
     }
     tracing::info!(?peer, "client disconnected");
-    // `client` drops here: its launches in flight finish, then all its buffers and programs
-    // are freed.
+    // `client` drops when its last build has answered: its launches in flight finish, then
+    // all its buffers and programs are freed.
+}
+
+/// Run a build's work on a thread of its own and reply from there; the work back when the
+/// connection already has `BUILDS_IN_FLIGHT` builds running (or no thread can be started).
+fn build_beside(
+    w: Work,
+    id: u64,
+    client: &Arc<Mutex<Client>>,
+    out: &Out,
+    builds: &Arc<AtomicUsize>,
+) -> Result<(), Work> {
+    if builds.fetch_add(1, Ordering::AcqRel) >= BUILDS_IN_FLIGHT {
+        builds.fetch_sub(1, Ordering::AcqRel);
+        return Err(w);
+    }
+    let slot = Arc::new(Mutex::new(Some(w)));
+    let (client, out, count, taken) = (client.clone(), out.clone(), builds.clone(), slot.clone());
+    let spawned = std::thread::Builder::new()
+        .name("gencl-build".into())
+        .spawn(move || {
+            let Some(w) = taken.lock().take() else {
+                return;
+            };
+            let reply = finish(w, &client).unwrap_or_else(|| {
+                Response::Error {
+                    code: ErrorCode::OutOfResources,
+                    message: "internal error: the build's handler panicked".into(),
+                }
+                .into()
+            });
+            count.fetch_sub(1, Ordering::AcqRel);
+            if let Err(e) = out.send(id, reply) {
+                tracing::debug!(peer = ?out.peer, "build reply not delivered: {e}");
+            }
+        });
+    match spawned {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            tracing::warn!("no thread for a build ({e}); building on the connection's");
+            builds.fetch_sub(1, Ordering::AcqRel);
+            // The thread never ran: the work is still in its slot.
+            slot.lock().take().map_or(Ok(()), Err)
+        }
+    }
+}
+
+/// A build's work run, then its result kept by the client (`None`: a panic, contained).
+fn finish(w: Work, client: &Mutex<Client>) -> Option<super::Reply> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let done = w.run();
+        client.lock().finish(done)
+    }))
+    .ok()
 }
 
 fn peer_pid(stream: &UnixStream) -> Option<i32> {
