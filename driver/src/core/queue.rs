@@ -187,7 +187,7 @@ impl QueueCore {
     pub fn run_here(&self, kind: Kind, wait: Vec<Arc<EventCore>>, work: Work) -> Arc<EventCore> {
         let (event, after) = self.register(kind, &wait);
         for e in wait.iter().chain(&after) {
-            e.wait();
+            self.wait_helping(e);
         }
         let c = Command {
             event: event.clone(),
@@ -262,12 +262,67 @@ impl QueueCore {
         // The newest first: in an in-order queue the others are done by then, so one wait
         // (one sleep and one wake-up) covers the whole queue.
         for e in all.iter().rev() {
-            e.wait();
+            self.wait_helping(e);
         }
         if self.shared.device_failed.swap(false, Ordering::AcqRel) {
             Err(CL_OUT_OF_RESOURCES)
         } else {
             Ok(())
+        }
+    }
+}
+
+impl QueueCore {
+    /// Wait for `e` (a command of this queue, or an event one waits for), doing the queue's
+    /// work on this thread meanwhile whenever the worker sleeps: the next ready command is
+    /// run here and a finished launch concluded here. A blocked caller is awake anyway; the
+    /// worker, woken when the command was queued, is not yet (a sleeping thread's wake-up
+    /// costs tens of µs on a small VM: docs/runtime.md, "Waiting"), so an enqueue followed
+    /// by clFinish submits from the caller, and the device's answer wakes the caller, which
+    /// concludes the launch: two thread hops fewer.
+    fn wait_helping(&self, e: &Arc<EventCore>) -> cl_int {
+        let shared = &self.shared;
+        if e.is_done() {
+            return e.status();
+        }
+        // Woken when `e` is done (by the worker, another queue, a user event, or this
+        // thread's own conclusion), without waking the worker for it.
+        let s = Arc::downgrade(shared);
+        e.on_status(
+            CL_COMPLETE,
+            Box::new(move |_| {
+                if let Some(s) = s.upgrade() {
+                    s.waker.wake_helpers();
+                }
+            }),
+        );
+        loop {
+            if e.is_done() {
+                // Wake-ups may have come to this thread alone: what it leaves, the worker
+                // takes.
+                if !(shared.finished.lock().is_empty() && shared.pending.lock().is_empty()) {
+                    shared.waker.hand_back();
+                }
+                return e.status();
+            }
+            let seen = shared.waker.generation();
+            if !shared.waker.worker_asleep() {
+                // The worker is at the queue's work: wait for `e` alone, as it concludes
+                // it (a helper woken at every change would only take turns with it).
+                return e.wait();
+            }
+            match step(shared) {
+                Step::Worked => continue,
+                Step::Ended => return e.wait(),
+                Step::Idle(blockers) => {
+                    for b in &blockers {
+                        wake_on(shared, b);
+                    }
+                }
+            }
+            if !e.is_done() {
+                shared.waker.help_past(seen);
+            }
         }
     }
 }
@@ -281,47 +336,73 @@ impl Drop for QueueCore {
     }
 }
 
-fn worker(shared: &Arc<Shared>) {
-    loop {
-        let seen = shared.waker.generation();
-        // Launches the device has finished, in the order they were heard of.
-        let finished = std::mem::take(&mut *shared.finished.lock());
+/// What one look at a queue's work found.
+enum Step {
+    /// A finished launch concluded or a command run: look again.
+    Worked,
+    /// Nothing ready: the events the waiting commands are blocked on.
+    Idle(Vec<Arc<EventCore>>),
+    /// A released queue with nothing left to run or conclude.
+    Ended,
+}
+
+/// Do the queue's next piece of work: conclude the launches the device has finished (in the
+/// order they were heard of), else run the next ready command. The worker does this in a
+/// loop; a thread blocked on the queue does it too (`QueueCore::wait_helping`).
+fn step(shared: &Arc<Shared>) -> Step {
+    let finished = std::mem::take(&mut *shared.finished.lock());
+    if !finished.is_empty() {
         for (f, finish) in finished {
             shared.in_flight.fetch_sub(1, Ordering::AcqRel);
             conclude(&f.event, f.start, finish, shared);
         }
-        let mut blockers = Vec::new();
-        let next = {
-            let mut p = shared.pending.lock();
-            // In order, only the oldest command can be ready (each waits for the one before):
-            // a long batch behind a gated command is not scanned at every wake-up.
-            let ready = if shared.out_of_order {
-                p.iter().position(Command::ready)
-            } else {
-                p.front().filter(|c| c.ready()).map(|_| 0)
-            };
-            match ready {
-                Some(i) => p.remove(i),
-                // A released queue's worker ends once nothing is left to run or conclude.
-                None if p.is_empty()
-                    && shared.in_flight.load(Ordering::Acquire) == 0
-                    && shared.closed.load(Ordering::Acquire) =>
-                {
-                    return
-                }
-                None => {
-                    let waiting = if shared.out_of_order { p.len() } else { 1 };
-                    blockers.extend(p.iter().take(waiting).filter_map(|c| c.blocker().cloned()));
-                    None
-                }
-            }
+        return Step::Worked;
+    }
+    let next = {
+        let mut p = shared.pending.lock();
+        // In order, only the oldest command can be ready (each waits for the one before): a
+        // long batch behind a gated command is not scanned at every wake-up.
+        let ready = if shared.out_of_order {
+            p.iter().position(Command::ready)
+        } else {
+            p.front().filter(|c| c.ready()).map(|_| 0)
         };
-        match next {
-            Some(c) => run(c, shared),
+        match ready {
+            Some(i) => p.remove(i),
+            None if p.is_empty()
+                && shared.in_flight.load(Ordering::Acquire) == 0
+                && shared.closed.load(Ordering::Acquire) =>
+            {
+                return Step::Ended
+            }
+            None => {
+                let waiting = if shared.out_of_order { p.len() } else { 1 };
+                return Step::Idle(
+                    p.iter()
+                        .take(waiting)
+                        .filter_map(|c| c.blocker().cloned())
+                        .collect(),
+                );
+            }
+        }
+    };
+    if let Some(c) = next {
+        run(c, shared);
+    }
+    Step::Worked
+}
+
+fn worker(shared: &Arc<Shared>) {
+    loop {
+        let seen = shared.waker.generation();
+        match step(shared) {
+            Step::Worked => {}
+            // A released queue's worker ends once nothing is left to run or conclude.
+            Step::Ended => return,
             // No polling before sleeping: on the emulated device the host's cores are the
             // GPU's, and a waiter that spins takes one of them from the launch it waits for
             // (docs/runtime.md, "Waiting").
-            None => {
+            Step::Idle(blockers) => {
                 for e in &blockers {
                     wake_on(shared, e);
                 }
@@ -532,6 +613,40 @@ mod tests {
         let c = q.run_here(Kind::Command, vec![failed], log_work(&log, 3));
         assert_eq!(c.status(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         assert_eq!(*log.lock(), [1, 2]);
+    }
+
+    #[test]
+    fn a_blocked_caller_concludes_a_launch_the_sleeping_worker_queued() {
+        let q = QueueCore::new(false);
+        let completion = Arc::new(Completion::default());
+        let c2 = completion.clone();
+        let b = q.enqueue_launch(vec![], Box::new(move || Ok(c2)));
+        let t0 = std::time::Instant::now();
+        while !(b.status() == CL_RUNNING && q.shared.waker.worker_asleep()) {
+            assert!(
+                t0.elapsed().as_secs() < 10,
+                "the worker queues the launch, then sleeps"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // The device answers while this thread waits for the launch: this thread, not the
+        // sleeping worker, is woken and concludes it.
+        let me = std::thread::current().id();
+        let ran_on = Arc::new(Mutex::new(None));
+        let r = ran_on.clone();
+        let device = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            completion.fill(Box::new(move || {
+                *r.lock() = Some(std::thread::current().id());
+                Ok(Some(5))
+            }));
+        });
+        let c = q.run_here(Kind::Command, vec![], Box::new(|| Ok(None)));
+        assert_eq!(c.status(), CL_COMPLETE);
+        assert_eq!(b.status(), CL_COMPLETE);
+        assert_eq!(*ran_on.lock(), Some(me), "concluded by the blocked caller");
+        q.finish().unwrap();
+        device.join().unwrap();
     }
 
     #[test]
