@@ -1,6 +1,8 @@
 //! `gencl top`: what a running gencld is doing: its clients (process, buffers, programs,
 //! builds, launches queued, finished and failed, and launches a second since the last
-//! refresh), the persistent program cache, and the GPU model's totals. One `Request::Stats`
+//! refresh) and under each its queues (launches, finished, failed, in flight), the
+//! persistent program cache, the GPU model's totals, and what gencld holds in the kernel
+//! driver. One `Request::Stats`
 //! a refresh, on a connection of its own (which shows in the list as `gencl top` itself).
 
 use std::collections::HashMap;
@@ -13,7 +15,7 @@ use crate::protocol::{Request, Response, ServiceStats};
 /// Ask the gencld at `socket` (or the one the ICD would find) for its state.
 pub fn fetch(conn: &Connection) -> Result<ServiceStats, String> {
     match conn.call(Request::Stats) {
-        Ok((Response::Stats(s), _)) => Ok(s),
+        Ok((Response::Stats(s), _)) => Ok(*s),
         Ok((other, _)) => Err(format!("gencld answered {other:?}")),
         Err(e) => Err(format!("gencld: {e}")),
     }
@@ -67,6 +69,18 @@ pub fn render(s: &ServiceStats, rates: &HashMap<u64, f64>) -> String {
             c.failed,
             rates.get(&c.id).copied().unwrap_or(0.0)
         );
+        // The client's queues under it, in the launches, finished and failed columns.
+        for q in &c.queues {
+            let in_flight = q.launches.saturating_sub(q.completed + q.failed);
+            out += &format!(
+                "{:>4} {:<55} {:>10} {:>10} {:>7}\n",
+                "",
+                format!("  queue {} ({} in flight)", q.id, in_flight),
+                q.launches,
+                q.completed,
+                q.failed
+            );
+        }
     }
     let pc = &s.program_cache;
     if pc.dir.is_empty() {
@@ -95,6 +109,10 @@ pub fn render(s: &ServiceStats, rates: &HashMap<u64, f64>) -> String {
         }
         None => out += "GPU: an i915 (gencl reads no hardware counters)\n",
     }
+    out += &format!(
+        "held in the kernel driver: {} GEM objects, {} VMs, {} contexts\n",
+        s.held.gem_objects, s.held.vms, s.held.contexts
+    );
     out
 }
 

@@ -39,6 +39,7 @@ fn build(c: &Connection) -> u64 {
 fn poke(program: u64, out: u64, addr: u64, value: u32, load: bool) -> Launch {
     Launch {
         tag: 0,
+        queue: 0,
         program,
         kernel: 0,
         args: vec![
@@ -58,6 +59,7 @@ fn poke(program: u64, out: u64, addr: u64, value: u32, load: bool) -> Launch {
 fn fill(program: u64, buffer: u64, base: u32, n: u64) -> Launch {
     Launch {
         tag: 0,
+        queue: 0,
         program,
         kernel: 1,
         args: vec![

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod service_common;
-use service_common::{start_gencld, Daemon};
+use service_common::{start_gencld, start_gencld_with, Daemon};
 
 fn alive(d: &mut Daemon, sock: &Path) {
     assert!(d.0.try_wait().unwrap().is_none(), "gencld died");
@@ -41,6 +41,7 @@ fn build(c: &Connection) -> u64 {
 fn add(program: u64, buffer: u64, n: u64, b: i32) -> Launch {
     Launch {
         tag: 0,
+        queue: 0,
         program,
         kernel: 0,
         args: vec![
@@ -148,6 +149,7 @@ fn bad_requests_get_errors_not_crashes() {
     );
     let base = Launch {
         tag: 0,
+        queue: 0,
         program: prog,
         kernel: 0,
         args: vec![
@@ -512,12 +514,34 @@ fn held(pid: u32) -> (usize, usize, usize) {
     (fds, threads, maps)
 }
 
+/// What gencld's own counters say, asked on a connection of its own: (clients connected, the
+/// GEM objects, VMs and contexts it holds in the kernel driver, its program cache's entries
+/// and the files in the cache's folder).
+fn service_state(sock: &Path) -> (usize, protocol::Held, u64, usize) {
+    let c = Connection::connect_to(sock).unwrap();
+    let Response::Stats(s) = c.call(Request::Stats).unwrap().0 else {
+        panic!("no stats")
+    };
+    let files = std::fs::read_dir(&s.program_cache.dir)
+        .map(|d| d.count())
+        .unwrap_or(0);
+    (s.clients.len(), s.held, s.program_cache.entries, files)
+}
+
 /// Clients killed with SIGKILL in the middle of a launch storm (C programs on the ICD loader,
-/// through gencld) leave nothing behind in gencld: its fds, threads and mappings come back to
-/// what they were with no client, and it serves the next client.
+/// through gencld) leave nothing behind in gencld: its fds, threads and mappings, and by its
+/// own counters its clients, GEM objects, VMs, contexts and program-cache entries (no
+/// half-written entry among the cache's files) come back to what they were with no client,
+/// and it serves the next client.
 #[test]
 fn clients_killed_mid_storm_leave_nothing_behind() {
-    let (mut d, sock) = start_gencld("kill");
+    let cache = std::env::temp_dir().join(format!("gencl-kill-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let (mut d, sock) = start_gencld_with(
+        "kill",
+        &[("CACHE_DIRECTORY", cache.to_str().unwrap())],
+        Stdio::null(),
+    );
     let dir = sock.parent().unwrap().to_path_buf();
     let profile = std::env::current_exe()
         .unwrap()
@@ -582,6 +606,7 @@ fn clients_killed_mid_storm_leave_nothing_behind() {
         still = if now == baseline { still + 1 } else { 0 };
         baseline = now;
     }
+    let service_baseline = service_state(&sock);
     // Ten storms, each killed at its own moment between 30 and 800 ms in (a fixed sequence:
     // the same test every run).
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -607,11 +632,33 @@ fn clients_killed_mid_storm_leave_nothing_behind() {
         baseline,
         "(fds, threads, mappings) left in gencld"
     );
+    // The asking connection is the one client; what it holds (a VM and a context) is in
+    // the baseline too. The one program the storms build is the cache's one entry.
+    let mut state = service_state(&sock);
+    for _ in 0..100 {
+        if state == service_baseline {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        state = service_state(&sock);
+    }
+    assert_eq!(
+        state, service_baseline,
+        "(clients, held, cache entries, cache files) after the kills"
+    );
+    assert_eq!(state.0, 1, "only the asking client");
+    assert_eq!((state.1.vms, state.1.contexts), (1, 1), "the asker's own");
+    assert_eq!(
+        (state.2, state.3),
+        (1, 1),
+        "one whole cache entry, no partial file"
+    );
     assert!(
         client("200").status().unwrap().success(),
         "served after the kills"
     );
     alive(&mut d, &sock);
+    let _ = std::fs::remove_dir_all(&cache);
 }
 
 #[test]
@@ -620,8 +667,13 @@ fn top_shows_each_client_its_objects_launches_and_the_gpu() {
     let a = Connection::connect_to(&sock).unwrap();
     let buf = a.create_buffer(64 * 4).unwrap();
     let prog = build(&a);
-    for _ in 0..3 {
-        launch(&a, prog, buf.id, 64).unwrap();
+    // Two launches from the client's queue 5, one from its queue 9.
+    for queue in [5, 9, 5] {
+        let l = Launch {
+            queue,
+            ..add(prog, buf.id, 64, 7)
+        };
+        a.launch_and_wait(l).unwrap();
     }
     let b = Connection::connect_to(&sock).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_gencl"))
@@ -640,14 +692,29 @@ fn top_shows_each_client_its_objects_launches_and_the_gpu() {
     // The rows under the header, in connection order (ids count every connection, the
     // start-up probe's too): id pid up buffers MiB programs builds launches finished failed
     // launch/s.
-    let rows: Vec<Vec<&str>> = text
+    let table: Vec<Vec<&str>> = text
         .lines()
         .skip_while(|l| !l.trim_start().starts_with("id"))
         .skip(1)
         .take_while(|l| !l.starts_with("program cache"))
         .map(|l| l.split_whitespace().collect())
         .collect();
+    let rows: Vec<&Vec<&str>> = table.iter().filter(|r| r[0] != "queue").collect();
     assert_eq!(rows.len(), 3, "{text}");
+    // Under A, its queues, the most recently active last: queue, id, (n in flight),
+    // launches, finished, failed.
+    let queues: Vec<&Vec<&str>> = table.iter().filter(|r| r[0] == "queue").collect();
+    assert_eq!(queues.len(), 2, "{text}");
+    assert_eq!(
+        queues[0][..],
+        ["queue", "9", "(0", "in", "flight)", "1", "1", "0"],
+        "{text}"
+    );
+    assert_eq!(
+        queues[1][..],
+        ["queue", "5", "(0", "in", "flight)", "2", "2", "0"],
+        "{text}"
+    );
     let me = std::process::id().to_string();
     assert_eq!(rows[0][1], me, "{text}");
     assert_eq!(
@@ -675,6 +742,8 @@ fn top_shows_each_client_its_objects_launches_and_the_gpu() {
         .unwrap();
     // Three launches of 64 items in SIMD8 or SIMD16 threads.
     assert!((12..=24).contains(&threads), "{gpu}");
+    // A VM and a context for each of the three clients.
+    assert!(text.contains(" 3 VMs, 3 contexts"), "{text}");
     drop(b);
 }
 
@@ -728,6 +797,7 @@ fn hostile_image_arguments_get_errors() {
     };
     let base = Launch {
         tag: 0,
+        queue: 0,
         program: prog,
         kernel: 0,
         args: vec![

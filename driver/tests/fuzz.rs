@@ -169,6 +169,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "protocol" => {
             let launch = Launch {
                 tag: 7,
+                queue: 2,
                 program: 3,
                 kernel: 0,
                 args: vec![

@@ -218,6 +218,7 @@ fn nd_range(
     let exe = k.service_program.clone();
     let launch = Launch {
         tag: 0,
+        queue: e.queue.wire_id,
         program: exe.0,
         kernel: k.index,
         args,

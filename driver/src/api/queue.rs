@@ -16,7 +16,12 @@ pub struct Queue {
     /// The list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
     pub props_array: Option<Vec<(cl_queue_properties, cl_queue_properties)>>,
     pub core: QueueCore,
+    /// Its name in the launches it sends (`protocol::Launch::queue`, for `gencl top`):
+    /// unique in this process, never 0.
+    pub wire_id: u64,
 }
+
+static NEXT_WIRE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl ClObject for Queue {
     type Raw = _cl_command_queue;
@@ -69,6 +74,7 @@ fn create(
         properties: props,
         props_array,
         core: QueueCore::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0),
+        wire_id: NEXT_WIRE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
     }))
 }
 

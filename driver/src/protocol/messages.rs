@@ -112,6 +112,9 @@ pub enum ProgramSource {
 pub struct Launch {
     /// The client's name for this launch, echoed by `Queued` and `Completed`.
     pub tag: u64,
+    /// The client's name for the queue it comes from (`gencl top` counts launches per
+    /// queue); 0 for none.
+    pub queue: u64,
     pub program: ProgramId,
     /// Index into the `kernels` the build returned.
     pub kernel: u32,
@@ -191,7 +194,7 @@ pub enum Response {
         code: ErrorCode,
         message: String,
     },
-    Stats(ServiceStats),
+    Stats(Box<ServiceStats>),
 }
 
 /// The answer to `Request::Stats`.
@@ -203,15 +206,34 @@ pub struct ServiceStats {
     /// Every connected client, the asking one included, in connection order.
     pub clients: Vec<ClientStats>,
     pub program_cache: CacheStats,
+    /// What gencld holds in the kernel driver, by its own count: GEM objects, VMs and
+    /// contexts (every client's, and the service's own).
+    pub held: Held,
     /// The GPU model's totals over every batch (the emulated device); `None` on an i915,
     /// whose counters gencl does not read.
     pub gpu: Option<GpuTotals>,
 }
 
+/// One of a client's queues, by the launches it sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueStats {
+    /// The client's name for the queue (`Launch::queue`).
+    pub id: u64,
+    pub launches: u64,
+    pub completed: u64,
+    pub failed: u64,
+}
+
+/// Queues of one client that `Stats` reports: the most recently active ones.
+pub const MAX_QUEUE_ROWS: usize = 32;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientStats {
     /// The connection's number in this service (1 for the first).
     pub id: u64,
+    /// The client's queues that launched, most recently active last (at most
+    /// `MAX_QUEUE_ROWS`; the client's totals count every queue).
+    pub queues: Vec<QueueStats>,
     /// The client's process (SO_PEERCRED), when the service can tell.
     pub pid: Option<i32>,
     pub connected_ms: u64,
@@ -237,6 +259,13 @@ pub struct CacheStats {
     pub stored: u64,
     pub evicted: u64,
     pub rejected: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    pub gem_objects: u64,
+    pub vms: u64,
+    pub contexts: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -186,7 +186,7 @@ impl Client {
             Request::Post(l) => self
                 .post(&l)
                 .unwrap_or_else(|| Response::Queued { tag: l.tag }.into()),
-            Request::Stats => Response::Stats(self.svc.stats()).into(),
+            Request::Stats => Response::Stats(Box::new(self.svc.stats())).into(),
         }
     }
 
@@ -394,20 +394,8 @@ impl Client {
             }
         }
         if self.retirer.is_none() {
-            // Completions are counted on their way to the client.
             let (sink, counters) = (self.sink.clone(), self.counters.clone());
-            let counted: Sink = Arc::new(move |r: Response| {
-                if let Response::Completed { result, .. } = &r {
-                    let c = if result.is_ok() {
-                        &counters.completed
-                    } else {
-                        &counters.failed
-                    };
-                    ClientCounters::add(c, 1);
-                }
-                sink(r)
-            });
-            match Retirer::new(self.gpu.clone(), counted) {
+            match Retirer::new(self.gpu.clone(), sink, counters) {
                 Ok(r) => self.retirer = Some(r),
                 Err(e) => return error(ErrorCode::OutOfResources, format!("no thread: {e}")),
             }
@@ -432,8 +420,8 @@ impl Client {
         };
         match submitter.submit(&self.gpu, kernel, &args, &nd, &buffers, globals) {
             Ok(submitted) => {
-                ClientCounters::add(&self.counters.launches, 1);
-                retirer.push(l.tag, submitted);
+                self.counters.launched(l.queue);
+                retirer.push(l.tag, l.queue, submitted);
                 Response::Queued { tag: l.tag }.into()
             }
             Err(e) => error(ErrorCode::LaunchFailed, e.to_string()),

@@ -81,8 +81,11 @@ impl Service {
 
     /// The answer to `Request::Stats`.
     pub fn stats(&self) -> crate::protocol::ServiceStats {
-        self.registry
-            .stats(&self.desc.name, self.dev.total_counters())
+        self.registry.stats(
+            &self.desc.name,
+            self.dev.live.counts(),
+            self.dev.total_counters(),
+        )
     }
 }
 

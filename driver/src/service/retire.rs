@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::gpu::ClientGpu;
+use super::stats::ClientCounters;
 use crate::protocol::{ErrorCode, Launched, Response};
 use crate::submit::Submitted;
 
@@ -16,7 +17,8 @@ pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
 
 #[derive(Default)]
 struct Jobs {
-    queue: VecDeque<(u64, Submitted)>,
+    /// (tag, the client's queue, the launch).
+    queue: VecDeque<(u64, u64, Submitted)>,
     closed: bool,
 }
 
@@ -32,21 +34,31 @@ pub struct Retirer {
 }
 
 impl Retirer {
-    pub fn new(gpu: Arc<ClientGpu>, sink: Sink) -> std::io::Result<Retirer> {
+    /// Its finished launches are counted in `counters` on their way to `sink`.
+    pub fn new(
+        gpu: Arc<ClientGpu>,
+        sink: Sink,
+        counters: Arc<ClientCounters>,
+    ) -> std::io::Result<Retirer> {
         let shared = Arc::new(Shared::default());
         let s = shared.clone();
         let thread = std::thread::Builder::new()
             .name("gencl-retire".into())
-            .spawn(move || run(&s, &gpu, &*sink))?;
+            .spawn(move || run(&s, &gpu, &*sink, &counters))?;
         Ok(Retirer {
             shared,
             thread: Some(thread),
         })
     }
 
-    /// Retire `launch` after those queued before it, and report it as `tag`.
-    pub fn push(&self, tag: u64, launch: Submitted) {
-        self.shared.jobs.lock().queue.push_back((tag, launch));
+    /// Retire `launch` (of the client's queue `queue`) after those queued before it, and
+    /// report it as `tag`.
+    pub fn push(&self, tag: u64, queue: u64, launch: Submitted) {
+        self.shared
+            .jobs
+            .lock()
+            .queue
+            .push_back((tag, queue, launch));
         self.shared.queued.notify_one();
     }
 }
@@ -65,9 +77,14 @@ impl Drop for Retirer {
     }
 }
 
-fn run(shared: &Shared, gpu: &ClientGpu, sink: &(dyn Fn(Response) + Send + Sync)) {
+fn run(
+    shared: &Shared,
+    gpu: &ClientGpu,
+    sink: &(dyn Fn(Response) + Send + Sync),
+    counters: &ClientCounters,
+) {
     loop {
-        let (tag, launch) = {
+        let (tag, queue, launch) = {
             let mut j = shared.jobs.lock();
             loop {
                 if let Some(job) = j.queue.pop_front() {
@@ -95,6 +112,7 @@ fn run(shared: &Shared, gpu: &ClientGpu, sink: &(dyn Fn(Response) + Send + Sync)
                 ))
             }
         };
+        counters.finished(queue, result.is_ok());
         sink(Response::Completed { tag, result });
     }
 }

@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use parking_lot::Mutex;
 
-use crate::protocol::{CacheStats, ClientStats, GpuTotals, ServiceStats};
+use crate::protocol::{
+    CacheStats, ClientStats, GpuTotals, Held, QueueStats, ServiceStats, MAX_QUEUE_ROWS,
+};
 
 /// One client's counters (its handler and its retiring thread update them).
 #[derive(Debug)]
@@ -22,9 +24,64 @@ pub struct ClientCounters {
     pub launches: AtomicU64,
     pub completed: AtomicU64,
     pub failed: AtomicU64,
+    /// Per queue (`Launch::queue`), the most recently active `MAX_QUEUE_ROWS`.
+    queues: Mutex<Vec<QueueRow>>,
+}
+
+struct QueueRow {
+    stats: QueueStats,
+    last: Instant,
+}
+
+impl std::fmt::Debug for QueueRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.stats.fmt(f)
+    }
 }
 
 impl ClientCounters {
+    /// A launch of queue `queue` (0: none) was queued to the GPU.
+    pub fn launched(&self, queue: u64) {
+        Self::add(&self.launches, 1);
+        self.queue_row(queue, |q| q.launches += 1);
+    }
+
+    /// A launch of queue `queue` finished on the GPU, or failed there.
+    pub fn finished(&self, queue: u64, ok: bool) {
+        Self::add(if ok { &self.completed } else { &self.failed }, 1);
+        self.queue_row(queue, |q| if ok { q.completed += 1 } else { q.failed += 1 });
+    }
+
+    /// Count on queue `queue`'s row, made if needed in place of the least recently active
+    /// one when there are `MAX_QUEUE_ROWS` (a client that makes queue after queue).
+    fn queue_row(&self, queue: u64, count: impl FnOnce(&mut QueueStats)) {
+        if queue == 0 {
+            return;
+        }
+        let mut rows = self.queues.lock();
+        let at = match rows.iter().position(|r| r.stats.id == queue) {
+            Some(i) => i,
+            None => {
+                if rows.len() >= MAX_QUEUE_ROWS {
+                    if let Some(oldest) = (0..rows.len()).min_by_key(|&i| rows[i].last) {
+                        rows.remove(oldest);
+                    }
+                }
+                rows.push(QueueRow {
+                    stats: QueueStats {
+                        id: queue,
+                        ..QueueStats::default()
+                    },
+                    last: Instant::now(),
+                });
+                rows.len() - 1
+            }
+        };
+        let row = &mut rows[at];
+        row.last = Instant::now();
+        count(&mut row.stats);
+    }
+
     pub fn add(counter: &AtomicU64, n: u64) {
         counter.fetch_add(n, Ordering::Relaxed);
     }
@@ -35,8 +92,16 @@ impl ClientCounters {
 
     fn row(&self) -> ClientStats {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let mut queues: Vec<_> = self
+            .queues
+            .lock()
+            .iter()
+            .map(|r| (r.last, r.stats.clone()))
+            .collect();
+        queues.sort_by_key(|q| q.0);
         ClientStats {
             id: self.id,
+            queues: queues.into_iter().map(|q| q.1).collect(),
             pid: *self.pid.lock(),
             connected_ms: self.connected.elapsed().as_millis() as u64,
             buffers: get(&self.buffers),
@@ -82,6 +147,7 @@ impl Registry {
             launches: AtomicU64::new(0),
             completed: AtomicU64::new(0),
             failed: AtomicU64::new(0),
+            queues: Mutex::new(Vec::new()),
         });
         let mut all = self.clients.lock();
         all.retain(|w| w.strong_count() > 0);
@@ -90,7 +156,12 @@ impl Registry {
     }
 
     /// The answer to `Request::Stats`.
-    pub fn stats(&self, device: &str, gpu: Option<gencl_kmd::gpu::Counters>) -> ServiceStats {
+    pub fn stats(
+        &self,
+        device: &str,
+        held: (u64, u64, u64),
+        gpu: Option<gencl_kmd::gpu::Counters>,
+    ) -> ServiceStats {
         let clients = self
             .clients
             .lock()
@@ -115,6 +186,11 @@ impl Registry {
                 stored: pc.stored,
                 evicted: pc.evicted,
                 rejected: pc.rejected,
+            },
+            held: Held {
+                gem_objects: held.0,
+                vms: held.1,
+                contexts: held.2,
             },
             gpu: gpu.map(|c| GpuTotals {
                 threads: c.threads,
