@@ -3,27 +3,14 @@
 
 use super::context::Context;
 use super::info::{self, val, Info};
-use super::object::{get, ClObject, Ref};
+use super::object::{get, Ref};
 use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, entry_ptr, slice, ClResult};
+pub use crate::core::event::Event;
 use crate::core::event::EventCore;
 use std::ffi::c_void;
 use std::sync::Arc;
-
-pub struct Event {
-    pub context: Ref<Context>,
-    /// None for a user event.
-    pub queue: Option<Ref<Queue>>,
-    pub command_type: cl_command_type,
-    pub core: Arc<EventCore>,
-}
-
-impl ClObject for Event {
-    type Raw = _cl_event;
-    const TAG: u32 = 0x6765_766e; // "gevn"
-    const INVALID: cl_int = CL_INVALID_EVENT;
-}
 
 /// Hand the application an event for a queued command, if it asked for one.
 pub(crate) fn hand_out(

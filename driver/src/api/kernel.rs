@@ -3,52 +3,18 @@
 
 use super::info::{self, val, Info};
 use super::memory::Mem;
-use super::object::{get, ClObject, Ref};
+use super::object::{get, Ref};
 use super::program::{Origin, Program};
 use super::runtime::{check_device, device_desc};
 use super::sampler::Sampler;
 use super::types::*;
 use super::util::{c_str, entry, entry_ptr, write_opt, ClResult};
-use crate::protocol::{AddressDesc, ArgKindDesc, KernelDesc};
-use crate::submit::images::SamplerValue;
+pub use crate::core::kernel::{ArgVal, Kernel};
+use crate::protocol::{AddressDesc, ArgKindDesc};
 use gencl_jit::abi::{ImageAccess, ImageArgType};
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::Ordering;
-
-pub enum ArgVal {
-    /// A buffer's handle, not a reference: clSetKernelArg does not retain the buffer (an
-    /// application may release it and expect its destructor callback), so the handle is
-    /// checked again at each enqueue.
-    Mem(Option<usize>),
-    Local(u32),
-    Bytes(Vec<u8>),
-    /// An image's handle (checked again at each enqueue, as a buffer's is).
-    Image(usize),
-    /// A sampler's values (a sampler cannot change once made).
-    Sampler(SamplerValue),
-}
-
-pub struct Kernel {
-    pub program: Ref<Program>,
-    pub index: u32,
-    pub desc: KernelDesc,
-    pub service_program: std::sync::Arc<super::program::Executable>,
-    pub non_uniform: bool,
-    pub args: Mutex<Vec<Option<ArgVal>>>,
-}
-
-impl ClObject for Kernel {
-    type Raw = _cl_kernel;
-    const TAG: u32 = 0x676b_726e; // "gkrn"
-    const INVALID: cl_int = CL_INVALID_KERNEL;
-}
-
-impl Drop for Kernel {
-    fn drop(&mut self) {
-        self.program.kernels_attached.fetch_sub(1, Ordering::AcqRel);
-    }
-}
 
 fn make_kernel(p: &Ref<Program>, index: usize) -> ClResult<cl_kernel> {
     let b = p.build.lock();
@@ -409,26 +375,6 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         param_value,
         param_value_size_ret,
     )
-}
-
-impl Kernel {
-    /// Largest work-group this kernel can run with.
-    pub fn max_work_group_size(&self) -> ClResult<usize> {
-        Ok(device_desc()?.max_work_group_size as usize)
-    }
-    /// SLM: the kernel's own plus every __local argument set so far.
-    pub fn local_mem_size(&self) -> u64 {
-        let args: u64 = self
-            .args
-            .lock()
-            .iter()
-            .map(|a| match a {
-                Some(ArgVal::Local(n)) => *n as u64,
-                _ => 0,
-            })
-            .sum();
-        self.desc.slm_bytes as u64 + args
-    }
 }
 
 fn wg_info(

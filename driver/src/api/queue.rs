@@ -3,37 +3,13 @@
 
 use super::context::Context;
 use super::info::{self, val, Info};
-use super::object::{get, ClObject, Ref};
+use super::object::{get, Ref};
 use super::runtime::{check_device, device_id};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, has_other_bits, properties, ClResult};
+pub use crate::core::queue::Queue;
 use crate::core::queue::QueueCore;
 use std::ffi::c_void;
-
-pub struct Queue {
-    pub context: Ref<Context>,
-    pub properties: cl_command_queue_properties,
-    /// The list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
-    pub props_array: Option<Vec<(cl_queue_properties, cl_queue_properties)>>,
-    pub core: QueueCore,
-    /// Its name in the launches it sends (`protocol::Launch::queue`, for `gencl top`):
-    /// unique in this process, never 0.
-    pub wire_id: u64,
-}
-
-static NEXT_WIRE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-impl ClObject for Queue {
-    type Raw = _cl_command_queue;
-    const TAG: u32 = 0x6771_7565; // "gque"
-    const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
-}
-
-impl Queue {
-    pub fn profiling(&self) -> bool {
-        self.properties & CL_QUEUE_PROFILING_ENABLE != 0
-    }
-}
 
 fn create(
     context: cl_context,
@@ -74,7 +50,7 @@ fn create(
         properties: props,
         props_array,
         core: QueueCore::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0),
-        wire_id: NEXT_WIRE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        wire_id: crate::core::queue::next_wire_id(),
     }))
 }
 

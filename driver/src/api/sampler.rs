@@ -4,37 +4,11 @@
 
 use super::context::Context;
 use super::info::{self, val, Info};
-use super::object::{get, ClObject, Ref};
+use super::object::{get, Ref};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, ClResult};
-use crate::submit::images::SamplerValue;
+pub use crate::core::sampler::Sampler;
 use std::ffi::c_void;
-
-pub struct Sampler {
-    pub context: Ref<Context>,
-    pub normalized: bool,
-    pub addressing: cl_addressing_mode,
-    pub filter: cl_filter_mode,
-    /// The list given to clCreateSamplerWithProperties (CL_SAMPLER_PROPERTIES), if one was.
-    pub properties: Option<Vec<(cl_sampler_properties, cl_sampler_properties)>>,
-}
-
-impl ClObject for Sampler {
-    type Raw = _cl_sampler;
-    const TAG: u32 = 0x6773_6d70; // "gsmp"
-    const INVALID: cl_int = CL_INVALID_SAMPLER;
-}
-
-impl Sampler {
-    /// What a launch sends for a sampler argument.
-    pub fn value(&self) -> SamplerValue {
-        SamplerValue {
-            normalized: self.normalized,
-            addressing: self.addressing,
-            filter: self.filter,
-        }
-    }
-}
 
 fn create(
     context: cl_context,

@@ -3,9 +3,13 @@
 //! calls and clWaitForEvents wait on it; a queue worker waiting for it registers a callback
 //! (`queue::worker`, `sched::Waker`).
 
+use super::context::Context;
+use super::queue::Queue;
+use crate::api::object::{ClObject, Ref};
 use crate::api::types::*;
 use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// A callback for a status (CL_SUBMITTED, CL_RUNNING or CL_COMPLETE), called with the status
 /// the event has when it reaches that one or a later one (or an error status).
@@ -157,6 +161,20 @@ impl EventCore {
         }
         s.status
     }
+}
+
+pub struct Event {
+    pub context: Ref<Context>,
+    /// None for a user event.
+    pub queue: Option<Ref<Queue>>,
+    pub command_type: cl_command_type,
+    pub core: Arc<EventCore>,
+}
+
+impl ClObject for Event {
+    type Raw = _cl_event;
+    const TAG: u32 = 0x6765_766e; // "gevn"
+    const INVALID: cl_int = CL_INVALID_EVENT;
 }
 
 #[cfg(test)]

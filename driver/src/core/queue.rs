@@ -3,8 +3,10 @@
 //! the command is queued. An in-order queue makes each command wait for the one before; an
 //! out-of-order queue runs whatever its wait list allows, with barriers ordering the rest.
 
+use super::context::Context;
 use super::event::{now_ns, EventCore};
 use super::sched;
+use crate::api::object::{ClObject, Ref};
 use crate::api::types::*;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -490,6 +492,36 @@ fn conclude(event: &EventCore, start: u64, work: Work, shared: &Shared) {
             }
             event.set_status(status)
         }
+    }
+}
+
+pub struct Queue {
+    pub context: Ref<Context>,
+    pub properties: cl_command_queue_properties,
+    /// The list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
+    pub props_array: Option<Vec<(cl_queue_properties, cl_queue_properties)>>,
+    pub core: QueueCore,
+    /// Its name in the launches it sends (`protocol::Launch::queue`, for `gencl top`):
+    /// unique in this process, never 0.
+    pub wire_id: u64,
+}
+
+static NEXT_WIRE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A new queue's `wire_id`.
+pub(crate) fn next_wire_id() -> u64 {
+    NEXT_WIRE_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+impl ClObject for Queue {
+    type Raw = _cl_command_queue;
+    const TAG: u32 = 0x6771_7565; // "gque"
+    const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
+}
+
+impl Queue {
+    pub fn profiling(&self) -> bool {
+        self.properties & CL_QUEUE_PROFILING_ENABLE != 0
     }
 }
 
