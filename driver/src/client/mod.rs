@@ -24,8 +24,8 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::protocol::{
-    recv_message, send_message, BufferId, Call, DeviceDesc, ErrorCode, FrameError, Launch,
-    Launched, Reply, Request, Response, NO_CALL, PROTOCOL_VERSION,
+    send_message, BufferId, Call, DeviceDesc, ErrorCode, FrameError, FrameReader, Launch, Launched,
+    Reply, Request, Response, NO_CALL, PROTOCOL_VERSION,
 };
 use crate::service::handler::Step;
 use crate::service::retire::Sink;
@@ -385,27 +385,36 @@ fn exchange(t: &Transport, req: Request) -> Answer {
 /// other message to the call with its id. When the connection ends, the calls and launches
 /// still waiting fail.
 fn read_messages(stream: &UnixStream, pending: &Pending, calls: &Calls) {
+    let mut frames = FrameReader::keeping_fds();
     let why = loop {
-        match recv_message::<Reply>(stream) {
-            Ok(Some((
-                Reply {
-                    response: Response::Completed { tag, result },
-                    ..
-                },
-                _,
-            ))) => pending.complete(tag, result),
-            Ok(Some((
-                Reply {
-                    id: NO_CALL,
-                    response,
-                },
-                _,
-            ))) => {
-                tracing::warn!("a message from the service that answers no call: {response:?}");
-            }
-            Ok(Some((Reply { id, response }, fds))) => calls.answer(id, Ok((response, fds))),
+        let body = match frames.next(stream) {
+            Ok(Some(b)) => b,
             Ok(None) => break None,
             Err(e) => break Some(e.to_string()),
+        };
+        let reply: Reply = match postcard::from_bytes(&body) {
+            Ok(r) => r,
+            Err(e) => break Some(FrameError::Decode(e).to_string()),
+        };
+        match reply {
+            Reply {
+                response: Response::Completed { tag, result },
+                ..
+            } => pending.complete(tag, result),
+            Reply {
+                id: NO_CALL,
+                response,
+            } => {
+                tracing::warn!("a message from the service that answers no call: {response:?}");
+            }
+            Reply { id, response } => {
+                // Only a buffer's reply carries an fd (its pages).
+                let fds = match response {
+                    Response::Buffer { .. } => frames.take_fd().into_iter().collect(),
+                    _ => Vec::new(),
+                };
+                calls.answer(id, Ok((response, fds)))
+            }
         }
     };
     if let Some(e) = &why {

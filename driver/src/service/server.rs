@@ -15,7 +15,8 @@ use super::handler::{Step, Work};
 use super::retire::Sink;
 use super::{Client, Service, ServiceError};
 use crate::protocol::{
-    decode_call, recv_frame, send_message, ErrorCode, FrameError, Reply, Request, Response, NO_CALL,
+    decode_call, send_message, ErrorCode, FrameError, FrameReader, Reply, Request, Response,
+    NO_CALL,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -166,16 +167,17 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
         }
     };
     let builds = Arc::new(AtomicUsize::new(0));
+    // No request carries fds; any sent are closed.
+    let mut frames = FrameReader::default();
     loop {
-        let (body, fds) = match recv_frame(&stream) {
-            Ok(Some(m)) => m,
+        let body = match frames.next(&stream) {
+            Ok(Some(b)) => b,
             Ok(None) => break,
             Err(e) => {
                 tracing::warn!(?peer, "dropping connection: {e}");
                 break;
             }
         };
-        drop(fds); // no request carries fds; any sent are closed.
         let (id, req) = decode_call(&body);
         let req = match req {
             Ok(r) => r,
