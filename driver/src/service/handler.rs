@@ -524,7 +524,7 @@ impl Work {
                 options,
                 headers,
             } => (
-                Box::new(move || Worked::Reply(compile_object(&source, &options, &headers))),
+                Box::new(move || compile_object(&source, &options, &headers)),
                 false,
             ),
             Request::LinkPrograms { modules, options } => {
@@ -560,39 +560,45 @@ fn build(source: &ProgramSource, options: &str, spec: &[(u32, Vec<u8>)]) -> Work
     if let Some(bin) = key.as_ref().and_then(gencl_jit::program_cache::lookup) {
         return Worked::Program(bin);
     }
-    // The JIT parses untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv);
-    // a panic there must cost this build, not the service.
-    let result = std::panic::catch_unwind(|| gencl_jit::compile_specialized(input, options, spec));
-    match result {
-        Ok(Ok(bin)) => {
+    contained(
+        || gencl_jit::compile_specialized(input, options, spec),
+        |bin| {
             if let Some(key) = &key {
                 gencl_jit::program_cache::store(key, &bin);
             }
             Worked::Program(bin)
-        }
-        Ok(Err(e)) => Worked::Reply(
-            Response::BuildFailed {
-                log: e.log,
-                invalid_options: e.invalid_options,
-            }
-            .into(),
-        ),
-        Err(_) => Worked::Reply(panicked()),
-    }
+        },
+    )
 }
 
 /// clLinkProgram's work: a library is the answer, an executable is kept.
 fn link(modules: &[Vec<u8>], options: &str) -> Worked {
-    let result = std::panic::catch_unwind(|| gencl_jit::link_programs(modules, options));
-    match result {
-        Ok(Ok(gencl_jit::Linked::Library(il))) => Worked::Reply(
-            Response::Compiled {
-                il,
-                log: String::new(),
-            }
-            .into(),
-        ),
-        Ok(Ok(gencl_jit::Linked::Executable(_, bin))) => Worked::Program(bin),
+    contained(
+        || gencl_jit::link_programs(modules, options),
+        |linked| match linked {
+            gencl_jit::Linked::Library(il) => Worked::Reply(compiled(il)),
+            gencl_jit::Linked::Executable(_, bin) => Worked::Program(bin),
+        },
+    )
+}
+
+/// clCompileProgram's work.
+fn compile_object(source: &ProgramSource, options: &str, headers: &[(String, String)]) -> Worked {
+    contained(
+        || gencl_jit::compile_object(input(source), options, headers),
+        |il| Worked::Reply(compiled(il)),
+    )
+}
+
+/// Run a compiler step; its result to `done`, its failure as `BuildFailed`. The JIT parses
+/// untrusted SPIR-V with libraries that may panic (TOOLCHAIN.md: rspirv): a panic there
+/// costs this build, not the service.
+fn contained<T>(
+    step: impl FnOnce() -> Result<T, gencl_jit::BuildError>,
+    done: impl FnOnce(T) -> Worked,
+) -> Worked {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(step)) {
+        Ok(Ok(t)) => done(t),
         Ok(Err(e)) => Worked::Reply(
             Response::BuildFailed {
                 log: e.log,
@@ -604,23 +610,13 @@ fn link(modules: &[Vec<u8>], options: &str) -> Worked {
     }
 }
 
-/// clCompileProgram's work.
-fn compile_object(source: &ProgramSource, options: &str, headers: &[(String, String)]) -> Reply {
-    let result =
-        std::panic::catch_unwind(|| gencl_jit::compile_object(input(source), options, headers));
-    match result {
-        Ok(Ok(il)) => Response::Compiled {
-            il,
-            log: String::new(),
-        }
-        .into(),
-        Ok(Err(e)) => Response::BuildFailed {
-            log: e.log,
-            invalid_options: e.invalid_options,
-        }
-        .into(),
-        Err(_) => panicked(),
+/// A compiled object or a library: SPIR-V for the client to keep.
+fn compiled(il: Vec<u8>) -> Reply {
+    Response::Compiled {
+        il,
+        log: String::new(),
     }
+    .into()
 }
 
 /// The answer when the compiler panicked: the build fails, the service goes on.
