@@ -2,10 +2,10 @@
 //! false). Creating one is CL_INVALID_OPERATION (`dispatch::unsupported`); this answers what
 //! OpenCL 3.0 says a device without them answers: no handle can name such an object.
 
-use super::memory::Mem;
 use super::object::get;
 use super::types::*;
 use super::util::entry;
+use crate::core::memory::Mem;
 use std::ffi::c_void;
 
 /// "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object": none can be.

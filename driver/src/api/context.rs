@@ -6,7 +6,7 @@ use super::platform::is_platform;
 use super::runtime::{check_device, connection, device_id};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, slice, ClResult};
-pub use crate::core::context::Context;
+use crate::core::context::Context;
 use std::ffi::c_void;
 
 fn check_properties(

@@ -3,13 +3,14 @@
 //! and the commands that only order others (markers, barriers, migrations). Buffer commands
 //! are in `transfer.rs`, kernel launches in `launch.rs`.
 
-use super::event::{hand_out, wait_list, wait_list_context, Event};
-use super::memory::Mem;
+use super::event::{hand_out, wait_list, wait_list_context};
 use super::object::{get, Ref};
-use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, has_other_bits, slice, ClResult};
+use crate::core::event::Event;
 use crate::core::event::EventCore;
+use crate::core::memory::Mem;
+use crate::core::queue::Queue;
 use crate::core::queue::{Kind, Work};
 use std::sync::Arc;
 

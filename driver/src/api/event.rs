@@ -1,14 +1,14 @@
 //! Event objects (OpenCL 3.0 §5.11, §5.14): a handle over the core's event state
 //! (`core::event`), for a command or a user event.
 
-use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, Ref};
-use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, entry_ptr, slice, ClResult};
-pub use crate::core::event::Event;
+use crate::core::context::Context;
+use crate::core::event::Event;
 use crate::core::event::EventCore;
+use crate::core::queue::Queue;
 use std::ffi::c_void;
 use std::sync::Arc;
 

@@ -13,15 +13,16 @@
 //! kept in R formats, as Intel's runtime keeps it, and read back as (L, L, L, 1) through the
 //! surface's channel selects.
 
-use super::context::Context;
 use super::info::{self, val, Info, ToInfo};
-use super::memory::{derived_flags, valid_flags, Mem, Storage, ACCESS};
+use super::memory::{derived_flags, valid_flags, ACCESS};
 use super::object::{get, Ref};
 use super::runtime::{connection, device_desc};
 use super::transfer::copy_host;
 use super::types::*;
 use super::util::{entry, entry_ptr, properties, write_opt, ClResult};
-pub use crate::core::image::{ClFormat, Image, FORMATS};
+use crate::core::context::Context;
+use crate::core::image::{ClFormat, Image, FORMATS};
+use crate::core::memory::{Mem, Storage};
 use std::ffi::c_void;
 use std::sync::atomic::AtomicU32;
 

@@ -5,13 +5,13 @@
 //! image's format as the GPU's typed writes convert it (the model's surface format tables).
 
 use super::enqueue::{queue_and_objects, Enqueue, HostPtr};
-use super::image::Image;
-use super::memory::{Mapping, Mem};
 use super::object::Ref;
 use super::transfer::Rect;
 use super::transfer::{check_map_access, copy_host, enqueue_map, valid_map_flags};
 use super::types::*;
 use super::util::{entry, entry_ptr, slice, write_opt, ClResult};
+use crate::core::image::Image;
+use crate::core::memory::{Mapping, Mem};
 use crate::core::queue::Kind;
 use std::ffi::c_void;
 

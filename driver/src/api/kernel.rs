@@ -2,14 +2,14 @@
 //! kernel's descriptor from the build; every query is answered from the descriptor.
 
 use super::info::{self, val, Info};
-use super::memory::Mem;
 use super::object::{get, Ref};
-use super::program::{Origin, Program};
 use super::runtime::{check_device, device_desc};
-use super::sampler::Sampler;
 use super::types::*;
 use super::util::{c_str, entry, entry_ptr, write_opt, ClResult};
-pub use crate::core::kernel::{ArgVal, Kernel};
+use crate::core::kernel::{ArgVal, Kernel};
+use crate::core::memory::Mem;
+use crate::core::program::{Origin, Program};
+use crate::core::sampler::Sampler;
 use crate::protocol::{AddressDesc, ArgKindDesc};
 use gencl_jit::abi::{ImageAccess, ImageArgType};
 use parking_lot::Mutex;

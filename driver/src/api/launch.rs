@@ -4,14 +4,14 @@
 
 use super::enqueue::{nothing, Enqueue};
 use super::event::wait_list_context;
-use super::kernel::{ArgVal, Kernel};
-use super::memory::Mem;
 use super::object::get;
-use super::queue::Queue;
 use super::runtime::{connection, device_desc};
 use super::types::*;
 use super::util::{entry, slice, ClResult};
 use crate::client::{ClientError, LaunchOutcome};
+use crate::core::kernel::{ArgVal, Kernel};
+use crate::core::memory::Mem;
+use crate::core::queue::Queue;
 use crate::core::queue::{Completion, Kind};
 use crate::protocol::{ErrorCode, Launch, WireArg};
 use std::sync::Arc;

@@ -3,13 +3,13 @@
 //! copies and maps are plain memory operations on that mapping. A sub-buffer is a window of
 //! its parent's object (it holds a reference to the parent, so the object outlives it).
 
-use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, Ref};
 use super::runtime::{connection, device_desc};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, ClResult};
-pub use crate::core::memory::{Mapping, Mem, Storage};
+use crate::core::context::Context;
+use crate::core::memory::{Mem, Storage};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
 

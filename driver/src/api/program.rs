@@ -1,15 +1,15 @@
 //! Program objects (OpenCL 3.0 §5.8). Building happens in the service (the JIT); the client
 //! keeps the kernel descriptors the build returned and answers every query from them.
 
-use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, Ref};
 use super::runtime::{check_device, connection, device_id};
 use super::types::*;
 use super::util::{c_str, entry, entry_ptr, slice, write_opt, ClResult};
 use crate::client::ClientError;
-pub(crate) use crate::core::program::Outcome;
-pub use crate::core::program::{Build, Executable, Origin, Program};
+use crate::core::context::Context;
+use crate::core::program::Outcome;
+use crate::core::program::{Build, Origin, Program};
 use crate::protocol::{ErrorCode, ProgramSource, Request, Response};
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void};

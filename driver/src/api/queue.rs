@@ -1,13 +1,13 @@
 //! Command queues (OpenCL 3.0 §5.1): the handle over a core queue (`core::queue`), whose
 //! worker runs the commands after clEnqueue* has returned.
 
-use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, Ref};
 use super::runtime::{check_device, device_id};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, has_other_bits, properties, ClResult};
-pub use crate::core::queue::Queue;
+use crate::core::context::Context;
+use crate::core::queue::Queue;
 use crate::core::queue::QueueCore;
 use std::ffi::c_void;
 

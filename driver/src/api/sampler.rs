@@ -2,12 +2,12 @@
 //! clReleaseSampler, clGetSamplerInfo. A sampler is the three values a kernel's
 //! SAMPLER_STATE is made from when it is passed as an argument (`submit::images`).
 
-use super::context::Context;
 use super::info::{self, val, Info};
 use super::object::{get, Ref};
 use super::types::*;
 use super::util::{entry, entry_ptr, flatten, properties, ClResult};
-pub use crate::core::sampler::Sampler;
+use crate::core::context::Context;
+use crate::core::sampler::Sampler;
 use std::ffi::c_void;
 
 fn create(

@@ -3,12 +3,12 @@
 //! memory operations on the buffer's shared mapping.
 
 use super::enqueue::{queue_and_mems, Enqueue, HostPtr};
-use super::memory::{Mapping, Mem};
 use super::object::{get, Ref};
-use super::queue::Queue;
 use super::types::*;
 use super::util::{entry, entry_ptr, has_other_bits, slice, ClResult};
+use crate::core::memory::{Mapping, Mem};
 use crate::core::queue::Kind;
+use crate::core::queue::Queue;
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
