@@ -2,8 +2,8 @@
 //! are attached (SCM_RIGHTS) to the `sendmsg` that carries the frame's first byte, so the receiver
 //! gets them with the length prefix.
 
-use serde::{de::DeserializeOwned, Serialize};
-use std::io::{IoSlice, IoSliceMut, Read};
+use serde::Serialize;
+use std::io::{IoSlice, IoSliceMut};
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use thiserror::Error;
@@ -78,87 +78,8 @@ pub fn send_message<T: Serialize>(
     Ok(())
 }
 
-/// Receive one message and the fds that came with it. `Ok(None)`: the peer closed cleanly
-/// between frames.
-pub fn recv_message<T: DeserializeOwned>(
-    sock: &UnixStream,
-) -> Result<Option<(T, Vec<OwnedFd>)>, FrameError> {
-    match recv_frame(sock)? {
-        Some((body, fds)) => {
-            let msg = postcard::from_bytes(&body).map_err(FrameError::Decode)?;
-            Ok(Some((msg, fds)))
-        }
-        None => Ok(None),
-    }
-}
-
-/// A frame's bytes and the fds that came with it.
-pub type Frame = (Vec<u8>, Vec<OwnedFd>);
-
-/// Receive one frame's bytes and the fds that came with it, undecoded. `Ok(None)`: the peer
-/// closed cleanly between frames.
-pub fn recv_frame(sock: &UnixStream) -> Result<Option<Frame>, FrameError> {
-    let mut header = [0u8; 4];
-    let mut got = 0;
-    let mut fds = Vec::new();
-    while got < 4 {
-        let mut cmsg_buf = nix::cmsg_space!([RawFd; MAX_FDS]);
-        let mut iov = [IoSliceMut::new(&mut header[got..])];
-        let r = recvmsg::<()>(
-            sock.as_raw_fd(),
-            &mut iov,
-            Some(&mut cmsg_buf),
-            MsgFlags::MSG_CMSG_CLOEXEC,
-        );
-        let msg = match r {
-            Ok(m) => m,
-            Err(nix::errno::Errno::EINTR) => continue,
-            Err(errno) => {
-                return Err(FrameError::Sys {
-                    call: "recvmsg",
-                    errno,
-                })
-            }
-        };
-        let n = msg.bytes;
-        if let Ok(cmsgs) = msg.cmsgs() {
-            for c in cmsgs {
-                if let ControlMessageOwned::ScmRights(raw) = c {
-                    for fd in raw {
-                        // SAFETY: the kernel just installed this fd in our table for us; nothing
-                        // else owns it.
-                        fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
-                    }
-                }
-            }
-        }
-        if n == 0 {
-            return if got == 0 {
-                Ok(None)
-            } else {
-                Err(FrameError::Truncated)
-            };
-        }
-        got += n;
-    }
-    let len = u32::from_le_bytes(header);
-    if len > MAX_MESSAGE_BYTES {
-        return Err(FrameError::TooLarge(len as u64));
-    }
-    let mut body = vec![0u8; len as usize];
-    let mut r = sock;
-    r.read_exact(&mut body).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
-            FrameError::Truncated
-        } else {
-            FrameError::Io(e)
-        }
-    })?;
-    Ok(Some((body, fds)))
-}
-
 /// Frames read from a socket in chunks: one `recvmsg` takes as many frames as the socket
-/// holds, where `recv_frame` makes two system calls a frame (the length, then the body).
+/// holds (reading the length and then the body took two system calls a frame).
 ///
 /// Fds: the service's reader (`FrameReader::default`) closes any that come (no request
 /// carries one). The ICD's (`keeping_fds`) queues them in the order they came, and the

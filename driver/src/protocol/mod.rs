@@ -7,7 +7,5 @@
 pub mod framing;
 pub mod messages;
 
-pub use framing::{
-    recv_frame, recv_message, send_message, FrameError, FrameReader, MAX_MESSAGE_BYTES,
-};
+pub use framing::{send_message, FrameError, FrameReader, MAX_MESSAGE_BYTES};
 pub use messages::*;
