@@ -4,19 +4,29 @@
 
 use std::fs::File;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::MmapMut;
 use nix::errno::Errno;
 use nix::sys::memfd::{memfd_create, MFdFlags};
-use parking_lot::Mutex;
 
+/// The pages are memory the GPU shares with every mapping of the object: the driver's in
+/// the client process, an importer's, and the GPU model's host threads, all at once, as on
+/// the hardware, where CPU and EUs reach the same pages with no lock between them. So the
+/// device reaches them as the hardware does, by copies to and from its own mapping with no
+/// lock (a lock here would order nothing the client's mapping does; atomics take the data
+/// port's own locks, `gpu::dataport::atomic_lock`). Concurrent conflicting accesses are the
+/// program's races, with the hardware's outcome: some interleaving of the bytes.
 #[derive(Debug)]
 pub struct GemObject {
     pub size: u64,
     memfd: OwnedFd,
-    /// The device's own view of the pages.
-    pages: Mutex<MmapMut>,
+    /// The device's own mapping, kept for the object's life and never moved or remapped;
+    /// reached only through `base` by `read_at` and `write_at`.
+    _map: MmapMut,
+    base: NonNull<u8>,
+    len: usize,
     /// Sequence number of the last batch that used the object.
     pub last_use: AtomicU64,
     /// Sequence number of the last batch that wrote it (EXEC_OBJECT_WRITE).
@@ -33,12 +43,15 @@ impl GemObject {
         // SAFETY: a fresh memfd of `size` bytes that this object owns. Other
         // mappings of it (the driver's, an importer's) alias these pages by
         // design, as CPU and GPU share a GEM object's pages.
-        let pages = unsafe { memmap2::MmapOptions::new().len(len).map_mut(&file) }
+        let mut map = unsafe { memmap2::MmapOptions::new().len(len).map_mut(&file) }
             .map_err(|_| Errno::ENOMEM)?;
+        let base = NonNull::new(map.as_mut_ptr()).ok_or(Errno::ENOMEM)?;
         Ok(Self {
             size,
             memfd: OwnedFd::from(file),
-            pages: Mutex::new(pages),
+            _map: map,
+            base,
+            len,
             last_use: AtomicU64::new(0),
             last_write: AtomicU64::new(0),
         })
@@ -59,23 +72,59 @@ impl GemObject {
             .map_err(|_| Errno::ENOMEM)
     }
 
-    /// Copies from the object at `offset` (the caller keeps within `size`).
+    /// Where `n` bytes at `offset` start in the mapping; panics past the object's end (the
+    /// page tables only map pages of the object, so no GPU address reaches there).
+    #[inline(always)]
+    fn at(&self, offset: u64, n: usize) -> *mut u8 {
+        let o = usize::try_from(offset).unwrap_or(usize::MAX);
+        assert!(
+            o <= self.len && n <= self.len - o,
+            "access of {n} bytes at {offset:#x} past a {}-byte object",
+            self.len
+        );
+        // SAFETY: `o + n <= len` (checked above), so the pointer stays within the mapping.
+        unsafe { self.base.as_ptr().add(o) }
+    }
+
+    /// Copies `out.len()` bytes of the object at `offset`: an element of 1, 2, 4, 8 or 16
+    /// bytes (a lane's) as one move of its size, longer runs as memcpy.
+    #[inline(always)]
     pub fn read_at(&self, offset: u64, out: &mut [u8]) {
-        let p = self.pages.lock();
-        let o = offset as usize;
-        out.copy_from_slice(&p[o..o + out.len()]);
+        let p = self.at(offset, out.len());
+        // SAFETY: `p` is valid for `out.len()` bytes of the mapping (`at`), which lives as
+        // long as `self`; `out` is a distinct Rust buffer. No reference into the mapping is
+        // made: the bytes are copied, so another agent's concurrent store (the client's
+        // mapping, another host thread of the model) only decides which bytes are read.
+        unsafe {
+            match out.len() {
+                4 => out[..4].copy_from_slice(&p.cast::<[u8; 4]>().read_unaligned()),
+                8 => out[..8].copy_from_slice(&p.cast::<[u8; 8]>().read_unaligned()),
+                16 => out[..16].copy_from_slice(&p.cast::<[u8; 16]>().read_unaligned()),
+                n => std::ptr::copy_nonoverlapping(p, out.as_mut_ptr(), n),
+            }
+        }
     }
 
+    /// Copies `data` into the object at `offset`, as `read_at` reads.
+    #[inline(always)]
     pub fn write_at(&self, offset: u64, data: &[u8]) {
-        let mut p = self.pages.lock();
-        let o = offset as usize;
-        p[o..o + data.len()].copy_from_slice(data);
-    }
-
-    /// The device's view of the pages, held for a run of accesses (one lock for the lanes
-    /// of a message that fall in this object).
-    pub fn pages(&self) -> parking_lot::MutexGuard<'_, MmapMut> {
-        self.pages.lock()
+        let p = self.at(offset, data.len());
+        // SAFETY: as in `read_at`: `p` is valid for `data.len()` bytes of the live mapping,
+        // `data` is a distinct buffer, and the bytes are stored by copies only.
+        unsafe {
+            match data.len() {
+                4 => p
+                    .cast::<[u8; 4]>()
+                    .write_unaligned(data[..4].try_into().expect("4")),
+                8 => p
+                    .cast::<[u8; 8]>()
+                    .write_unaligned(data[..8].try_into().expect("8")),
+                16 => p
+                    .cast::<[u8; 16]>()
+                    .write_unaligned(data[..16].try_into().expect("16")),
+                n => std::ptr::copy_nonoverlapping(data.as_ptr(), p, n),
+            }
+        }
     }
 
     pub fn mark_used(&self, seqno: u64, write: bool) {
@@ -85,3 +134,11 @@ impl GemObject {
         self.last_use.fetch_max(seqno, Ordering::Relaxed);
     }
 }
+
+// SAFETY: `base` points into `_map`, owned by the object and alive as long as it is; the
+// mapping is shared memory that the object only ever copies to and from (`read_at`,
+// `write_at`), never lends as a reference, so handing the object to other threads adds no
+// access the hardware it models does not make (see the type's comment).
+unsafe impl Send for GemObject {}
+// SAFETY: as for `Send`: every access through `&GemObject` is a bounds-checked copy.
+unsafe impl Sync for GemObject {}

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use parking_lot::{Mutex, MutexGuard};
 
 use super::object::GemObject;
-use crate::gpu::{copy_lane, GpuMemory, MemFault};
+use crate::gpu::{GpuMemory, MemFault};
 
 pub const PAGE: u64 = 4096;
 /// Gen9 full ppGTT: 48-bit addresses.
@@ -149,21 +149,19 @@ impl VmView {
     }
 }
 
-/// The page the last lane of a message fell in, and its object's pages held locked: the
-/// next lane on the same page costs a compare, one on another page of the same object a
-/// lookup, only a change of object a lock.
+/// The page the last lane of a message fell in: the next lane on the same page costs a
+/// compare, one on another page a lookup.
 struct Held<'a> {
     vpn: u64,
     obj: &'a GemObject,
     opage: u64,
-    pages: MutexGuard<'a, memmap2::MmapMut>,
 }
 
-/// A run of lanes of `VmView::each_run`: their bytes in the held object, or the address of
-/// a lone access that crosses a page (nothing held: a plain read or write takes it page by
-/// page).
+/// A run of lanes of `VmView::each_run`: where their bytes lie (an object and an offset in
+/// it), or the address of a lone access that crosses a page (a plain read or write takes it
+/// page by page).
 enum Run<'a> {
-    Bytes(&'a mut [u8]),
+    At(&'a GemObject, u64),
     Cross(u64),
 }
 
@@ -185,7 +183,6 @@ impl VmView {
             let a = addrs[i] & VA_MASK;
             let in_page = (a % PAGE) as usize;
             if in_page + size > page {
-                held = None;
                 f(i..i + 1, Run::Cross(addrs[i]))?;
                 i += 1;
                 continue;
@@ -202,26 +199,14 @@ impl VmView {
             let vpn = a / PAGE;
             if held.as_ref().is_none_or(|h| h.vpn != vpn) {
                 let (obj, opage) = self.0.ptes.get(&vpn).ok_or(MemFault { addr: a, kind })?;
-                match &mut held {
-                    Some(h) if std::ptr::eq(h.obj, &**obj) => {
-                        h.vpn = vpn;
-                        h.opage = *opage;
-                    }
-                    _ => {
-                        // One object locked at a time: the old guard goes first.
-                        drop(held.take());
-                        held = Some(Held {
-                            vpn,
-                            obj,
-                            opage: *opage,
-                            pages: obj.pages(),
-                        });
-                    }
-                }
+                held = Some(Held {
+                    vpn,
+                    obj,
+                    opage: *opage,
+                });
             }
-            let h = held.as_mut().expect("held above");
-            let o = h.opage as usize * page;
-            f(i..j, Run::Bytes(&mut h.pages[o + in_page..o + end]))?;
+            let h = held.as_ref().expect("held above");
+            f(i..j, Run::At(h.obj, h.opage * PAGE + in_page as u64))?;
             i = j;
         }
         Ok(())
@@ -233,7 +218,7 @@ impl GpuMemory for VmView {
         self.each_run(addrs, size, "read of an unmapped page", |r, run| {
             let o = &mut out[r.start * size..r.end * size];
             match run {
-                Run::Bytes(b) => copy_lane(o, b),
+                Run::At(obj, off) => obj.read_at(off, o),
                 Run::Cross(a) => self.read(a, o)?,
             }
             Ok(())
@@ -243,7 +228,7 @@ impl GpuMemory for VmView {
         self.each_run(addrs, size, "write to an unmapped page", |r, run| {
             let d = &data[r.start * size..r.end * size];
             match run {
-                Run::Bytes(b) => copy_lane(b, d),
+                Run::At(obj, off) => obj.write_at(off, d),
                 Run::Cross(a) => self.write(a, d)?,
             }
             Ok(())

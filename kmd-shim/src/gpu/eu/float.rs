@@ -254,6 +254,11 @@ pub fn mad_f16(a: f32, b: f32, c: f32, rm: Round) -> u16 {
 
 /// An integer (i64, or its bits as u64 when `unsigned`) to f32 in mode `rm`.
 pub fn int_to_f32(v: i64, unsigned: bool, rm: Round) -> f32 {
+    // The host's conversion rounds to nearest even, and is exact in every mode for what
+    // fits the significand (|v| <= 2^24); only the rest needs the directed rounding.
+    if rm == Round::Rtne || (!unsigned || v >= 0) && v.unsigned_abs() <= 1 << 24 {
+        return if unsigned { v as u64 as f32 } else { v as f32 };
+    }
     to_f32(softfloat::from_int(
         exact_int(v, unsigned),
         softfloat::F32,
@@ -263,6 +268,10 @@ pub fn int_to_f32(v: i64, unsigned: bool, rm: Round) -> f32 {
 
 /// An integer (i64, or its bits as u64 when `unsigned`) to f64 in mode `rm`.
 pub fn int_to_f64(v: i64, unsigned: bool, rm: Round) -> f64 {
+    // As `int_to_f32`: exact for |v| <= 2^53, the host's rounding to nearest otherwise.
+    if rm == Round::Rtne || (!unsigned || v >= 0) && v.unsigned_abs() <= 1 << 53 {
+        return if unsigned { v as u64 as f64 } else { v as f64 };
+    }
     f64::from_bits(softfloat::from_int(
         exact_int(v, unsigned),
         softfloat::F64,
