@@ -240,6 +240,48 @@ fn half4_and_short4_accesses_are_dword_messages() {
     }
 }
 
+/// Byte and qword groups (isel/coalesce.rs): a work-item's char4 or char16 (aligned to its
+/// size) is one read and one write of whole dwords, a long2 one four-channel read and write,
+/// a long16 eight of each; before, every char was a byte-scattered message of its own and
+/// every long a two-channel one (char16 + char16 took 49 messages, long16 + long16 49). A
+/// char3 through vload3/vstore3, aligned to a char only, stays bytes.
+#[test]
+fn char_and_long_vectors_are_dword_messages() {
+    let src = "kernel void c4(global const char4 *a, global const char4 *b, global char4 *o) {
+            size_t i = get_global_id(0);
+            o[i] = a[i] + b[i];
+        }
+        kernel void c16(global const char16 *a, global const char16 *b, global char16 *o) {
+            size_t i = get_global_id(0);
+            o[i] = a[i] * b[i];
+        }
+        kernel void l2(global const long2 *a, global const long2 *b, global long2 *o) {
+            size_t i = get_global_id(0);
+            o[i] = a[i] + b[i];
+        }
+        kernel void l16(global const long16 *a, global const long16 *b, global long16 *o) {
+            size_t i = get_global_id(0);
+            o[i] = a[i] + b[i];
+        }
+        kernel void c3(global const char *a, global char *o) {
+            size_t i = get_global_id(0);
+            vstore3(vload3(i, a) + (char3)(1), i, o);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let sends = data_port_sends(&text).len();
+        let want = match name.as_str() {
+            "c4" | "c16" | "l2" => 3,
+            "l16" => 24,
+            "c3" => 6,
+            other => panic!("unexpected kernel {other}"),
+        };
+        assert_eq!(sends, want, "{name}: {text}");
+    }
+}
+
 /// `__local` addresses in 32 bits (analysis/slm_addresses.rs, passes::narrow, isel's
 /// `slm_offset`): indexing a `__local` array adds no qword instruction to a kernel. Kernel
 /// `b` is `a` plus a local store, a barrier and two local reads at computed indices; before,

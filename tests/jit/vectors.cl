@@ -105,3 +105,20 @@ kernel void shuffle_widths(global const char16 *a, global const char16 *b,
     out[i] = shuffle2(a[i], b[i], m[i]);
     fout[i] = shuffle(f[i], fm[i]);
 }
+
+// Byte and qword groups (isel/coalesce.rs): a char16, a uchar4, a long16 and a ulong2 of a
+// work-item each read and written as four-channel messages; chars sign-extended after the
+// dword is cut (the arithmetic shift), a char3 (aligned to 1) left as bytes.
+kernel void byte_qword_groups(global const char16 *a, global const uchar4 *b,
+                              global const long16 *c, global const ulong2 *d,
+                              global const char *e, global char16 *oa, global uchar4 *ob,
+                              global long16 *oc, global ulong2 *od, global char *oe) {
+    size_t i = get_global_id(0);
+    oa[i] = (a[i] >> (char)1) * (char)3 + (char)i;
+    uchar4 x = b[i];
+    ob[i] = x ^ (uchar4)(x.w, x.z, x.y, (uchar)i);
+    oc[i] = c[i] * (long)(i + 1) + c[i].s0;
+    ulong2 y = d[i];
+    od[i] = y + (ulong2)(y.y, (ulong)i << 40);
+    vstore3(vload3(i, e) - (char3)(1, 2, 3), i, oe);
+}

@@ -472,6 +472,57 @@ pub fn cases() -> Vec<Case> {
                 }
                 out
             }),
+        case(F, "byte_qword_groups")
+            .global(&[48])
+            .buf(rand_bits::<i8>(48 * 16, 61))
+            .buf(rand_bits::<u8>(48 * 4, 62))
+            .buf(rand_bits::<i64>(48 * 16, 63))
+            .buf(rand_bits::<u64>(48 * 2, 64))
+            .buf(rand_bits::<i8>(48 * 3, 65))
+            .out::<i8>(48 * 16)
+            .out::<u8>(48 * 4)
+            .out::<i64>(48 * 16)
+            .out::<u64>(48 * 2)
+            .out::<i8>(48 * 3)
+            .expect(5, |r| {
+                let a = r.input::<i8>(0);
+                (0..a.len())
+                    .map(|k| ((a[k] >> 1).wrapping_mul(3)).wrapping_add((k / 16) as i8))
+                    .collect()
+            })
+            .expect(6, |r| {
+                let b = r.input::<u8>(1);
+                b.chunks(4)
+                    .enumerate()
+                    .flat_map(|(i, x)| [x[0] ^ x[3], x[1] ^ x[2], x[2] ^ x[1], x[3] ^ i as u8])
+                    .collect()
+            })
+            .expect(7, |r| {
+                let c = r.input::<i64>(2);
+                c.chunks(16)
+                    .enumerate()
+                    .flat_map(|(i, v)| {
+                        v.iter()
+                            .map(|x| x.wrapping_mul(i as i64 + 1).wrapping_add(v[0]))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            })
+            .expect(8, |r| {
+                let d = r.input::<u64>(3);
+                d.chunks(2)
+                    .enumerate()
+                    .flat_map(|(i, y)| {
+                        [y[0].wrapping_add(y[1]), y[1].wrapping_add((i as u64) << 40)]
+                    })
+                    .collect()
+            })
+            .expect(9, |r| {
+                let e = r.input::<i8>(4);
+                (0..e.len())
+                    .map(|k| e[k].wrapping_sub(1 + (k % 3) as i8))
+                    .collect()
+            }),
         case(F, "as_types")
             .global(&[32])
             .buf(rand_bits::<u32>(128, 31))

@@ -11,6 +11,11 @@
 //! round constants), each then read as a scalar; uniform qwords (a polynomial's `double`
 //! coefficients) likewise, each put together from its two dwords of the reply.
 //!
+//! Per lane, bytes and qwords group too: a `char4`..`char16` (bytes from an address aligned
+//! to 4, each then cut out of its dword) and two qwords a message (`long2`, `double2`, the
+//! halves of a `long16`), which would otherwise be a byte-scattered or two-channel message
+//! each.
+//!
 //! A group: loads of whole dwords (i32, f32) whose addresses are one base plus constant
 //! offsets (through chains of `ptradd` by constants), in the same global/constant or local
 //! space, with no memory write, atomic, barrier or fence between them in the block (stores:
@@ -36,26 +41,27 @@ pub(super) struct LoadGroup {
     pub unit: Unit,
 }
 
-/// The members of a load group: dwords; 16-bit loads (word k: the low or high half of dword
-/// k / 2, each zero-extended from its half of the reply); or, in uniform groups, qwords
-/// (qword k: dwords 2k and 2k + 1).
+/// The members of a group: dwords; bytes (byte k: bits 8 (k % 4) of dword k / 4,
+/// zero-extended); 16-bit words (word k: the low or high half of dword k / 2, zero-extended);
+/// or qwords (qword k: dwords 2k and 2k + 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Unit {
-    Dword,
+    Byte,
     Word,
+    Dword,
     Qword,
 }
 
 /// The most dwords one uniform group reads: eight lanes of four channels (SIMD8).
 pub(super) const UNIFORM_DWORDS: usize = 32;
 
-/// A group of stores: the address of channel 0 and the value of each channel.
+/// A group of stores: the address of channel 0 and the value of each member, `unit` bytes
+/// each, laid out from the address up (bytes and words in whole dwords, the low first).
 #[derive(Clone, Debug)]
 pub(super) struct StoreGroup {
     pub addr: Value,
     pub values: Vec<Value>,
-    /// The values are 16-bit stores, two a dword (the low half first).
-    pub words: bool,
+    pub unit: Unit,
 }
 
 /// The groups of one block.
@@ -239,8 +245,12 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
     // 16-bit loads and stores (halves, shorts), per lane: whole dwords of them.
     let mut word_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     let mut word_stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
-    // Uniform 64-bit loads (a table of doubles or longs read by every lane).
-    let mut qword_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
+    // 64-bit loads: uniform (a table of doubles or longs read by every lane) or per lane.
+    let mut qword_loads: HashMap<(usize, Base, bool), Vec<Access>> = HashMap::default();
+    let mut qword_stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
+    // Byte loads and stores per lane (chars), in whole dwords.
+    let mut byte_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
+    let mut byte_stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     for (i, v) in insts.iter().enumerate() {
         let op = &f.inst(*v).op;
         match *op {
@@ -270,15 +280,30 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             }
             Op::Load {
                 addr,
+                bytes: 1,
+                align,
+            } if groupable_space(f, addr) && f.ty(*v) == Ty::I32 && !uniform[v.0 as usize] => {
+                let (base, off) = base_offset(f, addr);
+                byte_loads
+                    .entry((load_seg, base))
+                    .or_default()
+                    .push(Access {
+                        pos: i,
+                        addr,
+                        off,
+                        value: *v,
+                        align,
+                    });
+                store_seg += 1;
+            }
+            Op::Load {
+                addr,
                 bytes: 8,
                 align,
-            } if groupable_space(f, addr)
-                && uniform[v.0 as usize]
-                && matches!(f.ty(*v), Ty::I64 | Ty::F64) =>
-            {
+            } if groupable_space(f, addr) && matches!(f.ty(*v), Ty::I64 | Ty::F64) => {
                 let (base, off) = base_offset(f, addr);
                 qword_loads
-                    .entry((load_seg, base))
+                    .entry((load_seg, base, uniform[v.0 as usize]))
                     .or_default()
                     .push(Access {
                         pos: i,
@@ -292,10 +317,14 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             Op::Store {
                 addr,
                 value,
-                bytes: bytes @ (2 | 4),
+                bytes: bytes @ (1 | 2 | 4 | 8),
                 align,
             } if groupable_space(f, addr)
-                && (bytes == 4 && dword(f.ty(value)) || bytes == 2 && f.ty(value) == Ty::I32) =>
+                && match bytes {
+                    4 => dword(f.ty(value)),
+                    8 => matches!(f.ty(value), Ty::I64 | Ty::F64),
+                    _ => f.ty(value) == Ty::I32,
+                } =>
             {
                 let (base, off) = base_offset(f, addr);
                 // Stores through another base may alias these, and so may stores of the
@@ -312,14 +341,13 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     value,
                     align,
                 };
-                if bytes == 2 {
-                    word_stores
-                        .entry((store_seg, base))
-                        .or_default()
-                        .push(access);
-                } else {
-                    stores.entry((store_seg, base)).or_default().push(access);
-                }
+                let kind = match bytes {
+                    1 => &mut byte_stores,
+                    2 => &mut word_stores,
+                    8 => &mut qword_stores,
+                    _ => &mut stores,
+                };
+                kind.entry((store_seg, base)).or_default().push(access);
                 load_seg += 1;
             }
             _ if op.has_side_effects() => {
@@ -348,11 +376,26 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             }
         }
     }
-    // Uniform qwords: two a lane of the uniform message.
-    for mut list in qword_loads.into_values() {
-        for run in runs_of(&mut list, 8, UNIFORM_DWORDS / 2) {
-            for chunk in whole_lanes(&list, &run, 2) {
-                add(&list, chunk, Unit::Qword, true);
+    // Qwords: uniform, two a lane of the uniform message; per lane, two a message (four
+    // channels).
+    for ((_, _, uniform), mut list) in qword_loads {
+        if uniform {
+            for run in runs_of(&mut list, 8, UNIFORM_DWORDS / 2) {
+                for chunk in whole_lanes(&list, &run, 2) {
+                    add(&list, chunk, Unit::Qword, true);
+                }
+            }
+        } else {
+            for run in runs_of(&mut list, 8, 2) {
+                add(&list, &run, Unit::Qword, false);
+            }
+        }
+    }
+    // Bytes: a run of up to sixteen from an address aligned to 4, read as whole dwords.
+    for mut list in byte_loads.into_values() {
+        for run in runs_of(&mut list, 1, 16) {
+            if list[run[0]].align >= 4 {
+                add(&list, &run, Unit::Byte, false);
             }
         }
     }
@@ -370,20 +413,31 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
             continue;
         }
         for run in runs(&mut list, 4) {
-            out.add_stores(insts, &list, &run, false);
+            out.add_stores(insts, &list, &run, Unit::Dword);
         }
     }
-    // Word stores only in whole dwords (both halves), which the message writes at once.
-    for mut list in word_stores.into_values() {
+    for mut list in qword_stores.into_values() {
         if repeats_an_address(&list) {
             continue;
         }
-        for run in runs_of(&mut list, 2, 8) {
-            let whole = run.len() / 2 * 2;
-            if whole < 2 || list[run[0]].align < 4 {
+        for run in runs_of(&mut list, 8, 2) {
+            out.add_stores(insts, &list, &run, Unit::Qword);
+        }
+    }
+    // Byte and word stores only in whole dwords, which the message writes at once.
+    for (unit, lists) in [(Unit::Word, word_stores), (Unit::Byte, byte_stores)] {
+        let per_dword = 4 / unit.bytes() as usize;
+        for mut list in lists.into_values() {
+            if repeats_an_address(&list) {
                 continue;
             }
-            out.add_stores(insts, &list, &run[..whole], true);
+            for run in runs_of(&mut list, i64::from(unit.bytes()), 4 * per_dword) {
+                let whole = run.len() / per_dword * per_dword;
+                if whole < 2 || list[run[0]].align < 4 {
+                    continue;
+                }
+                out.add_stores(insts, &list, &run[..whole], unit);
+            }
         }
     }
     dead_addresses(f, &pos, uses, &mut out);
@@ -394,6 +448,7 @@ impl Unit {
     /// Bytes a member reads.
     fn bytes(self) -> u32 {
         match self {
+            Unit::Byte => 1,
             Unit::Word => 2,
             Unit::Dword => 4,
             Unit::Qword => 8,
@@ -475,7 +530,7 @@ impl Coalesced {
     }
 
     /// The stores `run` of `list` as one group, done by the last of them in the block.
-    fn add_stores(&mut self, insts: &[Value], list: &[Access], run: &[usize], words: bool) {
+    fn add_stores(&mut self, insts: &[Value], list: &[Access], run: &[usize], unit: Unit) {
         let last = run.iter().map(|&k| list[k].pos).max().expect("a run");
         let store = insts[last];
         for &k in run {
@@ -488,7 +543,7 @@ impl Coalesced {
             StoreGroup {
                 addr: list[run[0]].addr,
                 values: run.iter().map(|&k| list[k].value).collect(),
-                words,
+                unit,
             },
         );
     }
@@ -500,12 +555,15 @@ fn dead_addresses(f: &Function, pos: &HashMap<Value, usize>, uses: &[u32], out: 
     let mut work: Vec<Value> = out
         .covered
         .iter()
+        .chain(out.loads.keys())
+        .chain(out.stores.keys())
         .filter_map(|v| match f.inst(*v).op {
             Op::Load { addr, .. } | Op::Store { addr, .. } => Some(addr),
             _ => None,
         })
         .collect();
-    // A group's message reads its address: one more use.
+    // A group's message reads its address (its leader's own address, when another, is
+    // read by nothing: the leader is in the work list above like a covered access).
     for a in out
         .loads
         .values()

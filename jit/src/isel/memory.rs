@@ -295,29 +295,8 @@ impl Sel<'_> {
             self.locs.insert(v, Loc::V(resp, false));
         } else {
             // The response holds all low dwords, then all high dwords: interleave into qwords.
-            let (r, _) = self.def_varying(v);
-            for half in 0..2u32 {
-                let mut i = Inst::new(Opcode::Mov, self.simd);
-                let mut d = grf_dst(0, 0, Type::UD);
-                d.hstride = 2;
-                i.dst = Some(d);
-                i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
-                self.push(
-                    i,
-                    Some(VRef {
-                        v: r,
-                        off: 4 * half,
-                    }),
-                    [
-                        Some(VRef {
-                            v: resp,
-                            off: 4 * self.simd as u32 * half,
-                        }),
-                        None,
-                        None,
-                    ],
-                );
-            }
+            let plane = 4 * u32::from(self.simd);
+            self.qword_from_planes(v, resp, [0, plane]);
         }
         Ok(())
     }
@@ -371,35 +350,79 @@ impl Sel<'_> {
         let payload = self.payload(port, g.addr)?;
         let plane = 4 * u32::from(self.simd);
         let resp = self.untyped_read(port, payload, g.dwords);
-        if g.unit == super::coalesce::Unit::Word {
-            // Word k: the low or the high half of dword k / 2, zero-extended.
-            for (v, k) in &g.members {
-                let (op, bits) = if k % 2 == 0 {
-                    (Opcode::And, 0xffff)
-                } else {
-                    (Opcode::Shr, 16)
-                };
-                let r = self.m.new_vreg(plane);
-                let mut i = Inst::new(op, self.simd);
-                i.dst = Some(grf_dst(0, 0, Type::UD));
-                i.srcs = [
-                    Some(reg_src(0, 0, region_for(false, Type::UD), Type::UD)),
-                    Some(imm(Type::UD, bits)),
-                    None,
-                ];
-                let at = VRef {
-                    v: resp,
-                    off: plane * (k / 2),
-                };
-                self.push(i, Some(VRef { v: r, off: 0 }), [Some(at), None, None]);
-                self.locs.insert(*v, Loc::V(r, false));
+        use super::coalesce::Unit;
+        match g.unit {
+            Unit::Dword => {
+                for (v, c) in &g.members {
+                    self.locs.insert(*v, Loc::Part(resp, plane * c, false));
+                }
             }
-            return Ok(());
-        }
-        for (v, c) in &g.members {
-            self.locs.insert(*v, Loc::Part(resp, plane * c, false));
+            Unit::Byte | Unit::Word => {
+                // Member k: `bits` bits at 8 (k % per) bytes of dword k / per, zero-extended:
+                // the low one masked, the high one shifted down, one between both.
+                let (per, bits) = if g.unit == Unit::Byte {
+                    (4, 8)
+                } else {
+                    (2, 16)
+                };
+                for &(v, k) in &g.members {
+                    let at = VRef {
+                        v: resp,
+                        off: plane * (k / per),
+                    };
+                    let shift = bits * (k % per);
+                    let mut steps = Vec::new();
+                    if shift > 0 {
+                        steps.push((Opcode::Shr, u64::from(shift)));
+                    }
+                    if shift + bits < 32 {
+                        steps.push((Opcode::And, (1u64 << bits) - 1));
+                    }
+                    let mut from = at;
+                    for (op, k) in steps {
+                        let r = self.m.new_vreg(plane);
+                        let mut i = Inst::new(op, self.simd);
+                        i.dst = Some(grf_dst(0, 0, Type::UD));
+                        i.srcs = [
+                            Some(reg_src(0, 0, region_for(false, Type::UD), Type::UD)),
+                            Some(imm(Type::UD, k)),
+                            None,
+                        ];
+                        self.push(i, Some(VRef { v: r, off: 0 }), [Some(from), None, None]);
+                        from = VRef { v: r, off: 0 };
+                    }
+                    self.locs.insert(v, Loc::V(from.v, false));
+                }
+            }
+            Unit::Qword => {
+                // Qword k: its low dwords are channel 2k, its high dwords channel 2k + 1.
+                for &(v, k) in &g.members {
+                    self.qword_from_planes(v, resp, [plane * 2 * k, plane * (2 * k + 1)]);
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Per-lane qword `v` interleaved from two planes of a reply (all lanes' low dwords at
+    /// byte offset `at[0]`, their high dwords at `at[1]`).
+    fn qword_from_planes(&mut self, v: Value, resp: VReg, at: [u32; 2]) {
+        let (r, _) = self.def_varying(v);
+        for (half, off) in (0u32..).zip(at) {
+            let mut i = Inst::new(Opcode::Mov, self.simd);
+            let mut d = grf_dst(0, 0, Type::UD);
+            d.hstride = 2;
+            i.dst = Some(d);
+            i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+            self.push(
+                i,
+                Some(VRef {
+                    v: r,
+                    off: 4 * half,
+                }),
+                [Some(VRef { v: resp, off }), None, None],
+            );
+        }
     }
 
     /// One SIMD8 read without the execution mask, `channels` dwords a lane: lane i at `addr`
@@ -531,45 +554,96 @@ impl Sel<'_> {
         let port = self.port(g.addr)?;
         let payload = self.payload(port, g.addr)?;
         let plane = 4 * u32::from(self.simd);
-        let (channels, data) = if g.words {
-            // Dword c: word 2c in its low half, word 2c + 1 in its high half.
-            let channels = g.values.len() as u32 / 2;
-            let data = self.m.new_vreg(plane * channels);
-            for c in 0..channels {
-                // In registers: the mask and the shift take the immediate.
-                let lo = self.reg_opnd(g.values[2 * c as usize], Type::UD)?;
-                let hi = self.reg_opnd(g.values[2 * c as usize + 1], Type::UD)?;
-                let (low, high) = (self.m.new_vreg(plane), self.m.new_vreg(plane));
-                for (dst, src, op, bits) in
-                    [(low, lo, Opcode::And, 0xffff), (high, hi, Opcode::Shl, 16)]
-                {
-                    let mut i = Inst::new(op, self.simd);
-                    i.dst = Some(grf_dst(0, 0, Type::UD));
-                    i.srcs = [Some(src.src), Some(imm(Type::UD, bits)), None];
-                    self.push(i, Some(VRef { v: dst, off: 0 }), [src.vref, None, None]);
+        use super::coalesce::Unit;
+        let (channels, data) = match g.unit {
+            Unit::Byte | Unit::Word => {
+                // Dword c: member per c + j in bits 8 j (bytes) or 16 j (words), the first
+                // member in the low bits.
+                let (per, bits) = if g.unit == Unit::Byte {
+                    (4, 8)
+                } else {
+                    (2, 16)
+                };
+                let channels = g.values.len() as u32 / per;
+                let data = self.m.new_vreg(plane * channels);
+                for c in 0..channels {
+                    let mut acc: Option<VReg> = None;
+                    for j in 0..per {
+                        let shift = bits * j;
+                        let x = self.reg_opnd(g.values[(per * c + j) as usize], Type::UD)?;
+                        // In registers: the mask and the shift take the immediate. The top
+                        // member's shift drops its high bits, the others are masked first.
+                        let mut steps = Vec::new();
+                        if shift + bits < 32 {
+                            steps.push((Opcode::And, (1u64 << bits) - 1));
+                        }
+                        if shift > 0 {
+                            steps.push((Opcode::Shl, u64::from(shift)));
+                        }
+                        let (mut src, mut vref) = (x.src, x.vref);
+                        for (op, k) in steps {
+                            let r = self.m.new_vreg(plane);
+                            let mut i = Inst::new(op, self.simd);
+                            i.dst = Some(grf_dst(0, 0, Type::UD));
+                            i.srcs = [Some(src), Some(imm(Type::UD, k)), None];
+                            self.push(i, Some(VRef { v: r, off: 0 }), [vref, None, None]);
+                            src = reg_src(0, 0, region_for(false, Type::UD), Type::UD);
+                            vref = Some(VRef { v: r, off: 0 });
+                        }
+                        let part = vref.expect("masked or shifted into a register").v;
+                        let last = j + 1 == per;
+                        acc = Some(match acc {
+                            None => part,
+                            Some(a) => {
+                                let dst = if last { data } else { self.m.new_vreg(plane) };
+                                let off = if last { plane * c } else { 0 };
+                                let mut i = Inst::new(Opcode::Or, self.simd);
+                                i.dst = Some(grf_dst(0, 0, Type::UD));
+                                let whole = reg_src(0, 0, region_for(false, Type::UD), Type::UD);
+                                i.srcs = [Some(whole), Some(whole), None];
+                                self.push(
+                                    i,
+                                    Some(VRef { v: dst, off }),
+                                    [
+                                        Some(VRef { v: a, off: 0 }),
+                                        Some(VRef { v: part, off: 0 }),
+                                        None,
+                                    ],
+                                );
+                                dst
+                            }
+                        });
+                    }
                 }
-                let mut i = Inst::new(Opcode::Or, self.simd);
-                i.dst = Some(grf_dst(0, 0, Type::UD));
-                let whole = reg_src(0, 0, region_for(false, Type::UD), Type::UD);
-                i.srcs = [Some(whole), Some(whole), None];
-                self.push(
-                    i,
-                    Some(VRef {
-                        v: data,
-                        off: plane * c,
-                    }),
-                    [
-                        Some(VRef { v: low, off: 0 }),
-                        Some(VRef { v: high, off: 0 }),
-                        None,
-                    ],
-                );
+                (channels, data)
             }
-            (channels, data)
-        } else {
-            // Raw dwords (a group may hold ints and floats side by side).
-            let data = self.operand_block(&g.values, plane, Type::UD)?;
-            (g.values.len() as u32, data)
+            Unit::Dword => {
+                // Raw dwords (a group may hold ints and floats side by side).
+                let data = self.operand_block(&g.values, plane, Type::UD)?;
+                (g.values.len() as u32, data)
+            }
+            Unit::Qword => {
+                // Qword k: its low dwords in channel 2k, its high dwords in channel 2k + 1.
+                let channels = 2 * g.values.len() as u32;
+                let data = self.m.new_vreg(plane * channels);
+                for (k, x) in (0u32..).zip(&g.values) {
+                    for h in 0..2u32 {
+                        let o = self.half(*x, h)?;
+                        let mut i = Inst::new(Opcode::Mov, self.simd);
+                        i.dst = Some(grf_dst(0, 0, Type::UD));
+                        i.srcs[0] = Some(o.src);
+                        self.push(
+                            i,
+                            Some(VRef {
+                                v: data,
+                                off: plane * (2 * k + h),
+                            }),
+                            [o.vref, None, None],
+                        );
+                    }
+                }
+                (channels, data)
+            }
         };
         let parts = match port {
             Port::A64 => send::a64_untyped_write_desc(u32::from(self.simd), channels),
