@@ -167,7 +167,7 @@ impl Run<'_> {
         let threads_before = counters.threads;
         let before = counters.instructions;
         let used = shared.work.load(Ordering::Relaxed);
-        if used > self.max_work || self.watchdog.expired() {
+        if used > self.max_work || (i % WATCHDOG_EVERY == 0 && self.watchdog.expired()) {
             return Err(GpuError::Hang);
         }
         let r = group(
@@ -180,12 +180,22 @@ impl Run<'_> {
         let spent = (counters.threads - threads_before) + (counters.instructions - before);
         let used = shared.work.fetch_add(spent, Ordering::Relaxed) + spent;
         r?;
-        if used > self.max_work || self.watchdog.expired() {
+        if used > self.max_work
+            || ((i % WATCHDOG_EVERY == 0 || spent > LONG_GROUP) && self.watchdog.expired())
+        {
             return Err(GpuError::Hang);
         }
         Ok(())
     }
 }
+
+/// The watchdog's clock is read before every `WATCHDOG_EVERY`th group and after any group
+/// that took more than `LONG_GROUP` units of work (threads and instructions), not around
+/// every group: a group of a small launch is a few microseconds, its bounds are seconds,
+/// and reading the clock twice a group was 4 % of the model's time on the CTS's
+/// vstore_half (small groups; a VM's clock_gettime).
+const WATCHDOG_EVERY: u64 = 32;
+const LONG_GROUP: u64 = 100_000;
 
 struct Shared {
     /// The next group to claim, in walker order.
