@@ -143,6 +143,16 @@ pub enum QOp {
         cm: CondMod,
         u: bool,
     },
+    /// A 64-bit (or narrower) integer source to F, rounding to nearest even; `u`: the
+    /// source is unsigned 64-bit (`ExecInst::unsigned64`).
+    ToF {
+        u: bool,
+    },
+    /// An F source (its float modifiers applied) to Q (`u`: UQ), truncating, saturating,
+    /// NaN to 0, as `alu::f32_to_int`.
+    FromF {
+        u: bool,
+    },
     /// Doubles (`Path::Double`): DF sources and destination (cmp's may be null).
     DMov,
     DAdd,
@@ -306,6 +316,9 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
     if d.indirect.is_some() || d.wmask_off != 0 {
         return None;
     }
+    if float && matches!(d.ty, Type::Q | Type::UQ) {
+        return plan_from_f(inst, &d);
+    }
     let qword = |ty: Type| ty.size() == 8;
     if !float && (qword(d.ty) || inst.srcs.iter().flatten().any(|s| qword(s.ty))) {
         return plan_q(inst, &d);
@@ -399,6 +412,11 @@ fn plan_q(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
         (Loc::Grf, Type::Q | Type::UQ) if strided(&d.rel[..n], 8) => (Some(d.base), DForm::QVec),
         // The general path writes the low 32 bits of the 64-bit result.
         (Loc::Grf, Type::D | Type::UD) => (Some(d.base), dform32(d, n)?),
+        // A conversion to float (the JIT's 64-bit division estimates its quotient digits
+        // in single precision): the float's bits in the dword.
+        (Loc::Grf, Type::F) if inst.op == Opcode::Mov && inst.cmod.is_none() => {
+            (Some(d.base), dform32(d, n)?)
+        }
         _ => return None,
     };
     let src = |k: usize| inst.srcs[k].as_ref();
@@ -408,6 +426,7 @@ fn plan_q(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
         Cmp => (QOp::Cmp { cm: inst.cmod?, u }, 2),
         Sel => (QOp::Sel { cm: inst.cmod, u }, 2),
         _ if inst.cmod.is_some() => return None,
+        Mov if d.ty == Type::F => (QOp::ToF { u }, 1),
         Mov => (QOp::Mov, 1),
         Add => (QOp::Add, 2),
         // The JIT's widening multiply; qword factors stay general.
@@ -453,6 +472,40 @@ fn plan_q(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
         sat: false,
         path: Path::Wide,
         selects: matches!(op, QOp::Sel { .. }),
+    })
+}
+
+/// `mov` of an F source (contiguous, the halves of qwords, scalar, immediate) to Q or UQ,
+/// contiguous qwords, SIMD1 and SIMD8 (the 64-bit division's quotient digit back to an
+/// integer).
+fn plan_from_f(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
+    let n = inst.n as usize;
+    if !matches!(n, 1 | 8)
+        || inst.op != Opcode::Mov
+        || inst.sat
+        || inst.cmod.is_some()
+        || d.loc != Loc::Grf
+        || !strided(&d.rel[..n], 8)
+    {
+        return None;
+    }
+    let s = inst.srcs[0].as_ref()?;
+    if inst.srcs[1..].iter().any(|s| s.is_some()) {
+        return None;
+    }
+    let mut srcs = [NO_SRC; 3];
+    srcs[0] = plan_src(s, n, Kind::F32)?;
+    Some(Plan {
+        op: FOp::Wide,
+        q: QOp::FromF {
+            u: d.ty == Type::UQ,
+        },
+        srcs,
+        dst: Some(d.base),
+        dform: DForm::QVec,
+        sat: false,
+        path: Path::Wide,
+        selects: false,
     })
 }
 
@@ -522,7 +575,8 @@ impl Plan {
                     || !matches!(self.q, QOp::DAdd | QOp::DMul | QOp::DMad));
         }
         cr0 & CR0_ROUND_MASK == 0
-            || !matches!(self.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF)
+            || !(matches!(self.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF)
+                || self.path == Path::Wide && matches!(self.q, QOp::ToF { .. }))
     }
 }
 
@@ -1224,12 +1278,32 @@ fn zip64<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> i64
 fn lanes_q<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32) -> Option<u32> {
     use QOp::*;
     let [s0, s1, _] = &p.srcs;
+    if let FromF { u } = p.q {
+        // The float's bits, |x| then -x as the source modifiers say (the general path's
+        // denormal flush changes no truncated value).
+        let mut out = [0i64; N];
+        for (o, b) in out.iter_mut().zip(load_all::<N>(g, s0)) {
+            let b = if s0.abs { b & 0x7FFF_FFFF } else { b };
+            let v = f32::from_bits(if s0.neg { b ^ 0x8000_0000 } else { b });
+            *o = if u { v as u64 as i64 } else { v as i64 };
+        }
+        if let Some(o) = p.dst {
+            store_q::<N>(g, o, p.dform, &out, wmask);
+        }
+        return None;
+    }
     let logic = matches!(p.q, And | Or | Xor | Not);
     let x = load_q::<N>(g, s0, logic);
     let mut out = [0i64; N];
     let mut cond = None;
     match p.q {
         Mov => out = x,
+        ToF { u } => {
+            for i in 0..N {
+                let f = if u { x[i] as u64 as f32 } else { x[i] as f32 };
+                out[i] = i64::from(f.to_bits());
+            }
+        }
         Not => {
             for i in 0..N {
                 out[i] = !x[i];
@@ -1280,7 +1354,7 @@ fn lanes_q<const N: usize>(g: &mut [u8], p: &Plan, wmask: u32, pred: u32) -> Opt
                     }
                     cond = Some(m);
                 }
-                Mov | Not => unreachable!("one source"),
+                Mov | Not | ToF { .. } | FromF { .. } => unreachable!("one source"),
                 DMov | DAdd | DMul | DMad | DSel { .. } | DCmp { .. } => {
                     unreachable!("a double plan runs in `lanes_d`")
                 }

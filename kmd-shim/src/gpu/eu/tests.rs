@@ -2183,8 +2183,19 @@ fn fast_path_matches_general_path_wide() {
         let q = if r.coin() { Type::Q } else { Type::UQ };
         let dd = if r.coin() { Type::D } else { Type::UD };
         let mut d = dst(dnr, Type::UQ);
-        match r.below(if float { 2 } else { 8 }) {
+        match r.below(if float { 2 } else { 9 }) {
+            // A float to a qword (truncated: `QFromF`).
+            _ if float && op == Mov && r.coin() => {
+                d.ty = q;
+                d.subreg = dsub(r, 8);
+            }
             _ if float => {
+                d.ty = Type::F;
+                d.hstride = r.pick(&[1, 2]);
+                d.subreg = 4 * (d.hstride - 1) * r.below(2) as u8;
+            }
+            // An integer to a float (`QToF` where a source is a qword).
+            8 => {
                 d.ty = Type::F;
                 d.hstride = r.pick(&[1, 2]);
                 d.subreg = 4 * (d.hstride - 1) * r.below(2) as u8;
@@ -2221,6 +2232,10 @@ fn fast_path_matches_general_path_wide() {
             // Denormals kept (the float cases see both modes).
             prog.push(or_cr0(0x4C0));
         }
+        if r.below(8) == 0 {
+            // A directed rounding mode: the conversions to float stand aside.
+            prog.push(or_cr0(0x10 * (1 + r.below(3))));
+        }
         let at = KBASE + 16 * prog.len() as u64;
         prog.push(inst.clone());
         prog.push(eot());
@@ -2233,6 +2248,13 @@ fn fast_path_matches_general_path_wide() {
             for k in 0..4 {
                 let v = if r.coin() {
                     corner_u64(r)
+                } else if float && r.coin() {
+                    // Floats around the 64-bit integers' range and its edges.
+                    let f = |r: &mut Rng| {
+                        let e = 100 + r.below(100) as u32;
+                        u64::from((r.next() as u32 & 0x807F_FFFF) | e << 23)
+                    };
+                    f(r) | f(r) << 32
                 } else {
                     u64::from(corner_u32(r)) | u64::from(corner_u32(r)) << 32
                 };
@@ -2288,6 +2310,8 @@ fn fast_path_matches_general_path_wide() {
         "QAsr",
         "QSel",
         "QCmp",
+        "QToF",
+        "QFromF",
         "src:Vec2",
         "src:Words",
         "src:WScalar",

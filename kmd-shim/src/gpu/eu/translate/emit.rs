@@ -33,8 +33,11 @@ pub fn translatable(inst: &ExecInst) -> bool {
         return matches!(inst.pred, None | Some((PredCtrl::Normal, _))) && inst.n <= 32;
     }
     let Some(p) = &inst.fast else { return false };
-    // Doubles run in the interpreter's planned loops (`fast::lanes_d`).
-    if p.path == Path::Double {
+    // Doubles run in the interpreter's planned loops (`fast::lanes_d`), and so do the
+    // conversions between qwords and floats.
+    if p.path == Path::Double
+        || p.path == Path::Wide && matches!(p.q, QOp::ToF { .. } | QOp::FromF { .. })
+    {
         return false;
     }
     if !matches!(inst.n, 1 | 8 | 16 | 32) {
@@ -1081,6 +1084,9 @@ impl Cx<'_, '_> {
                             self.b.ins().bmask(types::I64, m)
                         }
                         QOp::Mov | QOp::Not => unreachable!("one source"),
+                        QOp::ToF { .. } | QOp::FromF { .. } => {
+                            unreachable!("conversions are not translated")
+                        }
                         QOp::DMov
                         | QOp::DAdd
                         | QOp::DMul
