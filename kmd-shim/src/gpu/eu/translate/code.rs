@@ -27,7 +27,17 @@ pub struct Ctx {
     pub pad: u32,
     /// Out: where the thread goes on.
     pub next_ip: u64,
+    /// The run's own scratch: the counter increments its instructions add, written at
+    /// entry (`emit::function`), read by each instruction as one memory operand.
+    pub incs: [u64; INCS],
+    /// The run's own scratch: per instruction shape, whether `active` enables all its
+    /// channels (1) or not (0), written at entry, tested by each of its stores.
+    pub alls: [u8; INCS],
 }
+
+/// Distinct counter increments a run keeps in its `Ctx` (instruction shapes × issue cycles);
+/// instructions past them compute theirs.
+pub const INCS: usize = 16;
 
 /// Byte offsets of [`Ctx`]'s fields, for the emitted loads and stores.
 pub mod ctx {
@@ -39,6 +49,8 @@ pub mod ctx {
     pub const EXECUTED: i32 = 20;
     pub const ISSUE: i32 = 24;
     pub const NEXT_IP: i32 = 32;
+    pub const INCS: i32 = 40;
+    pub const ALLS: i32 = 40 + 8 * super::INCS as i32;
 }
 
 const _: () = {
@@ -49,6 +61,8 @@ const _: () = {
     assert!(std::mem::offset_of!(Ctx, executed) == ctx::EXECUTED as usize);
     assert!(std::mem::offset_of!(Ctx, issue) == ctx::ISSUE as usize);
     assert!(std::mem::offset_of!(Ctx, next_ip) == ctx::NEXT_IP as usize);
+    assert!(std::mem::offset_of!(Ctx, incs) == ctx::INCS as usize);
+    assert!(std::mem::offset_of!(Ctx, alls) == ctx::ALLS as usize);
 };
 
 pub struct Code {

@@ -179,21 +179,24 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
     let blocks: Vec<Block> = insts.iter().map(|_| b.create_block()).collect();
     let exit = b.create_block();
     b.append_block_param(exit, types::I64);
-    let lanes = b.declare_var(types::I32);
-    let left = b.declare_var(types::I32);
-    let issue = b.declare_var(types::I32);
+    // The counters in one 64-bit accumulator: the instructions the run may still execute
+    // in bits 0-15 (it leaves when they reach 0), issue cycles in bits 16-39, lanes from
+    // bit 40. An instruction adds (lanes << 40) + (cycles << 16) - 1, which never borrows
+    // across fields (the low field is at least 1 before it); most instructions' increments
+    // are computed at entry and kept in the `Ctx` (`incs`), so that each adds one memory
+    // operand, where three counters and a compare were four operations and a recount.
+    let acc = b.declare_var(types::I64);
     b.switch_to_block(entry);
     let params = b.block_params(entry).to_vec();
     let (grf, arf_ptr, cx, grf_old) = (params[0], params[1], params[2], params[3]);
+    let ctxp = cx;
     let flags = MemFlagsData::new().with_notrap();
     let active = b.ins().load(types::I32, flags, cx, ctx::ACTIVE);
     let dispatch = b.ins().load(types::I32, flags, cx, ctx::DISPATCH);
     let start = b.ins().load(types::I32, flags, cx, ctx::START);
     let budget = b.ins().load(types::I32, flags, cx, ctx::BUDGET);
-    let zero = b.ins().iconst(types::I32, 0);
-    b.def_var(lanes, zero);
-    b.def_var(issue, zero);
-    b.def_var(left, budget);
+    let budget64 = b.ins().uextend(types::I64, budget);
+    b.def_var(acc, budget64);
     // The channels each instruction shape enables, and how many: `active` does not change
     // within a run, so they are computed once here rather than per instruction.
     let mut enables: Vec<((u8, u8), Value, Value)> = Vec::new();
@@ -205,6 +208,43 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             let count = b.ins().popcnt(e);
             enables.push((key, e, count));
         }
+    }
+    // Whether each shape's channels are all enabled, for its stores (`Cx::store`).
+    let mut alls: Vec<((u8, u8), i32)> = Vec::new();
+    for &((off, n), e, _) in enables.iter().take(super::code::INCS) {
+        let all = b.ins().icmp_imm_u(IntCC::Equal, e, imm(full(n)));
+        let at = ctx::ALLS + alls.len() as i32;
+        b.ins().store(flags, all, cx, at);
+        alls.push(((off, n), at));
+    }
+    // The increments of the instructions whose lanes are their shape's enabled channels
+    // (no predicate, or sel's), by (no_mask, channel offset, width, issue cycles).
+    let mut incs: Vec<(IncKey, i32)> = Vec::new();
+    for inst in insts.iter().filter(|i| i.op != Opcode::Jmpi) {
+        let Some(p) = inst.fast.as_ref() else {
+            continue;
+        };
+        if !(p.selects || inst.pred.is_none()) || incs.len() == super::code::INCS {
+            continue;
+        }
+        let key = inc_key(inst);
+        if incs.iter().any(|(k, _)| *k == key) {
+            continue;
+        }
+        let count = if inst.no_mask {
+            b.ins()
+                .iconst(types::I64, i64::from(full(inst.n).count_ones()))
+        } else {
+            let &(_, _, c) = enables
+                .iter()
+                .find(|(k, ..)| *k == (inst.chan_off, inst.n))
+                .expect("every shape's enable is computed above");
+            b.ins().uextend(types::I64, c)
+        };
+        let inc = increment(&mut b, count, inst.issue);
+        let off = ctx::INCS + 8 * incs.len() as i32;
+        b.ins().store(flags, inc, cx, off);
+        incs.push((key, off));
     }
     let nowhere = b.ins().iconst(types::I64, insts[0].addr as i64);
     let default = b
@@ -232,6 +272,8 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             n: inst.n,
             per_lane: inst.n == 1 || inst.fast.is_some_and(|p| p.path != Path::Plain),
             enables: &enables,
+            ctx: ctxp,
+            alls: &alls,
         };
         let (l, cycles) = if inst.op == Opcode::Jmpi {
             (cx.jmpi_lanes(inst, dispatch), 1)
@@ -243,16 +285,22 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             (cx.inst(inst, plan), inst.issue)
         };
         let taken = (inst.op == Opcode::Jmpi).then(|| cx.jmpi_taken(inst));
-        let sum = b.use_var(lanes);
-        let sum = b.ins().iadd(sum, l);
-        b.def_var(lanes, sum);
-        let c = b.use_var(issue);
-        let c = b.ins().iadd_imm_u(c, i64::from(cycles));
-        b.def_var(issue, c);
-        let l = b.use_var(left);
-        let l = b.ins().iadd_imm_s(l, -1);
-        b.def_var(left, l);
-        let spent = b.ins().icmp_imm_u(IntCC::Equal, l, 0);
+        let kept = incs
+            .iter()
+            .find(|(k, _)| inst.op != Opcode::Jmpi && *k == inc_key(inst))
+            .filter(|_| inst.fast.is_some_and(|p| p.selects || inst.pred.is_none()));
+        let inc = match kept {
+            Some(&(_, off)) => b.ins().load(types::I64, flags, ctxp, off),
+            None => {
+                let l = b.ins().uextend(types::I64, l);
+                increment(&mut b, l, cycles)
+            }
+        };
+        let a = b.use_var(acc);
+        let a = b.ins().iadd(a, inc);
+        b.def_var(acc, a);
+        let left = b.ins().band_imm_u(a, 0xFFFF);
+        let spent = b.ins().icmp_imm_u(IntCC::Equal, left, 0);
         // Go on at instruction `to` of the run, or leave for `addr`.
         let go = |b: &mut FunctionBuilder<'_>, to: Option<usize>, addr: u64| {
             let a = b.ins().iconst(types::I64, addr as i64);
@@ -286,9 +334,14 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
     }
     b.switch_to_block(exit);
     let next_ip = b.block_params(exit)[0];
-    let total = b.use_var(lanes);
-    let cycles = b.use_var(issue);
-    let l = b.use_var(left);
+    let a = b.use_var(acc);
+    let total = b.ins().ushr_imm_u(a, 40);
+    let total = b.ins().ireduce(types::I32, total);
+    let cycles = b.ins().ushr_imm_u(a, 16);
+    let cycles = b.ins().ireduce(types::I32, cycles);
+    let cycles = b.ins().band_imm_u(cycles, 0xFF_FFFF);
+    let l = b.ins().ireduce(types::I32, a);
+    let l = b.ins().band_imm_u(l, 0xFFFF);
     let ran = b.ins().isub(budget, l);
     b.ins().store(flags, total, cx, ctx::LANES);
     b.ins().store(flags, ran, cx, ctx::EXECUTED);
@@ -298,6 +351,23 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
     b.seal_all_blocks();
     b.finalize(isa.frontend_config());
     func
+}
+
+/// The most instructions a run executes in one call: its count-down field is 16 bits.
+pub const MAX_BUDGET: usize = 0xFFFF;
+
+/// What an instruction's kept counter increment depends on.
+type IncKey = (bool, u8, u8, u8);
+
+fn inc_key(inst: &ExecInst) -> IncKey {
+    (inst.no_mask, inst.chan_off, inst.n, inst.issue)
+}
+
+/// An instruction's addition to the counter accumulator: `lanes` (I64) lanes, `cycles`
+/// issue cycles and one instruction fewer left.
+fn increment(b: &mut FunctionBuilder<'_>, lanes: Value, cycles: u8) -> Value {
+    let l = b.ins().ishl_imm_u(lanes, 40);
+    b.ins().iadd_imm_s(l, (i64::from(cycles) << 16) - 1)
 }
 
 /// A 32-bit immediate of an I32 operation (zero-extended: the `_imm_u` forms).
@@ -331,6 +401,20 @@ struct Cx<'a, 'b> {
     per_lane: bool,
     /// (chan_off, n) → the channels `active` enables for that shape, and their count.
     enables: &'a [((u8, u8), Value, Value)],
+    /// The run's `Ctx`, and where in it each shape's all-enabled flag is.
+    ctx: Value,
+    alls: &'a [((u8, u8), i32)],
+}
+
+/// What a store knows of its write mask being every channel of the instruction.
+#[derive(Clone, Copy)]
+enum Whole {
+    /// Always (NoMask, no predicate).
+    Yes,
+    /// The shape's flag at this `Ctx` offset says (no predicate).
+    Flag(i32),
+    /// Compared when it runs.
+    Ask,
 }
 
 impl Cx<'_, '_> {
@@ -523,6 +607,24 @@ impl Cx<'_, '_> {
             x = self.b.ins().bxor(x, m);
         }
         x
+    }
+
+    /// `chunk_f` as a float. A contiguous chunk that needs no flush or modifier is loaded as
+    /// floats, so that the operation can take it as its memory operand (a load and a
+    /// bitcast stay two instructions).
+    fn chunk_float(&mut self, s: &FSrc, flush: bool, c: usize) -> Value {
+        if let (At::Vec(o), false, false, false, true) =
+            (s.at, self.scalar(), s.neg, s.abs, !flush || self.daz)
+        {
+            return self.b.ins().load(
+                types::F32X4,
+                Self::mem(),
+                self.grf,
+                o as i32 + 16 * c as i32,
+            );
+        }
+        let x = self.chunk_f(s, flush, c);
+        self.as_float(x)
     }
 
     /// Denormal → zero of the same sign, on f32 bits (`fast::flush`).
@@ -728,7 +830,17 @@ impl Cx<'_, '_> {
                 DForm::Vec2 => (self.low_dwords(out), 8),
                 DForm::QVec => (out, 8),
             };
-            self.store(o, step, &out, wmask);
+            let whole = if wmask != enabled {
+                Whole::Ask
+            } else if inst.no_mask {
+                Whole::Yes
+            } else {
+                self.alls
+                    .iter()
+                    .find(|(k, _)| *k == (inst.chan_off, inst.n))
+                    .map_or(Whole::Ask, |&(_, at)| Whole::Flag(at))
+            };
+            self.store(o, step, &out, wmask, whole);
         }
         if wmask == enabled {
             count
@@ -765,7 +877,7 @@ impl Cx<'_, '_> {
 
     /// Write the lanes of `wmask` at GRF offset `o`, `step` bytes apart per lane (per-lane
     /// mode; vectors are contiguous); the others keep their bytes.
-    fn store(&mut self, o: u32, step: usize, out: &[Value], wmask: Value) {
+    fn store(&mut self, o: u32, step: usize, out: &[Value], wmask: Value, whole: Whole) {
         let o = o as i32;
         if self.scalar() {
             for (c, v) in out.iter().enumerate() {
@@ -778,13 +890,24 @@ impl Cx<'_, '_> {
             }
             return;
         }
+        let is_all = match whole {
+            Whole::Yes => {
+                for (c, v) in out.iter().enumerate() {
+                    self.b
+                        .ins()
+                        .store(Self::mem(), *v, self.grf, o + 16 * c as i32);
+                }
+                return;
+            }
+            Whole::Flag(at) => self.b.ins().load(types::I8, Self::mem(), self.ctx, at),
+            Whole::Ask => self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::Equal, wmask, imm(full(self.n))),
+        };
         let all = self.b.create_block();
         let some = self.b.create_block();
         let join = self.b.create_block();
-        let is_all = self
-            .b
-            .ins()
-            .icmp_imm_u(IntCC::Equal, wmask, imm(full(self.n)));
         self.b.ins().brif(is_all, all, &[], some, &[]);
         self.b.switch_to_block(all);
         for (c, v) in out.iter().enumerate() {
@@ -832,25 +955,33 @@ impl Cx<'_, '_> {
                 (self.fin(x, p.sat), None)
             }
             FOp::FAdd | FOp::FMul | FOp::FMad => {
-                // Chunk by chunk, so that few operands are live at once.
+                // Chunk by chunk, each checked (and branched on) before the next is loaded:
+                // Cranelift computes a pure value where it is first used, so one check for
+                // all chunks would put every chunk's loads first and spill them.
                 let mut r = Vec::with_capacity(chunks);
                 for c in 0..chunks {
-                    let x = self.chunk_f(s0, ftz, c);
-                    let y = self.chunk_f(s1, ftz, c);
-                    let (xf, yf) = (self.as_float(x), self.as_float(y));
+                    // The operand loaded last, right before the operation, can be its
+                    // memory operand (a load merges only with no other load between).
                     let v = match p.op {
-                        FOp::FAdd => self.b.ins().fadd(xf, yf),
-                        FOp::FMul => self.b.ins().fmul(xf, yf),
+                        FOp::FAdd | FOp::FMul => {
+                            let xf = self.chunk_float(s0, ftz, c);
+                            let yf = self.chunk_float(s1, ftz, c);
+                            if p.op == FOp::FAdd {
+                                self.b.ins().fadd(xf, yf)
+                            } else {
+                                self.b.ins().fmul(xf, yf)
+                            }
+                        }
                         _ => {
                             // Gen mad: src0 + src1 * src2, one rounding.
-                            let z = self.chunk_f(s2, ftz, c);
-                            let zf = self.as_float(z);
+                            let yf = self.chunk_float(s1, ftz, c);
+                            let zf = self.chunk_float(s2, ftz, c);
+                            let xf = self.chunk_float(s0, ftz, c);
                             self.b.ins().fma(yf, zf, xf)
                         }
                     };
-                    r.push(v);
+                    r.push(self.nan_fix(v, p, ftz, c));
                 }
-                let r = self.nan_fix(&r, p, ftz);
                 (self.fin(r, p.sat), None)
             }
             FOp::FSel(cm) => {
@@ -1137,87 +1268,69 @@ impl Cx<'_, '_> {
         r
     }
 
-    /// `nan_f32` for the lanes whose result is a NaN: the first NaN operand made quiet, or
-    /// the canonical NaN; and with `flush`, denormal results flushed to zero of their sign
-    /// (`fast::flush`). The check is one branch per instruction; the fix is out of line.
-    /// With `flush` the check is |r| < 2^-126 or unordered, one comparison per chunk for
-    /// both (zeros take the fix too, which leaves them as they are). Returns the result
-    /// chunks as integer bits.
-    fn nan_fix(&mut self, r: &[Value], p: &Plan, flush: bool) -> Vec<Value> {
-        let chunks = r.len();
-        let nan: Vec<Value> = if flush {
+    /// `nan_f32` for the lanes of chunk `c` whose result `v` is a NaN: the first NaN
+    /// operand made quiet, or the canonical NaN; and with `flush`, denormal results flushed
+    /// to zero of their sign (`fast::flush`). The check is one branch per chunk; the fix is
+    /// out of line. With `flush` the check is |r| < 2^-126 or unordered, one comparison for
+    /// both (zeros take the fix too, which leaves them as they are). Returns the chunk as
+    /// integer bits.
+    fn nan_fix(&mut self, v: Value, p: &Plan, flush: bool, c: usize) -> Value {
+        let bad = if flush {
             let magnitude = self.konst(!SIGN);
             let min_normal = self.konst(0x0080_0000);
             let min_normal = self.as_float(min_normal);
-            r.iter()
-                .map(|&v| {
-                    let a = self.as_int(v);
-                    let a = self.b.ins().band(a, magnitude);
-                    let a = self.as_float(a);
-                    self.b
-                        .ins()
-                        .fcmp(FloatCC::UnorderedOrLessThan, a, min_normal)
-                })
-                .collect()
+            let a = self.as_int(v);
+            let a = self.b.ins().band(a, magnitude);
+            let a = self.as_float(a);
+            self.b
+                .ins()
+                .fcmp(FloatCC::UnorderedOrLessThan, a, min_normal)
         } else {
-            r.iter()
-                .map(|&v| self.b.ins().fcmp(FloatCC::Unordered, v, v))
-                .collect()
+            self.b.ins().fcmp(FloatCC::Unordered, v, v)
         };
-        let mut any = nan[0];
-        for m in &nan[1..] {
-            any = self.b.ins().bor(any, *m);
-        }
         let any = if self.scalar() {
-            any
+            bad
         } else {
-            self.b.ins().vany_true(any)
+            self.b.ins().vany_true(bad)
         };
         let ity = self.ity();
         let fix = self.b.create_block();
         let cont = self.b.create_block();
-        for _ in 0..chunks {
-            self.b.append_block_param(cont, ity);
-        }
-        let bits: Vec<Value> = r.iter().map(|&v| self.as_int(v)).collect();
-        let args: Vec<_> = bits
-            .iter()
-            .map(|&v| cranelift_codegen::ir::BlockArg::Value(v))
-            .collect();
-        self.b.ins().brif(any, fix, &[], cont, &args);
+        self.b.append_block_param(cont, ity);
+        let bits = self.as_int(v);
+        self.b.ins().brif(
+            any,
+            fix,
+            &[],
+            cont,
+            &[cranelift_codegen::ir::BlockArg::Value(bits)],
+        );
         self.b.set_cold_block(fix);
         self.b.switch_to_block(fix);
         // The operands again, from the GRF (nothing is written before the result): keeping
         // them live across the check costs the common path spills.
         let ftz = self.ftz;
-        let x = self.load_f(&p.srcs[0], ftz);
-        let y = self.load_f(&p.srcs[1], ftz);
-        let z = (p.op == FOp::FMad).then(|| self.load_f(&p.srcs[2], ftz));
-        let mut fixed = Vec::with_capacity(chunks);
-        for c in 0..chunks {
-            let mut v = self.konst(CANONICAL_NAN);
-            let mut ops: Vec<Value> = vec![x[c], y[c]];
-            if let Some(z) = &z {
-                ops.push(z[c]);
-            }
-            for &o in ops.iter().rev() {
-                let is = self.fcmp(CondMod::U, o, o);
-                let q = self.konst(QUIET);
-                let quiet = self.b.ins().bor(o, q);
-                v = self.sel(is, quiet, v);
-            }
-            // The check again (keeping its masks live across the branch would spill them).
-            let rf = self.as_float(bits[c]);
-            let nan_c = self.b.ins().fcmp(FloatCC::Unordered, rf, rf);
-            let v = self.sel(nan_c, v, bits[c]);
-            fixed.push(if flush { self.flush(v) } else { v });
+        let x = self.chunk_f(&p.srcs[0], ftz, c);
+        let y = self.chunk_f(&p.srcs[1], ftz, c);
+        let z = (p.op == FOp::FMad).then(|| self.chunk_f(&p.srcs[2], ftz, c));
+        let mut fixed = self.konst(CANONICAL_NAN);
+        let mut ops: Vec<Value> = vec![x, y];
+        ops.extend(z);
+        for &o in ops.iter().rev() {
+            let is = self.fcmp(CondMod::U, o, o);
+            let q = self.konst(QUIET);
+            let quiet = self.b.ins().bor(o, q);
+            fixed = self.sel(is, quiet, fixed);
         }
-        let args: Vec<_> = fixed
-            .iter()
-            .map(|&v| cranelift_codegen::ir::BlockArg::Value(v))
-            .collect();
-        self.b.ins().jump(cont, &args);
+        // The check again (keeping its mask live across the branch would spill it).
+        let rf = self.as_float(bits);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, rf, rf);
+        let fixed = self.sel(nan, fixed, bits);
+        let fixed = if flush { self.flush(fixed) } else { fixed };
+        self.b
+            .ins()
+            .jump(cont, &[cranelift_codegen::ir::BlockArg::Value(fixed)]);
         self.b.switch_to_block(cont);
-        self.b.block_params(cont).to_vec()
+        self.b.block_params(cont)[0]
     }
 }

@@ -201,7 +201,8 @@ impl Run {
             active: t.active,
             dispatch: t.dispatch,
             start: k as u32,
-            budget: budget.min(u32::MAX as usize) as u32,
+            // The run counts down in 16 bits (`emit::function`); a quantum is 64.
+            budget: budget.min(emit::MAX_BUDGET) as u32,
             ..Default::default()
         };
         // SAFETY: `entry` is this run's code (kept alive by `self.code`), compiled for the
