@@ -167,7 +167,7 @@ impl Run<'_> {
         let threads_before = counters.threads;
         let before = counters.instructions;
         let used = shared.work.load(Ordering::Relaxed);
-        if used > self.max_work || (i % WATCHDOG_EVERY == 0 && self.watchdog.expired()) {
+        if used > self.max_work || (i.is_multiple_of(WATCHDOG_EVERY) && self.watchdog.expired()) {
             return Err(GpuError::Hang);
         }
         let r = group(
@@ -181,7 +181,7 @@ impl Run<'_> {
         let used = shared.work.fetch_add(spent, Ordering::Relaxed) + spent;
         r?;
         if used > self.max_work
-            || ((i % WATCHDOG_EVERY == 0 || spent > LONG_GROUP) && self.watchdog.expired())
+            || ((i.is_multiple_of(WATCHDOG_EVERY) || spent > LONG_GROUP) && self.watchdog.expired())
         {
             return Err(GpuError::Hang);
         }
