@@ -230,13 +230,17 @@ fn half4_and_short4_accesses_are_dword_messages() {
             size_t i = get_global_id(0);
             vstore_half2(vload_half2(i, a), i, b);
         }";
+    assert_messages(src, |name| if name == "v" { 4 } else { 2 });
+}
+
+/// Every kernel of `src` built, legal, and with `want(name)` data-port messages.
+fn assert_messages(src: &str, want: impl Fn(&str) -> usize) {
     let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
     for (name, k) in &ks {
         let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = legal_text(name, &k.isa);
         let sends = data_port_sends(&text).len();
-        let want = if name == "v" { 4 } else { 2 };
-        assert_eq!(sends, want, "{name}: {text}");
+        assert_eq!(sends, want(name), "{name}: {text}");
     }
 }
 
@@ -267,19 +271,12 @@ fn char_and_long_vectors_are_dword_messages() {
             size_t i = get_global_id(0);
             vstore3(vload3(i, a) + (char3)(1), i, o);
         }";
-    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
-    for (name, k) in &ks {
-        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = legal_text(name, &k.isa);
-        let sends = data_port_sends(&text).len();
-        let want = match name.as_str() {
-            "c4" | "c16" | "l2" => 3,
-            "l16" => 24,
-            "c3" => 6,
-            other => panic!("unexpected kernel {other}"),
-        };
-        assert_eq!(sends, want, "{name}: {text}");
-    }
+    assert_messages(src, |name| match name {
+        "c4" | "c16" | "l2" => 3,
+        "l16" => 24,
+        "c3" => 6,
+        other => panic!("unexpected kernel {other}"),
+    });
 }
 
 /// `__local` addresses in 32 bits (analysis/slm_addresses.rs, passes::narrow, isel's

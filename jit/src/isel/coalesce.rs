@@ -171,6 +171,17 @@ fn groupable_space(f: &Function, addr: Value) -> bool {
     )
 }
 
+/// Loads a group may take: dwords (per lane or uniform), qwords (per lane or uniform), and
+/// per lane only, bytes and 16-bit words zero-extended to i32.
+fn groupable_load(bytes: u32, ty: Ty, uniform: bool) -> bool {
+    match bytes {
+        4 => dword(ty),
+        8 => matches!(ty, Ty::I64 | Ty::F64),
+        1 | 2 => ty == Ty::I32 && !uniform,
+        _ => false,
+    }
+}
+
 fn dword(ty: Ty) -> bool {
     matches!(ty, Ty::I32 | Ty::F32)
 }
@@ -254,13 +265,9 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
     for (i, v) in insts.iter().enumerate() {
         let op = &f.inst(*v).op;
         match *op {
-            Op::Load {
-                addr,
-                bytes: bytes @ (2 | 4),
-                align,
-            } if groupable_space(f, addr)
-                && (bytes == 4 && dword(f.ty(*v))
-                    || bytes == 2 && f.ty(*v) == Ty::I32 && !uniform[v.0 as usize]) =>
+            Op::Load { addr, bytes, align }
+                if groupable_space(f, addr)
+                    && groupable_load(bytes, f.ty(*v), uniform[v.0 as usize]) =>
             {
                 let (base, off) = base_offset(f, addr);
                 let u = uniform[v.0 as usize];
@@ -271,47 +278,13 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     value: *v,
                     align,
                 };
-                if bytes == 2 {
-                    word_loads.entry((load_seg, base)).or_default().push(access);
-                } else {
-                    loads.entry((load_seg, base, u)).or_default().push(access);
+                let seg = load_seg;
+                match bytes {
+                    1 => byte_loads.entry((seg, base)).or_default().push(access),
+                    2 => word_loads.entry((seg, base)).or_default().push(access),
+                    4 => loads.entry((seg, base, u)).or_default().push(access),
+                    _ => qword_loads.entry((seg, base, u)).or_default().push(access),
                 }
-                store_seg += 1;
-            }
-            Op::Load {
-                addr,
-                bytes: 1,
-                align,
-            } if groupable_space(f, addr) && f.ty(*v) == Ty::I32 && !uniform[v.0 as usize] => {
-                let (base, off) = base_offset(f, addr);
-                byte_loads
-                    .entry((load_seg, base))
-                    .or_default()
-                    .push(Access {
-                        pos: i,
-                        addr,
-                        off,
-                        value: *v,
-                        align,
-                    });
-                store_seg += 1;
-            }
-            Op::Load {
-                addr,
-                bytes: 8,
-                align,
-            } if groupable_space(f, addr) && matches!(f.ty(*v), Ty::I64 | Ty::F64) => {
-                let (base, off) = base_offset(f, addr);
-                qword_loads
-                    .entry((load_seg, base, uniform[v.0 as usize]))
-                    .or_default()
-                    .push(Access {
-                        pos: i,
-                        addr,
-                        off,
-                        value: *v,
-                        align,
-                    });
                 store_seg += 1;
             }
             Op::Store {

@@ -404,6 +404,19 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// Per-lane qword `x` split into two planes of a message's data: its low dwords at byte
+    /// offset `at[0]` of `data`, its high dwords at `at[1]` (`qword_from_planes` undone).
+    fn qword_to_planes(&mut self, x: Value, data: VReg, at: [u32; 2]) -> Result<(), IselError> {
+        for (h, off) in (0u32..).zip(at) {
+            let o = self.half(x, h)?;
+            let mut i = Inst::new(Opcode::Mov, self.simd);
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            i.srcs[0] = Some(o.src);
+            self.push(i, Some(VRef { v: data, off }), [o.vref, None, None]);
+        }
+        Ok(())
+    }
+
     /// Per-lane qword `v` interleaved from two planes of a reply (all lanes' low dwords at
     /// byte offset `at[0]`, their high dwords at `at[1]`).
     fn qword_from_planes(&mut self, v: Value, resp: VReg, at: [u32; 2]) {
@@ -627,20 +640,7 @@ impl Sel<'_> {
                 let channels = 2 * g.values.len() as u32;
                 let data = self.m.new_vreg(plane * channels);
                 for (k, x) in (0u32..).zip(&g.values) {
-                    for h in 0..2u32 {
-                        let o = self.half(*x, h)?;
-                        let mut i = Inst::new(Opcode::Mov, self.simd);
-                        i.dst = Some(grf_dst(0, 0, Type::UD));
-                        i.srcs[0] = Some(o.src);
-                        self.push(
-                            i,
-                            Some(VRef {
-                                v: data,
-                                off: plane * (2 * k + h),
-                            }),
-                            [o.vref, None, None],
-                        );
-                    }
+                    self.qword_to_planes(*x, data, [plane * 2 * k, plane * (2 * k + 1)])?;
                 }
                 (channels, data)
             }
@@ -682,20 +682,7 @@ impl Sel<'_> {
             self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
         } else if channels == 2 {
             // Split qwords into the low-dword and high-dword planes the message wants.
-            for h in 0..2u32 {
-                let o = self.half(value, h)?;
-                let mut i = Inst::new(Opcode::Mov, self.simd);
-                i.dst = Some(grf_dst(0, 0, Type::UD));
-                i.srcs[0] = Some(o.src);
-                self.push(
-                    i,
-                    Some(VRef {
-                        v: data,
-                        off: 4 * self.simd as u32 * h,
-                    }),
-                    [o.vref, None, None],
-                );
-            }
+            self.qword_to_planes(value, data, [0, 4 * u32::from(self.simd)])?;
         }
         let parts = match port {
             Port::A64 => send::a64_untyped_write_desc(self.simd as u32, channels),
