@@ -537,22 +537,19 @@ impl Dataport<'_> {
                     && matches!(sp, Space::Mem { bound: Some(b), .. }
                         if past(Some(b), msg.lane_addr(areg, l, a64), 4 * chans))
             });
+        if wide {
+            return self.untyped_wide(sp, msg, m, emask, [areg, dreg], chans, resp);
+        }
+        // Each component an access of its own.
         let mut lanes = Lanes::<64>::new();
-        let size = if wide {
-            for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
-                lanes.push(lane, msg.lane_addr(areg, lane, a64));
+        for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+            let a = msg.lane_addr(areg, lane, a64);
+            let comps = (0..4u64).filter(|k| m.channel_mask & (1 << k) != 0);
+            for (c, k) in comps.enumerate() {
+                lanes.push(c * 16 + lane, a.wrapping_add(4 * k));
             }
-            4 * chans
-        } else {
-            for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
-                let a = msg.lane_addr(areg, lane, a64);
-                let comps = (0..4u64).filter(|k| m.channel_mask & (1 << k) != 0);
-                for (c, k) in comps.enumerate() {
-                    lanes.push(c * 16 + lane, a.wrapping_add(4 * k));
-                }
-            }
-            4
-        };
+        }
+        let size = 4;
         // An access's slot: its first component (packed) and lane; it holds size / 4 of them.
         let slot = |s: u8| (usize::from(s) / 16, usize::from(s) % 16);
         let mut buf = [0u8; 64 * 4];
@@ -573,6 +570,64 @@ impl Dataport<'_> {
                 for (c, d) in (c0..).zip(b.chunks_exact(4)) {
                     let v = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
                     resp.set_lane_u32(c * per, lane, v);
+                }
+            }
+            resp.written = chans * per;
+        }
+        Ok(latency(sp))
+    }
+
+    /// An untyped message whose channels are x, xy, xyz or xyzw, every enabled lane's
+    /// components within bounds: one access of `4 * chans` bytes a lane, the lanes in order
+    /// (`read_each`/`write_each`), its dwords moved straight between the channel planes of
+    /// the payload or reply and the lane's slot. (The CTS's integer kernels are mostly
+    /// these: the general form's per-dword slot bookkeeping was a third of a send.)
+    #[allow(clippy::too_many_arguments)]
+    fn untyped_wide(
+        &mut self,
+        sp: Space,
+        msg: &Payload,
+        m: &Message,
+        emask: u32,
+        [areg, dreg]: [usize; 2],
+        chans: usize,
+        resp: &mut Reply,
+    ) -> Result<SendOutcome, GpuError> {
+        let simd = m.simd as usize;
+        let a64 = m.bti.is_none();
+        let per = simd / 8;
+        let write = matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite);
+        let (mut offs, mut which, mut n) = ([0u64; 16], [0u8; 16], 0);
+        let mut e = emask & ((1u32 << simd) - 1);
+        while e != 0 {
+            let lane = e.trailing_zeros() as usize;
+            e &= e - 1;
+            offs[n] = msg.lane_addr(areg, lane, a64);
+            which[n] = lane as u8;
+            n += 1;
+        }
+        let size = 4 * chans;
+        let mut buf = [0u8; 16 * 16];
+        let buf = &mut buf[..n * size];
+        // Channel c of lane l: dword l of the plane of `per` registers at `reg + c * per`
+        // (within the 32 registers: a header, at most four address and eight data ones).
+        let at = |reg: usize, c: usize, lane: u8| 32 * (reg + c * per) + 4 * usize::from(lane);
+        if write {
+            let flat = msg.regs.as_flattened();
+            for (slot, &lane) in buf.chunks_exact_mut(size).zip(&which[..n]) {
+                for (c, d) in slot.chunks_exact_mut(4).enumerate() {
+                    let o = at(dreg, c, lane);
+                    d.copy_from_slice(&flat[o..o + 4]);
+                }
+            }
+            self.write_each(sp, &mut offs[..n], size, buf)?;
+        } else {
+            self.read_each(sp, &mut offs[..n], size, buf)?;
+            let flat = resp.regs.as_flattened_mut();
+            for (slot, &lane) in buf.chunks_exact(size).zip(&which[..n]) {
+                for (c, d) in slot.chunks_exact(4).enumerate() {
+                    let o = at(0, c, lane);
+                    flat[o..o + 4].copy_from_slice(d);
                 }
             }
             resp.written = chans * per;
