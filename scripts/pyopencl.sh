@@ -6,7 +6,9 @@
 # Each file runs in a pytest process of its own: pyopencl keeps process-wide registries (a
 # struct dtype registered under one C name by test_array.py is spelled with that name in
 # test_algorithm.py's generated code), so files sharing a process fail each other's tests.
-# A test that runs longer than GENCL_PYOPENCL_TIMEOUT seconds (default 900) fails.
+# A test that runs longer than GENCL_PYOPENCL_TIMEOUT seconds (default 600) fails; a file still
+# running after GENCL_PYOPENCL_FILE_LIMIT seconds (default 1200: a hang in native code, where
+# pytest's timeout cannot reach) is killed with its native stacks printed (scripts/deadline.sh).
 # usage: scripts/pyopencl.sh [TEST_FILE...]   (default: the issue's six files)
 # Needs target/release/libgencl.so (cargo build --release -p gencl).
 set -euo pipefail
@@ -44,11 +46,20 @@ cp -r "$src/test" "$out/test"
 run_one() {
   local spec="$1" name="$2" f="${1%%:*}" sel=()
   [ "$spec" = "$f" ] || sel=(-k "${spec#*:}")
+  local status=0
   ( cd "$out/test" && PYOPENCL_TEST=gencl OCL_ICD_VENDORS="$out/vendors" GENCL_MODE=embedded GENCL_DEVICE=emulated \
-      XDG_CACHE_HOME="$out/cache-$name" "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
-      --timeout="${GENCL_PYOPENCL_TIMEOUT:-900}" --durations=5 \
-      --junitxml="$out/$name.xml" "${sel[@]}" "$f" > "$out/$name.log" 2>&1 )
-  echo "$spec: $(tail -n 1 "$out/$name.log")"
+      XDG_CACHE_HOME="$out/cache-$name" bash "$here/scripts/deadline.sh" "${GENCL_PYOPENCL_FILE_LIMIT:-1200}" \
+      "$py" -m pytest -q -p no:warnings -p no:cacheprovider \
+      --timeout="${GENCL_PYOPENCL_TIMEOUT:-600}" --durations=5 \
+      --junitxml="$out/$name.xml" "${sel[@]}" "$f" > "$out/$name.log" 2>&1 ) || status=$?
+  if [ "$status" = 124 ]; then
+    # A hang: the tests that ran and the stacks, into CI's own output.
+    echo "$spec: killed at its deadline"
+    grep -vE '^(Thread|#)' "$out/$name.log" | tail -n 40
+    grep -E '^(deadline|== pid|Thread|#)' "$out/$name.log" | head -n 400
+  else
+    echo "$spec: $(tail -n 1 "$out/$name.log")"
+  fi
 }
 # The files run side by side, one per core (GENCL_PYOPENCL_JOBS): the GPU model runs a launch
 # on one host thread, so two files take the time of the longer one.

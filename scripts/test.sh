@@ -20,7 +20,8 @@ export GENCL_VERIFY_IR="${GENCL_VERIFY_IR:-1}" GENCL_VALIDATE="${GENCL_VALIDATE:
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
-cargo test --release --workspace 2>&1 | tee "$log"
+# A test binary that hangs is killed at the deadline with its threads' stacks printed.
+bash scripts/deadline.sh "${GENCL_TEST_LIMIT:-2700}" cargo test --release --workspace 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
@@ -28,7 +29,7 @@ awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d fai
 # library presenting the emulated i915 as /dev/dri/renderD128): gencl's kernel corpus.
 set +e
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="env LD_PRELOAD=$here/target/release/libgencl_drm_shim.so GENCL_DEVICE=real" \
-  cargo test --release -p gencl --test gencl_corpus 2>&1 | tee -a "$log.shim"
+  bash scripts/deadline.sh 900 cargo test --release -p gencl --test gencl_corpus 2>&1 | tee -a "$log.shim"
 shim_status=${PIPESTATUS[0]}
 set -e
 awk '/^test result:/ { p += $4; f += $6 } END { printf "tests through the drm-shim: %d passed, %d failed\n", p, f }' "$log.shim"
