@@ -221,4 +221,8 @@ pub enum GpuError {
     /// A programming rule of the PRM broken (the model's strict mode, docs/hardware.md).
     #[error("command at {addr:#x} breaks a programming rule: {rule}")]
     Rule { addr: u64, rule: &'static str },
+    /// The model itself failed (a panic: a bug of the model, not of the batch). The batch
+    /// ends as a hang would, so that its waiters wake and the engine runs on.
+    #[error("the GPU model failed on this batch: {0}")]
+    Model(String),
 }

@@ -189,6 +189,9 @@ pub struct Shared {
     /// The counters of each context's most recent batch.
     last_batch: Mutex<std::collections::HashMap<u32, Counters>>,
     last_error: Mutex<Option<(u32, GpuError)>>,
+    /// Tests: the next batch's run panics, as a bug of the model would.
+    #[cfg(test)]
+    panic_next: std::sync::atomic::AtomicBool,
     /// The Gen9 part presented.
     part: Part,
     /// This device's GPU clock (the TIMESTAMP register) and decoded kernels.
@@ -364,6 +367,8 @@ impl EmulatedI915 {
             counters: Mutex::new(Counters::default()),
             last_batch: Mutex::new(std::collections::HashMap::new()),
             last_error: Mutex::new(None),
+            #[cfg(test)]
+            panic_next: std::sync::atomic::AtomicBool::new(false),
             engine: cs::Engine::with_frequency(part.platform.cs_timestamp_hz()),
             part,
             aub: aub_from_env(),
@@ -376,6 +381,12 @@ impl EmulatedI915 {
                 .ok()
         };
         Self { shared, engine }
+    }
+
+    /// Tests: makes the next batch's run panic inside the model.
+    #[cfg(test)]
+    pub(crate) fn panic_on_next_batch(&self) {
+        self.shared.panic_next.store(true, Ordering::SeqCst);
     }
 
     /// The last GPU error and the context it banned (for logs and tools).
@@ -496,14 +507,32 @@ impl Shared {
             }
         }
         let mut counters = Counters::default();
-        let result = cs::execute_batch_on_engine(
-            &job.vm.view(),
-            job.batch_gpu,
-            &self.budget,
-            &self.starvation,
-            &self.engine,
-            &mut counters,
-        );
+        // A panic of the model (its bug) must not end the engine thread: every waiter on
+        // this batch and every later one would then wait forever. It ends the batch as a
+        // GPU error instead, reported as a hang is.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            #[cfg(test)]
+            if self.panic_next.swap(false, Ordering::SeqCst) {
+                panic!("a panic injected by a test");
+            }
+            cs::execute_batch_on_engine(
+                &job.vm.view(),
+                job.batch_gpu,
+                &self.budget,
+                &self.starvation,
+                &self.engine,
+                &mut counters,
+            )
+        }))
+        .unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".into());
+            tracing::error!(ctx_id, "the GPU model panicked: {why}");
+            Err(GpuError::Model(why))
+        });
         self.counters.lock().add(&counters);
         self.last_batch.lock().insert(ctx_id, counters);
         if let Err(gpu_err) = result {

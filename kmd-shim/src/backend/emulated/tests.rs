@@ -297,6 +297,36 @@ fn a_fault_bans_the_context() {
 }
 
 #[test]
+fn a_panic_of_the_model_ends_the_batch_as_an_error_and_the_engine_runs_on() {
+    let emu = std::sync::Arc::new(EmulatedI915::with_budget(Budget::default()));
+    let d = Device::new(Box::new(EmulatedI915Handle(emu.clone())));
+    let vm = d.create_vm().unwrap();
+    let ctx = d.create_context(vm).unwrap();
+    let s = Setup {
+        batch: d.create_bo(4096).unwrap(),
+        data: d.create_bo(8192).unwrap(),
+        d,
+        ctx,
+    };
+    write_batch(&s, &stores(DATA_VA));
+    let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
+    emu.panic_on_next_batch();
+    s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    // Without the engine's catch this wait never returns: the engine thread is gone.
+    s.d.wait(s.batch, -1).unwrap();
+    let (banned, e) = emu.last_error().expect("the panic is the batch's error");
+    assert_eq!(banned, s.ctx);
+    assert_eq!(e, GpuError::Model("a panic injected by a test".into()));
+    assert_eq!(s.d.reset_stats(s.ctx).unwrap().batch_active, 1);
+    // The engine runs the next context's batches.
+    let ctx2 = s.d.create_context(s.d.create_vm().unwrap()).unwrap();
+    s.d.exec(ctx2, &objs, s.batch, 0).unwrap();
+    s.d.wait(s.batch, -1).unwrap();
+    let m = s.d.map_bo(s.data, 8192).unwrap();
+    assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
+}
+
+#[test]
 fn a_batch_past_its_budget_hangs() {
     let s = setup(Budget {
         max_commands: 64,
