@@ -224,7 +224,7 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
         let Some(p) = inst.fast.as_ref() else {
             continue;
         };
-        if !(p.selects || inst.pred.is_none()) || incs.len() == super::code::INCS {
+        if !lanes_are_enabled(inst, p) || incs.len() == super::code::INCS {
             continue;
         }
         let key = inc_key(inst);
@@ -288,7 +288,7 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
         let kept = incs
             .iter()
             .find(|(k, _)| inst.op != Opcode::Jmpi && *k == inc_key(inst))
-            .filter(|_| inst.fast.is_some_and(|p| p.selects || inst.pred.is_none()));
+            .filter(|_| inst.fast.is_some_and(|p| lanes_are_enabled(inst, &p)));
         let inc = match kept {
             Some(&(_, off)) => b.ins().load(types::I64, flags, ctxp, off),
             None => {
@@ -358,6 +358,13 @@ pub const MAX_BUDGET: usize = 0xFFFF;
 
 /// What an instruction's kept counter increment depends on.
 type IncKey = (bool, u8, u8, u8);
+
+/// Whether the lanes an instruction writes are its shape's enabled channels: it has no
+/// predicate, or it is a sel, whose predicate picks a source in every enabled lane. Its
+/// write mask and counter increment then depend on the shape alone (kept at entry).
+fn lanes_are_enabled(inst: &ExecInst, p: &Plan) -> bool {
+    p.selects || inst.pred.is_none()
+}
 
 fn inc_key(inst: &ExecInst) -> IncKey {
     (inst.no_mask, inst.chan_off, inst.n, inst.issue)
@@ -811,7 +818,7 @@ impl Cx<'_, '_> {
             (e, c)
         };
         let pred = self.pred_bits(inst);
-        let wmask = if p.selects || inst.pred.is_none() {
+        let wmask = if lanes_are_enabled(inst, p) {
             enabled
         } else {
             self.b.ins().band(enabled, pred)
