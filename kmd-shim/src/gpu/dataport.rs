@@ -50,6 +50,65 @@ pub struct Dataport<'a> {
     pub slm: Vec<u8>,
     /// Base of stateless (BTI 255/253) 32-bit offsets: the General State Base Address.
     pub general_state_base: u64,
+    /// Spin-waits on the group's SLM: who waits for which dword to be written.
+    pub watch: SlmWatch,
+}
+
+/// A spin-wait on SLM, as a lock's waiters run it: a compare-exchange that fails in every
+/// lane, then a thread switch (`{Switch}`, the back-off of gencl's 64-bit local atomics).
+/// Until the dword is written again the thread's retries can only fail, so the EU puts it
+/// to sleep until a write reaches the dword (one sleeper woken a write, first asleep first)
+/// or no thread of the group can run (then all wake). On the GPU model a spinning thread
+/// took its turns from the lock's holder: 98 % of the messages of the CTS's 64-bit
+/// `__local` atomics were failed retries (docs/gpu-model.md, "Spin-waits on SLM").
+#[derive(Debug, Default)]
+pub struct SlmWatch {
+    /// SLM writes so far, at any address: a failed compare-exchange is stale once this
+    /// moves (the dword may have changed before the thread switches).
+    pub writes: u64,
+    /// Per thread: the dword offset and `writes` after its last SLM compare-exchange, when
+    /// that failed in every lane on one dword.
+    pub failed: Vec<Option<(usize, u64)>>,
+    /// Threads asleep on a dword, in the order they went to sleep.
+    pub sleepers: Vec<(u32, usize)>,
+    /// Threads a write has woken, for the EU to run again.
+    pub woken: Vec<u32>,
+    /// The dwords whose sleeper the current message has woken: a message wakes one a
+    /// dword, however many of its lanes write it (a lock's release by every lane).
+    in_message: Vec<usize>,
+}
+
+impl SlmWatch {
+    /// A write of SLM bytes `o..o + len`: wakes the first thread asleep on a dword of them.
+    fn written(&mut self, o: usize, len: usize) {
+        self.writes += 1;
+        if let Some(i) = self
+            .sleepers
+            .iter()
+            .position(|&(_, d)| d + 4 > o && d < o + len && !self.in_message.contains(&d))
+        {
+            let (t, d) = self.sleepers.remove(i);
+            self.woken.push(t);
+            self.in_message.push(d);
+        }
+    }
+
+    /// Thread `t` switches: whether it goes to sleep (its last SLM compare-exchange failed
+    /// in every lane, and SLM was not written since).
+    pub fn sleeps(&mut self, t: u32) -> bool {
+        match self.failed.get_mut(t as usize).and_then(Option::take) {
+            Some((d, w)) if w == self.writes => {
+                self.sleepers.push((t, d));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Every sleeper, woken (no thread of the group could run).
+    pub fn wake_all(&mut self) -> impl Iterator<Item = u32> + '_ {
+        self.sleepers.drain(..).map(|(t, _)| t)
+    }
 }
 
 /// One message from an EU thread.
@@ -142,6 +201,7 @@ impl Dataport<'_> {
             tg,
             slm: vec![0; tg.slm_bytes as usize],
             general_state_base,
+            watch: SlmWatch::default(),
         }
     }
 
@@ -195,6 +255,7 @@ impl Dataport<'_> {
                 let o = slm_offset(off);
                 if let Some(s) = self.slm.get_mut(o..o.saturating_add(data.len())) {
                     s.copy_from_slice(data);
+                    self.watch.written(o, data.len());
                 }
                 Ok(())
             }
@@ -264,6 +325,7 @@ impl Dataport<'_> {
             (*req.message, req.payload, req.emask, req.desc, req.addr);
         let resp = reply;
         resp.written = 0;
+        self.watch.in_message.clear();
         let out = match (m.sfid, m.kind) {
             // The gateway and the thread spawner are units of their own (`gpu::gateway`,
             // and end of thread in the EU); the EU routes their messages there.
@@ -320,7 +382,7 @@ impl Dataport<'_> {
                 | MsgKind::UntypedAtomicFloat
                 | MsgKind::A64UntypedAtomic
                 | MsgKind::A64UntypedAtomicFloat,
-            ) => self.atomic(addr, &m, msg, emask, resp)?,
+            ) => self.atomic(addr, &m, msg, emask, req.thread, resp)?,
             (s, k) => {
                 return Err(illegal(
                     addr,
@@ -704,6 +766,7 @@ impl Dataport<'_> {
         m: &Message,
         msg: &Payload,
         emask: u32,
+        thread: u32,
         resp: &mut Reply,
     ) -> Result<SendOutcome, GpuError> {
         let op = m
@@ -723,6 +786,8 @@ impl Dataport<'_> {
         if needs_src1 && s1 + dregs > msg.len || needs_src0 && s0 + dregs > msg.len {
             return Err(illegal(addr, "atomic payload shorter than its operands"));
         }
+        // Whether a compare-exchange on SLM failed in every lane, on which one dword.
+        let mut failed_on: Option<Option<usize>> = None;
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
                 continue;
@@ -746,6 +811,15 @@ impl Dataport<'_> {
             if let Some(nv) = new {
                 self.write(sp, addr, &nv.to_le_bytes()[..es])?;
             }
+            if matches!(sp, Space::Slm) && op == AtomicOp::Cmpwr {
+                // A compare-exchange writes nothing when its compare fails.
+                let (d, failed) = (slm_offset(addr) & !3, new.is_none());
+                failed_on = match failed_on {
+                    None => Some(failed.then_some(d)),
+                    Some(Some(f)) if failed && f == d => Some(Some(d)),
+                    _ => Some(None),
+                };
+            }
             if m.returns {
                 // PREDEC returns the decremented value, everything else the old one.
                 let r = if op == AtomicOp::Predec {
@@ -758,6 +832,13 @@ impl Dataport<'_> {
         }
         if m.returns {
             resp.written = dregs;
+        }
+        if matches!(sp, Space::Slm) {
+            let t = thread as usize;
+            if self.watch.failed.len() <= t {
+                self.watch.failed.resize(t + 1, None);
+            }
+            self.watch.failed[t] = failed_on.flatten().map(|d| (d, self.watch.writes));
         }
         Ok(latency(sp))
     }

@@ -123,6 +123,10 @@ pub(crate) fn run_threads(
         let mut progress = false;
         let mut live = 0;
         for k in 0..threads.len() {
+            // Threads a write of SLM woke from a spin-wait run again.
+            for w in dp.watch.woken.drain(..) {
+                threads[w as usize].state = RunState::Ready;
+            }
             if threads[k].state == RunState::Done {
                 continue;
             }
@@ -168,6 +172,11 @@ pub(crate) fn run_threads(
                     return Err(GpuError::Hang);
                 }
                 if switch {
+                    // A back-off after a compare-exchange that failed: asleep until the
+                    // dword is written.
+                    if dp.watch.sleeps(k as u32) {
+                        threads[k].state = RunState::SpinWait;
+                    }
                     break;
                 }
             }
@@ -181,6 +190,16 @@ pub(crate) fn run_threads(
             return Err(GpuError::Hang);
         }
         if !progress {
+            // No thread could run: spin-waiters try again (the dword may be theirs to take,
+            // or their loop may end on something other than it).
+            let mut woke = false;
+            for w in dp.watch.wake_all() {
+                threads[w as usize].state = RunState::Ready;
+                woke = true;
+            }
+            if woke {
+                continue;
+            }
             // Every live thread waits for a notification nobody will send:
             // a barrier some threads never reach.
             tracing::warn!(

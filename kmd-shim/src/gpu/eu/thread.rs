@@ -17,6 +17,8 @@ pub enum RunState {
     Ready,
     /// `wait n0` with no notification pending.
     WaitNotify,
+    /// Asleep in a spin-wait on an SLM dword (`dataport::SlmWatch`).
+    SpinWait,
     Done,
 }
 
