@@ -17,12 +17,12 @@ use super::info::{self, val, Info, ToInfo};
 use super::memory::{derived_flags, valid_flags, ACCESS};
 use super::object::{get, Ref};
 use super::runtime::{connection, device_desc};
-use super::transfer::copy_host;
 use super::types::*;
 use super::util::{entry, entry_ptr, properties, write_opt, ClResult};
 use crate::core::context::Context;
 use crate::core::image::{ClFormat, Image, FORMATS};
 use crate::core::memory::{Mem, Storage};
+use crate::core::rect::copy_host;
 use std::ffi::c_void;
 use std::sync::atomic::AtomicU32;
 

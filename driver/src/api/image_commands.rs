@@ -6,13 +6,13 @@
 
 use super::enqueue::{queue_and_objects, Enqueue, HostPtr};
 use super::object::Ref;
-use super::transfer::Rect;
-use super::transfer::{check_map_access, copy_host, enqueue_map, valid_map_flags};
+use super::transfer::{check_map_access, enqueue_map, valid_map_flags};
 use super::types::*;
 use super::util::{entry, entry_ptr, slice, write_opt, ClResult};
 use crate::core::image::Image;
 use crate::core::memory::{Mapping, Mem};
 use crate::core::queue::Kind;
+use crate::core::rect::{copy_host, Rect};
 use std::ffi::c_void;
 
 /// The image of a memory object already known to be one.

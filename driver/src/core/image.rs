@@ -1,7 +1,7 @@
 //! The image part of a memory object (OpenCL 3.0 §5.3): its format, type, extent and layout.
 //! The entry points are in `api/image.rs`, the image commands in `api/image_commands.rs`.
 
-use crate::api::transfer::Rect;
+use super::rect::Rect;
 use crate::api::types::*;
 use crate::api::util::ClResult;
 use crate::submit::images::{ImageSurface, ImageType};

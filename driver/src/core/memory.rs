@@ -4,9 +4,9 @@
 
 use super::context::Context;
 use super::image::Image;
+use super::rect::{copy_host, Rect};
 use crate::api::object::{ClObject, Destructors, Ref};
 use crate::api::runtime::connection;
-use crate::api::transfer::{copy_host, Rect};
 use crate::api::types::*;
 use crate::api::util::ClResult;
 use crate::client::SharedBuffer;

@@ -13,5 +13,6 @@ pub mod kernel;
 pub mod memory;
 pub mod program;
 pub mod queue;
+pub mod rect;
 pub mod sampler;
 pub mod sched;

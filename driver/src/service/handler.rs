@@ -88,18 +88,6 @@ impl Client {
         *self.counters.pid.lock() = pid;
     }
 
-    /// One request, answered; a build runs here too (`begin` and `finish` run it beside
-    /// the client's other requests).
-    pub fn handle(&mut self, req: Request) -> Reply {
-        match self.begin(req) {
-            Step::Reply(r) => r,
-            Step::Work(w) => {
-                let done = w.run();
-                self.finish(done)
-            }
-        }
-    }
-
     /// A request answered at once, or a build's work for the caller to run without holding
     /// this client (its other requests go on meanwhile) and then hand to `finish`.
     pub fn begin(&mut self, req: Request) -> Step {
@@ -182,7 +170,7 @@ impl Client {
             },
             Request::Launch(l) => self.launch(&l),
             // The socket server answers nothing for a posted launch that is queued
-            // (`Client::post`); whoever calls `handle` directly gets `Queued`.
+            // (`Client::post`); a request answered through `begin` gets `Queued`.
             Request::Post(l) => self
                 .post(&l)
                 .unwrap_or_else(|| Response::Queued { tag: l.tag }.into()),
