@@ -788,6 +788,9 @@ impl Dataport<'_> {
         }
         // Whether a compare-exchange on SLM failed in every lane, on which one dword.
         let mut failed_on: Option<Option<usize>> = None;
+        // The lock held, kept from lane to lane while they are on lines it guards (a
+        // contended counter: every lane on one word); one at a time, so no order to keep.
+        let mut held: Option<(usize, parking_lot::MutexGuard<'static, ()>)> = None;
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
                 continue;
@@ -802,7 +805,14 @@ impl Dataport<'_> {
             let (x, y) = (get(s0), if needs_src1 { get(s1) } else { 0 });
             // Other groups run on other host threads: the read-modify-write of global
             // memory is indivisible, as the L3's atomic units make it (SLM is the group's).
-            let _held = (!matches!(sp, Space::Slm)).then(|| atomic_lock(addr));
+            if !matches!(sp, Space::Slm) {
+                let i = atomic_lock_index(addr);
+                if held.as_ref().is_none_or(|(j, _)| *j != i) {
+                    // The old lock goes before the new one is taken.
+                    drop(held.take());
+                    held = Some((i, ATOMIC_LOCKS[i].0.lock()));
+                }
+            }
             let mut cur = [0u8; 8];
             self.read(sp, addr, &mut cur[..es])?;
             let old = u64::from_le_bytes(cur);
@@ -892,11 +902,18 @@ fn past(bound: Option<u64>, off: u64, size: usize) -> bool {
     in_bounds(bound, off, size) != size
 }
 
-/// The lock that makes global atomics on `addr` indivisible across host threads: one of
-/// 64, by 64-byte line (two lanes on one line serialise, as they do in the L3).
-fn atomic_lock(addr: u64) -> parking_lot::MutexGuard<'static, ()> {
-    static LOCKS: [parking_lot::Mutex<()>; 64] = [const { parking_lot::Mutex::new(()) }; 64];
-    LOCKS[((addr >> 6) % 64) as usize].lock()
+/// The locks that make global atomics indivisible across host threads: one of 64 for each
+/// 64-byte line (two lanes on one line serialise, as they do in the L3), each on a host
+/// cache line of its own (packed, the 64 one-byte locks shared one line, which every atomic
+/// of either host thread then took from the other).
+#[repr(align(64))]
+struct LineLock(parking_lot::Mutex<()>);
+
+static ATOMIC_LOCKS: [LineLock; 64] = [const { LineLock(parking_lot::Mutex::new(())) }; 64];
+
+/// Which of `ATOMIC_LOCKS` guards the line of `addr`.
+fn atomic_lock_index(addr: u64) -> usize {
+    ((addr >> 6) % 64) as usize
 }
 
 /// Modelled latency of a message to `sp`.
