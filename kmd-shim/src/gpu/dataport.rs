@@ -54,13 +54,18 @@ pub struct Dataport<'a> {
     pub watch: SlmWatch,
 }
 
+/// The most rounds of its group a spin-waiter sleeps through when nothing writes its dword.
+pub const MAX_SLEEP_ROUNDS: u64 = 64;
+
 /// A spin-wait on SLM, as a lock's waiters run it: a compare-exchange that fails in every
-/// lane, then a thread switch (`{Switch}`, the back-off of gencl's 64-bit local atomics).
-/// Until the dword is written again the thread's retries can only fail, so the EU puts it
-/// to sleep until a write reaches the dword (one sleeper woken a write, first asleep first)
-/// or no thread of the group can run (then all wake). On the GPU model a spinning thread
-/// took its turns from the lock's holder: 98 % of the messages of the CTS's 64-bit
-/// `__local` atomics were failed retries (docs/gpu-model.md, "Spin-waits on SLM").
+/// lane, then a back-off (`mov (1) null 0 {Switch}`, gencl's 64-bit local atomics). Until
+/// the dword is written again the thread's retries can only fail, so the EU puts it to
+/// sleep until a write reaches the dword (one sleeper woken a write, first asleep first),
+/// no thread of the group can run, or `MAX_SLEEP_ROUNDS` rounds have passed (a bound, so
+/// that a thread whose loop ends on something else is only delayed). On the GPU model a
+/// spinning thread took its turns from the lock's holder: 98 % of the messages of the
+/// CTS's 64-bit `__local` atomics were failed retries (docs/gpu-model.md, "Spin-waits on
+/// SLM").
 #[derive(Debug, Default)]
 pub struct SlmWatch {
     /// SLM writes so far, at any address: a failed compare-exchange is stale once this
@@ -69,8 +74,9 @@ pub struct SlmWatch {
     /// Per thread: the dword offset and `writes` after its last SLM compare-exchange, when
     /// that failed in every lane on one dword.
     pub failed: Vec<Option<(usize, u64)>>,
-    /// Threads asleep on a dword, in the order they went to sleep.
-    pub sleepers: Vec<(u32, usize)>,
+    /// Threads asleep on a dword, in the order they went to sleep, with the round they
+    /// fell asleep in.
+    pub sleepers: Vec<(u32, usize, u64)>,
     /// Threads a write has woken, for the EU to run again.
     pub woken: Vec<u32>,
     /// The dwords whose sleeper the current message has woken: a message wakes one a
@@ -85,20 +91,20 @@ impl SlmWatch {
         if let Some(i) = self
             .sleepers
             .iter()
-            .position(|&(_, d)| d + 4 > o && d < o + len && !self.in_message.contains(&d))
+            .position(|&(_, d, _)| d + 4 > o && d < o + len && !self.in_message.contains(&d))
         {
-            let (t, d) = self.sleepers.remove(i);
+            let (t, d, _) = self.sleepers.remove(i);
             self.woken.push(t);
             self.in_message.push(d);
         }
     }
 
-    /// Thread `t` switches: whether it goes to sleep (its last SLM compare-exchange failed
-    /// in every lane, and SLM was not written since).
-    pub fn sleeps(&mut self, t: u32) -> bool {
+    /// Thread `t` backs off in round `round`: whether it goes to sleep (its last SLM
+    /// compare-exchange failed in every lane, and SLM was not written since).
+    pub fn sleeps(&mut self, t: u32, round: u64) -> bool {
         match self.failed.get_mut(t as usize).and_then(Option::take) {
             Some((d, w)) if w == self.writes => {
-                self.sleepers.push((t, d));
+                self.sleepers.push((t, d, round));
                 true
             }
             _ => false,
@@ -107,7 +113,20 @@ impl SlmWatch {
 
     /// Every sleeper, woken (no thread of the group could run).
     pub fn wake_all(&mut self) -> impl Iterator<Item = u32> + '_ {
-        self.sleepers.drain(..).map(|(t, _)| t)
+        self.sleepers.drain(..).map(|(t, ..)| t)
+    }
+
+    /// The sleepers that fell asleep `MAX_SLEEP_ROUNDS` rounds before `round`, woken.
+    pub fn wake_late(&mut self, round: u64) -> Vec<u32> {
+        let mut late = Vec::new();
+        self.sleepers.retain(|&(t, _, since)| {
+            let keep = round - since < MAX_SLEEP_ROUNDS;
+            if !keep {
+                late.push(t);
+            }
+            keep
+        });
+        late
     }
 }
 
@@ -998,7 +1017,37 @@ impl Reply {
 
 #[cfg(test)]
 mod tests {
-    use super::in_bounds;
+    use super::{in_bounds, SlmWatch, MAX_SLEEP_ROUNDS};
+
+    #[test]
+    fn spin_waiters_sleep_until_their_dword_is_written_one_a_message_or_a_bound() {
+        let mut w = SlmWatch::default();
+        // Threads 1 and 2 failed a compare-exchange on dword 8; thread 3 on dword 16, but
+        // SLM was written after its attempt: its retry may succeed, so it does not sleep.
+        w.failed = vec![None, Some((8, 0)), Some((8, 0)), Some((16, 0))];
+        assert!(w.sleeps(1, 0));
+        assert!(w.sleeps(2, 0));
+        w.written(0, 8);
+        assert!(!w.sleeps(3, 0), "SLM written since its attempt");
+        assert!(w.woken.is_empty(), "bytes 0..8 are not dword 8");
+        // One message whose lanes all write dword 8 wakes one sleeper, the first asleep.
+        w.in_message.clear();
+        w.written(8, 4);
+        w.written(8, 4);
+        assert_eq!(w.woken, [1]);
+        // The next message wakes the next.
+        w.in_message.clear();
+        w.written(6, 4);
+        assert_eq!(w.woken, [1, 2]);
+        // A sleeper that nothing wakes is woken after MAX_SLEEP_ROUNDS rounds.
+        w.failed = vec![None, Some((32, w.writes))];
+        assert!(w.sleeps(1, 10));
+        assert!(w.wake_late(10 + MAX_SLEEP_ROUNDS - 1).is_empty());
+        assert_eq!(w.wake_late(10 + MAX_SLEEP_ROUNDS), [1]);
+        assert!(w.sleepers.is_empty());
+        // A thread sleeps once for each failed attempt.
+        assert!(!w.sleeps(1, 80));
+    }
 
     #[test]
     fn a_surface_serves_the_dwords_of_an_access_below_its_bound() {

@@ -118,6 +118,8 @@ pub(crate) fn run_threads(
     let mut gateway = Gateway::new(threads.len());
     let mut timing = vec![Timing::default(); threads.len()];
     let mut issued: u64 = 0;
+    // Rounds of the group's threads so far (a spin-waiter's sleep is bounded in them).
+    let mut round: u64 = 0;
     counters.threads += threads.len() as u64;
     loop {
         let mut progress = false;
@@ -160,6 +162,14 @@ pub(crate) fn run_threads(
                 // `{Switch}`: the EU switches to another thread after this instruction
                 // (IGC's cr0 writes, gencl's spin-wait back-off): the thread's quantum ends.
                 let switch = inst.inst.thread_ctrl == gencl_isa::ThreadCtrl::Switch;
+                // gencl's spin-wait back-off, `mov (1) null 0 {Switch}` (not IGC's cr0 writes,
+                // which switch too): a thread may sleep there (`dataport::SlmWatch`).
+                let backoff = switch
+                    && inst.op == Opcode::Mov
+                    && inst
+                        .dst
+                        .as_ref()
+                        .is_some_and(|d| matches!(d.loc, program::Loc::Null));
                 let step = step(t, inst, &mut dp, &mut port, counters, &mut timing[k])?;
                 issued += 1;
                 progress = true;
@@ -174,7 +184,7 @@ pub(crate) fn run_threads(
                 if switch {
                     // A back-off after a compare-exchange that failed: asleep until the
                     // dword is written.
-                    if dp.watch.sleeps(k as u32) {
+                    if backoff && dp.watch.sleeps(k as u32, round) {
                         threads[k].state = RunState::SpinWait;
                     }
                     break;
@@ -189,6 +199,13 @@ pub(crate) fn run_threads(
         if env.watchdog.expired() {
             return Err(GpuError::Hang);
         }
+        // Spin-waiters asleep for too long try again, whatever their dword.
+        if !dp.watch.sleepers.is_empty() {
+            for w in dp.watch.wake_late(round) {
+                threads[w as usize].state = RunState::Ready;
+            }
+        }
+        round += 1;
         if !progress {
             // No thread could run: spin-waiters try again (the dword may be theirs to take,
             // or their loop may end on something other than it).
