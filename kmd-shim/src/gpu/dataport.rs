@@ -1021,10 +1021,12 @@ mod tests {
 
     #[test]
     fn spin_waiters_sleep_until_their_dword_is_written_one_a_message_or_a_bound() {
-        let mut w = SlmWatch::default();
         // Threads 1 and 2 failed a compare-exchange on dword 8; thread 3 on dword 16, but
         // SLM was written after its attempt: its retry may succeed, so it does not sleep.
-        w.failed = vec![None, Some((8, 0)), Some((8, 0)), Some((16, 0))];
+        let mut w = SlmWatch {
+            failed: vec![None, Some((8, 0)), Some((8, 0)), Some((16, 0))],
+            ..Default::default()
+        };
         assert!(w.sleeps(1, 0));
         assert!(w.sleeps(2, 0));
         w.written(0, 8);
