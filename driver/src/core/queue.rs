@@ -103,7 +103,11 @@ struct Command {
 }
 
 impl Command {
-    /// An event it waits for that is not done yet (the one to be woken by), if any.
+    /// An event it waits for that is not done yet (the one to be woken by), if any; with
+    /// none it is ready: its wait list done, and what it follows done, or (for a launch) a
+    /// launch that the device already has: the device runs one client's launches in the
+    /// order they were queued, so an in-order queue of kernels keeps the device busy instead
+    /// of waiting a round trip between them.
     fn blocker(&self) -> Option<&Arc<EventCore>> {
         let launch = matches!(self.job, Job::Device(_));
         self.deps.iter().find(|d| !d.is_done()).or_else(|| {
@@ -111,14 +115,6 @@ impl Command {
                 .iter()
                 .find(|d| !(d.is_done() || (launch && d.is_on_device())))
         })
-    }
-
-    /// Its wait list done, and what it follows done, or (for a launch) a launch that the
-    /// device already has: the device runs one client's launches in the order they were
-    /// queued, so an in-order queue of kernels keeps the device busy instead of waiting a
-    /// round trip between them.
-    fn ready(&self) -> bool {
-        self.blocker().is_none()
     }
 }
 
@@ -362,13 +358,27 @@ fn step(shared: &Arc<Shared>) -> Step {
     }
     let next = {
         let mut p = shared.pending.lock();
-        // In order, only the oldest command can be ready (each waits for the one before): a
-        // long batch behind a gated command is not scanned at every wake-up.
-        let ready = if shared.out_of_order {
-            p.iter().position(Command::ready)
-        } else {
-            p.front().filter(|c| c.ready()).map(|_| 0)
-        };
+        // Each command's blocker is looked at once: events complete on other threads without
+        // this lock, so a command found blocked and then asked again could have no blocker
+        // by then, and a worker that slept on that empty list of blockers would never be
+        // woken for the command (seen in the CTS's test_basic imagedim: the queue's next
+        // launch left pending, its worker asleep, the caller waiting for the launch). The
+        // blocker found is what the sleeper registers on: if it completed meanwhile, the
+        // registration wakes it at once. In order, only the oldest command can be ready
+        // (each waits for the one before): a long batch behind a gated command is not
+        // scanned at every wake-up.
+        let waiting = if shared.out_of_order { p.len() } else { 1 };
+        let mut blockers = Vec::new();
+        let mut ready = None;
+        for (i, c) in p.iter().take(waiting).enumerate() {
+            match c.blocker() {
+                None => {
+                    ready = Some(i);
+                    break;
+                }
+                Some(b) => blockers.push(b.clone()),
+            }
+        }
         match ready {
             Some(i) => p.remove(i),
             None if p.is_empty()
@@ -377,15 +387,7 @@ fn step(shared: &Arc<Shared>) -> Step {
             {
                 return Step::Ended
             }
-            None => {
-                let waiting = if shared.out_of_order { p.len() } else { 1 };
-                return Step::Idle(
-                    p.iter()
-                        .take(waiting)
-                        .filter_map(|c| c.blocker().cloned())
-                        .collect(),
-                );
-            }
+            None => return Step::Idle(blockers),
         }
     };
     if let Some(c) = next {
@@ -678,6 +680,82 @@ mod tests {
         assert_eq!(b.status(), CL_COMPLETE);
         assert_eq!(*ran_on.lock(), Some(me), "concluded by the blocked caller");
         q.finish().unwrap();
+        device.join().unwrap();
+    }
+
+    /// The CTS's test_basic imagedim pattern, many times over: a write queued, a launch
+    /// queued behind it, a blocking read. The caller runs the write while the worker looks
+    /// at the launch; the worker once asked the launch for its blocker twice, found one the
+    /// first time and none the second (the write had completed in between), slept on no
+    /// event, and the caller waited for the launch forever (before the fix: a hang within
+    /// about 50,000 rounds here; a round is under a millisecond).
+    #[test]
+    fn a_write_launch_and_blocking_read_never_leave_the_launch_unrun() {
+        const ROUNDS: u64 = 200_000;
+        let q = QueueCore::new(false);
+        let (tx, rx) = std::sync::mpsc::channel::<(Arc<Completion>, u64)>();
+        // The device: fills each launch's completion after a few microseconds.
+        let device = std::thread::spawn(move || {
+            while let Ok((c, spin)) = rx.recv() {
+                let t = std::time::Instant::now();
+                while t.elapsed().as_nanos() < u128::from(spin) {
+                    std::hint::spin_loop();
+                }
+                c.fill(Box::new(|| Ok(Some(1))));
+            }
+        });
+        // A hang fails the test (with the round it stopped at) rather than the whole run.
+        let done = Arc::new(AtomicUsize::new(0));
+        let d = done.clone();
+        let watchdog = std::thread::spawn(move || {
+            let (mut last, mut still) = (usize::MAX, 0);
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                let now = d.load(Ordering::Acquire);
+                if now == ROUNDS as usize {
+                    return;
+                }
+                still = if now == last { still + 1 } else { 0 };
+                if still == 100 {
+                    eprintln!("no progress for 10 s at round {now}: the queue hung");
+                    std::process::abort();
+                }
+                last = now;
+            }
+        });
+        let mut seed = 12345u64;
+        for _ in 0..ROUNDS {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let write_spin = seed % 4_000;
+            q.enqueue(
+                Kind::Command,
+                vec![],
+                Box::new(move || {
+                    let t = std::time::Instant::now();
+                    while t.elapsed().as_nanos() < u128::from(write_spin) {
+                        std::hint::spin_loop();
+                    }
+                    Ok(None)
+                }),
+            );
+            let (tx2, spin) = (tx.clone(), seed % 40_000);
+            q.enqueue_launch(
+                vec![],
+                Box::new(move || {
+                    let c = Arc::new(Completion::default());
+                    tx2.send((c.clone(), spin)).expect("the device runs");
+                    Ok(c)
+                }),
+            );
+            let r = q.run_here(Kind::Command, vec![], Box::new(|| Ok(None)));
+            assert_eq!(r.status(), CL_COMPLETE);
+            done.fetch_add(1, Ordering::Release);
+        }
+        drop(tx);
+        q.finish().unwrap();
+        watchdog.join().unwrap();
         device.join().unwrap();
     }
 
