@@ -111,22 +111,23 @@ impl SlmWatch {
         }
     }
 
-    /// Every sleeper, woken (no thread of the group could run).
-    pub fn wake_all(&mut self) -> impl Iterator<Item = u32> + '_ {
-        self.sleepers.drain(..).map(|(t, ..)| t)
+    /// Every sleeper woken (no thread of the group could run); whether any thread is now
+    /// woken and not yet running again (a late sleeper `wake_late` woke counts).
+    pub fn wake_all(&mut self) -> bool {
+        self.woken.extend(self.sleepers.drain(..).map(|(t, ..)| t));
+        !self.woken.is_empty()
     }
 
     /// The sleepers that fell asleep `MAX_SLEEP_ROUNDS` rounds before `round`, woken.
-    pub fn wake_late(&mut self, round: u64) -> Vec<u32> {
-        let mut late = Vec::new();
+    pub fn wake_late(&mut self, round: u64) {
+        let woken = &mut self.woken;
         self.sleepers.retain(|&(t, _, since)| {
             let keep = round - since < MAX_SLEEP_ROUNDS;
             if !keep {
-                late.push(t);
+                woken.push(t);
             }
             keep
         });
-        late
     }
 }
 
@@ -1044,9 +1045,15 @@ mod tests {
         // A sleeper that nothing wakes is woken after MAX_SLEEP_ROUNDS rounds.
         w.failed = vec![None, Some((32, w.writes))];
         assert!(w.sleeps(1, 10));
-        assert!(w.wake_late(10 + MAX_SLEEP_ROUNDS - 1).is_empty());
-        assert_eq!(w.wake_late(10 + MAX_SLEEP_ROUNDS), [1]);
+        w.woken.clear();
+        w.wake_late(10 + MAX_SLEEP_ROUNDS - 1);
+        assert!(w.woken.is_empty());
+        w.wake_late(10 + MAX_SLEEP_ROUNDS);
+        assert_eq!(w.woken, [1]);
         assert!(w.sleepers.is_empty());
+        assert!(w.wake_all(), "thread 1, woken late, has not run yet");
+        w.woken.clear();
+        assert!(!w.wake_all(), "no one asleep, no one woken");
         // A thread sleeps once for each failed attempt.
         assert!(!w.sleeps(1, 80));
     }

@@ -125,7 +125,7 @@ pub(crate) fn run_threads(
         let mut progress = false;
         let mut live = 0;
         for k in 0..threads.len() {
-            // Threads a write of SLM woke from a spin-wait run again.
+            // Spin-waiters woken (by a write of their dword, or the bounds below) run again.
             for w in dp.watch.woken.drain(..) {
                 threads[w as usize].state = RunState::Ready;
             }
@@ -199,22 +199,14 @@ pub(crate) fn run_threads(
         if env.watchdog.expired() {
             return Err(GpuError::Hang);
         }
-        // Spin-waiters asleep for too long try again, whatever their dword.
-        if !dp.watch.sleepers.is_empty() {
-            for w in dp.watch.wake_late(round) {
-                threads[w as usize].state = RunState::Ready;
-            }
-        }
+        // Spin-waiters asleep for too long try again, whatever their dword (woken at their
+        // next turn, as a write wakes them).
+        dp.watch.wake_late(round);
         round += 1;
         if !progress {
             // No thread could run: spin-waiters try again (the dword may be theirs to take,
             // or their loop may end on something other than it).
-            let mut woke = false;
-            for w in dp.watch.wake_all() {
-                threads[w as usize].state = RunState::Ready;
-                woke = true;
-            }
-            if woke {
+            if dp.watch.wake_all() {
                 continue;
             }
             // Every live thread waits for a notification nobody will send:
