@@ -376,7 +376,7 @@ fn step(shared: &Arc<Shared>) -> Step {
                     ready = Some(i);
                     break;
                 }
-                Some(b) => blockers.push(b.clone()),
+                Some(b) => blockers.push(b),
             }
         }
         match ready {
@@ -387,7 +387,7 @@ fn step(shared: &Arc<Shared>) -> Step {
             {
                 return Step::Ended
             }
-            None => return Step::Idle(blockers),
+            None => return Step::Idle(blockers.into_iter().cloned().collect()),
         }
     };
     if let Some(c) = next {
