@@ -598,7 +598,7 @@ pub fn exec(t: &mut Thread, inst: &ExecInst, p: &Plan) -> u32 {
     wmask
 }
 
-fn run(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
+pub(super) fn run(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) -> Option<u32> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: the host supports the features the functions are compiled for.

@@ -734,6 +734,12 @@ impl Program {
         let mut a = addr;
         while insts.len() < MAX_RUN {
             let Some(u) = self.unit(a) else { break };
+            // An instruction another run covers ends this one, which leaves for it: a
+            // loop's head is hot before the code that leads to it, and translating the
+            // lead-in with the loop again would compile the loop twice.
+            if self.runs.at(u).is_some() {
+                break;
+            }
             // Decoding ahead: an instruction that does not decode ends the run (and is an
             // error only if the thread gets there).
             let Ok(i) = self.fetch(mem, a) else { break };

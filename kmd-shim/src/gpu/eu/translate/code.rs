@@ -6,6 +6,9 @@
 
 use memmap2::{Mmap, MmapMut};
 
+use super::super::fast::Plan;
+use super::super::program::GRF_BYTES;
+
 /// The host signature of every translated run (see `emit::function`): the thread's GRF
 /// bytes, its ARF bytes (the flag registers), the run's [`Ctx`] and the GRF bytes again.
 pub type RunFn = unsafe extern "C" fn(*mut u8, *mut u8, *mut Ctx, *mut u8);
@@ -132,4 +135,49 @@ pub unsafe fn call(f: RunFn, daz: bool, grf: *mut u8, arf: *mut u8, cx: &mut Ctx
     let _ = daz;
     // SAFETY: as the caller promises.
     unsafe { f(grf, arf, cx, grf) }
+}
+
+/// The signature of [`slow_float`], as a run calls it.
+pub type SlowFn = unsafe extern "C" fn(*mut u8, *const Plan, u32, u32, u32);
+
+/// A float add, mul or mad of a run whose result, in some lane, is a NaN or (when results
+/// are flushed) below the smallest normal, zeros included: the whole instruction done by
+/// the interpreter's fast path (`fast::run`: the NaN rules, the flush, saturation), before
+/// the run has written anything of it. `shape` is the execution size in bits 0-7 and
+/// whether float denormals are flushed in bit 8. Kept out of the run's code: inline, that
+/// path was half of the run's Cranelift IR and half its compile time, for what is rare.
+///
+/// # Safety
+/// `grf` must be the thread's GRF_BYTES bytes and `plan` a plan the run holds (`Run`), whose
+/// offsets `emit::translatable` checked; no other reference to either may be live.
+pub unsafe extern "C" fn slow_float(
+    grf: *mut u8,
+    plan: *const Plan,
+    wmask: u32,
+    pred: u32,
+    shape: u32,
+) {
+    // SAFETY: as the caller promises: the run passes its own GRF pointer, which
+    // `Run::exec` made from the thread's GRF_BYTES bytes, and a plan of its `Run`.
+    let (g, p) = unsafe { (std::slice::from_raw_parts_mut(grf, GRF_BYTES), &*plan) };
+    let (n, ftz) = ((shape & 0xFF) as u8, shape & 0x100 != 0);
+    #[cfg(target_arch = "x86_64")]
+    {
+        // The interpreter reads denormal operands itself; the run may be under DAZ.
+        let mut old: u32 = 0;
+        // SAFETY: as in `call`: MXCSR stored to a live local, then DAZ cleared (nothing
+        // else changed) and the old value put back before returning.
+        unsafe {
+            std::arch::asm!("stmxcsr [{}]", in(reg) &mut old, options(nostack, preserves_flags));
+            let without = old & !MXCSR_DAZ;
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &without, options(nostack, preserves_flags));
+        }
+        super::super::fast::run(g, p, n, wmask, pred, ftz);
+        // SAFETY: as above.
+        unsafe {
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &old, options(nostack, preserves_flags));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    super::super::fast::run(g, p, n, wmask, pred, ftz);
 }

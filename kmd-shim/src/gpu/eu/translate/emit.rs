@@ -11,7 +11,7 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, ConstantData, Endianness, Function, InstBuilder, MemFlagsData,
+    types, AbiParam, Block, ConstantData, Endianness, Function, InstBuilder, MemFlagsData, SigRef,
     Signature, Type, UserFuncName, Value,
 };
 use cranelift_codegen::isa::TargetIsa;
@@ -21,6 +21,7 @@ use gencl_isa::{CondMod, Opcode, PredCtrl};
 use super::super::fast::{At, DForm, FOp, FSrc, Path, Plan, QOp};
 use super::super::program::{arf, ExecInst, GRF_BYTES};
 use super::super::thread::full;
+use super::code;
 
 /// Whether `inst` can be part of a run. (What is not runs in the interpreter.)
 pub fn translatable(inst: &ExecInst) -> bool {
@@ -159,6 +160,47 @@ fn signature(isa: &dyn TargetIsa) -> Signature {
     sig
 }
 
+/// `code::SlowFn`: the GRF bytes, the plan, the write mask, the predicate and the shape.
+fn slow_signature(isa: &dyn TargetIsa) -> Signature {
+    let ptr = isa.pointer_type();
+    let mut sig = Signature::new(isa.default_call_conv());
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
+    for _ in 0..3 {
+        sig.params.push(AbiParam::new(types::I32));
+    }
+    sig
+}
+
+/// Fill an instruction's slow block: the interpreter does the instruction
+/// (`code::slow_float`), whose plan the run keeps at `plan`'s address; the caller then
+/// counts it and leaves the run for the next instruction, so that only the counters live
+/// across the call (a call clobbers the host's vector registers and most others; going
+/// on in the run after it made the common path pay for keeping its values).
+fn slow_float(
+    b: &mut FunctionBuilder<'_>,
+    blk: Block,
+    sig: SigRef,
+    plan: &Option<Plan>,
+    inst: &ExecInst,
+    (grf, wmask, pred): (Value, Value, Value),
+    ftz: bool,
+) {
+    b.switch_to_block(blk);
+    let ptr = b.func.dfg.value_type(grf);
+    let f = b
+        .ins()
+        .iconst(ptr, code::slow_float as code::SlowFn as usize as i64);
+    let plan = plan
+        .as_ref()
+        .expect("only planned float operations have a slow block");
+    let at = b.ins().iconst(ptr, plan as *const Plan as i64);
+    let shape = u32::from(inst.n) | if ftz { 0x100 } else { 0 };
+    let shape = b.ins().iconst(types::I32, imm(shape));
+    b.ins()
+        .call_indirect(sig, f, &[grf, at, wmask, pred, shape]);
+}
+
 /// The function of a run: `insts` (each `translatable`, consecutive), for cr0's denormal
 /// mode `ftz`. `daz`: the caller runs it with the host's denormals-are-zero mode on (x86's
 /// MXCSR.DAZ, set only when `ftz`): float operations then read denormal operands as zeros
@@ -169,11 +211,18 @@ fn signature(isa: &dyn TargetIsa) -> Signature {
 /// It runs from instruction `ctx.start` until it has run `ctx.budget` instructions, leaves
 /// the run (past its end, or by a jmpi to outside it), and writes what it did to `ctx`; a
 /// jmpi to an instruction of the run (a loop) stays in host code.
-pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -> Function {
+pub fn function(
+    isa: &dyn TargetIsa,
+    insts: &[ExecInst],
+    plans: &[Option<Plan>],
+    ftz: bool,
+    daz: bool,
+) -> Function {
     use super::code::ctx;
     let mut func = Function::with_name_signature(UserFuncName::default(), signature(isa));
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+    let slow_sig = b.import_signature(slow_signature(isa));
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     let blocks: Vec<Block> = insts.iter().map(|_| b.create_block()).collect();
@@ -274,6 +323,8 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             enables: &enables,
             ctx: ctxp,
             alls: &alls,
+            slow: None,
+            masks: None,
         };
         let (l, cycles) = if inst.op == Opcode::Jmpi {
             (cx.jmpi_lanes(inst, dispatch), 1)
@@ -284,6 +335,7 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
                 .expect("translatable instructions have plans");
             (cx.inst(inst, plan), inst.issue)
         };
+        let slow = cx.slow.zip(cx.masks);
         let taken = (inst.op == Opcode::Jmpi).then(|| cx.jmpi_taken(inst));
         let kept = incs
             .iter()
@@ -315,6 +367,34 @@ pub fn function(isa: &dyn TargetIsa, insts: &[ExecInst], ftz: bool, daz: bool) -
             }
         };
         let fall = (k + 1 < insts.len()).then_some(k + 1);
+        if let Some((blk, (wmask, pred))) = slow {
+            let here = b
+                .current_block()
+                .expect("the instruction's block is current");
+            slow_float(
+                &mut b,
+                blk,
+                slow_sig,
+                &plans[k],
+                inst,
+                (grf, wmask, pred),
+                ftz,
+            );
+            let again = match kept {
+                Some(&(_, off)) => b.ins().load(types::I64, flags, ctxp, off),
+                None => {
+                    let l = b.ins().uextend(types::I64, l);
+                    increment(&mut b, l, cycles)
+                }
+            };
+            let a = b.use_var(acc);
+            let a = b.ins().iadd(a, again);
+            b.def_var(acc, a);
+            let at = b.ins().iconst(types::I64, next as i64);
+            b.ins()
+                .jump(exit, &[cranelift_codegen::ir::BlockArg::Value(at)]);
+            b.switch_to_block(here);
+        }
         match taken {
             None => go(&mut b, fall, next),
             Some(taken) => {
@@ -384,9 +464,6 @@ fn imm(v: u32) -> i64 {
 
 const SIGN: u32 = 0x8000_0000;
 const EXP: u32 = 0x7F80_0000;
-/// What `nan_f32` sets in a NaN operand (quiet), and returns when no operand is a NaN.
-const QUIET: u32 = 0x0040_0000;
-const CANONICAL_NAN: u32 = 0x7FC0_0000;
 const ONE: u32 = 0x3F80_0000;
 
 /// One instruction's emission. Values are integer-typed (I32X4 per four lanes, or I32 at
@@ -411,6 +488,10 @@ struct Cx<'a, 'b> {
     /// The run's `Ctx`, and where in it each shape's all-enabled flag is.
     ctx: Value,
     alls: &'a [((u8, u8), i32)],
+    /// The instruction's block that hands it to the interpreter's rules when some result
+    /// needs them (`slow_float`), and its write mask and predicate.
+    slow: Option<Block>,
+    masks: Option<(Value, Value)>,
 }
 
 /// What a store knows of its write mask being every channel of the instruction.
@@ -823,6 +904,7 @@ impl Cx<'_, '_> {
         } else {
             self.b.ins().band(enabled, pred)
         };
+        self.masks = Some((wmask, pred));
         let (out, cond) = if p.path == Path::Wide {
             self.op_wide(p, pred)
         } else {
@@ -987,7 +1069,7 @@ impl Cx<'_, '_> {
                             self.b.ins().fma(yf, zf, xf)
                         }
                     };
-                    r.push(self.nan_fix(v, p, ftz, c));
+                    r.push(self.nan_fix(v, ftz));
                 }
                 (self.fin(r, p.sat), None)
             }
@@ -1281,7 +1363,7 @@ impl Cx<'_, '_> {
     /// out of line. With `flush` the check is |r| < 2^-126 or unordered, one comparison for
     /// both (zeros take the fix too, which leaves them as they are). Returns the chunk as
     /// integer bits.
-    fn nan_fix(&mut self, v: Value, p: &Plan, flush: bool, c: usize) -> Value {
+    fn nan_fix(&mut self, v: Value, flush: bool) -> Value {
         let bad = if flush {
             let magnitude = self.konst(!SIGN);
             let min_normal = self.konst(0x0080_0000);
@@ -1300,44 +1382,20 @@ impl Cx<'_, '_> {
         } else {
             self.b.ins().vany_true(bad)
         };
-        let ity = self.ity();
-        let fix = self.b.create_block();
+        // A result to fix: the interpreter does the whole instruction (`code::slow_float`),
+        // from the instruction's slow block (`inst`); nothing of it is written yet.
+        let slow = match self.slow {
+            Some(blk) => blk,
+            None => {
+                let blk = self.b.create_block();
+                self.b.set_cold_block(blk);
+                self.slow = Some(blk);
+                blk
+            }
+        };
         let cont = self.b.create_block();
-        self.b.append_block_param(cont, ity);
-        let bits = self.as_int(v);
-        self.b.ins().brif(
-            any,
-            fix,
-            &[],
-            cont,
-            &[cranelift_codegen::ir::BlockArg::Value(bits)],
-        );
-        self.b.set_cold_block(fix);
-        self.b.switch_to_block(fix);
-        // The operands again, from the GRF (nothing is written before the result): keeping
-        // them live across the check costs the common path spills.
-        let ftz = self.ftz;
-        let x = self.chunk_f(&p.srcs[0], ftz, c);
-        let y = self.chunk_f(&p.srcs[1], ftz, c);
-        let z = (p.op == FOp::FMad).then(|| self.chunk_f(&p.srcs[2], ftz, c));
-        let mut fixed = self.konst(CANONICAL_NAN);
-        let mut ops: Vec<Value> = vec![x, y];
-        ops.extend(z);
-        for &o in ops.iter().rev() {
-            let is = self.fcmp(CondMod::U, o, o);
-            let q = self.konst(QUIET);
-            let quiet = self.b.ins().bor(o, q);
-            fixed = self.sel(is, quiet, fixed);
-        }
-        // The check again (keeping its mask live across the branch would spill it).
-        let rf = self.as_float(bits);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, rf, rf);
-        let fixed = self.sel(nan, fixed, bits);
-        let fixed = if flush { self.flush(fixed) } else { fixed };
-        self.b
-            .ins()
-            .jump(cont, &[cranelift_codegen::ir::BlockArg::Value(fixed)]);
+        self.b.ins().brif(any, slow, &[], cont, &[]);
         self.b.switch_to_block(cont);
-        self.b.block_params(cont)[0]
+        self.as_int(v)
     }
 }

@@ -26,6 +26,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 
 use super::alu::CR0_FP32_DENORM_KEEP;
+use super::fast::Plan;
 use super::float::CR0_ROUND_MASK;
 use super::program::{ExecInst, GRF_BYTES};
 use super::thread::Thread;
@@ -108,6 +109,9 @@ fn isa() -> Option<&'static OwnedTargetIsa> {
 pub struct Run {
     code: code::Code,
     entry: code::RunFn,
+    /// Its instructions' plans: the code holds their addresses (`code::slow_float`).
+    #[allow(dead_code)]
+    plans: Box<[Option<Plan>]>,
     /// Address of each instruction.
     addrs: Vec<u64>,
     /// cr0's denormal mode it was compiled for.
@@ -135,7 +139,9 @@ impl Run {
             return Err("not a run of translatable instructions".into());
         }
         let daz = ftz && code::HOST_DAZ;
-        let func = emit::function(&**isa, insts, ftz, daz);
+        // The plans the run's slow calls read (`code::slow_float`), kept with its code.
+        let plans: Box<[Option<Plan>]> = insts.iter().map(|i| i.fast).collect();
+        let func = emit::function(&**isa, insts, &plans, ftz, daz);
         let mut ctx = Context::for_function(func);
         let dump = dump_dir();
         ctx.set_disasm(dump.is_some());
@@ -157,6 +163,7 @@ impl Run {
         Ok(Run {
             code,
             entry,
+            plans,
             addrs: insts.iter().map(|i| i.addr).collect(),
             ftz,
             daz,
