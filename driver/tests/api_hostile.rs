@@ -40,6 +40,7 @@ fn poke(program: u64, out: u64, addr: u64, value: u32, load: bool) -> Launch {
     Launch {
         tag: 0,
         queue: 0,
+        context: 0,
         program,
         kernel: 0,
         args: vec![
@@ -60,6 +61,7 @@ fn fill(program: u64, buffer: u64, base: u32, n: u64) -> Launch {
     Launch {
         tag: 0,
         queue: 0,
+        context: 0,
         program,
         kernel: 1,
         args: vec![

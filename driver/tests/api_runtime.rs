@@ -8,24 +8,11 @@ use gencl::api::entry::*;
 use gencl::api::types::*;
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr::{null, null_mut};
-use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::Mutex;
 
 struct Env {
     ctx: cl_context,
     dev: cl_device_id,
-    /// Held for the test's length: see `GPU`.
-    _gpu: Gpu,
-}
-
-/// A GPU fault bans the i915 context it ran in, and an embedded process has one for all its
-/// OpenCL contexts (docs/reliability.md): launches of the other tests queued at that moment
-/// would fail with it. The faulting test runs alone (the write lock), the others together.
-static GPU: RwLock<()> = RwLock::new(());
-
-#[allow(dead_code)] // held, not read
-enum Gpu {
-    Shared(RwLockReadGuard<'static, ()>),
-    Alone(RwLockWriteGuard<'static, ()>),
 }
 
 /// Text the context's notification callback received.
@@ -39,22 +26,16 @@ unsafe extern "C" fn note(text: *const c_char, _: *const c_void, _: usize, _: *m
     NOTES.lock().unwrap().push(t);
 }
 
+/// A context of its own. A GPU fault bans only the GPU context of the OpenCL context it
+/// came from (`a_fault_fails_only_the_launches_of_its_own_context`), so the tests run
+/// together, the faulting one among them.
 fn env() -> Env {
-    let gpu = Gpu::Shared(GPU.read().unwrap_or_else(|e| e.into_inner()));
-    env_with(gpu)
-}
-
-fn env_with(gpu: Gpu) -> Env {
     let d = api_common::device();
     let mut e = 0;
     // SAFETY: a valid device and out-pointer; the callback has the C signature.
     let ctx = unsafe { clCreateContext(null(), 1, &d, Some(note), null_mut(), &mut e) };
     assert_eq!(e, CL_SUCCESS);
-    Env {
-        ctx,
-        dev: d,
-        _gpu: gpu,
-    }
+    Env { ctx, dev: d }
 }
 
 impl Env {
@@ -592,7 +573,7 @@ fn rect_writes_reads_and_copies_match_a_cpu_reference() {
 
 #[test]
 fn a_faulting_launch_fails_its_event_and_tells_the_context() {
-    let env = env_with(Gpu::Alone(GPU.write().unwrap_or_else(|e| e.into_inner())));
+    let env = env();
     let q = env.queue(0);
     // A store through a NULL buffer argument: a GPU page fault.
     let k = env.kernel(
@@ -625,6 +606,139 @@ fn a_faulting_launch_fails_its_event_and_tells_the_context() {
         clReleaseEvent(ev);
         clReleaseKernel(k);
         clReleaseCommandQueue(q);
+    }
+}
+
+/// A fault bans the GPU context it ran on and drops what that context had queued: only the
+/// launches of the faulting kernel's own OpenCL context may fail with it (each OpenCL
+/// context's launches run on a GPU context of their own). Here a launch of context B is
+/// queued on the device behind a kernel of context A that spins, then faults; B's launch
+/// runs and gives its result. (With one GPU context per client, B's was dropped:
+/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.)
+#[test]
+fn a_fault_fails_only_the_launches_of_its_own_context() {
+    const SRC: &str = r#"
+        kernel void wait_then_fault(global volatile int *flag, global int *p) {
+            while (flag[0] == 0) { }
+            p[get_global_id(0) * 4096] = 1;
+        }
+        kernel void fill(global int *out) {
+            out[get_global_id(0)] = (int)get_global_id(0) * 3 + 1;
+        }
+    "#;
+    const N: usize = 64;
+    let (a, b) = (env(), env());
+    let (qa, qa_other, qb) = (a.queue(0), a.queue(0), b.queue(0));
+    let flag = a.buffer(4);
+    let out = b.buffer(N * 4);
+    let bad = a.kernel(SRC, "wait_then_fault");
+    let fill = b.kernel(SRC, "fill");
+    let none: cl_mem = null_mut();
+    let (zero, one) = (0i32, 1i32);
+    let global = N;
+    let (mut ea, mut eb) = (null_mut(), null_mut());
+    let running = |e: cl_event, what: &str| {
+        let t0 = std::time::Instant::now();
+        while status(e) > CL_RUNNING {
+            assert!(
+                t0.elapsed() < std::time::Duration::from_secs(20),
+                "{what} never reached the device (status {})",
+                status(e)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    };
+    // SAFETY: valid handles; the host values outlive the blocking commands that read them.
+    unsafe {
+        let write_flag = |q: cl_command_queue, v: &i32| {
+            clEnqueueWriteBuffer(
+                q,
+                flag,
+                CL_TRUE,
+                0,
+                4,
+                (v as *const i32).cast(),
+                0,
+                null(),
+                null_mut(),
+            )
+        };
+        assert_eq!(write_flag(qa, &zero), CL_SUCCESS);
+        assert_eq!(
+            clSetKernelArg(bad, 0, 8, (&raw const flag).cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clSetKernelArg(bad, 1, 8, (&raw const none).cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clSetKernelArg(fill, 0, 8, (&raw const out).cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clEnqueueNDRangeKernel(qa, bad, 1, null(), &global, null(), 0, null(), &mut ea),
+            CL_SUCCESS
+        );
+        running(ea, "context A's kernel");
+        assert_eq!(
+            clEnqueueNDRangeKernel(qb, fill, 1, null(), &global, null(), 0, null(), &mut eb),
+            CL_SUCCESS
+        );
+        running(eb, "context B's kernel");
+        assert_eq!(status(ea), CL_RUNNING, "A's kernel still spins");
+        // Let A's kernel go on to its fault.
+        assert_eq!(write_flag(qa_other, &one), CL_SUCCESS);
+        assert_eq!(
+            clWaitForEvents(1, &ea),
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        );
+        assert!(status(ea) < 0, "A's status {}", status(ea));
+        assert_eq!(
+            clWaitForEvents(1, &eb),
+            CL_SUCCESS,
+            "B's launch failed with A's"
+        );
+        assert_eq!(status(eb), CL_COMPLETE);
+        let mut got = vec![0i32; N];
+        assert_eq!(
+            clEnqueueReadBuffer(
+                qb,
+                out,
+                CL_TRUE,
+                0,
+                N * 4,
+                got.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let want: Vec<i32> = (0..N as i32).map(|i| i * 3 + 1).collect();
+        assert_eq!(got, want);
+        // Context A goes on: its next launch runs on a fresh GPU context.
+        assert_eq!(
+            clSetKernelArg(bad, 1, 8, (&raw const flag).cast()),
+            CL_SUCCESS
+        );
+        let mut again = null_mut();
+        let one_item = 1usize;
+        assert_eq!(
+            clEnqueueNDRangeKernel(qa, bad, 1, null(), &one_item, null(), 0, null(), &mut again),
+            CL_SUCCESS
+        );
+        assert_eq!(clWaitForEvents(1, &again), CL_SUCCESS);
+        for e in [ea, eb, again] {
+            clReleaseEvent(e);
+        }
+        clReleaseKernel(bad);
+        clReleaseKernel(fill);
+        clReleaseMemObject(flag);
+        clReleaseMemObject(out);
+        for q in [qa, qa_other, qb] {
+            clReleaseCommandQueue(q);
+        }
     }
 }
 

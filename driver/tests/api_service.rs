@@ -42,6 +42,7 @@ fn add(program: u64, buffer: u64, n: u64, b: i32) -> Launch {
     Launch {
         tag: 0,
         queue: 0,
+        context: 0,
         program,
         kernel: 0,
         args: vec![
@@ -150,6 +151,7 @@ fn bad_requests_get_errors_not_crashes() {
     let base = Launch {
         tag: 0,
         queue: 0,
+        context: 0,
         program: prog,
         kernel: 0,
         args: vec![
@@ -166,22 +168,22 @@ fn bad_requests_get_errors_not_crashes() {
     };
     let mut l = base.clone();
     l.kernel = 5;
-    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    invalid(c.call(Request::Launch(Box::new(l))).map(|r| r.0));
     let mut l = base.clone();
     l.args.pop();
-    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    invalid(c.call(Request::Launch(Box::new(l))).map(|r| r.0));
     let mut l = base.clone();
     l.args[1] = WireArg::Bytes(vec![0; 3]);
-    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    invalid(c.call(Request::Launch(Box::new(l))).map(|r| r.0));
     let mut l = base.clone();
     l.work_dim = 9;
-    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    invalid(c.call(Request::Launch(Box::new(l))).map(|r| r.0));
     let mut l = base.clone();
     l.local_size = [1024, 1, 1];
-    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    invalid(c.call(Request::Launch(Box::new(l))).map(|r| r.0));
     let mut l = base.clone();
     l.global_offset = [u64::MAX, 0, 0];
-    invalid(c.call(Request::Launch(l)).map(|r| r.0));
+    invalid(c.call(Request::Launch(Box::new(l))).map(|r| r.0));
     // Posted, as the ICD sends launches: the refusal comes back as the launch's completion,
     // and the answers of the requests after it stay in step.
     let mut l = base.clone();
@@ -798,6 +800,7 @@ fn hostile_image_arguments_get_errors() {
     let base = Launch {
         tag: 0,
         queue: 0,
+        context: 0,
         program: prog,
         kernel: 0,
         args: vec![
@@ -810,7 +813,7 @@ fn hostile_image_arguments_get_errors() {
         global_size: [16, 1, 1],
         local_size: [16, 1, 1],
     };
-    let invalid = |l: Launch, what: &str| match c.call(Request::Launch(l)).map(|r| r.0) {
+    let invalid = |l: Launch, what: &str| match c.call(Request::Launch(Box::new(l))).map(|r| r.0) {
         Err(ClientError::Service {
             code: ErrorCode::InvalidArgs,
             ..
@@ -1025,4 +1028,61 @@ fn a_build_does_not_hold_up_its_clients_other_requests_through_gencld() {
 fn a_build_does_not_hold_up_its_clients_other_requests_embedded() {
     let c = Connection::embedded().unwrap();
     requests_go_on_beside_a_build(std::sync::Arc::new(c));
+}
+
+/// Each OpenCL context's launches run on a GPU context of the client's own
+/// (`Launch::context`): made on its first launch, gone with `ReleaseContext`, and a client
+/// cannot hold more than `MAX_STREAMS` at once.
+#[test]
+fn each_context_gets_a_gpu_context_until_it_is_released() {
+    let (_d, sock) = start_gencld("streams");
+    let c = Connection::connect_to(&sock).unwrap();
+    let buf = c.create_buffer(64 * 4).unwrap();
+    let prog = build(&c);
+    let held = |sock: &Path| service_state(sock).1.contexts;
+    // The asking connection's context and this client's default one.
+    let base = held(&sock);
+    for context in [7, 8, 9, 7] {
+        let l = Launch {
+            context,
+            ..add(prog, buf.id, 64, 1)
+        };
+        c.launch_and_wait(l).unwrap();
+    }
+    assert_eq!(held(&sock), base + 3, "one GPU context per stream");
+    for context in [7, 8, 9, 12345, 0] {
+        // Releasing one never launched on, or the default, is harmless.
+        c.call(Request::ReleaseContext { context }).unwrap();
+    }
+    assert_eq!(held(&sock), base, "released");
+    // The adds all ran: 4 launches of +1.
+    assert!(buf.map.lock()[..64 * 4]
+        .chunks(4)
+        .all(|w| i32::from_ne_bytes(w.try_into().unwrap()) == 4));
+    // At most MAX_STREAMS live streams a client (the default one among them).
+    let max = gencl::service::gpu::MAX_STREAMS as u64;
+    for context in 1..max {
+        let l = Launch {
+            context,
+            ..add(prog, buf.id, 16, 0)
+        };
+        c.launch_and_wait(l).unwrap();
+    }
+    let over = Launch {
+        context: max,
+        ..add(prog, buf.id, 16, 0)
+    };
+    match c.launch_and_wait(over) {
+        Err(ClientError::Service { code, message }) => {
+            assert_eq!(code, ErrorCode::LaunchFailed);
+            assert!(message.contains("OpenCL contexts"), "{message}");
+        }
+        other => panic!("a stream past the bound: {other:?}"),
+    }
+    c.call(Request::ReleaseContext { context: 1 }).unwrap();
+    c.launch_and_wait(Launch {
+        context: max,
+        ..add(prog, buf.id, 16, 0)
+    })
+    .unwrap();
 }

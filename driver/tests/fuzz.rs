@@ -170,6 +170,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             let launch = Launch {
                 tag: 7,
                 queue: 2,
+                context: 0,
                 program: 3,
                 kernel: 0,
                 args: vec![
@@ -210,8 +211,8 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 },
                 Request::ProgramBinary { id: 2 },
                 Request::FreeProgram { id: 2 },
-                Request::Launch(launch.clone()),
-                Request::Post(launch),
+                Request::Launch(Box::new(launch.clone())),
+                Request::Post(Box::new(launch)),
             ]
             .into_iter()
             .enumerate()

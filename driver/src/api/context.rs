@@ -56,6 +56,8 @@ fn new_context(
         destructors: Default::default(),
         properties: props,
         had_properties: had,
+        wire_id: crate::core::context::next_wire_id(),
+        launched: Default::default(),
     }))
 }
 

@@ -219,6 +219,7 @@ fn nd_range(
     let launch = Launch {
         tag: 0,
         queue: e.queue.wire_id,
+        context: e.queue.context.wire_id,
         program: exe.0,
         kernel: k.index,
         args,
@@ -229,6 +230,9 @@ fn nd_range(
     };
     drop(k);
     let context = e.queue.context.clone();
+    context
+        .launched
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     // The launch holds what it uses (buffers, the executable) until it has finished on the
     // device, whichever way it ends.
     e.submit_launch(Box::new(move || {

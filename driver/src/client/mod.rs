@@ -285,7 +285,7 @@ impl Connection {
             Transport::Socket { out, .. } => {
                 let call = Call {
                     id: NO_CALL,
-                    request: Request::Post(l),
+                    request: Request::Post(Box::new(l)),
                 };
                 let sent = send_message(&out.lock(), &call, &[]);
                 match sent {
@@ -294,7 +294,7 @@ impl Connection {
                 }
             }
             // In-process the answer is a call away: a refusal is returned at once.
-            Transport::Embedded(_) => match exchange(&self.transport, Request::Launch(l)) {
+            Transport::Embedded(_) => match exchange(&self.transport, Request::Launch(Box::new(l))) {
                 Ok((Response::Queued { tag: q }, _)) if q == tag => Ok(()),
                 Ok((other, _)) => forget(unexpected(other)),
                 Err(e) => forget(e),
@@ -337,6 +337,11 @@ impl Connection {
 
     pub fn free_buffer(&self, id: BufferId) -> Result<(), ClientError> {
         self.call(Request::FreeBuffer { id }).map(|_| ())
+    }
+
+    /// The OpenCL context `context` (`Launch::context`) and its launches are gone.
+    pub fn release_context(&self, context: u64) -> Result<(), ClientError> {
+        self.call(Request::ReleaseContext { context }).map(|_| ())
     }
 }
 

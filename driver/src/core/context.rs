@@ -4,6 +4,7 @@
 use crate::api::object::{ClObject, Destructors};
 use crate::api::types::*;
 use std::ffi::{c_char, c_void};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub struct Context {
     /// clCreateContext's pfn_notify and user_data: told of errors in this context.
@@ -17,6 +18,19 @@ pub struct Context {
     /// Whether the application passed a property list at all (CL_CONTEXT_PROPERTIES returns
     /// nothing then).
     pub had_properties: bool,
+    /// Its name in the launches it sends (`protocol::Launch::context`): its launches run on
+    /// a GPU context of their own, so that a fault or hang fails only this context's
+    /// launches. Unique in this process, never 0.
+    pub wire_id: u64,
+    /// Whether a launch named it (the service then has a GPU context to release for it).
+    pub launched: AtomicBool,
+}
+
+static NEXT_WIRE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A new context's `wire_id`.
+pub(crate) fn next_wire_id() -> u64 {
+    NEXT_WIRE_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 impl ClObject for Context {
@@ -42,6 +56,15 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
+        // Every launch holds its context until it has finished (`api::launch`), so none of
+        // this context's launches is left on its GPU context.
+        if *self.launched.get_mut() {
+            if let Ok(c) = crate::api::runtime::connection() {
+                if let Err(e) = c.release_context(self.wire_id) {
+                    tracing::warn!("releasing context {}: {e}", self.wire_id);
+                }
+            }
+        }
         self.destructors.run();
     }
 }

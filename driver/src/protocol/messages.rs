@@ -12,7 +12,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// What the ICD sends: a request and the id its reply will carry. The id is the client's
 /// choice; `Post` gets no reply, so its id is not used.
@@ -81,6 +81,11 @@ pub enum Request {
     FreeProgram {
         id: ProgramId,
     },
+    /// The OpenCL context `Launch::context` names is gone, with every launch of it: its GPU
+    /// context goes too. Answered `Done`.
+    ReleaseContext {
+        context: u64,
+    },
     /// The program binary (`gencl_jit::binary`) of a built program: CL_PROGRAM_BINARIES.
     ProgramBinary {
         id: ProgramId,
@@ -88,12 +93,12 @@ pub enum Request {
     /// Queue one kernel to the GPU: the answer `Queued` comes once it is queued, and
     /// `Completed` with the same tag once it has finished. A client's launches run on the GPU
     /// in the order they were queued.
-    Launch(Launch),
+    Launch(Box<Launch>),
     /// A launch posted without waiting: no answer when it is queued (the client goes on at
     /// once, so a queue's launches stream to the service instead of paying a round trip
     /// each); one it cannot queue is answered `Completed` with the error, as a launch that
     /// failed on the GPU. `Completed` with its tag comes in every case.
-    Post(Launch),
+    Post(Box<Launch>),
     /// What the service is doing (`gencl top`): its clients, their objects and launches, the
     /// program cache and the GPU's counters. Answered with `Stats`.
     Stats,
@@ -115,6 +120,10 @@ pub struct Launch {
     /// The client's name for the queue it comes from (`gencl top` counts launches per
     /// queue); 0 for none.
     pub queue: u64,
+    /// The client's name for the OpenCL context it belongs to; 0 for none. Each context's
+    /// launches run on a GPU context of their own, in the order they were queued: a hang
+    /// or fault bans that one, and fails only the launches of its OpenCL context.
+    pub context: u64,
     pub program: ProgramId,
     /// Index into the `kernels` the build returned.
     pub kernel: u32,

@@ -6,6 +6,7 @@
 
 use memmap2::MmapMut;
 use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use std::sync::Arc;
 
@@ -95,12 +96,19 @@ impl VaAllocator {
     }
 }
 
+/// Hardware contexts (streams) one client may hold at once.
+pub const MAX_STREAMS: usize = 1024;
+
 /// One client's slice of the GPU.
 pub struct ClientGpu {
     pub dev: Arc<Device>,
     pub vm: u32,
-    /// The hardware context the client's launches run on; replaced after a hang or fault.
-    ctx: Mutex<u32>,
+    /// The hardware context each of the client's streams (`Launch::context`: an OpenCL
+    /// context, 0 for launches that name none) runs on, made on its first launch and
+    /// replaced after a hang or fault. One per stream, as NEO keeps one per command stream:
+    /// i915 bans the context of a batch that hangs or faults and drops what it had queued,
+    /// so a shared one made a fault of one OpenCL context fail another's launches.
+    ctxs: Mutex<HashMap<u64, u32>>,
     pub va: Mutex<VaAllocator>,
 }
 
@@ -124,38 +132,71 @@ impl ClientGpu {
         Ok(ClientGpu {
             dev,
             vm,
-            ctx: Mutex::new(ctx),
+            ctxs: Mutex::new(HashMap::from([(0, ctx)])),
             va: Mutex::new(VaAllocator::default()),
         })
     }
 
-    /// The hardware context launches go to now.
-    pub fn ctx(&self) -> u32 {
-        *self.ctx.lock()
-    }
-
-    /// A new hardware context on this client's VM in place of `banned` (after a hang or
-    /// fault got it banned): buffers and addresses stay as they are. Whoever notices the ban
-    /// first (the launch that retires with it, or the next submission refused with EIO)
-    /// replaces it; a context already replaced is left alone.
-    pub fn replace_context(&self, banned: u32) -> Result<(), ServiceError> {
-        let mut cur = self.ctx.lock();
-        if *cur != banned {
-            return Ok(());
-        }
-        let ctx = self
-            .dev
+    fn new_context(&self) -> Result<u32, ServiceError> {
+        self.dev
             .create_context(self.vm)
             .map_err(|e| ServiceError::Gpu {
                 op: "create context",
                 source: e,
-            })?;
-        let old = std::mem::replace(&mut *cur, ctx);
-        drop(cur);
-        if let Err(e) = self.dev.destroy_context(old) {
-            tracing::warn!(ctx = old, "destroying the banned context: {e}");
+            })
+    }
+
+    /// The hardware context stream `stream`'s launches go to now (made on first use).
+    pub fn ctx(&self, stream: u64) -> Result<u32, ServiceError> {
+        let mut ctxs = self.ctxs.lock();
+        if let Some(&c) = ctxs.get(&stream) {
+            return Ok(c);
+        }
+        // Each costs the kernel driver a context: a client naming ever new streams (and
+        // never releasing them) is refused rather than let exhaust it.
+        if ctxs.len() >= MAX_STREAMS {
+            return Err(ServiceError::TooManyStreams { live: ctxs.len() });
+        }
+        let c = self.new_context()?;
+        ctxs.insert(stream, c);
+        Ok(c)
+    }
+
+    /// Hardware contexts the client holds (its streams').
+    pub fn contexts(&self) -> usize {
+        self.ctxs.lock().len()
+    }
+
+    /// A new hardware context on this client's VM in place of stream `stream`'s `banned`
+    /// (after a hang or fault got it banned): buffers and addresses stay as they are.
+    /// Whoever notices the ban first (the launch that retires with it, or the next
+    /// submission refused with EIO) replaces it; a context already replaced is left alone.
+    pub fn replace_context(&self, stream: u64, banned: u32) -> Result<(), ServiceError> {
+        let mut ctxs = self.ctxs.lock();
+        if ctxs.get(&stream) != Some(&banned) {
+            return Ok(());
+        }
+        let ctx = self.new_context()?;
+        ctxs.insert(stream, ctx);
+        drop(ctxs);
+        if let Err(e) = self.dev.destroy_context(banned) {
+            tracing::warn!(ctx = banned, "destroying the banned context: {e}");
         }
         Ok(())
+    }
+
+    /// Stream `stream` is over (its OpenCL context released, with every launch of it):
+    /// its hardware context goes. The client's default stream (0) stays.
+    pub fn release_stream(&self, stream: u64) {
+        if stream == 0 {
+            return;
+        }
+        let Some(ctx) = self.ctxs.lock().remove(&stream) else {
+            return;
+        };
+        if let Err(e) = self.dev.destroy_context(ctx) {
+            tracing::warn!(ctx, "destroying a released stream's context: {e}");
+        }
     }
 
     /// A buffer object of `size` bytes, mapped in the service and placed in this client's VM.
@@ -240,9 +281,10 @@ impl ClientGpu {
 
 impl Drop for ClientGpu {
     fn drop(&mut self) {
-        let ctx = *self.ctx.get_mut();
-        if let Err(e) = self.dev.destroy_context(ctx) {
-            tracing::warn!(ctx, "destroying context: {e}");
+        for (_, ctx) in self.ctxs.get_mut().drain() {
+            if let Err(e) = self.dev.destroy_context(ctx) {
+                tracing::warn!(ctx, "destroying context: {e}");
+            }
         }
         if let Err(e) = self.dev.destroy_vm(self.vm) {
             tracing::warn!(vm = self.vm, "destroying VM: {e}");

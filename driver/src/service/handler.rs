@@ -151,6 +151,10 @@ impl Client {
                 }
                 None => error(ErrorCode::UnknownObject, format!("no buffer {id}")),
             },
+            Request::ReleaseContext { context } => {
+                self.gpu.release_stream(context);
+                Response::Done.into()
+            }
             Request::FreeProgram { id } => match self.programs.remove(&id) {
                 Some(p) => {
                     ClientCounters::sub(&self.counters.programs, 1);
@@ -406,7 +410,7 @@ impl Client {
         let (Some(submitter), Some(retirer)) = (self.submitter.as_mut(), &self.retirer) else {
             return error(ErrorCode::LaunchFailed, "no submitter");
         };
-        match submitter.submit(&self.gpu, kernel, &args, &nd, &buffers, globals) {
+        match submitter.submit(&self.gpu, l.context, kernel, &args, &nd, &buffers, globals) {
             Ok(submitted) => {
                 self.counters.launched(l.queue);
                 retirer.push(l.tag, l.queue, submitted);

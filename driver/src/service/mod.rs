@@ -36,6 +36,8 @@ pub enum ServiceError {
     },
     #[error("no GPU address space left for {size} bytes")]
     OutOfAddressSpace { size: u64 },
+    #[error("{live} OpenCL contexts with launches are live in this client, the most one may hold")]
+    TooManyStreams { live: usize },
     #[error("socket {path}: {source}")]
     Socket {
         path: String,

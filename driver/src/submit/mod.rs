@@ -278,7 +278,7 @@ impl Submitter {
         buffers: &[(u32, u64, bool)],
         globals: Option<u64>,
     ) -> Result<LaunchStats, SubmitError> {
-        let submitted = self.submit(gpu, kernel, args, nd, buffers, globals)?;
+        let submitted = self.submit(gpu, 0, kernel, args, nd, buffers, globals)?;
         let ctx = submitted.ctx;
         let mut stats = submitted.retire(gpu)?;
         stats.counters = gpu.dev.batch_counters(ctx).unwrap_or_default();
@@ -293,9 +293,11 @@ impl Submitter {
     /// The steps: the heaps every launch shares (instruction heap, scratch), then in the
     /// launch's own slot its surface state (`surfaces`), its dynamic state with the CURBEs
     /// (`dynamic`), its batch (`gencl_kmd::genx::launch`), and execbuffer2 (`execute`).
+    #[allow(clippy::too_many_arguments)] // the launch's parts, each its own
     pub fn submit(
         &mut self,
         gpu: &ClientGpu,
+        stream: u64,
         kernel: &KernelBinary,
         args: &[ArgValue],
         nd: &NdRange,
@@ -414,9 +416,16 @@ impl Submitter {
             objects.push((p.handle, p.gpu_addr, true));
         }
         objects.push((state_handle, state_addr, true));
-        let (ctx, before) = execute(gpu, &objects, state_handle, (batch.len() * 4) as u32)?;
+        let (ctx, before) = execute(
+            gpu,
+            stream,
+            &objects,
+            state_handle,
+            (batch.len() * 4) as u32,
+        )?;
         Ok(Submitted {
             slot,
+            stream,
             ctx,
             before,
             ts_at,
@@ -469,12 +478,14 @@ fn printf_buffer(
 /// EIO).
 fn execute(
     gpu: &ClientGpu,
+    stream: u64,
     objects: &[(u32, u64, bool)],
     state: u32,
     batch_len: u32,
 ) -> Result<(u32, (u32, u32)), SubmitError> {
     let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
-    let mut ctx = gpu.ctx();
+    let ctx_err = |e: crate::service::ServiceError| SubmitError::Exec(e.to_string());
+    let mut ctx = gpu.ctx(stream).map_err(ctx_err)?;
     let mut retried = false;
     loop {
         let before = gpu.dev.reset_stats(ctx).map_err(exec_err)?;
@@ -485,9 +496,8 @@ fn execute(
                 ..
             }) if !retried => {
                 retried = true;
-                gpu.replace_context(ctx)
-                    .map_err(|e| SubmitError::Exec(e.to_string()))?;
-                ctx = gpu.ctx();
+                gpu.replace_context(stream, ctx).map_err(ctx_err)?;
+                ctx = gpu.ctx(stream).map_err(ctx_err)?;
             }
             Err(e) => return Err(exec_err(e)),
         }
@@ -497,7 +507,8 @@ fn execute(
 /// A launch queued to the GPU; `retire` waits for it.
 pub struct Submitted {
     slot: slots::Taken,
-    /// The hardware context it runs on.
+    /// Its stream (`Launch::context`) and the hardware context it runs on.
+    stream: u64,
     pub ctx: u32,
     /// The context's reset statistics (batches active, pending) before it was queued.
     before: (u32, u32),
@@ -521,7 +532,7 @@ impl Submitted {
             .map_err(exec_err)?;
         let after = gpu.dev.reset_stats(self.ctx).map_err(exec_err)?;
         if !idle || (after.batch_active, after.batch_pending) != self.before {
-            if let Err(e) = gpu.replace_context(self.ctx) {
+            if let Err(e) = gpu.replace_context(self.stream, self.ctx) {
                 tracing::warn!("replacing the context after a reset: {e}");
             }
             return Err(SubmitError::GpuReset);
