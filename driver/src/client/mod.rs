@@ -294,7 +294,8 @@ impl Connection {
                 }
             }
             // In-process the answer is a call away: a refusal is returned at once.
-            Transport::Embedded(_) => match exchange(&self.transport, Request::Launch(Box::new(l))) {
+            Transport::Embedded(_) => match exchange(&self.transport, Request::Launch(Box::new(l)))
+            {
                 Ok((Response::Queued { tag: q }, _)) if q == tag => Ok(()),
                 Ok((other, _)) => forget(unexpected(other)),
                 Err(e) => forget(e),

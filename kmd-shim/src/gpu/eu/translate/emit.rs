@@ -201,6 +201,30 @@ fn slow_float(
         .call_indirect(sig, f, &[grf, at, wmask, pred, shape]);
 }
 
+/// Whether a 64-bit plan runs two lanes a host operation (`Cx::op_wide_pairs`): qword
+/// destinations of an even number of lanes; sources of whole qwords, dwords (extended as
+/// they load) or uniform values; moves, adds, widening multiplies, logic, shifts by a uniform
+/// count and predicated selects, none of which writes a flag. The rest goes lane by lane.
+fn wide_in_pairs(inst: &ExecInst, p: &Plan) -> bool {
+    let uniform = |s: &FSrc| {
+        matches!(
+            s.at,
+            At::QScalar(_) | At::QImm(_) | At::Scalar(_) | At::Imm(_)
+        )
+    };
+    let pairable = |s: &FSrc| !s.abs && (uniform(s) || matches!(s.at, At::QVec(_) | At::Vec(_)));
+    let [s0, s1, _] = &p.srcs;
+    let sources = match p.q {
+        QOp::Mov | QOp::Not => pairable(s0),
+        QOp::Add | QOp::Mul | QOp::And | QOp::Or | QOp::Xor | QOp::Sel { cm: None, .. } => {
+            pairable(s0) && pairable(s1)
+        }
+        QOp::Shl { .. } | QOp::Shr { .. } => pairable(s0) && uniform(s1) && !s1.abs,
+        _ => false,
+    };
+    sources && inst.n >= 2 && p.dform == DForm::QVec && p.dst.is_some()
+}
+
 /// The function of a run: `insts` (each `translatable`, consecutive), for cr0's denormal
 /// mode `ftz`. `daz`: the caller runs it with the host's denormals-are-zero mode on (x86's
 /// MXCSR.DAZ, set only when `ftz`): float operations then read denormal operands as zeros
@@ -905,7 +929,10 @@ impl Cx<'_, '_> {
             self.b.ins().band(enabled, pred)
         };
         self.masks = Some((wmask, pred));
-        let (out, cond) = if p.path == Path::Wide {
+        let pairs = p.path == Path::Wide && wide_in_pairs(inst, p);
+        let (out, cond) = if pairs {
+            (self.op_wide_pairs(p, pred), None)
+        } else if p.path == Path::Wide {
             self.op_wide(p, pred)
         } else {
             self.op(p, pred)
@@ -929,7 +956,11 @@ impl Cx<'_, '_> {
                     .find(|(k, _)| *k == (inst.chan_off, inst.n))
                     .map_or(Whole::Ask, |&(_, at)| Whole::Flag(at))
             };
-            self.store(o, step, &out, wmask, whole);
+            if pairs {
+                self.store_pairs(o, &out, wmask, whole);
+            } else {
+                self.store(o, step, &out, wmask, whole);
+            }
         }
         if wmask == enabled {
             count
@@ -1320,6 +1351,181 @@ impl Cx<'_, '_> {
         }
         let cond = (!masks.is_empty()).then(|| self.cond_bits(&masks));
         (out, cond)
+    }
+
+    /// Lanes 2c and 2c+1 of a 64-bit plan's source, as an I64X2, extended and modified as
+    /// `lane_q` does one lane (`wide_in_pairs` says which sources come here).
+    fn pair_q(&mut self, s: &FSrc, c: usize, logic: bool) -> Value {
+        let mem = Self::mem();
+        let mut v = match s.at {
+            At::QVec(o) => {
+                self.b
+                    .ins()
+                    .load(types::I64X2, mem, self.grf, (o as usize + 16 * c) as i32)
+            }
+            At::Vec(o) => {
+                let at = (o as usize + 8 * c) as i32;
+                if s.signed {
+                    self.b.ins().sload32x2(mem, self.grf, at)
+                } else {
+                    self.b.ins().uload32x2(mem, self.grf, at)
+                }
+            }
+            At::QScalar(_) | At::QImm(_) | At::Scalar(_) | At::Imm(_) => {
+                let one = self.uniform_q(s);
+                self.b.ins().splat(types::I64X2, one)
+            }
+            _ => unreachable!("`wide_in_pairs` admits no other source"),
+        };
+        if logic {
+            if s.neg {
+                v = self.b.ins().bnot(v);
+            }
+            return v;
+        }
+        if s.neg {
+            v = self.b.ins().ineg(v);
+        }
+        v
+    }
+
+    /// A uniform source of a 64-bit plan (a qword or dword scalar, an immediate), extended
+    /// to an I64 as `lane_q` extends it (no modifiers).
+    fn uniform_q(&mut self, s: &FSrc) -> Value {
+        let mem = Self::mem();
+        match s.at {
+            At::QScalar(o) => self.b.ins().load(types::I64, mem, self.grf, o as i32),
+            At::QImm(lo) => {
+                let bits = (u64::from(s.hi) << 32) | u64::from(lo);
+                self.b.ins().iconst(types::I64, bits as i64)
+            }
+            At::Scalar(o) => {
+                let d = self.b.ins().load(types::I32, mem, self.grf, o as i32);
+                if s.signed {
+                    self.b.ins().sextend(types::I64, d)
+                } else {
+                    self.b.ins().uextend(types::I64, d)
+                }
+            }
+            At::Imm(v) => {
+                let x = if s.signed {
+                    i64::from(v as i32)
+                } else {
+                    i64::from(v)
+                };
+                self.b.ins().iconst(types::I64, x)
+            }
+            _ => unreachable!("not a uniform source"),
+        }
+    }
+
+    /// The lane mask of lanes 2c and 2c+1 from an instruction's channel bits.
+    fn pair_mask(&mut self, bits: Value, c: usize) -> Value {
+        let b = self.b.ins().ushr_imm_u(bits, (2 * c) as i64);
+        let b = self.b.ins().uextend(types::I64, b);
+        let s = self.b.ins().splat(types::I64X2, b);
+        let data: Vec<u8> = [1u64, 2].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let h = self.b.func.dfg.constants.insert(ConstantData::from(data));
+        let lane_bits = self.b.ins().vconst(types::I64X2, h);
+        let on = self.b.ins().band(s, lane_bits);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let zero = self.b.ins().splat(types::I64X2, zero);
+        self.b.ins().icmp(IntCC::NotEqual, on, zero)
+    }
+
+    /// A 64-bit plan two lanes a host operation (`wide_in_pairs`), where `op_wide` does one
+    /// lane at a time: the same values lane for lane.
+    fn op_wide_pairs(&mut self, p: &Plan, pred: Value) -> Vec<Value> {
+        let [s0, s1, _] = &p.srcs;
+        let logic = matches!(p.q, QOp::And | QOp::Or | QOp::Xor | QOp::Not);
+        let pairs = self.n as usize / 2;
+        // A shift's count is uniform (`wide_in_pairs`): one host scalar for every lane.
+        let count = match p.q {
+            QOp::Shl { cm } | QOp::Shr { cm, .. } => {
+                let y = self.uniform_q(s1);
+                let y = if s1.neg { self.b.ins().ineg(y) } else { y };
+                Some(self.b.ins().band_imm_u(y, i64::from(cm)))
+            }
+            _ => None,
+        };
+        let mut out = Vec::with_capacity(pairs);
+        for c in 0..pairs {
+            let x = self.pair_q(s0, c, logic);
+            let v = match p.q {
+                QOp::Mov => x,
+                QOp::Not => self.b.ins().bnot(x),
+                QOp::Shl { .. } => {
+                    let k = count.expect("a shift's count");
+                    self.b.ins().ishl(x, k)
+                }
+                QOp::Shr { bits, .. } => {
+                    let k = count.expect("a shift's count");
+                    let a = if bits == 64 {
+                        x
+                    } else {
+                        let low = self.b.ins().iconst(types::I64, 0xFFFF_FFFF);
+                        let low = self.b.ins().splat(types::I64X2, low);
+                        self.b.ins().band(x, low)
+                    };
+                    self.b.ins().ushr(a, k)
+                }
+                _ => {
+                    let y = self.pair_q(s1, c, logic);
+                    match p.q {
+                        QOp::Add => self.b.ins().iadd(x, y),
+                        QOp::Mul => self.b.ins().imul(x, y),
+                        QOp::And => self.b.ins().band(x, y),
+                        QOp::Or => self.b.ins().bor(x, y),
+                        QOp::Xor => self.b.ins().bxor(x, y),
+                        QOp::Sel { cm: None, .. } => {
+                            let m = self.pair_mask(pred, c);
+                            self.b.ins().bitselect(m, x, y)
+                        }
+                        _ => unreachable!("`wide_in_pairs` admits no other operation"),
+                    }
+                }
+            };
+            out.push(v);
+        }
+        out
+    }
+
+    /// `store` for `op_wide_pairs`' results: consecutive qwords, two lanes a chunk.
+    fn store_pairs(&mut self, o: u32, out: &[Value], wmask: Value, whole: Whole) {
+        let o = o as i32;
+        let mem = Self::mem();
+        let is_all = match whole {
+            Whole::Yes => {
+                for (c, v) in out.iter().enumerate() {
+                    self.b.ins().store(mem, *v, self.grf, o + 16 * c as i32);
+                }
+                return;
+            }
+            Whole::Flag(at) => self.b.ins().load(types::I8, mem, self.ctx, at),
+            Whole::Ask => self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::Equal, wmask, imm(full(self.n))),
+        };
+        let all = self.b.create_block();
+        let some = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(is_all, all, &[], some, &[]);
+        self.b.switch_to_block(all);
+        for (c, v) in out.iter().enumerate() {
+            self.b.ins().store(mem, *v, self.grf, o + 16 * c as i32);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(some);
+        for (c, v) in out.iter().enumerate() {
+            let at = o + 16 * c as i32;
+            let old = self.b.ins().load(types::I64X2, mem, self.grf_old, at);
+            let on = self.pair_mask(wmask, c);
+            let nv = self.b.ins().bitselect(on, *v, old);
+            self.b.ins().store(mem, nv, self.grf, at);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
     }
 
     /// `cond_int` on 64-bit lanes (`.o`/`.u` are false for integers).
