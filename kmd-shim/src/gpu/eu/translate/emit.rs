@@ -487,6 +487,8 @@ fn imm(v: u32) -> i64 {
 }
 
 const SIGN: u32 = 0x8000_0000;
+/// Chunks of a float operation checked by one branch (`Cx::nan_check`).
+const GROUP: usize = 4;
 const EXP: u32 = 0x7F80_0000;
 const ONE: u32 = 0x3F80_0000;
 
@@ -1075,9 +1077,10 @@ impl Cx<'_, '_> {
                 (self.fin(x, p.sat), None)
             }
             FOp::FAdd | FOp::FMul | FOp::FMad => {
-                // Chunk by chunk, each checked (and branched on) before the next is loaded:
-                // Cranelift computes a pure value where it is first used, so one check for
-                // all chunks would put every chunk's loads first and spill them.
+                // One check and branch for up to `GROUP` chunks (a SIMD16 instruction's
+                // four): a result to fix leaves for the interpreter (`slow_float`), so the
+                // check holds nothing but the results live. (When the fix was inline, it
+                // reloaded each chunk's operands, and a check per chunk kept that cheap.)
                 let mut r = Vec::with_capacity(chunks);
                 for c in 0..chunks {
                     // The operand loaded last, right before the operation, can be its
@@ -1100,8 +1103,13 @@ impl Cx<'_, '_> {
                             self.b.ins().fma(yf, zf, xf)
                         }
                     };
-                    r.push(self.nan_fix(v, ftz));
+                    r.push(v);
+                    if r.len() % GROUP == 0 || c + 1 == chunks {
+                        let from = (r.len() - 1) / GROUP * GROUP;
+                        self.nan_check(&r[from..], ftz);
+                    }
                 }
+                let r = r.into_iter().map(|v| self.as_int(v)).collect();
                 (self.fin(r, p.sat), None)
             }
             FOp::FSel(cm) => {
@@ -1563,26 +1571,32 @@ impl Cx<'_, '_> {
         r
     }
 
-    /// `nan_f32` for the lanes of chunk `c` whose result `v` is a NaN: the first NaN
-    /// operand made quiet, or the canonical NaN; and with `flush`, denormal results flushed
-    /// to zero of their sign (`fast::flush`). The check is one branch per chunk; the fix is
-    /// out of line. With `flush` the check is |r| < 2^-126 or unordered, one comparison for
-    /// both (zeros take the fix too, which leaves them as they are). Returns the chunk as
-    /// integer bits.
-    fn nan_fix(&mut self, v: Value, flush: bool) -> Value {
-        let bad = if flush {
-            let magnitude = self.konst(!SIGN);
-            let min_normal = self.konst(0x0080_0000);
-            let min_normal = self.as_float(min_normal);
-            let a = self.as_int(v);
-            let a = self.b.ins().band(a, magnitude);
-            let a = self.as_float(a);
-            self.b
-                .ins()
-                .fcmp(FloatCC::UnorderedOrLessThan, a, min_normal)
-        } else {
-            self.b.ins().fcmp(FloatCC::Unordered, v, v)
-        };
+    /// Whether some lane of the chunks `vs` (float results) is a NaN, or with `flush` below
+    /// the smallest normal (|r| < 2^-126 or unordered, one comparison for both: zeros
+    /// too), in which case the instruction goes to its slow block, where the interpreter
+    /// does it (`nan_f32`, `fast::flush`). One branch for all of `vs`.
+    fn nan_check(&mut self, vs: &[Value], flush: bool) {
+        let mut any: Option<Value> = None;
+        for &v in vs {
+            let bad = if flush {
+                let magnitude = self.konst(!SIGN);
+                let min_normal = self.konst(0x0080_0000);
+                let min_normal = self.as_float(min_normal);
+                let a = self.as_int(v);
+                let a = self.b.ins().band(a, magnitude);
+                let a = self.as_float(a);
+                self.b
+                    .ins()
+                    .fcmp(FloatCC::UnorderedOrLessThan, a, min_normal)
+            } else {
+                self.b.ins().fcmp(FloatCC::Unordered, v, v)
+            };
+            any = Some(match any {
+                None => bad,
+                Some(a) => self.b.ins().bor(a, bad),
+            });
+        }
+        let bad = any.expect("at least one chunk");
         let any = if self.scalar() {
             bad
         } else {
@@ -1602,6 +1616,5 @@ impl Cx<'_, '_> {
         let cont = self.b.create_block();
         self.b.ins().brif(any, slow, &[], cont, &[]);
         self.b.switch_to_block(cont);
-        self.as_int(v)
     }
 }
