@@ -419,6 +419,53 @@ fn mem2reg_splits_a_struct_into_fields_and_keeps_loop_values() {
 }
 
 #[test]
+fn mem2reg_promotes_a_variable_reached_through_a_generic_pointer() {
+    // OpenCL 2.0's `atomic_compare_exchange_strong(p, &expected, v)`: `expected` is read
+    // and written back through a generic pointer. Left in memory, it became a register
+    // array read through a0 on every round of the CTS's compare-exchange loops.
+    check_pass(
+        passes::mem2reg::run,
+        "kernel k(ptr.local, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i32 arg 1
+           %2 = ptr.private alloca 4, align 4
+           store %2, %1, align 4, bytes 4
+           %3 = ptr.generic conv togeneric %2
+           %4 = i32 load %3, align 4, bytes 4
+           %5 = i32 cmpxchg %0, %4, %1
+           store %3, %5, align 4, bytes 4
+           %6 = i32 load %2, align 4, bytes 4
+           store %0, %6, align 4, bytes 4
+           ret",
+        "kernel k(ptr.local, i32)
+         bb0:
+           %7 = i32 const 0x0
+           %0 = ptr.local arg 0
+           %1 = i32 arg 1
+           %5 = i32 cmpxchg %0, %1, %1
+           store %0, %5, align 4, bytes 4
+           ret",
+    );
+}
+
+#[test]
+fn mem2reg_leaves_a_variable_whose_generic_address_escapes() {
+    // The generic pointer itself is stored: the variable can be reached from elsewhere.
+    let text = "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = ptr.private alloca 4, align 4
+           store %2, %1, align 4, bytes 4
+           %3 = ptr.generic conv togeneric %2
+           store %0, %3, align 8, bytes 8
+           %4 = i32 load %3, align 4, bytes 4
+           ret";
+    check_pass(passes::mem2reg::run, text, text);
+}
+
+#[test]
 fn mem2reg_leaves_a_variable_indexed_at_run_time() {
     let text = "kernel k(i64)
          bb0:

@@ -3,10 +3,11 @@
 //!
 //! Unoptimised SPIR-V (clang -O0, other producers, libclc) keeps every variable in
 //! Function storage: an `Op::Alloca` with loads and stores. A variable is promoted when
-//! every use of its address, through constant offsets and bit casts, is a load or a store
-//! at a constant offset, and the accesses never partly overlap: each distinct (offset,
-//! size) is then one slot, promoted with the classic construction (phis at the iterated
-//! dominance frontier of the stores, then renaming over the dominator tree). Variables
+//! every use of its address, through constant offsets, bit casts and casts to the generic
+//! space, is a load or a store at a constant offset, and the accesses never partly overlap:
+//! each distinct (offset, size) is then one slot, promoted with the classic construction
+//! (phis at the iterated dominance frontier of the stores, then renaming over the dominator
+//! tree). Variables
 //! indexed at run time, or whose address escapes, stay in memory (private memory is the
 //! memory-model issue's; instruction selection refuses them with a clear error).
 
@@ -44,6 +45,10 @@ fn base_offset(f: &Function, v: Value, memo: &mut Memo) -> Option<(Value, u64)> 
             _ => None,
         },
         Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => base_offset(f, p, memo),
+        // The same variable through a generic pointer (OpenCL 2.0 code takes a variable's
+        // address as generic: `atomic_compare_exchange_*`'s `expected`, a helper's pointer
+        // parameter): its loads and stores are the variable's.
+        Op::Conv(ConvOp::ToGeneric, p) => base_offset(f, p, memo),
         _ => None,
     };
     if let Some(slot) = memo.0.get_mut(v.0 as usize) {
@@ -102,6 +107,7 @@ fn round(f: &mut Function) -> bool {
             // Address arithmetic that stays a known offset is no use of its own.
             &Op::PtrAdd(_, k) if matches!(f.inst(k).op, Op::Const(_)) => {}
             &Op::Conv(ConvOp::Bitcast, p) if matches!(f.ty(p), Ty::Ptr(_)) => {}
+            &Op::Conv(ConvOp::ToGeneric, _) => {}
             op => {
                 for o in op.operands() {
                     if let Some((a, _)) = base_offset(f, o, &mut memo) {
