@@ -1,10 +1,17 @@
 //! Executable memory for translated runs: the one place where host code is made runnable.
 //!
 //! A run's machine code (position-independent, no relocations: its constants sit in the
-//! code buffer after the code, addressed RIP-relative) is copied into an anonymous mapping,
-//! which is then made read+execute (never writable and executable at once).
+//! code buffer after the code, addressed RIP-relative) is written to a memfd of its own,
+//! which is then mapped read+execute: no mapping of it is ever writable, and none gains
+//! execute permission after it is made. That is what a process under a W^X policy may
+//! still do (systemd's `MemoryDenyWriteExecute=`, which gencld's unit sets, and the
+//! kernel's `PR_SET_MDWE`): an anonymous mapping made executable by `mprotect` was refused
+//! there, and the GPU model interpreted everything.
 
-use memmap2::{Mmap, MmapMut};
+use std::io::Write;
+
+use memmap2::{Mmap, MmapOptions};
+use nix::sys::memfd::{memfd_create, MFdFlags};
 
 use super::super::fast::Plan;
 use super::super::program::GRF_BYTES;
@@ -74,13 +81,17 @@ pub struct Code {
 }
 
 impl Code {
-    /// Map `bytes` executable. Errors when the host refuses the mapping.
+    /// Map `bytes` executable. Errors when the host refuses the memfd or the mapping.
     pub fn new(bytes: &[u8]) -> std::io::Result<Code> {
-        let mut m = MmapMut::map_anon(bytes.len().max(1))?;
-        m[..bytes.len()].copy_from_slice(bytes);
-        Ok(Code {
-            map: m.make_exec()?,
-        })
+        let fd = memfd_create(c"gencl-run", MFdFlags::MFD_CLOEXEC)?;
+        let mut file = std::fs::File::from(fd);
+        file.write_all(bytes)?;
+        let len = bytes.len().max(1);
+        file.set_len(len as u64)?;
+        // SAFETY: a fresh memfd that no one else has (it is closed when `file` drops, the
+        // mapping keeping its pages), so its bytes cannot change under the mapping.
+        let map = unsafe { MmapOptions::new().len(len).map_exec(&file)? };
+        Ok(Code { map })
     }
 
     /// The run's entry point.
