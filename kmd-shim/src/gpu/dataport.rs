@@ -82,12 +82,19 @@ pub struct SlmWatch {
     /// The dwords whose sleeper the current message has woken: a message wakes one a
     /// dword, however many of its lanes write it (a lock's release by every lane).
     in_message: Vec<usize>,
+    /// The lowest and highest dword a sleeper waits on (while any sleeps; not narrowed as
+    /// they wake): most writes are to other data than the lock the sleepers wait on, and
+    /// are told so without a look at each sleeper.
+    span: (usize, usize),
 }
 
 impl SlmWatch {
     /// A write of SLM bytes `o..o + len`: wakes the first thread asleep on a dword of them.
     fn written(&mut self, o: usize, len: usize) {
         self.writes += 1;
+        if self.sleepers.is_empty() || o >= self.span.1 + 4 || o + len <= self.span.0 {
+            return;
+        }
         if let Some(i) = self
             .sleepers
             .iter()
@@ -104,6 +111,11 @@ impl SlmWatch {
     pub fn sleeps(&mut self, t: u32, round: u64) -> bool {
         match self.failed.get_mut(t as usize).and_then(Option::take) {
             Some((d, w)) if w == self.writes => {
+                self.span = if self.sleepers.is_empty() {
+                    (d, d)
+                } else {
+                    (self.span.0.min(d), self.span.1.max(d))
+                };
                 self.sleepers.push((t, d, round));
                 true
             }
