@@ -466,6 +466,46 @@ fn mem2reg_leaves_a_variable_whose_generic_address_escapes() {
 }
 
 #[test]
+fn disjoint_or_makes_adds_and_moves_extensions_inside() {
+    // `(l << 1) | 1` is `(l << 1) + 1`; its sign extension is the extension plus 1. An `or`
+    // whose constant reaches a bit the other operand may have set stays an `or`.
+    check_pass(
+        passes::disjoint_or::run,
+        "kernel k(i32, ptr.global)
+         bb0:
+           %0 = i32 arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 const 0x1
+           %3 = i32 bin shl %0, %2
+           %4 = i32 bin or %3, %2
+           %5 = i64 conv sext %4
+           %6 = ptr.global ptradd %1, %5
+           store %6, %0, align 4, bytes 4
+           %7 = i32 const 0x3
+           %8 = i32 bin or %3, %7
+           store %6, %8, align 4, bytes 4
+           ret",
+        "kernel k(i32, ptr.global)
+         bb0:
+           %0 = i32 arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 const 0x1
+           %3 = i32 bin shl %0, %2
+           %4 = i32 bin add %3, %2
+           %9 = i64 conv sext %3
+           %10 = i64 const 0x1
+           %11 = i64 bin add %9, %10
+           %5 = i64 conv sext %4
+           %6 = ptr.global ptradd %1, %11
+           store %6, %0, align 4, bytes 4
+           %7 = i32 const 0x3
+           %8 = i32 bin or %3, %7
+           store %6, %8, align 4, bytes 4
+           ret",
+    );
+}
+
+#[test]
 fn mem2reg_leaves_a_variable_indexed_at_run_time() {
     let text = "kernel k(i64)
          bb0:

@@ -233,6 +233,27 @@ fn half4_and_short4_accesses_are_dword_messages() {
     assert_messages(src, |name| if name == "v" { 4 } else { 2 });
 }
 
+/// Pairs at `2 * l` and `2 * l + 1` (which clang writes as `(l << 1) | 1`: passes::
+/// disjoint_or makes it the add it is) coalesce, in global and in local memory alike, and an
+/// access to one memory does not keep the other's accesses apart (shared local and global
+/// memory never alias): `pairs` reads two globals (one message), writes two locals (one),
+/// reads them back (one) and writes two globals (one). Without either change, eight
+/// messages (each alone leaves all eight).
+#[test]
+fn odd_and_even_neighbours_coalesce_across_the_other_memory() {
+    let src = "kernel void pairs(global const int *in, global int *out) {
+            local int t[128];
+            int l = get_local_id(0);
+            int base = get_group_id(0) * 128;
+            t[2 * l] = in[base + 2 * l];
+            t[2 * l + 1] = in[base + 2 * l + 1];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[base + 2 * l] = t[2 * l + 1];
+            out[base + 2 * l + 1] = t[2 * l];
+        }";
+    assert_messages(src, |_| 4);
+}
+
 /// Every kernel of `src` built, legal, and with `want(name)` data-port messages.
 fn assert_messages(src: &str, want: impl Fn(&str) -> usize) {
     let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();

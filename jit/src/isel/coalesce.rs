@@ -18,11 +18,12 @@
 //!
 //! A group: loads of whole dwords (i32, f32) whose addresses are one base plus constant
 //! offsets (through chains of `ptradd` by constants), in the same global/constant or local
-//! space, with no memory write, atomic, barrier or fence between them in the block (stores:
-//! no other memory access between them, not even a store through another base, which may
-//! alias). The message goes
-//! where the first load of the group is (the address of its lowest channel must be defined
-//! there) or, for stores, where the last one is (every value is defined there).
+//! space, with no write of that memory, atomic, barrier or fence between them in the block
+//! (stores: no other access to their memory between them, not even a store through another
+//! base, which may alias; shared local and global memory never alias each other). The
+//! message goes where the first load of the group is (the address of its lowest channel
+//! must be defined there) or, for stores, where the last one is (every value is defined
+//! there).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -164,6 +165,12 @@ struct Access {
     align: u32,
 }
 
+/// Which memory a groupable access reaches: 0 shared local memory, 1 global memory (the
+/// global and constant spaces).
+fn memory_of(f: &Function, addr: Value) -> usize {
+    usize::from(f.ty(addr) != Ty::Ptr(Space::Local))
+}
+
 fn groupable_space(f: &Function, addr: Value) -> bool {
     matches!(
         f.ty(addr),
@@ -247,12 +254,15 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
     let pos: HashMap<Value, usize> = insts.iter().enumerate().map(|(i, v)| (*v, i)).collect();
     let defined_before = |v: Value, at: usize| pos.get(&v).is_none_or(|p| *p < at);
     let mut out = Coalesced::default();
-    // Loads: segments end at anything that writes memory or orders it.
+    // Loads: segments end at anything that writes their memory or orders it.
     let mut loads: HashMap<(usize, Base, bool), Vec<Access>> = HashMap::default();
-    // Stores: segments end at any other memory access.
+    // Stores: segments end at any other access to their memory.
     let mut stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
-    let (mut load_seg, mut store_seg) = (0usize, 0usize);
-    let mut last_store_base = None;
+    // Per memory (`memory_of`): shared local memory and global memory never alias, so an
+    // access to one ends no segment of the other (`out[i] = t[i]; out[i + 1] = t[i + 1]`
+    // is two messages, not four); anything else ends every segment.
+    let (mut load_seg, mut store_seg) = ([0usize; 2], [0usize; 2]);
+    let mut last_store_base = [None; 2];
     // 16-bit loads and stores (halves, shorts), per lane: whole dwords of them.
     let mut word_loads: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
     let mut word_stores: HashMap<(usize, Base), Vec<Access>> = HashMap::default();
@@ -278,14 +288,15 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     value: *v,
                     align,
                 };
-                let seg = load_seg;
+                let m = memory_of(f, addr);
+                let seg = load_seg[m];
                 match bytes {
                     1 => byte_loads.entry((seg, base)).or_default().push(access),
                     2 => word_loads.entry((seg, base)).or_default().push(access),
                     4 => loads.entry((seg, base, u)).or_default().push(access),
                     _ => qword_loads.entry((seg, base, u)).or_default().push(access),
                 }
-                store_seg += 1;
+                store_seg[m] += 1;
             }
             Op::Store {
                 addr,
@@ -300,12 +311,13 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                 } =>
             {
                 let (base, off) = base_offset(f, addr);
+                let m = memory_of(f, addr);
                 // Stores through another base may alias these, and so may stores of the
                 // other size through this one (each kind's group goes where its last store
                 // is): they keep their order.
-                if last_store_base != Some((base, bytes)) {
-                    store_seg += 1;
-                    last_store_base = Some((base, bytes));
+                if last_store_base[m] != Some((base, bytes)) {
+                    store_seg[m] += 1;
+                    last_store_base[m] = Some((base, bytes));
                 }
                 let access = Access {
                     pos: i,
@@ -320,14 +332,16 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     8 => &mut qword_stores,
                     _ => &mut stores,
                 };
-                kind.entry((store_seg, base)).or_default().push(access);
-                load_seg += 1;
+                kind.entry((store_seg[m], base)).or_default().push(access);
+                load_seg[m] += 1;
             }
             _ if op.has_side_effects() => {
-                load_seg += 1;
-                store_seg += 1;
+                load_seg.iter_mut().for_each(|s| *s += 1);
+                store_seg.iter_mut().for_each(|s| *s += 1);
             }
-            Op::Load { .. } | Op::ImageRead { .. } | Op::ImageBlockRead { .. } => store_seg += 1,
+            Op::Load { .. } | Op::ImageRead { .. } | Op::ImageBlockRead { .. } => {
+                store_seg.iter_mut().for_each(|s| *s += 1);
+            }
             _ => {}
         }
     }

@@ -7,6 +7,7 @@ pub mod address_spaces;
 pub mod constfold;
 pub mod cse;
 pub mod dce;
+pub mod disjoint_or;
 pub mod div64;
 pub mod generic_pointers;
 pub mod halves;
@@ -58,6 +59,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("unroll", unroll::run),
     // Products by the powers of two that unrolled counters became.
     ("strength", strength::run),
+    // `(l << 1) | 1` as the add it is, so that `t[2l]` and `t[2l + 1]` coalesce.
+    ("disjoint_or", disjoint_or::run),
     // One computation of each pure expression where another dominates it.
     ("cse", cse::run),
     // Dead code (what lowering and the passes before leave unused).
