@@ -97,6 +97,19 @@ fn status(e: cl_event) -> cl_int {
     s
 }
 
+/// Wait (at most 20 s) until the launch of `e` is on the device: CL_RUNNING, or past it.
+fn on_device(e: cl_event, what: &str) {
+    let t0 = std::time::Instant::now();
+    while status(e) > CL_RUNNING {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(20),
+            "{what} never reached the device (status {})",
+            status(e)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
 /// Statuses the event callbacks saw, in order.
 static SEEN: Mutex<Vec<(cl_int, cl_int)>> = Mutex::new(Vec::new());
 
@@ -637,17 +650,6 @@ fn a_fault_fails_only_the_launches_of_its_own_context() {
     let (zero, one) = (0i32, 1i32);
     let global = N;
     let (mut ea, mut eb) = (null_mut(), null_mut());
-    let running = |e: cl_event, what: &str| {
-        let t0 = std::time::Instant::now();
-        while status(e) > CL_RUNNING {
-            assert!(
-                t0.elapsed() < std::time::Duration::from_secs(20),
-                "{what} never reached the device (status {})",
-                status(e)
-            );
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-    };
     // SAFETY: valid handles; the host values outlive the blocking commands that read them.
     unsafe {
         let write_flag = |q: cl_command_queue, v: &i32| {
@@ -680,12 +682,12 @@ fn a_fault_fails_only_the_launches_of_its_own_context() {
             clEnqueueNDRangeKernel(qa, bad, 1, null(), &global, null(), 0, null(), &mut ea),
             CL_SUCCESS
         );
-        running(ea, "context A's kernel");
+        on_device(ea, "context A's kernel");
         assert_eq!(
             clEnqueueNDRangeKernel(qb, fill, 1, null(), &global, null(), 0, null(), &mut eb),
             CL_SUCCESS
         );
-        running(eb, "context B's kernel");
+        on_device(eb, "context B's kernel");
         assert_eq!(status(ea), CL_RUNNING, "A's kernel still spins");
         // Let A's kernel go on to its fault.
         assert_eq!(write_flag(qa_other, &one), CL_SUCCESS);
@@ -842,15 +844,7 @@ fn the_next_launch_goes_to_the_device_while_the_one_before_runs() {
             CL_SUCCESS
         );
         // The second launch reaches the device while the first cannot finish.
-        let t0 = std::time::Instant::now();
-        while status(b) != CL_RUNNING {
-            assert!(
-                t0.elapsed() < std::time::Duration::from_secs(20),
-                "the second launch never reached the device (status {})",
-                status(b)
-            );
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        on_device(b, "the second launch");
         assert_eq!(status(a), CL_RUNNING, "the first one still runs");
         // Another queue's write releases the first kernel.
         assert_eq!(

@@ -54,6 +54,10 @@ impl Ty {
     pub fn is_int(self) -> bool {
         matches!(self, Ty::I8 | Ty::I16 | Ty::I32 | Ty::I64)
     }
+    /// An integer type's width in bits.
+    pub fn int_bits(self) -> Option<u32> {
+        self.is_int().then(|| 8 * self.bytes())
+    }
 }
 
 #[derive(

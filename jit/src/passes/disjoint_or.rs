@@ -18,13 +18,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::ir::{BinOp, ConvOp, Function, Inst, Op, Ty, Value};
 
 fn width(ty: Ty) -> Option<u32> {
-    match ty {
-        Ty::I8 => Some(8),
-        Ty::I16 => Some(16),
-        Ty::I32 => Some(32),
-        Ty::I64 => Some(64),
-        _ => None,
-    }
+    ty.int_bits()
 }
 
 /// How many low bits of `v` are known to be zero (looking `depth` definitions deep).

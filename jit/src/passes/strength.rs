@@ -16,13 +16,7 @@
 use crate::ir::{BinOp, Function, Inst, Op, Ty, Value};
 
 fn width(ty: Ty) -> Option<u32> {
-    match ty {
-        Ty::I8 => Some(8),
-        Ty::I16 => Some(16),
-        Ty::I32 => Some(32),
-        Ty::I64 => Some(64),
-        _ => None,
-    }
+    ty.int_bits()
 }
 
 /// `k` when `d`, masked to `w` bits, is `2^k` with `0 < k < w`.

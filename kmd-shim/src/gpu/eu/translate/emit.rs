@@ -1012,16 +1012,30 @@ impl Cx<'_, '_> {
             }
             return;
         }
+        self.store_vectors(o, out, wmask, whole, types::I32X4, Self::bits_mask);
+    }
+
+    /// Whole 16-byte chunks `out` to the GRF from byte `o` up, the lanes of `wmask`: at once
+    /// when `whole` says every lane is written, else each chunk merged with the old bytes
+    /// under `mask(wmask, c)` (lanes of `ty`).
+    fn store_vectors(
+        &mut self,
+        o: i32,
+        out: &[Value],
+        wmask: Value,
+        whole: Whole,
+        ty: Type,
+        mask: fn(&mut Self, Value, usize) -> Value,
+    ) {
+        let mem = Self::mem();
         let is_all = match whole {
             Whole::Yes => {
                 for (c, v) in out.iter().enumerate() {
-                    self.b
-                        .ins()
-                        .store(Self::mem(), *v, self.grf, o + 16 * c as i32);
+                    self.b.ins().store(mem, *v, self.grf, o + 16 * c as i32);
                 }
                 return;
             }
-            Whole::Flag(at) => self.b.ins().load(types::I8, Self::mem(), self.ctx, at),
+            Whole::Flag(at) => self.b.ins().load(types::I8, mem, self.ctx, at),
             Whole::Ask => self
                 .b
                 .ins()
@@ -1033,21 +1047,16 @@ impl Cx<'_, '_> {
         self.b.ins().brif(is_all, all, &[], some, &[]);
         self.b.switch_to_block(all);
         for (c, v) in out.iter().enumerate() {
-            self.b
-                .ins()
-                .store(Self::mem(), *v, self.grf, o + 16 * c as i32);
+            self.b.ins().store(mem, *v, self.grf, o + 16 * c as i32);
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(some);
         for (c, v) in out.iter().enumerate() {
             let at = o + 16 * c as i32;
-            let old = self
-                .b
-                .ins()
-                .load(types::I32X4, Self::mem(), self.grf_old, at);
-            let on = self.bits_mask(wmask, c);
+            let old = self.b.ins().load(ty, mem, self.grf_old, at);
+            let on = mask(self, wmask, c);
             let nv = self.b.ins().bitselect(on, *v, old);
-            self.b.ins().store(Self::mem(), nv, self.grf, at);
+            self.b.ins().store(mem, nv, self.grf, at);
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
@@ -1500,40 +1509,7 @@ impl Cx<'_, '_> {
 
     /// `store` for `op_wide_pairs`' results: consecutive qwords, two lanes a chunk.
     fn store_pairs(&mut self, o: u32, out: &[Value], wmask: Value, whole: Whole) {
-        let o = o as i32;
-        let mem = Self::mem();
-        let is_all = match whole {
-            Whole::Yes => {
-                for (c, v) in out.iter().enumerate() {
-                    self.b.ins().store(mem, *v, self.grf, o + 16 * c as i32);
-                }
-                return;
-            }
-            Whole::Flag(at) => self.b.ins().load(types::I8, mem, self.ctx, at),
-            Whole::Ask => self
-                .b
-                .ins()
-                .icmp_imm_u(IntCC::Equal, wmask, imm(full(self.n))),
-        };
-        let all = self.b.create_block();
-        let some = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.ins().brif(is_all, all, &[], some, &[]);
-        self.b.switch_to_block(all);
-        for (c, v) in out.iter().enumerate() {
-            self.b.ins().store(mem, *v, self.grf, o + 16 * c as i32);
-        }
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(some);
-        for (c, v) in out.iter().enumerate() {
-            let at = o + 16 * c as i32;
-            let old = self.b.ins().load(types::I64X2, mem, self.grf_old, at);
-            let on = self.pair_mask(wmask, c);
-            let nv = self.b.ins().bitselect(on, *v, old);
-            self.b.ins().store(mem, nv, self.grf, at);
-        }
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
+        self.store_vectors(o as i32, out, wmask, whole, types::I64X2, Self::pair_mask);
     }
 
     /// `cond_int` on 64-bit lanes (`.o`/`.u` are false for integers).
