@@ -204,7 +204,8 @@ fn slow_float(
 /// Whether a 64-bit plan runs two lanes a host operation (`Cx::op_wide_pairs`): qword
 /// destinations of an even number of lanes; sources of whole qwords, dwords (extended as
 /// they load) or uniform values; moves, adds, widening multiplies, logic, shifts by a uniform
-/// count and predicated selects, none of which writes a flag. The rest goes lane by lane.
+/// count, predicated selects and compares (to the null register too; their flag bits are
+/// the lanes' sign bits). The rest goes lane by lane.
 fn wide_in_pairs(inst: &ExecInst, p: &Plan) -> bool {
     let uniform = |s: &FSrc| {
         matches!(
@@ -220,9 +221,15 @@ fn wide_in_pairs(inst: &ExecInst, p: &Plan) -> bool {
             pairable(s0) && pairable(s1)
         }
         QOp::Shl { .. } | QOp::Shr { .. } => pairable(s0) && uniform(s1) && !s1.abs,
+        QOp::Cmp { cm, .. } => {
+            !matches!(cm, CondMod::O | CondMod::U) && pairable(s0) && pairable(s1)
+        }
         _ => false,
     };
-    sources && inst.n >= 2 && p.dform == DForm::QVec && p.dst.is_some()
+    // A compare may write the null register only (its flag is what it is for).
+    let dst = p.dst.is_none() && matches!(p.q, QOp::Cmp { .. })
+        || p.dst.is_some() && p.dform == DForm::QVec;
+    sources && inst.n >= 2 && dst
 }
 
 /// The function of a run: `insts` (each `translatable`, consecutive), for cr0's denormal
@@ -933,7 +940,7 @@ impl Cx<'_, '_> {
         self.masks = Some((wmask, pred));
         let pairs = p.path == Path::Wide && wide_in_pairs(inst, p);
         let (out, cond) = if pairs {
-            (self.op_wide_pairs(p, pred), None)
+            self.op_wide_pairs(p, pred)
         } else if p.path == Path::Wide {
             self.op_wide(p, pred)
         } else {
@@ -1452,7 +1459,7 @@ impl Cx<'_, '_> {
 
     /// A 64-bit plan two lanes a host operation (`wide_in_pairs`), where `op_wide` does one
     /// lane at a time: the same values lane for lane.
-    fn op_wide_pairs(&mut self, p: &Plan, pred: Value) -> Vec<Value> {
+    fn op_wide_pairs(&mut self, p: &Plan, pred: Value) -> (Vec<Value>, Option<Value>) {
         let [s0, s1, _] = &p.srcs;
         let logic = matches!(p.q, QOp::And | QOp::Or | QOp::Xor | QOp::Not);
         let pairs = self.n as usize / 2;
@@ -1466,6 +1473,7 @@ impl Cx<'_, '_> {
             _ => None,
         };
         let mut out = Vec::with_capacity(pairs);
+        let mut cond = None;
         for c in 0..pairs {
             let x = self.pair_q(s0, c, logic);
             let v = match p.q {
@@ -1498,13 +1506,24 @@ impl Cx<'_, '_> {
                             let m = self.pair_mask(pred, c);
                             self.b.ins().bitselect(m, x, y)
                         }
+                        // All ones or zero per lane, as `bmask` makes each lane in `op_wide`.
+                        QOp::Cmp { cm, u } => {
+                            let m = self.icmp(cm, !u, x, y);
+                            let bits = self.b.ins().vhigh_bits(types::I32, m);
+                            let bits = self.b.ins().ishl_imm_u(bits, (2 * c) as i64);
+                            cond = Some(match cond {
+                                None => bits,
+                                Some(a) => self.b.ins().bor(a, bits),
+                            });
+                            m
+                        }
                         _ => unreachable!("`wide_in_pairs` admits no other operation"),
                     }
                 }
             };
             out.push(v);
         }
-        out
+        (out, cond)
     }
 
     /// `store` for `op_wide_pairs`' results: consecutive qwords, two lanes a chunk.
