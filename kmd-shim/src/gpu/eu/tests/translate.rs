@@ -286,3 +286,53 @@ fn translated_loop_matches_the_general_path() {
         translated_matches_general(&prog, &tg, &format!("loop case {case}"));
     }
 }
+
+/// A panic on a run's slow path (`code::slow_float`, called from host code, where unwinding
+/// would abort the process and the service with it) comes back as a panic of `Run::exec`,
+/// in Rust frames, which the engine turns into the batch's error as for any instruction.
+#[test]
+fn a_panic_on_a_runs_slow_path_comes_back_as_a_rust_panic() {
+    use Opcode::*;
+    if !super::super::translate::enabled() {
+        return;
+    }
+    // A NaN operand: the add's result takes the slow path.
+    let prog = vec![
+        alu(
+            Add,
+            8,
+            dst(10, Type::F),
+            &[r8(11, Type::F), r8(12, Type::F)],
+        ),
+        alu(
+            Add,
+            8,
+            dst(13, Type::F),
+            &[r8(10, Type::F), r8(12, Type::F)],
+        ),
+        eot(),
+    ];
+    let mut tg = group(1, u32::MAX, |_, _| {});
+    for w in 0..8 {
+        tg.threads[0].grfs[11][w * 4..w * 4 + 4].copy_from_slice(&0x7FC0_0001u32.to_le_bytes());
+    }
+    let mem = FlatMem::new();
+    let env = LaunchEnv::default();
+    let mut translated = program(prog.clone()).with_translation(Policy { on: true, hot: 1 });
+    let mut ct = Counters::default();
+    super::super::translate::code::panic_on_next_slow_float();
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_threads(&mut translated, &mem, &tg, &env, &mut ct).is_ok()
+    }));
+    let why = ran.expect_err("the injected panic");
+    let text = why.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        text.contains("slow path") && text.contains("injected"),
+        "{text}"
+    );
+    // Without the injection the same program runs, NaNs and all.
+    let mut again = program(prog).with_translation(Policy { on: true, hot: 1 });
+    let mut ct = Counters::default();
+    assert!(run_threads(&mut again, &mem, &tg, &env, &mut ct).is_ok());
+    assert!(again.translated_runs() > 0, "the run was translated");
+}

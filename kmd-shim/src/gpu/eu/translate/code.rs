@@ -148,6 +148,28 @@ pub unsafe fn call(f: RunFn, daz: bool, grf: *mut u8, arf: *mut u8, cx: &mut Ctx
     unsafe { f(grf, arf, cx, grf) }
 }
 
+std::thread_local! {
+    /// A panic `slow_float` caught (a bug of the model's), for `Run::exec` to raise again in
+    /// Rust frames: it may not unwind through the run's host code.
+    static SLOW_PANIC: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+}
+
+#[cfg(test)]
+std::thread_local! {
+    static PANIC_NEXT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Tests: the next `slow_float` on this thread panics, as a bug of the model's would.
+#[cfg(test)]
+pub fn panic_on_next_slow_float() {
+    PANIC_NEXT.with(|c| c.set(true));
+}
+
+/// The panic the last `slow_float` on this thread caught, if any (taken).
+pub fn take_slow_panic() -> Option<String> {
+    SLOW_PANIC.with(std::cell::Cell::take)
+}
+
 /// The signature of [`slow_float`], as a run calls it.
 pub type SlowFn = unsafe extern "C" fn(*mut u8, *const Plan, u32, u32, u32);
 
@@ -183,12 +205,32 @@ pub unsafe extern "C" fn slow_float(
             let without = old & !MXCSR_DAZ;
             std::arch::asm!("ldmxcsr [{}]", in(reg) &without, options(nostack, preserves_flags));
         }
-        super::super::fast::run(g, p, n, wmask, pred, ftz);
+        interpret(g, p, n, wmask, pred, ftz);
         // SAFETY: as above.
         unsafe {
             std::arch::asm!("ldmxcsr [{}]", in(reg) &old, options(nostack, preserves_flags));
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    super::super::fast::run(g, p, n, wmask, pred, ftz);
+    interpret(g, p, n, wmask, pred, ftz);
+}
+
+/// `fast::run`, with a panic kept for `Run::exec` (an `extern "C"` function that unwinds
+/// aborts the process: the service with every client in it).
+fn interpret(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) {
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        #[cfg(test)]
+        if PANIC_NEXT.with(|c| c.replace(false)) {
+            panic!("a panic injected by a test");
+        }
+        super::super::fast::run(g, p, n, wmask, pred, ftz);
+    }));
+    if let Err(e) = ran {
+        let why = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        SLOW_PANIC.with(|c| c.set(Some(why)));
+    }
 }

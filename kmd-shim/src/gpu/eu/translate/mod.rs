@@ -225,6 +225,11 @@ impl Run {
                 &mut cx,
             )
         };
+        if let Some(why) = code::take_slow_panic() {
+            // Raised here, in Rust frames, for the engine to end the batch as the model's
+            // error (`backend::emulated`), as an interpreted instruction's panic would.
+            panic!("the GPU model, on a translated run's slow path: {why}");
+        }
         t.ip = cx.next_ip;
         Some(Ran {
             instructions: cx.executed as usize,
