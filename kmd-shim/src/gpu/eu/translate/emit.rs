@@ -1598,7 +1598,8 @@ impl Cx<'_, '_> {
             self.b.ins().vany_true(bad)
         };
         // A result to fix: the interpreter does the whole instruction (`code::slow_float`),
-        // from the instruction's slow block (`inst`); nothing of it is written yet.
+        // from the instruction's slow block (filled by `slow_float`, in `function`); nothing
+        // of it is written yet.
         let slow = match self.slow {
             Some(blk) => blk,
             None => {
