@@ -97,6 +97,27 @@ fn status(e: cl_event) -> cl_int {
     s
 }
 
+/// `n` ints of buffer `m`, read through `q` (blocking).
+fn read_i32s(q: cl_command_queue, m: cl_mem, n: usize) -> Vec<i32> {
+    let mut got = vec![0i32; n];
+    // SAFETY: valid handles; `got` holds the n * 4 bytes the blocking read writes.
+    let r = unsafe {
+        clEnqueueReadBuffer(
+            q,
+            m,
+            CL_TRUE,
+            0,
+            n * 4,
+            got.as_mut_ptr().cast(),
+            0,
+            null(),
+            null_mut(),
+        )
+    };
+    assert_eq!(r, CL_SUCCESS);
+    got
+}
+
 /// Wait (at most 20 s) until the launch of `e` is on the device: CL_RUNNING, or past it.
 fn on_device(e: cl_event, what: &str) {
     let t0 = std::time::Instant::now();
@@ -702,21 +723,7 @@ fn a_fault_fails_only_the_launches_of_its_own_context() {
             "B's launch failed with A's"
         );
         assert_eq!(status(eb), CL_COMPLETE);
-        let mut got = vec![0i32; N];
-        assert_eq!(
-            clEnqueueReadBuffer(
-                qb,
-                out,
-                CL_TRUE,
-                0,
-                N * 4,
-                got.as_mut_ptr().cast(),
-                0,
-                null(),
-                null_mut()
-            ),
-            CL_SUCCESS
-        );
+        let got = read_i32s(qb, out, N);
         let want: Vec<i32> = (0..N as i32).map(|i| i * 3 + 1).collect();
         assert_eq!(got, want);
         // Context A goes on: its next launch runs on a fresh GPU context.
@@ -863,21 +870,7 @@ fn the_next_launch_goes_to_the_device_while_the_one_before_runs() {
         );
         assert_eq!(clWaitForEvents(1, &b), CL_SUCCESS);
         assert_eq!(status(a), CL_COMPLETE);
-        let mut got = vec![0i32; N];
-        assert_eq!(
-            clEnqueueReadBuffer(
-                q,
-                out,
-                CL_TRUE,
-                0,
-                N * 4,
-                got.as_mut_ptr().cast(),
-                0,
-                null(),
-                null_mut()
-            ),
-            CL_SUCCESS
-        );
+        let got = read_i32s(q, out, N);
         let want: Vec<i32> = (0..N as i32).map(|i| 7 * 3 + i).collect();
         assert_eq!(got, want, "the second kernel ran after the first");
         for e in [a, b] {
