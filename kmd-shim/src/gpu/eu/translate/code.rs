@@ -43,6 +43,8 @@ pub struct Ctx {
     /// The run's own scratch: per instruction shape, whether `active` enables all its
     /// channels (1) or not (0), written at entry, tested by each of its stores.
     pub alls: [u8; INCS],
+    /// Out: `slow_float` caught a panic (its text is `take_slow_panic`'s).
+    pub slow_panicked: u8,
 }
 
 /// Distinct counter increments a run keeps in its `Ctx` (instruction shapes × issue cycles);
@@ -149,8 +151,9 @@ pub unsafe fn call(f: RunFn, daz: bool, grf: *mut u8, arf: *mut u8, cx: &mut Ctx
 }
 
 std::thread_local! {
-    /// A panic `slow_float` caught (a bug of the model's), for `Run::exec` to raise again in
-    /// Rust frames: it may not unwind through the run's host code.
+    /// The text of a panic `slow_float` caught (a bug of the model's), for `Run::exec` to
+    /// raise again in Rust frames (it may not unwind through the run's host code); the
+    /// run's `Ctx::slow_panicked` says there is one, so a run that went well pays nothing.
     static SLOW_PANIC: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
 }
 
@@ -171,7 +174,7 @@ pub fn take_slow_panic() -> Option<String> {
 }
 
 /// The signature of [`slow_float`], as a run calls it.
-pub type SlowFn = unsafe extern "C" fn(*mut u8, *const Plan, u32, u32, u32);
+pub type SlowFn = unsafe extern "C" fn(*mut Ctx, *mut u8, *const Plan, u32, u32, u32);
 
 /// A float add, mul or mad of a run whose result, in some lane, is a NaN or (when results
 /// are flushed) below the smallest normal, zeros included: the whole instruction done by
@@ -181,18 +184,27 @@ pub type SlowFn = unsafe extern "C" fn(*mut u8, *const Plan, u32, u32, u32);
 /// path was half of the run's Cranelift IR and half its compile time, for what is rare.
 ///
 /// # Safety
-/// `grf` must be the thread's GRF_BYTES bytes and `plan` a plan the run holds (`Run`), whose
-/// offsets `emit::translatable` checked; no other reference to either may be live.
+/// `cx` must be the run's context, `grf` the thread's GRF_BYTES bytes and `plan` a plan the
+/// run holds (`Run`), whose offsets `emit::translatable` checked; no other reference to any
+/// of them may be live.
 pub unsafe extern "C" fn slow_float(
+    cx: *mut Ctx,
     grf: *mut u8,
     plan: *const Plan,
     wmask: u32,
     pred: u32,
     shape: u32,
 ) {
-    // SAFETY: as the caller promises: the run passes its own GRF pointer, which
-    // `Run::exec` made from the thread's GRF_BYTES bytes, and a plan of its `Run`.
-    let (g, p) = unsafe { (std::slice::from_raw_parts_mut(grf, GRF_BYTES), &*plan) };
+    // SAFETY: as the caller promises: the run passes its own context and GRF pointer,
+    // which `Run::exec` made from its `Ctx` and the thread's GRF_BYTES bytes, and a plan of
+    // its `Run`; the run's code touches none of them during the call.
+    let (g, p, cx) = unsafe {
+        (
+            std::slice::from_raw_parts_mut(grf, GRF_BYTES),
+            &*plan,
+            &mut *cx,
+        )
+    };
     let (n, ftz) = ((shape & 0xFF) as u8, shape & 0x100 != 0);
     #[cfg(target_arch = "x86_64")]
     {
@@ -205,19 +217,19 @@ pub unsafe extern "C" fn slow_float(
             let without = old & !MXCSR_DAZ;
             std::arch::asm!("ldmxcsr [{}]", in(reg) &without, options(nostack, preserves_flags));
         }
-        interpret(g, p, n, wmask, pred, ftz);
+        interpret(cx, g, p, n, wmask, pred, ftz);
         // SAFETY: as above.
         unsafe {
             std::arch::asm!("ldmxcsr [{}]", in(reg) &old, options(nostack, preserves_flags));
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    interpret(g, p, n, wmask, pred, ftz);
+    interpret(cx, g, p, n, wmask, pred, ftz);
 }
 
 /// `fast::run`, with a panic kept for `Run::exec` (an `extern "C"` function that unwinds
 /// aborts the process: the service with every client in it).
-fn interpret(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) {
+fn interpret(cx: &mut Ctx, g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) {
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         #[cfg(test)]
         if PANIC_NEXT.with(|c| c.replace(false)) {
@@ -232,5 +244,6 @@ fn interpret(g: &mut [u8], p: &Plan, n: u8, wmask: u32, pred: u32, ftz: bool) {
             .or_else(|| e.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic without a message".into());
         SLOW_PANIC.with(|c| c.set(Some(why)));
+        cx.slow_panicked = 1;
     }
 }

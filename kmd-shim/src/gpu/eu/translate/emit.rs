@@ -160,12 +160,14 @@ fn signature(isa: &dyn TargetIsa) -> Signature {
     sig
 }
 
-/// `code::SlowFn`: the GRF bytes, the plan, the write mask, the predicate and the shape.
+/// `code::SlowFn`: the run's `Ctx`, the GRF bytes, the plan, the write mask, the predicate and
+/// the shape.
 fn slow_signature(isa: &dyn TargetIsa) -> Signature {
     let ptr = isa.pointer_type();
     let mut sig = Signature::new(isa.default_call_conv());
-    sig.params.push(AbiParam::new(ptr));
-    sig.params.push(AbiParam::new(ptr));
+    for _ in 0..3 {
+        sig.params.push(AbiParam::new(ptr));
+    }
     for _ in 0..3 {
         sig.params.push(AbiParam::new(types::I32));
     }
@@ -183,7 +185,7 @@ fn slow_float(
     sig: SigRef,
     plan: &Option<Plan>,
     inst: &ExecInst,
-    (grf, wmask, pred): (Value, Value, Value),
+    (cx, grf, wmask, pred): (Value, Value, Value, Value),
     ftz: bool,
 ) {
     b.switch_to_block(blk);
@@ -198,7 +200,7 @@ fn slow_float(
     let shape = u32::from(inst.n) | if ftz { 0x100 } else { 0 };
     let shape = b.ins().iconst(types::I32, imm(shape));
     b.ins()
-        .call_indirect(sig, f, &[grf, at, wmask, pred, shape]);
+        .call_indirect(sig, f, &[cx, grf, at, wmask, pred, shape]);
 }
 
 /// Whether a 64-bit plan runs two lanes a host operation (`Cx::op_wide_pairs`): qword
@@ -372,13 +374,15 @@ pub fn function(
             .iter()
             .find(|(k, _)| inst.op != Opcode::Jmpi && *k == inc_key(inst))
             .filter(|_| inst.fast.is_some_and(|p| lanes_are_enabled(inst, &p)));
-        let inc = match kept {
+        // The instruction's counter increment: kept at entry, or computed from its lanes.
+        let increment_of = |b: &mut FunctionBuilder<'_>| match kept {
             Some(&(_, off)) => b.ins().load(types::I64, flags, ctxp, off),
             None => {
                 let l = b.ins().uextend(types::I64, l);
-                increment(&mut b, l, cycles)
+                increment(b, l, cycles)
             }
         };
+        let inc = increment_of(&mut b);
         let a = b.use_var(acc);
         let a = b.ins().iadd(a, inc);
         b.def_var(acc, a);
@@ -408,16 +412,10 @@ pub fn function(
                 slow_sig,
                 &plans[k],
                 inst,
-                (grf, wmask, pred),
+                (ctxp, grf, wmask, pred),
                 ftz,
             );
-            let again = match kept {
-                Some(&(_, off)) => b.ins().load(types::I64, flags, ctxp, off),
-                None => {
-                    let l = b.ins().uextend(types::I64, l);
-                    increment(&mut b, l, cycles)
-                }
-            };
+            let again = increment_of(&mut b);
             let a = b.use_var(acc);
             let a = b.ins().iadd(a, again);
             b.def_var(acc, a);

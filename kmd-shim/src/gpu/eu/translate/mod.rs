@@ -225,7 +225,8 @@ impl Run {
                 &mut cx,
             )
         };
-        if let Some(why) = code::take_slow_panic() {
+        if cx.slow_panicked != 0 {
+            let why = code::take_slow_panic().unwrap_or_default();
             // Raised here, in Rust frames, for the engine to end the batch as the model's
             // error (`backend::emulated`), as an interpreted instruction's panic would.
             panic!("the GPU model, on a translated run's slow path: {why}");
