@@ -162,11 +162,6 @@ impl ClientGpu {
         Ok(c)
     }
 
-    /// Hardware contexts the client holds (its streams').
-    pub fn contexts(&self) -> usize {
-        self.ctxs.lock().len()
-    }
-
     /// A new hardware context on this client's VM in place of stream `stream`'s `banned`
     /// (after a hang or fault got it banned): buffers and addresses stay as they are.
     /// Whoever notices the ban first (the launch that retires with it, or the next
