@@ -56,7 +56,7 @@ fn new_context(
         destructors: Default::default(),
         properties: props,
         had_properties: had,
-        wire_id: crate::core::context::next_wire_id(),
+        wire_id: crate::core::next_wire_id(),
         launched: Default::default(),
     }))
 }

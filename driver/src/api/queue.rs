@@ -50,7 +50,7 @@ fn create(
         properties: props,
         props_array,
         core: QueueCore::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0),
-        wire_id: crate::core::queue::next_wire_id(),
+        wire_id: crate::core::next_wire_id(),
     }))
 }
 

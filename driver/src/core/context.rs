@@ -4,7 +4,7 @@
 use crate::api::object::{ClObject, Destructors};
 use crate::api::types::*;
 use std::ffi::{c_char, c_void};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 
 pub struct Context {
     /// clCreateContext's pfn_notify and user_data: told of errors in this context.
@@ -24,13 +24,6 @@ pub struct Context {
     pub wire_id: u64,
     /// Whether a launch named it (the service then has a GPU context to release for it).
     pub launched: AtomicBool,
-}
-
-static NEXT_WIRE_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A new context's `wire_id`.
-pub(crate) fn next_wire_id() -> u64 {
-    NEXT_WIRE_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 impl ClObject for Context {

@@ -16,3 +16,11 @@ pub mod queue;
 pub mod rect;
 pub mod sampler;
 pub mod sched;
+
+static NEXT_WIRE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A new name for an object in the requests it sends (`protocol::Launch::queue`,
+/// `protocol::Launch::context`): unique in this process, never 0.
+pub(crate) fn next_wire_id() -> u64 {
+    NEXT_WIRE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}

@@ -508,13 +508,6 @@ pub struct Queue {
     pub wire_id: u64,
 }
 
-static NEXT_WIRE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// A new queue's `wire_id`.
-pub(crate) fn next_wire_id() -> u64 {
-    NEXT_WIRE_ID.fetch_add(1, Ordering::Relaxed)
-}
-
 impl ClObject for Queue {
     type Raw = _cl_command_queue;
     const TAG: u32 = 0x6771_7565; // "gque"
