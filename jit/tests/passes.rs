@@ -1917,3 +1917,99 @@ fn cse_keeps_each_lane_scan() {
            ret",
     );
 }
+
+#[test]
+fn native_half_computes_rounded_half_arithmetic_in_half() {
+    // x = a (a half argument's bits); loop { x = round_half(x * a + 1.0) }; a division stays
+    // float (no native form) and reads the loop's half widened; the stored half is the F16's
+    // bits. The loop-carried float phi becomes an F16 phi.
+    fn native_half_then_dce(f: &mut gencl_jit::ir::Function) {
+        passes::native_half::run(f);
+        passes::dce::run(f);
+    }
+    check_pass(
+        native_half_then_dce,
+        "kernel k(f32, ptr.global)
+         bb0:
+           %0 = i32 arg_at 0, 0, 2
+           %1 = ptr.global arg 1
+           %2 = f32 un halftofloat %0
+           %3 = f32 const 0x3f800000
+           br bb1
+         bb1:
+           %4 = f32 phi [bb0: %2], [bb1: %7]
+           %5 = f32 mad %4, %2, %3
+           %6 = i32 un floattohalf %5
+           %7 = f32 un halftofloat %6
+           %8 = bool cmp lt.s %0, %0
+           br %8, bb1, bb2
+         bb2:
+           %9 = f32 bin fdiv %7, %2
+           %10 = i32 un floattohalf %9
+           store %1, %6, align 2, bytes 2
+           store %1, %10, align 2, bytes 2
+           ret",
+        "kernel k(f32, ptr.global)
+         bb0:
+           %0 = i32 arg_at 0, 0, 2
+           %1 = ptr.global arg 1
+           %2 = f32 un halftofloat %0
+           %3 = f16 un halffrombits %0
+           %5 = f16 const 0x3c00
+           br bb1
+         bb1:
+           %8 = f16 phi [bb0: %3], [bb1: %9]
+           %9 = f16 mad %8, %3, %5
+           %7 = f32 conv fconv %9
+           %12 = i32 un halftobits %9
+           %15 = bool cmp lt.s %0, %0
+           br %15, bb1, bb2
+         bb2:
+           %16 = f32 bin fdiv %7, %2
+           %17 = i32 un floattohalf %16
+           store %1, %12, align 2, bytes 2
+           store %1, %17, align 2, bytes 2
+           ret",
+    );
+}
+
+#[test]
+fn native_half_leaves_float_operands_and_unrounded_results_alone() {
+    // A rounding of arithmetic on a float that is not a half (an argument's float), and one
+    // whose unrounded float something else reads, stay float; so nothing changes.
+    let text = "kernel k(f32, ptr.global)
+         bb0:
+           %0 = f32 arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 arg_at 0, 0, 2
+           %3 = f32 un halftofloat %2
+           %4 = f32 bin fadd %3, %0
+           %5 = i32 un floattohalf %4
+           %6 = f32 bin fmul %3, %3
+           %7 = i32 un floattohalf %6
+           store %1, %5, align 2, bytes 2
+           store %1, %7, align 2, bytes 2
+           store %1, %6, align 4, bytes 4
+           ret";
+    check_pass(passes::native_half::run, text, text);
+}
+
+#[test]
+fn exact_halves_of_float_constants() {
+    use gencl_jit::passes::native_half::exact_half;
+    assert_eq!(exact_half(1.0), Some(0x3c00));
+    assert_eq!(exact_half(-2.0), Some(0xc000));
+    assert_eq!(exact_half(65504.0), Some(0x7bff));
+    assert_eq!(exact_half(f32::INFINITY), Some(0x7c00));
+    assert_eq!(exact_half(-0.0), Some(0x8000));
+    // The smallest subnormal half, the largest subnormal, the smallest normal.
+    assert_eq!(exact_half(2f32.powi(-24)), Some(0x0001));
+    assert_eq!(exact_half(1023.0 * 2f32.powi(-24)), Some(0x03ff));
+    assert_eq!(exact_half(2f32.powi(-14)), Some(0x0400));
+    // Not halves: a bit below half's precision, past its range, below its smallest, NaN.
+    assert_eq!(exact_half(1.0 + 2f32.powi(-11)), None);
+    assert_eq!(exact_half(65520.0), None);
+    assert_eq!(exact_half(2f32.powi(-25)), None);
+    assert_eq!(exact_half(1.5 * 2f32.powi(-24)), None);
+    assert_eq!(exact_half(f32::NAN), None);
+}

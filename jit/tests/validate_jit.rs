@@ -503,16 +503,17 @@ fn uniform_doubles_are_widened_once_a_block() {
     );
 }
 
-/// A half operation is the float one rounded to half (`mov` to `:hf`) and widened again for
-/// the next (`mov` from `:hf`, which reads the low word alone): the container's upper word is
-/// cleared (`and 0xffff`) only for a half that something else reads (a store, a bit cast).
+/// A half operation without a native form (a division) is the float one rounded to half
+/// (`mov` to `:hf`) and widened again for the next (`mov` from `:hf`, which reads the low word
+/// alone): the container's upper word is cleared (`and 0xffff`) only for a half that
+/// something else reads (a store, a bit cast).
 #[test]
 fn half_chains_clear_only_the_halves_others_read() {
     let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
         kernel void k(global half *out, half a, half b) {
             half x = (half)(get_local_id(0) & 15);
             for (int k = 0; k < 8; k++)
-                x = x * a + b;
+                x = x / a / b;
             out[get_global_id(0)] = x;
         }";
     let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
@@ -532,6 +533,42 @@ fn half_chains_clear_only_the_halves_others_read() {
         clears <= 1,
         "{clears} clearings for {rounds} roundings:\n{text}"
     );
+}
+
+/// Half add, multiply and mad on halves are native packed `:hf` instructions (16 lanes a
+/// GRF, Gen9's double rate), not float ones rounded and widened again (`passes::native_half`):
+/// the loop's chain of `x * a + b` and the final sum have no float arithmetic and no `:hf`
+/// roundings of floats at all; the halves come from the arguments and go to the store as
+/// words.
+#[test]
+fn half_arithmetic_on_halves_is_packed_hf() {
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void k(global half *out, half a, half b, global const half *in) {
+            half x = in[get_global_id(0)], y = x + (half)1;
+            for (int k = 0; k < 8; k++) {
+                x = x * a + b;
+                y = mad(y, a, b);
+            }
+            out[get_global_id(0)] = x + y;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let k = ks[0].1.as_ref().unwrap();
+    let text = legal_text("k", &k.isa);
+    let count = |f: &dyn Fn(&str) -> bool| text.lines().filter(|l| f(l)).count();
+    let native = count(&|l: &str| {
+        (l.contains(" mad ") || l.contains(" mul ") || l.contains(" add "))
+            && l.contains("<1>:hf")
+            && !l.contains(":f ")
+    });
+    let float_math = count(&|l: &str| {
+        (l.contains(" mad ") || l.contains(" mul ") || l.contains(" add ")) && l.contains(":f ")
+    });
+    let conversions =
+        count(&|l: &str| l.contains(" mov ") && l.contains(":hf") && l.contains(":f "));
+    // 16 mads (clang contracts `x * a + b`), the +1 and the final add.
+    assert!(native >= 18, "{native} native half operations:\n{text}");
+    assert_eq!(float_math, 0, "{text}");
+    assert_eq!(conversions, 0, "{text}");
 }
 
 /// A sub-group scan or reduction of 32-bit integers (and float min/max) is Hillis and

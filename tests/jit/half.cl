@@ -120,3 +120,16 @@ kernel void half_nextafter(global const half *a, global const half *b, global ha
     size_t i = get_global_id(0);
     out[i] = nextafter(a[i], b[i]);
 }
+
+// Half arithmetic in half (passes::native_half): fma rounded once, and a loop-carried chain
+// of fmas and adds on packed :hf registers.
+kernel void half_fma(global const half *a, global const half *b, global const half *c,
+                     global half *out) {
+    size_t i = get_global_id(0);
+    half x = a[i], y = b[i], z = c[i];
+    out[2 * i] = fma(x, y, z);
+    half s = x;
+    for (int k = 0; k < 4; k++)
+        s = fma(s, y, z) - x;
+    out[2 * i + 1] = s;
+}

@@ -352,6 +352,47 @@ fn half_nextafter(x: u16, y: u16) -> Option<u16> {
     Some(if up { x + 1 } else { x - 1 })
 }
 
+/// The half nearest `x * y + z` computed exactly (ties to even): the product is exact in a
+/// double, and the sum, with its rounding error (Knuth's two-sum), is rounded to odd (53 bits
+/// are more than twice half's 11 plus 2, so the rounding to half after it is exact).
+fn half_fma(x: u16, y: u16, z: u16) -> u16 {
+    half_fma_f(from_half(x), from_half(y), from_half(z))
+}
+
+fn half_fma_f(x: f64, y: f64, z: f64) -> u16 {
+    let p = x * y;
+    let s = p + z;
+    let bb = s - p;
+    let err = (p - (s - bb)) + (z - bb);
+    // Round to odd: an inexact sum with an even last bit moves one step toward the error.
+    let s = if err == 0.0 || !s.is_finite() || s.to_bits() & 1 == 1 {
+        s
+    } else if s == 0.0 {
+        f64::from_bits(1).copysign(err)
+    } else if (err > 0.0) == (s > 0.0) {
+        f64::from_bits(s.to_bits() + 1)
+    } else {
+        f64::from_bits(s.to_bits() - 1)
+    };
+    to_half(s)
+}
+
+/// Random halves for `fma`, the first three triples ties that a float `fma` rounded to half
+/// again gets wrong: 3 * 683 = 2049, halfway between the halves 2048 and 2050, and the
+/// smallest subnormal decides (2049 + 2^-24 is 2049 in a float, which rounds to even 2048;
+/// the half nearest is 2050).
+fn fma_halves() -> (Vec<u16>, Vec<u16>, Vec<u16>) {
+    let (mut a, mut b, mut c) = (
+        rand_halves(1024, 71),
+        rand_halves(1024, 72),
+        rand_halves(1024, 73),
+    );
+    a[..3].copy_from_slice(&[0x4200, 0xc200, 0x4200]);
+    b[..3].copy_from_slice(&[0x6156, 0x6156, 0x6156]);
+    c[..3].copy_from_slice(&[0x0001, 0x8001, 0x8001]);
+    (a, b, c)
+}
+
 fn rand_halves(n: usize, seed: u64) -> Vec<u16> {
     let mut r = Rng::new(seed);
     (0..n)
@@ -369,6 +410,7 @@ pub fn cases() -> Vec<Case> {
     let (ma, mb) = div_inputs(21);
     let (mc, _) = div_inputs(33);
     let (fa, fb) = float_pairs(5);
+    let (ha, hb, hc) = fma_halves();
     vec![
         case(F, "shuffles")
             .global(&[64])
@@ -612,6 +654,25 @@ pub fn cases() -> Vec<Case> {
                     }
                 }
                 out
+            }),
+        case("half.cl", "half_fma")
+            .global(&[1024])
+            .buf(ha)
+            .buf(hb)
+            .buf(hc)
+            .out::<u16>(2 * 1024)
+            .expect(3, |r| {
+                let (a, b, c) = (r.input::<u16>(0), r.input::<u16>(1), r.input::<u16>(2));
+                (0..a.len())
+                    .flat_map(|i| {
+                        let mut s = a[i];
+                        for _ in 0..4 {
+                            let f = half_fma(s, b[i], c[i]);
+                            s = to_half(from_half(f) - from_half(a[i]));
+                        }
+                        [half_fma(a[i], b[i], c[i]), s]
+                    })
+                    .collect()
             }),
         case("half.cl", "half_nextafter")
             .global(&[256])

@@ -3694,6 +3694,22 @@ impl Lowerer<'_, '_> {
                         f: &mut *self.f,
                         b: cur,
                     };
+                    let fused = [spirv::OpenclStd100Op::fma, spirv::OpenclStd100Op::mad]
+                        .iter()
+                        .any(|&o| which == o as u32);
+                    if res_half && fused && args.len() == 3 {
+                        // In half, rounded once: the float fma rounded to half again misses
+                        // the nearest half where the float's rounding lands on a tie (3 *
+                        // 683 + 2^-24). The operands are halves, exact in F16;
+                        // `passes::native_half` gives them their F16 forms.
+                        let h: Vec<Value> = args
+                            .iter()
+                            .map(|&a| bld.push_op(Op::Conv(ConvOp::FConv, a), Ty::F16))
+                            .collect();
+                        let m = bld.push_op(Op::Mad(h[0], h[1], h[2]), Ty::F16);
+                        out.push(bld.push_op(Op::Conv(ConvOp::FConv, m), Ty::F32));
+                        continue;
+                    }
                     let native = match arg_width {
                         Some(w) if ty.is_int() => {
                             builtins::ext_inst_narrow(&mut bld, which, ty, n > 1, &args, w)?

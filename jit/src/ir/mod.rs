@@ -178,6 +178,13 @@ pub enum UnOp {
     HalfToFloat,
     /// An F32 rounded to IEEE half (to nearest even), its bits zero-extended in an I32.
     FloatToHalf,
+    /// The IEEE half in the low 16 bits of an I32, as an F16 (the same bits, signalling
+    /// NaNs too): a half from memory or an argument for native half arithmetic
+    /// (`passes::native_half`).
+    HalfFromBits,
+    /// An F16's bits zero-extended in an I32 (the same bits): a native half's container
+    /// for a store.
+    HalfToBits,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -135,6 +135,8 @@ const UNOPS: &[UnOp] = &[
     UnOp::Popcount,
     UnOp::HalfToFloat,
     UnOp::FloatToHalf,
+    UnOp::HalfFromBits,
+    UnOp::HalfToBits,
 ];
 const CONVS: &[ConvOp] = &[
     ConvOp::SExt,

@@ -164,6 +164,14 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
                 t(*a) == Ty::F32 && inst.ty == Ty::I32,
                 "float_to_half wants an f32 and gives an i32",
             ),
+            UnOp::HalfFromBits => want(
+                t(*a) == Ty::I32 && inst.ty == Ty::F16,
+                "half_from_bits wants an i32 and gives an f16",
+            ),
+            UnOp::HalfToBits => want(
+                t(*a) == Ty::F16 && inst.ty == Ty::I32,
+                "half_to_bits wants an f16 and gives an i32",
+            ),
             UnOp::Neg | UnOp::Not | UnOp::Clz | UnOp::Popcount => want(
                 t(*a) == inst.ty && !inst.ty.is_float(),
                 "integer unary operation on a float type",

@@ -116,10 +116,22 @@ pub fn isa_type(ty: Ty, signed: bool) -> Result<Type, IselError> {
             }
         }
         Ty::Ptr(_) => Type::UQ,
+        Ty::F16 => Type::HF,
         Ty::F32 => Type::F,
         Ty::F64 => Type::DF,
         other => return unsupported(format!("values of type {other:?}")),
     })
+}
+
+/// Bytes a lane of a value of type `ty` takes in a register: native halves packed (16 in a
+/// GRF, as Gen9 computes `:hf` at twice float's rate), the other narrow types widened to
+/// dwords.
+fn lane_bytes(ty: Ty) -> u32 {
+    if ty == Ty::F16 {
+        2
+    } else {
+        ty.bytes().max(4)
+    }
 }
 
 fn region_for(scalar: bool, ty: Type) -> Region {
@@ -334,7 +346,7 @@ pub fn select(
                 // A uniform phi is one element: its copies run on one channel (ssa_copies.rs).
                 let scalar = s.uni[v.0 as usize];
                 let lanes = if scalar { 1 } else { u32::from(layout.simd) };
-                let r = s.m.new_vreg(f.ty(*v).bytes().max(4) * lanes);
+                let r = s.m.new_vreg(lane_bytes(f.ty(*v)) * lanes);
                 s.phis.insert(*v, r);
                 s.locs.insert(*v, Loc::V(r, scalar));
             }
@@ -536,7 +548,7 @@ impl Sel<'_> {
     /// A fresh register for IR value `v` (scalar if uniform).
     fn def(&mut self, v: Value) -> (VReg, bool) {
         let scalar = self.is_uniform(v);
-        let size = self.f.ty(v).bytes().max(4);
+        let size = lane_bytes(self.f.ty(v));
         let r = self.m.new_vreg(if scalar {
             size
         } else {
@@ -1033,7 +1045,7 @@ impl Sel<'_> {
     }
 
     fn def_varying(&mut self, v: Value) -> (VReg, bool) {
-        let size = self.f.ty(v).bytes().max(4);
+        let size = lane_bytes(self.f.ty(v));
         let r = self.m.new_vreg(size * self.simd as u32);
         self.locs.insert(v, Loc::V(r, false));
         (r, false)
@@ -1230,6 +1242,7 @@ impl Sel<'_> {
                 Src::Imm(i) => {
                     i.bits = match t {
                         Type::F => (-f32::from_bits(i.bits as u32)).to_bits() as u64,
+                        Type::HF => (i.bits ^ 0x8000) & 0xffff,
                         _ => (i.bits as u32).wrapping_neg() as u64,
                     }
                 }
@@ -1262,6 +1275,9 @@ impl Sel<'_> {
     fn un(&mut self, v: Value, op: UnOp, a: Value, ty: Ty) -> Result<(), IselError> {
         if matches!(op, UnOp::HalfToFloat | UnOp::FloatToHalf) {
             return self.half_conv(v, op, a);
+        }
+        if matches!(op, UnOp::HalfFromBits | UnOp::HalfToBits) {
+            return self.half_bits(v, op, a);
         }
         let t = isa_type(ty, true)?;
         let oa = self.reg_opnd(a, t)?;
@@ -1312,6 +1328,29 @@ impl Sel<'_> {
             }
             other => return unsupported(format!("{other:?} on {ty:?}")),
         }
+        Ok(())
+    }
+
+    /// A native half from its container's low word, or into a container zero-extended:
+    /// word moves, the bits as they are (a signalling NaN too).
+    fn half_bits(&mut self, v: Value, op: UnOp, a: Value) -> Result<(), IselError> {
+        if op == UnOp::HalfToBits {
+            let oa = self.reg_opnd(a, Type::UW)?;
+            self.alu(v, Opcode::Mov, Type::UD, &[oa], None);
+            return Ok(());
+        }
+        let mut oa = self.reg_opnd(a, Type::UW)?;
+        if let Src::Reg(r) = &mut oa.src {
+            if !oa.scalar {
+                // The low words of dwords: eight a GRF, rows of eight.
+                r.region = Region {
+                    vstride: 16,
+                    width: 8,
+                    hstride: 2,
+                };
+            }
+        }
+        self.alu(v, Opcode::Mov, Type::UW, &[oa], None);
         Ok(())
     }
 
@@ -1598,6 +1637,21 @@ impl Sel<'_> {
                 scalar: false,
             };
             self.alu(v, Opcode::Mov, dt, &[packed], None);
+            return Ok(());
+        }
+        if dt == Type::HF && oa.scalar {
+            // A packed :hf destination of a mixed-mode move must be oword aligned (SKL PRM
+            // Vol 7, "Special Restrictions for Handling Mixed Mode Float Operations"), and a
+            // scalar's slot may sit at byte 8 of its register: a stride of 2 writes the same
+            // word. (SIMD16 packed ones are split in two by `width`.)
+            let (r, _) = self.def(v);
+            let mut i = Inst::new(Opcode::Mov, 1);
+            i.no_mask = true;
+            let mut d = grf_dst(0, 0, Type::HF);
+            d.hstride = 2;
+            i.dst = Some(d);
+            i.srcs[0] = Some(oa.src);
+            self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, None, None]);
             return Ok(());
         }
         self.alu(v, Opcode::Mov, dt, &[oa], None);

@@ -15,7 +15,7 @@
 //! each message's SIMD mode itself.
 
 use super::mfunc::{Item, MFunction, MInst};
-use crate::isa::{Dst, Inst, MathFn, Opcode, RegFile, Src};
+use crate::isa::{Dst, Inst, MathFn, Opcode, RegFile, Src, Type};
 
 /// Bytes a GRF holds.
 const GRF: u32 = 32;
@@ -79,6 +79,16 @@ pub fn needs_split(mi: &MInst) -> bool {
     if qword {
         return true;
     }
+    // "No SIMD16 in mixed mode when destination is packed f16" (SKL PRM Vol 7, "Special
+    // Restrictions for Handling Mixed Mode Float Operations"): a float rounded into native
+    // halves, eight lanes an oword.
+    let packed_hf = i
+        .dst
+        .as_ref()
+        .is_some_and(|d| d.ty == Type::HF && d.hstride == 1);
+    if packed_hf && i.srcs.iter().flatten().any(|s| src_type(s) == Type::F) {
+        return true;
+    }
     let dst_over = i.dst.as_ref().is_some_and(|d| {
         d.file == RegFile::Grf
             && start_in_grf(mi.dst.map(|r| r.off), d.subreg) + dst_extent(i, d) > 2 * GRF
@@ -90,6 +100,13 @@ pub fn needs_split(mi: &MInst) -> bool {
             }
             _ => false,
         })
+}
+
+fn src_type(s: &Src) -> Type {
+    match s {
+        Src::Reg(r) => r.ty,
+        Src::Imm(k) => k.ty,
+    }
 }
 
 /// Where in its first GRF an operand starts: its offset into a (GRF-aligned) virtual

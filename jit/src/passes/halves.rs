@@ -80,7 +80,7 @@ fn nan_test(f: &Function, c: Value, mask: u64, inf: u64) -> Option<Value> {
 
 /// Whether `select(c, _, plain)` is `half_in(bits)`: `plain = halftofloat bits`, `c =
 /// (bits & 0x7fff) >u 0x7c00`.
-fn is_half_in(f: &Function, c: Value, plain: Value) -> bool {
+pub(crate) fn is_half_in(f: &Function, c: Value, plain: Value) -> bool {
     let Op::Un(UnOp::HalfToFloat, bits) = f.inst(plain).op else {
         return false;
     };

@@ -13,6 +13,7 @@ pub mod generic_pointers;
 pub mod halves;
 pub mod mem2reg;
 pub mod narrow;
+pub mod native_half;
 pub mod private_memory;
 pub mod private_registers;
 pub mod pushed_args;
@@ -63,6 +64,8 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("disjoint_or", disjoint_or::run),
     // One computation of each pure expression where another dominates it.
     ("cse", cse::run),
+    // Half arithmetic on halves as native half operations (packed `:hf` registers).
+    ("native_half", native_half::run),
     // Dead code (what lowering and the passes before leave unused).
     ("dce", dce::run),
 ];
