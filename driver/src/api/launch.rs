@@ -235,12 +235,12 @@ fn nd_range(
         .store(true, std::sync::atomic::Ordering::Relaxed);
     // The launch holds what it uses (buffers, the executable) until it has finished on the
     // device, whichever way it ends.
-    e.submit_launch(Box::new(move || {
+    e.submit_launch(Box::new(move |waited| {
         let completion = Arc::new(Completion::default());
         let filled = completion.clone();
         let kernel = launch.kernel;
         let refused = context.clone();
-        queue(launch, move |outcome| {
+        queue(launch, waited, move |outcome| {
             filled.fill(Box::new(move || {
                 let result = finished(kernel, outcome);
                 drop((held, exe));
@@ -268,12 +268,21 @@ fn failure(kernel: u32, status: cl_int, what: String) -> Failure {
 }
 
 /// Queue one launch through the service; `done` hears how it ended. A launch the service
-/// refuses is the event's error at once (and `done` is dropped unheard).
-fn queue(launch: Launch, done: impl FnOnce(LaunchOutcome) + Send + 'static) -> Result<(), Failure> {
+/// refuses is the event's error at once (and `done` is dropped unheard). `waited`: this
+/// thread waits for the launch next, and may hear its end before this returns.
+fn queue(
+    launch: Launch,
+    waited: bool,
+    done: impl FnOnce(LaunchOutcome) + Send + 'static,
+) -> Result<(), Failure> {
     let kernel = launch.kernel;
     let conn = connection().map_err(|s| (s, "gencl: no device".to_string()))?;
-    conn.launch(launch, done)
-        .map_err(|e| refused_or_failed(kernel, e))
+    let queued = if waited {
+        conn.launch_waited(launch, done)
+    } else {
+        conn.launch(launch, done)
+    };
+    queued.map_err(|e| refused_or_failed(kernel, e))
 }
 
 /// A finished launch: its printf output written, and the GPU's time, or its failure.

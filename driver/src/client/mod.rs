@@ -303,6 +303,43 @@ impl Connection {
         }
     }
 
+    /// Queue a launch that the caller waits for next: as `launch`, except that embedded,
+    /// when nothing of this client is being retired before it, this thread retires it
+    /// itself, after letting go of the client (`Client::launch_waited`), and calls `done`
+    /// before returning. On the emulated device it then runs the batch too: a blocking
+    /// launch's round trip wakes no other thread.
+    pub fn launch_waited(
+        &self,
+        mut l: Launch,
+        done: impl FnOnce(LaunchOutcome) + Send + 'static,
+    ) -> Result<(), ClientError> {
+        let Transport::Embedded(c) = &self.transport else {
+            return self.launch(l, done);
+        };
+        let tag = self.pending.next_tag.fetch_add(1, Ordering::Relaxed);
+        l.tag = tag;
+        // Registered first: a launch queued to the retiring thread may complete at once.
+        self.pending.waiting.lock().insert(tag, Box::new(done));
+        let forget = |e: ClientError| {
+            let d = self.pending.waiting.lock().remove(&tag);
+            drop(d);
+            Err(e)
+        };
+        if self.pending.closed.load(Ordering::Acquire) {
+            return forget(ClientError::Closed);
+        }
+        let held = c.lock().launch_waited(&l);
+        match held {
+            Ok(Some(h)) => {
+                let result = h.retire();
+                self.pending.complete(tag, result);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(r) => forget(unexpected(r.response)),
+        }
+    }
+
     /// Queue a launch and wait until it has finished (tools and tests).
     pub fn launch_and_wait(&self, l: Launch) -> LaunchOutcome {
         let (tx, rx) = mpsc::channel();

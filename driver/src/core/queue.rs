@@ -20,7 +20,9 @@ pub type Work = Box<dyn FnOnce() -> Result<Option<u64>, cl_int> + Send>;
 
 /// A kernel launch: queues the kernel to the device and returns at once with the
 /// `Completion` that the device's answer fills, or fails to queue it.
-pub type Launch = Box<dyn FnOnce() -> Result<Arc<Completion>, cl_int> + Send>;
+/// A launch's submission: given whether the thread running it waits for its event at once
+/// (a blocking call helping, `wait_helping`), which may then retire it itself.
+pub type Launch = Box<dyn FnOnce(bool) -> Result<Arc<Completion>, cl_int> + Send>;
 
 /// The end of a launch: filled, from whichever thread hears from the device, with what
 /// finishes the command (its printf output, its error report, its result); the queue's worker
@@ -193,7 +195,7 @@ impl QueueCore {
             after,
             job: Job::Host(work),
         };
-        run(c, &self.shared);
+        run(c, &self.shared, false);
         event
     }
 
@@ -309,7 +311,7 @@ impl QueueCore {
                 // it (a helper woken at every change would only take turns with it).
                 return e.wait();
             }
-            match step(shared) {
+            match step(shared, Some(e)) {
                 Step::Worked => continue,
                 Step::Ended => return e.wait(),
                 Step::Idle(blockers) => {
@@ -347,7 +349,8 @@ enum Step {
 /// Do the queue's next piece of work: conclude the launches the device has finished (in the
 /// order they were heard of), else run the next ready command. The worker does this in a
 /// loop; a thread blocked on the queue does it too (`QueueCore::wait_helping`).
-fn step(shared: &Arc<Shared>) -> Step {
+/// `waiter`: the event the thread taking this step waits for, if it is a helper.
+fn step(shared: &Arc<Shared>, waiter: Option<&Arc<EventCore>>) -> Step {
     let finished = std::mem::take(&mut *shared.finished.lock());
     if !finished.is_empty() {
         for (f, finish) in finished {
@@ -391,7 +394,8 @@ fn step(shared: &Arc<Shared>) -> Step {
         }
     };
     if let Some(c) = next {
-        run(c, shared);
+        let waited = waiter.is_some_and(|e| Arc::ptr_eq(e, &c.event));
+        run(c, shared, waited);
     }
     Step::Worked
 }
@@ -399,7 +403,7 @@ fn step(shared: &Arc<Shared>) -> Step {
 fn worker(shared: &Arc<Shared>) {
     loop {
         let seen = shared.waker.generation();
-        match step(shared) {
+        match step(shared, None) {
             Step::Worked => {}
             // A released queue's worker ends once nothing is left to run or conclude.
             Step::Ended => return,
@@ -436,7 +440,8 @@ fn wake_on(shared: &Arc<Shared>, e: &Arc<EventCore>) {
 }
 
 /// Run a command; a launch the device queued is concluded by its `Completion`.
-fn run(c: Command, shared: &Arc<Shared>) {
+/// `waited`: the thread running `c` waits for its event next.
+fn run(c: Command, shared: &Arc<Shared>, waited: bool) {
     // "If the execution of a command is terminated, the command-queue associated with this
     // terminated command, and the associated context (and all other command-queues in this
     // context) may no longer be available" — gencl goes on, and fails only the commands that
@@ -451,7 +456,7 @@ fn run(c: Command, shared: &Arc<Shared>) {
     c.event.set_status_at(CL_RUNNING, start);
     match c.job {
         Job::Host(work) => conclude(&c.event, start, work, shared),
-        Job::Device(launch) => match catch_unwind(AssertUnwindSafe(launch)) {
+        Job::Device(launch) => match catch_unwind(AssertUnwindSafe(move || launch(waited))) {
             Ok(Ok(completion)) => {
                 c.event.set_on_device();
                 shared.in_flight.fetch_add(1, Ordering::AcqRel);
@@ -647,7 +652,7 @@ mod tests {
         let q = QueueCore::new(false);
         let completion = Arc::new(Completion::default());
         let c2 = completion.clone();
-        let b = q.enqueue_launch(vec![], Box::new(move || Ok(c2)));
+        let b = q.enqueue_launch(vec![], Box::new(move |_| Ok(c2)));
         let t0 = std::time::Instant::now();
         while !(b.status() == CL_RUNNING && q.shared.waker.worker_asleep()) {
             assert!(
@@ -736,7 +741,7 @@ mod tests {
             let (tx2, spin) = (tx.clone(), seed % 40_000);
             q.enqueue_launch(
                 vec![],
-                Box::new(move || {
+                Box::new(move |_| {
                     let c = Arc::new(Completion::default());
                     tx2.send((c.clone(), spin)).expect("the device runs");
                     Ok(c)
@@ -761,7 +766,7 @@ mod tests {
             if answer_first {
                 completion.fill(Box::new(|| Ok(Some(5))));
             }
-            let e = q.enqueue_launch(vec![], Box::new(move || Ok(c2)));
+            let e = q.enqueue_launch(vec![], Box::new(move |_| Ok(c2)));
             if !answer_first {
                 // On the device and not finished: the worker does not wait for it.
                 let later = q.enqueue(Kind::Command, vec![], Box::new(|| Ok(None)));

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use gencl_jit::abi::{ArgKind, ProgramBinary};
 
 use super::gpu::{Bo, ClientGpu};
-use super::retire::{Retirer, Sink};
+use super::retire::{Held, Retirer, Sink};
 use super::stats::ClientCounters;
 use super::{Service, ServiceError};
 use crate::protocol::{
@@ -38,6 +38,11 @@ fn error(code: ErrorCode, message: impl Into<String>) -> Reply {
         code,
         message: message.into(),
     })
+}
+
+/// `error`, boxed: a launch's refusal.
+fn refusal(code: ErrorCode, message: impl Into<String>) -> Box<Reply> {
+    Box::new(error(code, message))
 }
 
 /// One client's state in the service. Dropping it frees every object the client created.
@@ -259,20 +264,35 @@ impl Client {
     }
 
     fn launch(&mut self, l: &Launch) -> Reply {
+        match self.queue_launch(l, false) {
+            Ok(_) => Response::Queued { tag: l.tag }.into(),
+            Err(r) => *r,
+        }
+    }
+
+    /// A launch its caller waits for at once (`Launch::wait`): queued as any, or, when
+    /// nothing of this client is being retired before it, held for the caller to retire
+    /// once it has let go of this client (`Held::retire`), on its own thread.
+    pub fn launch_waited(&mut self, l: &Launch) -> Result<Option<Held>, Box<Reply>> {
+        self.queue_launch(l, true)
+    }
+
+    /// Check and submit `l`; a held launch when `wait` and the retiring thread is idle.
+    fn queue_launch(&mut self, l: &Launch, wait: bool) -> Result<Option<Held>, Box<Reply>> {
         let Some(program) = self.programs.get_mut(&l.program) else {
-            return error(
+            return Err(refusal(
                 ErrorCode::UnknownObject,
                 format!("no program {}", l.program),
-            );
+            ));
         };
         let Some(kernel) = program.bin.kernels.get(l.kernel as usize) else {
-            return error(
+            return Err(refusal(
                 ErrorCode::InvalidArgs,
                 format!("program has no kernel #{}", l.kernel),
-            );
+            ));
         };
         if l.args.len() != kernel.args.len() {
-            return error(
+            return Err(refusal(
                 ErrorCode::InvalidArgs,
                 format!(
                     "{} takes {} arguments, got {}",
@@ -280,10 +300,10 @@ impl Client {
                     kernel.args.len(),
                     l.args.len()
                 ),
-            );
+            ));
         }
         if let Err(msg) = check_nd(l, self.svc.desc.max_work_group_size) {
-            return error(ErrorCode::InvalidArgs, msg);
+            return Err(refusal(ErrorCode::InvalidArgs, msg));
         }
         let mut args = Vec::with_capacity(l.args.len());
         let mut buffers = Vec::new();
@@ -291,16 +311,16 @@ impl Client {
             let v = match (&decl.kind, val) {
                 (ArgKind::Buffer { .. }, WireArg::Buffer { id, offset }) => {
                     let Some(bo) = self.buffers.get(id) else {
-                        return error(
+                        return Err(refusal(
                             ErrorCode::UnknownObject,
                             format!("argument {i}: no buffer {id}"),
-                        );
+                        ));
                     };
                     if *offset >= bo.size {
-                        return error(
+                        return Err(refusal(
                             ErrorCode::InvalidArgs,
                             format!("argument {i}: offset {offset} past buffer {id}"),
-                        );
+                        ));
                     }
                     // Written unless declared __constant (the JIT does not report writes yet).
                     let written = decl.address != gencl_jit::abi::AddressQualifier::Constant;
@@ -327,10 +347,10 @@ impl Client {
                     },
                 ) => {
                     let Some(bo) = self.buffers.get(id) else {
-                        return error(
+                        return Err(refusal(
                             ErrorCode::UnknownObject,
                             format!("argument {i}: no buffer {id}"),
-                        );
+                        ));
                     };
                     // The client's description of the image is untrusted: its texels must
                     // lie inside the buffer, so that the GPU reads and writes nothing else.
@@ -339,7 +359,7 @@ impl Client {
                         .and_then(|e| e.checked_add(*offset))
                         .is_some_and(|end| end <= bo.size);
                     if !fits {
-                        return error(
+                        return Err(refusal(
                             ErrorCode::InvalidArgs,
                             format!(
                                 "argument {i}: image {}x{}x{} (format {:#x}, pitch {}) \
@@ -351,7 +371,7 @@ impl Client {
                                 surface.row_pitch,
                                 bo.size
                             ),
-                        );
+                        ));
                     }
                     buffers.push((bo.handle, bo.gpu_addr, true));
                     ArgValue::Image {
@@ -362,13 +382,13 @@ impl Client {
                 }
                 (ArgKind::Sampler { .. }, WireArg::Sampler(v)) => ArgValue::Sampler(*v),
                 _ => {
-                    return error(
+                    return Err(refusal(
                         ErrorCode::InvalidArgs,
                         format!(
                             "argument {i} ({}) does not match its declaration {:?}",
                             decl.name, decl.kind
                         ),
-                    )
+                    ))
                 }
             };
             args.push(v);
@@ -382,14 +402,14 @@ impl Client {
         if self.submitter.is_none() {
             match Submitter::new(&self.gpu) {
                 Ok(s) => self.submitter = Some(s),
-                Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
+                Err(e) => return Err(refusal(ErrorCode::LaunchFailed, e.to_string())),
             }
         }
         if self.retirer.is_none() {
             let (sink, counters) = (self.sink.clone(), self.counters.clone());
             match Retirer::new(self.gpu.clone(), sink, counters) {
                 Ok(r) => self.retirer = Some(r),
-                Err(e) => return error(ErrorCode::OutOfResources, format!("no thread: {e}")),
+                Err(e) => return Err(refusal(ErrorCode::OutOfResources, format!("no thread: {e}"))),
             }
         }
         // The program's global variables: made with their initial values before the first
@@ -399,7 +419,7 @@ impl Client {
             if program.globals.is_none() {
                 match self.gpu.create_globals(&program.bin.globals) {
                     Ok(bo) => program.globals = Some(bo),
-                    Err(e) => return error(ErrorCode::LaunchFailed, e.to_string()),
+                    Err(e) => return Err(refusal(ErrorCode::LaunchFailed, e.to_string())),
                 }
             }
             if let Some(bo) = &program.globals {
@@ -408,15 +428,18 @@ impl Client {
             }
         }
         let (Some(submitter), Some(retirer)) = (self.submitter.as_mut(), &self.retirer) else {
-            return error(ErrorCode::LaunchFailed, "no submitter");
+            return Err(refusal(ErrorCode::LaunchFailed, "no submitter"));
         };
         match submitter.submit(&self.gpu, l.context, kernel, &args, &nd, &buffers, globals) {
             Ok(submitted) => {
                 self.counters.launched(l.queue);
+                if wait {
+                    return Ok(retirer.hold(l.tag, l.queue, submitted));
+                }
                 retirer.push(l.tag, l.queue, submitted);
-                Response::Queued { tag: l.tag }.into()
+                Ok(None)
             }
-            Err(e) => error(ErrorCode::LaunchFailed, e.to_string()),
+            Err(e) => Err(refusal(ErrorCode::LaunchFailed, e.to_string())),
         }
     }
 

@@ -2,6 +2,13 @@
 //! client's requests, which answers `Queued` and goes on; this thread waits for each launch
 //! in the order they were queued (the order the GPU runs them in), and reports it through the
 //! client's sink as `Completed`.
+//!
+//! A launch its client waits for at once (`Launch::wait`) may instead be retired by the
+//! thread that waits (`Retirer::hold`, `Held::retire`) when this thread has nothing of the
+//! client's before it: on the emulated device that thread then runs the batch itself
+//! (`EmulatedI915::wait_retired` helps an idle engine), and a blocking launch's round trip
+//! wakes no other thread. While a launch is held this thread retires nothing, so launches
+//! are still reported in the order they were queued.
 
 use parking_lot::{Condvar, Mutex};
 use std::collections::VecDeque;
@@ -20,6 +27,10 @@ struct Jobs {
     /// (tag, the client's queue, the launch).
     queue: VecDeque<(u64, u64, Submitted)>,
     closed: bool,
+    /// The thread is retiring a launch it took from `queue`.
+    busy: bool,
+    /// A launch is being retired by the thread that waits for it (`Held`).
+    held: bool,
 }
 
 #[derive(Default)]
@@ -30,7 +41,51 @@ struct Shared {
 
 pub struct Retirer {
     shared: Arc<Shared>,
+    gpu: Arc<ClientGpu>,
+    counters: Arc<ClientCounters>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// A launch that the thread waiting for it retires (`Retirer::hold`).
+pub struct Held {
+    shared: Arc<Shared>,
+    gpu: Arc<ClientGpu>,
+    counters: Arc<ClientCounters>,
+    tag: u64,
+    queue: u64,
+    launch: Option<Submitted>,
+}
+
+impl Held {
+    pub fn tag(&self) -> u64 {
+        self.tag
+    }
+
+    /// Wait for the launch to finish (running it, where the device lets the waiter), and
+    /// its outcome as `Completed` would carry it.
+    pub fn retire(mut self) -> Result<Launched, (ErrorCode, String)> {
+        let launch = self.launch.take().expect("a held launch is retired once");
+        let result = retire_one(self.tag, launch, &self.gpu);
+        self.counters.finished(self.queue, result.is_ok());
+        result
+    }
+}
+
+impl Drop for Held {
+    /// The retiring thread goes on (with this launch, if it was never retired here).
+    fn drop(&mut self) {
+        let mut j = self.shared.jobs.lock();
+        if let Some(launch) = self.launch.take() {
+            j.queue.push_front((self.tag, self.queue, launch));
+        }
+        j.held = false;
+        // Woken only when it has something to do (a wake-up costs the caller a system call).
+        let wake = !j.queue.is_empty() || j.closed;
+        drop(j);
+        if wake {
+            self.shared.queued.notify_one();
+        }
+    }
 }
 
 impl Retirer {
@@ -42,12 +97,36 @@ impl Retirer {
     ) -> std::io::Result<Retirer> {
         let shared = Arc::new(Shared::default());
         let s = shared.clone();
+        let (g, c) = (gpu.clone(), counters.clone());
         let thread = std::thread::Builder::new()
             .name("gencl-retire".into())
-            .spawn(move || run(&s, &gpu, &*sink, &counters))?;
+            .spawn(move || run(&s, &g, &*sink, &c))?;
         Ok(Retirer {
             shared,
+            gpu,
+            counters,
             thread: Some(thread),
+        })
+    }
+
+    /// `launch`, for the caller to retire (`Held::retire`) when nothing of the client is
+    /// queued here or being retired; else it is queued as `push` queues it (`None`).
+    pub fn hold(&self, tag: u64, queue: u64, launch: Submitted) -> Option<Held> {
+        let mut j = self.shared.jobs.lock();
+        if !j.queue.is_empty() || j.busy || j.held || j.closed {
+            j.queue.push_back((tag, queue, launch));
+            drop(j);
+            self.shared.queued.notify_one();
+            return None;
+        }
+        j.held = true;
+        Some(Held {
+            shared: self.shared.clone(),
+            gpu: self.gpu.clone(),
+            counters: self.counters.clone(),
+            tag,
+            queue,
+            launch: Some(launch),
         })
     }
 
@@ -87,32 +166,46 @@ fn run(
         let (tag, queue, launch) = {
             let mut j = shared.jobs.lock();
             loop {
-                if let Some(job) = j.queue.pop_front() {
-                    break job;
-                }
-                if j.closed {
-                    return;
+                // Nothing after a held launch before it (the order of `Completed`).
+                if !j.held {
+                    if let Some(job) = j.queue.pop_front() {
+                        j.busy = true;
+                        break job;
+                    }
+                    if j.closed {
+                        return;
+                    }
                 }
                 shared.queued.wait(&mut j);
             }
         };
-        let retired = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| launch.retire(gpu)));
-        let result = match retired {
-            Ok(Ok(s)) => Ok(Launched {
-                start_ns: s.start_ns,
-                end_ns: s.end_ns,
-                printf: s.printf,
-            }),
-            Ok(Err(e)) => Err((ErrorCode::LaunchFailed, e.to_string())),
-            Err(_) => {
-                tracing::error!(tag, "panic retiring a launch");
-                Err((
-                    ErrorCode::LaunchFailed,
-                    "internal error retiring the launch".into(),
-                ))
-            }
-        };
+        let result = retire_one(tag, launch, gpu);
         counters.finished(queue, result.is_ok());
         sink(Response::Completed { tag, result });
+        shared.jobs.lock().busy = false;
+    }
+}
+
+/// Wait for `launch` and make its outcome what `Completed` carries.
+fn retire_one(
+    tag: u64,
+    launch: Submitted,
+    gpu: &ClientGpu,
+) -> Result<Launched, (ErrorCode, String)> {
+    let retired = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| launch.retire(gpu)));
+    match retired {
+        Ok(Ok(s)) => Ok(Launched {
+            start_ns: s.start_ns,
+            end_ns: s.end_ns,
+            printf: s.printf,
+        }),
+        Ok(Err(e)) => Err((ErrorCode::LaunchFailed, e.to_string())),
+        Err(_) => {
+            tracing::error!(tag, "panic retiring a launch");
+            Err((
+                ErrorCode::LaunchFailed,
+                "internal error retiring the launch".into(),
+            ))
+        }
     }
 }

@@ -192,6 +192,9 @@ pub struct Shared {
     /// Tests: the next batch's run panics, as a bug of the model would.
     #[cfg(test)]
     panic_next: std::sync::atomic::AtomicBool,
+    /// Tests: the engine thread takes no batch (only waiters run them, `help`).
+    #[cfg(test)]
+    engine_paused: std::sync::atomic::AtomicBool,
     /// The Gen9 part presented.
     part: Part,
     /// This device's GPU clock (the TIMESTAMP register) and decoded kernels.
@@ -369,6 +372,8 @@ impl EmulatedI915 {
             last_error: Mutex::new(None),
             #[cfg(test)]
             panic_next: std::sync::atomic::AtomicBool::new(false),
+            #[cfg(test)]
+            engine_paused: std::sync::atomic::AtomicBool::new(false),
             engine: cs::Engine::with_frequency(part.platform.cs_timestamp_hz()),
             part,
             aub: aub_from_env(),
@@ -387,6 +392,14 @@ impl EmulatedI915 {
     #[cfg(test)]
     pub(crate) fn panic_on_next_batch(&self) {
         self.shared.panic_next.store(true, Ordering::SeqCst);
+    }
+
+    /// Tests: the engine thread stops taking batches (or takes them again).
+    #[cfg(test)]
+    pub(crate) fn pause_engine(&self, paused: bool) {
+        self.shared.engine_paused.store(paused, Ordering::SeqCst);
+        let _q = self.shared.queue.lock();
+        self.shared.work.notify_all();
     }
 
     /// The last GPU error and the context it banned (for logs and tools).
@@ -456,15 +469,12 @@ impl Shared {
         loop {
             let job = {
                 let mut q = self.queue.lock();
-                q.running = None;
                 loop {
-                    if let Some(j) = q.jobs.pop_front() {
-                        q.running = Some(j.ctx_id);
-                        self.starvation.clear();
-                        if q.others_wait() {
-                            self.starvation.waiting();
+                    // Nothing runs while a waiter runs a batch itself (`help`).
+                    if q.running.is_none() && !self.paused() {
+                        if let Some(j) = self.start(&mut q) {
+                            break j;
                         }
-                        break j;
                     }
                     if q.shutdown {
                         return;
@@ -472,24 +482,80 @@ impl Shared {
                     self.work.wait(&mut q);
                 }
             };
-            let cancelled = job
-                .in_fence
-                .as_ref()
-                .is_some_and(|f| !wait_fence(f, FENCE_TIMEOUT_MS));
-            if cancelled {
-                warn!(
-                    ctx_id = job.ctx_id,
-                    "in-fence not signalled in {FENCE_TIMEOUT_MS} ms: batch cancelled"
-                );
-            } else {
-                self.run(&job);
-            }
-            *self.retired.lock() = job.seqno;
-            if let Some(f) = &job.out_fence {
-                signal_fence(f);
-            }
-            self.done.notify_all();
+            self.execute(&job);
+            self.queue.lock().running = None;
         }
+    }
+
+    #[cfg(test)]
+    fn paused(&self) -> bool {
+        self.engine_paused.load(Ordering::SeqCst)
+    }
+
+    #[cfg(not(test))]
+    fn paused(&self) -> bool {
+        false
+    }
+
+    /// The next queued batch, now running.
+    fn start(&self, q: &mut Engine) -> Option<Job> {
+        let j = q.jobs.pop_front()?;
+        q.running = Some(j.ctx_id);
+        self.starvation.clear();
+        if q.others_wait() {
+            self.starvation.waiting();
+        }
+        Some(j)
+    }
+
+    /// Runs a batch taken by `start` and retires it.
+    fn execute(&self, job: &Job) {
+        let cancelled = job
+            .in_fence
+            .as_ref()
+            .is_some_and(|f| !wait_fence(f, FENCE_TIMEOUT_MS));
+        if cancelled {
+            warn!(
+                ctx_id = job.ctx_id,
+                "in-fence not signalled in {FENCE_TIMEOUT_MS} ms: batch cancelled"
+            );
+        } else {
+            self.run(job);
+        }
+        *self.retired.lock() = job.seqno;
+        if let Some(f) = &job.out_fence {
+            signal_fence(f);
+        }
+        self.done.notify_all();
+    }
+
+    /// A waiter for batch `seqno` runs the next queued batch on its own thread when the
+    /// engine is idle and that batch comes no later than `seqno`: the engine thread would
+    /// run it anyway, in the same order, and the waiter would sleep until then. Two thread
+    /// wake-ups fewer (the engine's, then the waiter's) on a blocking launch's round trip.
+    /// Whether it ran one.
+    fn help(&self, seqno: u64) -> bool {
+        let job = {
+            let mut q = self.queue.lock();
+            if q.running.is_some() || q.shutdown || q.jobs.front().is_none_or(|j| j.seqno > seqno) {
+                return false;
+            }
+            match self.start(&mut q) {
+                Some(j) => j,
+                None => return false,
+            }
+        };
+        self.execute(&job);
+        let mut q = self.queue.lock();
+        q.running = None;
+        // The batches queued behind it are the engine thread's again (woken only when there
+        // are some: a wake-up costs this thread a system call).
+        let more = !q.jobs.is_empty() || q.shutdown;
+        drop(q);
+        if more {
+            self.work.notify_one();
+        }
+        true
     }
 
     fn run(&self, job: &Job) {
@@ -553,10 +619,18 @@ impl Shared {
     }
 
     /// Waits until the batch `seqno` retired; false if `timeout` passed first.
+    /// A wait without a timeout runs the batches it waits for itself when the engine is
+    /// idle (`help`); a timed one only sleeps, as a batch may run longer than its time.
     fn wait_retired(&self, seqno: u64, timeout: Option<std::time::Duration>) -> bool {
         let deadline = timeout.map(|t| std::time::Instant::now() + t);
-        let mut retired = self.retired.lock();
-        while *retired < seqno {
+        loop {
+            if deadline.is_none() && self.help(seqno) {
+                continue;
+            }
+            let mut retired = self.retired.lock();
+            if *retired >= seqno {
+                return true;
+            }
             match deadline {
                 None => self.done.wait(&mut retired),
                 Some(d) => {
@@ -565,8 +639,10 @@ impl Shared {
                     }
                 }
             }
+            if *retired >= seqno {
+                return true;
+            }
         }
-        true
     }
 }
 

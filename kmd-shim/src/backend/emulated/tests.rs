@@ -326,6 +326,46 @@ fn a_panic_of_the_model_ends_the_batch_as_an_error_and_the_engine_runs_on() {
     assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
 }
 
+/// A wait without a timeout runs the batch itself when the engine is idle (`help`): with the
+/// engine thread taking nothing, the wait returns and the batch's stores are there. A timed
+/// wait only sleeps (a batch may run longer than its time), and times out here.
+#[test]
+fn an_untimed_wait_runs_the_batch_when_the_engine_is_idle() {
+    let emu = std::sync::Arc::new(EmulatedI915::with_budget(Budget::default()));
+    let d = Device::new(Box::new(EmulatedI915Handle(emu.clone())));
+    let vm = d.create_vm().unwrap();
+    let ctx = d.create_context(vm).unwrap();
+    let s = Setup {
+        batch: d.create_bo(4096).unwrap(),
+        data: d.create_bo(8192).unwrap(),
+        d,
+        ctx,
+    };
+    write_batch(&s, &stores(DATA_VA));
+    let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
+    emu.pause_engine(true);
+    s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    assert!(
+        !s.d.wait(s.batch, 2_000_000).unwrap(),
+        "a timed wait only sleeps"
+    );
+    assert_ne!(busy(&s.d, s.batch), 0, "still queued");
+    // Without the help this wait never returns: fail instead of hanging.
+    let s = std::sync::Arc::new(s);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = s.clone();
+    std::thread::spawn(move || tx.send(waiter.d.wait(waiter.batch, -1).unwrap()));
+    let waited = rx.recv_timeout(std::time::Duration::from_secs(20));
+    assert_eq!(waited, Ok(true), "the untimed wait did not run the batch");
+    let m = s.d.map_bo(s.data, 8192).unwrap();
+    assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
+    assert_eq!(busy(&s.d, s.batch), 0);
+    // The engine thread takes the next ones again.
+    emu.pause_engine(false);
+    s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    assert!(s.d.wait(s.batch, 5_000_000_000).unwrap());
+}
+
 #[test]
 fn a_batch_past_its_budget_hangs() {
     let s = setup(Budget {
