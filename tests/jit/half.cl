@@ -133,3 +133,15 @@ kernel void half_fma(global const half *a, global const half *b, global const ha
         s = fma(s, y, z) - x;
     out[2 * i + 1] = s;
 }
+
+// min and max of halves, NaNs among them, feeding half arithmetic (native :hf sel, then
+// native add and multiply) and a compare of halves.
+kernel void half_minmax(global const half *a, global const half *b, global half *out,
+                        global int *lt) {
+    size_t i = get_global_id(0);
+    half x = a[i], y = b[i];
+    half hi = fmax(x, y), lo = fmin(x, y);
+    out[2 * i] = hi + (half)0;
+    out[2 * i + 1] = lo * (half)1;
+    lt[i] = (hi * (half)1) < (lo + (half)0) ? 1 : 0;
+}

@@ -409,7 +409,12 @@ impl Client {
             let (sink, counters) = (self.sink.clone(), self.counters.clone());
             match Retirer::new(self.gpu.clone(), sink, counters) {
                 Ok(r) => self.retirer = Some(r),
-                Err(e) => return Err(refusal(ErrorCode::OutOfResources, format!("no thread: {e}"))),
+                Err(e) => {
+                    return Err(refusal(
+                        ErrorCode::OutOfResources,
+                        format!("no thread: {e}"),
+                    ))
+                }
             }
         }
         // The program's global variables: made with their initial values before the first

@@ -674,6 +674,56 @@ pub fn cases() -> Vec<Case> {
                     })
                     .collect()
             }),
+        case("half.cl", "half_minmax")
+            .global(&[256])
+            .buf(half_bit_soup(256, 81))
+            .buf(half_bit_soup(256, 82))
+            .out::<u16>(2 * 256)
+            .out::<i32>(256)
+            .check(|r| {
+                let (a, b) = (r.input::<u16>(0), r.input::<u16>(1));
+                let (got, lt) = (r.output::<u16>(2), r.output::<i32>(3));
+                // C99's fmax/fmin: a NaN operand is missing data; both NaN, a NaN. -0 and
+                // +0 may come either way (compared as numbers).
+                let pick = |x: f64, y: f64, max: bool| match (x.is_nan(), y.is_nan()) {
+                    (true, true) => f64::NAN,
+                    (true, false) => y,
+                    (false, true) => x,
+                    _ if max => x.max(y),
+                    _ => x.min(y),
+                };
+                let same = |g: u16, w: f64| {
+                    let g = from_half(g);
+                    (g.is_nan() && w.is_nan()) || g == w
+                };
+                let bad: Vec<String> = (0..256)
+                    .filter_map(|i| {
+                        let (x, y) = (from_half(a[i]), from_half(b[i]));
+                        let (hi, lo) = (pick(x, y, true), pick(x, y, false));
+                        let want_lt = i32::from(hi < lo);
+                        (!same(got[2 * i], hi) || !same(got[2 * i + 1], lo) || lt[i] != want_lt)
+                            .then(|| {
+                                format!(
+                                    "[{i}] {:#06x} {:#06x}: max {:#06x} min {:#06x} lt {}",
+                                    a[i],
+                                    b[i],
+                                    got[2 * i],
+                                    got[2 * i + 1],
+                                    lt[i]
+                                )
+                            })
+                    })
+                    .collect();
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} of 256 wrong: {}",
+                        bad.len(),
+                        bad[..bad.len().min(4)].join("; ")
+                    ))
+                }
+            }),
         case("half.cl", "half_nextafter")
             .global(&[256])
             .buf(nextafter_halves(0, 50))

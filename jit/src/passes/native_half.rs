@@ -17,7 +17,9 @@
 //! for bit), a constant
 //! that a half holds exactly, an F16 widened, or a phi of such values (then an F16 phi).
 //! The front end's own F16 operations (`fma` and `mad` of halves, `frontend::lower`) read
-//! their operands narrowed from float: those narrowings become the operands' F16 forms. Readers that stay
+//! their operands narrowed from float: those narrowings become the operands' F16 forms. A
+//! min, max or select of halves that a native operation reads is made in F16 too, and a
+//! compare of halves one of which is in F16 already compares the F16s. Readers that stay
 //! in float read the F16 widened once (`fconv`, exact); a half's container for a store is
 //! its bits (`halftobits`). Cruft left behind is dead for `dce`.
 //!
@@ -38,6 +40,9 @@ enum Form {
     Const(u16),
     /// An F16 widened (`fconv`): the F16 itself.
     Widened(Value),
+    /// A min, max or select of values with forms: the same on their F16 forms (exact: the
+    /// result is one of the operands).
+    Exact,
     /// A phi whose every incoming value has a form.
     Phi,
 }
@@ -85,6 +90,7 @@ fn form_of(f: &Function, x: Value) -> Option<Form> {
         Op::Const(bits) => exact_half(f32::from_bits(bits as u32)).map(Form::Const),
         Op::Conv(ConvOp::FConv, x16) if f.ty(x16) == Ty::F16 => Some(Form::Widened(x16)),
         Op::Phi(_) => Some(Form::Phi),
+        Op::Bin(BinOp::FMin | BinOp::FMax, ..) | Op::Select(..) => Some(Form::Exact),
         _ => None,
     }
 }
@@ -149,6 +155,19 @@ impl Rewrite<'_> {
                 v
             }
             Form::Widened(x16) => x16,
+            Form::Exact => {
+                // Known before its operands, which may reach it round a loop.
+                let v = self.new_inst(Op::Const(0), Ty::F16);
+                self.made.insert(x, v);
+                let op = match self.f.inst(x).op {
+                    Op::Bin(op, a, b) => Op::Bin(op, self.half_of(a), self.half_of(b)),
+                    Op::Select(c, a, b) => Op::Select(c, self.half_of(a), self.half_of(b)),
+                    _ => unreachable!("an exact form is a min, max or select"),
+                };
+                self.f.insts[v.0 as usize].op = op;
+                self.place_after(x, v);
+                v
+            }
             Form::Phi => {
                 // Made before its incoming values, which may reach it round a loop.
                 let Op::Phi(ins) = self.f.inst(x).op.clone() else {
@@ -230,9 +249,12 @@ pub fn run(f: &mut Function) {
         let drop: Vec<Value> = forms
             .iter()
             .filter(|(v, form)| {
-                **form == Form::Phi
+                matches!(form, Form::Phi | Form::Exact)
                     && match &f.inst(**v).op {
                         Op::Phi(ins) => ins.iter().any(|(_, i)| !forms.contains_key(i)),
+                        Op::Bin(_, a, b) | Op::Select(_, a, b) => {
+                            !forms.contains_key(a) || !forms.contains_key(b)
+                        }
                         _ => true,
                     }
             })
@@ -252,7 +274,7 @@ pub fn run(f: &mut Function) {
             continue;
         };
         let halves = match f.inst(y).op {
-            Op::Bin(BinOp::FAdd | BinOp::FSub | BinOp::FMul, a, b) => {
+            Op::Bin(BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FMin | BinOp::FMax, a, b) => {
                 forms.contains_key(&a) && forms.contains_key(&b)
             }
             Op::Mad(a, b, c) => [a, b, c].iter().all(|o| forms.contains_key(o)),
@@ -308,6 +330,29 @@ pub fn run(f: &mut Function) {
         let x16 = rw.half_of(x);
         rw.map.insert(v, x16);
     }
+    // Compares of halves of which one is in F16 already compare the F16s (exactly what
+    // the floats compare), rather than reading them widened.
+    let mut cmps: Vec<Value> = rw
+        .at
+        .keys()
+        .copied()
+        .filter(|&v| match rw.f.inst(v).op {
+            Op::Cmp(_, a, b) => {
+                rw.forms.contains_key(&a)
+                    && rw.forms.contains_key(&b)
+                    && (rw.made.contains_key(&a) || rw.made.contains_key(&b))
+            }
+            _ => false,
+        })
+        .collect();
+    cmps.sort_by_key(|v| v.0);
+    for v in cmps {
+        let Op::Cmp(op, a, b) = rw.f.inst(v).op else {
+            continue;
+        };
+        let (a16, b16) = (rw.half_of(a), rw.half_of(b));
+        rw.f.insts[v.0 as usize].op = Op::Cmp(op, a16, b16);
+    }
     let Rewrite {
         f,
         after,
@@ -337,4 +382,9 @@ pub fn run(f: &mut Function) {
         f.blocks[b].insts = insts;
     }
     super::replace_uses(f, &map);
+    // The float operations left behind gone, a half's exact float form (`half_in`) that
+    // only a min or max read (now in F16, on the bits) may be read by arithmetic alone,
+    // which `halves` then gives the plain conversion.
+    super::dce::run(f);
+    super::halves::run(f);
 }
