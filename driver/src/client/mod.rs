@@ -266,18 +266,11 @@ impl Connection {
         mut l: Launch,
         done: impl FnOnce(LaunchOutcome) + Send + 'static,
     ) -> Result<(), ClientError> {
-        let tag = self.pending.next_tag.fetch_add(1, Ordering::Relaxed);
-        l.tag = tag;
-        self.pending.waiting.lock().insert(tag, Box::new(done));
+        let tag = self.register(&mut l, Box::new(done))?;
         let forget = |e: ClientError| {
-            let d = self.pending.waiting.lock().remove(&tag);
-            drop(d);
+            self.forget(tag);
             Err(e)
         };
-        // A connection closed before the launch was registered fails it here.
-        if self.pending.closed.load(Ordering::Acquire) {
-            return forget(ClientError::Closed);
-        }
         match &self.transport {
             // Through gencld the launch is posted: its `Completed` (or its refusal, as a
             // `Completed` with the error) comes to the reader thread, and this thread goes on
@@ -316,18 +309,7 @@ impl Connection {
         let Transport::Embedded(c) = &self.transport else {
             return self.launch(l, done);
         };
-        let tag = self.pending.next_tag.fetch_add(1, Ordering::Relaxed);
-        l.tag = tag;
-        // Registered first: a launch queued to the retiring thread may complete at once.
-        self.pending.waiting.lock().insert(tag, Box::new(done));
-        let forget = |e: ClientError| {
-            let d = self.pending.waiting.lock().remove(&tag);
-            drop(d);
-            Err(e)
-        };
-        if self.pending.closed.load(Ordering::Acquire) {
-            return forget(ClientError::Closed);
-        }
+        let tag = self.register(&mut l, Box::new(done))?;
         let held = c.lock().launch_waited(&l);
         match held {
             Ok(Some(h)) => {
@@ -336,8 +318,30 @@ impl Connection {
                 Ok(())
             }
             Ok(None) => Ok(()),
-            Err(r) => forget(unexpected(r.response)),
+            Err(r) => {
+                self.forget(tag);
+                Err(unexpected(r.response))
+            }
         }
+    }
+
+    /// Give `l` a tag and register `done` under it, before the launch goes out (its
+    /// completion may come at once); a connection already closed fails it here.
+    fn register(&self, l: &mut Launch, done: Done) -> Result<u64, ClientError> {
+        let tag = self.pending.next_tag.fetch_add(1, Ordering::Relaxed);
+        l.tag = tag;
+        self.pending.waiting.lock().insert(tag, done);
+        if self.pending.closed.load(Ordering::Acquire) {
+            self.forget(tag);
+            return Err(ClientError::Closed);
+        }
+        Ok(tag)
+    }
+
+    /// A launch that did not go out: its `done` is dropped unheard.
+    fn forget(&self, tag: u64) {
+        let d = self.pending.waiting.lock().remove(&tag);
+        drop(d);
     }
 
     /// Queue a launch and wait until it has finished (tools and tests).

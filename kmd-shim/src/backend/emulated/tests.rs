@@ -296,8 +296,8 @@ fn a_fault_bans_the_context() {
     assert_eq!(s.d.reset_stats(ctx2).unwrap().batch_active, 0);
 }
 
-#[test]
-fn a_panic_of_the_model_ends_the_batch_as_an_error_and_the_engine_runs_on() {
+/// `setup`, with a handle on the emulated device itself for the tests' hooks.
+fn setup_with_device() -> (std::sync::Arc<EmulatedI915>, Setup) {
     let emu = std::sync::Arc::new(EmulatedI915::with_budget(Budget::default()));
     let d = Device::new(Box::new(EmulatedI915Handle(emu.clone())));
     let vm = d.create_vm().unwrap();
@@ -308,6 +308,12 @@ fn a_panic_of_the_model_ends_the_batch_as_an_error_and_the_engine_runs_on() {
         d,
         ctx,
     };
+    (emu, s)
+}
+
+#[test]
+fn a_panic_of_the_model_ends_the_batch_as_an_error_and_the_engine_runs_on() {
+    let (emu, s) = setup_with_device();
     write_batch(&s, &stores(DATA_VA));
     let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
     emu.panic_on_next_batch();
@@ -331,16 +337,7 @@ fn a_panic_of_the_model_ends_the_batch_as_an_error_and_the_engine_runs_on() {
 /// wait only sleeps (a batch may run longer than its time), and times out here.
 #[test]
 fn an_untimed_wait_runs_the_batch_when_the_engine_is_idle() {
-    let emu = std::sync::Arc::new(EmulatedI915::with_budget(Budget::default()));
-    let d = Device::new(Box::new(EmulatedI915Handle(emu.clone())));
-    let vm = d.create_vm().unwrap();
-    let ctx = d.create_context(vm).unwrap();
-    let s = Setup {
-        batch: d.create_bo(4096).unwrap(),
-        data: d.create_bo(8192).unwrap(),
-        d,
-        ctx,
-    };
+    let (emu, s) = setup_with_device();
     write_batch(&s, &stores(DATA_VA));
     let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
     emu.pause_engine(true);
