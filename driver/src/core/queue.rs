@@ -19,9 +19,9 @@ use std::sync::{Arc, OnceLock};
 pub type Work = Box<dyn FnOnce() -> Result<Option<u64>, cl_int> + Send>;
 
 /// A kernel launch: queues the kernel to the device and returns at once with the
-/// `Completion` that the device's answer fills, or fails to queue it.
-/// A launch's submission: given whether the thread running it waits for its event at once
-/// (a blocking call helping, `wait_helping`), which may then retire it itself.
+/// `Completion` that the device's answer fills, or fails to queue it. Its argument: whether
+/// the thread running it waits for its event next (a blocking call helping,
+/// `wait_helping`), which may then retire it itself before it returns.
 pub type Launch = Box<dyn FnOnce(bool) -> Result<Arc<Completion>, cl_int> + Send>;
 
 /// The end of a launch: filled, from whichever thread hears from the device, with what
