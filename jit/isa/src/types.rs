@@ -196,6 +196,16 @@ pub enum Src {
     Imm(Imm),
 }
 
+impl Src {
+    /// The operand's data type, of a register or an immediate.
+    pub fn ty(&self) -> Type {
+        match self {
+            Src::Reg(r) => r.ty,
+            Src::Imm(i) => i.ty,
+        }
+    }
+}
+
 /// The destination operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Dst {

@@ -72,10 +72,7 @@ pub fn needs_split(mi: &MInst) -> bool {
     // type, ExecSize * n must be <= 64" (PRM Vol 7, general restrictions based on operand
     // types): a qword type at 16 lanes, even of scalar sources into the null register.
     let qword = i.dst.as_ref().is_some_and(|d| d.ty.size() == 8)
-        || i.srcs.iter().flatten().any(|s| match s {
-            Src::Reg(r) => r.ty.size() == 8,
-            Src::Imm(k) => k.ty.size() == 8,
-        });
+        || i.srcs.iter().flatten().any(|s| s.ty().size() == 8);
     if qword {
         return true;
     }
@@ -86,7 +83,7 @@ pub fn needs_split(mi: &MInst) -> bool {
         .dst
         .as_ref()
         .is_some_and(|d| d.ty == Type::HF && d.hstride == 1);
-    if packed_hf && i.srcs.iter().flatten().any(|s| src_type(s) == Type::F) {
+    if packed_hf && i.srcs.iter().flatten().any(|s| s.ty() == Type::F) {
         return true;
     }
     let dst_over = i.dst.as_ref().is_some_and(|d| {
@@ -100,13 +97,6 @@ pub fn needs_split(mi: &MInst) -> bool {
             }
             _ => false,
         })
-}
-
-fn src_type(s: &Src) -> Type {
-    match s {
-        Src::Reg(r) => r.ty,
-        Src::Imm(k) => k.ty,
-    }
 }
 
 /// Where in its first GRF an operand starts: its offset into a (GRF-aligned) virtual

@@ -546,12 +546,6 @@ fn is_packed(vstride: u32, width: u32, hstride: u32) -> bool {
         }
 }
 
-fn src_ty(s: &Src) -> Type {
-    match s {
-        Src::Reg(r) => r.ty,
-        Src::Imm(i) => i.ty,
-    }
-}
 fn src_mods(s: &Src) -> SrcMod {
     match s {
         Src::Reg(r) => r.modifier,
@@ -936,8 +930,8 @@ impl Checker<'_> {
     fn exec_type(&self) -> Type {
         let i = self.inst;
         let dst = i.dst.map(|d| d.ty).unwrap_or(Type::UD);
-        let s0 = i.srcs[0].map(|s| exec_type_of(src_ty(&s))).unwrap_or(dst);
-        let Some(s1) = i.srcs[1].map(|s| exec_type_of(src_ty(&s))) else {
+        let s0 = i.srcs[0].map(|s| exec_type_of(s.ty())).unwrap_or(dst);
+        let Some(s1) = i.srcs[1].map(|s| exec_type_of(s.ty())) else {
             return if s0 == Type::HF { dst } else { s0 };
         };
         if mixed_float(s0, s1) || mixed_float(s0, dst) || mixed_float(s1, dst) {
@@ -957,7 +951,7 @@ impl Checker<'_> {
     fn is_mixed_float(&self) -> bool {
         let i = self.inst;
         let Some(d) = i.dst else { return false };
-        let tys: Vec<Type> = self.srcs().iter().map(|(_, s)| src_ty(s)).collect();
+        let tys: Vec<Type> = self.srcs().iter().map(|(_, s)| s.ty()).collect();
         tys.iter().any(|&t| mixed_float(t, d.ty)) || (tys.len() > 1 && mixed_float(tys[0], tys[1]))
     }
 
@@ -971,7 +965,7 @@ impl Checker<'_> {
             Src::Reg(r) if r.modifier.negate || r.modifier.abs => return false,
             _ => {}
         }
-        i.op == Opcode::Mov && !i.saturate && signed(d.ty) == signed(src_ty(&s))
+        i.op == Opcode::Mov && !i.saturate && signed(d.ty) == signed(s.ty())
     }
 
     fn operand_types(&mut self) {
@@ -980,7 +974,7 @@ impl Checker<'_> {
             return;
         }
         let Some(d) = i.dst else { return };
-        let srcs: Vec<Type> = self.srcs().iter().map(|(_, s)| src_ty(s)).collect();
+        let srcs: Vec<Type> = self.srcs().iter().map(|(_, s)| s.ty()).collect();
         let dst_size = elem_size(d.ty);
         let dst_byte = dst_size == 1;
         let stride = d.hstride as u32;
@@ -1178,7 +1172,7 @@ impl Checker<'_> {
         if i.access_mode != AccessMode::Align16 || d.ty.size() != 8 || i.exec_size <= 2 {
             return;
         }
-        if self.srcs().iter().any(|(_, s)| src_ty(s).size() != 8) {
+        if self.srcs().iter().any(|(_, s)| s.ty().size() != 8) {
             self.err(
                 Rule::Align16QwExecSize,
                 Operand::Inst,
@@ -1203,7 +1197,7 @@ impl Checker<'_> {
 
     fn instruction_specific(&mut self) {
         let i = self.inst;
-        let ty = |k: usize| i.srcs[k].map(|s| src_ty(&s));
+        let ty = |k: usize| i.srcs[k].map(|s| s.ty());
         let dty = i.dst.map(|d| d.ty);
         match i.op {
             Opcode::Cmp | Opcode::Cmpn if i.cond_mod.is_none() => {
@@ -1295,7 +1289,7 @@ impl Checker<'_> {
             self.err(Rule::LogicIntTypes, Operand::Dst, format!("{:?}", d.ty));
         }
         for (k, s) in self.srcs() {
-            let t = src_ty(&s);
+            let t = s.ty();
             if !is_int(t) {
                 self.err(Rule::LogicIntTypes, Operand::Src(k), format!("{t:?}"));
             }
@@ -1328,8 +1322,8 @@ impl Checker<'_> {
             }
         }
         for (k, s) in self.srcs() {
-            if !ok(src_ty(&s)) {
-                bad.push(format!("src{k} :{:?}", src_ty(&s)));
+            if !ok(s.ty()) {
+                bad.push(format!("src{k} :{:?}", s.ty()));
             }
             if int && (src_mods(&s).negate || src_mods(&s).abs) {
                 self.err(
