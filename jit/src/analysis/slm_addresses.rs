@@ -55,7 +55,7 @@ pub fn address_only(f: &Function) -> FxHashSet<Value> {
 }
 
 /// The extensions of 32-bit offsets (`zext`/`sext` of an I32) read only as the offsets of
-/// addresses in `only` (`uses`: every value's reads, `isel::coalesce::use_counts`):
+/// addresses in `only` (`uses`: every value's reads, `Function::use_counts`):
 /// instruction selection adds the 32-bit value itself and never makes the 64-bit one.
 pub fn extensions_read_in_32_bits(
     f: &Function,

@@ -501,6 +501,25 @@ impl Function {
     pub fn block(&self, b: Block) -> &BlockData {
         &self.blocks[b.0 as usize]
     }
+    /// How many times each placed value is read: as an operand, a branch condition or a
+    /// template's result (`live_out`).
+    pub fn use_counts(&self) -> Vec<u32> {
+        let mut uses = vec![0u32; self.insts.len()];
+        for bd in &self.blocks {
+            for v in &bd.insts {
+                for o in self.inst(*v).op.operands().iter() {
+                    uses[o.0 as usize] += 1;
+                }
+            }
+            if let Term::CondBr(c, ..) = bd.term {
+                uses[c.0 as usize] += 1;
+            }
+        }
+        for v in &self.live_out {
+            uses[v.0 as usize] += 1;
+        }
+        uses
+    }
     /// The blocks `b` branches to (none, one or two), without allocating: the CFG and
     /// several passes ask for every block's, on every run.
     pub fn successors(&self, b: Block) -> Operands<Block> {

@@ -229,26 +229,6 @@ fn runs_of(list: &mut [Access], step: i64, max: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// How many times each value is read (operands, branch conditions, a template's results):
-/// what `plan` needs to see which addresses only covered accesses read.
-pub(super) fn use_counts(f: &Function) -> Vec<u32> {
-    let mut uses = vec![0u32; f.insts.len()];
-    for bd in &f.blocks {
-        for v in &bd.insts {
-            for o in f.inst(*v).op.operands().iter() {
-                uses[o.0 as usize] += 1;
-            }
-        }
-        if let crate::ir::Term::CondBr(c, ..) = bd.term {
-            uses[c.0 as usize] += 1;
-        }
-    }
-    for v in &f.live_out {
-        uses[v.0 as usize] += 1;
-    }
-    uses
-}
-
 pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Coalesced {
     let insts = &f.block(b).insts;
     let pos: HashMap<Value, usize> = insts.iter().enumerate().map(|(i, v)| (*v, i)).collect();

@@ -252,7 +252,7 @@ struct Sel<'a> {
     texels: HashMap<(u32, Option<u32>, Vec<Value>), VReg>,
     /// The current block's coalesced loads and stores (`coalesce.rs`).
     coalesced: coalesce::Coalesced,
-    /// Reads of each value in the function (`coalesce::use_counts`).
+    /// Reads of each value in the function (`Function::use_counts`).
     uses: Vec<u32>,
     /// `__local` addresses read only as addresses (`analysis::slm_addresses`): one dword a
     /// lane, the 32-bit offset the SLM messages take.
@@ -321,7 +321,7 @@ pub fn select(
         array_ptrs: HashMap::default(),
         texels: HashMap::default(),
         coalesced: coalesce::Coalesced::default(),
-        uses: coalesce::use_counts(f),
+        uses: f.use_counts(),
         slm32: Default::default(),
         slm_ext: Default::default(),
         flag_cmps: Default::default(),
@@ -1331,6 +1331,22 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// `mov (exec) r<2>:hf o`: a float rounded to half into the low word of each dword of
+    /// `r` (cr0's rounding mode). A stride of 2 for a scalar too: a packed :hf destination of
+    /// a mixed-mode move must be oword aligned (SKL PRM Vol 7, "Special Restrictions for
+    /// Handling Mixed Mode Float Operations"), and a scalar's slot may sit at byte 8 of its
+    /// register.
+    fn round_to_hf_words(&mut self, r: VReg, o: &Opnd, exec: u8) {
+        let mut i = Inst::new(Opcode::Mov, exec);
+        // A scalar's move runs on one channel whatever the execution mask.
+        i.no_mask = exec == 1;
+        let mut d = grf_dst(0, 0, Type::HF);
+        d.hstride = 2;
+        i.dst = Some(d);
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+    }
+
     /// A native half from its container's low word, or into a container zero-extended:
     /// word moves, the bits as they are (a signalling NaN too).
     fn half_bits(&mut self, v: Value, op: UnOp, a: Value) -> Result<(), IselError> {
@@ -1390,16 +1406,7 @@ impl Sel<'_> {
         let tmp = self
             .m
             .new_vreg(if scalar { 4 } else { 4 * self.simd as u32 });
-        let mut i = Inst::new(Opcode::Mov, exec);
-        i.no_mask = scalar;
-        let mut d = grf_dst(0, 0, Type::HF);
-        // A stride of 2 for the scalar too: a packed :hf destination of a mixed-mode move
-        // must be oword aligned (SKL PRM Vol 7, "Special Restrictions for Handling Mixed Mode
-        // Float Operations"), and a scalar's slot may sit at byte 8 of its register.
-        d.hstride = 2;
-        i.dst = Some(d);
-        i.srcs[0] = Some(oa.src);
-        self.push(i, Some(VRef { v: tmp, off: 0 }), [oa.vref, None, None]);
+        self.round_to_hf_words(tmp, &oa, exec);
         if self.halves_only.contains(&v) {
             self.locs.insert(v, Loc::V(tmp, scalar));
             return Ok(());
@@ -1640,18 +1647,10 @@ impl Sel<'_> {
             return Ok(());
         }
         if dt == Type::HF && oa.scalar {
-            // A packed :hf destination of a mixed-mode move must be oword aligned (SKL PRM
-            // Vol 7, "Special Restrictions for Handling Mixed Mode Float Operations"), and a
-            // scalar's slot may sit at byte 8 of its register: a stride of 2 writes the same
-            // word. (SIMD16 packed ones are split in two by `width`.)
+            // A native half's scalar: the word a stride of 2 writes is the same. (Packed
+            // SIMD16 ones are split in two by `width`.)
             let (r, _) = self.def(v);
-            let mut i = Inst::new(Opcode::Mov, 1);
-            i.no_mask = true;
-            let mut d = grf_dst(0, 0, Type::HF);
-            d.hstride = 2;
-            i.dst = Some(d);
-            i.srcs[0] = Some(oa.src);
-            self.push(i, Some(VRef { v: r, off: 0 }), [oa.vref, None, None]);
+            self.round_to_hf_words(r, &oa, 1);
             return Ok(());
         }
         self.alu(v, Opcode::Mov, dt, &[oa], None);

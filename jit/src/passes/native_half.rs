@@ -106,8 +106,8 @@ struct Rewrite<'a> {
     after: HashMap<Value, Vec<Value>>,
     /// New instructions to place after the phis of a block.
     after_phis: HashMap<Block, Vec<Value>>,
-    /// The block and index of each placed instruction.
-    at: HashMap<Value, (Block, usize)>,
+    /// The block of each placed instruction.
+    at: HashMap<Value, Block>,
     /// Each native rounding's result widened to float, by the rounding.
     wides: HashMap<Value, Value>,
     map: HashMap<Value, Value>,
@@ -180,7 +180,7 @@ impl Rewrite<'_> {
                 self.f.insts[v.0 as usize].op = Op::Phi(ins16);
                 // Float readers of the phi read it widened, after the block's phis.
                 let wide = self.new_inst(Op::Conv(ConvOp::FConv, v), Ty::F32);
-                let (b, _) = self.at[&x];
+                let b = self.at[&x];
                 self.after_phis.entry(b).or_default().push(wide);
                 self.map.insert(x, wide);
                 v
@@ -221,20 +221,11 @@ pub fn run(f: &mut Function) {
     {
         return;
     }
-    let mut uses = vec![0u32; f.insts.len()];
-    for v in &f.live_out {
-        uses[v.0 as usize] += 1;
-    }
+    let uses = f.use_counts();
     let mut at = HashMap::default();
     for (b, bd) in f.blocks.iter().enumerate() {
-        for (i, &v) in bd.insts.iter().enumerate() {
-            at.insert(v, (Block(b as u32), i));
-            for o in f.inst(v).op.operands() {
-                uses[o.0 as usize] += 1;
-            }
-        }
-        if let crate::ir::Term::CondBr(c, _, _) = bd.term {
-            uses[c.0 as usize] += 1;
+        for &v in &bd.insts {
+            at.insert(v, Block(b as u32));
         }
     }
     // Every placed F32 value that may be a half, then the phis whose incoming values are
@@ -302,7 +293,7 @@ pub fn run(f: &mut Function) {
     let mut rw = Rewrite {
         f,
         forms,
-        native: native.clone(),
+        native,
         made: HashMap::default(),
         after: HashMap::default(),
         after_phis: HashMap::default(),
@@ -316,7 +307,7 @@ pub fn run(f: &mut Function) {
         .forms
         .iter()
         .filter_map(|(x, form)| match form {
-            Form::Rounded { h, .. } if native.contains(h) => Some((*x, *h)),
+            Form::Rounded { h, .. } if rw.native.contains(h) => Some((*x, *h)),
             _ => None,
         })
         .collect();
