@@ -3,8 +3,8 @@
 //! in the order they were queued (the order the GPU runs them in), and reports it through the
 //! client's sink as `Completed`.
 //!
-//! A launch its client waits for at once (`Launch::wait`) may instead be retired by the
-//! thread that waits (`Retirer::hold`, `Held::retire`) when this thread has nothing of the
+//! A launch its client waits for at once (`Client::launch_waited`) may instead be retired by
+//! the thread that waits (`Retirer::hold`, `Held::retire`) when this thread has nothing of the
 //! client's before it: on the emulated device that thread then runs the batch itself
 //! (`EmulatedI915::wait_retired` helps an idle engine), and a blocking launch's round trip
 //! wakes no other thread. While a launch is held this thread retires nothing, so launches
@@ -57,10 +57,6 @@ pub struct Held {
 }
 
 impl Held {
-    pub fn tag(&self) -> u64 {
-        self.tag
-    }
-
     /// Wait for the launch to finish (running it, where the device lets the waiter), and
     /// its outcome as `Completed` would carry it.
     pub fn retire(mut self) -> Result<Launched, (ErrorCode, String)> {
