@@ -1039,7 +1039,21 @@ fn each_context_gets_a_gpu_context_until_it_is_released() {
     let c = Connection::connect_to(&sock).unwrap();
     let buf = c.create_buffer(64 * 4).unwrap();
     let prog = build(&c);
-    let held = |sock: &Path| service_state(sock).1.contexts;
+    // The service's GPU contexts once only this client and the asking connection are
+    // there: another connection's (start_gencld's probe, the previous question) goes away
+    // after it closes, in the service's time; read twice alike, 20 ms apart.
+    let held = |sock: &Path| {
+        let mut seen = None;
+        for _ in 0..500 {
+            let (clients, h, ..) = service_state(sock);
+            if clients == 2 && seen == Some(h.contexts) {
+                return h.contexts;
+            }
+            seen = (clients == 2).then_some(h.contexts);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        panic!("the service's clients never settled at this one and the asker");
+    };
     // The asking connection's context and this client's default one.
     let base = held(&sock);
     for context in [7, 8, 9, 7] {
