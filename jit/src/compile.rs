@@ -463,6 +463,24 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
             _ => None,
         })
         .collect();
+    // Buffer arguments reached through their binding-table surfaces (32-bit offsets,
+    // docs/jit.md "Buffers through binding-table surfaces"): indices after the images', in
+    // argument order, as far as the table goes (the rest stay stateless).
+    let mut buffer_btis: Vec<Option<u8>> = vec![None; kargs.len()];
+    let mut next_bti = image_btis.iter().flatten().count();
+    for k in crate::analysis::slm_addresses::surface_args(&func) {
+        let Some(karg) = kargs.get_mut(k as usize) else {
+            continue;
+        };
+        if next_bti >= abi::SURFACE_BTIS || !matches!(karg.kind, ArgKind::Buffer { .. }) {
+            continue;
+        }
+        karg.kind = ArgKind::Buffer {
+            bti: Some(next_bti as u8),
+        };
+        buffer_btis[k as usize] = Some(next_bti as u8);
+        next_bti += 1;
+    }
     // The sampler states: the border colour (transparent black) at 0, then the array; the
     // runtime writes each argument's state and each inline sampler's.
     let sampler_heap = (!samplers.is_empty()).then(|| abi::SamplerHeap {
@@ -548,6 +566,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         scratch_base: scratch_base_offset,
         flush_f32_denorms: opts.denorms_are_zero,
         image_btis,
+        buffer_btis,
         image_params,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;

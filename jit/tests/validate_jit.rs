@@ -111,7 +111,8 @@ fn generic_pointers_resolve_statically() {
         let text = gencl_jit::isa::gen9::disasm_kernel(&k.isa).unwrap();
         // Each data-port message by its descriptor (the last hex number of a send): A64
         // messages are DC1's types 0x10-0x1F (bits 18:14); the others name a binding-table
-        // index in the low byte, 254 for SLM and 255 for private (stateless) memory.
+        // index in the low byte, 254 for SLM, 255 for private (stateless) memory, and a
+        // buffer argument's surface below 240.
         let descs: Vec<u32> = data_port_sends(&text).into_iter().map(|(_, d)| d).collect();
         let is_a64 = |d: u32| (0x10..=0x1F).contains(&((d >> 14) & 0x1F));
         let a64 = descs.iter().filter(|d| is_a64(**d)).count();
@@ -121,7 +122,12 @@ fn generic_pointers_resolve_statically() {
                 .filter(|d| !is_a64(**d) && *d & 0xFF == b)
                 .count()
         };
-        assert!(a64 >= 3, "{opts}: global accesses\n{text}");
+        // Global memory: A64, or a buffer argument's binding-table surface (below 240).
+        let surfaces = descs
+            .iter()
+            .filter(|d| !is_a64(**d) && **d & 0xFF < 240)
+            .count();
+        assert!(a64 + surfaces >= 3, "{opts}: global accesses\n{text}");
         assert!(bti(0xFE) >= 2, "{opts}: SLM messages\n{text}");
         // The private array lives in registers (passes::private_registers): its reads are
         // indirect gathers, `r[a0.0]`, where private memory would take BTI 255 messages.
@@ -601,5 +607,60 @@ fn sub_group_scans_take_log_steps() {
         assert_eq!(steps, 8, "{name}: four steps of two halves:\n{text}");
         let n = text.lines().filter(|l| !l.ends_with(':')).count();
         assert!(n < 40, "{name}: {n} instructions:\n{text}");
+    }
+}
+
+/// Buffer arguments through their binding-table surfaces (seed 003; docs/jit.md "Buffers
+/// through binding-table surfaces"): a load or store at `arg + offset` whose address
+/// nothing else reads is an untyped surface message on the argument's binding-table index
+/// with a 32-bit offset, so a vector add has no 64-bit instruction left (A64 addressing
+/// took a qword shift and add an access, each two instructions at SIMD16: 20 instructions
+/// against 11). An address an atomic reads keeps A64 (Gen9's surface atomics are 32-bit
+/// only), and an argument reached only that way gets no binding-table index.
+#[test]
+fn buffer_arguments_go_through_their_surfaces() {
+    use gencl_jit::abi::ArgKind;
+    let src = "kernel void vadd(global const float *a, global const float *b, global float *c) {
+            size_t i = get_global_id(0);
+            c[i] = a[i] + b[i];
+        }
+        kernel void count(global int *hist, global const uchar *x) {
+            atomic_inc(&hist[x[get_global_id(0)] & 15]);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let is_a64 = |d: u32| (0x10..=0x1F).contains(&((d >> 14) & 0x1F));
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let descs: Vec<u32> = data_port_sends(&text).into_iter().map(|(_, d)| d).collect();
+        let btis: Vec<Option<u8>> = k
+            .args
+            .iter()
+            .map(|a| match a.kind {
+                ArgKind::Buffer { bti } => bti,
+                _ => None,
+            })
+            .collect();
+        match name.as_str() {
+            "vadd" => {
+                assert_eq!(btis, [Some(0), Some(1), Some(2)], "{text}");
+                let mut surfaces: Vec<u32> = descs.iter().map(|d| d & 0xFF).collect();
+                surfaces.sort_unstable();
+                assert_eq!(surfaces, [0, 1, 2], "{text}");
+                assert!(!descs.iter().any(|d| is_a64(*d)), "{text}");
+                assert!(
+                    !text.contains(":q") && !text.contains(":uq"),
+                    "no 64-bit address arithmetic:\n{text}"
+                );
+            }
+            "count" => {
+                assert_eq!(btis, [None, Some(0)], "{text}");
+                assert_eq!(descs.len(), 2 + 1, "{text}");
+                // The byte read through x's surface, the atomic (SIMD16: two SIMD8 halves) A64.
+                assert_eq!(descs.iter().filter(|d| is_a64(**d)).count(), 2, "{text}");
+                assert!(descs.iter().any(|d| !is_a64(*d) && d & 0xFF == 0), "{text}");
+            }
+            _ => unreachable!(),
+        }
     }
 }

@@ -50,9 +50,11 @@ pub fn write(
     let mut bt = vec![entry(null_at); entries];
     for (bti, gpu_addr, size) in &buffers {
         let at = STATES + bti * 64;
+        // A RAW buffer's size is whole dwords (NEO rounds it up to 4 alike); the GEM
+        // object behind it is whole pages, so the rounding stays inside it.
         let ss = RenderSurfaceState::buffer(
             *gpu_addr,
-            (*size).max(1),
+            (*size).max(1).next_multiple_of(4),
             1,
             SURFACE_FORMAT_RAW,
             MOCS_CACHED,

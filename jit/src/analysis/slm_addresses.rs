@@ -7,7 +7,7 @@
 //! integer or to generic, stored, a phi's or a select's operand, the base of another
 //! `ptradd`) keeps its 64 bits: there the high half of a negative offset matters.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::{ConvOp, Function, Op, Space, Term, Ty, Value};
 
@@ -20,17 +20,88 @@ pub fn address_only(f: &Function) -> FxHashSet<Value> {
             }
         }
     }
+    keep_address_only(f, &mut cand, true);
+    cand
+}
+
+/// Buffer addresses that only address memory (the binding-table technique of seed 003,
+/// as IGC's stateless-to-stateful promotion does it): `ptradd(arg k, offset)` of a
+/// `__global` or `__constant` pointer argument whose every use is the address of a load or
+/// store. Such an access can go through argument k's binding-table surface (a raw buffer
+/// surface from the argument's address to its buffer's end) with the offset's low 32 bits,
+/// bounds-checked by the surface: an offset into a buffer fits in 32 bits (buffers are
+/// below 4 GiB), and a negative one leaves the memory object (undefined in OpenCL C, and
+/// read as 0 / dropped by the surface). Atomics keep their 64-bit address (A64: Gen9's
+/// untyped surface atomics are 32-bit only), as does a `ptradd` read any other way.
+/// The map gives each address its argument.
+pub fn buffer_addresses(f: &Function) -> FxHashMap<Value, u32> {
+    if !buffer_surfaces_enabled() {
+        return FxHashMap::default();
+    }
+    let mut cand: FxHashSet<Value> = FxHashSet::default();
+    for b in &f.blocks {
+        for &v in &b.insts {
+            if let Op::PtrAdd(p, _) = f.inst(v).op {
+                if buffer_arg(f, p).is_some() {
+                    cand.insert(v);
+                }
+            }
+        }
+    }
+    keep_address_only(f, &mut cand, false);
+    cand.into_iter()
+        .filter_map(|v| match f.inst(v).op {
+            Op::PtrAdd(p, _) => buffer_arg(f, p).map(|k| (v, k)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The buffer arguments a kernel reaches through their surfaces: those with an address in
+/// `buffer_addresses`, or loaded or stored at directly (offset 0), in argument order.
+pub fn surface_args(f: &Function) -> Vec<u32> {
+    let mut args: Vec<u32> = buffer_addresses(f).into_values().collect();
+    if buffer_surfaces_enabled() {
+        for b in &f.blocks {
+            for &v in &b.insts {
+                if let Op::Load { addr, .. } | Op::Store { addr, .. } = f.inst(v).op {
+                    args.extend(buffer_arg(f, addr));
+                }
+            }
+        }
+    }
+    args.sort_unstable();
+    args.dedup();
+    args
+}
+
+/// The argument `p` is, if it is a `__global` or `__constant` pointer argument.
+pub fn buffer_arg(f: &Function, p: Value) -> Option<u32> {
+    match (f.inst(p).op.clone(), f.ty(p)) {
+        (Op::Arg(k), Ty::Ptr(Space::Global | Space::Constant)) => Some(k),
+        _ => None,
+    }
+}
+
+/// `GENCL_BUFFER_SURFACES=0` keeps every buffer access stateless (A64), for comparison
+/// (docs/jit.md "Buffers through binding-table surfaces"). Read once.
+pub fn buffer_surfaces_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("GENCL_BUFFER_SURFACES").map_or(true, |v| v != "0"))
+}
+
+/// Drop from `cand` every value read other than as the address of a load or store (or of
+/// an atomic, where `atomics`), or live out of the function.
+fn keep_address_only(f: &Function, cand: &mut FxHashSet<Value>, atomics: bool) {
     if cand.is_empty() {
-        return cand;
+        return;
     }
     for b in &f.blocks {
         for &v in &b.insts {
             let op = &f.inst(v).op;
             let addr = match op {
-                Op::Load { addr, .. }
-                | Op::Store { addr, .. }
-                | Op::Atomic(_, addr, _)
-                | Op::CmpXchg { addr, .. } => Some(*addr),
+                Op::Load { addr, .. } | Op::Store { addr, .. } => Some(*addr),
+                Op::Atomic(_, addr, _) | Op::CmpXchg { addr, .. } if atomics => Some(*addr),
                 _ => None,
             };
             // Every operand other than the address slot is a use of another kind (a
@@ -51,7 +122,6 @@ pub fn address_only(f: &Function) -> FxHashSet<Value> {
     for v in &f.live_out {
         cand.remove(v);
     }
-    cand
 }
 
 /// The extensions of 32-bit offsets (`zext`/`sext` of an I32) read only as the offsets of

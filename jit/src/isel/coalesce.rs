@@ -139,10 +139,11 @@ fn linear(f: &Function, x: Value, wrap32: bool) -> (Option<(Value, i64)>, i64) {
 
 /// The base and constant byte offset of an address: `ptradd` chains followed back, their
 /// constant parts summed, a run-time part kept in the base.
-fn base_offset(f: &Function, mut addr: Value) -> (Base, i64) {
+fn base_offset(f: &Function, mut addr: Value, surfaces: &Surfaces) -> (Base, i64) {
     let mut off = 0i64;
     let mut sym = None;
-    let wrap32 = f.ty(addr) == Ty::Ptr(Space::Local);
+    // A surface's offsets are 32-bit too.
+    let wrap32 = f.ty(addr) == Ty::Ptr(Space::Local) || surfaces.contains_key(&addr);
     while let Op::PtrAdd(p, x) = f.inst(addr).op {
         let (s, c) = linear(f, x, wrap32);
         if s.is_some() && sym.is_some() {
@@ -229,7 +230,16 @@ fn runs_of(list: &mut [Access], step: i64, max: usize) -> Vec<Vec<usize>> {
     out
 }
 
-pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Coalesced {
+/// The buffer addresses that go through a surface (`Sel::surf`).
+pub(super) type Surfaces = HashMap<Value, u8>;
+
+pub(super) fn plan(
+    f: &Function,
+    b: Block,
+    uniform: &[bool],
+    uses: &[u32],
+    surfaces: &Surfaces,
+) -> Coalesced {
     let insts = &f.block(b).insts;
     let pos: HashMap<Value, usize> = insts.iter().enumerate().map(|(i, v)| (*v, i)).collect();
     let defined_before = |v: Value, at: usize| pos.get(&v).is_none_or(|p| *p < at);
@@ -259,7 +269,7 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                 if groupable_space(f, addr)
                     && groupable_load(bytes, f.ty(*v), uniform[v.0 as usize]) =>
             {
-                let (base, off) = base_offset(f, addr);
+                let (base, off) = base_offset(f, addr, surfaces);
                 let u = uniform[v.0 as usize];
                 let access = Access {
                     pos: i,
@@ -290,7 +300,7 @@ pub(super) fn plan(f: &Function, b: Block, uniform: &[bool], uses: &[u32]) -> Co
                     _ => f.ty(value) == Ty::I32,
                 } =>
             {
-                let (base, off) = base_offset(f, addr);
+                let (base, off) = base_offset(f, addr, surfaces);
                 let m = memory_of(f, addr);
                 // Stores through another base may alias these, and so may stores of the
                 // other size through this one (each kind's group goes where its last store

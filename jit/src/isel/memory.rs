@@ -29,8 +29,15 @@ impl Sel<'_> {
     /// The 32-bit offset of a local or private address: the low dword of the pointer, or
     /// the pointer itself where it is kept in 32 bits (`slm32`).
     fn offset32(&mut self, addr: Value) -> Result<Opnd, IselError> {
-        if self.slm32.contains(&addr) {
+        if self.slm32.contains(&addr) || self.surf.contains_key(&addr) {
             self.opnd(addr, Type::UD)
+        } else if self.argument_surface(addr).is_some() {
+            // A buffer argument itself: offset 0 into its surface.
+            Ok(Opnd {
+                src: imm(Type::UD, 0),
+                vref: None,
+                scalar: true,
+            })
         } else {
             self.half(addr, 0)
         }
@@ -90,6 +97,59 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// A buffer address read only as an address (`surf`): the offset's low dword, one a
+    /// lane (or one for a uniform address), the argument's surface being the base.
+    /// `passes::narrow` leaves the offset a 32-bit value extended where it can.
+    pub(super) fn surface_offset(&mut self, v: Value, off: Value) -> Result<(), IselError> {
+        let off32 = match self.f.inst(off).op {
+            Op::Conv(ConvOp::ZExt | ConvOp::SExt, x) if self.f.ty(x) == Ty::I32 => Some(x),
+            _ => None,
+        };
+        // The 32-bit offset's own register, where it is not a phi's (the edges into its
+        // block write that again, and an access after such an edge would see the next value).
+        if let Some(x) = off32 {
+            if !matches!(self.f.inst(x).op, Op::Phi(_)) {
+                if let Some(l) = self.locs.get(&x).copied() {
+                    let lane_major = match l {
+                        Loc::V(_, scalar) => scalar == self.is_uniform(v),
+                        Loc::Imm(_) => true,
+                        _ => false,
+                    };
+                    if lane_major {
+                        self.locs.insert(v, l);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        let o = match off32 {
+            Some(x) => self.opnd(x, Type::UD)?,
+            None => self.half(off, 0)?,
+        };
+        if let Src::Imm(x) = &o.src {
+            self.locs.insert(v, Loc::Imm(x.bits & 0xffff_ffff));
+            return Ok(());
+        }
+        let scalar = self.is_uniform(v);
+        let r = self
+            .m
+            .new_vreg(if scalar { 4 } else { 4 * self.simd as u32 });
+        self.locs.insert(v, Loc::V(r, scalar));
+        let mut i = Inst::new(Opcode::Mov, if scalar { 1 } else { self.simd });
+        i.no_mask = scalar;
+        i.dst = Some(grf_dst(0, 0, Type::UD));
+        i.srcs[0] = Some(o.src);
+        self.push(i, Some(VRef { v: r, off: 0 }), [o.vref, None, None]);
+        Ok(())
+    }
+
+    /// The binding-table index of buffer argument `addr` if it is one reached through its
+    /// surface (`Layout::buffer_btis`).
+    fn argument_surface(&self, addr: Value) -> Option<u8> {
+        let k = crate::analysis::slm_addresses::buffer_arg(self.f, addr)?;
+        self.layout.buffer_btis.get(k as usize).copied().flatten()
+    }
+
     pub(super) fn space_of(&self, addr: Value) -> Space {
         match self.f.ty(addr) {
             Ty::Ptr(s) => s,
@@ -99,6 +159,14 @@ impl Sel<'_> {
 
     /// The port a pointer's accesses go through.
     fn port(&self, addr: Value) -> Result<Port, IselError> {
+        if let Some(b) = self
+            .surf
+            .get(&addr)
+            .copied()
+            .or_else(|| self.argument_surface(addr))
+        {
+            return Ok(Port::Surface(b));
+        }
         match self.space_of(addr) {
             Space::Global | Space::Constant => Ok(Port::A64),
             Space::Local => Ok(Port::Slm),
@@ -174,7 +242,8 @@ impl Sel<'_> {
         let o = self.offset32(addr)?;
         // A per-lane 32-bit address is its own payload; the low dwords of qwords are
         // strided and are packed first.
-        if let (true, false, Some(r)) = (self.slm32.contains(&addr), o.scalar, o.vref) {
+        let own = self.slm32.contains(&addr) || self.surf.contains_key(&addr);
+        if let (true, false, Some(r)) = (own, o.scalar, o.vref) {
             return Ok(r);
         }
         let r = self.m.new_vreg(4 * self.simd as u32);
@@ -868,6 +937,9 @@ enum Port {
     /// Private memory in the thread's scratch space: 32-bit stateless offsets (binding-
     /// table index 255, relative to the General State Base Address).
     Scratch,
+    /// A buffer argument's raw surface at this binding-table index: 32-bit offsets from
+    /// the argument's address, bounds-checked against its buffer's end.
+    Surface(u8),
 }
 
 impl Port {
@@ -875,6 +947,7 @@ impl Port {
     fn bti(self) -> u8 {
         match self {
             Port::Slm => send::BTI_SLM,
+            Port::Surface(b) => b,
             _ => send::BTI_STATELESS,
         }
     }

@@ -80,6 +80,9 @@ pub struct Layout {
     pub scratch_base: Option<u32>,
     /// The binding-table index of each image argument, by argument index.
     pub image_btis: Vec<Option<u8>>,
+    /// The binding-table index of each buffer argument reached through its surface
+    /// (`analysis::slm_addresses::surface_args`), by argument index.
+    pub buffer_btis: Vec<Option<u8>>,
     /// Cross-thread byte offsets of the image values the kernel reads (`Op::ImageParam`).
     pub image_params: Vec<((u32, crate::abi::ObjectParam), u32)>,
     /// -cl-denorms-are-zero: float denormals flushed (cr0's FP32 denorm mode left at 0).
@@ -257,8 +260,12 @@ struct Sel<'a> {
     /// `__local` addresses read only as addresses (`analysis::slm_addresses`): one dword a
     /// lane, the 32-bit offset the SLM messages take.
     slm32: rustc_hash::FxHashSet<Value>,
-    /// Extensions of 32-bit offsets that only those read (never selected: `slm_offset`
-    /// adds the 32-bit value).
+    /// Buffer addresses read only as addresses (`analysis::slm_addresses::buffer_addresses`)
+    /// whose argument has a binding-table index (`Layout::buffer_btis`): one dword a lane,
+    /// the 32-bit offset into the argument's surface; the index.
+    surf: HashMap<Value, u8>,
+    /// Extensions of 32-bit offsets that only those (or `surf`'s) read (never selected:
+    /// `slm_offset` adds the 32-bit value).
     slm_ext: rustc_hash::FxHashSet<Value>,
     /// The current block's compares that only its conditional branch or one select reads:
     /// each selected at its reader as one `cmp` into the flag (`flag_compares`), not as
@@ -323,6 +330,7 @@ pub fn select(
         coalesced: coalesce::Coalesced::default(),
         uses: f.use_counts(),
         slm32: Default::default(),
+        surf: HashMap::default(),
         slm_ext: Default::default(),
         flag_cmps: Default::default(),
         wide64: HashMap::default(),
@@ -330,7 +338,13 @@ pub fn select(
     };
     s.halves_only = halves_only(f, &s.uses);
     s.slm32 = crate::analysis::slm_addresses::address_only(f);
-    s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &s.slm32, &s.uses);
+    s.surf = crate::analysis::slm_addresses::buffer_addresses(f)
+        .into_iter()
+        .filter_map(|(v, k)| Some((v, layout.buffer_btis.get(k as usize).copied().flatten()?)))
+        .collect();
+    let offsets32: rustc_hash::FxHashSet<Value> =
+        s.slm32.iter().chain(s.surf.keys()).copied().collect();
+    s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &offsets32, &s.uses);
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
     }
@@ -487,7 +501,7 @@ impl Sel<'_> {
     fn block_body(&mut self, b: Block) -> Result<(), IselError> {
         self.texels.clear();
         self.wide64.clear();
-        self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses);
+        self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses, &self.surf);
         self.flag_cmps = self.flag_compares(b)?;
         for v in self.f.block(b).insts.clone() {
             if !self.flag_cmps.contains(&v) {
@@ -909,6 +923,7 @@ impl Sel<'_> {
                 self.array_ptrs.insert(v, (a, offs));
             }
             Op::PtrAdd(p, off) if self.slm32.contains(&v) => self.slm_offset(v, p, off)?,
+            Op::PtrAdd(_, off) if self.surf.contains_key(&v) => self.surface_offset(v, off)?,
             Op::PtrAdd(p, off) => {
                 let op_ = self.opnd(p, Type::UQ)?;
                 let oo = self.opnd(off, Type::Q)?;

@@ -21,6 +21,9 @@
 //!   of `__local` arrays otherwise costs a sign extension, a shift and an add in qwords,
 //!   each two instructions at SIMD16, and a pack of the low dwords at every access).
 //!
+//! - likewise the offset of a buffer address that goes through its argument's binding-table
+//!   surface (`analysis::slm_addresses::buffer_addresses`: surfaces take 32-bit offsets);
+//!
 //! - an extension in place, `ashr|lshr(shl(x, 32), 32)`, of an `x` whose low 32 bits can be
 //!   computed in 32 bits (as for `__local` offsets) → the extension of those;
 //! - `trunc(zext(a))` and `trunc(sext(a))` → `a`.
@@ -228,9 +231,12 @@ fn round_trips(f: &mut Function) {
     }
 }
 
-/// The offsets of `__local` addresses read only as addresses, in 32 bits.
+/// The offsets of `__local` addresses read only as addresses, and of buffer addresses that
+/// go through their argument's surface (`analysis::slm_addresses::buffer_addresses`), in
+/// 32 bits.
 fn slm_offsets(f: &mut Function) {
-    let only = crate::analysis::slm_addresses::address_only(f);
+    let mut only = crate::analysis::slm_addresses::address_only(f);
+    only.extend(crate::analysis::slm_addresses::buffer_addresses(f).into_keys());
     for b in 0..f.blocks.len() {
         let mut i = 0;
         while i < f.blocks[b].insts.len() {
