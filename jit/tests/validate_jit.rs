@@ -611,21 +611,27 @@ fn sub_group_scans_take_log_steps() {
 }
 
 /// Buffer arguments through their binding-table surfaces (seed 003; docs/jit.md "Buffers
-/// through binding-table surfaces"): a load or store at `arg + offset` whose address
-/// nothing else reads is an untyped surface message on the argument's binding-table index
+/// through binding-table surfaces"): a load, store or 32-bit atomic at `arg + offset` whose
+/// address nothing else reads is a surface message on the argument's binding-table index
 /// with a 32-bit offset, so a vector add has no 64-bit instruction left (A64 addressing
 /// took a qword shift and add an access, each two instructions at SIMD16: 20 instructions
-/// against 11). An address an atomic reads keeps A64 (Gen9's surface atomics are 32-bit
-/// only), and an argument reached only that way gets no binding-table index.
+/// against 11), and a SIMD16 histogram's atomic is one message (A64 atomics are SIMD8 only:
+/// two). A 64-bit atomic keeps A64 (Gen9's surface atomics are 32-bit), also at an argument
+/// whose other accesses take its surface.
 #[test]
 fn buffer_arguments_go_through_their_surfaces() {
     use gencl_jit::abi::ArgKind;
-    let src = "kernel void vadd(global const float *a, global const float *b, global float *c) {
+    let src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+        kernel void vadd(global const float *a, global const float *b, global float *c) {
             size_t i = get_global_id(0);
             c[i] = a[i] + b[i];
         }
         kernel void count(global int *hist, global const uchar *x) {
             atomic_inc(&hist[x[get_global_id(0)] & 15]);
+        }
+        kernel void count64(global long *c, long x) {
+            long v = c[2];
+            atom_add(c, v + x);
         }";
     let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
     let is_a64 = |d: u32| (0x10..=0x1F).contains(&((d >> 14) & 0x1F));
@@ -633,6 +639,7 @@ fn buffer_arguments_go_through_their_surfaces() {
         let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = legal_text(name, &k.isa);
         let descs: Vec<u32> = data_port_sends(&text).into_iter().map(|(_, d)| d).collect();
+        let a64 = descs.iter().filter(|d| is_a64(**d)).count();
         let btis: Vec<Option<u8>> = k
             .args
             .iter()
@@ -647,18 +654,23 @@ fn buffer_arguments_go_through_their_surfaces() {
                 let mut surfaces: Vec<u32> = descs.iter().map(|d| d & 0xFF).collect();
                 surfaces.sort_unstable();
                 assert_eq!(surfaces, [0, 1, 2], "{text}");
-                assert!(!descs.iter().any(|d| is_a64(*d)), "{text}");
+                assert_eq!(a64, 0, "{text}");
                 assert!(
                     !text.contains(":q") && !text.contains(":uq"),
                     "no 64-bit address arithmetic:\n{text}"
                 );
             }
             "count" => {
-                assert_eq!(btis, [None, Some(0)], "{text}");
-                assert_eq!(descs.len(), 2 + 1, "{text}");
-                // The byte read through x's surface, the atomic (SIMD16: two SIMD8 halves) A64.
-                assert_eq!(descs.iter().filter(|d| is_a64(**d)).count(), 2, "{text}");
+                assert_eq!(btis, [Some(0), Some(1)], "{text}");
+                // x's byte read and one SIMD16 atomic, both through surfaces.
+                assert_eq!(descs.len(), 2, "{text}");
+                assert_eq!(a64, 0, "{text}");
+            }
+            "count64" => {
+                // c[2] through c's surface; the 64-bit atomic at c itself A64.
+                assert_eq!(btis, [Some(0), None], "{text}");
                 assert!(descs.iter().any(|d| !is_a64(*d) && d & 0xFF == 0), "{text}");
+                assert!(a64 >= 1, "{text}");
             }
             _ => unreachable!(),
         }

@@ -20,19 +20,20 @@ pub fn address_only(f: &Function) -> FxHashSet<Value> {
             }
         }
     }
-    keep_address_only(f, &mut cand, true);
+    keep_address_only(f, &mut cand, |_| true);
     cand
 }
 
 /// Buffer addresses that only address memory (the binding-table technique of seed 003,
 /// as IGC's stateless-to-stateful promotion does it): `ptradd(arg k, offset)` of a
 /// `__global` or `__constant` pointer argument whose every use is the address of a load or
-/// store. Such an access can go through argument k's binding-table surface (a raw buffer
-/// surface from the argument's address to its buffer's end) with the offset's low 32 bits,
-/// bounds-checked by the surface: an offset into a buffer fits in 32 bits (buffers are
-/// below 4 GiB), and a negative one leaves the memory object (undefined in OpenCL C, and
-/// read as 0 / dropped by the surface). Atomics keep their 64-bit address (A64: Gen9's
-/// untyped surface atomics are 32-bit only), as does a `ptradd` read any other way.
+/// store, or of a 32-bit atomic. Such an access can go through argument k's binding-table
+/// surface (a raw buffer surface from the argument's address to its buffer's end) with the
+/// offset's low 32 bits, bounds-checked by the surface: an offset into a buffer fits in 32
+/// bits (buffers are below 4 GiB), and a negative one leaves the memory object (undefined
+/// in OpenCL C, and read as 0 / dropped by the surface). 64-bit atomics keep their 64-bit
+/// address (A64: Gen9's untyped surface atomics are 32-bit only), as does a `ptradd` read
+/// any other way.
 /// The map gives each address its argument.
 pub fn buffer_addresses(f: &Function) -> FxHashMap<Value, u32> {
     if !buffer_surfaces_enabled() {
@@ -48,7 +49,9 @@ pub fn buffer_addresses(f: &Function) -> FxHashMap<Value, u32> {
             }
         }
     }
-    keep_address_only(f, &mut cand, false);
+    // A 32-bit atomic takes the surface too (Gen9's untyped atomic: SIMD16 in one message,
+    // where the A64 one is SIMD8 only); a 64-bit one needs A64.
+    keep_address_only(f, &mut cand, |v| f.ty(v).bytes() == 4);
     cand.into_iter()
         .filter_map(|v| match f.inst(v).op {
             Op::PtrAdd(p, _) => buffer_arg(f, p).map(|k| (v, k)),
@@ -58,14 +61,21 @@ pub fn buffer_addresses(f: &Function) -> FxHashMap<Value, u32> {
 }
 
 /// The buffer arguments a kernel reaches through their surfaces: those with an address in
-/// `buffer_addresses`, or loaded or stored at directly (offset 0), in argument order.
+/// `buffer_addresses`, or loaded, stored or (32-bit) atomically updated at directly
+/// (offset 0), in argument order.
 pub fn surface_args(f: &Function) -> Vec<u32> {
     let mut args: Vec<u32> = buffer_addresses(f).into_values().collect();
     if buffer_surfaces_enabled() {
         for b in &f.blocks {
             for &v in &b.insts {
-                if let Op::Load { addr, .. } | Op::Store { addr, .. } = f.inst(v).op {
-                    args.extend(buffer_arg(f, addr));
+                match f.inst(v).op {
+                    Op::Load { addr, .. } | Op::Store { addr, .. } => {
+                        args.extend(buffer_arg(f, addr))
+                    }
+                    Op::Atomic(_, addr, _) | Op::CmpXchg { addr, .. } if f.ty(v).bytes() == 4 => {
+                        args.extend(buffer_arg(f, addr))
+                    }
+                    _ => {}
                 }
             }
         }
@@ -91,8 +101,8 @@ pub fn buffer_surfaces_enabled() -> bool {
 }
 
 /// Drop from `cand` every value read other than as the address of a load or store (or of
-/// an atomic, where `atomics`), or live out of the function.
-fn keep_address_only(f: &Function, cand: &mut FxHashSet<Value>, atomics: bool) {
+/// an atomic `atomic` accepts), or live out of the function.
+fn keep_address_only(f: &Function, cand: &mut FxHashSet<Value>, atomic: impl Fn(Value) -> bool) {
     if cand.is_empty() {
         return;
     }
@@ -101,7 +111,7 @@ fn keep_address_only(f: &Function, cand: &mut FxHashSet<Value>, atomics: bool) {
             let op = &f.inst(v).op;
             let addr = match op {
                 Op::Load { addr, .. } | Op::Store { addr, .. } => Some(*addr),
-                Op::Atomic(_, addr, _) | Op::CmpXchg { addr, .. } if atomics => Some(*addr),
+                Op::Atomic(_, addr, _) | Op::CmpXchg { addr, .. } if atomic(v) => Some(*addr),
                 _ => None,
             };
             // Every operand other than the address slot is a use of another kind (a

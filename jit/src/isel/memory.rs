@@ -773,9 +773,14 @@ impl Sel<'_> {
         addr: Value,
         operands: &[Value],
     ) -> Result<(), IselError> {
-        let port = self.port(addr)?;
         let ty = self.f.ty(v);
         let wide = ty.bytes() == 8;
+        let port = match self.port(addr)? {
+            // A buffer argument's own address, whose 32-bit accesses take its surface: a
+            // 64-bit atomic there is A64 (`buffer_addresses` never gives one a surface).
+            Port::Surface(_) if wide => Port::A64,
+            p => p,
+        };
         if wide && port == Port::Slm {
             return unsupported("64-bit atomics on __local memory (Gen9 SLM atomics are 32-bit)");
         }
