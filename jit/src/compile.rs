@@ -570,7 +570,22 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         image_params,
     };
     let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
+    // The machine IR's verifier where the IR's runs (debug builds, tests, GENCL_VERIFY_IR).
+    let verify = passes::PassOptions::default().verify;
+    let mir_error = |after: &str, e: String| {
+        KernelError::Passes(format!(
+            "internal compiler error: the machine IR is invalid after {after}: {e}"
+        ))
+    };
+    if verify {
+        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
+    }
     let assignment = regalloc::allocate(&mut mfunc)?;
+    if verify {
+        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("register allocation", e))?;
+        crate::mir::verify::verify_assigned(&mfunc, &assignment.base)
+            .map_err(|e| mir_error("register allocation", e))?;
+    }
     // GENCL_NO_COMPACT=1 emits every instruction native (a debugging aid).
     let emit_opts = emit::EmitOptions {
         compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),

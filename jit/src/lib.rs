@@ -1,6 +1,6 @@
 //! gencl's compiler. Data flows through the modules in this order:
 //! `frontend` (OpenCL C → SPIR-V → validated module) → `ir` (scalar SSA Gen IR)
-//! → `passes` → `isel` (instruction selection to Gen instructions)
+//! → `passes` → `isel` (instruction selection to Gen instructions, the machine IR `mir`)
 //! → `regalloc` → `emit` (encoding). `abi` is the kernel ABI the runtime shares (descriptor,
 //! payload, pushed constants), `binary` the program binary format,
 //! `extensions` the OpenCL C extensions the device reports and clang defines.
@@ -16,6 +16,7 @@ pub mod extensions;
 pub mod frontend;
 pub mod ir;
 pub mod isel;
+pub mod mir;
 pub mod passes;
 pub mod program_cache;
 pub mod regalloc;

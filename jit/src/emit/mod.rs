@@ -7,7 +7,7 @@ use thiserror::Error;
 use crate::isa::gen9::compact::compact;
 use crate::isa::gen9::{encode, EncodeError};
 use crate::isa::{Branch, Opcode, Src};
-use crate::isel::mfunc::{Item, Label, MFunction};
+use crate::mir::{Item, Label, MFunction};
 use crate::regalloc::Assignment;
 
 #[derive(Debug, Clone, Error)]
@@ -201,7 +201,7 @@ pub fn emit_with(m: &MFunction, a: &Assignment, opts: EmitOptions) -> Result<Vec
 /// each lane's address is its byte offset (the low word of its dword in `srcs[1]`) plus the
 /// byte address of the register read (`srcs[0]`). NoMask, so that no lane's address is
 /// stale; the move itself runs under the execution mask.
-fn gather_address(mi: &crate::isel::mfunc::MInst, a: &Assignment) -> crate::isa::Inst {
+fn gather_address(mi: &crate::mir::MInst, a: &Assignment) -> crate::isa::Inst {
     use crate::isa::{Imm, Inst, Region, Type};
     let (Some(x), Some(o)) = (mi.srcs[0], mi.srcs[1]) else {
         unreachable!("is_gather checked both");

@@ -12,10 +12,10 @@
 //! enabled. Phi copies on a conditional edge are predicated on that edge's side of
 //! the branch, so no edge needs splitting.
 
-use super::mfunc::{Item, Label, MInst};
 use super::ssa_copies::Copies;
 use super::*;
 use crate::analysis::LoopForest;
+use crate::mir::{Item, Label, MInst};
 
 /// Where an edge leads in the emitted code.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -6,8 +6,8 @@
 //! rounds once. `madm d, a, b, c` is d = a + b * c. Each step runs on four lanes
 //! (Align16), so a SIMD8 value takes two passes (`(4|M0)`, `(4|M4)`), one per GRF.
 
-use super::mfunc::{MInst, VRef, VReg};
 use super::*;
+use crate::mir::{MInst, VRef, VReg};
 
 /// An operand of a macro step: local register `reg`, in accumulator `mme` (None: the
 /// plain value, `.nomme`), negated or not.
@@ -208,7 +208,7 @@ impl Sel<'_> {
                     Some(mme_src(*s1, 4)),
                     Some(mme_src(*s2, 4)),
                 ];
-                self.m.items.push(mfunc::Item::Inst(MInst {
+                self.m.items.push(crate::mir::Item::Inst(MInst {
                     inst: i,
                     dst: Some(at(d.reg)),
                     srcs: [Some(at(s0.reg)), Some(at(s1.reg)), Some(at(s2.reg))],

@@ -13,7 +13,7 @@ mod ieee;
 mod image;
 pub mod layout;
 mod memory;
-pub mod mfunc;
+
 mod reg_array;
 mod ssa_copies;
 mod subgroup;
@@ -33,7 +33,7 @@ use crate::isa::{
     AccessMode, CondMod, Dst, Imm, Inst, MathFn, Opcode, PredCtrl, Predicate, RegFile, Region, Src,
     SrcMod, SrcReg, Type,
 };
-use mfunc::{Item, Label, MFunction, MInst, VRef, VReg};
+use crate::mir::{Item, Label, MFunction, MInst, VRef, VReg};
 
 /// The SIMD widths the selector compiles for: 8, or 16 where the kernel asks for it
 /// (`intel_reqd_sub_group_size(16)`). In SIMD16 an instruction that Gen9 cannot run at

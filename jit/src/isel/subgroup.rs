@@ -199,7 +199,7 @@ impl Sel<'_> {
     /// every lane's byte offset into `x` (NoMask, so that the disabled lanes' offsets stay
     /// inside the register too), then the indirect move `mov dst r[a0.0]<1,0>` (VxH: one
     /// address per lane), which emission completes with the `add` that sets a0 from the
-    /// offsets and `x`'s register (`mfunc::MInst::is_gather`). a0 has sixteen word
+    /// offsets and `x`'s register (`mir::MInst::is_gather`). a0 has sixteen word
     /// addresses: dwords go in one move, qwords eight lanes at a time (as Mesa's
     /// `generate_shuffle` does).
     pub(super) fn shuffle(&mut self, v: Value, x: Value, idx: Value) -> Result<(), IselError> {

@@ -14,8 +14,8 @@
 //! table's forms): the flow instructions run at the kernel's width, and `memory.rs` picks
 //! each message's SIMD mode itself.
 
-use super::mfunc::{Item, MFunction, MInst};
 use crate::isa::{Dst, Inst, MathFn, Opcode, RegFile, Src, Type};
+use crate::mir::{Item, MFunction, MInst};
 
 /// Bytes a GRF holds.
 const GRF: u32 = 32;
@@ -179,7 +179,7 @@ mod tests {
     use super::super::{grf_dst, reg_src};
     use super::*;
     use crate::isa::{Region, Type};
-    use crate::isel::mfunc::{VRef, VReg};
+    use crate::mir::{VRef, VReg};
 
     fn minst(i: Inst, dst: u32, srcs: [Option<u32>; 3]) -> MInst {
         MInst {

@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use thiserror::Error;
 
-use crate::isel::mfunc::{Item, MFunction, VReg};
+use crate::mir::{Item, MFunction, VReg};
 
 #[derive(Debug, Clone, Error)]
 pub enum RegallocError {
@@ -128,7 +128,7 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
     let mut end = vec![0usize; n];
     // First reference of each register inside each loop, and whether it was a read.
     let mut loops: Vec<(usize, usize)> = Vec::new();
-    let mut open: Vec<(crate::isel::mfunc::Label, usize)> = Vec::new();
+    let mut open: Vec<(crate::mir::Label, usize)> = Vec::new();
     // Each register's references in order: (position, read there, written there under a
     // predicate), so that a loop's first reference is a binary search, not a walk of the
     // loop (an unrolled loop body has thousands of instructions and registers).

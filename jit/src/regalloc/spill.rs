@@ -11,7 +11,7 @@
 use crate::isa::gen9::send;
 use crate::isa::{Inst, Opcode, Type};
 use crate::isel::grf_dst;
-use crate::isel::mfunc::{Item, MFunction, MInst, VRef, VReg};
+use crate::mir::{Item, MFunction, MInst, VRef, VReg};
 
 /// Spill `v` to scratch at `offset` bytes (a multiple of 32). Returns the temporaries made
 /// for its references, which must never be spilled themselves.

@@ -493,6 +493,56 @@ pub fn validate(inst: &Inst) -> Result<(), Vec<Violation>> {
     }
 }
 
+/// The bytes of the register file each operand of `inst` covers, counted from the
+/// operand's own start (its register and sub-register): `[dst, src0, src1, src2]`, `None`
+/// for an operand that is absent or not a direct GRF (an immediate, an ARF, null, an
+/// indirect one). A send's are its message lengths (payload, second payload, response) in
+/// whole GRFs. The same element positions the region and bounds rules check; the machine
+/// IR's verifier holds each virtual-register operand to them.
+pub fn operand_extents(inst: &Inst) -> [Option<u32>; 4] {
+    let c = Checker {
+        inst,
+        out: Vec::new(),
+    };
+    let mut out = [None; 4];
+    let direct = |file: RegFile, nr: u8, indirect: bool| {
+        file == RegFile::Grf && !indirect && !is_null(file, nr)
+    };
+    if c.is_send() {
+        let Some(m) = message_of(inst) else {
+            return out;
+        };
+        if let Some(d) = inst.dst {
+            if direct(d.file, d.nr, d.indirect.is_some()) && m.rlen > 0 {
+                out[0] = Some(m.rlen * GRF_BYTES);
+            }
+        }
+        for (k, len) in [(0usize, m.mlen), (1, m.ex_mlen)] {
+            if let Some(Src::Reg(r)) = inst.srcs[k] {
+                if direct(r.file, r.nr, r.indirect.is_some()) && len > 0 {
+                    out[k + 1] = Some(len * GRF_BYTES);
+                }
+            }
+        }
+        return out;
+    }
+    if let Some(d) = inst.dst {
+        if direct(d.file, d.nr, d.indirect.is_some()) {
+            let last = c.dst_elems(&d).into_iter().max().unwrap_or(0);
+            out[0] = Some(last - u32::from(d.subreg) + elem_size(d.ty));
+        }
+    }
+    for (k, s) in inst.srcs.iter().enumerate() {
+        if let Some(Src::Reg(r)) = s {
+            if direct(r.file, r.nr, r.indirect.is_some()) {
+                let last = c.src_elems(r).into_iter().max().unwrap_or(0);
+                out[k + 1] = Some(last - u32::from(r.subreg) + elem_size(r.ty));
+            }
+        }
+    }
+    out
+}
+
 // ---------------------------------------------------------------------------
 
 const GRF_BYTES: u32 = 32;

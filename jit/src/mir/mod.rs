@@ -1,4 +1,4 @@
-//! Machine IR: Gen instructions (`isa::Inst`) whose register operands may
+//! Machine IR (`mir`): Gen instructions (`isa::Inst`) whose register operands may
 //! name virtual registers, plus labels for structured control flow. Register
 //! allocation assigns the virtual registers; `emit` patches them in, resolves
 //! JIP/UIP and encodes.
@@ -99,3 +99,5 @@ impl MFunction {
         Label(self.labels - 1)
     }
 }
+
+pub mod verify;
