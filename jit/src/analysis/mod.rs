@@ -1,9 +1,11 @@
 //! Analyses of the IR that passes and instruction selection share: the CFG with
 //! dominators (`cfg`) and the loop forest (`loops`). Each is computed on demand from
 //! a function and is stale once a pass changes the blocks; `slm_addresses`, the `__local`
-//! addresses read only as addresses.
+//! and buffer addresses read only as addresses; `liveness`, the machine IR's live
+//! intervals (register allocation's and the machine IR verifier's).
 
 pub mod cfg;
+pub mod liveness;
 pub mod loops;
 pub mod slm_addresses;
 

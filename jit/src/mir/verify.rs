@@ -10,7 +10,8 @@
 //!   past its end they are another value's bytes once registers are assigned;
 //! - every register read is written somewhere in the function;
 //! - every label a branch names is placed exactly once, and loop markers pair up, nested;
-//! - after allocation, every register lies in the GRF file, past the thread payload.
+//! - after allocation, every register lies in the GRF file, past the thread payload, and no
+//!   two registers live at once (`analysis::liveness`) share a byte.
 
 use std::fmt::Write;
 
@@ -109,7 +110,8 @@ pub fn verify(m: &MFunction) -> Result<(), String> {
 }
 
 /// Check an allocation of `m`: every register's bytes (by `base`, byte addresses in the
-/// GRF file) lie past the thread payload and inside the 128 GRFs.
+/// GRF file) lie past the thread payload and inside the 128 GRFs, apart from those of every
+/// register live at the same time.
 pub fn verify_assigned(m: &MFunction, base: &[u32]) -> Result<(), String> {
     let mut used = vec![false; m.vregs.len()];
     for item in &m.items {
@@ -136,6 +138,36 @@ pub fn verify_assigned(m: &MFunction, base: &[u32]) -> Result<(), String> {
                 "v{v} ({} bytes) at byte {b}: outside r{}..r127",
                 info.bytes, m.first_free_grf
             ));
+        }
+    }
+    // No two registers live at once share a byte (the allocator's slots: 8 bytes for a
+    // scalar, whole GRFs for a per-lane register).
+    let live = crate::analysis::liveness::intervals(m);
+    let mut order: Vec<usize> = (0..m.vregs.len())
+        .filter(|&v| used[v] && live.start[v] != usize::MAX && v < base.len())
+        .collect();
+    order.sort_by_key(|&v| live.start[v]);
+    let mut owner: Vec<Option<(usize, usize)>> = vec![None; 128 * 4];
+    for v in order {
+        let info = m.vregs[v];
+        let first = (base[v] / 8) as usize;
+        let count = if info.is_scalar() {
+            1
+        } else {
+            info.grfs() as usize * 4
+        };
+        for slot in first..(first + count).min(owner.len()) {
+            if let Some((end, w)) = owner[slot] {
+                if end >= live.start[v] {
+                    errs.push(format!(
+                        "v{v} (live from item {}) shares byte {} with v{w} (live to item {end})",
+                        live.start[v],
+                        slot * 8
+                    ));
+                    break;
+                }
+            }
+            owner[slot] = Some((live.end[v], v));
         }
     }
     report(m, errs)
@@ -244,7 +276,7 @@ mod tests {
     }
 
     /// An allocation inside the file and past the payload verifies; one over r127 or into
-    /// the payload does not.
+    /// the payload, or two registers live at once on one GRF, do not.
     #[test]
     fn assigned_registers_stay_in_the_file() {
         let mut m = MFunction {
@@ -259,5 +291,12 @@ mod tests {
         verify_assigned(&m, &[4 * 32]).unwrap();
         assert!(verify_assigned(&m, &[127 * 32]).is_err());
         assert!(verify_assigned(&m, &[3 * 32]).is_err());
+        // b = a while a is still read after: the two live at once.
+        let b = m.new_vreg(64);
+        m.items.push(mov(16, at(b.0, 0), Some(at(a.0, 0))));
+        m.items.push(mov(16, at(b.0, 0), Some(at(a.0, 0))));
+        verify_assigned(&m, &[4 * 32, 6 * 32]).unwrap();
+        let e = verify_assigned(&m, &[4 * 32, 5 * 32]).unwrap_err();
+        assert!(e.contains("shares byte 160 with v0"), "{e}");
     }
 }

@@ -3,8 +3,8 @@
 //!
 //! The GRF file is managed in 8-byte slots: a scalar (uniform) virtual
 //! register takes one slot, a per-lane register whole contiguous GRFs.
-//! Live intervals come from the first and last reference in program order;
-//! a register that is live into a loop, or read in a loop before it is
+//! Live intervals (`analysis::liveness`) come from the first and last reference in program
+//! order; a register that is live into a loop, or read in a loop before it is
 //! written there (carried around the back edge), is kept live to the loop's
 //! end, and one written in a loop and read after it is kept for the whole loop
 //! (channels leave a loop in different iterations). r0..payload stay reserved (thread payload), r127 holds the EOT
@@ -124,66 +124,8 @@ fn choose(m: &MFunction, f: &Failure, temps: &HashSet<u32>) -> Option<VReg> {
 
 fn scan(m: &MFunction) -> Result<Assignment, Failure> {
     let n = m.vregs.len();
-    let mut start = vec![usize::MAX; n];
-    let mut end = vec![0usize; n];
-    // First reference of each register inside each loop, and whether it was a read.
-    let mut loops: Vec<(usize, usize)> = Vec::new();
-    let mut open: Vec<(crate::mir::Label, usize)> = Vec::new();
-    // Each register's references in order: (position, read there, written there under a
-    // predicate), so that a loop's first reference is a binary search, not a walk of the
-    // loop (an unrolled loop body has thousands of instructions and registers).
-    let mut refs: Vec<Vec<(usize, bool, bool)>> = vec![Vec::new(); n];
-    for (pos, item) in m.items.iter().enumerate() {
-        match item {
-            Item::Inst(mi) => {
-                for r in mi.srcs.iter().flatten().chain(mi.dst.iter()) {
-                    let v = r.v.0 as usize;
-                    start[v] = start[v].min(pos);
-                    end[v] = end[v].max(pos);
-                    if refs[v].last().is_none_or(|(p, ..)| *p != pos) {
-                        let read = mi.srcs.iter().flatten().any(|x| x.v.0 as usize == v);
-                        refs[v].push((pos, read, mi.inst.predicate.is_some()));
-                    }
-                }
-            }
-            Item::LoopStart(l) => open.push((*l, pos)),
-            Item::LoopEnd(l) => {
-                if let Some(i) = open.iter().rposition(|(x, _)| x == l) {
-                    let (_, s) = open.remove(i);
-                    loops.push((s, pos));
-                }
-            }
-            Item::Label(_) => {}
-        }
-    }
-    // Loop extension, innermost loops first (they come first in `loops`); repeat
-    // until stable so nested loops propagate.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(ls, le) in &loops {
-            for v in 0..n {
-                if start[v] == usize::MAX || end[v] < ls || start[v] > le {
-                    continue;
-                }
-                if end[v] >= le {
-                    // Defined in the loop and read after it: the lanes that left in an
-                    // earlier iteration keep their value in this register while the
-                    // others go round, so nothing else may use it anywhere in the loop.
-                    if start[v] > ls {
-                        start[v] = ls;
-                        changed = true;
-                    }
-                    continue;
-                }
-                let carried = start[v] < ls || first_ref_in_is_read(&refs[v], ls, le);
-                if carried {
-                    end[v] = le;
-                    changed = true;
-                }
-            }
-        }
-    }
+    let crate::analysis::liveness::Intervals { start, end } =
+        crate::analysis::liveness::intervals(m);
     let mut order: Vec<usize> = (0..n).filter(|v| start[*v] != usize::MAX).collect();
     order.sort_by_key(|v| start[*v]);
     let first_slot = m.first_free_grf as usize * SLOTS_PER_GRF;
@@ -227,18 +169,4 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
         spill_bytes: 0,
         scratch_bytes: 0,
     })
-}
-
-/// Whether a register's first reference in `ls..=le` reads it (its value comes from before),
-/// given its references in order.
-fn first_ref_in_is_read(refs: &[(usize, bool, bool)], ls: usize, le: usize) -> bool {
-    let i = refs.partition_point(|(p, ..)| *p < ls);
-    match refs.get(i) {
-        Some(&(p, read, predicated)) if p <= le => {
-            // A write under a channel mask leaves other lanes' old values: only an
-            // unpredicated full write starts a fresh value.
-            read || predicated
-        }
-        _ => false,
-    }
 }
