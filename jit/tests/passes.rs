@@ -1396,6 +1396,48 @@ fn constfold_drops_zero_offsets_from_addresses() {
     );
 }
 
+/// A byte load is zero-extended: its `& 0xffff` (a uchar widened to ushort) goes, as does
+/// the second of two masks whose first keeps fewer bits; a word store writes the low half
+/// only: the `& 0xffff` before it goes (the `and` stays while something else reads it).
+#[test]
+fn constfold_drops_masks_that_keep_every_bit() {
+    check_pass(
+        passes::constfold::run,
+        "kernel k(ptr.global, ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 arg 2
+           %3 = i32 load %0, align 1, bytes 1
+           %4 = i32 const 0xffff
+           %5 = i32 bin and %3, %4
+           %6 = i32 const 0xff
+           %7 = i32 bin and %2, %6
+           %8 = i32 bin and %7, %4
+           %9 = i32 bin add %5, %8
+           %10 = i32 bin and %9, %4
+           store %1, %10, align 2, bytes 2
+           %11 = i32 bin and %2, %4
+           store %1, %11, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = ptr.global arg 1
+           %2 = i32 arg 2
+           %3 = i32 load %0, align 1, bytes 1
+           %4 = i32 const 0xffff
+           %6 = i32 const 0xff
+           %7 = i32 bin and %2, %6
+           %9 = i32 bin add %3, %7
+           %10 = i32 bin and %9, %4
+           store %1, %9, align 2, bytes 2
+           %11 = i32 bin and %2, %4
+           store %1, %11, align 4, bytes 4
+           ret",
+    );
+}
+
 /// The uniformity of each named value of `text`, after `passes::uniform::analyse`.
 fn uniformity(text: &str) -> Vec<bool> {
     let f = parse(text).unwrap_or_else(|e| panic!("{e}"));

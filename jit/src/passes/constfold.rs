@@ -2,7 +2,9 @@
 //! called with a constant argument, a vector component picked by a constant index, a select
 //! on a constant condition). Integer and boolean operations on constants become constants;
 //! `x + 0`, `p + 0` (addresses), `x * 1`, `x & -1`, `x | 0`, `x ^ 0`, shifts by 0 and selects on a constant or with
-//! equal arms become their operand; `x * 0` and `x & 0` become 0. Float operations are left
+//! equal arms become their operand; `x * 0` and `x & 0` become 0. A mask that keeps every bit
+//! its operand may have set goes (`(x & 0xff) & 0xffff`, a byte load's `& 0xffff`), as does
+//! one that keeps every byte a narrow store writes (`store(p, x & 0xffff, bytes 2)`). Float operations are left
 //! alone: their results depend on cr0's rounding and denormal modes, set at run time.
 //! Division and remainder are not folded (a zero divisor is the kernel's to meet).
 
@@ -126,6 +128,9 @@ pub(crate) fn fold_with(
                 }
                 (BinOp::And, _, Some(k)) if k == ones => Some(Fold::Same(a)),
                 (BinOp::And, Some(k), _) if k == ones => Some(Fold::Same(b)),
+                // A mask that keeps every bit the other operand can have set.
+                (BinOp::And, _, Some(k)) if may_be_set(f, a, w) & !k == 0 => Some(Fold::Same(a)),
+                (BinOp::And, Some(k), _) if may_be_set(f, b, w) & !k == 0 => Some(Fold::Same(b)),
                 _ => None,
             }
         }
@@ -156,7 +161,56 @@ pub(crate) fn fold_with(
     }
 }
 
+/// The bits of `x` (of a `w`-bit type) that may be set, as far as its own operation tells: a
+/// byte or word load carries its value zero-extended (`Op::Load`), a mask keeps only its
+/// bits; anything else may set all.
+fn may_be_set(f: &Function, x: Value, w: u32) -> u64 {
+    let ones = mask(u64::MAX, w);
+    match f.inst(x).op {
+        Op::Load {
+            bytes: b @ (1 | 2), ..
+        } if w == 32 => (1u64 << (8 * b)) - 1,
+        Op::Bin(BinOp::And, p, q) => match (f.inst(p).op.clone(), f.inst(q).op.clone()) {
+            (_, Op::Const(k)) | (Op::Const(k), _) => mask(k, w),
+            _ => ones,
+        },
+        _ => ones,
+    }
+}
+
+/// A byte or word store writes the value's low bytes only: a mask of it that keeps those
+/// is not needed (`store(p, x & 0xffff, bytes 2)` stores `x`).
+fn unmasked_stores(f: &mut Function) -> bool {
+    let mut changed = false;
+    for b in 0..f.blocks.len() {
+        for i in 0..f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[i];
+            let Op::Store { value, bytes, .. } = f.inst(v).op else {
+                continue;
+            };
+            if bytes >= 4 || f.ty(value) != Ty::I32 {
+                continue;
+            }
+            let Op::Bin(BinOp::And, x, m) = f.inst(value).op else {
+                continue;
+            };
+            let Op::Const(k) = f.inst(m).op else {
+                continue;
+            };
+            let low = (1u64 << (8 * bytes)) - 1;
+            if low & !k == 0 {
+                if let Op::Store { value, .. } = &mut f.insts[v.0 as usize].op {
+                    *value = x;
+                }
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
 pub fn run(f: &mut Function) {
+    unmasked_stores(f);
     loop {
         let mut replace: HashMap<Value, Value> = HashMap::default();
         let mut changed = false;
