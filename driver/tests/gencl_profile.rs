@@ -27,7 +27,8 @@ fn profile(args: &[&str]) -> std::collections::HashMap<String, String> {
 #[test]
 fn vadd_counts_one_thread_per_sixteen_items() {
     // SIMD16 (the width chosen for a kernel that does not spill there): 1024 items are 64
-    // threads; each reads a and b and writes c (3 A64 messages) and ends (EOT).
+    // threads; each reads a and b and writes c (3 messages on the buffers' binding-table
+    // surfaces, none A64) and ends (EOT).
     let c = profile(&[
         "tests/kernels/vadd.cl",
         "--kernel",
@@ -37,7 +38,8 @@ fn vadd_counts_one_thread_per_sixteen_items() {
     ]);
     assert_eq!(c["kernel"], "vadd (SIMD16)");
     assert_eq!(c["threads"], "64");
-    assert_eq!(c["sends.a64"], "192");
+    assert_eq!(c["sends.surface"], "192");
+    assert_eq!(c["sends.a64"], "0");
     assert_eq!(c["sends.eot"], "64");
     assert_eq!(c["sends"], "256");
     let lanes: u64 = c["lane-instructions"].parse().unwrap();
@@ -61,7 +63,7 @@ fn partial_groups_still_dispatch_whole_threads() {
         "1000",
     ]);
     assert_eq!(c["threads"], "80");
-    assert_eq!(c["sends.a64"], "240");
+    assert_eq!(c["sends.surface"], "240");
     assert_eq!(c["sends.eot"], "80");
 }
 
