@@ -5,7 +5,8 @@
 //! through binding-table index 254 with the same shapes of message: untyped surface
 //! read/write (DC1) for dwords and qwords, byte scattered read/write (DC0) for bytes and
 //! words, as IGC does. Private pointers are refused here (variables that mem2reg could not
-//! promote).
+//! promote). A buffer argument's addresses that only address memory take its binding-table
+//! surface with the same messages and 32-bit offsets (`Port::Surface`, docs/jit.md).
 
 use super::*;
 
@@ -26,8 +27,9 @@ impl Sel<'_> {
         Ok(VRef { v: r, off: 0 })
     }
 
-    /// The 32-bit offset of a local or private address: the low dword of the pointer, or
-    /// the pointer itself where it is kept in 32 bits (`slm32`).
+    /// The 32-bit offset of a local, private or buffer-surface address: the low dword of
+    /// the pointer, the offset itself where it is kept in 32 bits (`slm32`, `surf`), or 0 at
+    /// a buffer argument reached through its surface.
     fn offset32(&mut self, addr: Value) -> Result<Opnd, IselError> {
         if self.slm32.contains(&addr) || self.surf.contains_key(&addr) {
             self.opnd(addr, Type::UD)
