@@ -609,12 +609,14 @@ fn rect_writes_reads_and_copies_match_a_cpu_reference() {
 fn a_faulting_launch_fails_its_event_and_tells_the_context() {
     let env = env();
     let q = env.queue(0);
-    // A store through a NULL buffer argument: a GPU page fault.
+    // A store through a NULL pointer: a GPU page fault. (Not a NULL buffer argument: its
+    // accesses go through the argument's binding-table surface, the null surface for NULL,
+    // which drops a write as the hardware does; a pointer made from an integer is stateless.)
     let k = env.kernel(
-        "kernel void bad(global int *p) { p[get_global_id(0) * 4096] = 1; }",
+        "kernel void bad(ulong p) { ((global int *)p)[get_global_id(0) * 4096] = 1; }",
         "bad",
     );
-    let none: cl_mem = null_mut();
+    let none = 0u64;
     let mut ev = null_mut();
     // SAFETY: valid handles and pointers.
     unsafe {
@@ -643,6 +645,47 @@ fn a_faulting_launch_fails_its_event_and_tells_the_context() {
     }
 }
 
+/// A NULL buffer argument whose accesses take its binding-table surface gets the null
+/// surface at that index (reads 0, writes dropped, no fault), as NEO programs one: the
+/// launch completes and the kernel reads zeros, however the surface-state heap's pages
+/// were left (the table once ended before such an index, leaving it to whatever the heap
+/// held there).
+#[test]
+fn a_null_buffer_argument_reads_zeros_through_the_null_surface() {
+    let env = env();
+    let q = env.queue(0);
+    let k = env.kernel(
+        "kernel void k(global const int *maybe, global int *out) {
+             out[get_global_id(0)] = maybe[get_global_id(0)] + 7;
+             ((global int *)maybe)[get_global_id(0)] = 5;
+         }",
+        "k",
+    );
+    const N: usize = 64;
+    let out = env.buffer(N * 4);
+    let none: cl_mem = null_mut();
+    let mut ev = null_mut();
+    // SAFETY: valid handles and pointers.
+    unsafe {
+        assert_eq!(
+            clSetKernelArg(k, 0, 8, (&raw const none).cast()),
+            CL_SUCCESS
+        );
+        assert_eq!(clSetKernelArg(k, 1, 8, (&raw const out).cast()), CL_SUCCESS);
+        let g = N;
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, k, 1, null(), &g, null(), 0, null(), &mut ev),
+            CL_SUCCESS
+        );
+        assert_eq!(clWaitForEvents(1, &ev), CL_SUCCESS);
+        assert_eq!(status(ev), CL_COMPLETE);
+        assert_eq!(read_i32s(q, out, N), vec![7; N]);
+        clReleaseEvent(ev);
+        clReleaseKernel(k);
+        clReleaseCommandQueue(q);
+    }
+}
+
 /// A fault bans the GPU context it ran on and drops what that context had queued: only the
 /// launches of the faulting kernel's own OpenCL context may fail with it (each OpenCL
 /// context's launches run on a GPU context of their own). Here a launch of context B is
@@ -652,9 +695,9 @@ fn a_faulting_launch_fails_its_event_and_tells_the_context() {
 #[test]
 fn a_fault_fails_only_the_launches_of_its_own_context() {
     const SRC: &str = r#"
-        kernel void wait_then_fault(global volatile int *flag, global int *p) {
+        kernel void wait_then_fault(global volatile int *flag, ulong p) {
             while (flag[0] == 0) { }
-            p[get_global_id(0) * 4096] = 1;
+            ((global int *)p)[get_global_id(0) * 4096] = 1;
         }
         kernel void fill(global int *out) {
             out[get_global_id(0)] = (int)get_global_id(0) * 3 + 1;
@@ -667,7 +710,7 @@ fn a_fault_fails_only_the_launches_of_its_own_context() {
     let out = b.buffer(N * 4);
     let bad = a.kernel(SRC, "wait_then_fault");
     let fill = b.kernel(SRC, "fill");
-    let none: cl_mem = null_mut();
+    let none = 0u64; // a NULL pointer, stateless (above)
     let (zero, one) = (0i32, 1i32);
     let global = N;
     let (mut ea, mut eb) = (null_mut(), null_mut());
@@ -727,17 +770,30 @@ fn a_fault_fails_only_the_launches_of_its_own_context() {
         let want: Vec<i32> = (0..N as i32).map(|i| i * 3 + 1).collect();
         assert_eq!(got, want);
         // Context A goes on: its next launch runs on a fresh GPU context.
+        let fill_a = a.kernel(SRC, "fill");
         assert_eq!(
-            clSetKernelArg(bad, 1, 8, (&raw const flag).cast()),
+            clSetKernelArg(fill_a, 0, 8, (&raw const flag).cast()),
             CL_SUCCESS
         );
         let mut again = null_mut();
         let one_item = 1usize;
         assert_eq!(
-            clEnqueueNDRangeKernel(qa, bad, 1, null(), &one_item, null(), 0, null(), &mut again),
+            clEnqueueNDRangeKernel(
+                qa,
+                fill_a,
+                1,
+                null(),
+                &one_item,
+                null(),
+                0,
+                null(),
+                &mut again
+            ),
             CL_SUCCESS
         );
         assert_eq!(clWaitForEvents(1, &again), CL_SUCCESS);
+        assert_eq!(read_i32s(qa, flag, 1), [1]);
+        clReleaseKernel(fill_a);
         for e in [ea, eb, again] {
             clReleaseEvent(e);
         }

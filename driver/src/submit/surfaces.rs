@@ -26,10 +26,18 @@ pub fn write(
 ) -> Result<usize, SubmitError> {
     let buffers = buffer_entries(kernel, args, data);
     let images = image_entries(kernel, args)?;
+    // Every index the kernel names, also a NULL buffer argument's (no state of its own: it
+    // keeps the null surface, whose reads give 0 and whose writes are dropped, as NEO
+    // programs a NULL argument's surface).
+    let named = kernel.args.iter().filter_map(|a| match a.kind {
+        ArgKind::Buffer { bti: Some(b) } => Some(usize::from(b) + 1),
+        _ => None,
+    });
     let entries = buffers
         .iter()
         .map(|s| s.0 + 1)
         .chain(images.iter().map(|s| s.0 + 1))
+        .chain(named)
         .max()
         .unwrap_or(0);
     if entries > MAX_BTI || STATES + 64 * (entries + 1) > area.len() {
