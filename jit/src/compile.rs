@@ -468,7 +468,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     // argument order, as far as the table goes (the rest stay stateless).
     let mut buffer_btis: Vec<Option<u8>> = vec![None; kargs.len()];
     let mut next_bti = image_btis.iter().flatten().count();
-    for k in crate::analysis::slm_addresses::surface_args(&func) {
+    for k in crate::analysis::addresses::surface_args(&func) {
         let Some(karg) = kargs.get_mut(k as usize) else {
             continue;
         };

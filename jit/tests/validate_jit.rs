@@ -306,7 +306,7 @@ fn char_and_long_vectors_are_dword_messages() {
     });
 }
 
-/// `__local` addresses in 32 bits (analysis/slm_addresses.rs, passes::narrow, isel's
+/// `__local` addresses in 32 bits (analysis/addresses.rs, passes::narrow, isel's
 /// `slm_offset`): indexing a `__local` array adds no qword instruction to a kernel. Kernel
 /// `b` is `a` plus a local store, a barrier and two local reads at computed indices; before,
 /// each local access cost its index's sign extension, shift and add in qwords (two

@@ -148,7 +148,7 @@ impl Sel<'_> {
     /// The binding-table index of buffer argument `addr` if it is one reached through its
     /// surface (`Layout::buffer_btis`).
     fn argument_surface(&self, addr: Value) -> Option<u8> {
-        let k = crate::analysis::slm_addresses::buffer_arg(self.f, addr)?;
+        let k = crate::analysis::addresses::buffer_arg(self.f, addr)?;
         self.layout.buffer_btis.get(k as usize).copied().flatten()
     }
 

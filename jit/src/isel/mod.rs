@@ -81,7 +81,7 @@ pub struct Layout {
     /// The binding-table index of each image argument, by argument index.
     pub image_btis: Vec<Option<u8>>,
     /// The binding-table index of each buffer argument reached through its surface
-    /// (`analysis::slm_addresses::surface_args`), by argument index.
+    /// (`analysis::addresses::surface_args`), by argument index.
     pub buffer_btis: Vec<Option<u8>>,
     /// Cross-thread byte offsets of the image values the kernel reads (`Op::ImageParam`).
     pub image_params: Vec<((u32, crate::abi::ObjectParam), u32)>,
@@ -257,10 +257,10 @@ struct Sel<'a> {
     coalesced: coalesce::Coalesced,
     /// Reads of each value in the function (`Function::use_counts`).
     uses: Vec<u32>,
-    /// `__local` addresses read only as addresses (`analysis::slm_addresses`): one dword a
+    /// `__local` addresses read only as addresses (`analysis::addresses`): one dword a
     /// lane, the 32-bit offset the SLM messages take.
     slm32: rustc_hash::FxHashSet<Value>,
-    /// Buffer addresses read only as addresses (`analysis::slm_addresses::buffer_addresses`)
+    /// Buffer addresses read only as addresses (`analysis::addresses::buffer_addresses`)
     /// whose argument has a binding-table index (`Layout::buffer_btis`): one dword a lane,
     /// the 32-bit offset into the argument's surface; the index.
     surf: HashMap<Value, u8>,
@@ -337,14 +337,14 @@ pub fn select(
         halves_only: Default::default(),
     };
     s.halves_only = halves_only(f, &s.uses);
-    s.slm32 = crate::analysis::slm_addresses::address_only(f);
-    s.surf = crate::analysis::slm_addresses::buffer_addresses(f)
+    s.slm32 = crate::analysis::addresses::address_only(f);
+    s.surf = crate::analysis::addresses::buffer_addresses(f)
         .into_iter()
         .filter_map(|(v, k)| Some((v, layout.buffer_btis.get(k as usize).copied().flatten()?)))
         .collect();
     let offsets32: rustc_hash::FxHashSet<Value> =
         s.slm32.iter().chain(s.surf.keys()).copied().collect();
-    s.slm_ext = crate::analysis::slm_addresses::extensions_read_in_32_bits(f, &offsets32, &s.uses);
+    s.slm_ext = crate::analysis::addresses::extensions_read_in_32_bits(f, &offsets32, &s.uses);
     if !WIDTHS.contains(&layout.simd) {
         return unsupported(format!("SIMD{}", layout.simd));
     }

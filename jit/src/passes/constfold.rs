@@ -170,8 +170,8 @@ fn may_be_set(f: &Function, x: Value, w: u32) -> u64 {
         Op::Load {
             bytes: b @ (1 | 2), ..
         } if w == 32 => (1u64 << (8 * b)) - 1,
-        Op::Bin(BinOp::And, p, q) => match (f.inst(p).op.clone(), f.inst(q).op.clone()) {
-            (_, Op::Const(k)) | (Op::Const(k), _) => mask(k, w),
+        Op::Bin(BinOp::And, p, q) => match (&f.inst(p).op, &f.inst(q).op) {
+            (_, Op::Const(k)) | (Op::Const(k), _) => mask(*k, w),
             _ => ones,
         },
         _ => ones,

@@ -14,7 +14,7 @@
 //!   sign-extended (or constants in i32's range).
 //!
 //! - the offset of a `__local` address read only as an address
-//!   (`analysis::slm_addresses`): `ptradd(p, x)` → `ptradd(p, zext(x'))`, with `x'` the low
+//!   (`analysis::addresses`): `ptradd(p, x)` → `ptradd(p, zext(x'))`, with `x'` the low
 //!   32 bits of `x` computed in 32 bits, through any depth of add, sub, mul, and, or, xor,
 //!   shl by a constant and sign-extension written as shifts, down to 32-bit values extended
 //!   and constants (shared local memory takes 32-bit offsets: OpenCL C's `size_t` indexing
@@ -22,7 +22,7 @@
 //!   each two instructions at SIMD16, and a pack of the low dwords at every access).
 //!
 //! - likewise the offset of a buffer address that goes through its argument's binding-table
-//!   surface (`analysis::slm_addresses::buffer_addresses`: surfaces take 32-bit offsets);
+//!   surface (`analysis::addresses::buffer_addresses`: surfaces take 32-bit offsets);
 //!
 //! - an extension in place, `ashr|lshr(shl(x, 32), 32)`, of an `x` whose low 32 bits can be
 //!   computed in 32 bits (as for `__local` offsets) → the extension of those;
@@ -232,11 +232,11 @@ fn round_trips(f: &mut Function) {
 }
 
 /// The offsets of `__local` addresses read only as addresses, and of buffer addresses that
-/// go through their argument's surface (`analysis::slm_addresses::buffer_addresses`), in
+/// go through their argument's surface (`analysis::addresses::buffer_addresses`), in
 /// 32 bits.
 fn slm_offsets(f: &mut Function) {
-    let mut only = crate::analysis::slm_addresses::address_only(f);
-    only.extend(crate::analysis::slm_addresses::buffer_addresses(f).into_keys());
+    let mut only = crate::analysis::addresses::address_only(f);
+    only.extend(crate::analysis::addresses::buffer_addresses(f).into_keys());
     for b in 0..f.blocks.len() {
         let mut i = 0;
         while i < f.blocks[b].insts.len() {

@@ -1,4 +1,4 @@
-//! Local-memory addresses that only address memory: `ptradd`s of `__local` pointers whose
+//! Addresses that only address memory. Local-memory ones: `ptradd`s of `__local` pointers whose
 //! every use is the address of a load, store or atomic. Shared local memory takes 32-bit
 //! offsets, so only the low 32 bits of such an address are ever read: `passes::narrow`
 //! computes their offsets in 32 bits, and instruction selection keeps them as one dword a
@@ -6,6 +6,8 @@
 //! pointers 32-bit throughout). A `ptradd` read any other way (compared, cast to an
 //! integer or to generic, stored, a phi's or a select's operand, the base of another
 //! `ptradd`) keeps its 64 bits: there the high half of a negative offset matters.
+//! Buffer ones (`buffer_addresses`): `ptradd`s of a buffer argument that go through the
+//! argument's binding-table surface with 32-bit offsets, by the same rule.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -87,8 +89,8 @@ pub fn surface_args(f: &Function) -> Vec<u32> {
 
 /// The argument `p` is, if it is a `__global` or `__constant` pointer argument.
 pub fn buffer_arg(f: &Function, p: Value) -> Option<u32> {
-    match (f.inst(p).op.clone(), f.ty(p)) {
-        (Op::Arg(k), Ty::Ptr(Space::Global | Space::Constant)) => Some(k),
+    match (&f.inst(p).op, f.ty(p)) {
+        (Op::Arg(k), Ty::Ptr(Space::Global | Space::Constant)) => Some(*k),
         _ => None,
     }
 }
