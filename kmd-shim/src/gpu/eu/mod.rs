@@ -140,8 +140,12 @@ pub(crate) fn run_threads(
                     break;
                 }
                 flow::wake(t);
+                // A run does not check the scoreboard: it is taken only when no reply on
+                // its way lands in a register it touches (else the interpreter goes on,
+                // waiting at the first instruction that does).
                 if let Some(ran) = prog
                     .translated(mem, t.ip, t.cr0())
+                    .filter(|&(r, _)| timing[k].clear_of(prog.run_touch(r)))
                     .and_then(|(r, pos)| prog.exec_run(r, t, pos, left))
                 {
                     // A translated run: the instructions the interpreter would run next,
@@ -266,6 +270,10 @@ fn step(
             });
             timing::count_send(counters, &info, desc);
             counters.lane_instructions += u64::from(emask.count_ones());
+            // The scoreboard: the payloads are read and the reply written where no reply
+            // still on its way lands.
+            let (payload, reply) = send::registers(inst, &m);
+            timing.touch(payload | reply);
             timing.issue += 1;
             // Each shared function is its own unit: the message gateway (barriers), the
             // thread spawner (end of thread), and the data ports for everything else.
@@ -290,11 +298,12 @@ fn step(
             t.ip = t.ip.wrapping_add(u64::from(inst.len));
             match out {
                 SendOutcome::Continue { latency } => {
-                    timing.latency += u64::from(latency);
+                    timing.reply(reply, u64::from(latency));
                     Ok(Step::Next)
                 }
                 SendOutcome::Barrier => Ok(Step::Barrier),
                 SendOutcome::Eot => {
+                    timing.end();
                     t.state = RunState::Done;
                     Ok(Step::Blocked)
                 }
@@ -316,12 +325,14 @@ fn step(
         If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Jmpi | Call | Ret
         | Calla | Brd | Brc | Nop | Illegal => {
             counters.instructions += 1;
+            timing.touch(inst.touch);
             timing.issue += 1;
             let lanes = flow::exec(t, inst)?;
             counters.lane_instructions += u64::from(lanes.count_ones());
             Ok(Step::Next)
         }
         _ => {
+            timing.touch(inst.touch);
             let lanes = match &inst.fast {
                 Some(p) if p.applies(t.cr0()) => fast::exec(t, inst, p),
                 _ => alu::exec(t, inst)?,

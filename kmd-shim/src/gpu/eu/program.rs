@@ -130,6 +130,9 @@ pub struct ExecInst {
     pub fast: Option<super::fast::Plan>,
     /// Issue cycles of an ALU instruction (`timing::issue_cycles`).
     pub issue: u8,
+    /// GRFs it reads or writes (bit n: rn; `timing::grfs_touched`): the scoreboard's
+    /// check before it issues. A send's are its message's, known when it issues.
+    pub touch: u128,
     /// IEEE macro operands' mme registers: dst, src0..src2 (0..7; 8 = nomme).
     pub mme: [u8; 4],
 }
@@ -556,10 +559,12 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         inst,
         fast: None,
         issue: 0,
+        touch: 0,
         mme,
     };
     e.fast = super::fast::plan(&e);
     e.issue = super::timing::issue_cycles(&e) as u8;
+    e.touch = super::timing::grfs_touched(&e);
     Ok(e)
 }
 
@@ -775,6 +780,11 @@ impl Program {
 
     /// Run instructions of translated run `r` from position `k` on `t` (`Run::exec`).
     #[inline]
+    /// The GRFs run `r` reads or writes.
+    pub fn run_touch(&self, r: usize) -> u128 {
+        self.runs.run(r).touch
+    }
+
     pub fn exec_run(
         &self,
         r: usize,

@@ -8,6 +8,7 @@ use gencl_isa::{RegFile, Src};
 
 use super::program::ExecInst;
 use super::thread::Thread;
+use super::timing::grf_range;
 use crate::gpu::dataport::{Dataport, Payload, Reply, Request, SendOutcome};
 use crate::gpu::GpuError;
 
@@ -34,6 +35,20 @@ fn reg_nr(inst: &ExecInst, k: usize) -> Result<Option<usize>, GpuError> {
         Some(Src::Imm(_)) if k == 0 => Err(illegal(inst, "send payload is an immediate")),
         _ => Ok(None),
     }
+}
+
+/// The GRFs (bit n: rn) of message `m`'s payloads and of its reply, for the scoreboard.
+pub fn registers(inst: &ExecInst, m: &Message) -> (u128, u128) {
+    let grfs = |nr: Option<usize>, len: u32| nr.map_or(0, |r| grf_range(r as u32, len));
+    let src = |k| reg_nr(inst, k).ok().flatten();
+    let dst = match inst.inst.dst {
+        Some(d) if d.file == RegFile::Grf => Some(d.nr as usize),
+        _ => None,
+    };
+    (
+        grfs(src(0), m.mlen) | grfs(src(1), m.ex_mlen),
+        grfs(dst, m.rlen),
+    )
 }
 
 impl Port {

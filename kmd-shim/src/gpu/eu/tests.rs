@@ -460,11 +460,45 @@ fn simd8_vector_add_via_a64_untyped() {
     );
     // Timing (docs/gpu-model.md): issue = SIMD8 32-bit mov 2 + shl 2 + three
     // adds to UQ at 4 (two lanes a cycle) + two reads 1 + add 2 + write 1 +
-    // EOT 1 = 22; latency 3 × 200; one thread: its issue and latency in
-    // sequence.
+    // EOT 1 = 22. The reads issue at cycles 17 and 18, their replies land at
+    // 217 and 218, and the add that reads both waits from 18 to 218: 200 cycles
+    // of latency (the second read's hidden behind the first's); the write has
+    // no reply, so nothing waits for it. One thread: 222.
     assert_eq!(c.issue_cycles, 22);
-    assert_eq!(c.latency_cycles, 600);
-    assert_eq!(c.modelled_cycles, 622);
+    assert_eq!(c.latency_cycles, 200);
+    assert_eq!(c.modelled_cycles, 222);
+}
+
+/// The scoreboard: a thread waits for a reply only where an instruction touches one of its
+/// registers, so a read issued before the first's reply is used overlaps it; used in turn,
+/// the same two reads wait twice. Nobody waits for a store.
+#[test]
+fn replies_wait_at_their_first_use() {
+    let mem = FlatMem::new();
+    let (a, b, tg) = vector_add_setup(&mem);
+    let mut prog = vector_add_program();
+    // mov, shl, three adds, read a, read b, add, write, eot: move the read of b after a
+    // use of a (a move of r10 to r12), so that each reply is waited for in turn.
+    let use_a = alu(Opcode::Mov, 8, dst(12, Type::F), &[r8(10, Type::F)]);
+    let read_b = prog.remove(6);
+    prog.insert(6, use_a.clone());
+    prog.insert(7, read_b);
+    let (_, c) = run(prog, &tg, &mem).unwrap();
+    check_vector_add(&mem, &a, &b);
+    // Issue 22 + the mov's 2; read a at 17 lands at 217, the mov waits 200 and issues
+    // (219), read b at 220 lands at 420, the add waits 200 more.
+    assert_eq!((c.issue_cycles, c.latency_cycles), (24, 400));
+    assert_eq!(c.modelled_cycles, 424);
+    // The same use, after both reads: one wait.
+    let mut prog = vector_add_program();
+    prog.insert(7, use_a);
+    let (_, c) = run(prog, &tg, &mem).unwrap();
+    assert_eq!((c.issue_cycles, c.latency_cycles), (24, 199));
+    // A write's latency is not waited for: a second write adds its issue cycle only.
+    let mut prog = vector_add_program();
+    prog.insert(8, a64_write(5));
+    let (_, c) = run(prog, &tg, &mem).unwrap();
+    assert_eq!((c.issue_cycles, c.latency_cycles), (23, 200));
 }
 
 #[test]
@@ -2582,14 +2616,15 @@ fn timing_model_issue_and_latency_bounds() {
         let (_, c) = run(vec![inst.clone(), eot()], &tg, &mem).unwrap();
         assert_eq!(c.issue_cycles, cycles + 1, "{inst:?}");
     }
-    // 8 threads × (an SLM read: 1 issue, 30 latency; EOT): the latency-bound
-    // path is 32 per thread, and 8 threads need two waves of 7: 64.
+    // 8 threads × (an SLM read: 1 issue, 30 latency; EOT): a thread ends when its reply
+    // has landed, at 31 (the EOT issued at 2 waits 29), and 8 threads need two waves of
+    // 7: 62.
     let slm_read = send(8, Sfid::Dc1, Some(20), 10, desc(1, 1, 1, 0x2E, 254), false);
     let tg = group(8, 0xFF, |_, _| {});
     let (_, c) = run(vec![slm_read, eot()], &tg, &mem).unwrap();
-    assert_eq!((c.issue_cycles, c.latency_cycles), (16, 240));
+    assert_eq!((c.issue_cycles, c.latency_cycles), (16, 8 * 29));
     assert_eq!(c.sends_slm, 8);
-    assert_eq!(c.modelled_cycles, 64);
+    assert_eq!(c.modelled_cycles, 62);
 }
 
 /// Independent reference for directed rounding: a finite f64 in the f32

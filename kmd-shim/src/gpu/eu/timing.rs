@@ -3,7 +3,7 @@
 
 use gencl_isa::{Opcode, SendInfo, Sfid};
 
-use super::program::{Dom, ExecInst};
+use super::program::{Dom, ExecInst, Loc};
 use crate::gpu::Counters;
 
 /// EU threads per EU on Gen9: up to this many threads overlap their latency.
@@ -12,11 +12,120 @@ pub const THREADS_PER_EU: u64 = 7;
 /// Instructions an EU issues per cycle (FPU0 and FPU1), from different threads.
 pub const ISSUE_PER_CYCLE: u64 = 2;
 
-/// One thread's cycles: issue slots it used and message latency it waited for.
-#[derive(Default, Clone, Copy, Debug)]
+/// One thread's cycles: the issue slots it used, the cycles it waited for message replies,
+/// and its scoreboard (the replies still on their way).
+///
+/// A send's reply registers are scoreboarded, as Gen's are: the thread goes on issuing and
+/// waits only when an instruction reads or writes a register a reply has yet to land in
+/// (or at its end), so independent work, and other messages, issued after a send hide its
+/// latency. A message without a reply (a store, an atomic whose old value is dropped)
+/// makes nobody wait.
+#[derive(Default, Clone, Debug)]
 pub struct Timing {
     pub issue: u64,
+    /// Cycles the thread stood waiting for replies.
     pub latency: u64,
+    /// Replies on their way: the GRFs each writes (bit n: rn) and the cycle it lands.
+    pending: Vec<(u128, u64)>,
+    /// Union of `pending`'s registers.
+    busy: u128,
+}
+
+impl Timing {
+    /// The thread's cycle: its issue and its waits so far, in sequence.
+    fn now(&self) -> u64 {
+        self.issue + self.latency
+    }
+
+    /// Before an instruction that reads or writes `grfs` issues: wait for every reply
+    /// landing in them.
+    #[inline]
+    pub fn touch(&mut self, grfs: u128) {
+        if self.busy & grfs != 0 {
+            self.wait_for(grfs);
+        }
+    }
+
+    #[cold]
+    fn wait_for(&mut self, grfs: u128) {
+        let now = self.now();
+        let mut until = now;
+        self.pending.retain(|&(regs, ready)| {
+            if regs & grfs != 0 {
+                until = until.max(ready);
+                false
+            } else {
+                ready > now
+            }
+        });
+        self.latency += until - now;
+        self.busy = self.pending.iter().fold(0, |m, p| m | p.0);
+    }
+
+    /// Whether the replies on their way leave `grfs` alone (those landed by now are
+    /// forgotten first): a translated run touching only such registers need not check.
+    pub fn clear_of(&mut self, grfs: u128) -> bool {
+        if self.busy & grfs == 0 {
+            return true;
+        }
+        let now = self.now();
+        self.pending.retain(|&(_, ready)| ready > now);
+        self.busy = self.pending.iter().fold(0, |m, p| m | p.0);
+        self.busy & grfs == 0
+    }
+
+    /// A send just issued whose reply lands in `grfs` after `latency` cycles.
+    pub fn reply(&mut self, grfs: u128, latency: u64) {
+        if grfs != 0 && latency > 0 {
+            self.pending.push((grfs, self.now() + latency));
+            self.busy |= grfs;
+        }
+    }
+
+    /// The thread ends when its last reply has landed.
+    pub fn end(&mut self) {
+        self.touch(u128::MAX);
+    }
+}
+
+/// The GRFs (bit n: rn) of `count` whole registers from `first`; registers past r127 are
+/// not named (the data port refuses such messages).
+pub fn grf_range(first: u32, count: u32) -> u128 {
+    if count == 0 || first >= 128 {
+        return 0;
+    }
+    let end = (first + count).min(128);
+    let ones = if end - first == 128 {
+        u128::MAX
+    } else {
+        (1u128 << (end - first)) - 1
+    };
+    ones << first
+}
+
+/// The GRFs an ALU or flow instruction reads or writes: its direct GRF operands' regions;
+/// an indirect operand may name any register.
+pub fn grfs_touched(inst: &ExecInst) -> u128 {
+    let n = usize::from(inst.n).clamp(1, 32);
+    let span = |loc: Loc, indirect: bool, base: u32, rel: &[u16; 32], size: u32| -> u128 {
+        match loc {
+            Loc::Grf if indirect => u128::MAX,
+            Loc::Grf => {
+                let lo = rel[..n].iter().copied().min().unwrap_or(0) as u32;
+                let hi = rel[..n].iter().copied().max().unwrap_or(0) as u32 + size;
+                let (first, last) = ((base + lo) / 32, (base + hi - 1) / 32);
+                grf_range(first, last + 1 - first)
+            }
+            _ => 0,
+        }
+    };
+    let mut m = inst.dst.as_ref().map_or(0, |d| {
+        span(d.loc, d.indirect.is_some(), d.base, &d.rel, d.ty.size())
+    });
+    for s in inst.srcs.iter().flatten() {
+        m |= span(s.loc, s.indirect.is_some(), s.base, &s.rel, s.ty.size());
+    }
+    m
 }
 
 /// Modelled cycles of a group on one EU: the larger of the issue bound (all
@@ -24,11 +133,7 @@ pub struct Timing {
 /// its message latencies in sequence, up to 7 threads overlapping: waves).
 pub fn group_cycles(timing: &[Timing]) -> u64 {
     let total_issue: u64 = timing.iter().map(|t| t.issue).sum();
-    let longest = timing
-        .iter()
-        .map(|t| t.issue + t.latency)
-        .max()
-        .unwrap_or(0);
+    let longest = timing.iter().map(Timing::now).max().unwrap_or(0);
     let waves = (timing.len() as u64).div_ceil(THREADS_PER_EU);
     total_issue.div_ceil(ISSUE_PER_CYCLE).max(waves * longest)
 }

@@ -122,6 +122,8 @@ pub struct Run {
     rtne: bool,
     /// The program's launch generation when it was translated (its instructions checked).
     pub generation: u64,
+    /// The GRFs its instructions read or write (the scoreboard's check at its entry).
+    pub touch: u128,
 }
 
 /// What running part of a run did.
@@ -169,6 +171,7 @@ impl Run {
             daz,
             rtne: insts.iter().any(emit::needs_rtne),
             generation,
+            touch: insts.iter().fold(0, |m, i| m | i.touch),
         })
     }
 
