@@ -580,7 +580,26 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
     }
-    let assignment = regalloc::allocate(&mut mfunc)?;
+    // Scheduled code is kept unless it spills more than the code as selected (Mesa's
+    // scheduler, too, falls back to an order that allocates).
+    let selected = crate::schedule::enabled().then(|| mfunc.clone());
+    let scheduled = selected.is_some() && crate::schedule::schedule(&mut mfunc);
+    if verify && scheduled {
+        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("scheduling", e))?;
+    }
+    let mut assignment = regalloc::allocate(&mut mfunc);
+    if let Some(mut m) = selected.filter(|_| scheduled) {
+        let spills =
+            |a: &Result<regalloc::Assignment, _>| a.as_ref().map_or(u32::MAX, |a| a.spill_bytes);
+        if spills(&assignment) > 0 {
+            let unscheduled = regalloc::allocate(&mut m);
+            if spills(&unscheduled) < spills(&assignment) {
+                tracing::debug!(kernel = %func.name, "scheduled code spills more: kept as selected");
+                (mfunc, assignment) = (m, unscheduled);
+            }
+        }
+    }
+    let assignment = assignment?;
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("register allocation", e))?;
         crate::mir::verify::verify_assigned(&mfunc, &assignment.base)

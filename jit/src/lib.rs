@@ -20,6 +20,7 @@ pub mod mir;
 pub mod passes;
 pub mod program_cache;
 pub mod regalloc;
+pub mod schedule;
 
 pub use compile::{
     compile, compile_object, compile_specialized, link_programs, BuildError, CompileInput, Linked,

@@ -34,9 +34,10 @@ use crate::frontend::clc::{find_program, tool};
 const MAGIC: &[u8; 8] = b"GENCLPC1";
 
 /// Environment variables the compiler reads that change what a build makes.
-const ENV: [&str; 12] = [
+const ENV: [&str; 13] = [
     "GENCL_SIMD",
     "GENCL_BUFFER_SURFACES",
+    "GENCL_SCHEDULE",
     "GENCL_LLVM_PASSES",
     "GENCL_CLANG",
     "GENCL_OPT",

@@ -1,0 +1,125 @@
+//! List scheduling of one region's dependence graph, top down: at each cycle, of the
+//! instructions whose operands are ready, the one with the longest path to the region's
+//! end goes next (so messages, whose replies are long paths, go as early as their
+//! addresses allow and their users as late as work remains); when none is ready, the
+//! cycle advances to the earliest. Register pressure: while the registers the region has
+//! defined and not yet freed exceed `budget` bytes, the instruction that frees the most
+//! (and defines the least) goes first instead.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::graph::Node;
+
+/// The order of `nodes` to issue them in. `bytes[v]` is virtual register v's size;
+/// `local[v]` whether the region holds every reference to it (only those are counted:
+/// one live before or after the region is live throughout it whatever the order).
+pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<u32> {
+    let n = nodes.len();
+    let mut preds: Vec<u32> = nodes.iter().map(|x| x.preds).collect();
+    let mut earliest = vec![0u32; n];
+    // Readers of each local register not yet scheduled.
+    let mut readers_left: std::collections::HashMap<u32, u32> = Default::default();
+    for x in nodes {
+        for &v in &x.uses {
+            if local[v as usize] {
+                *readers_left.entry(v).or_default() += 1;
+            }
+        }
+    }
+    let mut live: u32 = 0;
+    let mut defined: std::collections::HashSet<u32> = Default::default();
+    // Ready now: by height, then the original order. Waiting for their operands: by cycle.
+    let mut avail: BinaryHeap<(u32, Reverse<u32>)> = BinaryHeap::new();
+    let mut waiting: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+    for (k, x) in nodes.iter().enumerate() {
+        if x.preds == 0 {
+            avail.push((x.height, Reverse(k as u32)));
+        }
+    }
+    let mut now = 0u32;
+    let mut out = Vec::with_capacity(n);
+    // The bytes a node would free, less those it would define.
+    let gain = |k: usize,
+                readers_left: &std::collections::HashMap<u32, u32>,
+                defined: &std::collections::HashSet<u32>| {
+        let x = &nodes[k];
+        let freed: i64 = x
+            .uses
+            .iter()
+            .filter(|&&v| local[v as usize] && readers_left.get(&v) == Some(&1))
+            .map(|&v| i64::from(bytes[v as usize]))
+            .sum();
+        let new: i64 = x
+            .defs
+            .iter()
+            .filter(|&&v| local[v as usize] && !defined.contains(&v))
+            .map(|&v| i64::from(bytes[v as usize]))
+            .sum();
+        freed - new
+    };
+    while out.len() < n {
+        while let Some(&Reverse((t, k))) = waiting.peek() {
+            if t > now && !avail.is_empty() {
+                break;
+            }
+            waiting.pop();
+            now = now.max(t);
+            avail.push((nodes[k as usize].height, Reverse(k)));
+        }
+        let k = if live > budget && avail.len() > 1 {
+            // Under pressure: the ready instruction that frees the most, then the highest.
+            let all: Vec<_> = std::iter::from_fn(|| avail.pop()).collect();
+            let best = all
+                .iter()
+                .copied()
+                .max_by_key(|&(h, Reverse(k))| {
+                    (gain(k as usize, &readers_left, &defined), h, Reverse(k))
+                })
+                .map(|(_, Reverse(k))| k)
+                .unwrap_or(0);
+            for e in all {
+                if e.1 .0 != best {
+                    avail.push(e);
+                }
+            }
+            best
+        } else {
+            match avail.pop() {
+                Some((_, Reverse(k))) => k,
+                None => break,
+            }
+        };
+        let x = &nodes[k as usize];
+        for &v in &x.defs {
+            if local[v as usize] && defined.insert(v) {
+                live += bytes[v as usize];
+            }
+        }
+        for &v in &x.uses {
+            if let Some(c) = readers_left.get_mut(&v) {
+                *c -= 1;
+                if *c == 0 && defined.contains(&v) {
+                    live = live.saturating_sub(bytes[v as usize]);
+                }
+            }
+        }
+        out.push(k);
+        let start = now;
+        now += x.issue;
+        for &(s, lat) in &x.succs {
+            let s = s as usize;
+            earliest[s] = earliest[s].max(start + lat);
+            preds[s] -= 1;
+            if preds[s] == 0 {
+                if earliest[s] <= now {
+                    avail.push((nodes[s].height, Reverse(s as u32)));
+                } else {
+                    waiting.push(Reverse((earliest[s], s as u32)));
+                }
+            }
+        }
+    }
+    debug_assert_eq!(out.len(), n, "the dependence graph has a cycle");
+    out
+}

@@ -1,0 +1,97 @@
+//! Instruction scheduling before register allocation (issue 25; docs/jit.md "Instruction
+//! scheduling"): each region of the machine IR between boundaries (labels, loop marks,
+//! flow control and the instructions `graph::is_boundary` names) is list-scheduled over
+//! its dependence graph, so that a message issues as soon as its payload is ready and the
+//! work that does not need its reply fills its latency (Gen scoreboards a send's reply
+//! registers: a thread waits only where it reads them). Mesa's `brw_schedule_instructions`
+//! and IGC's pre-RA scheduler do this job; like Mesa's, the scheduled code is kept only if
+//! it allocates without spilling more than the code as selected (`compile.rs`).
+//!
+//! - `graph`: what each instruction reads and writes, and the dependence graph;
+//! - `list`: the list scheduler.
+
+mod graph;
+mod list;
+
+use crate::mir::{Item, MFunction};
+
+/// `GENCL_SCHEDULE=0` keeps the instructions in the order selection made them (for
+/// comparison; part of the program cache's key). Read once.
+pub fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("GENCL_SCHEDULE").map_or(true, |v| v != "0"))
+}
+
+/// Schedule every region of `m`; true when some instruction moved.
+pub fn schedule(m: &mut MFunction) -> bool {
+    // Where each virtual register is referenced: one region's only, or more.
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let mut home = vec![NONE; m.vregs.len()];
+    let mut region = 0u32;
+    for item in &m.items {
+        match item {
+            Item::Inst(mi) if !graph::is_boundary(mi) => {
+                for r in mi.srcs.iter().flatten().chain(mi.dst.iter()) {
+                    let h = &mut home[r.v.0 as usize];
+                    *h = match *h {
+                        NONE => region,
+                        x if x == region => region,
+                        _ => MANY,
+                    };
+                }
+            }
+            _ => {
+                if let Item::Inst(mi) = item {
+                    for r in mi.srcs.iter().flatten().chain(mi.dst.iter()) {
+                        home[r.v.0 as usize] = MANY;
+                    }
+                }
+                region += 1;
+            }
+        }
+    }
+    let local: Vec<bool> = home.iter().map(|&h| h < MANY).collect();
+    let bytes: Vec<u32> = m.vregs.iter().map(|v| v.bytes.max(4)).collect();
+    // Half the registers allocation may use, for the values a region defines and uses.
+    let budget = (128 - u32::from(m.first_free_grf)) * 32 / 2;
+    let items = std::mem::take(&mut m.items);
+    let mut out: Vec<Item> = Vec::with_capacity(items.len());
+    let mut pending: Vec<Item> = Vec::new();
+    let mut moved = false;
+    let mut flush = |pending: &mut Vec<Item>, out: &mut Vec<Item>| {
+        if pending.len() > 2 {
+            let insts: Vec<&crate::mir::MInst> = pending
+                .iter()
+                .map(|i| match i {
+                    Item::Inst(mi) => mi,
+                    _ => unreachable!("a region holds instructions only"),
+                })
+                .collect();
+            let nodes = graph::build(&insts);
+            let order = list::order(&nodes, &bytes, &local, budget);
+            if order.len() == pending.len() {
+                moved |= order.iter().enumerate().any(|(k, &o)| k as u32 != o);
+                let mut slots: Vec<Option<Item>> = pending.drain(..).map(Some).collect();
+                out.extend(order.iter().map(|&k| slots[k as usize].take().unwrap()));
+                return;
+            }
+        }
+        out.append(pending);
+    };
+    for item in items {
+        match &item {
+            Item::Inst(mi) if !graph::is_boundary(mi) => pending.push(item),
+            _ => {
+                flush(&mut pending, &mut out);
+                out.push(item);
+            }
+        }
+    }
+    flush(&mut pending, &mut out);
+    m.items = out;
+    moved
+}
+
+#[cfg(test)]
+mod tests;
