@@ -580,24 +580,45 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
     }
-    // Scheduled code is kept unless it spills more than the code as selected (Mesa's
-    // scheduler, too, falls back to an order that allocates).
-    let selected = crate::schedule::enabled().then(|| mfunc.clone());
-    let scheduled = selected.is_some() && crate::schedule::schedule(&mut mfunc);
-    if verify && scheduled {
-        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("scheduling", e))?;
-    }
-    let mut assignment = regalloc::allocate(&mut mfunc);
-    if let Some(mut m) = selected.filter(|_| scheduled) {
+    // Scheduled code is kept unless it spills: then scheduled again under tighter register
+    // pressure, and at last the order selection made, whichever spills least (Mesa's
+    // scheduler, too, tries its modes in turn until one allocates).
+    let mut assignment = Err(regalloc::RegallocError::OutOfRegisters { spilled: u32::MAX });
+    if crate::schedule::enabled() {
+        let selected = mfunc.clone();
         let spills =
             |a: &Result<regalloc::Assignment, _>| a.as_ref().map_or(u32::MAX, |a| a.spill_bytes);
-        if spills(&assignment) > 0 {
-            let unscheduled = regalloc::allocate(&mut m);
-            if spills(&unscheduled) < spills(&assignment) {
-                tracing::debug!(kernel = %func.name, "scheduled code spills more: kept as selected");
-                (mfunc, assignment) = (m, unscheduled);
+        let modes = [
+            Some(crate::schedule::Pressure::Loose),
+            Some(crate::schedule::Pressure::Tight),
+            None,
+        ];
+        for (k, mode) in modes.into_iter().enumerate() {
+            let mut m = if k == 0 {
+                std::mem::take(&mut mfunc)
+            } else {
+                selected.clone()
+            };
+            let moved = mode.is_some_and(|p| crate::schedule::schedule(&mut m, p));
+            if k == 0 && !moved {
+                // Nothing moved: the order as selected is the only one.
+                mfunc = m;
+                assignment = regalloc::allocate(&mut mfunc);
+                break;
+            }
+            if verify && moved {
+                crate::mir::verify::verify(&m).map_err(|e| mir_error("scheduling", e))?;
+            }
+            let a = regalloc::allocate(&mut m);
+            if k == 0 || spills(&a) < spills(&assignment) {
+                (mfunc, assignment) = (m, a);
+            }
+            if spills(&assignment) == 0 {
+                break;
             }
         }
+    } else {
+        assignment = regalloc::allocate(&mut mfunc);
     }
     let assignment = assignment?;
     if verify {

@@ -676,3 +676,74 @@ fn buffer_arguments_go_through_their_surfaces() {
         }
     }
 }
+
+/// Instruction scheduling (`schedule/`): a sum of four independent loads issues all four
+/// messages before the first addition reads a reply, so their latencies overlap (selection
+/// emits each load beside its use). Fails with `GENCL_SCHEDULE=0`.
+#[test]
+fn independent_loads_issue_before_their_uses() {
+    let src = "kernel void sum4(global const float *in, global float *out) {
+            size_t i = get_global_id(0), n = get_global_size(0);
+            float s = in[i];
+            for (int k = 1; k < 4; k++)
+                s += in[i + k * n] * (float)k;
+            out[i] = s;
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    let (name, k) = &ks[0];
+    let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let text = legal_text(name, &k.isa);
+    let lines: Vec<&str> = text.lines().collect();
+    let reads: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("send") && l.contains("surface read"))
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(reads.len(), 4, "{text}");
+    let first_float = lines
+        .iter()
+        .position(|l| {
+            (l.contains("add (") || l.contains("mad (") || l.contains("mul (")) && l.contains(":f")
+        })
+        .unwrap_or_else(|| panic!("no float arithmetic:\n{text}"));
+    assert!(
+        reads.iter().all(|&r| r < first_float),
+        "a load issued after the first use of another's reply:\n{text}"
+    );
+}
+
+/// An atomic whose old value nobody reads asks for none: its message has no reply (response
+/// length 0), so nothing waits for it; one whose value is read keeps its reply. A64 (a
+/// pointer made from an integer), surface and SLM atomics alike.
+#[test]
+fn atomics_whose_old_value_is_unused_have_no_reply() {
+    let src = "kernel void drop(global int *h, global const uchar *x, ulong p, local int *l) {
+            atomic_inc(&h[x[get_global_id(0)] & 15]);
+            atomic_add((global int *)p, 2);
+            atomic_inc(&l[get_local_id(0) & 3]);
+        }
+        kernel void keep(global int *h, global int *o) {
+            o[get_global_id(0)] = atomic_inc(&h[get_global_id(0) & 15]);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let atomics: Vec<u32> = data_port_sends(&text)
+            .into_iter()
+            // DC1's untyped and A64 atomics (message types 0x02 and 0x12).
+            .filter(|(_, d)| matches!((d >> 14) & 0x1F, 0x02 | 0x12))
+            .map(|(_, d)| (d >> 20) & 0x1F)
+            .collect();
+        match name.as_str() {
+            // A64's atomic is SIMD8: two messages at SIMD16.
+            "drop" => assert_eq!(atomics, [0, 0, 0, 0], "{text}"),
+            "keep" => assert!(
+                !atomics.is_empty() && atomics.iter().all(|&r| r > 0),
+                "{text}"
+            ),
+            _ => unreachable!(),
+        }
+    }
+}

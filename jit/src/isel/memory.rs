@@ -791,22 +791,30 @@ impl Sel<'_> {
         }
         let t = if wide { Type::UQ } else { Type::UD };
         let payload = self.payload(port, addr)?;
+        // An old value nobody reads is not asked for: the message then has no reply, which
+        // nothing waits for (IGC's atomic_inc on a histogram is such a message).
+        let returns = self.uses[v.0 as usize] > 0;
         if port == Port::A64 && self.simd == 16 {
-            return self.a64_atomic_halves(v, op, payload, operands, t);
+            return self.a64_atomic_halves(v, op, payload, operands, t, returns);
         }
         let per = ty.bytes().max(4) * self.simd as u32;
         let data = self.operand_block(operands, per, t)?;
         let n = operands.len() as u32;
         let parts = match port {
-            Port::A64 => send::a64_atomic_desc(op, wide, true, n),
-            _ => send::untyped_atomic_desc(port.bti(), self.simd as u32, op, true, n),
+            Port::A64 => send::a64_atomic_desc(op, wide, returns, n),
+            _ => send::untyped_atomic_desc(port.bti(), self.simd as u32, op, returns, n),
         };
-        let (r, _) = self.def_varying(v);
         let mut i = send::message(Opcode::Sends, self.simd, parts);
-        i.dst = Some(grf_dst(0, 0, Type::UD));
+        let reply = returns.then(|| {
+            i.dst = Some(grf_dst(0, 0, Type::UD));
+            VRef {
+                v: self.def_varying(v).0,
+                off: 0,
+            }
+        });
         self.push(
             i,
-            Some(VRef { v: r, off: 0 }),
+            reply,
             [Some(payload), Some(VRef { v: data, off: 0 }), None],
         );
         Ok(())
@@ -822,6 +830,7 @@ impl Sel<'_> {
         payload: VRef,
         operands: &[Value],
         t: Type,
+        returns: bool,
     ) -> Result<(), IselError> {
         let n = operands.len() as u32;
         // Per half: operand k's eight lanes at 8 × size × k.
@@ -850,18 +859,20 @@ impl Sel<'_> {
             self.m.items.push(Item::Inst(lo));
             self.m.items.push(Item::Inst(hi));
         }
-        let (r, _) = self.def_varying(v);
+        let r = returns.then(|| self.def_varying(v).0);
         for h in 0..2u32 {
             let mut i = send::message(
                 Opcode::Sends,
                 8,
-                send::a64_atomic_desc(op, t.size() == 8, true, n),
+                send::a64_atomic_desc(op, t.size() == 8, returns, n),
             );
             i.chan_offset = 8 * h as u8;
-            i.dst = Some(grf_dst(0, 0, Type::UD));
+            if returns {
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+            }
             self.push(
                 i,
-                Some(VRef { v: r, off: per * h }),
+                r.map(|r| VRef { v: r, off: per * h }),
                 [
                     Some(VRef {
                         v: payload.v,

@@ -67,22 +67,35 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             now = now.max(t);
             avail.push((nodes[k as usize].height, Reverse(k)));
         }
-        let k = if live > budget && avail.len() > 1 {
-            // Under pressure: the ready instruction that frees the most, then the highest.
-            let all: Vec<_> = std::iter::from_fn(|| avail.pop()).collect();
+        let k = if live > budget && avail.len() + waiting.len() > 1 {
+            // Under pressure: of every instruction whose operands are computed (ready now
+            // or waiting for a reply), the one that frees the most, then the one ready
+            // soonest, then the highest; waiting for it rather than defining more.
+            let mut all: Vec<u32> = avail.drain().map(|(_, Reverse(k))| k).collect();
+            all.extend(waiting.drain().map(|Reverse((_, k))| k));
             let best = all
                 .iter()
                 .copied()
-                .max_by_key(|&(h, Reverse(k))| {
-                    (gain(k as usize, &readers_left, &defined), h, Reverse(k))
+                .max_by_key(|&k| {
+                    (
+                        gain(k as usize, &readers_left, &defined),
+                        Reverse(earliest[k as usize].saturating_sub(now)),
+                        nodes[k as usize].height,
+                        Reverse(k),
+                    )
                 })
-                .map(|(_, Reverse(k))| k)
                 .unwrap_or(0);
-            for e in all {
-                if e.1 .0 != best {
-                    avail.push(e);
+            for k in all {
+                if k == best {
+                    continue;
+                }
+                if earliest[k as usize] <= now {
+                    avail.push((nodes[k as usize].height, Reverse(k)));
+                } else {
+                    waiting.push(Reverse((earliest[k as usize], k)));
                 }
             }
+            now = now.max(earliest[best as usize]);
             best
         } else {
             match avail.pop() {

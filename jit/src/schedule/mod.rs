@@ -22,8 +22,18 @@ pub fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var("GENCL_SCHEDULE").map_or(true, |v| v != "0"))
 }
 
+/// How much of the registers a region leaves free its scheduled values may take before the
+/// scheduler turns to freeing them (`list::order`'s budget).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pressure {
+    /// Three quarters: latency first.
+    Loose,
+    /// A third: for code whose loose schedule spilled.
+    Tight,
+}
+
 /// Schedule every region of `m`; true when some instruction moved.
-pub fn schedule(m: &mut MFunction) -> bool {
+pub fn schedule(m: &mut MFunction, pressure: Pressure) -> bool {
     // Where each virtual register is referenced: one region's only, or more.
     const NONE: u32 = u32::MAX;
     const MANY: u32 = u32::MAX - 1;
@@ -53,14 +63,45 @@ pub fn schedule(m: &mut MFunction) -> bool {
     }
     let local: Vec<bool> = home.iter().map(|&h| h < MANY).collect();
     let bytes: Vec<u32> = m.vregs.iter().map(|v| v.bytes.max(4)).collect();
-    // Half the registers allocation may use, for the values a region defines and uses.
-    let budget = (128 - u32::from(m.first_free_grf)) * 32 / 2;
+    // The bytes of registers live at each position that no one region holds alone (their
+    // intervals; scheduling moves items only within a region, so positions of regions stay).
+    let live = crate::analysis::liveness::intervals(m);
+    let mut through = vec![0i64; m.items.len() + 1];
+    for v in 0..m.vregs.len() {
+        let (s, e) = (live.start[v], live.end[v]);
+        if !local[v] && s != usize::MAX {
+            through[s] += i64::from(bytes[v]);
+            through[e + 1] -= i64::from(bytes[v]);
+        }
+    }
+    let mut sum = 0i64;
+    for t in through.iter_mut() {
+        sum += *t;
+        *t = sum;
+    }
+    // Registers allocation may use: from the first after the payload to r126.
+    let room = (127u32.saturating_sub(u32::from(m.first_free_grf))) * 32;
+    let share = match pressure {
+        Pressure::Loose => 3,
+        Pressure::Tight => 1,
+    };
+    let budget_at = |a: usize, b: usize| {
+        let busy = through[a..b.max(a + 1)]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .max(0) as u32;
+        room.saturating_sub(busy) * share / 4
+    };
+    let mut pos = 0usize;
     let items = std::mem::take(&mut m.items);
     let mut out: Vec<Item> = Vec::with_capacity(items.len());
     let mut pending: Vec<Item> = Vec::new();
     let mut moved = false;
-    let mut flush = |pending: &mut Vec<Item>, out: &mut Vec<Item>| {
+    let mut flush = |pending: &mut Vec<Item>, out: &mut Vec<Item>, end: usize| {
         if pending.len() > 2 {
+            let budget = budget_at(end - pending.len(), end);
             let insts: Vec<&crate::mir::MInst> = pending
                 .iter()
                 .map(|i| match i {
@@ -83,12 +124,13 @@ pub fn schedule(m: &mut MFunction) -> bool {
         match &item {
             Item::Inst(mi) if !graph::is_boundary(mi) => pending.push(item),
             _ => {
-                flush(&mut pending, &mut out);
+                flush(&mut pending, &mut out, pos);
                 out.push(item);
             }
         }
+        pos += 1;
     }
-    flush(&mut pending, &mut out);
+    flush(&mut pending, &mut out, pos);
     m.items = out;
     moved
 }
