@@ -580,46 +580,34 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
     }
-    // Scheduled code is kept unless it spills: then scheduled again under tighter register
-    // pressure, and at last the order selection made, whichever spills least (Mesa's
-    // scheduler, too, tries its modes in turn until one allocates).
-    let mut assignment = Err(regalloc::RegallocError::OutOfRegisters { spilled: u32::MAX });
+    // Scheduled code is kept if it allocates without spilling: loose first, then under
+    // tighter register pressure, and at last the order selection made, allocated with
+    // whatever spills it needs (Mesa's scheduler, too, tries its modes in turn until one
+    // allocates). A mode is tried with one allocation scan; only the last pays for spills.
+    let mut assignment = None;
     if crate::schedule::enabled() {
-        let selected = mfunc.clone();
-        let spills =
-            |a: &Result<regalloc::Assignment, _>| a.as_ref().map_or(u32::MAX, |a| a.spill_bytes);
-        let modes = [
-            Some(crate::schedule::Pressure::Loose),
-            Some(crate::schedule::Pressure::Tight),
-            None,
-        ];
-        for (k, mode) in modes.into_iter().enumerate() {
-            let mut m = if k == 0 {
-                std::mem::take(&mut mfunc)
-            } else {
-                selected.clone()
-            };
-            let moved = mode.is_some_and(|p| crate::schedule::schedule(&mut m, p));
-            if k == 0 && !moved {
-                // Nothing moved: the order as selected is the only one.
-                mfunc = m;
-                assignment = regalloc::allocate(&mut mfunc);
+        for pressure in [
+            crate::schedule::Pressure::Loose,
+            crate::schedule::Pressure::Tight,
+        ] {
+            let mut m = mfunc.clone();
+            if !crate::schedule::schedule(&mut m, pressure) {
+                // Nothing moved (or the code cannot fit the registers in any order).
                 break;
             }
-            if verify && moved {
+            if verify {
                 crate::mir::verify::verify(&m).map_err(|e| mir_error("scheduling", e))?;
             }
-            let a = regalloc::allocate(&mut m);
-            if k == 0 || spills(&a) < spills(&assignment) {
-                (mfunc, assignment) = (m, a);
-            }
-            if spills(&assignment) == 0 {
+            if let Some(a) = regalloc::allocate_without_spilling(&m) {
+                (mfunc, assignment) = (m, Some(a));
                 break;
             }
         }
-    } else {
-        assignment = regalloc::allocate(&mut mfunc);
     }
+    let assignment = match assignment {
+        Some(a) => Ok(a),
+        None => regalloc::allocate(&mut mfunc),
+    };
     let assignment = assignment?;
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("register allocation", e))?;

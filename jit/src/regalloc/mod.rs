@@ -79,6 +79,15 @@ pub fn allocate(m: &mut MFunction) -> Result<Assignment, RegallocError> {
     }
 }
 
+/// An assignment of `m`'s registers without spilling any, if they fit (one scan: what the
+/// scheduler's modes are tried with before a build pays for spilling).
+pub fn allocate_without_spilling(m: &MFunction) -> Option<Assignment> {
+    let mut a = scan(m).ok()?;
+    a.spill_bytes = 0;
+    a.scratch_bytes = m.scratch_base;
+    Some(a)
+}
+
 /// Where the scan ran out of room: the position it was at, and every register's interval.
 struct Failure {
     at: usize,

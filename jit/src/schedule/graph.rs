@@ -251,7 +251,7 @@ pub struct Node {
 
 /// The graph of `insts` (in their order, none a boundary).
 pub fn build(insts: &[&MInst]) -> Vec<Node> {
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
     let mut nodes: Vec<Node> = insts
         .iter()
         .map(|mi| Node {
@@ -272,8 +272,8 @@ pub fn build(insts: &[&MInst]) -> Vec<Node> {
             _ => nodes[k].issue,
         })
         .collect();
-    let mut last_write: HashMap<Res, u32> = HashMap::new();
-    let mut reads: HashMap<Res, Vec<u32>> = HashMap::new();
+    let mut last_write: HashMap<Res, u32> = HashMap::default();
+    let mut reads: HashMap<Res, Vec<u32>> = HashMap::default();
     let mut acc = Vec::new();
     let mut edges: Vec<(u32, u32, u32)> = Vec::new();
     for (k, mi) in insts.iter().enumerate() {

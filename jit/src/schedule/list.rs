@@ -11,6 +11,9 @@ use std::collections::BinaryHeap;
 
 use super::graph::Node;
 
+/// Instructions weighed at a pick under pressure, of those ready and of those waiting.
+const CANDIDATES: usize = 16;
+
 /// The order of `nodes` to issue them in. `bytes[v]` is virtual register v's size;
 /// `local[v]` whether the region holds every reference to it (only those are counted:
 /// one live before or after the region is live throughout it whatever the order).
@@ -19,7 +22,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
     let mut preds: Vec<u32> = nodes.iter().map(|x| x.preds).collect();
     let mut earliest = vec![0u32; n];
     // Readers of each local register not yet scheduled.
-    let mut readers_left: std::collections::HashMap<u32, u32> = Default::default();
+    let mut readers_left: rustc_hash::FxHashMap<u32, u32> = Default::default();
     for x in nodes {
         for &v in &x.uses {
             if local[v as usize] {
@@ -28,7 +31,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
         }
     }
     let mut live: u32 = 0;
-    let mut defined: std::collections::HashSet<u32> = Default::default();
+    let mut defined: rustc_hash::FxHashSet<u32> = Default::default();
     // Ready now: by height, then the original order. Waiting for their operands: by cycle.
     let mut avail: BinaryHeap<(u32, Reverse<u32>)> = BinaryHeap::new();
     let mut waiting: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
@@ -41,8 +44,8 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
     let mut out = Vec::with_capacity(n);
     // The bytes a node would free, less those it would define.
     let gain = |k: usize,
-                readers_left: &std::collections::HashMap<u32, u32>,
-                defined: &std::collections::HashSet<u32>| {
+                readers_left: &rustc_hash::FxHashMap<u32, u32>,
+                defined: &rustc_hash::FxHashSet<u32>| {
         let x = &nodes[k];
         let freed: i64 = x
             .uses
@@ -71,8 +74,22 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             // Under pressure: of every instruction whose operands are computed (ready now
             // or waiting for a reply), the one that frees the most, then the one ready
             // soonest, then the highest; waiting for it rather than defining more.
-            let mut all: Vec<u32> = avail.drain().map(|(_, Reverse(k))| k).collect();
-            all.extend(waiting.drain().map(|Reverse((_, k))| k));
+            // The few highest ready and the few soonest waiting are the candidates (a long
+            // unrolled block would otherwise pay for every one of its instructions at
+            // every pick).
+            let mut all: Vec<u32> = Vec::with_capacity(2 * CANDIDATES);
+            while all.len() < CANDIDATES {
+                match avail.pop() {
+                    Some((_, Reverse(k))) => all.push(k),
+                    None => break,
+                }
+            }
+            while all.len() < 2 * CANDIDATES {
+                match waiting.pop() {
+                    Some(Reverse((_, k))) => all.push(k),
+                    None => break,
+                }
+            }
             let best = all
                 .iter()
                 .copied()

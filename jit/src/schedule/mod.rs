@@ -67,12 +67,22 @@ pub fn schedule(m: &mut MFunction, pressure: Pressure) -> bool {
     // intervals; scheduling moves items only within a region, so positions of regions stay).
     let live = crate::analysis::liveness::intervals(m);
     let mut through = vec![0i64; m.items.len() + 1];
+    let mut all = vec![0i64; m.items.len() + 1];
     for v in 0..m.vregs.len() {
         let (s, e) = (live.start[v], live.end[v]);
-        if !local[v] && s != usize::MAX {
-            through[s] += i64::from(bytes[v]);
-            through[e + 1] -= i64::from(bytes[v]);
+        if s != usize::MAX {
+            all[s] += i64::from(bytes[v]);
+            all[e + 1] -= i64::from(bytes[v]);
+            if !local[v] {
+                through[s] += i64::from(bytes[v]);
+                through[e + 1] -= i64::from(bytes[v]);
+            }
         }
+    }
+    let (mut sum, mut peak) = (0i64, 0i64);
+    for t in all.iter() {
+        sum += *t;
+        peak = peak.max(sum);
     }
     let mut sum = 0i64;
     for t in through.iter_mut() {
@@ -81,6 +91,11 @@ pub fn schedule(m: &mut MFunction, pressure: Pressure) -> bool {
     }
     // Registers allocation may use: from the first after the payload to r126.
     let room = (127u32.saturating_sub(u32::from(m.first_free_grf))) * 32;
+    // Code that cannot fit the registers in the order selection made spills whatever the
+    // order: its spills, not its latencies, decide, and allocation is not paid twice more.
+    if peak > i64::from(room) {
+        return false;
+    }
     let share = match pressure {
         Pressure::Loose => 3,
         Pressure::Tight => 1,
