@@ -5,7 +5,8 @@
 //! work that does not need its reply fills its latency (Gen scoreboards a send's reply
 //! registers: a thread waits only where it reads them). Mesa's `brw_schedule_instructions`
 //! and IGC's pre-RA scheduler do this job; like Mesa's, the scheduled code is kept only if
-//! it allocates without spilling more than the code as selected (`compile.rs`).
+//! it allocates without spilling (`compile.rs` tries a loose and a tight mode, then keeps
+//! the order as selected).
 //!
 //! - `graph`: what each instruction reads and writes, and the dependence graph;
 //! - `list`: the list scheduler.
@@ -28,7 +29,7 @@ pub fn enabled() -> bool {
 pub enum Pressure {
     /// Three quarters: latency first.
     Loose,
-    /// A third: for code whose loose schedule spilled.
+    /// A quarter: for code whose loose schedule spilled.
     Tight,
 }
 
@@ -129,7 +130,11 @@ pub fn schedule(m: &mut MFunction, pressure: Pressure) -> bool {
             if order.len() == pending.len() {
                 moved |= order.iter().enumerate().any(|(k, &o)| k as u32 != o);
                 let mut slots: Vec<Option<Item>> = pending.drain(..).map(Some).collect();
-                out.extend(order.iter().map(|&k| slots[k as usize].take().unwrap()));
+                out.extend(order.iter().map(|&k| {
+                    slots[k as usize]
+                        .take()
+                        .expect("the order is a permutation")
+                }));
                 return;
             }
         }
