@@ -163,14 +163,15 @@ fn build_log_reports_each_kernel() {
             .lines()
             .find(|l| l.starts_with(&format!("kernel '{}':", k.name)))
             .unwrap_or_else(|| panic!("no line for {}: {}", k.name, p.build_log));
-        // SIMD16, the width chosen for kernels that do not spill there, unless the corpus
-        // runs at SIMD8 (`corpus_at_simd8`).
-        let simd = if std::env::var("GENCL_SIMD").as_deref() == Ok("8") {
-            8
+        // SIMD32 or SIMD16 (`analysis::simd32`), the widths chosen for kernels that do not
+        // spill there, unless the corpus runs at SIMD8 (`corpus_at_simd8`); the log names
+        // the kernel's own.
+        if std::env::var("GENCL_SIMD").as_deref() == Ok("8") {
+            assert_eq!(k.simd, 8, "{line}");
         } else {
-            16
-        };
-        assert!(line.contains(&format!("SIMD{simd}, ")), "{line}");
+            assert!(matches!(k.simd, 16 | 32), "{line}");
+        }
+        assert!(line.contains(&format!("SIMD{}, ", k.simd)), "{line}");
         assert!(k.grfs_used > 4 && k.grfs_used < 128, "{line}");
         assert!(
             line.contains(&format!("{} GRFs used", k.grfs_used)),

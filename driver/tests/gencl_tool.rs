@@ -44,7 +44,7 @@ fn a_compile_prints_its_report_and_exits_zero() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     // Written through a pipe: what the tool prints reaches it before the process ends.
     assert!(
-        stdout.starts_with("kernel 'vadd': SIMD16, ") && stdout.ends_with("vadd.bin\n"),
+        stdout.starts_with("kernel 'vadd': SIMD32, ") && stdout.ends_with("vadd.bin\n"),
         "{stdout}"
     );
     let bin = std::fs::read(dir.join("vadd.bin")).unwrap();
@@ -306,37 +306,42 @@ fn compile_takes_build_options_that_start_with_a_dash() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A kernel that asks for no sub-group size is built at SIMD16, and at SIMD8 when its SIMD16
-/// code spills and SIMD8's does not (as IGC chooses); GENCL_SIMD=16 or 8 fixes the width.
+/// A kernel that asks for no sub-group size is built at SIMD32 where IGC would build it
+/// (`analysis::simd32`) and its code fits the registers, else at SIMD16, and at SIMD8 when its
+/// SIMD16 code spills and SIMD8's does not (as IGC chooses); GENCL_SIMD=16 or 8 fixes the
+/// width.
 #[test]
-fn the_width_is_simd16_unless_it_spills() {
+fn the_width_is_simd32_then_simd16_unless_they_spill() {
     let dir = std::env::temp_dir().join(format!("gencl-width-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // `press` keeps 32 floats live across a loop: 32 GRFs of them at SIMD8, 64 at SIMD16,
-    // with their products and the loop's copies (16 fit SIMD16 since the copies of a loop's
-    // phis are ordered rather than all made through temporaries, and 24 since instruction
-    // scheduling orders the loop's body).
-    let n = 32;
-    let mut press = String::from(
-        "kernel void press(global const float *in, global float *out, int n) {\n\
-         size_t g = get_global_id(0);\n",
-    );
-    for i in 0..n {
-        press += &format!("float a{i} = in[g * {n} + {i}];\n");
-    }
-    press += "for (int k = 0; k < n; k++) {\n";
-    for i in 0..n {
-        press += &format!("a{i} = a{i} * a{} + a{};\n", (i + 1) % n, (i + 7) % n);
-    }
-    press += "}\nfloat s = 0;\n";
-    for i in 0..n {
-        press += &format!("s += a{i};\n");
-    }
-    press += "out[g] = s;\n}\n";
+    // `press{n}` keeps n floats live across a loop, with their loads' replies, products and
+    // the loop's copies: 10 spill at SIMD32 and fit SIMD16, 20 spill at SIMD16 and fit SIMD8.
+    let press = |n: usize| {
+        let mut press = format!(
+            "kernel void press{n}(global const float *in, global float *out, int n) {{\n\
+             size_t g = get_global_id(0);\n",
+        );
+        for i in 0..n {
+            press += &format!("float a{i} = in[g * {n} + {i}];\n");
+        }
+        press += "for (int k = 0; k < n; k++) {\n";
+        for i in 0..n {
+            press += &format!("a{i} = a{i} * a{} + a{};\n", (i + 1) % n, (i + 7) % n);
+        }
+        press += "}\nfloat s = 0;\n";
+        for i in 0..n {
+            press += &format!("s += a{i};\n");
+        }
+        press + "out[g] = s;\n}\n"
+    };
     let src = dir.join("w.cl");
     std::fs::write(
         &src,
-        format!("kernel void light(global int *o) {{ o[get_global_id(0)] += 1; }}\n{press}"),
+        format!(
+            "kernel void light(global int *o) {{ o[get_global_id(0)] += 1; }}\n{}{}",
+            press(10),
+            press(20)
+        ),
     )
     .unwrap();
     let compile = |simd: Option<&str>| {
@@ -368,14 +373,20 @@ fn the_width_is_simd16_unless_it_spills() {
             .to_owned()
     };
     let chosen = compile(None);
-    assert!(line(&chosen, "light").contains("SIMD16, "), "{chosen}");
-    let p = line(&chosen, "press");
+    assert!(line(&chosen, "light").contains("SIMD32, "), "{chosen}");
+    let p = line(&chosen, "press10");
+    assert!(
+        p.contains("SIMD16, ") && p.contains(" 0 bytes spilled"),
+        "{p}"
+    );
+    let p = line(&chosen, "press20");
     assert!(
         p.contains("SIMD8, ") && p.contains(" 0 bytes spilled"),
         "{p}"
     );
     let wide = compile(Some("16"));
-    let p16 = line(&wide, "press");
+    assert!(line(&wide, "light").contains("SIMD16, "), "{wide}");
+    let p16 = line(&wide, "press20");
     assert!(
         p16.contains("SIMD16, ") && !p16.contains(" 0 bytes spilled"),
         "{p16}"

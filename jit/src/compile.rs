@@ -361,6 +361,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         args,
         required_wg_size,
         simd,
+        width_free,
         required_sub_group_size,
         attributes,
         constant_data,
@@ -549,71 +550,69 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         },
     );
     let cross_thread_bytes = off.div_ceil(32) * 32;
-    let cross_thread_grf = abi::cross_thread_grf(u32::from(simd));
-    let layout = Layout {
-        simd,
-        cross_thread_grf: cross_thread_grf as u8,
-        arg_offsets,
-        global_offset: abi::GLOBAL_OFFSET,
-        local_size: abi::ENQUEUED_LOCAL_SIZE,
-        global_size: abi::GLOBAL_SIZE,
-        num_groups: abi::NUM_GROUPS,
-        work_dim: abi::WORK_DIM,
-        payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
-        const_data,
-        printf_buffer: printf.as_ref().map(|p| p.curbe_offset),
-        global_vars: globals_offset,
-        scratch_base: scratch_base_offset,
-        flush_f32_denorms: opts.denorms_are_zero,
-        image_btis,
-        buffer_btis,
-        image_params,
+    let layout_at = |simd: u8| {
+        let cross_thread_grf = abi::cross_thread_grf(u32::from(simd));
+        Layout {
+            simd,
+            cross_thread_grf: cross_thread_grf as u8,
+            arg_offsets: arg_offsets.clone(),
+            global_offset: abi::GLOBAL_OFFSET,
+            local_size: abi::ENQUEUED_LOCAL_SIZE,
+            global_size: abi::GLOBAL_SIZE,
+            num_groups: abi::NUM_GROUPS,
+            work_dim: abi::WORK_DIM,
+            payload_grfs: (cross_thread_grf + cross_thread_bytes / 32) as u8,
+            const_data: const_data.clone(),
+            printf_buffer: printf.as_ref().map(|p| p.curbe_offset),
+            global_vars: globals_offset,
+            scratch_base: scratch_base_offset,
+            flush_f32_denorms: opts.denorms_are_zero,
+            image_btis: image_btis.clone(),
+            buffer_btis: buffer_btis.clone(),
+            image_params: image_params.clone(),
+        }
     };
-    let (mut mfunc, uses_local_ids) = isel::select(&func, uniform, &layout)?;
-    // The machine IR's verifier where the IR's runs (debug builds, tests, GENCL_VERIFY_IR).
-    let verify = passes::PassOptions::default().verify;
-    let mir_error = |after: &str, e: String| {
-        KernelError::Passes(format!(
-            "internal compiler error: the machine IR is invalid after {after}: {e}"
-        ))
-    };
-    if verify {
-        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
-    }
-    // Scheduled code is kept if it allocates without spilling: loose first, then under
-    // tighter register pressure, and at last the order selection made, allocated with
-    // whatever spills it needs (Mesa's scheduler, too, tries its modes in turn until one
-    // allocates). A mode is tried with one allocation scan; only the last pays for spills.
-    let mut assignment = None;
-    if crate::schedule::enabled() {
-        for pressure in [
-            crate::schedule::Pressure::Loose,
-            crate::schedule::Pressure::Tight,
-        ] {
-            let mut m = mfunc.clone();
-            if !crate::schedule::schedule(&mut m, pressure) {
-                // Nothing moved (or the code cannot fit the registers in any order).
-                break;
+    // SIMD32 where the kernel is worth it (`analysis::simd32`, IGC's rule) and its code fits
+    // the registers without spilling, else the width it was lowered at. Only code that did
+    // not read its width (no sub-group functions) is selected at another one.
+    let simd32 = simd == 16
+        && width_free
+        && required_sub_group_size.is_none()
+        && match lower::width_choice() {
+            lower::WidthChoice::Chosen => {
+                crate::analysis::simd32::profitable(&func, &uniform, required_wg_size)
+                    .map_err(|why| tracing::debug!(kernel = %func.name, why, "not SIMD32"))
+                    .is_ok()
             }
-            if verify {
-                crate::mir::verify::verify(&m).map_err(|e| mir_error("scheduling", e))?;
+            // GENCL_SIMD=32: every kernel that SIMD32 selection has code for.
+            lower::WidthChoice::Fixed(w) => {
+                w == 32 && crate::analysis::simd32::selectable(&func).is_ok()
             }
-            if let Some(a) = regalloc::allocate_without_spilling(&m) {
-                (mfunc, assignment) = (m, Some(a));
-                break;
+        };
+    let mut built = None;
+    if simd32 {
+        match machine_code(&func, uniform.clone(), &layout_at(32), false) {
+            Ok(Some(b)) if lane_qwords(&b.0) => {
+                tracing::debug!(kernel = %func.name, "64-bit work per lane; SIMD16")
             }
+            Ok(Some(b)) => built = Some((32, b)),
+            Ok(None) => tracing::debug!(kernel = %func.name, "SIMD32 code spills; SIMD16"),
+            // An internal error (illegal code the verifier caught) is a compiler bug the
+            // SIMD16 build may not have: said, so that the fallback hides nothing.
+            Err(e) if e.to_string().contains("internal") => {
+                tracing::warn!(kernel = %func.name, error = %e, "the SIMD32 build failed; SIMD16")
+            }
+            Err(e) => tracing::debug!(kernel = %func.name, error = %e, "no SIMD32 build"),
         }
     }
-    let assignment = match assignment {
-        Some(a) => Ok(a),
-        None => regalloc::allocate(&mut mfunc),
+    let (simd, (mfunc, assignment, uses_local_ids)) = match built {
+        Some(b) => b,
+        None => (
+            simd,
+            machine_code(&func, uniform, &layout_at(simd), true)?
+                .expect("an allocation that may spill always answers"),
+        ),
     };
-    let assignment = assignment?;
-    if verify {
-        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("register allocation", e))?;
-        crate::mir::verify::verify_assigned(&mfunc, &assignment.base)
-            .map_err(|e| mir_error("register allocation", e))?;
-    }
     // GENCL_NO_COMPACT=1 emits every instruction native (a debugging aid).
     let emit_opts = emit::EmitOptions {
         compact: std::env::var_os("GENCL_NO_COMPACT").is_none_or(|v| v.is_empty() || v == "0"),
@@ -654,6 +653,77 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         attributes,
         samplers: sampler_heap,
     })
+}
+
+/// Whether machine code `m` does 64-bit work per lane (an instruction of eight or more lanes
+/// with a qword destination: 64-bit integers, doubles, 64-bit addresses). At SIMD32 each
+/// such instruction is four SIMD8 quarters; on the bench's corpus every kernel whose SIMD32
+/// code did such work ran slower on the model than its SIMD16 code (docs/jit.md, "SIMD32"),
+/// so it is built at SIMD16. IGC computes a buffer's addresses in 32 bits and keeps these.
+fn lane_qwords(m: &crate::mir::MFunction) -> bool {
+    m.items.iter().any(|it| {
+        matches!(it, crate::mir::Item::Inst(mi)
+            if mi.inst.exec_size >= 8 && mi.inst.dst.as_ref().is_some_and(|d| d.ty.size() == 8))
+    })
+}
+
+/// Machine code for `func` at `layout`'s width: selected, scheduled and allocated; `None`
+/// when its registers do not fit without spilling and `may_spill` is false.
+fn machine_code(
+    func: &crate::ir::Function,
+    uniform: Vec<bool>,
+    layout: &Layout,
+    may_spill: bool,
+) -> Result<Option<(crate::mir::MFunction, regalloc::Assignment, bool)>, KernelError> {
+    let (mut mfunc, uses_local_ids) = isel::select(func, uniform, layout)?;
+    // The machine IR's verifier where the IR's runs (debug builds, tests, GENCL_VERIFY_IR).
+    let verify = passes::PassOptions::default().verify;
+    let mir_error = |after: &str, e: String| {
+        KernelError::Passes(format!(
+            "internal compiler error: the machine IR is invalid after {after}: {e}"
+        ))
+    };
+    if verify {
+        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
+    }
+    // Scheduled code is kept if it allocates without spilling: loose first, then under
+    // tighter register pressure, and at last the order selection made, allocated with
+    // whatever spills it needs (Mesa's scheduler, too, tries its modes in turn until one
+    // allocates). A mode is tried with one allocation scan; only the last pays for spills.
+    let mut assignment = None;
+    if crate::schedule::enabled() {
+        for pressure in [
+            crate::schedule::Pressure::Loose,
+            crate::schedule::Pressure::Tight,
+        ] {
+            let mut m = mfunc.clone();
+            if !crate::schedule::schedule(&mut m, pressure) {
+                // Nothing moved (or the code cannot fit the registers in any order).
+                break;
+            }
+            if verify {
+                crate::mir::verify::verify(&m).map_err(|e| mir_error("scheduling", e))?;
+            }
+            if let Some(a) = regalloc::allocate_without_spilling(&m) {
+                (mfunc, assignment) = (m, Some(a));
+                break;
+            }
+        }
+    }
+    let assignment = match assignment {
+        Some(a) => a,
+        None if may_spill => regalloc::allocate(&mut mfunc)?,
+        None => match regalloc::allocate_without_spilling(&mfunc) {
+            Some(a) => a,
+            None => return Ok(None),
+        },
+    };
+    if verify {
+        crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("register allocation", e))?;
+        crate::mir::verify::verify_assigned(&mfunc, &assignment.base)
+            .map_err(|e| mir_error("register allocation", e))?;
+    }
+    Ok(Some((mfunc, assignment, uses_local_ids)))
 }
 
 /// Where a kernel's SAMPLER_STATE array starts in its sampler heap (after the border colour,

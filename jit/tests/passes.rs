@@ -2055,3 +2055,75 @@ fn exact_halves_of_float_constants() {
     assert_eq!(exact_half(1.5 * 2f32.powi(-24)), None);
     assert_eq!(exact_half(f32::NAN), None);
 }
+
+/// `analysis::simd32::profitable` on printed IR, with the uniform analysis the compiler
+/// gives it.
+fn simd32(text: &str, required_wg_size: Option<[u32; 3]>) -> Result<(), &'static str> {
+    let f = parse(text).unwrap_or_else(|e| panic!("{e}"));
+    verify(&f).unwrap_or_else(|e| panic!("does not verify: {e}"));
+    let uniform = passes::uniform::analyse(&f);
+    gencl_jit::analysis::simd32::profitable(&f, &uniform, required_wg_size)
+}
+
+#[test]
+fn simd32_is_refused_for_a_loop_whose_exit_diverges() {
+    // Mandelbrot's escape loop: each lane leaves when its own value passes a bound.
+    let text = "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 builtin GlobalId 0
+           br bb1
+         bb1:
+           %3 = i32 phi [bb0: %2], [bb1: %4]
+           %4 = i32 bin mul %3, %3
+           %5 = bool cmp lt.s %4, %1
+           br %5, bb1, bb2
+         bb2:
+           store %0, %4, align 4, bytes 4
+           ret";
+    assert_eq!(simd32(text, None), Err("a loop whose exit is divergent"));
+}
+
+#[test]
+fn simd32_is_kept_for_a_counted_loop_from_a_per_lane_start() {
+    // `for (i = get_global_id(0); i < n; i += s)`: divergent only at its end (IGC's case).
+    let counted = "kernel k(ptr.global, i32, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 arg 2
+           %3 = i32 builtin GlobalId 0
+           br bb1
+         bb1:
+           %4 = i32 phi [bb0: %3], [bb1: %5]
+           %5 = i32 bin add %4, %2
+           %6 = bool cmp lt.s %5, %1
+           br %6, bb1, bb2
+         bb2:
+           store %0, %4, align 4, bytes 4
+           ret";
+    assert_eq!(simd32(counted, None), Ok(()));
+    // The same kernel for groups of 16: the second half of every SIMD32 thread would idle.
+    assert_eq!(
+        simd32(counted, Some([16, 1, 1])),
+        Err("a work-group of at most 16 work-items")
+    );
+    // A step that differs per lane makes the trip count differ per lane.
+    let strided = counted.replace("bin add %4, %2", "bin add %4, %3");
+    assert_eq!(
+        simd32(&strided, None),
+        Err("a loop whose exit is divergent")
+    );
+}
+
+#[test]
+fn simd32_is_refused_for_sub_group_functions() {
+    let text = "kernel k(ptr.global)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 builtin SubgroupLocalId 0
+           store %0, %1, align 4, bytes 4
+           ret";
+    assert_eq!(simd32(text, None), Err("sub-group functions"));
+}

@@ -191,8 +191,8 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> ClResult<Info> {
         // A sub-group is a hardware thread, SIMD8 unless the kernel asks for 16; the largest
         // work-group holds this many of the smaller.
         CL_DEVICE_MAX_NUM_SUB_GROUPS => ui(d.max_work_group_size.div_ceil(8) as u32),
-        // cl_intel_required_subgroup_size: the widths the JIT compiles for.
-        CL_DEVICE_SUB_GROUP_SIZES_INTEL => val(&gencl_jit::isel::WIDTHS
+        // cl_intel_required_subgroup_size: the widths a kernel may ask for (`isel::SUB_GROUP_SIZES`).
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => val(&gencl_jit::isel::SUB_GROUP_SIZES
             .iter()
             .map(|&w| usize::from(w))
             .collect::<Vec<usize>>()),

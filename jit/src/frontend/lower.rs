@@ -138,6 +138,10 @@ pub struct LoweredKernel {
     /// The SIMD width the kernel is compiled for, which is its sub-group size: 8, or what
     /// `intel_reqd_sub_group_size` (SPIR-V's SubgroupSize execution mode) asks for.
     pub simd: u8,
+    /// Whether the lowered code is the same at every SIMD width: nothing read the width (the
+    /// sub-group functions, the built-in variables that count sub-groups and the 64-bit
+    /// `__local` atomics' lock do), so `compile.rs` may select it at another width.
+    pub width_free: bool,
     /// The sub-group size the source required (`intel_reqd_sub_group_size(n)`), if any:
     /// CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL.
     pub required_sub_group_size: Option<u32>,
@@ -1390,7 +1394,7 @@ pub fn lower_program(
         };
         let simd = match sub_group_size.get(&fid) {
             None => width,
-            Some(&n) if crate::isel::WIDTHS.contains(&(n as u8)) && n <= 16 => n as u8,
+            Some(&n) if crate::isel::SUB_GROUP_SIZES.contains(&(n as u8)) => n as u8,
             Some(n) => {
                 out.push((
                     name,
@@ -1438,11 +1442,13 @@ fn vec_type_hint(operand: u32) -> Option<String> {
 }
 
 /// How the SIMD width of a kernel that does not ask for one is chosen, as IGC chooses it:
-/// SIMD16, unless its code spills where SIMD8's would not (`compile.rs`), or the width
-/// `GENCL_SIMD` fixes (8 or 16; a testing aid that runs whole corpora at one width).
+/// SIMD32 where it is worth it and fits the registers (`analysis::simd32`), else SIMD16,
+/// unless its code spills where SIMD8's would not (`compile.rs`); or the width `GENCL_SIMD`
+/// fixes (8, 16, or 32 wherever SIMD32 selection has code for the kernel and SIMD16
+/// elsewhere: a testing aid that runs whole corpora at one width).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WidthChoice {
-    /// SIMD16, SIMD8 for a kernel whose SIMD16 code spills or cannot be built.
+    /// SIMD32 or SIMD16, SIMD8 for a kernel whose SIMD16 code spills or cannot be built.
     Chosen,
     Fixed(u8),
 }
@@ -1452,6 +1458,7 @@ pub fn width_choice() -> WidthChoice {
     *W.get_or_init(|| match std::env::var("GENCL_SIMD").as_deref() {
         Ok("8") => WidthChoice::Fixed(8),
         Ok("16") => WidthChoice::Fixed(16),
+        Ok("32") => WidthChoice::Fixed(32),
         _ => WidthChoice::Chosen,
     })
 }
@@ -1459,8 +1466,9 @@ pub fn width_choice() -> WidthChoice {
 /// The width kernels are lowered at first.
 pub fn first_width() -> u8 {
     match width_choice() {
+        // SIMD32 code is selected from code lowered at SIMD16 (`LoweredKernel::width_free`).
+        WidthChoice::Fixed(32) | WidthChoice::Chosen => 16,
         WidthChoice::Fixed(w) => w,
-        WidthChoice::Chosen => 16,
     }
 }
 
@@ -1583,7 +1591,15 @@ fn lower_kernel(
             .map(SamplerSlot::Arg)
             .collect::<Vec<_>>(),
     );
-    let mut lw = Lowerer::new(info, &mut func, 0, 0, &libs, &slm, &printf, simd);
+    let width_read = std::cell::Cell::new(false);
+    let mut lw = Lowerer::new(
+        info,
+        &mut func,
+        0,
+        0,
+        (&libs, &slm, &printf),
+        (simd, &width_read),
+    );
     lw.samplers = Some(&samplers);
     lw.image_shapes = args
         .iter()
@@ -1678,6 +1694,7 @@ fn lower_kernel(
         args,
         required_wg_size,
         simd,
+        width_free: !width_read.get(),
         required_sub_group_size: None,
         attributes: String::new(),
         constant_data,
@@ -1710,12 +1727,24 @@ struct Lowerer<'a, 'm> {
     slm: &'a std::cell::RefCell<SlmLayout>,
     /// The kernel's printf calls so far.
     printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
-    /// The kernel's SIMD width, which is its sub-group size (`isel::WIDTHS`).
+    /// The kernel's SIMD width, which is its sub-group size (`isel::WIDTHS`); read through
+    /// `width()`.
     simd: u8,
+    /// Whether the lowered code depends on `simd` (`LoweredKernel::width_free`).
+    width_read: &'a std::cell::Cell<bool>,
     /// The kernel's samplers (`LoweredKernel::samplers`); None in library code.
     samplers: Option<&'a std::cell::RefCell<Vec<SamplerSlot>>>,
     /// The shape of each image argument.
     image_shapes: HashMap<u32, ImageShape>,
+}
+
+impl Lowerer<'_, '_> {
+    /// The kernel's SIMD width, noted as read: code that depends on it is not the same at
+    /// another width (`LoweredKernel::width_free`).
+    fn width(&self) -> u8 {
+        self.width_read.set(true);
+        self.simd
+    }
 }
 
 /// The constant tables of a built-in a kernel inlines: its data buffer 1 + k, one per
@@ -1761,23 +1790,28 @@ fn atomic_op(
     }
 }
 
+/// What a kernel's lowerers share: the library tables it inlines, its `__local` variables
+/// and its printf calls.
+type KernelTables<'a> = (
+    &'a std::cell::RefCell<Vec<LibTables>>,
+    &'a std::cell::RefCell<SlmLayout>,
+    &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
+);
+
 /// While laying out global variables: their offsets, and the relocations found so far.
 type GlobalRelocs<'a> = (&'a HashMap<u32, u64>, &'a mut Vec<(u32, u32)>);
 
 impl<'a, 'm> Lowerer<'a, 'm> {
     /// A lowerer of `info`'s code into `f` at call depth `depth`, its `__constant` tables
     /// being data buffer `data`, with the kernel's library tables, local memory and printf
-    /// calls, for a kernel of SIMD width `simd`.
-    #[allow(clippy::too_many_arguments)]
+    /// calls, for a kernel of SIMD width `simd` (and the flag set when the code reads it).
     fn new(
         info: &'a ModuleInfo<'m>,
         f: &'a mut Function,
         data: u32,
         depth: u32,
-        libs: &'a std::cell::RefCell<Vec<LibTables>>,
-        slm: &'a std::cell::RefCell<SlmLayout>,
-        printf: &'a std::cell::RefCell<Vec<crate::abi::PrintfFormat>>,
-        simd: u8,
+        (libs, slm, printf): KernelTables<'a>,
+        (simd, width_read): (u8, &'a std::cell::Cell<bool>),
     ) -> Self {
         Lowerer {
             info,
@@ -1792,6 +1826,7 @@ impl<'a, 'm> Lowerer<'a, 'm> {
             slm,
             printf,
             simd,
+            width_read,
             samplers: None,
             image_shapes: HashMap::default(),
         }
@@ -2072,10 +2107,8 @@ impl Lowerer<'_, '_> {
             self.f,
             data,
             self.depth,
-            libs,
-            slm,
-            printf,
-            self.simd,
+            (libs, slm, printf),
+            (self.simd, self.width_read),
         );
         sub.lower_call(slice.fid, args, cur)
     }
@@ -2477,7 +2510,8 @@ impl Lowerer<'_, '_> {
         let t = Ty::I64;
         let lock = self.slm_lock()?;
         let (z32, o32) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
-        let (z64, width) = (self.konst(t, 0), self.konst(Ty::I32, u64::from(self.simd)));
+        let simd = self.width();
+        let (z64, width) = (self.konst(t, 0), self.konst(Ty::I32, u64::from(simd)));
         let (pre, first, lane) = self.first_lane(pre)?;
         let leader = self.f.push(pre, Op::Cmp(CmpOp::Eq, lane, first), Ty::Bool);
         let (head, try_, tried, serve_pre, back_off) = (

@@ -133,11 +133,13 @@ impl Sel<'_> {
         let inverse = match pred {
             Some(inv) => inv,
             None => {
-                // An all-false f0.0: every channel jumps (IGC's unconditional goto).
+                // An all-false f0.0 (f0 whole, 32 bits, in SIMD32): every channel jumps
+                // (IGC's unconditional goto).
+                let t = if self.simd == 32 { Type::UD } else { Type::UW };
                 let mut i = Inst::new(Opcode::Mov, 1);
                 i.no_mask = true;
-                i.dst = Some(arf_dst(0x30, Type::UW));
-                i.srcs[0] = Some(imm(Type::UW, 0));
+                i.dst = Some(arf_dst(0x30, t));
+                i.srcs[0] = Some(imm(t, 0));
                 self.push(i, None, [None; 3]);
                 false
             }

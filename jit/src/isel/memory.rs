@@ -267,16 +267,19 @@ impl Sel<'_> {
         let port = self.port(addr)?;
         let payload = self.payload(port, addr)?;
         let resp = self.m.new_vreg(4 * self.simd as u32);
-        let parts = match port {
-            Port::A64 => send::a64_byte_scattered_read_desc(self.simd as u32, bytes),
-            _ => send::byte_scattered_read_desc(port.bti(), self.simd as u32, bytes),
-        };
-        let mut i = send::message(Opcode::Send, self.simd, parts);
-        i.dst = Some(grf_dst(0, 0, Type::UD));
-        self.push(
-            i,
+        self.lane_message(
+            |w| {
+                let parts = match port {
+                    Port::A64 => send::a64_byte_scattered_read_desc(u32::from(w), bytes),
+                    _ => send::byte_scattered_read_desc(port.bti(), u32::from(w), bytes),
+                };
+                let mut i = send::message(Opcode::Send, w, parts);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                i
+            },
             Some(VRef { v: resp, off: 0 }),
-            [Some(payload), None, None],
+            [Some(payload), None],
+            [4, port.address_bytes(), 0],
         );
         let o = Opnd {
             src: reg_src(0, 0, region_for(false, Type::UD), Type::UD),
@@ -311,21 +314,36 @@ impl Sel<'_> {
         i.dst = Some(grf_dst(0, 0, Type::UD));
         i.srcs[0] = Some(o.src);
         self.push(i, Some(VRef { v: data, off: 0 }), [o.vref, None, None]);
-        let parts = match port {
-            Port::A64 => send::a64_byte_scattered_write_desc(self.simd as u32, bytes),
-            _ => send::byte_scattered_write_desc(port.bti(), self.simd as u32, bytes),
-        };
-        self.write_msg(parts, payload, data);
+        self.write_msg(
+            |w| match port {
+                Port::A64 => send::a64_byte_scattered_write_desc(w, bytes),
+                _ => send::byte_scattered_write_desc(port.bti(), w, bytes),
+            },
+            port,
+            payload,
+            data,
+            1,
+        );
         Ok(())
     }
 
-    /// A data-port write (`sends`): the address payload, then `data` (no response).
-    pub(super) fn write_msg(&mut self, parts: send::DescParts, payload: VRef, data: VReg) {
-        let i = send::message(Opcode::Sends, self.simd, parts);
-        self.push(
-            i,
+    /// A data-port write (`sends`) on `port`: the address payload, then `data`, `planes`
+    /// dwords a lane laid out plane after plane (no response). `desc` gives the message's
+    /// descriptor at a SIMD width.
+    pub(super) fn write_msg(
+        &mut self,
+        desc: impl Fn(u32) -> send::DescParts,
+        port: Port,
+        payload: VRef,
+        data: VReg,
+        planes: u32,
+    ) {
+        let data = self.in_halves(data, planes);
+        self.lane_message(
+            |w| send::message(Opcode::Sends, w, desc(u32::from(w))),
             None,
-            [Some(payload), Some(VRef { v: data, off: 0 }), None],
+            [Some(payload), Some(VRef { v: data, off: 0 })],
+            [0, port.address_bytes(), 4 * planes],
         );
     }
 
@@ -334,20 +352,69 @@ impl Sel<'_> {
     fn untyped_read(&mut self, port: Port, payload: VRef, channels: u32) -> VReg {
         let simd = u32::from(self.simd);
         let resp = self.m.new_vreg(4 * simd * channels);
-        let parts = match port {
-            Port::A64 => send::a64_untyped_read_desc(simd, channels),
-            _ => send::untyped_read_desc(port.bti(), simd, channels),
-        };
-        let mut i = send::message(Opcode::Sends, self.simd, parts);
-        i.dst = Some(grf_dst(0, 0, Type::UD));
-        // No second payload: src1 is the null register.
-        i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
-        self.push(
-            i,
+        self.lane_message(
+            |w| {
+                let parts = match port {
+                    Port::A64 => send::a64_untyped_read_desc(u32::from(w), channels),
+                    _ => send::untyped_read_desc(port.bti(), u32::from(w), channels),
+                };
+                let mut i = send::message(Opcode::Sends, w, parts);
+                i.dst = Some(grf_dst(0, 0, Type::UD));
+                // No second payload: src1 is the null register.
+                i.srcs[1] = Some(arf_src(0, Region::contiguous(8), Type::UD));
+                i
+            },
             Some(VRef { v: resp, off: 0 }),
-            [Some(payload), None, None],
+            [Some(payload), None],
+            [4 * channels, port.address_bytes(), 0],
         );
-        resp
+        self.in_halves(resp, channels)
+    }
+
+    /// A data-port message at the kernel's width: one message, or in a SIMD32 kernel two
+    /// SIMD16 ones, `(16|M0)` and `(16|M16)` (Gen9's data port takes at most 16 lanes a
+    /// message, and IGC's SIMD32 code splits each access so), each with its half of every
+    /// operand. `make` builds the message at a width; `per_lane` is the bytes a lane has in
+    /// the reply, the address payload and the data payload, each laid out with lanes 0-15's
+    /// bytes before lanes 16-31's (`in_halves` has a multi-plane operand laid out so).
+    pub(super) fn lane_message(
+        &mut self,
+        make: impl Fn(u8) -> Inst,
+        dst: Option<VRef>,
+        srcs: [Option<VRef>; 2],
+        per_lane: [u32; 3],
+    ) {
+        if self.simd <= 16 {
+            self.push(make(self.simd), dst, [srcs[0], srcs[1], None]);
+            return;
+        }
+        for h in 0..2u32 {
+            let mut i = make(16);
+            i.chan_offset = 16 * h as u8;
+            let at = |r: Option<VRef>, per: u32| {
+                r.map(|r| VRef {
+                    v: r.v,
+                    off: r.off + 16 * per * h,
+                })
+            };
+            self.push(
+                i,
+                at(dst, per_lane[0]),
+                [at(srcs[0], per_lane[1]), at(srcs[1], per_lane[2]), None],
+            );
+        }
+    }
+
+    /// In a SIMD32 kernel, message operand `r` of `planes` planes of dwords: selection reads
+    /// and writes it plane after plane (all lanes' plane 0, then plane 1, ...), and the
+    /// messages `lane_message` sends want lanes 0-15's planes, then lanes 16-31's, so every
+    /// other reference to it is moved there once the code is split into halves
+    /// (`width::to_half_major`): no copies. Returns `r`.
+    fn in_halves(&mut self, r: VReg, planes: u32) -> VReg {
+        if self.simd == 32 && planes > 1 {
+            self.half_major.push((r, planes));
+        }
+        r
     }
 
     pub(super) fn load(&mut self, v: Value, addr: Value, ty: Ty) -> Result<(), IselError> {
@@ -716,11 +783,16 @@ impl Sel<'_> {
                 (channels, data)
             }
         };
-        let parts = match port {
-            Port::A64 => send::a64_untyped_write_desc(u32::from(self.simd), channels),
-            _ => send::untyped_write_desc(port.bti(), u32::from(self.simd), channels),
-        };
-        self.write_msg(parts, payload, data);
+        self.write_msg(
+            |w| match port {
+                Port::A64 => send::a64_untyped_write_desc(w, channels),
+                _ => send::untyped_write_desc(port.bti(), w, channels),
+            },
+            port,
+            payload,
+            data,
+            channels,
+        );
         Ok(())
     }
 
@@ -755,11 +827,16 @@ impl Sel<'_> {
             // Split qwords into the low-dword and high-dword planes the message wants.
             self.qword_to_planes(value, data, [0, 4 * u32::from(self.simd)])?;
         }
-        let parts = match port {
-            Port::A64 => send::a64_untyped_write_desc(self.simd as u32, channels),
-            _ => send::untyped_write_desc(port.bti(), self.simd as u32, channels),
-        };
-        self.write_msg(parts, payload, data);
+        self.write_msg(
+            |w| match port {
+                Port::A64 => send::a64_untyped_write_desc(w, channels),
+                _ => send::untyped_write_desc(port.bti(), w, channels),
+            },
+            port,
+            payload,
+            data,
+            channels,
+        );
         Ok(())
     }
 
@@ -794,35 +871,40 @@ impl Sel<'_> {
         // An old value nobody reads is not asked for: the message then has no reply, which
         // nothing waits for (IGC's atomic_inc on a histogram is such a message).
         let returns = self.uses[v.0 as usize] > 0;
-        if port == Port::A64 && self.simd == 16 {
+        if port == Port::A64 && self.simd > 8 {
             return self.a64_atomic_halves(v, op, payload, operands, t, returns);
         }
         let per = ty.bytes().max(4) * self.simd as u32;
         let data = self.operand_block(operands, per, t)?;
         let n = operands.len() as u32;
-        let parts = match port {
-            Port::A64 => send::a64_atomic_desc(op, wide, returns, n),
-            _ => send::untyped_atomic_desc(port.bti(), self.simd as u32, op, returns, n),
-        };
-        let mut i = send::message(Opcode::Sends, self.simd, parts);
-        let reply = returns.then(|| {
-            i.dst = Some(grf_dst(0, 0, Type::UD));
-            VRef {
-                v: self.def_varying(v).0,
-                off: 0,
-            }
+        let data = self.in_halves(data, n);
+        let reply = returns.then(|| VRef {
+            v: self.def_varying(v).0,
+            off: 0,
         });
-        self.push(
-            i,
+        self.lane_message(
+            |w| {
+                let parts = match port {
+                    Port::A64 => send::a64_atomic_desc(op, wide, returns, n),
+                    _ => send::untyped_atomic_desc(port.bti(), u32::from(w), op, returns, n),
+                };
+                let mut i = send::message(Opcode::Sends, w, parts);
+                if returns {
+                    i.dst = Some(grf_dst(0, 0, Type::UD));
+                }
+                i
+            },
             reply,
-            [Some(payload), Some(VRef { v: data, off: 0 }), None],
+            [Some(payload), Some(VRef { v: data, off: 0 })],
+            [4, port.address_bytes(), 4 * n],
         );
         Ok(())
     }
 
-    /// An A64 atomic in a SIMD16 kernel: Gen9's A64 untyped atomic message is SIMD8 only
-    /// (Mesa's `brw_dp_a64_untyped_atomic_desc` asserts it), so two messages, `(8|M0)` and
-    /// `(8|M8)`, each with its half of the addresses and an operand block of its own.
+    /// An A64 atomic in a SIMD16 or SIMD32 kernel: Gen9's A64 untyped atomic message is SIMD8
+    /// only (Mesa's `brw_dp_a64_untyped_atomic_desc` asserts it), so a message for each eight
+    /// lanes, `(8|M0)`, `(8|M8)`, ..., each with its eighth of the addresses and an operand
+    /// block of its own.
     fn a64_atomic_halves(
         &mut self,
         v: Value,
@@ -833,34 +915,43 @@ impl Sel<'_> {
         returns: bool,
     ) -> Result<(), IselError> {
         let n = operands.len() as u32;
-        // Per half: operand k's eight lanes at 8 × size × k.
+        let parts = u32::from(self.simd) / 8;
+        // Per eighth: operand k's eight lanes at 8 × size × k.
         let per = 8 * t.size();
-        let data = self.m.new_vreg(2 * per * n);
+        let data = self.m.new_vreg(parts * per * n);
         for (k, x) in operands.iter().enumerate() {
             let o = self.opnd(*x, t)?;
-            let mut i = Inst::new(Opcode::Mov, 16);
+            let mut i = Inst::new(Opcode::Mov, self.simd);
             i.dst = Some(grf_dst(0, 0, t));
             i.srcs[0] = Some(o.src);
             let mov = MInst {
                 inst: i,
-                dst: Some(VRef {
-                    v: data,
-                    off: per * k as u32,
-                }),
+                dst: Some(VRef { v: data, off: 0 }),
                 srcs: [o.vref, None, None],
                 jip: None,
                 uip: None,
             };
-            let (lo, mut hi) = width::halves(&mov);
-            hi.dst = Some(VRef {
-                v: data,
-                off: per * (n + k as u32),
-            });
-            self.m.items.push(Item::Inst(lo));
-            self.m.items.push(Item::Inst(hi));
+            // The SIMD8 pieces of the copy, each moved to its message's operand block.
+            let mut pieces = vec![mov];
+            while pieces[0].inst.exec_size > 8 {
+                pieces = pieces
+                    .iter()
+                    .flat_map(|p| {
+                        let (lo, hi) = width::halves(p);
+                        [lo, hi]
+                    })
+                    .collect();
+            }
+            for (h, mut p) in (0u32..).zip(pieces) {
+                p.dst = Some(VRef {
+                    v: data,
+                    off: per * (n * h + k as u32),
+                });
+                self.m.items.push(Item::Inst(p));
+            }
         }
         let r = returns.then(|| self.def_varying(v).0);
-        for h in 0..2u32 {
+        for h in 0..parts {
             let mut i = send::message(
                 Opcode::Sends,
                 8,
@@ -947,7 +1038,7 @@ impl Sel<'_> {
 
 /// The data port a pointer's accesses take.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Port {
+pub(super) enum Port {
     /// Global and constant memory: 64-bit addresses, stateless A64 messages.
     A64,
     /// Shared local memory: 32-bit offsets, binding-table index 254.
@@ -961,6 +1052,15 @@ enum Port {
 }
 
 impl Port {
+    /// Bytes a lane's address takes in a message's payload.
+    fn address_bytes(self) -> u32 {
+        if self == Port::A64 {
+            8
+        } else {
+            4
+        }
+    }
+
     /// The binding-table index of a 32-bit-offset port.
     fn bti(self) -> u8 {
         match self {

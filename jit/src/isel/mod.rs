@@ -35,11 +35,17 @@ use crate::isa::{
 };
 use crate::mir::{Item, Label, MFunction, MInst, VRef, VReg};
 
-/// The SIMD widths the selector compiles for: 8, or 16 where the kernel asks for it
-/// (`intel_reqd_sub_group_size(16)`). In SIMD16 an instruction that Gen9 cannot run at
-/// 16 lanes (an operand over two GRFs, integer division) is split into two SIMD8 halves
-/// by `width::split`; messages pick their SIMD mode in `memory.rs`.
-pub const WIDTHS: [u8; 2] = [8, 16];
+/// The SIMD widths the selector compiles for. In SIMD16 an instruction that Gen9 cannot run
+/// at 16 lanes (an operand over two GRFs, integer division) is split into two SIMD8 halves
+/// by `width::split`, in SIMD32 every one with per-lane operands into SIMD16 halves (and
+/// those again where they need it); messages pick their SIMD mode in `memory.rs`, a SIMD32
+/// access being two SIMD16 messages (`lane_message`).
+pub const WIDTHS: [u8; 3] = [8, 16, 32];
+
+/// The sub-group sizes a kernel may ask for (`intel_reqd_sub_group_size`), which the device
+/// reports (CL_DEVICE_SUB_GROUP_SIZES_INTEL): the widths whose code has every sub-group
+/// function. SIMD32 code is built for kernels that use none (`compile.rs`), as IGC's is.
+pub const SUB_GROUP_SIZES: [u8; 2] = [8, 16];
 
 #[derive(Debug, Clone, Error)]
 pub enum IselError {
@@ -54,7 +60,7 @@ fn unsupported<T>(what: impl Into<String>) -> Result<T, IselError> {
 /// Where the thread payload puts things (kernel::KernelBinary documents the layout).
 #[derive(Debug, Clone)]
 pub struct Layout {
-    /// SIMD width: work-items a hardware thread runs (the sub-group size), 8 or 16.
+    /// SIMD width: work-items a hardware thread runs (the sub-group size), 8, 16 or 32.
     pub simd: u8,
     /// First GRF of cross-thread data.
     pub cross_thread_grf: u8,
@@ -278,6 +284,9 @@ struct Sel<'a> {
     /// Half conversions whose every reader converts back to float (`halves_only`): their
     /// containers need no clearing of the upper word.
     halves_only: rustc_hash::FxHashSet<Value>,
+    /// SIMD32 message operands of several planes, laid out as their messages want them
+    /// (`memory.rs` `in_halves`, `width::to_half_major`): the register and its planes.
+    half_major: Vec<(VReg, u32)>,
 }
 
 /// The `FloatToHalf` results that only `HalfToFloat`s read: the emulation of a half
@@ -335,6 +344,7 @@ pub fn select(
         flag_cmps: Default::default(),
         wide64: HashMap::default(),
         halves_only: Default::default(),
+        half_major: Vec::new(),
     };
     s.halves_only = halves_only(f, &s.uses);
     s.slm32 = crate::analysis::addresses::address_only(f);
@@ -370,6 +380,7 @@ pub fn select(
     s.emit_cfg()?;
     s.eot();
     width::split(&mut s.m);
+    width::to_half_major(&mut s.m, &s.half_major)?;
     Ok((s.m, s.uses_local_ids))
 }
 
@@ -715,6 +726,11 @@ impl Sel<'_> {
         }
         let inst = self.f.inst(v).clone();
         let ty = inst.ty;
+        if self.simd == 32 {
+            if let Some(what) = crate::analysis::simd32::without_simd32(&inst.op, ty) {
+                return unsupported(format!("{what} in a SIMD32 kernel"));
+            }
+        }
         match inst.op {
             Op::Const(bits) => {
                 self.locs.insert(v, Loc::Imm(bits));
@@ -1066,6 +1082,13 @@ impl Sel<'_> {
         (r, false)
     }
 
+    /// The first GRF of dimension `d`'s local IDs in the payload (`abi::per_thread_grfs`):
+    /// r1, r2, r3, or at SIMD32 (two GRFs of words each) r1, r3, r5.
+    fn local_id_grf(&self, d: u8) -> u8 {
+        let per = (u32::from(self.simd) * 2).div_ceil(32) as u8;
+        1 + d * per
+    }
+
     fn builtin(&mut self, v: Value, b: Builtin, d: u8) -> Result<(), IselError> {
         if d > 2 {
             self.locs.insert(
@@ -1104,7 +1127,12 @@ impl Sel<'_> {
                 let (r, _) = self.def_varying(v);
                 let mut i = Inst::new(Opcode::Mov, self.simd);
                 i.dst = Some(grf_dst(0, 0, Type::UD));
-                i.srcs[0] = Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW));
+                i.srcs[0] = Some(reg_src(
+                    self.local_id_grf(d),
+                    0,
+                    Region::contiguous(8),
+                    Type::UW,
+                ));
                 self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
                 return Ok(());
             }
@@ -1156,7 +1184,12 @@ impl Sel<'_> {
                 i.dst = Some(grf_dst(0, 0, Type::UD));
                 i.srcs = [
                     Some(reg_src(0, 0, Region::SCALAR, Type::UD)),
-                    Some(reg_src(1 + d, 0, Region::contiguous(8), Type::UW)),
+                    Some(reg_src(
+                        self.local_id_grf(d),
+                        0,
+                        Region::contiguous(8),
+                        Type::UW,
+                    )),
                     None,
                 ];
                 self.push(

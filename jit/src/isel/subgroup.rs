@@ -7,7 +7,8 @@ use super::*;
 
 impl Sel<'_> {
     /// The lane numbers 0..simd-1 as words: 0..7 from a packed vector immediate (which
-    /// holds eight), and in SIMD16 8..15 as those plus 8.
+    /// holds eight), then each further group as the ones before it plus their count (8..15
+    /// in SIMD16, 16..31 too in SIMD32).
     pub(super) fn lane_words(&mut self) -> VReg {
         let words = self.m.new_vreg(2 * self.simd as u32);
         let mut i = Inst::new(Opcode::Mov, 8);
@@ -15,17 +16,22 @@ impl Sel<'_> {
         i.dst = Some(grf_dst(0, 0, Type::UW));
         i.srcs[0] = Some(imm(Type::UV, 0x7654_3210));
         self.push(i, Some(VRef { v: words, off: 0 }), [None; 3]);
-        if self.simd == 16 {
-            let mut i = Inst::new(Opcode::Add, 8);
+        let mut n = 8;
+        while n < self.simd {
+            let mut i = Inst::new(Opcode::Add, n);
             i.no_mask = true;
             i.dst = Some(grf_dst(0, 0, Type::UW));
             i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UW));
-            i.srcs[1] = Some(imm(Type::UW, 8));
+            i.srcs[1] = Some(imm(Type::UW, u64::from(n)));
             self.push(
                 i,
-                Some(VRef { v: words, off: 16 }),
+                Some(VRef {
+                    v: words,
+                    off: 2 * u32::from(n),
+                }),
                 [Some(VRef { v: words, off: 0 }), None, None],
             );
+            n *= 2;
         }
         words
     }

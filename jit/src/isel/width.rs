@@ -1,7 +1,11 @@
-//! SIMD16 legalisation: an instruction that Gen9 cannot execute at 16 lanes becomes two
-//! SIMD8 halves, `(8|M0)` and `(8|M8)`, the second with each per-lane operand moved on by
-//! eight elements of its region. Two cases (Mesa's `brw_fs_lower_simd_width` makes the same
-//! split):
+//! SIMD16 and SIMD32 legalisation: an instruction that Gen9 cannot execute at its width
+//! becomes two halves, `(16|M0)` and `(16|M16)` of a SIMD32 one, `(8|M0)` and `(8|M8)` of a
+//! SIMD16 one (and of a SIMD32 one's halves in turn), the second with each per-lane operand
+//! moved on by half the lanes of its region. The cases (Mesa's `brw_fs_lower_simd_width`
+//! makes the same split):
+//! - every SIMD32 instruction with per-lane operands: its dword operands cover four GRFs, and
+//!   IGC splits the word ones as well (a SIMD32 kernel's ALU work is `(16|M0)`, `(16|M16)`
+//!   pairs);
 //! - a qword operand type at 16 lanes, whatever the regions (ExecSize × 8 bytes > 64);
 //! - an operand that would cover more than two GRFs: "a source or destination operand can
 //!   span at most two registers" (PRM Vol 7, register region restrictions), so every 64-bit
@@ -9,7 +13,8 @@
 //! - integer division on the math unit, which "is limited to SIMD8" on every generation.
 //!
 //! The halves use the same flag register: an instruction with channel offset 8 reads and
-//! writes flag bits 15:8, so a SIMD16 compare split in two still sets one 16-bit mask.
+//! writes flag bits 15:8 (offset 16, bits 31:16 of f0 taken as 32 bits), so a compare split
+//! in two still sets one mask of the kernel's width.
 //! Flow control and messages are never split here (`has_lane_operands`, from the ISA
 //! table's forms): the flow instructions run at the kernel's width, and `memory.rs` picks
 //! each message's SIMD mode itself.
@@ -20,7 +25,7 @@ use crate::mir::{Item, MFunction, MInst};
 /// Bytes a GRF holds.
 const GRF: u32 = 32;
 
-/// Split every SIMD16 instruction that Gen9 cannot run at 16 lanes.
+/// Split every SIMD16 or SIMD32 instruction that Gen9 cannot run at its width.
 pub fn split(m: &mut MFunction) {
     if !m
         .items
@@ -33,14 +38,22 @@ pub fn split(m: &mut MFunction) {
     m.items.reserve(items.len() + items.len() / 4);
     for it in items {
         match it {
-            Item::Inst(mi) if needs_split(&mi) => {
-                let (lo, hi) = halves(&mi);
-                m.items.push(Item::Inst(lo));
-                m.items.push(Item::Inst(hi));
-            }
+            Item::Inst(mi) if needs_split(&mi) => push_split(&mut m.items, mi),
             other => m.items.push(other),
         }
     }
+}
+
+/// `mi` in halves, each split again while it needs to be (a SIMD32 qword operation becomes
+/// four SIMD8 quarters).
+fn push_split(out: &mut Vec<Item>, mi: MInst) {
+    if !needs_split(&mi) {
+        out.push(Item::Inst(mi));
+        return;
+    }
+    let (lo, hi) = halves(&mi);
+    push_split(out, lo);
+    push_split(out, hi);
 }
 
 /// Instructions with per-lane data operands, by the ISA table's forms: not flow control, not
@@ -53,12 +66,15 @@ fn has_lane_operands(op: Opcode) -> bool {
     )
 }
 
-/// Whether `mi` is a SIMD16 instruction Gen9 cannot execute as it is.
+/// Whether `mi` is a SIMD16 or SIMD32 instruction Gen9 cannot execute as it is.
 pub fn needs_split(mi: &MInst) -> bool {
     let i = &mi.inst;
     // A gather (`MInst::is_gather`) is made at a width a0 can address.
-    if i.exec_size != 16 || !has_lane_operands(i.op) || mi.is_gather() {
+    if i.exec_size < 16 || !has_lane_operands(i.op) || mi.is_gather() {
         return false;
+    }
+    if i.exec_size == 32 {
+        return true;
     }
     if i.op == Opcode::Math
         && matches!(
@@ -99,6 +115,57 @@ pub fn needs_split(mi: &MInst) -> bool {
         })
 }
 
+/// Lanes 0-15's planes, then lanes 16-31's: the layout of a SIMD32 message's operand of
+/// several dword planes (`memory.rs` `lane_message`), which selection wrote and read plane
+/// after plane (all 32 lanes' plane 0, then plane 1, ...). Once every instruction is at most
+/// 16 lanes wide, each reference to one of `regs` (register, planes) other than its
+/// messages' is moved to where its half of its plane is: byte `x` of half `h` of plane `c`,
+/// at `128 c + 64 h + x` plane after plane, is at `64 (planes × h + c) + x`. A reference that
+/// would straddle two halves is refused (the kernel is then built at SIMD16).
+pub fn to_half_major(
+    m: &mut MFunction,
+    regs: &[(crate::mir::VReg, u32)],
+) -> Result<(), super::IselError> {
+    if regs.is_empty() {
+        return Ok(());
+    }
+    let planes: rustc_hash::FxHashMap<crate::mir::VReg, u32> = regs.iter().copied().collect();
+    let moved = |off: u32, extent: u32, n: u32| -> Result<u32, super::IselError> {
+        let (c, h, x) = (off / 128, off % 128 / 64, off % 64);
+        if x + extent > 64 || c >= n {
+            return Err(super::IselError::Unsupported(
+                "a SIMD32 operand across the halves of a message's plane".into(),
+            ));
+        }
+        Ok(64 * (n * h + c) + x)
+    };
+    for it in &mut m.items {
+        let Item::Inst(mi) = it else { continue };
+        if matches!(
+            mi.inst.op,
+            Opcode::Send | Opcode::Sends | Opcode::Sendc | Opcode::Sendsc
+        ) {
+            continue;
+        }
+        if let (Some(r), Some(d)) = (mi.dst.as_mut(), mi.inst.dst.as_ref()) {
+            if let Some(&n) = planes.get(&r.v) {
+                r.off = moved(r.off + u32::from(d.subreg), dst_extent(&mi.inst, d), n)?
+                    - u32::from(d.subreg);
+            }
+        }
+        for (k, vref) in mi.srcs.iter_mut().enumerate() {
+            let Some(r) = vref else { continue };
+            let Some(&n) = planes.get(&r.v) else { continue };
+            let (subreg, extent) = match &mi.inst.srcs[k] {
+                Some(s @ Src::Reg(reg)) => (u32::from(reg.subreg), src_extent(&mi.inst, Some(s))),
+                _ => (0, 4),
+            };
+            r.off = moved(r.off + subreg, extent, n)? - subreg;
+        }
+    }
+    Ok(())
+}
+
 /// Where in its first GRF an operand starts: its offset into a (GRF-aligned) virtual
 /// register, or its physical sub-register.
 fn start_in_grf(vref_off: Option<u32>, subreg: u8) -> u32 {
@@ -125,27 +192,29 @@ fn src_extent(i: &Inst, s: Option<&Src>) -> u32 {
         + size
 }
 
-/// Byte distance from a source's element 0 to its element 8.
-fn src_lane8(s: &Src) -> u32 {
+/// Byte distance from a source's element 0 to its element `n`.
+fn src_lane(s: &Src, n: u32) -> u32 {
     match s {
         Src::Reg(r) => {
             let width = u32::from(r.region.width.max(1));
-            let (row, col) = (8 / width, 8 % width);
+            let (row, col) = (n / width, n % width);
             (row * u32::from(r.region.vstride) + col * u32::from(r.region.hstride)) * r.ty.size()
         }
         Src::Imm(_) => 0,
     }
 }
 
-/// The two SIMD8 halves of `mi`.
+/// The two halves of `mi` (SIMD8 ones of a SIMD16 instruction, SIMD16 ones of a SIMD32).
 pub(super) fn halves(mi: &MInst) -> (MInst, MInst) {
+    let n = mi.inst.exec_size / 2;
     let mut lo = mi.clone();
-    lo.inst.exec_size = 8;
+    lo.inst.exec_size = n;
     let mut hi = lo.clone();
-    hi.inst.chan_offset = mi.inst.chan_offset + 8;
+    hi.inst.chan_offset = mi.inst.chan_offset + n;
+    let n = u32::from(n);
     if let Some(d) = &mut hi.inst.dst {
         if d.file == RegFile::Grf {
-            let delta = 8 * u32::from(d.hstride.max(1)) * d.ty.size();
+            let delta = n * u32::from(d.hstride.max(1)) * d.ty.size();
             match &mut hi.dst {
                 Some(r) => r.off += delta,
                 None => (d.nr, d.subreg) = advance(d.nr, d.subreg, delta),
@@ -154,7 +223,7 @@ pub(super) fn halves(mi: &MInst) -> (MInst, MInst) {
     }
     for (s, vref) in hi.inst.srcs.iter_mut().zip(hi.srcs.iter_mut()) {
         let Some(src) = s else { continue };
-        let delta = src_lane8(src);
+        let delta = src_lane(src, n);
         if let Src::Reg(r) = src {
             if r.file != RegFile::Grf || delta == 0 {
                 continue;
@@ -239,6 +308,77 @@ mod tests {
         let (_, hi) = halves(&mi);
         assert_eq!(hi.srcs[0].unwrap().off, 4 + 64);
         assert_eq!(hi.dst.unwrap().off, 32);
+    }
+
+    #[test]
+    fn simd32_splits_in_halves_and_qwords_in_quarters() {
+        // add (32) d:d <- a:d, scalar: (16|M0) and (16|M16), the second 64 bytes on.
+        let mut i = Inst::new(Opcode::Add, 32);
+        i.dst = Some(grf_dst(0, 0, Type::D));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::D));
+        i.srcs[1] = Some(reg_src(0, 0, Region::SCALAR, Type::D));
+        let mut m = MFunction::default();
+        m.items
+            .push(Item::Inst(minst(i, 0, [Some(1), Some(2), None])));
+        // mov (32) q:uq <- d:ud: four SIMD8 quarters.
+        let mut i = Inst::new(Opcode::Mov, 32);
+        i.dst = Some(grf_dst(0, 0, Type::UQ));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::UD));
+        m.items.push(Item::Inst(minst(i, 3, [Some(4), None, None])));
+        split(&mut m);
+        // (exec size, channel offset, dst offset, src0 offset, src1 offset) of each piece.
+        type Piece = (u8, u8, u32, Option<u32>, Option<u32>);
+        let got: Vec<Piece> = m
+            .items
+            .iter()
+            .map(|it| match it {
+                Item::Inst(mi) => (
+                    mi.inst.exec_size,
+                    mi.inst.chan_offset,
+                    mi.dst.unwrap().off,
+                    mi.srcs[0].map(|r| r.off),
+                    mi.srcs[1].map(|r| r.off),
+                ),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (16, 0, 0, Some(0), Some(0)),
+                (16, 16, 64, Some(64), Some(0)),
+                (8, 0, 0, Some(0), None),
+                (8, 8, 64, Some(32), None),
+                (8, 16, 128, Some(64), None),
+                (8, 24, 192, Some(96), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn half_major_references_move_to_their_half_of_their_plane() {
+        // A four-plane SIMD32 reply read plane after plane: plane 2's lanes 16-31 (byte
+        // 2 × 128 + 64) are in the second message's reply, its third plane (64 × (4 + 2)).
+        let mut i = Inst::new(Opcode::Mov, 16);
+        i.chan_offset = 16;
+        i.dst = Some(grf_dst(0, 0, Type::F));
+        i.srcs[0] = Some(reg_src(0, 0, Region::contiguous(8), Type::F));
+        let mut mi = minst(i, 0, [Some(1), None, None]);
+        mi.srcs[0].as_mut().unwrap().off = 2 * 128 + 64;
+        let mut m = MFunction::default();
+        m.items.push(Item::Inst(mi.clone()));
+        to_half_major(&mut m, &[(VReg(1), 4)]).unwrap();
+        let Item::Inst(got) = &m.items[0] else {
+            unreachable!()
+        };
+        assert_eq!(got.srcs[0].unwrap().off, 64 * 6);
+        assert_eq!(got.dst.unwrap().off, 0, "other registers stay");
+        // A reference across the halves of a plane is refused.
+        mi.inst.exec_size = 32;
+        mi.srcs[0].as_mut().unwrap().off = 0;
+        let mut m = MFunction::default();
+        m.items.push(Item::Inst(mi));
+        assert!(to_half_major(&mut m, &[(VReg(1), 4)]).is_err());
     }
 
     #[test]

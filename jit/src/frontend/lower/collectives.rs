@@ -98,7 +98,8 @@ impl Lowerer<'_, '_> {
     }
 
     fn simd(&mut self) -> Value {
-        self.konst(Ty::I32, u64::from(self.simd))
+        let w = self.width();
+        self.konst(Ty::I32, u64::from(w))
     }
 
     /// The sub-group built-in variables that are not a lane number.
@@ -108,9 +109,9 @@ impl Lowerer<'_, '_> {
         which: spirv::BuiltIn,
     ) -> Result<Value, FrontendError> {
         let simd = self.simd();
-        let shift = self.konst(Ty::I32, u64::from(self.simd.trailing_zeros()));
+        let shift = self.konst(Ty::I32, u64::from(self.width().trailing_zeros()));
         let round_up = |me: &mut Self, n: Value| {
-            let k = me.konst(Ty::I32, u64::from(me.simd) - 1);
+            let k = me.konst(Ty::I32, u64::from(me.width()) - 1);
             let n = me.f.push(b, Op::Bin(BinOp::Add, n, k), Ty::I32);
             me.f.push(b, Op::Bin(BinOp::LShr, n, shift), Ty::I32)
         };
@@ -214,13 +215,13 @@ impl Lowerer<'_, '_> {
             Some(Operand::GroupOperation(spirv::GroupOperation::ClusteredReduce)) if !wg => {
                 let id = id_op(i, 3)?;
                 cluster = Some(match self.const_index(id) {
-                    Ok(c) if c.is_power_of_two() && c <= u64::from(self.simd) => {
+                    Ok(c) if c.is_power_of_two() && c <= u64::from(self.width()) => {
                         Cluster::Fixed(c as u8)
                     }
                     Ok(c) => {
                         return unsupported(format!(
                             "a cluster of {c} work-items in sub-groups of {}",
-                            self.simd
+                            self.width()
                         ))
                     }
                     Err(_) => Cluster::AtRunTime(self.val(fr, id)?),
@@ -384,7 +385,7 @@ impl Lowerer<'_, '_> {
         }
         let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
-        Ok((0..self.simd)
+        Ok((0..self.width())
             .map(|k| self.f.push(b, Op::ReadLane(filled, k), ty))
             .collect())
     }
@@ -423,7 +424,7 @@ impl Lowerer<'_, '_> {
         let ty = self.f.ty(x);
         let largest = match c {
             Cluster::Fixed(c) => c,
-            Cluster::AtRunTime(_) => self.simd,
+            Cluster::AtRunTime(_) => self.width(),
         };
         // totals[s][j]: the fold of cluster j of size 2^s.
         let mut totals = vec![self.lanes(b, op, x, narrow)?];
@@ -490,7 +491,7 @@ impl Lowerer<'_, '_> {
             };
             let scan = self.f.push(b, scan, ty);
             if form == Form::Reduce {
-                return Ok(self.f.push(b, Op::ReadLane(scan, self.simd - 1), ty));
+                return Ok(self.f.push(b, Op::ReadLane(scan, self.width() - 1), ty));
             }
             return Ok(scan);
         }
@@ -541,7 +542,7 @@ impl Lowerer<'_, '_> {
         };
         // Lane 0 of each sub-group writes the sub-group's total at its index.
         let slm = self.collective_slm()?;
-        let shift = self.konst(Ty::I32, u64::from(self.simd.trailing_zeros()));
+        let shift = self.konst(Ty::I32, u64::from(self.width().trailing_zeros()));
         let (lin, _) = self.local_linear(b);
         let sg = self.f.push(b, Op::Bin(BinOp::LShr, lin, shift), Ty::I32);
         let lane = self
@@ -827,7 +828,7 @@ impl Lowerer<'_, '_> {
                 let (idx, inside, from_current, beyond) = if down {
                     // (current, next): lanes id + d below S come from current.
                     let idx = self.f.push(b, Op::Bin(BinOp::Add, lane, d), Ty::I32);
-                    let s = self.konst(Ty::I32, u64::from(self.simd));
+                    let s = self.konst(Ty::I32, u64::from(self.width()));
                     let inside =
                         self.f
                             .push(b, Op::Cmp(CmpOp::Lt { signed: false }, idx, s), Ty::Bool);
@@ -1074,7 +1075,7 @@ impl Lowerer<'_, '_> {
 
     /// `p + (k * S + lane) * esize`: element k of this lane in a sub-group block.
     fn block_address(&mut self, b: Block, p: Value, lane: Value, k: u32, esize: u32) -> Value {
-        let base = self.konst(Ty::I32, u64::from(k * u32::from(self.simd)));
+        let base = self.konst(Ty::I32, u64::from(k * u32::from(self.width())));
         let at = self.f.push(b, Op::Bin(BinOp::Add, base, lane), Ty::I32);
         let size = self.konst(Ty::I32, u64::from(esize));
         let bytes = self.f.push(b, Op::Bin(BinOp::Mul, at, size), Ty::I32);

@@ -163,15 +163,14 @@ impl Lowerer<'_, '_> {
         let printf = std::cell::RefCell::new(Vec::new());
         // Library math reads no sub-group value, so a template is the same at every width
         // (and its cache key leaves the width out): lowered at the default, 8.
+        let width_read = std::cell::Cell::new(false);
         let mut sub = Lowerer::new(
             &slice.info,
             &mut func,
             0,
             self.depth,
-            &libs,
-            &slm,
-            &printf,
-            8,
+            (&libs, &slm, &printf),
+            (8, &width_read),
         );
         sub.data = sub.lib_index(name, || LibData::Slice(slice));
         let (exit, results) = match sub.lower_call(slice.fid, params, entry) {
@@ -181,6 +180,10 @@ impl Lowerer<'_, '_> {
                 return None;
             }
         };
+        if width_read.get() {
+            tracing::debug!("no template for {name}: it reads the SIMD width");
+            return None;
+        }
         if slm.borrow().end != 0 || !printf.borrow().is_empty() {
             tracing::debug!("no template for {name}: it uses local memory or printf");
             return None;
