@@ -2127,3 +2127,35 @@ fn simd32_is_refused_for_sub_group_functions() {
            ret";
     assert_eq!(simd32(text, None), Err("sub-group functions"));
 }
+
+#[test]
+fn ptradd_chains_sum_a_buffer_arguments_offsets() {
+    // A float4's second component at `(a + i * 16) + 4`: one offset from the argument, so the
+    // access can take the argument's surface; the element's own address stays for its read.
+    check_pass(
+        passes::ptradd_chains::run,
+        "kernel k(ptr.global, i64)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 arg 1
+           %2 = ptr.global ptradd %0, %1
+           %3 = i64 const 0x4
+           %4 = ptr.global ptradd %2, %3
+           %5 = i32 load %2, align 4, bytes 4
+           %6 = i32 load %4, align 4, bytes 4
+           store %0, %6, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i64)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i64 arg 1
+           %2 = ptr.global ptradd %0, %1
+           %3 = i64 const 0x4
+           %7 = i64 bin add %1, %3
+           %4 = ptr.global ptradd %0, %7
+           %5 = i32 load %2, align 4, bytes 4
+           %6 = i32 load %4, align 4, bytes 4
+           store %0, %6, align 4, bytes 4
+           ret",
+    );
+}

@@ -200,6 +200,12 @@ fn float4_and_table_reads_are_coalesced() {
                     .filter(|l| l.contains(&format!("rd:{}", 4 * regs)))
                     .count();
                 assert_eq!(reads, 2 * per, "{text}");
+                // Each component's address is the argument plus one offset
+                // (`passes::ptradd_chains`): the buffers' surfaces, offsets in 32 bits.
+                assert!(
+                    !text.contains(":q") && !text.contains(":uq"),
+                    "no 64-bit address arithmetic:\n{text}"
+                );
                 assert!(
                     sends.iter().any(|l| l.contains(&format!("+{}", 4 * regs))),
                     "{text}"

@@ -552,7 +552,12 @@ fn dead_addresses(f: &Function, pos: &HashMap<Value, usize>, uses: &[u32], out: 
     while let Some(a) = work.pop() {
         let n = left.entry(a).or_insert(uses[a.0 as usize]);
         *n -= 1;
-        if *n == 0 && pos.contains_key(&a) && matches!(f.inst(a).op, Op::PtrAdd(..)) {
+        // An address, or the arithmetic of its offset (`passes::ptradd_chains` leaves a
+        // component's `x + 4k` beside its `ptradd`), read by nothing else.
+        if *n == 0
+            && pos.contains_key(&a)
+            && matches!(f.inst(a).op, Op::PtrAdd(..) | Op::Bin(..) | Op::Conv(..))
+        {
             out.dead.insert(a);
             work.extend(f.inst(a).op.operands().iter());
         }

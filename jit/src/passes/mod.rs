@@ -16,6 +16,7 @@ pub mod narrow;
 pub mod native_half;
 pub mod private_memory;
 pub mod private_registers;
+pub mod ptradd_chains;
 pub mod pushed_args;
 pub mod simplify_cfg;
 pub mod strength;
@@ -48,6 +49,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("halves", halves::run),
     // Division, remainder and 64-bit products by powers of two as shifts and masks.
     ("strength", strength::run),
+    // Offsets from a buffer argument summed into one, so that its accesses can take its
+    // surface (a vector's components, a struct's fields).
+    ("ptradd_chains", ptradd_chains::run),
     // 64-bit arithmetic read only in 32 bits done in 32 bits (mul_hi written in C).
     ("narrow", narrow::run),
     // 64-bit division and remainder left after those: 32-bit hardware division where both
