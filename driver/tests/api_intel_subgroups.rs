@@ -1,7 +1,7 @@
 //! cl_intel_subgroups and cl_intel_required_subgroup_size through the API on the emulated
 //! GPU: the device reports both extensions and its sub-group sizes; a kernel's required size
 //! is its SIMD width and every sub-group query answers from it; a size the device does not
-//! have is a build error that names it; a SIMD16 shuffle runs and matches a reference
+//! have (64) is a build error that names it; a SIMD16 shuffle runs and matches a reference
 //! computed here.
 
 mod api_common;
@@ -26,6 +26,11 @@ kernel void plain(global int *out) {
 
 __attribute__((intel_reqd_sub_group_size(8)))
 kernel void plain8(global int *out) {
+    out[get_global_id(0)] = get_max_sub_group_size();
+}
+
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void plain32(global int *out) {
     out[get_global_id(0)] = get_max_sub_group_size();
 }
 "#;
@@ -104,7 +109,7 @@ fn required_sub_group_sizes() {
             ),
             CL_SUCCESS
         );
-        assert_eq!(&sizes[..n / 8], &[8, 16]);
+        assert_eq!(&sizes[..n / 8], &[8, 16, 32]);
 
         let (p, r) = build(ctx, d, SOURCE);
         assert_eq!(r, CL_SUCCESS, "{}", build_log(p, d));
@@ -112,13 +117,30 @@ fn required_sub_group_sizes() {
         let name = CString::new("rotate16").unwrap();
         let k16 = clCreateKernel(p, name.as_ptr(), &mut e);
         assert_eq!(e, CL_SUCCESS);
-        // No required size: the width chosen for it, SIMD16 (it does not spill).
+        // No required size: the width chosen for it, SIMD16 (it does not spill, and it asks
+        // for the sub-group size, which keeps it out of SIMD32).
         let name = CString::new("plain").unwrap();
         let kplain = clCreateKernel(p, name.as_ptr(), &mut e);
         assert_eq!(e, CL_SUCCESS);
         let name = CString::new("plain8").unwrap();
         let k8 = clCreateKernel(p, name.as_ptr(), &mut e);
         assert_eq!(e, CL_SUCCESS);
+        let name = CString::new("plain32").unwrap();
+        let k32 = clCreateKernel(p, name.as_ptr(), &mut e);
+        assert_eq!(e, CL_SUCCESS);
+        assert_eq!(
+            sub_group_info(k32, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, &[]),
+            32
+        );
+        assert_eq!(
+            sub_group_info(k32, d, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, &[64]),
+            32
+        );
+        assert_eq!(
+            sub_group_info(k32, d, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, &[40]),
+            2
+        );
+        clReleaseKernel(k32);
         assert_eq!(
             sub_group_info(k16, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, &[]),
             16
@@ -239,11 +261,11 @@ fn required_sub_group_sizes() {
         let (p, r) = build(
             ctx,
             d,
-            "__attribute__((intel_reqd_sub_group_size(32))) kernel void k(global int *o) { o[0] = 1; }",
+            "__attribute__((intel_reqd_sub_group_size(64))) kernel void k(global int *o) { o[0] = 1; }",
         );
         assert_eq!(r, CL_BUILD_PROGRAM_FAILURE);
         let log = build_log(p, d);
-        assert!(log.contains("intel_reqd_sub_group_size(32)"), "{log}");
+        assert!(log.contains("intel_reqd_sub_group_size(64)"), "{log}");
         clReleaseProgram(p);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);

@@ -1,7 +1,7 @@
 // cl_intel_subgroups and cl_intel_required_subgroup_size: the shuffles and the buffer block
-// reads and writes, on gencl's SIMD8 sub-groups (no attribute) and on SIMD16 ones
-// (intel_reqd_sub_group_size(16)). Launches use whole sub-groups: a shuffle from a lane
-// that does not exist is undefined.
+// reads and writes, on the sub-groups of the width gencl chooses (no attribute) and on
+// SIMD16 and SIMD32 ones (intel_reqd_sub_group_size(16), (32)). Launches use whole
+// sub-groups: a shuffle from a lane that does not exist is undefined.
 
 #define SHUFFLES                                                                          \
     uint g = get_global_id(0);                                                            \
@@ -31,6 +31,12 @@ kernel void shuffles16(global const int *in, global int *out, global long *lo,
     SHUFFLES
 }
 
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void shuffles32(global const int *in, global int *out, global long *lo,
+                       global float4 *fo, global double2 *dout) {
+    SHUFFLES
+}
+
 // Each sub-group reads a block of 4 x S uints (element k of lane l is block[k * S + l])
 // and writes the block back transformed.
 #define BLOCKS                                                                            \
@@ -51,19 +57,33 @@ kernel void blocks16(global const uint *in, global uint *out, global uint *one) 
     BLOCKS
 }
 
-// The khr sub-group functions at SIMD16: reductions, scans, broadcast over 16 lanes,
-// with long and double values (split into SIMD8 halves), in a partial last sub-group.
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void blocks32(global const uint *in, global uint *out, global uint *one) {
+    BLOCKS
+}
+
+// The khr sub-group functions at SIMD16 and SIMD32: reductions, scans, broadcast over 16
+// or 32 lanes, with long and double values (split into SIMD8 pieces), in a partial last
+// sub-group.
+#define COLLECTIVES                                                                       \
+    uint g = get_global_id(0);                                                            \
+    int x = in[g];                                                                        \
+    long y = (long)x << 20;                                                               \
+    out[4 * g + 0] = sub_group_reduce_add(y);                                             \
+    out[4 * g + 1] = sub_group_scan_inclusive_max(y);                                     \
+    out[4 * g + 2] = sub_group_broadcast(y, 1);                                           \
+    out[4 * g + 3] = get_sub_group_size() * 1000 + get_sub_group_local_id() * 10 +        \
+                     get_num_sub_groups();                                                \
+    dout[g] = sub_group_scan_exclusive_add((double)x * 0.5);
+
 __attribute__((intel_reqd_sub_group_size(16)))
 kernel void collectives16(global const int *in, global long *out, global double *dout) {
-    uint g = get_global_id(0);
-    int x = in[g];
-    long y = (long)x << 20;
-    out[4 * g + 0] = sub_group_reduce_add(y);
-    out[4 * g + 1] = sub_group_scan_inclusive_max(y);
-    out[4 * g + 2] = sub_group_broadcast(y, 1);
-    out[4 * g + 3] = get_sub_group_size() * 1000 + get_sub_group_local_id() * 10 +
-                     get_num_sub_groups();
-    dout[g] = sub_group_scan_exclusive_add((double)x * 0.5);
+    COLLECTIVES
+}
+
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void collectives32(global const int *in, global long *out, global double *dout) {
+    COLLECTIVES
 }
 
 // cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative (SPIR-V 1.3's
@@ -90,6 +110,12 @@ kernel void khr_shuffles(global const int *in, global int *out, global long *lo,
 
 __attribute__((intel_reqd_sub_group_size(16)))
 kernel void khr_shuffles16(global const int *in, global int *out, global long *lo,
+                           global float *fo) {
+    KHR_SHUFFLES
+}
+
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void khr_shuffles32(global const int *in, global int *out, global long *lo,
                            global float *fo) {
     KHR_SHUFFLES
 }

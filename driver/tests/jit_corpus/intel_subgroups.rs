@@ -1,13 +1,13 @@
 //! Cases of tests/jit/intel_subgroups.cl: cl_intel_subgroups' shuffles and block reads and
-//! writes at SIMD8 and SIMD16, the khr sub-group functions at SIMD16, and
-//! cl_khr_subgroup_shuffle(_relative) at both widths, against references that form the
-//! sub-groups from the launch shape.
+//! writes at the chosen width, SIMD16 and SIMD32, the khr sub-group functions at SIMD16 and
+//! SIMD32, and cl_khr_subgroup_shuffle(_relative) at every width, against references that
+//! form the sub-groups from the launch shape.
 use crate::igc::harness::*;
 
 const F: &str = "intel_subgroups.cl";
 
 /// The width of a kernel without intel_reqd_sub_group_size: 16 (none of these spills at
-/// SIMD16), or 8 under GENCL_SIMD=8.
+/// SIMD16, and sub-group functions keep a kernel out of SIMD32), or 8 under GENCL_SIMD=8.
 fn default_width() -> usize {
     match std::env::var("GENCL_SIMD").as_deref() {
         Ok("8") => 8,
@@ -136,38 +136,38 @@ fn blocks(kernel: &'static str, width: fn() -> usize, n: usize, local: usize) ->
         })
 }
 
-fn collectives16(n: usize, local: usize) -> Case {
-    case(F, "collectives16")
+fn collectives(kernel: &'static str, s: usize, n: usize, local: usize) -> Case {
+    case(F, kernel)
         .global(&[n])
         .local(&[local])
         .buf(inputs(n, 33))
         .out::<i64>(4 * n)
         .out::<f64>(n)
-        .expect(1, |r| {
+        .expect(1, move |r| {
             let a = r.input::<i32>(0);
             let local = r.local[0];
             let mut out = Vec::new();
             for g in 0..a.len() {
                 let wg = g - g % local;
                 let lid = g % local;
-                let first = wg + lid / 16 * 16;
-                let end = (first + 16).min(wg + local).min(a.len());
+                let first = wg + lid / s * s;
+                let end = (first + s).min(wg + local).min(a.len());
                 let y = |i: usize| i64::from(a[i]) << 20;
                 out.push((first..end).map(y).sum());
                 out.push((first..=g).map(y).max().unwrap());
                 out.push(y(first + 1));
-                let num = local.div_ceil(16);
+                let num = local.div_ceil(s);
                 out.push(((end - first) * 1000 + (g - first) * 10 + num) as i64);
             }
             out
         })
-        .expect_f64(2, 0, |r| {
+        .expect_f64(2, 0, move |r| {
             let a = r.input::<i32>(0);
             let local = r.local[0];
             (0..a.len())
                 .map(|g| {
                     let wg = g - g % local;
-                    let first = wg + (g - wg) / 16 * 16;
+                    let first = wg + (g - wg) / s * s;
                     (first..g).map(|i| f64::from(a[i]) * 0.5).sum()
                 })
                 .collect()
@@ -222,12 +222,19 @@ pub fn cases() -> Vec<Case> {
         shuffles("shuffles", default_width, 64, 32),
         shuffles("shuffles16", || 16, 64, 32),
         shuffles("shuffles16", || 16, 96, 48),
+        shuffles("shuffles32", || 32, 128, 64),
+        shuffles("shuffles32", || 32, 96, 96),
         blocks("blocks", default_width, 64, 32),
         blocks("blocks16", || 16, 96, 48),
+        blocks("blocks32", || 32, 192, 96),
         // 40 work-items a group: two whole sub-groups and one of eight.
-        collectives16(80, 40),
-        collectives16(64, 64),
+        collectives("collectives16", 16, 80, 40),
+        collectives("collectives16", 16, 64, 64),
+        // 80: two whole sub-groups of 32 and one of 16.
+        collectives("collectives32", 32, 160, 80),
+        collectives("collectives32", 32, 128, 128),
         khr_shuffles("khr_shuffles", default_width, 64, 32),
         khr_shuffles("khr_shuffles16", || 16, 96, 48),
+        khr_shuffles("khr_shuffles32", || 32, 192, 96),
     ]
 }

@@ -11,9 +11,10 @@
 //! - in a very large kernel (over 8,000 IR instructions, IGC's limit: register pressure and
 //!   compile time).
 //!
-//! What SIMD32 selection has no code for (`without_simd32`: the sub-group functions,
-//! images, register arrays, the IEEE double division macros) is refused here too, so that a
-//! kernel that cannot be SIMD32 is not selected twice. A kernel that passes is still built at
+//! The sub-group functions are refused (IGC refuses them: their results change with the
+//! width), and what SIMD32 selection has no code for (`without_simd32`: images, register
+//! arrays, the IEEE double division macros), so that a kernel that cannot be SIMD32 is not
+//! selected twice. A kernel that passes is still built at
 //! SIMD16 when its SIMD32 code does not fit the registers (`compile.rs`).
 
 use crate::analysis::{Cfg, LoopForest};
@@ -56,7 +57,9 @@ pub fn profitable(
     Ok(())
 }
 
-/// `Ok` when SIMD32 selection has code for every instruction of `f`.
+/// `Ok` when SIMD32 selection has code for every instruction of `f`, and `f` reads no lane
+/// of another work-item (the sub-group functions, which IGC keeps out of SIMD32 too: a
+/// kernel that asks for sub-groups of 32 is built at SIMD32 all the same).
 pub fn selectable(f: &Function) -> Result<(), &'static str> {
     for b in &f.blocks {
         for v in &b.insts {
@@ -64,26 +67,30 @@ pub fn selectable(f: &Function) -> Result<(), &'static str> {
             if let Some(what) = without_simd32(&i.op, i.ty) {
                 return Err(what);
             }
+            if matches!(
+                i.op,
+                Op::FillInactive(..)
+                    | Op::ReadLane(..)
+                    | Op::LaneScan { .. }
+                    | Op::Shuffle(..)
+                    | Op::Builtin(Builtin::SubgroupLocalId, _)
+                    | Op::ImageBlockRead { .. }
+                    | Op::ImageBlockWrite { .. }
+            ) {
+                return Err("sub-group functions");
+            }
         }
     }
     Ok(())
 }
 
-/// What SIMD32 selection has no code for, if `op` (of type `ty`) is one: the sub-group
-/// functions (SIMD32 code is built only for kernels without them, as IGC's is), images (the
-/// sampler and typed messages are SIMD8 and SIMD16), register arrays (their gathers address
-/// at most the 16 lanes a0 reaches) and the IEEE double division and square root macros
+/// What SIMD32 selection has no code for, if `op` (of type `ty`) is one: images (the
+/// sampler and typed surface messages are SIMD8 and SIMD16; not split yet), register arrays (their gathers address at
+/// most the 16 lanes a0 reaches) and the IEEE double division and square root macros
 /// (written for 8 and 16 lanes; IGC on Gen9 keeps kernels with IEEE division or square root
 /// out of SIMD32 too).
 pub fn without_simd32(op: &Op, ty: Ty) -> Option<&'static str> {
     Some(match op {
-        Op::FillInactive(..)
-        | Op::ReadLane(..)
-        | Op::LaneScan { .. }
-        | Op::Shuffle(..)
-        | Op::Builtin(Builtin::SubgroupLocalId, _)
-        | Op::ImageBlockRead { .. }
-        | Op::ImageBlockWrite { .. } => "sub-group functions",
         Op::ImageRead { .. } | Op::ImageWrite { .. } => "images",
         Op::RegArray { .. } => "private arrays in registers",
         Op::Bin(BinOp::FDiv, ..) | Op::Un(crate::ir::UnOp::Sqrt, _) if ty == Ty::F64 => {

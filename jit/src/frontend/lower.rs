@@ -1399,7 +1399,7 @@ pub fn lower_program(
                 out.push((
                     name,
                     Err(FrontendError::Unsupported(format!(
-                        "intel_reqd_sub_group_size({n}): the device's sub-group sizes are 8 and 16"
+                        "intel_reqd_sub_group_size({n}): the device's sub-group sizes are 8, 16 and 32"
                     ))),
                 ));
                 continue;

@@ -220,9 +220,6 @@ impl Sel<'_> {
         x: Value,
         y: Value,
     ) -> Result<(), IselError> {
-        if self.simd > 16 {
-            return unsupported("image block reads in a SIMD32 kernel");
-        }
         let bti = self.image_bti(image)?;
         let regs = u32::from(self.simd) / 8;
         let resp = self.m.new_vreg(32 * regs);
@@ -261,9 +258,6 @@ impl Sel<'_> {
         y: Value,
         value: Value,
     ) -> Result<(), IselError> {
-        if self.simd > 16 {
-            return unsupported("image block writes in a SIMD32 kernel");
-        }
         let bti = self.image_bti(image)?;
         // What an earlier read of this work-item saw may be stale now.
         self.texels.clear();

@@ -43,9 +43,10 @@ use crate::mir::{Item, Label, MFunction, MInst, VRef, VReg};
 pub const WIDTHS: [u8; 3] = [8, 16, 32];
 
 /// The sub-group sizes a kernel may ask for (`intel_reqd_sub_group_size`), which the device
-/// reports (CL_DEVICE_SUB_GROUP_SIZES_INTEL): the widths whose code has every sub-group
-/// function. SIMD32 code is built for kernels that use none (`compile.rs`), as IGC's is.
-pub const SUB_GROUP_SIZES: [u8; 2] = [8, 16];
+/// reports (CL_DEVICE_SUB_GROUP_SIZES_INTEL): every width, each with every sub-group
+/// function. A kernel that asks for none is built at SIMD32 only without them
+/// (`analysis::simd32`), as IGC builds it.
+pub const SUB_GROUP_SIZES: [u8; 3] = [8, 16, 32];
 
 #[derive(Debug, Clone, Error)]
 pub enum IselError {

@@ -206,8 +206,8 @@ impl Sel<'_> {
     /// inside the register too), then the indirect move `mov dst r[a0.0]<1,0>` (VxH: one
     /// address per lane), which emission completes with the `add` that sets a0 from the
     /// offsets and `x`'s register (`mir::MInst::is_gather`). a0 has sixteen word
-    /// addresses: dwords go in one move, qwords eight lanes at a time (as Mesa's
-    /// `generate_shuffle` does).
+    /// addresses: dwords go sixteen lanes at a time (one move up to SIMD16), qwords eight
+    /// (as Mesa's `generate_shuffle` does).
     pub(super) fn shuffle(&mut self, v: Value, x: Value, idx: Value) -> Result<(), IselError> {
         let t = raw_type(self.f.ty(v))?;
         let ox = self.opnd(x, t)?;
@@ -252,7 +252,7 @@ impl Sel<'_> {
     /// NoMask, so that every lane's address is inside `x`).
     pub(super) fn gather(&mut self, r: VReg, xr: VRef, offsets: VReg, t: Type) {
         let simd = self.simd;
-        let group = if t.size() == 8 { 8 } else { simd };
+        let group = if t.size() == 8 { 8 } else { simd.min(16) };
         for g in 0..simd / group {
             let mut i = Inst::new(Opcode::Mov, group);
             i.chan_offset = g * group;
