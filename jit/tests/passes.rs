@@ -2159,3 +2159,32 @@ fn ptradd_chains_sum_a_buffer_arguments_offsets() {
            ret",
     );
 }
+
+#[test]
+fn ptradd_chains_sum_a_local_arrays_row_and_column() {
+    // `tile[y][x]` of a `__local float tile[16][17]`: `(tile + 68 y) + 4 x` as one offset.
+    check_pass(
+        passes::ptradd_chains::run,
+        "kernel k(i64, i64)
+         bb0:
+           %0 = i64 arg 0
+           %1 = i64 arg 1
+           %2 = ptr.local const 0x0
+           %3 = ptr.local ptradd %2, %0
+           %4 = ptr.local ptradd %3, %1
+           %5 = i32 load %4, align 4, bytes 4
+           store %3, %5, align 4, bytes 4
+           ret",
+        "kernel k(i64, i64)
+         bb0:
+           %0 = i64 arg 0
+           %1 = i64 arg 1
+           %2 = ptr.local const 0x0
+           %3 = ptr.local ptradd %2, %0
+           %6 = i64 bin add %0, %1
+           %4 = ptr.local ptradd %2, %6
+           %5 = i32 load %4, align 4, bytes 4
+           store %3, %5, align 4, bytes 4
+           ret",
+    );
+}

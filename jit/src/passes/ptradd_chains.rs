@@ -1,14 +1,15 @@
-//! Offsets from a buffer argument summed into one: `ptradd(ptradd(a, x), y)` →
-//! `ptradd(a, add(x, y))` where `a` is a `__global` or `__constant` pointer argument. The
-//! front end splits a vector access into its components at `p + 4k` from the element's
-//! address `p = a + i × size`, and LLVM leaves a struct's fields and a loop's base so too;
-//! an address whose base is another address keeps its 64 bits
-//! (`analysis::addresses::buffer_addresses`: "the base of another `ptradd`"), so every such
-//! access went stateless (A64) with its address computed in qwords. Summed, each address is
-//! the argument plus one offset: it takes the argument's binding-table surface with the
-//! offset in 32 bits (`narrow`), and send coalescing still sees `x + 4k` as the element's
-//! components (`isel/coalesce.rs` follows additions of constants). Address arithmetic
-//! wraps, so the sum is the same address.
+//! Offsets from a buffer argument or a `__local` pointer summed into one:
+//! `ptradd(ptradd(a, x), y)` → `ptradd(a, add(x, y))` where `a` is a `__global` or
+//! `__constant` pointer argument, or any `__local` pointer. The front end splits a vector
+//! access into its components at `p + 4k` from the element's address `p = a + i × size`,
+//! and LLVM leaves a struct's fields, a 2D array's rows (`tile[y][x]`: `(tile + 68 y) + 4 x`)
+//! and a loop's base so too; an address whose base is another address keeps its 64 bits
+//! (`analysis::addresses`: "the base of another `ptradd`"), so every such buffer access went
+//! stateless (A64) and every such `__local` one computed its offset in qwords. Summed, each
+//! address is the root plus one offset: a buffer's takes the argument's binding-table surface
+//! and a `__local` one its 32-bit SLM offset, both computed in 32 bits (`narrow`), and send
+//! coalescing still sees `x + 4k` as the element's components (`isel/coalesce.rs` follows
+//! additions of constants). Address arithmetic wraps, so the sum is the same address.
 //!
 //! Runs before `narrow`. The inner `ptradd` stays where something else reads it (the
 //! component at offset 0 does); `dce` removes it where nothing does.
@@ -35,10 +36,9 @@ fn fold(f: &mut Function) -> bool {
                 i += 1;
                 continue;
             };
-            if crate::analysis::addresses::buffer_arg(f, a).is_none()
-                || f.ty(x) != Ty::I64
-                || f.ty(y) != Ty::I64
-            {
+            let root = crate::analysis::addresses::buffer_arg(f, a).is_some()
+                || f.ty(a) == Ty::Ptr(crate::ir::Space::Local);
+            if !root || f.ty(x) != Ty::I64 || f.ty(y) != Ty::I64 {
                 i += 1;
                 continue;
             }
