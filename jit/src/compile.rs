@@ -708,6 +708,7 @@ fn machine_code(
                 (mfunc, assignment) = (m, Some(a));
                 break;
             }
+            tracing::debug!(kernel = %func.name, simd = layout.simd, ?pressure, "this schedule spills");
         }
     }
     let assignment = match assignment {

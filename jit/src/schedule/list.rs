@@ -1,8 +1,12 @@
 //! List scheduling of one region's dependence graph, top down: at each cycle, of the
 //! instructions whose operands are ready, the one with the longest path to the region's
 //! end goes next (so messages, whose replies are long paths, go as early as their
-//! addresses allow and their users as late as work remains); when none is ready, the
-//! cycle advances to the earliest. Register pressure: while the registers the region has
+//! addresses allow and their users as late as work remains); paths within `BUCKET` cycles
+//! of each other count as equal, and of those the instruction made ready last goes first,
+//! so that a chain is finished before the next is started (a message right after its
+//! address, not sixteen addresses and then sixteen messages: the addresses would hold
+//! their registers while the replies need them); when none is ready, the cycle advances
+//! to the earliest. Register pressure: while the registers the region has
 //! defined and not yet freed exceed `budget` bytes, the instruction that frees the most
 //! (and defines the least) goes first instead.
 
@@ -13,6 +17,14 @@ use super::graph::Node;
 
 /// Instructions weighed at a pick under pressure, of those ready and of those waiting.
 const CANDIDATES: usize = 16;
+
+/// Cycles of path length within which ready instructions count as equally urgent: more
+/// than an address's few instructions before its message, less than a message's latency.
+const BUCKET: u32 = 32;
+
+/// A ready instruction's priority: its path length in buckets, then how late it became
+/// ready, then its path, then the original order.
+type Priority = (u32, u32, u32, Reverse<u32>);
 
 /// The order of `nodes` to issue them in. `bytes[v]` is virtual register v's size;
 /// `local[v]` whether the region holds every reference to it (only those are counted:
@@ -33,11 +45,17 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
     let mut live: u32 = 0;
     let mut defined: rustc_hash::FxHashSet<u32> = Default::default();
     // Ready now: by height, then the original order. Waiting for their operands: by cycle.
-    let mut avail: BinaryHeap<(u32, Reverse<u32>)> = BinaryHeap::new();
+    let mut avail: BinaryHeap<Priority> = BinaryHeap::new();
     let mut waiting: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+    // When each instruction's last operand was scheduled (its position in the order).
+    let mut readied = vec![0u32; n];
+    let priority = |k: u32, readied: &[u32]| -> Priority {
+        let h = nodes[k as usize].height;
+        (h / BUCKET, readied[k as usize], h, Reverse(k))
+    };
     for (k, x) in nodes.iter().enumerate() {
         if x.preds == 0 {
-            avail.push((x.height, Reverse(k as u32)));
+            avail.push(priority(k as u32, &readied));
         }
     }
     let mut now = 0u32;
@@ -68,7 +86,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             }
             waiting.pop();
             now = now.max(t);
-            avail.push((nodes[k as usize].height, Reverse(k)));
+            avail.push(priority(k, &readied));
         }
         let k = if live > budget && avail.len() + waiting.len() > 1 {
             // Under pressure: of every instruction whose operands are computed (ready now
@@ -80,7 +98,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             let mut all: Vec<u32> = Vec::with_capacity(2 * CANDIDATES);
             while all.len() < CANDIDATES {
                 match avail.pop() {
-                    Some((_, Reverse(k))) => all.push(k),
+                    Some((.., Reverse(k))) => all.push(k),
                     None => break,
                 }
             }
@@ -107,7 +125,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
                     continue;
                 }
                 if earliest[k as usize] <= now {
-                    avail.push((nodes[k as usize].height, Reverse(k)));
+                    avail.push(priority(k, &readied));
                 } else {
                     waiting.push(Reverse((earliest[k as usize], k)));
                 }
@@ -116,7 +134,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             best
         } else {
             match avail.pop() {
-                Some((_, Reverse(k))) => k,
+                Some((.., Reverse(k))) => k,
                 None => break,
             }
         };
@@ -142,8 +160,9 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             earliest[s] = earliest[s].max(start + lat);
             preds[s] -= 1;
             if preds[s] == 0 {
+                readied[s] = out.len() as u32;
                 if earliest[s] <= now {
-                    avail.push((nodes[s].height, Reverse(s as u32)));
+                    avail.push(priority(s as u32, &readied));
                 } else {
                     waiting.push(Reverse((earliest[s], s as u32)));
                 }

@@ -179,3 +179,28 @@ fn a_flag_is_read_before_the_next_compare_writes_it() {
     assert_eq!(flags, ["flag", "v3", "flag", "v4"], "{s:?}");
     assert_eq!(s[0], "load6", "the load goes first: {s:?}");
 }
+
+#[test]
+fn a_message_follows_its_address() {
+    // Three addresses computed first, then their loads: each address would hold its register
+    // until the loads start. After: each load right after its address (the chain made ready
+    // last goes first among equally long paths), and the replies used after all three.
+    let mut m = func(vec![
+        alu(Opcode::Add, 20, 10, 10),
+        alu(Opcode::Add, 21, 11, 11),
+        alu(Opcode::Add, 22, 12, 12),
+        load(1, 20),
+        load(2, 21),
+        load(3, 22),
+        alu(Opcode::Add, 4, 1, 2),
+        alu(Opcode::Add, 5, 4, 3),
+        store(5),
+    ]);
+    assert!(schedule(&mut m));
+    let s = shape(&m);
+    assert_eq!(
+        &s[..6],
+        ["v20", "load1", "v21", "load2", "v22", "load3"],
+        "{s:?}"
+    );
+}
