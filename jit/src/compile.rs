@@ -584,7 +584,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
                     .map_err(|why| tracing::debug!(kernel = %func.name, why, "not SIMD32"))
                     .is_ok()
             }
-            // GENCL_SIMD=32: every kernel that SIMD32 selection has code for.
+            // GENCL_SIMD=32: every kernel without sub-group functions.
             lower::WidthChoice::Fixed(w) => {
                 w == 32 && crate::analysis::simd32::selectable(&func).is_ok()
             }

@@ -283,6 +283,13 @@ kernel void is_simd8(read_only image2d_t im, write_only image2d_t dst) {
   write_imagef(dst, (int2)(x, y), read_imagef(im, s_edge_nearest, (int2)(y % get_image_width(im), x % get_image_height(im))));
 }
 
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void is_simd32(read_only image2d_t im, write_only image2d_t dst) {
+  GID2;
+  (void)i;
+  write_imagef(dst, (int2)(x, y), read_imagef(im, s_edge_nearest, (int2)(y % get_image_width(im), x % get_image_height(im))));
+}
+
 kernel void is_divergent(read_only image2d_t im, global float4 *out) {
   GID2;
   if ((x ^ y) & 1)

@@ -33,6 +33,11 @@ kernel void m_tan(global const float *a, global float *o) { size_t i = get_globa
 kernel void m_sin_large(global const float *a, global float *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }
 kernel void d_div(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = a[i] / b[i]; }
 kernel void d_sqrt(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sqrt(a[i]); }
+// The IEEE division and square root macros at SIMD32 (eight passes of four lanes).
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void d_div32(global const double *a, global const double *b, global double *o) { size_t i = get_global_id(0); o[i] = a[i] / b[i]; }
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void d_sqrt32(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sqrt(a[i]); }
 kernel void d_exp(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = exp(a[i]); }
 kernel void d_sin(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = sin(a[i]); }
 // Double precision through the library (libclc's double functions), within the OpenCL C

@@ -1152,6 +1152,20 @@ pub fn cases() -> Vec<Case> {
         1e-7,
         move |_, x, y, _| sc.load((y % 5) as i64, (x % 6) as i64, 0),
     ));
+    // The same at SIMD32: two SIMD16 sampler messages a read, four SIMD8 typed writes.
+    let s = img(ImageType::D2, Fmt(RGBA, UNORM8), (5, 6, 1), 79);
+    let d = img(ImageType::D2, Fmt(RGBA, FLOAT), (32, 4, 1), 80);
+    let sc = s.clone();
+    v.push(per_item(
+        case(F, "is_simd32")
+            .global(&[32, 4])
+            .image(s.s, s.data.clone())
+            .image(d.s, vec![0; d.data.len()]),
+        1,
+        (32, 4, 1),
+        1e-7,
+        move |_, x, y, _| sc.load((y % 5) as i64, (x % 6) as i64, 0),
+    ));
     let s = img(ImageType::D2, Fmt(RGBA, UNORM8), (8, 8, 1), 77);
     let sc = s.clone();
     v.push(per_item(

@@ -423,6 +423,22 @@ fn float_cases() -> Vec<Case> {
             .expect_f64(1, 0, |r| {
                 r.input::<f64>(0).iter().map(|x| x.sqrt()).collect()
             }),
+        case(F, "d_div32")
+            .global(&[256])
+            .buf(rand_f64(256, 50, -1e10, 1e10))
+            .buf(rand_f64(256, 51, -1e-5, 1e5))
+            .out::<f64>(256)
+            .expect_f64(2, 0, |r| {
+                let (a, b) = (r.input::<f64>(0), r.input::<f64>(1));
+                a.iter().zip(&b).map(|(x, y)| x / y).collect()
+            }),
+        case(F, "d_sqrt32")
+            .global(&[256])
+            .buf(rand_f64(256, 52, 0.0, 1e300))
+            .out::<f64>(256)
+            .expect_f64(1, 0, |r| {
+                r.input::<f64>(0).iter().map(|x| x.sqrt()).collect()
+            }),
         case(F, "d_exp")
             .global(&[256])
             .buf(rand_f64(256, 53, -700.0, 700.0))

@@ -387,6 +387,14 @@ pub fn cases() -> Vec<Case> {
             .expect(2, |r| {
                 per_item(&r.input::<i32>(0), 16, &r.input::<u32>(1), dyn_int)
             }),
+        case(F, "dyn_int32")
+            .global(&[128])
+            .buf(rand_i32(128 * 16, 1, -100_000, 100_000))
+            .buf(rand_bits::<u32>(128, 2))
+            .out::<i32>(128 * 17)
+            .expect(2, |r| {
+                per_item(&r.input::<i32>(0), 16, &r.input::<u32>(1), dyn_int)
+            }),
         case(F, "dyn_narrow")
             .global(&[128])
             .local(&[32])

@@ -9,13 +9,13 @@
 //!   loop); a loop counting a per-lane start up or down to a uniform bound in uniform steps
 //!   diverges only at its end and is allowed, as IGC allows it;
 //! - in a very large kernel (over 8,000 IR instructions, IGC's limit: register pressure and
-//!   compile time).
+//!   compile time);
+//! - with IEEE double division or square root (IGC's Gen9 rule);
+//! - with sub-group functions (IGC's rule: their results change with the width).
 //!
-//! The sub-group functions are refused (IGC refuses them: their results change with the
-//! width), and what SIMD32 selection has no code for (`without_simd32`: images, register
-//! arrays, the IEEE double division macros), so that a kernel that cannot be SIMD32 is not
-//! selected twice. A kernel that passes is still built at
-//! SIMD16 when its SIMD32 code does not fit the registers (`compile.rs`).
+//! A kernel that passes is still built at SIMD16 when its SIMD32 code does not fit the
+//! registers (`compile.rs`). `intel_reqd_sub_group_size(32)` builds SIMD32 code for any
+//! kernel.
 
 use crate::analysis::{Cfg, LoopForest};
 use crate::ir::{BinOp, Builtin, Function, Op, Term, Ty, Value};
@@ -38,6 +38,9 @@ pub fn profitable(
         return Err("over 8,000 instructions");
     }
     selectable(f)?;
+    if ieee_macros(f) {
+        return Err("IEEE double division or square root");
+    }
     let cfg = Cfg::new(f);
     let loops = LoopForest::new(f, &cfg).map_err(|_| "irreducible control flow")?;
     for (l, lp) in loops.loops.iter().enumerate() {
@@ -57,18 +60,14 @@ pub fn profitable(
     Ok(())
 }
 
-/// `Ok` when SIMD32 selection has code for every instruction of `f`, and `f` reads no lane
-/// of another work-item (the sub-group functions, which IGC keeps out of SIMD32 too: a
-/// kernel that asks for sub-groups of 32 is built at SIMD32 all the same).
+/// `Ok` when `f` reads no lane of another work-item: no sub-group function, which IGC
+/// keeps out of SIMD32 (a kernel that asks for sub-groups of 32 is built at SIMD32 all the
+/// same).
 pub fn selectable(f: &Function) -> Result<(), &'static str> {
     for b in &f.blocks {
         for v in &b.insts {
-            let i = f.inst(*v);
-            if let Some(what) = without_simd32(&i.op, i.ty) {
-                return Err(what);
-            }
             if matches!(
-                i.op,
+                f.inst(*v).op,
                 Op::FillInactive(..)
                     | Op::ReadLane(..)
                     | Op::LaneScan { .. }
@@ -84,19 +83,16 @@ pub fn selectable(f: &Function) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// What SIMD32 selection has no code for, if `op` (of type `ty`) is one: images (the
-/// sampler and typed surface messages are SIMD8 and SIMD16; not split yet), register arrays (their gathers address at
-/// most the 16 lanes a0 reaches) and the IEEE double division and square root macros
-/// (written for 8 and 16 lanes; IGC on Gen9 keeps kernels with IEEE division or square root
-/// out of SIMD32 too).
-pub fn without_simd32(op: &Op, ty: Ty) -> Option<&'static str> {
-    Some(match op {
-        Op::ImageRead { .. } | Op::ImageWrite { .. } => "images",
-        Op::RegArray { .. } => "private arrays in registers",
-        Op::Bin(BinOp::FDiv, ..) | Op::Un(crate::ir::UnOp::Sqrt, _) if ty == Ty::F64 => {
-            "IEEE double division or square root"
-        }
-        _ => return None,
+/// IGC's Gen9 rule: no SIMD32 for a kernel with IEEE double division or square root (their
+/// macros' eight passes of four lanes a value; `isel/ieee.rs`).
+fn ieee_macros(f: &Function) -> bool {
+    f.blocks.iter().flat_map(|b| &b.insts).any(|v| {
+        let i = f.inst(*v);
+        i.ty == Ty::F64
+            && matches!(
+                i.op,
+                Op::Bin(BinOp::FDiv, ..) | Op::Un(crate::ir::UnOp::Sqrt, _)
+            )
     })
 }
 

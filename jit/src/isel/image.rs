@@ -38,9 +38,6 @@ impl Sel<'_> {
         coords: &[Value],
         channel: u8,
     ) -> Result<(), IselError> {
-        if self.simd > 16 {
-            return unsupported("image reads in a SIMD32 kernel");
-        }
         let key = (image, sampler, coords.to_vec());
         let regs = u32::from(self.simd) / 8;
         let resp = match self.texels.get(&key) {
@@ -67,21 +64,22 @@ impl Sel<'_> {
                     Some(s) => (SamplerOp::SampleLz, s),
                     None => (SamplerOp::LdLz, 0),
                 };
-                let parts = sampler_desc(
-                    op,
-                    u32::from(self.simd),
-                    bti,
-                    index as u8,
-                    false,
-                    coords.len() as u32,
-                );
+                let n = coords.len() as u32;
                 let resp = self.m.new_vreg(4 * 32 * regs);
-                let mut i = send::message(Opcode::Send, self.simd, parts);
-                i.dst = Some(grf_dst(0, 0, Type::UD));
-                self.push(
-                    i,
+                // A SIMD32 read is two SIMD16 sampler messages (`memory.rs`
+                // `lane_message`), each with its lanes' coordinates and texels.
+                let payload = self.in_halves(payload, n);
+                let resp = self.in_halves(resp, 4);
+                self.lane_message(
+                    |w| {
+                        let parts = sampler_desc(op, u32::from(w), bti, index as u8, false, n);
+                        let mut i = send::message(Opcode::Send, w, parts);
+                        i.dst = Some(grf_dst(0, 0, Type::UD));
+                        i
+                    },
                     Some(VRef { v: resp, off: 0 }),
-                    [Some(VRef { v: payload, off: 0 }), None, None],
+                    [Some(VRef { v: payload, off: 0 }), None],
+                    [16, 4 * n, 0],
                 );
                 self.texels.insert(key, resp);
                 resp
@@ -113,9 +111,6 @@ impl Sel<'_> {
         coords: &[Value],
         values: &[Value],
     ) -> Result<(), IselError> {
-        if self.simd > 16 {
-            return unsupported("image writes in a SIMD32 kernel");
-        }
         let bti = self.image_bti(image)?;
         // What an earlier read of this work-item saw may be stale now.
         self.texels.clear();
@@ -138,14 +133,16 @@ impl Sel<'_> {
                 i.chan_offset = 8 * group as u8;
                 i.dst = Some(grf_dst(0, 0, t));
                 i.srcs[0] = Some(o.src);
-                // A varying value's lanes 8-15 are its second register.
+                // A varying value's lanes 8k..8k+7 are its register k.
                 let src = o.vref.map(|r| VRef {
                     v: r.v,
                     off: r.off + if o.scalar { 0 } else { 32 * group },
                 });
                 self.push(i, Some(VRef { v: dst, off }), [src, None, None]);
             }
-            let parts = typed_write_desc(bti, group == 1, coords.len() as u32, 4);
+            // The slot group: the upper eight lanes of a sixteen (Mesa's
+            // `brw_dp_typed_surface_rw_desc`: `group % 16 >= 8`).
+            let parts = typed_write_desc(bti, group % 2 == 1, coords.len() as u32, 4);
             let mut i = send::message(Opcode::Sends, 8, parts);
             i.chan_offset = 8 * group as u8;
             self.push(

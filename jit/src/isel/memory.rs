@@ -410,7 +410,7 @@ impl Sel<'_> {
     /// messages `lane_message` sends want lanes 0-15's planes, then lanes 16-31's, so every
     /// other reference to it is moved there once the code is split into halves
     /// (`width::to_half_major`): no copies. Returns `r`.
-    fn in_halves(&mut self, r: VReg, planes: u32) -> VReg {
+    pub(super) fn in_halves(&mut self, r: VReg, planes: u32) -> VReg {
         if self.simd == 32 && planes > 1 {
             self.half_major.push((r, planes));
         }

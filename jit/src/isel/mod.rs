@@ -727,11 +727,6 @@ impl Sel<'_> {
         }
         let inst = self.f.inst(v).clone();
         let ty = inst.ty;
-        if self.simd == 32 {
-            if let Some(what) = crate::analysis::simd32::without_simd32(&inst.op, ty) {
-                return unsupported(format!("{what} in a SIMD32 kernel"));
-            }
-        }
         match inst.op {
             Op::Const(bits) => {
                 self.locs.insert(v, Loc::Imm(bits));
