@@ -58,8 +58,12 @@ fn build(file: &str, out: &Path) -> Vec<KernelBinary> {
     load(&bin).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
+/// A folder of this call's own: the tests of this binary run at once, and one removing a
+/// shared folder took another's ocloc output away mid-build (a CI run failed so).
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gencl-igc-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("gencl-igc-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

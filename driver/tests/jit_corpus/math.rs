@@ -73,6 +73,30 @@ fn d_binary(
         })
 }
 
+/// Double division, correctly rounded (0 ulp).
+fn d_div(kernel: &'static str) -> Case {
+    case(F, kernel)
+        .global(&[256])
+        .buf(rand_f64(256, 50, -1e10, 1e10))
+        .buf(rand_f64(256, 51, -1e-5, 1e5))
+        .out::<f64>(256)
+        .expect_f64(2, 0, |r| {
+            let (a, b) = (r.input::<f64>(0), r.input::<f64>(1));
+            a.iter().zip(&b).map(|(x, y)| x / y).collect()
+        })
+}
+
+/// Double square root, correctly rounded (0 ulp).
+fn d_sqrt(kernel: &'static str) -> Case {
+    case(F, kernel)
+        .global(&[256])
+        .buf(rand_f64(256, 52, 0.0, 1e300))
+        .out::<f64>(256)
+        .expect_f64(1, 0, |r| {
+            r.input::<f64>(0).iter().map(|x| x.sqrt()).collect()
+        })
+}
+
 pub fn cases() -> Vec<Case> {
     let mut v = double_cases();
     v.extend(float_cases());
@@ -407,38 +431,11 @@ fn float_cases() -> Vec<Case> {
         unary("m_tan", -1.5, 1.5, 5, |x| x.tan(), 42),
         unary("m_sin_large", -1e6, 1e6, 4, |x| x.sin(), 43),
         // Double: division and square root correctly rounded (0 ulp), exp 3 ulp, sin 4.
-        case(F, "d_div")
-            .global(&[256])
-            .buf(rand_f64(256, 50, -1e10, 1e10))
-            .buf(rand_f64(256, 51, -1e-5, 1e5))
-            .out::<f64>(256)
-            .expect_f64(2, 0, |r| {
-                let (a, b) = (r.input::<f64>(0), r.input::<f64>(1));
-                a.iter().zip(&b).map(|(x, y)| x / y).collect()
-            }),
-        case(F, "d_sqrt")
-            .global(&[256])
-            .buf(rand_f64(256, 52, 0.0, 1e300))
-            .out::<f64>(256)
-            .expect_f64(1, 0, |r| {
-                r.input::<f64>(0).iter().map(|x| x.sqrt()).collect()
-            }),
-        case(F, "d_div32")
-            .global(&[256])
-            .buf(rand_f64(256, 50, -1e10, 1e10))
-            .buf(rand_f64(256, 51, -1e-5, 1e5))
-            .out::<f64>(256)
-            .expect_f64(2, 0, |r| {
-                let (a, b) = (r.input::<f64>(0), r.input::<f64>(1));
-                a.iter().zip(&b).map(|(x, y)| x / y).collect()
-            }),
-        case(F, "d_sqrt32")
-            .global(&[256])
-            .buf(rand_f64(256, 52, 0.0, 1e300))
-            .out::<f64>(256)
-            .expect_f64(1, 0, |r| {
-                r.input::<f64>(0).iter().map(|x| x.sqrt()).collect()
-            }),
+        d_div("d_div"),
+        d_sqrt("d_sqrt"),
+        // The same at SIMD32 (intel_reqd_sub_group_size(32)).
+        d_div("d_div32"),
+        d_sqrt("d_sqrt32"),
         case(F, "d_exp")
             .global(&[256])
             .buf(rand_f64(256, 53, -700.0, 700.0))

@@ -377,24 +377,23 @@ fn rpn_programs(n: usize, len: usize, seed: u64) -> Vec<i32> {
         .collect()
 }
 
+/// `dyn_int`'s int[16] read and written at data indices.
+fn dyn_int_case(kernel: &'static str) -> Case {
+    case(F, kernel)
+        .global(&[128])
+        .buf(rand_i32(128 * 16, 1, -100_000, 100_000))
+        .buf(rand_bits::<u32>(128, 2))
+        .out::<i32>(128 * 17)
+        .expect(2, |r| {
+            per_item(&r.input::<i32>(0), 16, &r.input::<u32>(1), dyn_int)
+        })
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
-        case(F, "dyn_int")
-            .global(&[128])
-            .buf(rand_i32(128 * 16, 1, -100_000, 100_000))
-            .buf(rand_bits::<u32>(128, 2))
-            .out::<i32>(128 * 17)
-            .expect(2, |r| {
-                per_item(&r.input::<i32>(0), 16, &r.input::<u32>(1), dyn_int)
-            }),
-        case(F, "dyn_int32")
-            .global(&[128])
-            .buf(rand_i32(128 * 16, 1, -100_000, 100_000))
-            .buf(rand_bits::<u32>(128, 2))
-            .out::<i32>(128 * 17)
-            .expect(2, |r| {
-                per_item(&r.input::<i32>(0), 16, &r.input::<u32>(1), dyn_int)
-            }),
+        dyn_int_case("dyn_int"),
+        // The same at SIMD32 (intel_reqd_sub_group_size(32)).
+        dyn_int_case("dyn_int32"),
         case(F, "dyn_narrow")
             .global(&[128])
             .local(&[32])

@@ -347,6 +347,21 @@ impl Sel<'_> {
         );
     }
 
+    /// A per-lane untyped write of `channels` dwords a lane (`data`, plane after plane) at
+    /// the addresses of `payload`.
+    fn untyped_write(&mut self, port: Port, payload: VRef, data: VReg, channels: u32) {
+        self.write_msg(
+            |w| match port {
+                Port::A64 => send::a64_untyped_write_desc(w, channels),
+                _ => send::untyped_write_desc(port.bti(), w, channels),
+            },
+            port,
+            payload,
+            data,
+            channels,
+        );
+    }
+
     /// A per-lane untyped read of `channels` dwords a lane at the addresses of `payload`;
     /// the reply's register (all lanes' channel 0, then channel 1, ...).
     fn untyped_read(&mut self, port: Port, payload: VRef, channels: u32) -> VReg {
@@ -783,16 +798,7 @@ impl Sel<'_> {
                 (channels, data)
             }
         };
-        self.write_msg(
-            |w| match port {
-                Port::A64 => send::a64_untyped_write_desc(w, channels),
-                _ => send::untyped_write_desc(port.bti(), w, channels),
-            },
-            port,
-            payload,
-            data,
-            channels,
-        );
+        self.untyped_write(port, payload, data, channels);
         Ok(())
     }
 
@@ -827,16 +833,7 @@ impl Sel<'_> {
             // Split qwords into the low-dword and high-dword planes the message wants.
             self.qword_to_planes(value, data, [0, 4 * u32::from(self.simd)])?;
         }
-        self.write_msg(
-            |w| match port {
-                Port::A64 => send::a64_untyped_write_desc(w, channels),
-                _ => send::untyped_write_desc(port.bti(), w, channels),
-            },
-            port,
-            payload,
-            data,
-            channels,
-        );
+        self.untyped_write(port, payload, data, channels);
         Ok(())
     }
 
