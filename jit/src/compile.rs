@@ -592,11 +592,8 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     let mut built = None;
     if simd32 {
         match machine_code(&func, uniform.clone(), &layout_at(32), false) {
-            Ok(Some(b)) if lane_qwords(&b.0) => {
-                tracing::debug!(kernel = %func.name, "64-bit work per lane; SIMD16")
-            }
             Ok(Some(b)) => built = Some((32, b)),
-            Ok(None) => tracing::debug!(kernel = %func.name, "SIMD32 code spills; SIMD16"),
+            Ok(None) => tracing::debug!(kernel = %func.name, "SIMD32 code not kept; SIMD16"),
             // An internal error (illegal code the verifier caught) is a compiler bug the
             // SIMD16 build may not have: said, so that the fallback hides nothing.
             Err(e) if e.to_string().contains("internal") => {
@@ -668,7 +665,9 @@ fn lane_qwords(m: &crate::mir::MFunction) -> bool {
 }
 
 /// Machine code for `func` at `layout`'s width: selected, scheduled and allocated; `None`
-/// when its registers do not fit without spilling and `may_spill` is false.
+/// when `may_spill` is false (the SIMD32 attempt) and the selected code does 64-bit work per
+/// lane (`lane_qwords`, found before scheduling and allocation are paid for) or its registers
+/// do not fit without spilling.
 fn machine_code(
     func: &crate::ir::Function,
     uniform: Vec<bool>,
@@ -685,6 +684,10 @@ fn machine_code(
     };
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
+    }
+    if !may_spill && lane_qwords(&mfunc) {
+        tracing::debug!(kernel = %func.name, "64-bit work per lane");
+        return Ok(None);
     }
     // Scheduled code is kept if it allocates without spilling: loose first, then under
     // tighter register pressure, and at last the order selection made, allocated with
