@@ -2,7 +2,10 @@
 //! what does not fit.
 //!
 //! The GRF file is managed in 8-byte slots: a scalar (uniform) virtual
-//! register takes one slot, a per-lane register whole contiguous GRFs.
+//! register takes one slot, a per-lane register whole contiguous GRFs. Each register goes
+//! to the lowest free position; where that leaves no room for a large one (first fit
+//! scatters small values through the holes that messages' replies leave), the scan is made
+//! again with large registers placed from the top of the file down (`Placement`).
 //! Live intervals (`analysis::liveness`) come from the first and last reference in program
 //! order; a register that is live into a loop, or read in a loop before it is
 //! written there (carried around the back edge), is kept live to the loop's
@@ -131,7 +134,32 @@ fn choose(m: &MFunction, f: &Failure, temps: &HashSet<u32>) -> Option<VReg> {
         .map(|v| VReg(v as u32))
 }
 
+/// Where a scan places each register among the free positions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Placement {
+    /// The lowest position that is free.
+    FirstFit,
+    /// Registers of `LARGE_GRFS` or more (a message's reply or payload) from the top of the
+    /// file down, the rest from the bottom up: a reply's sixteen GRFs then find room
+    /// between other replies instead of between the scattered one- and two-GRF values
+    /// that first fit leaves in every gap.
+    Split,
+}
+
+/// A register of this many GRFs or more is large for `Placement::Split`.
+const LARGE_GRFS: u32 = 4;
+
+/// One scan in each placement until one fits; the first placement's failure otherwise
+/// (the position spilling starts from).
 fn scan(m: &MFunction) -> Result<Assignment, Failure> {
+    let first = scan_with(m, Placement::FirstFit);
+    if first.is_ok() {
+        return first;
+    }
+    scan_with(m, Placement::Split).or(first)
+}
+
+fn scan_with(m: &MFunction, placement: Placement) -> Result<Assignment, Failure> {
     let n = m.vregs.len();
     let crate::analysis::liveness::Intervals { start, end } =
         crate::analysis::liveness::intervals(m);
@@ -150,15 +178,16 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
             (info.grfs() as usize * SLOTS_PER_GRF, SLOTS_PER_GRF)
         };
         let free = |s: usize, busy: &[Option<usize>]| busy[s].is_none_or(|e| e < start[v]);
-        let mut found = None;
-        let mut s = first_slot;
-        while s + count <= last_slot {
-            if (s..s + count).all(|x| free(x, &busy_until)) {
-                found = Some(s);
-                break;
-            }
-            s += align;
-        }
+        let fits = |s: &usize| (*s..*s + count).all(|x| free(x, &busy_until));
+        let npos = (last_slot.saturating_sub(count + first_slot) / align + 1)
+            * usize::from(first_slot + count <= last_slot);
+        let positions = (0..npos).map(|i| first_slot + i * align);
+        let found =
+            if placement == Placement::Split && !info.is_scalar() && info.grfs() >= LARGE_GRFS {
+                positions.rev().find(fits)
+            } else {
+                positions.clone().find(fits)
+            };
         let Some(s) = found else {
             return Err(Failure {
                 at: start[v],
@@ -179,3 +208,6 @@ fn scan(m: &MFunction) -> Result<Assignment, Failure> {
         scratch_bytes: 0,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -8,7 +8,8 @@
 //! their registers while the replies need them); when none is ready, the cycle advances
 //! to the earliest. Register pressure: while the registers the region has
 //! defined and not yet freed exceed `budget` bytes, the instruction that frees the most
-//! (and defines the least) goes first instead.
+//! (and defines the least) goes first instead, a register read by n instructions counted
+//! freed by an nth at each.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -42,6 +43,8 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
             }
         }
     }
+    // Readers of each local register in all.
+    let readers = readers_left.clone();
     let mut live: u32 = 0;
     let mut defined: rustc_hash::FxHashSet<u32> = Default::default();
     // Ready now: by height, then the original order. Waiting for their operands: by cycle.
@@ -61,15 +64,16 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
     let mut now = 0u32;
     let mut out = Vec::with_capacity(n);
     // The bytes a node would free, less those it would define.
-    let gain = |k: usize,
-                readers_left: &rustc_hash::FxHashMap<u32, u32>,
-                defined: &rustc_hash::FxHashSet<u32>| {
+    let gain = |k: usize, defined: &rustc_hash::FxHashSet<u32>| {
         let x = &nodes[k];
+        // A register read by several instructions frees a share of its bytes at each
+        // (a float4 reply read by eight adds), so that finishing what consumes a reply
+        // outweighs starting another chain whose first step frees nothing.
         let freed: i64 = x
             .uses
             .iter()
-            .filter(|&&v| local[v as usize] && readers_left.get(&v) == Some(&1))
-            .map(|&v| i64::from(bytes[v as usize]))
+            .filter(|&&v| local[v as usize])
+            .map(|&v| i64::from(bytes[v as usize]) / i64::from(readers[&v]))
             .sum();
         let new: i64 = x
             .defs
@@ -113,7 +117,7 @@ pub fn order(nodes: &[Node], bytes: &[u32], local: &[bool], budget: u32) -> Vec<
                 .copied()
                 .max_by_key(|&k| {
                     (
-                        gain(k as usize, &readers_left, &defined),
+                        gain(k as usize, &defined),
                         Reverse(earliest[k as usize].saturating_sub(now)),
                         nodes[k as usize].height,
                         Reverse(k),

@@ -204,3 +204,79 @@ fn a_message_follows_its_address() {
         "{s:?}"
     );
 }
+
+/// The bytes of registers live at once at the most, over `m`'s items in order.
+fn peak_bytes(m: &MFunction) -> u32 {
+    let live = crate::analysis::liveness::intervals(m);
+    let mut delta = vec![0i64; m.items.len() + 1];
+    for (v, info) in m.vregs.iter().enumerate() {
+        if live.start[v] != usize::MAX {
+            delta[live.start[v]] += i64::from(info.bytes);
+            delta[live.end[v] + 1] -= i64::from(info.bytes);
+        }
+    }
+    let (mut sum, mut peak) = (0i64, 0i64);
+    for d in delta {
+        sum += d;
+        peak = peak.max(sum);
+    }
+    peak as u32
+}
+
+#[test]
+fn replies_read_piece_by_piece_are_used_before_more_are_loaded() {
+    // Twelve float4 loads of sixteen GRFs each summed into four accumulators (the unrolled
+    // `s += in[i + k * n]` of clpeak's bandwidth kernel at SIMD32), each load's address
+    // computed from values live into the block. Every reply is read by four adds, a quarter
+    // at each, so none of them frees the reply alone: if the scheduler only counted a
+    // register freed at its last reader, under pressure it would compute the addresses
+    // first (each frees as little) and leave the replies in flight, needing more registers
+    // than the file has. After: as many loads in flight as the registers hold.
+    let mut m = MFunction {
+        first_free_grf: 8,
+        ..Default::default()
+    };
+    let base = m.new_vreg(64);
+    let step = m.new_vreg(64);
+    let mut items = Vec::new();
+    let mut acc: Vec<Option<VReg>> = vec![None; 4];
+    let read = |item: Item, k: usize, r: VReg, off: u32| {
+        let Item::Inst(mut mi) = item else {
+            unreachable!()
+        };
+        mi.srcs[k] = Some(VRef { v: r, off });
+        Item::Inst(mi)
+    };
+    for _ in 0..12 {
+        let a = m.new_vreg(64);
+        items.push(alu(Opcode::Add, a.0, base.0, step.0));
+        let r = m.new_vreg(512);
+        items.push(load(r.0, a.0));
+        for (j, acc) in acc.iter_mut().enumerate() {
+            let d = m.new_vreg(128);
+            let prev = acc.unwrap_or(r);
+            let add = read(alu(Opcode::Add, d.0, prev.0, r.0), 1, r, 128 * j as u32);
+            items.push(if acc.is_none() {
+                read(add, 0, r, 128 * j as u32)
+            } else {
+                add
+            });
+            *acc = Some(d);
+        }
+    }
+    let sum = m.new_vreg(128);
+    items.push(alu(
+        Opcode::Add,
+        sum.0,
+        acc[0].unwrap().0,
+        acc[1].unwrap().0,
+    ));
+    items.push(store(sum.0));
+    m.items = items;
+    // As written, each reply is summed before the next load: one load in flight.
+    assert!(schedule(&mut m));
+    let peak = peak_bytes(&m);
+    // Within the 119 GRFs after the payload (counted at the last reader only, the addresses
+    // go first and the peak is 124 GRFs).
+    assert!(peak <= 119 * 32, "{peak} bytes live: {:?}", shape(&m));
+}
