@@ -1873,6 +1873,45 @@ fn halves_drop_the_exact_conversions_nothing_can_observe() {
     assert!(line("%25").contains("floattohalf %24"), "{out}");
 }
 
+/// `halves`: a half computed by the front end's native `mad` (clang contracts `x + (b - x) *
+/// t` of halves) is widened to float for the store's exact conversion back: its bits are
+/// the F16's own (the exact form's NaN test, rebuilt payload and selects go). A half widened
+/// from bits, not computed, keeps the exact form.
+#[test]
+fn halves_store_a_native_results_own_bits() {
+    let out = run_pass(
+        passes::halves::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = f16 un halffrombits %1
+           %3 = f16 mad %2, %2, %2
+           %4 = f32 conv fconv %3
+           %5 = i32 un floattohalf %4
+           %6 = i32 conv bitcast %4
+           %7 = i32 const 0x7fffffff
+           %8 = i32 bin and %6, %7
+           %9 = i32 const 0x7f800000
+           %10 = bool cmp gt.u %8, %9
+           %11 = i32 const 0x7e00
+           %12 = i32 select %10, %11, %5
+           store %0, %12, align 2, bytes 2
+           %13 = f32 conv fconv %2
+           %14 = i32 un floattohalf %13
+           %15 = i32 conv bitcast %13
+           %16 = i32 bin and %15, %7
+           %17 = bool cmp gt.u %16, %9
+           %18 = i32 select %17, %11, %14
+           store %0, %18, align 2, bytes 2
+           ret",
+    );
+    assert!(out.contains("%5 = i32 un halftobits %3"), "{out}");
+    assert!(out.contains("store %0, %5,"), "{out}");
+    assert!(out.contains("store %0, %18,"), "{out}");
+    assert!(out.contains("%14 = i32 un floattohalf %13"), "{out}");
+}
+
 /// `narrow`: an unrolled `s[l + 64]` is LLVM's in-place sign extension of `l + 64` with the
 /// constant folded in (`((l << 32) + (64 << 32)) >> 32`): its low 32 bits are `l + 64`.
 #[test]

@@ -10,11 +10,13 @@
 //!   `halftofloat bits`);
 //! - `half_out(v)` of a value that arithmetic just rounded to half (`v =
 //!   halftofloat(floattohalf y)`): its half is `floattohalf y` itself, a quiet NaN if any
-//!   (`select(nan, rebuilt, floattohalf v)` → `floattohalf y`).
+//!   (`select(nan, rebuilt, floattohalf v)` → `floattohalf y`); likewise of an F16 that
+//!   arithmetic computed, widened (`v = fconv x16`, the front end's native `mad` and `fma`
+//!   of halves): its half is `halftobits x16`.
 //!
 //! A half loaded and stored unchanged, or passed to `as_short`, keeps the exact forms.
 
-use crate::ir::{BinOp, CmpOp, ConvOp, Function, Op, UnOp, Value};
+use crate::ir::{BinOp, CmpOp, ConvOp, Function, Op, Ty, UnOp, Value};
 
 pub fn run(f: &mut Function) {
     // Most kernels have no halves: nothing to look at.
@@ -22,7 +24,11 @@ pub fn run(f: &mut Function) {
         .blocks
         .iter()
         .flat_map(|b| &b.insts)
-        .any(|v| matches!(f.inst(*v).op, Op::Un(UnOp::HalfToFloat, _)));
+        .any(|v| match f.inst(*v).op {
+            Op::Un(UnOp::HalfToFloat, _) => true,
+            Op::Conv(ConvOp::FConv, x) => f.ty(x) == Ty::F16,
+            _ => false,
+        });
     if !halves {
         return;
     }
@@ -37,22 +43,27 @@ pub fn run(f: &mut Function) {
         }
     }
     let mut map = rustc_hash::FxHashMap::default();
-    for b in &f.blocks {
-        for &v in &b.insts {
-            let Op::Select(c, _, plain) = f.inst(v).op else {
-                continue;
-            };
-            if is_half_in(f, c, plain) {
-                let read = &readers[v.0 as usize];
-                let arithmetic = !read.is_empty()
-                    && !f.live_out.contains(&v)
-                    && read.iter().all(|r| arithmetic_reader(f, *r));
-                if arithmetic {
-                    map.insert(v, plain);
-                }
-            } else if let Some(rounded) = half_out_of(f, c, plain) {
-                map.insert(v, rounded);
+    let selects: Vec<Value> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .copied()
+        .filter(|&v| matches!(f.inst(v).op, Op::Select(..)))
+        .collect();
+    for v in selects {
+        let Op::Select(c, _, plain) = f.inst(v).op else {
+            continue;
+        };
+        if is_half_in(f, c, plain) {
+            let read = &readers[v.0 as usize];
+            let arithmetic = !read.is_empty()
+                && !f.live_out.contains(&v)
+                && read.iter().all(|r| arithmetic_reader(f, *r));
+            if arithmetic {
+                map.insert(v, plain);
             }
+        } else if let Some(rounded) = half_out_of(f, c, plain) {
+            map.insert(v, rounded);
         }
     }
     if !map.is_empty() {
@@ -87,9 +98,13 @@ pub(crate) fn is_half_in(f: &Function, c: Value, plain: Value) -> bool {
     nan_test(f, c, 0x7fff, 0x7c00) == Some(bits)
 }
 
-/// `floattohalf y` when `select(c, _, h)` is `half_out(v)` with `h = floattohalf v`, `c =
-/// (bits(v) & 0x7fffffff) >u 0x7f800000` and `v = halftofloat(floattohalf y)`.
-fn half_out_of(f: &Function, c: Value, h: Value) -> Option<Value> {
+/// The half's bits when `select(c, _, h)` is `half_out(v)` (`h = floattohalf v`, `c =
+/// (bits(v) & 0x7fffffff) >u 0x7f800000`) of a value that arithmetic just rounded to half:
+/// - `v = halftofloat(floattohalf y)`: `floattohalf y`;
+/// - `v = fconv x16`, `x16` an F16 add, subtract, multiply, divide or mad (the front end's
+///   native `mad` and `fma` of halves): `halftobits x16`, made before the select (a quiet
+///   NaN's payload survives the widening, so the exact form would give these same bits).
+fn half_out_of(f: &mut Function, c: Value, h: Value) -> Option<Value> {
     let Op::Un(UnOp::FloatToHalf, v) = f.inst(h).op else {
         return None;
     };
@@ -97,10 +112,26 @@ fn half_out_of(f: &Function, c: Value, h: Value) -> Option<Value> {
     if f.inst(x).op != Op::Conv(ConvOp::Bitcast, v) {
         return None;
     }
-    let Op::Un(UnOp::HalfToFloat, rounded) = f.inst(v).op else {
-        return None;
-    };
-    matches!(f.inst(rounded).op, Op::Un(UnOp::FloatToHalf, _)).then_some(rounded)
+    match f.inst(v).op {
+        Op::Un(UnOp::HalfToFloat, rounded) => {
+            matches!(f.inst(rounded).op, Op::Un(UnOp::FloatToHalf, _)).then_some(rounded)
+        }
+        Op::Conv(ConvOp::FConv, x16) if f.ty(x16) == Ty::F16 => {
+            let arithmetic = match f.inst(x16).op {
+                Op::Bin(op, ..) => {
+                    matches!(op, BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv)
+                }
+                Op::Mad(..) => true,
+                _ => false,
+            };
+            // `h` is computed where the select reads it: its bits can be made there.
+            arithmetic.then(|| {
+                f.insts[h.0 as usize].op = Op::Un(UnOp::HalfToBits, x16);
+                h
+            })
+        }
+        _ => None,
+    }
 }
 
 /// A reader that cannot tell one NaN from another: float arithmetic, a compare, the
