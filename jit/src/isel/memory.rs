@@ -519,6 +519,12 @@ impl Sel<'_> {
                     (2, 16)
                 };
                 for &(v, k) in &g.members {
+                    if g.unit == Unit::Word && self.low_words.contains(&v) {
+                        // Read as a word where it is (its readers' regions stride the dwords).
+                        self.locs
+                            .insert(v, Loc::Part(resp, plane * (k / per) + 2 * (k % per), false));
+                        continue;
+                    }
                     let at = VRef {
                         v: resp,
                         off: plane * (k / per),
@@ -722,7 +728,39 @@ impl Sel<'_> {
         let plane = 4 * u32::from(self.simd);
         use super::coalesce::Unit;
         let (channels, data) = match g.unit {
-            Unit::Byte | Unit::Word => {
+            Unit::Word => {
+                // Word k into the low (k even) or high half of dword k / 2, a word move at a
+                // stride of two: from a dword a lane its low word, from a half's container
+                // (`store_bits`) the half's own packed word.
+                let channels = g.values.len() as u32 / 2;
+                let data = self.m.new_vreg(plane * channels);
+                for (k, &x) in (0u32..).zip(&g.values) {
+                    let x = self.store_bits.get(&x).copied().unwrap_or(x);
+                    let o = self.reg_opnd(x, Type::UW)?;
+                    let mut src = o.src;
+                    if let Src::Reg(r) = &mut src {
+                        if !o.scalar && lane_bytes(self.f.ty(x)) == 4 {
+                            r.region = Region {
+                                vstride: 16,
+                                width: 8,
+                                hstride: 2,
+                            };
+                        }
+                    }
+                    let mut i = Inst::new(Opcode::Mov, self.simd);
+                    let mut d = grf_dst(0, 0, Type::UW);
+                    d.hstride = 2;
+                    i.dst = Some(d);
+                    i.srcs[0] = Some(src);
+                    let at = VRef {
+                        v: data,
+                        off: plane * (k / 2) + 2 * (k % 2),
+                    };
+                    self.push(i, Some(at), [o.vref, None, None]);
+                }
+                (channels, data)
+            }
+            Unit::Byte => {
                 // Dword c: member per c + j in bits 8 j (bytes) or 16 j (words), the first
                 // member in the low bits.
                 let (per, bits) = if g.unit == Unit::Byte {

@@ -285,6 +285,14 @@ struct Sel<'a> {
     /// Half conversions whose every reader converts back to float (`halves_only`): their
     /// containers need no clearing of the upper word.
     halves_only: rustc_hash::FxHashSet<Value>,
+    /// Values every reader of which reads only the low word (`HalfFromBits`, `HalfToFloat`):
+    /// a coalesced 16-bit load leaves such a member in its reply's dword, not zero-extended
+    /// into a register of its own (`memory.rs` `load_group`).
+    low_words: rustc_hash::FxHashSet<Value>,
+    /// The current block's `HalfToBits` values that only coalesced 16-bit stores read, by
+    /// their half: not selected, the store's data written from the half's own word
+    /// (`memory.rs` `store_group`).
+    store_bits: HashMap<Value, Value>,
     /// SIMD32 message operands of several planes, laid out as their messages want them
     /// (`memory.rs` `in_halves`, `width::to_half_major`): the register and its planes.
     half_major: Vec<(VReg, u32)>,
@@ -311,6 +319,23 @@ fn halves_only(f: &Function, uses: &[u32]) -> rustc_hash::FxHashSet<Value> {
                 && uses[v.0 as usize] > 0
                 && back[v.0 as usize] == uses[v.0 as usize]
         })
+        .collect()
+}
+
+/// The values every reader of which reads only the low 16 bits: the half conversions of a
+/// container (`HalfFromBits`, `HalfToFloat`).
+fn low_words(f: &Function, uses: &[u32]) -> rustc_hash::FxHashSet<Value> {
+    let mut words = vec![0u32; f.insts.len()];
+    for bd in &f.blocks {
+        for v in &bd.insts {
+            if let Op::Un(UnOp::HalfFromBits | UnOp::HalfToFloat, a) = f.inst(*v).op {
+                words[a.0 as usize] += 1;
+            }
+        }
+    }
+    (0..f.insts.len())
+        .filter(|&v| uses[v] > 0 && words[v] == uses[v] && !f.live_out.contains(&Value(v as u32)))
+        .map(|v| Value(v as u32))
         .collect()
 }
 
@@ -345,9 +370,12 @@ pub fn select(
         flag_cmps: Default::default(),
         wide64: HashMap::default(),
         halves_only: Default::default(),
+        low_words: Default::default(),
+        store_bits: HashMap::default(),
         half_major: Vec::new(),
     };
     s.halves_only = halves_only(f, &s.uses);
+    s.low_words = low_words(f, &s.uses);
     s.slm32 = crate::analysis::addresses::address_only(f);
     s.surf = crate::analysis::addresses::buffer_addresses(f)
         .into_iter()
@@ -514,6 +542,7 @@ impl Sel<'_> {
         self.texels.clear();
         self.wide64.clear();
         self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses, &self.surf);
+        self.store_bits = self.store_bits();
         self.flag_cmps = self.flag_compares(b)?;
         for v in self.f.block(b).insts.clone() {
             if !self.flag_cmps.contains(&v) {
@@ -521,6 +550,30 @@ impl Sel<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The `HalfToBits` values that only the current block's coalesced 16-bit stores read,
+    /// by their half.
+    fn store_bits(&self) -> HashMap<Value, Value> {
+        let mut reads: HashMap<Value, u32> = HashMap::default();
+        for g in self.coalesced.stores.values() {
+            if g.unit == coalesce::Unit::Word {
+                for &x in &g.values {
+                    *reads.entry(x).or_default() += 1;
+                }
+            }
+        }
+        reads
+            .into_iter()
+            .filter_map(|(x, n)| match self.f.inst(x).op {
+                Op::Un(UnOp::HalfToBits, h)
+                    if self.uses[x.0 as usize] == n && !self.f.live_out.contains(&x) =>
+                {
+                    Some((x, h))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// The compares of block `b` that one conditional branch or select of the block alone
@@ -722,6 +775,7 @@ impl Sel<'_> {
         if self.coalesced.covered.contains(&v)
             || self.coalesced.dead.contains(&v)
             || self.slm_ext.contains(&v)
+            || self.store_bits.contains_key(&v)
         {
             return Ok(());
         }
