@@ -1873,6 +1873,38 @@ fn halves_drop_the_exact_conversions_nothing_can_observe() {
     assert!(line("%25").contains("floattohalf %24"), "{out}");
 }
 
+/// `constfold`: a boolean made an integer and tested again (clang's int predicate of
+/// `work_group_any(x > t)` made SPIR-V's bool) is the boolean: `select(c, 1, 0) != 0` and
+/// `select(c, 1, 0) == 1` are `c`; `== 0` is not.
+#[test]
+fn constfold_sees_a_boolean_through_its_integer() {
+    let out = run_pass(
+        passes::constfold::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x5
+           %3 = bool cmp gt.s %1, %2
+           %4 = i32 const 0x1
+           %5 = i32 const 0x0
+           %6 = i32 select %3, %4, %5
+           %7 = bool cmp ne %6, %5
+           %8 = i32 select %7, %1, %2
+           store %0, %8, align 4, bytes 4
+           %9 = bool cmp eq %6, %4
+           %10 = i32 select %9, %1, %2
+           store %0, %10, align 4, bytes 4
+           %11 = bool cmp eq %6, %5
+           %12 = i32 select %11, %1, %2
+           store %0, %12, align 4, bytes 4
+           ret",
+    );
+    assert!(out.contains("%8 = i32 select %3, %1, %2"), "{out}");
+    assert!(out.contains("%10 = i32 select %3, %1, %2"), "{out}");
+    assert!(out.contains("%12 = i32 select %11, %1, %2"), "{out}");
+}
+
 /// `halves`: a half computed by the front end's native `mad` (clang contracts `x + (b - x) *
 /// t` of halves) is widened to float for the store's exact conversion back: its bits are
 /// the F16's own (the exact form's NaN test, rebuilt payload and selects go). A half widened
@@ -1956,6 +1988,43 @@ fn narrow_sees_a_constant_folded_into_an_in_place_sign_extension() {
            %10 = ptr.local ptradd %0, %16
            %11 = i32 load %10, align 4, bytes 4
            store %0, %11, align 4, bytes 4
+           ret",
+    );
+}
+
+/// `cse`: two equal compares are not merged (each, read by one select, is one `cmp` into the
+/// flag at its reader; merged, a boolean in a register that each reader tests again), while
+/// the arithmetic beside them is.
+#[test]
+fn cse_keeps_each_compare_for_its_reader() {
+    check_pass(
+        passes::cse::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = bool cmp eq %1, %2
+           %4 = i32 bin add %1, %1
+           %5 = i32 select %3, %4, %2
+           %6 = bool cmp eq %1, %2
+           %7 = i32 bin add %1, %1
+           %8 = i32 select %6, %2, %7
+           %9 = i32 bin xor %5, %8
+           store %0, %9, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0x0
+           %3 = bool cmp eq %1, %2
+           %4 = i32 bin add %1, %1
+           %5 = i32 select %3, %4, %2
+           %6 = bool cmp eq %1, %2
+           %8 = i32 select %6, %2, %4
+           %9 = i32 bin xor %5, %8
+           store %0, %9, align 4, bytes 4
            ret",
     );
 }

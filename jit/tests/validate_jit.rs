@@ -288,6 +288,47 @@ fn half4_halves_move_as_words_in_place() {
     }
 }
 
+/// Work-group reductions (frontend `collectives.rs`, isel `lane_tree`): each sub-group's
+/// total reduced as a tree (SIMD8, 4, 2, 1 steps after the first), stored, and after the
+/// barrier every work-item gathers the totals, as many a message as the sub-group has
+/// lanes, and reduces them the same way. Before, the totals were folded by one uniform SLM
+/// read each and a reduction was a full scan (two SIMD8 halves a step).
+#[test]
+fn work_group_reductions_gather_the_totals_and_reduce_as_trees() {
+    let src = "kernel void r(global const int *in, global int *out) {
+            out[get_global_id(0)] = work_group_reduce_add(in[get_global_id(0)]);
+        }
+        kernel void any(global const int *in, global int *out, int t) {
+            out[get_global_id(0)] = work_group_any(in[get_global_id(0)] > t);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "-cl-std=CL2.0").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        // The tree's steps of four and two lanes, NoMask, once for the sub-group's total and
+        // once for the work-group's.
+        let steps = |n: u32| {
+            text.lines()
+                .filter(|l| {
+                    l.trim_start().starts_with("(W)")
+                        && l.contains(&format!("({n}|M0)"))
+                        && l.matches(&format!("<{n};{n},1>")).count() == 2
+                })
+                .count()
+        };
+        assert_eq!(steps(4), 2, "{name}: {text}");
+        assert_eq!(steps(2), 2, "{name}: {text}");
+        // The input's read, lane 0's store of its sub-group's total, the gather (and the
+        // gather of the turns after the first, in a loop that a group of at most the width
+        // squared whose threads are full never enters), and the result's store.
+        assert_eq!(
+            data_port_sends(&text).len(),
+            5 * per_access(k),
+            "{name}: {text}"
+        );
+    }
+}
+
 /// Pairs at `2 * l` and `2 * l + 1` (which clang writes as `(l << 1) | 1`: passes::
 /// disjoint_or makes it the add it is) coalesce, in global and in local memory alike, and an
 /// access to one memory does not keep the other's accesses apart (shared local and global
@@ -656,11 +697,23 @@ fn sub_group_scans_take_log_steps() {
         assert_eq!(k.simd, 16, "{name}");
         let text = legal_text(name, &k.isa);
         let op = if name == "scan" { " add " } else { " sel " };
-        let steps = text
-            .lines()
-            .filter(|l| l.starts_with("(W)") && l.contains(op) && l.contains("(8|M"))
-            .count();
-        assert_eq!(steps, 8, "{name}: four steps of two halves:\n{text}");
+        let steps = |lanes: &str| {
+            text.lines()
+                .filter(|l| l.starts_with("(W)") && l.contains(op) && l.contains(lanes))
+                .count()
+        };
+        if name == "reduce" {
+            // A reduction is a tree (`lane_tree`): 8, 4, 2 and 1 lanes.
+            for lanes in ["(8|M0)", "(4|M0)", "(2|M0)", "(1|M0)"] {
+                assert_eq!(steps(lanes), 1, "{name}: a step of {lanes}:\n{text}");
+            }
+        } else {
+            assert_eq!(
+                steps("(8|M"),
+                8,
+                "{name}: four steps of two halves:\n{text}"
+            );
+        }
         let n = text.lines().filter(|l| !l.ends_with(':')).count();
         assert!(n < 40, "{name}: {n} instructions:\n{text}");
     }

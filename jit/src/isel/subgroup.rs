@@ -111,6 +111,9 @@ impl Sel<'_> {
         };
         debug_assert!(crate::ir::lane_scannable(op, ty));
         let s = u32::from(self.simd);
+        if !exclusive && self.only_last_lane_read(v) {
+            return self.lane_tree(v, code, cond, t, x);
+        }
         let y = self.m.new_vreg(8 * s);
         for (src, at) in [(identity, 0), (x, 4 * s)] {
             let o = self.opnd(src, t)?;
@@ -164,6 +167,83 @@ impl Sel<'_> {
                 Some(VRef { v: r, off: 32 * h }),
                 [lanes(first + 8 * h), None, None],
             );
+        }
+        Ok(())
+    }
+
+    /// Whether the only reader of `v` reads its last lane (a reduction made of a scan).
+    fn only_last_lane_read(&self, v: Value) -> bool {
+        let last = self.simd - 1;
+        self.uses[v.0 as usize] == 1
+            && !self.f.live_out.contains(&v)
+            && self
+                .f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .any(|&r| matches!(self.f.inst(r).op, Op::ReadLane(a, l) if a == v && l == last))
+    }
+
+    /// An inclusive scan read only at its last lane: the reduction alone, as a tree toward
+    /// the last lane (each step folds the lower half of the lanes left into the upper:
+    /// log2(width) instructions of 16, 8, ... 1 lanes, every lane (NoMask) as in the scan),
+    /// where the scan took two SIMD8 halves a step. The other lanes of `v` hold partial
+    /// folds that nothing reads. IGC reduces this way.
+    fn lane_tree(
+        &mut self,
+        v: Value,
+        code: Opcode,
+        cond: Option<CondMod>,
+        t: Type,
+        x: Value,
+    ) -> Result<(), IselError> {
+        let s = u32::from(self.simd);
+        let (y, _) = self.def_varying(v);
+        let o = self.reg_opnd(x, t)?;
+        // The first step reads `x` where it is; the rest read and write `y`.
+        let mut n = s;
+        while n > 1 {
+            let h = n / 2;
+            let (lo, hi) = (s - n, s - h);
+            let region = if h == 1 {
+                Region::SCALAR
+            } else {
+                Region::contiguous(h.min(8) as u8)
+            };
+            let mut i = Inst::new(code, h as u8);
+            i.no_mask = true;
+            i.cond_mod = cond;
+            i.dst = Some(grf_dst(0, 0, t));
+            let (srcs, refs) = if n == s {
+                let mut lo_src = o.src;
+                if let Src::Reg(r) = &mut lo_src {
+                    if !o.scalar {
+                        r.region = region;
+                    }
+                }
+                let hi_ref = o.vref.map(|r| VRef {
+                    v: r.v,
+                    off: if o.scalar { r.off } else { r.off + 4 * hi },
+                });
+                ([lo_src, lo_src], [o.vref, hi_ref])
+            } else {
+                let src = reg_src(0, 0, region, t);
+                (
+                    [src, src],
+                    [
+                        Some(VRef { v: y, off: 4 * lo }),
+                        Some(VRef { v: y, off: 4 * hi }),
+                    ],
+                )
+            };
+            i.srcs[0] = Some(srcs[0]);
+            i.srcs[1] = Some(srcs[1]);
+            self.push(
+                i,
+                Some(VRef { v: y, off: 4 * hi }),
+                [refs[0], refs[1], None],
+            );
+            n = h;
         }
         Ok(())
     }

@@ -140,6 +140,22 @@ pub(crate) fn fold_with(
         Op::Un(UnOp::Neg, a) => Some(Fold::Const(mask(konst(a)?.wrapping_neg(), width(ty)?))),
         Op::Cmp(op, a, b) => {
             let w = width(f.ty(a))?;
+            // A boolean made an integer and tested again (`work_group_any(x > t)`: clang's
+            // int predicate, SPIR-V's bool): `select(c, k1, k2) != k2` with k1 != k2 is `c`,
+            // as is `== k1`.
+            if let (&Op::Select(c, t, e), Some(k)) = (&f.inst(a).op, konst(b)) {
+                if let (Some(kt), Some(ke)) = (konst(t), konst(e)) {
+                    let (kt, ke, k) = (mask(kt, w), mask(ke, w), mask(k, w));
+                    let same = match op {
+                        CmpOp::Ne => kt != k && ke == k,
+                        CmpOp::Eq => kt == k && ke != k,
+                        _ => false,
+                    };
+                    if same && f.ty(c) == Ty::Bool {
+                        return Some(Fold::Same(c));
+                    }
+                }
+            }
             let r = fold_cmp(op, konst(a)?, konst(b)?, w)?;
             // Booleans are all ones or zero.
             Some(Fold::Const(if r { 0xffff_ffff } else { 0 }))

@@ -1,7 +1,10 @@
 //! Common subexpressions: a pure instruction equal to one that dominates it (same operation,
 //! operands and type) is replaced by it. Value numbering over the dominator tree, with a
 //! scoped table: what a block computes is visible to the blocks it dominates. Loads, stores,
-//! phis and barriers are never merged.
+//! phis and barriers are never merged, nor compares: a compare read by one select or branch
+//! is one `cmp` into the flag at its reader (`isel` `flag_compares`), where a compare that
+//! two read is a boolean in a register that each reader tests again (two work-group
+//! functions' `lane == 0` merged cost a compare more than they saved).
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -23,6 +26,7 @@ fn pure(op: &Op) -> bool {
             | Op::Shuffle(..)
             | Op::Alloca { .. }
             | Op::RegArray { .. }
+            | Op::Cmp(..)
     ) && !op.has_side_effects()
 }
 

@@ -53,9 +53,11 @@ enum Form {
     Exclusive,
 }
 
-/// Bytes of shared local memory the work-group functions use: one value of up to 8 bytes
-/// per sub-group, for the largest work-group (256 work-items) in the most sub-groups (SIMD8).
-const COLLECTIVE_SLM: u32 = 8 * (256 / 8);
+/// Bytes of shared local memory the work-group functions use: a slot of up to 8 bytes per
+/// sub-group, 32 for the largest work-group (256 work-items) in the most sub-groups (SIMD8),
+/// and room past them for the lanes of the fold's last turn (`fold_slots`: a turn from
+/// slot c < 32 reads slots up to c + width - 1, at most 38), whose values it drops.
+const COLLECTIVE_SLM: u32 = 8 * 40;
 
 impl Lowerer<'_, '_> {
     /// The value of a Scope operand (a constant id).
@@ -88,6 +90,25 @@ impl Lowerer<'_, '_> {
     fn local_linear(&mut self, b: Block) -> (Value, Value) {
         let l: Vec<Value> = (0..3)
             .map(|d| self.f.push(b, Op::Builtin(Builtin::LocalId, d), Ty::I32))
+            .collect();
+        let s: Vec<Value> = (0..3).map(|d| self.actual_local_size(b, d)).collect();
+        let yz = self.f.push(b, Op::Mad(l[2], s[1], l[1]), Ty::I32);
+        let id = self.f.push(b, Op::Mad(yz, s[0], l[0]), Ty::I32);
+        let s01 = self.f.push(b, Op::Bin(BinOp::Mul, s[0], s[1]), Ty::I32);
+        let size = self.f.push(b, Op::Bin(BinOp::Mul, s01, s[2]), Ty::I32);
+        (id, size)
+    }
+
+    /// Lane 0's local linear id and the work-group's size, both uniform: lane 0's local
+    /// IDs read once each and combined as scalars, not every lane's linear id computed to
+    /// read one. Lane 0 must be active (a work-group function: every work-item calls it,
+    /// and every thread's lane 0 is a work-item).
+    fn first_linear(&mut self, b: Block) -> (Value, Value) {
+        let l: Vec<Value> = (0..3)
+            .map(|d| {
+                let id = self.f.push(b, Op::Builtin(Builtin::LocalId, d), Ty::I32);
+                self.f.push(b, Op::ReadLane(id, 0), Ty::I32)
+            })
             .collect();
         let s: Vec<Value> = (0..3).map(|d| self.actual_local_size(b, d)).collect();
         let yz = self.f.push(b, Op::Mad(l[2], s[1], l[1]), Ty::I32);
@@ -543,8 +564,9 @@ impl Lowerer<'_, '_> {
         // Lane 0 of each sub-group writes the sub-group's total at its index.
         let slm = self.collective_slm()?;
         let shift = self.konst(Ty::I32, u64::from(self.width().trailing_zeros()));
-        let (lin, _) = self.local_linear(b);
-        let sg = self.f.push(b, Op::Bin(BinOp::LShr, lin, shift), Ty::I32);
+        // The sub-group's index, uniform: lane 0's linear id over the width.
+        let (lin0, _) = self.first_linear(b);
+        let sg = self.f.push(b, Op::Bin(BinOp::LShr, lin0, shift), Ty::I32);
         let lane = self
             .f
             .push(b, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
@@ -727,7 +749,15 @@ impl Lowerer<'_, '_> {
         Ok(join)
     }
 
-    /// The identity folded with slots 0 .. count-1 under `op` (a loop: count is uniform).
+    /// The fold of slots `0..count` (the sub-groups' totals) by `op`. Where the order does
+    /// not change the result (`lane_scannable`: the integer operations, float min and max),
+    /// each lane reads the slot of its index, and those a sub-group's size further while
+    /// slots are left (a partial last thread's lanes cover every slot; the lanes past the
+    /// count take the identity), and the lanes are reduced as a sub-group's
+    /// are: where a sub-group has as many lanes as there are slots, one gather and
+    /// log2(width) steps in straight code, where a loop of one uniform read a slot waited
+    /// for each read in turn. Float add and multiply fold in slot order, a read at a time,
+    /// as the sub-group's lanes do.
     fn fold_slots(
         &mut self,
         pre: Block,
@@ -739,34 +769,83 @@ impl Lowerer<'_, '_> {
     ) -> Result<(Block, Value), FrontendError> {
         let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let (zero, one) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
+        let gather = crate::ir::lane_scannable(Self::bin_op(op), ty);
+        // The lanes' reads from slot `c` on, in block `b`.
+        let turn = |me: &mut Self, b: Block, c: Value, lane: Value| {
+            let k = me.f.push(b, Op::Bin(BinOp::Add, c, lane), Ty::I32);
+            let inside =
+                me.f.push(b, Op::Cmp(CmpOp::Lt { signed: false }, k, count), Ty::Bool);
+            // Past the count a lane reads a slot no sub-group wrote (the area has room for
+            // them: `COLLECTIVE_SLM`) and takes the identity instead.
+            let at = me.slot(b, slm, k);
+            let v = me.f.push(
+                b,
+                Op::Load {
+                    addr: at,
+                    align: ty.bytes(),
+                    bytes: ty.bytes(),
+                },
+                ty,
+            );
+            me.f.push(b, Op::Select(inside, v, ident), ty)
+        };
+        // The loop's first slot, step and first value: after one turn in straight code
+        // (gathered), or from slot 0 one at a time (in order).
+        let (start, step, first, lane) = if gather {
+            let lane = self
+                .f
+                .push(pre, Op::Builtin(Builtin::SubgroupLocalId, 0), Ty::I32);
+            // The sub-group's size, uniform: the work-items from lane 0's linear id on, at
+            // most the width.
+            let (lin0, size) = self.first_linear(pre);
+            let left = self.f.push(pre, Op::Bin(BinOp::Sub, size, lin0), Ty::I32);
+            let width = self.konst(Ty::I32, u64::from(self.width()));
+            let n = self.f.push(
+                pre,
+                Op::Bin(BinOp::Min { signed: false }, left, width),
+                Ty::I32,
+            );
+            let v = turn(self, pre, zero, lane);
+            (n, n, v, Some(lane))
+        } else {
+            (zero, one, ident, None)
+        };
         let head = self.f.add_block();
         let body = self.f.add_block();
         let exit = self.f.add_block();
         self.f.blocks[pre.0 as usize].term = Term::Br(head);
-        let k = self.f.push(head, Op::Phi(Vec::new()), Ty::I32);
+        let c = self.f.push(head, Op::Phi(Vec::new()), Ty::I32);
         let acc = self.f.push(head, Op::Phi(Vec::new()), ty);
         let more = self.f.push(
             head,
-            Op::Cmp(CmpOp::Lt { signed: false }, k, count),
+            Op::Cmp(CmpOp::Lt { signed: false }, c, count),
             Ty::Bool,
         );
         self.f.blocks[head.0 as usize].term = Term::CondBr(more, body, exit);
-        let at = self.slot(body, slm, k);
-        let v = self.f.push(
-            body,
-            Op::Load {
-                addr: at,
-                align: ty.bytes(),
-                bytes: ty.bytes(),
-            },
-            ty,
-        );
+        let v = match lane {
+            Some(lane) => turn(self, body, c, lane),
+            None => {
+                let at = self.slot(body, slm, c);
+                self.f.push(
+                    body,
+                    Op::Load {
+                        addr: at,
+                        align: ty.bytes(),
+                        bytes: ty.bytes(),
+                    },
+                    ty,
+                )
+            }
+        };
         let acc2 = self.combine(body, op, acc, v);
-        let k2 = self.f.push(body, Op::Bin(BinOp::Add, k, one), Ty::I32);
+        let c2 = self.f.push(body, Op::Bin(BinOp::Add, c, step), Ty::I32);
         self.f.blocks[body.0 as usize].term = Term::Br(head);
-        self.f.insts[k.0 as usize].op = Op::Phi(vec![(pre, zero), (body, k2)]);
-        self.f.insts[acc.0 as usize].op = Op::Phi(vec![(pre, ident), (body, acc2)]);
-        Ok((exit, acc))
+        self.f.insts[c.0 as usize].op = Op::Phi(vec![(pre, start), (body, c2)]);
+        self.f.insts[acc.0 as usize].op = Op::Phi(vec![(pre, first), (body, acc2)]);
+        if !gather {
+            return Ok((exit, acc));
+        }
+        Ok((exit, self.subgroup(exit, op, Form::Reduce, acc, narrow)?))
     }
 
     /// The shared local memory the work-group functions exchange values through, placed
