@@ -37,7 +37,7 @@ pub fn profitable(
     if placed > MAX_INSTRUCTIONS {
         return Err("over 8,000 instructions");
     }
-    selectable(f)?;
+    lanes_independent(f)?;
     if ieee_macros(f) {
         return Err("IEEE double division or square root");
     }
@@ -63,7 +63,7 @@ pub fn profitable(
 /// `Ok` when `f` reads no lane of another work-item: no sub-group function, which IGC
 /// keeps out of SIMD32 (a kernel that asks for sub-groups of 32 is built at SIMD32 all the
 /// same).
-pub fn selectable(f: &Function) -> Result<(), &'static str> {
+pub fn lanes_independent(f: &Function) -> Result<(), &'static str> {
     for b in &f.blocks {
         for v in &b.insts {
             if matches!(
