@@ -91,6 +91,11 @@ impl Lowerer<'_, '_> {
         let l: Vec<Value> = (0..3)
             .map(|d| self.f.push(b, Op::Builtin(Builtin::LocalId, d), Ty::I32))
             .collect();
+        self.linear_of(b, &l)
+    }
+
+    /// The linear id of local IDs `l` (x fastest) and the work-group's size.
+    fn linear_of(&mut self, b: Block, l: &[Value]) -> (Value, Value) {
         let s: Vec<Value> = (0..3).map(|d| self.actual_local_size(b, d)).collect();
         let yz = self.f.push(b, Op::Mad(l[2], s[1], l[1]), Ty::I32);
         let id = self.f.push(b, Op::Mad(yz, s[0], l[0]), Ty::I32);
@@ -110,12 +115,7 @@ impl Lowerer<'_, '_> {
                 self.f.push(b, Op::ReadLane(id, 0), Ty::I32)
             })
             .collect();
-        let s: Vec<Value> = (0..3).map(|d| self.actual_local_size(b, d)).collect();
-        let yz = self.f.push(b, Op::Mad(l[2], s[1], l[1]), Ty::I32);
-        let id = self.f.push(b, Op::Mad(yz, s[0], l[0]), Ty::I32);
-        let s01 = self.f.push(b, Op::Bin(BinOp::Mul, s[0], s[1]), Ty::I32);
-        let size = self.f.push(b, Op::Bin(BinOp::Mul, s01, s[2]), Ty::I32);
-        (id, size)
+        self.linear_of(b, &l)
     }
 
     fn simd(&mut self) -> Value {
