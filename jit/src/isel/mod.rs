@@ -289,6 +289,8 @@ struct Sel<'a> {
     /// a coalesced 16-bit load leaves such a member in its reply's dword, not zero-extended
     /// into a register of its own (`memory.rs` `load_group`).
     low_words: rustc_hash::FxHashSet<Value>,
+    /// Values only whose last lane is read (`last_lane_only`): lane scans selected as trees.
+    last_lane_only: rustc_hash::FxHashSet<Value>,
     /// The current block's `HalfToBits` values that only coalesced 16-bit stores read, by
     /// their half: not selected, the store's data written from the half's own word
     /// (`memory.rs` `store_group`).
@@ -298,45 +300,54 @@ struct Sel<'a> {
     half_major: Vec<(VReg, u32)>,
 }
 
+/// The values that some instruction reads and that only `read` reads: `read(op)` is the
+/// operand an instruction of `op` reads in the way asked about, if it does.
+fn read_only_by(
+    f: &Function,
+    uses: &[u32],
+    read: impl Fn(&Op) -> Option<Value>,
+) -> rustc_hash::FxHashSet<Value> {
+    let mut n = vec![0u32; f.insts.len()];
+    for v in f.blocks.iter().flat_map(|bd| &bd.insts) {
+        if let Some(a) = read(&f.inst(*v).op) {
+            n[a.0 as usize] += 1;
+        }
+    }
+    (0..f.insts.len())
+        .filter(|&v| uses[v] > 0 && n[v] == uses[v] && !f.live_out.contains(&Value(v as u32)))
+        .map(|v| Value(v as u32))
+        .collect()
+}
+
 /// The `FloatToHalf` results that only `HalfToFloat`s read: the emulation of a half
 /// operation (the float operation rounded to half and widened again for the next one).
 /// `HalfToFloat` reads a container's low word alone, so such a result's upper word may hold
 /// anything.
 fn halves_only(f: &Function, uses: &[u32]) -> rustc_hash::FxHashSet<Value> {
-    let mut back = vec![0u32; f.insts.len()];
-    for bd in &f.blocks {
-        for v in &bd.insts {
-            if let Op::Un(UnOp::HalfToFloat, a) = f.inst(*v).op {
-                back[a.0 as usize] += 1;
-            }
-        }
-    }
-    f.blocks
-        .iter()
-        .flat_map(|bd| bd.insts.iter().copied())
-        .filter(|v| {
-            matches!(f.inst(*v).op, Op::Un(UnOp::FloatToHalf, _))
-                && uses[v.0 as usize] > 0
-                && back[v.0 as usize] == uses[v.0 as usize]
-        })
-        .collect()
+    let mut out = read_only_by(f, uses, |op| match op {
+        Op::Un(UnOp::HalfToFloat, a) => Some(*a),
+        _ => None,
+    });
+    out.retain(|v| matches!(f.inst(*v).op, Op::Un(UnOp::FloatToHalf, _)));
+    out
 }
 
 /// The values every reader of which reads only the low 16 bits: the half conversions of a
 /// container (`HalfFromBits`, `HalfToFloat`).
 fn low_words(f: &Function, uses: &[u32]) -> rustc_hash::FxHashSet<Value> {
-    let mut words = vec![0u32; f.insts.len()];
-    for bd in &f.blocks {
-        for v in &bd.insts {
-            if let Op::Un(UnOp::HalfFromBits | UnOp::HalfToFloat, a) = f.inst(*v).op {
-                words[a.0 as usize] += 1;
-            }
-        }
-    }
-    (0..f.insts.len())
-        .filter(|&v| uses[v] > 0 && words[v] == uses[v] && !f.live_out.contains(&Value(v as u32)))
-        .map(|v| Value(v as u32))
-        .collect()
+    read_only_by(f, uses, |op| match op {
+        Op::Un(UnOp::HalfFromBits | UnOp::HalfToFloat, a) => Some(*a),
+        _ => None,
+    })
+}
+
+/// The values only their last lane of is read (`ReadLane` of lane `simd - 1`): a lane scan
+/// that is a reduction, selected as a tree (`subgroup.rs` `lane_tree`).
+fn last_lane_only(f: &Function, uses: &[u32], simd: u8) -> rustc_hash::FxHashSet<Value> {
+    read_only_by(f, uses, |op| match op {
+        Op::ReadLane(a, l) if *l == simd - 1 => Some(*a),
+        _ => None,
+    })
 }
 
 /// Select a whole kernel.
@@ -371,11 +382,13 @@ pub fn select(
         wide64: HashMap::default(),
         halves_only: Default::default(),
         low_words: Default::default(),
+        last_lane_only: Default::default(),
         store_bits: HashMap::default(),
         half_major: Vec::new(),
     };
     s.halves_only = halves_only(f, &s.uses);
     s.low_words = low_words(f, &s.uses);
+    s.last_lane_only = last_lane_only(f, &s.uses, layout.simd);
     s.slm32 = crate::analysis::addresses::address_only(f);
     s.surf = crate::analysis::addresses::buffer_addresses(f)
         .into_iter()

@@ -111,7 +111,7 @@ impl Sel<'_> {
         };
         debug_assert!(crate::ir::lane_scannable(op, ty));
         let s = u32::from(self.simd);
-        if !exclusive && self.only_last_lane_read(v) {
+        if !exclusive && self.last_lane_only.contains(&v) {
             return self.lane_tree(v, code, cond, t, x);
         }
         let y = self.m.new_vreg(8 * s);
@@ -169,19 +169,6 @@ impl Sel<'_> {
             );
         }
         Ok(())
-    }
-
-    /// Whether the only reader of `v` reads its last lane (a reduction made of a scan).
-    fn only_last_lane_read(&self, v: Value) -> bool {
-        let last = self.simd - 1;
-        self.uses[v.0 as usize] == 1
-            && !self.f.live_out.contains(&v)
-            && self
-                .f
-                .blocks
-                .iter()
-                .flat_map(|b| &b.insts)
-                .any(|&r| matches!(self.f.inst(r).op, Op::ReadLane(a, l) if a == v && l == last))
     }
 
     /// An inclusive scan read only at its last lane: the reduction alone, as a tree toward

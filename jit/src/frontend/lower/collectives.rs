@@ -770,6 +770,16 @@ impl Lowerer<'_, '_> {
         let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
         let (zero, one) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
         let gather = crate::ir::lane_scannable(Self::bin_op(op), ty);
+        // Slot `k`'s value, read in block `b`.
+        let read = |me: &mut Self, b: Block, k: Value| {
+            let at = me.slot(b, slm, k);
+            let load = Op::Load {
+                addr: at,
+                align: ty.bytes(),
+                bytes: ty.bytes(),
+            };
+            me.f.push(b, load, ty)
+        };
         // The lanes' reads from slot `c` on, in block `b`.
         let turn = |me: &mut Self, b: Block, c: Value, lane: Value| {
             let k = me.f.push(b, Op::Bin(BinOp::Add, c, lane), Ty::I32);
@@ -777,16 +787,7 @@ impl Lowerer<'_, '_> {
                 me.f.push(b, Op::Cmp(CmpOp::Lt { signed: false }, k, count), Ty::Bool);
             // Past the count a lane reads a slot no sub-group wrote (the area has room for
             // them: `COLLECTIVE_SLM`) and takes the identity instead.
-            let at = me.slot(b, slm, k);
-            let v = me.f.push(
-                b,
-                Op::Load {
-                    addr: at,
-                    align: ty.bytes(),
-                    bytes: ty.bytes(),
-                },
-                ty,
-            );
+            let v = read(me, b, k);
             me.f.push(b, Op::Select(inside, v, ident), ty)
         };
         // The loop's first slot, step and first value: after one turn in straight code
@@ -824,18 +825,7 @@ impl Lowerer<'_, '_> {
         self.f.blocks[head.0 as usize].term = Term::CondBr(more, body, exit);
         let v = match lane {
             Some(lane) => turn(self, body, c, lane),
-            None => {
-                let at = self.slot(body, slm, c);
-                self.f.push(
-                    body,
-                    Op::Load {
-                        addr: at,
-                        align: ty.bytes(),
-                        bytes: ty.bytes(),
-                    },
-                    ty,
-                )
-            }
+            None => read(self, body, c),
         };
         let acc2 = self.combine(body, op, acc, v);
         let c2 = self.f.push(body, Op::Bin(BinOp::Add, c, step), Ty::I32);
