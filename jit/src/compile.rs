@@ -360,6 +360,8 @@ enum KernelError {
     Regalloc(#[from] regalloc::RegallocError),
     #[error(transparent)]
     Emit(#[from] emit::EmitError),
+    #[error("the kernel's __local variables and the compiler's own words ({0} bytes) exceed the device's {max} bytes of local memory", max = abi::SLM_BYTES)]
+    LocalMemory(u32),
 }
 
 fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBinary, KernelError> {
@@ -373,11 +375,14 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         attributes,
         constant_data,
         library_data,
-        slm_bytes,
         printf,
         samplers,
     } = k;
     passes::run(&mut func, passes::PassOptions::default()).map_err(KernelError::Passes)?;
+    // A pass may have taken a word of SLM (`passes::local_atomics64`).
+    if func.slm_bytes > abi::SLM_BYTES {
+        return Err(KernelError::LocalMemory(func.slm_bytes));
+    }
     if let Some(name) = &opts.dump {
         let ir = crate::ir::print::print(&func);
         crate::dump::write(&format!("{name}.{}.ir", func.name), ir.as_bytes());
@@ -641,7 +646,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         cross_thread_bytes,
         implicit,
         uses_local_ids,
-        slm_bytes,
+        slm_bytes: func.slm_bytes,
         scratch_bytes: assignment.scratch_bytes,
         private_bytes: func.private_bytes,
         // MEDIA_VFE_STATE's Per Thread Scratch Space: 1 KiB << n (some, for a kernel that

@@ -2296,3 +2296,119 @@ fn ptradd_chains_sum_a_local_arrays_row_and_column() {
            ret",
     );
 }
+
+/// `local_atomics64`: a 64-bit atomic on local memory becomes the lowest active lane's
+/// 32-bit compare-exchange on a lock word placed after the kernel's SLM (cleared at the
+/// top of the entry block, then a barrier), every lane retrying after a thread switch until
+/// the leader has it, then one round per lane of the width, in which that lane loads,
+/// combines and stores (a fence after), and the release at the join, where the atomic's
+/// own number names the old value.
+#[test]
+fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
+    let mut f = parse(
+        "kernel k(ptr.local, i64)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i64 arg 1
+           %2 = i64 atomic add %0, %1
+           store %0, %2, align 8, bytes 8
+           ret",
+    )
+    .unwrap();
+    f.slm_bytes = 18;
+    f.simd = 16;
+    passes::local_atomics64::run(&mut f);
+    verify(&f).unwrap_or_else(|e| panic!("after does not verify: {e}"));
+    assert_eq!(
+        f.slm_bytes, 24,
+        "the lock word at 20, after the kernel's 18 bytes"
+    );
+    let want = parse(
+        "kernel k(ptr.local, i64)
+         bb0:
+           %4 = ptr.local const 0x14
+           %5 = i32 const 0x0
+           store %4, %5, align 4, bytes 4
+           barrier
+           %0 = ptr.local arg 0
+           %1 = i64 arg 1
+           %8 = i32 const 0x0
+           %9 = i32 const 0x1
+           %10 = i64 const 0x0
+           %11 = i32 const 0x10
+           %12 = i32 const 0xffffffff
+           %13 = i32 builtin SubgroupLocalId 0
+           %14 = i32 fill_inactive %13, %12
+           %15 = i32 lane_scan min.u %14, %12
+           %16 = i32 read_lane %15, 15
+           %17 = bool cmp eq %13, %16
+           br bb2
+         bb1:
+           %2 = i64 phi [bb9: %30]
+           %33 = i32 atomic xchg %4, %8
+           store %0, %2, align 8, bytes 8
+           ret
+         bb2:
+           br %17, bb3, bb4
+         bb3:
+           %18 = i32 cmpxchg %4, %8, %9
+           br bb4
+         bb4:
+           %19 = i32 phi [bb2: %9], [bb3: %18]
+           %20 = i32 shuffle %19, %16
+           %21 = bool cmp eq %20, %8
+           br %21, bb6, bb5
+         bb5:
+           yield
+           br bb2
+         bb6:
+           br bb7
+         bb7:
+           %23 = i32 phi [bb6: %8], [bb9: %31]
+           %24 = i64 phi [bb6: %10], [bb9: %30]
+           %25 = bool cmp eq %13, %23
+           br %25, bb8, bb9
+         bb8:
+           %26 = i64 load %0, align 8, bytes 8
+           %27 = i64 bin add %26, %1
+           store %0, %27, align 8, bytes 8
+           fence
+           br bb9
+         bb9:
+           %30 = i64 phi [bb7: %24], [bb8: %26]
+           %31 = i32 bin add %23, %9
+           %32 = bool cmp lt.u %31, %11
+           br %32, bb7, bb1",
+    )
+    .unwrap();
+    let (got, want) = (canon(&print(&f)), canon(&print(&want)));
+    assert_eq!(got, want, "\ngot:\n{got}\nwant:\n{want}");
+}
+
+/// `local_atomics64`: a compare-exchange keeps the old value where it differs from the
+/// comparator; 32-bit local atomics and 64-bit global ones are the data port's and stay.
+#[test]
+fn local_atomics64_leaves_what_the_data_port_does() {
+    let out = run_pass(
+        passes::local_atomics64::run,
+        "kernel k(ptr.local, ptr.global, i64, i32)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = ptr.global arg 1
+           %2 = i64 arg 2
+           %3 = i32 arg 3
+           %4 = i32 atomic add %0, %3
+           %5 = i64 atomic add %1, %2
+           %6 = i64 cmpxchg %0, %2, %5
+           store %1, %6, align 8, bytes 8
+           ret",
+    );
+    assert!(out.contains("%4 = i32 atomic add %0, %3"), "{out}");
+    assert!(out.contains("%5 = i64 atomic add %1, %2"), "{out}");
+    assert_eq!(out.matches("cmpxchg").count(), 1, "only the lock's: {out}");
+    assert!(
+        out.contains("bool cmp eq %") && out.contains(", %2\n"),
+        "{out}"
+    );
+    assert!(out.contains("i64 select %"), "{out}");
+}

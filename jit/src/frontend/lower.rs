@@ -152,9 +152,6 @@ pub struct LoweredKernel {
     /// The constant tables of each built-in cut out of the library (`library::Slice`) that
     /// inlined code reads (`Op::ConstData(1 + k)` for the k-th; empty when unread).
     pub library_data: Vec<Vec<u8>>,
-    /// Bytes of shared local memory the kernel's own `__local` variables take (at offset 0;
-    /// the runtime places `__local` pointer arguments after them).
-    pub slm_bytes: u32,
     /// The kernel's printf calls, in the order of their format indices.
     pub printf: Vec<crate::abi::PrintfFormat>,
     /// The kernel's samplers by index (`Op::ImageRead::sampler`): its sampler arguments in
@@ -190,7 +187,6 @@ impl SlmLayout {
 }
 
 /// SLM the compiler itself uses, named apart from every module's variables (module 0).
-const SLM_ATOMIC64_LOCK: (usize, u32) = (0, u32::MAX);
 const SLM_COLLECTIVES: (usize, u32) = (0, u32::MAX - 1);
 
 fn unsupported<T>(what: impl Into<String>) -> Result<T, FrontendError> {
@@ -1683,10 +1679,11 @@ fn lower_kernel(
         });
     }
     let local_args = args.iter().any(|a| a.address == AddressQualifier::Local);
-    let slm_bytes = match slm.borrow().end {
+    func.slm_bytes = match slm.borrow().end {
         end if end == reserved && !local_args => 0,
         end => end,
     };
+    func.simd = simd;
     let printf = printf.into_inner();
     let samplers = samplers.into_inner();
     Ok(LoweredKernel {
@@ -1699,7 +1696,6 @@ fn lower_kernel(
         attributes: String::new(),
         constant_data,
         library_data,
-        slm_bytes,
         printf,
         samplers,
     })
@@ -2415,8 +2411,7 @@ impl Lowerer<'_, '_> {
 
     /// One atomic at `addr` on values of `ty` (integers, or floats by their bits): the
     /// read-modify-write `aop` with operand `x`, or (`aop` None) a compare-exchange writing
-    /// `x` where the old value equals `cmp`. 64-bit atomics on local memory go through
-    /// `local_atomic64`. Returns the block after and the old value, as a `ty`.
+    /// `x` where the old value equals `cmp`. Returns the block after and the old value, as a `ty`.
     fn atomic(
         &mut self,
         cur: Block,
@@ -2429,208 +2424,25 @@ impl Lowerer<'_, '_> {
         let it = atomic_int(ty)?;
         let x = self.as_int(cur, x, it);
         let cmp = cmp.map(|c| self.as_int(cur, c, it));
+        // A 64-bit atomic on local memory (or through a generic pointer that may point
+        // there) becomes a locked loop over the lanes (`passes::local_atomics64`), code that
+        // depends on the width.
         let (named, space) = self.named_pointer(cur, addr);
-        let (b, old) = if it == Ty::I64 && space == Space::Local {
-            self.local_atomic64(cur, named, aop, x, cmp)?
-        } else if it == Ty::I64 && space == Space::Generic {
-            self.generic_atomic64(cur, addr, aop, x, cmp)?
+        let addr = if it == Ty::I64 && space == Space::Local {
+            named
         } else {
-            (cur, self.f.push(cur, atomic_op(addr, aop, x, cmp)?, it))
+            addr
         };
+        if it == Ty::I64 && matches!(space, Space::Local | Space::Generic) {
+            self.width();
+        }
+        let (b, old) = (cur, self.f.push(cur, atomic_op(addr, aop, x, cmp)?, it));
         let old = if it == ty {
             old
         } else {
             self.f.push(b, Op::Conv(ConvOp::Bitcast, old), ty)
         };
         Ok((b, old))
-    }
-
-    /// A 64-bit atomic through a generic pointer whose space is not known here: local
-    /// memory takes `local_atomic64`'s lock, anything else the data port's 64-bit atomic,
-    /// chosen per lane by the pointer's tag (to_local is NULL unless it points into local
-    /// memory, where no object sits at offset 0: `abi::SLM_NULL_GUARD`). Where the passes
-    /// later resolve the space, the other arm is dead code. Returns the block after and the
-    /// old value.
-    fn generic_atomic64(
-        &mut self,
-        pre: Block,
-        addr: Value,
-        aop: Option<AtomicOp>,
-        x: Value,
-        cmp: Option<Value>,
-    ) -> Result<(Block, Value), FrontendError> {
-        let local = self.f.push(
-            pre,
-            Op::Conv(ConvOp::FromGeneric, addr),
-            Ty::Ptr(Space::Local),
-        );
-        let null = self.konst(Ty::Ptr(Space::Local), 0);
-        let is_local = self.f.push(pre, Op::Cmp(CmpOp::Ne, local, null), Ty::Bool);
-        let (in_slm, elsewhere) = (self.f.add_block(), self.f.add_block());
-        self.f.blocks[pre.0 as usize].term = Term::CondBr(is_local, in_slm, elsewhere);
-        let (slm_end, slm_old) = self.local_atomic64(in_slm, local, aop, x, cmp)?;
-        let global = self.f.push(
-            elsewhere,
-            Op::Conv(ConvOp::FromGeneric, addr),
-            Ty::Ptr(Space::Global),
-        );
-        let other_old = self
-            .f
-            .push(elsewhere, atomic_op(global, aop, x, cmp)?, Ty::I64);
-        let join = self.f.add_block();
-        self.f.blocks[slm_end.0 as usize].term = Term::Br(join);
-        self.f.blocks[elsewhere.0 as usize].term = Term::Br(join);
-        let old = self.f.push(
-            join,
-            Op::Phi(vec![(slm_end, slm_old), (elsewhere, other_old)]),
-            Ty::I64,
-        );
-        Ok((join, old))
-    }
-
-    /// A 64-bit atomic on local memory, which Gen9's SLM cannot do in one message (its
-    /// atomics are 32-bit): under a lock word of the work-group's own in SLM, as IGC does
-    /// (its LOCAL_SPINLOCK). The lock is the hardware thread's, not the lane's: the
-    /// sub-group's lowest active lane takes it with a 32-bit compare-exchange (all lanes
-    /// retry together until it has), then the active lanes do their read-modify-write one
-    /// after the other in lane order, and the lock is released. Lanes of one thread never
-    /// wait on each other, and a work-group contends with one attempt per thread rather
-    /// than per work-item (on the GPU model a spinning thread runs its whole quantum: per
-    /// lane, 256 work-items exchanging on one word cost 450 instructions an operation).
-    /// `aop` None is a compare-exchange against `cmp`. Returns the block after and the old
-    /// value.
-    fn local_atomic64(
-        &mut self,
-        pre: Block,
-        addr: Value,
-        aop: Option<AtomicOp>,
-        x: Value,
-        cmp: Option<Value>,
-    ) -> Result<(Block, Value), FrontendError> {
-        let t = Ty::I64;
-        let lock = self.slm_lock()?;
-        let (z32, o32) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 1));
-        let simd = self.width();
-        let (z64, width) = (self.konst(t, 0), self.konst(Ty::I32, u64::from(simd)));
-        let (pre, first, lane) = self.first_lane(pre)?;
-        let leader = self.f.push(pre, Op::Cmp(CmpOp::Eq, lane, first), Ty::Bool);
-        let (head, try_, tried, serve_pre, back_off) = (
-            self.f.add_block(),
-            self.f.add_block(),
-            self.f.add_block(),
-            self.f.add_block(),
-            self.f.add_block(),
-        );
-        let (serve, crit, next, done) = (
-            self.f.add_block(),
-            self.f.add_block(),
-            self.f.add_block(),
-            self.f.add_block(),
-        );
-        self.f.blocks[pre.0 as usize].term = Term::Br(head);
-        // Take the lock: the leader tries, every lane sees how it went.
-        self.f.blocks[head.0 as usize].term = Term::CondBr(leader, try_, tried);
-        let held = self.f.push(
-            try_,
-            Op::CmpXchg {
-                addr: lock,
-                cmp: z32,
-                value: o32,
-            },
-            Ty::I32,
-        );
-        self.f.blocks[try_.0 as usize].term = Term::Br(tried);
-        let seen = self
-            .f
-            .push(tried, Op::Phi(vec![(head, o32), (try_, held)]), Ty::I32);
-        let theirs = self.f.push(tried, Op::Shuffle(seen, first), Ty::I32);
-        let got = self
-            .f
-            .push(tried, Op::Cmp(CmpOp::Eq, theirs, z32), Ty::Bool);
-        self.f.blocks[tried.0 as usize].term = Term::CondBr(got, serve_pre, back_off);
-        // Another thread holds it: let the EU run the others (the holder among them)
-        // before trying again.
-        self.f.push(back_off, Op::Yield, Ty::Void);
-        self.f.blocks[back_off.0 as usize].term = Term::Br(head);
-        // Held: lane k of the thread does its read-modify-write in round k.
-        self.f.blocks[serve_pre.0 as usize].term = Term::Br(serve);
-        let k = self.f.push(serve, Op::Phi(Vec::new()), Ty::I32);
-        let res = self.f.push(serve, Op::Phi(Vec::new()), t);
-        let mine = self.f.push(serve, Op::Cmp(CmpOp::Eq, lane, k), Ty::Bool);
-        self.f.blocks[serve.0 as usize].term = Term::CondBr(mine, crit, next);
-        let old = self.f.push(
-            crit,
-            Op::Load {
-                addr,
-                align: 8,
-                bytes: 8,
-            },
-            t,
-        );
-        let new = self.rmw(crit, aop, old, x, cmp)?;
-        self.f.push(
-            crit,
-            Op::Store {
-                addr,
-                value: new,
-                align: 8,
-                bytes: 8,
-            },
-            Ty::Void,
-        );
-        // The next lane's load must see this store (the data port may reorder messages).
-        self.f.push(crit, Op::Fence, Ty::Void);
-        self.f.blocks[crit.0 as usize].term = Term::Br(next);
-        let res2 = self
-            .f
-            .push(next, Op::Phi(vec![(serve, res), (crit, old)]), t);
-        let k2 = self.f.push(next, Op::Bin(BinOp::Add, k, o32), Ty::I32);
-        let more = self.f.push(
-            next,
-            Op::Cmp(CmpOp::Lt { signed: false }, k2, width),
-            Ty::Bool,
-        );
-        self.f.blocks[next.0 as usize].term = Term::CondBr(more, serve, done);
-        self.f.insts[k.0 as usize].op = Op::Phi(vec![(serve_pre, z32), (next, k2)]);
-        self.f.insts[res.0 as usize].op = Op::Phi(vec![(serve_pre, z64), (next, res2)]);
-        self.f
-            .push(done, Op::Atomic(AtomicOp::Xchg, lock, z32), Ty::I32);
-        Ok((done, res2))
-    }
-
-    /// The value a 64-bit read-modify-write `aop` (or, `aop` None, a compare-exchange
-    /// against `cmp`) leaves in a word that held `old`, with operand `x`.
-    fn rmw(
-        &mut self,
-        b: Block,
-        aop: Option<AtomicOp>,
-        old: Value,
-        x: Value,
-        cmp: Option<Value>,
-    ) -> Result<Value, FrontendError> {
-        let t = Ty::I64;
-        Ok(match (aop, cmp) {
-            (Some(AtomicOp::Xchg), _) => x,
-            (Some(a), _) => {
-                let op = match a {
-                    AtomicOp::Add => BinOp::Add,
-                    AtomicOp::Sub => BinOp::Sub,
-                    AtomicOp::And => BinOp::And,
-                    AtomicOp::Or => BinOp::Or,
-                    AtomicOp::Xor => BinOp::Xor,
-                    AtomicOp::SMin => BinOp::Min { signed: true },
-                    AtomicOp::SMax => BinOp::Max { signed: true },
-                    AtomicOp::UMin => BinOp::Min { signed: false },
-                    _ => BinOp::Max { signed: false },
-                };
-                self.f.push(b, Op::Bin(op, old, x), t)
-            }
-            (None, Some(c)) => {
-                let eq = self.f.push(b, Op::Cmp(CmpOp::Eq, old, c), Ty::Bool);
-                self.f.push(b, Op::Select(eq, x, old), t)
-            }
-            (None, None) => return invalid("compare-exchange without a comparator"),
-        })
     }
 
     /// printf: the record (`abi::Printf`) appended to the printf buffer when it has room.
@@ -2778,39 +2590,6 @@ impl Lowerer<'_, '_> {
         let tail = data.get(off as usize..)?;
         let end = tail.iter().position(|b| *b == 0)?;
         Some(String::from_utf8_lossy(&tail[..end]).into_owned())
-    }
-
-    /// The SLM word that `local_atomic64` locks, placed after the kernel's `__local`
-    /// variables on first use. SLM holds garbage when a work-group starts, so every
-    /// work-item clears it at the end of the entry block and the work-group meets at a
-    /// barrier before any can take it (the entry block runs in every work-item).
-    fn slm_lock(&mut self) -> Result<Value, FrontendError> {
-        let reserved = self.slm.borrow_mut().reserve(SLM_ATOMIC64_LOCK, 4, 4);
-        let off = match reserved {
-            None => return unsupported("no local memory left for the 64-bit atomics' lock"),
-            Some((off, false)) => off,
-            Some((off, true)) => {
-                let lock = self
-                    .f
-                    .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local));
-                let z = self.konst(Ty::I32, 0);
-                self.f.push(
-                    Block(0),
-                    Op::Store {
-                        addr: lock,
-                        value: z,
-                        align: 4,
-                        bytes: 4,
-                    },
-                    Ty::Void,
-                );
-                self.f.push(Block(0), Op::Barrier, Ty::Void);
-                off
-            }
-        };
-        Ok(self
-            .f
-            .push(Block(0), Op::Const(off.into()), Ty::Ptr(Space::Local)))
     }
 
     /// `v` as the integer type `it` of its size (a float's bits).

@@ -462,6 +462,14 @@ pub struct Function {
     /// Bytes of private memory each work-item needs for the variables that live in memory
     /// (`passes::private_memory`), 0 when every variable became a register.
     pub private_bytes: u32,
+    /// Bytes of shared local memory the kernel's `__local` variables and the compiler's own
+    /// words take, from offset 0 (the runtime places `__local` pointer arguments after
+    /// them); 0 when it uses none. Passes that need a word of SLM take it at the end
+    /// (`passes::local_atomics64`).
+    pub slm_bytes: u32,
+    /// The SIMD width the function was lowered at, which its lane operations assume (its
+    /// sub-group size); passes that expand into lane operations read it.
+    pub simd: u8,
     /// Values read after the function returns, which every pass keeps alive and renames:
     /// a library template's results (`frontend::lower::template`). Empty for a kernel.
     pub live_out: Vec<Value>,
@@ -475,6 +483,8 @@ impl Function {
             blocks: Vec::new(),
             args,
             private_bytes: 0,
+            slm_bytes: 0,
+            simd: 8,
             live_out: Vec::new(),
         }
     }

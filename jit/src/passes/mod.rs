@@ -11,6 +11,7 @@ pub mod disjoint_or;
 pub mod div64;
 pub mod generic_pointers;
 pub mod halves;
+pub mod local_atomics64;
 pub mod mem2reg;
 pub mod narrow;
 pub mod native_half;
@@ -43,6 +44,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("private_memory", private_memory::run),
     // What stays generic: tags at the casts, a local/global switch at each access.
     ("generic_pointers", generic_pointers::run),
+    // 64-bit atomics on local memory under a lock (Gen9's SLM atomics are 32-bit); after
+    // generic_pointers, whose local arms can hold them.
+    ("local_atomics64", local_atomics64::run),
     // Constants and integer identities that inlining and promotion expose.
     ("constfold", constfold::run),
     // Halves carried as floats converted bit for bit only where their bits can be seen.

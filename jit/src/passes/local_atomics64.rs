@@ -1,0 +1,187 @@
+//! 64-bit atomics on local memory, which Gen9's shared local memory cannot do in one
+//! message (its atomics are 32-bit; the data port's 64-bit atomics are for global memory
+//! only): each becomes a read-modify-write under a lock word of the work-group's own in
+//! SLM, as IGC does (its LOCAL_SPINLOCK). Runs after `generic_pointers`, whose switch gives
+//! a 64-bit atomic through a generic pointer a local arm of this kind.
+//!
+//! The lock is the hardware thread's, not the lane's: the sub-group's lowest active lane
+//! takes it with a 32-bit compare-exchange (all lanes retry together until it has), then
+//! the active lanes do their read-modify-write one after the other in lane order, and the
+//! lock is released. Lanes of one thread never wait on each other, and a work-group
+//! contends with one attempt per thread rather than per work-item (on the GPU model a
+//! spinning thread runs its whole quantum: per lane, 256 work-items exchanging on one
+//! word cost 450 instructions an operation).
+//!
+//! The lock word is placed after everything else the kernel keeps in SLM
+//! (`Function::slm_bytes` grows by it). SLM holds garbage when a work-group starts, so
+//! every work-item clears it at the top of the entry block, and the work-group meets at a
+//! barrier before any can take it (the entry block runs in every work-item). The code reads
+//! the SIMD width (`Function::simd`): its rounds are the sub-group's lanes.
+
+use crate::ir::{AtomicOp, BinOp, Block, CmpOp, Function, Inst, Op, Space, Term, Ty, Value};
+
+pub fn run(f: &mut Function) {
+    let mut lock = None;
+    let mut b = 0;
+    while b < f.blocks.len() {
+        let found = f.blocks[b].insts.iter().position(|&v| is_local64(f, v));
+        match (found, lock) {
+            (Some(pos), Some(word)) => expand(f, b, pos, word),
+            // The lock's clearing goes to the top of the entry block: look again.
+            (Some(_), None) => lock = Some(lock_word(f)),
+            (None, _) => b += 1,
+        }
+    }
+}
+
+/// A 64-bit atomic (or compare-exchange) on a local pointer.
+fn is_local64(f: &Function, v: Value) -> bool {
+    let addr = match f.inst(v).op {
+        Op::Atomic(_, addr, _) | Op::CmpXchg { addr, .. } => addr,
+        _ => return false,
+    };
+    f.ty(v).bytes() == 8 && f.ty(addr) == Ty::Ptr(Space::Local)
+}
+
+/// Place `inst` at `pos` of block `b`.
+fn insert(f: &mut Function, b: usize, pos: usize, op: Op, ty: Ty) -> Value {
+    f.insts.push(Inst { op, ty });
+    let v = Value(f.insts.len() as u32 - 1);
+    f.blocks[b].insts.insert(pos, v);
+    v
+}
+
+/// The lock word's address: a new word of SLM, cleared by every work-item at the top of
+/// the entry block and then a barrier.
+fn lock_word(f: &mut Function) -> Value {
+    let off = f.slm_bytes.next_multiple_of(4);
+    f.slm_bytes = off + 4;
+    let lock = insert(f, 0, 0, Op::Const(off.into()), Ty::Ptr(Space::Local));
+    let zero = insert(f, 0, 1, Op::Const(0), Ty::I32);
+    let clear = Op::Store {
+        addr: lock,
+        value: zero,
+        align: 4,
+        bytes: 4,
+    };
+    insert(f, 0, 2, clear, Ty::Void);
+    insert(f, 0, 3, Op::Barrier, Ty::Void);
+    lock
+}
+
+/// Expand the atomic at `pos` of block `b` under the lock at `lock`.
+fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
+    let v = f.blocks[b].insts[pos];
+    let (aop, addr, x, cmp) = match f.inst(v).op {
+        Op::Atomic(aop, addr, x) => (Some(aop), addr, x, None),
+        Op::CmpXchg { addr, cmp, value } => (None, addr, value, Some(cmp)),
+        _ => return,
+    };
+    let t = f.ty(v);
+    let simd = f.simd;
+    let join = super::split_around(f, b, pos);
+    let pre = Block(b as u32);
+    let mut add = || f.add_block();
+    let [head, try_, tried, back_off, serve_pre, serve, crit, next] = [(); 8].map(|_| add());
+
+    // The leader: the lowest active lane (a minimum over the lanes, inactive ones at !0).
+    let k = |f: &mut Function, ty: Ty, bits: u64| f.push(pre, Op::Const(bits), ty);
+    let (z32, o32) = (k(f, Ty::I32, 0), k(f, Ty::I32, 1));
+    let (z64, width, none) = (
+        k(f, t, 0),
+        k(f, Ty::I32, u64::from(simd)),
+        k(f, Ty::I32, u64::from(u32::MAX)),
+    );
+    let lane = f.push(
+        pre,
+        Op::Builtin(crate::ir::Builtin::SubgroupLocalId, 0),
+        Ty::I32,
+    );
+    let active = f.push(pre, Op::FillInactive(lane, none), Ty::I32);
+    let scan = Op::LaneScan {
+        op: BinOp::Min { signed: false },
+        x: active,
+        identity: none,
+        exclusive: false,
+    };
+    let scan = f.push(pre, scan, Ty::I32);
+    let first = f.push(pre, Op::ReadLane(scan, simd - 1), Ty::I32);
+    let leader = f.push(pre, Op::Cmp(CmpOp::Eq, lane, first), Ty::Bool);
+    f.blocks[b].term = Term::Br(head);
+
+    // Take the lock: the leader tries, every lane sees how it went.
+    f.blocks[head.0 as usize].term = Term::CondBr(leader, try_, tried);
+    let held = Op::CmpXchg {
+        addr: lock,
+        cmp: z32,
+        value: o32,
+    };
+    let held = f.push(try_, held, Ty::I32);
+    f.blocks[try_.0 as usize].term = Term::Br(tried);
+    let seen = f.push(tried, Op::Phi(vec![(head, o32), (try_, held)]), Ty::I32);
+    let theirs = f.push(tried, Op::Shuffle(seen, first), Ty::I32);
+    let got = f.push(tried, Op::Cmp(CmpOp::Eq, theirs, z32), Ty::Bool);
+    f.blocks[tried.0 as usize].term = Term::CondBr(got, serve_pre, back_off);
+    // Another thread holds it: let the EU run the others (the holder among them) before
+    // trying again.
+    f.push(back_off, Op::Yield, Ty::Void);
+    f.blocks[back_off.0 as usize].term = Term::Br(head);
+
+    // Held: lane k of the thread does its read-modify-write in round k.
+    f.blocks[serve_pre.0 as usize].term = Term::Br(serve);
+    let round = f.push(serve, Op::Phi(Vec::new()), Ty::I32);
+    let res = f.push(serve, Op::Phi(Vec::new()), t);
+    let mine = f.push(serve, Op::Cmp(CmpOp::Eq, lane, round), Ty::Bool);
+    f.blocks[serve.0 as usize].term = Term::CondBr(mine, crit, next);
+    let load = Op::Load {
+        addr,
+        align: 8,
+        bytes: 8,
+    };
+    let old = f.push(crit, load, t);
+    let new = match (aop, cmp) {
+        (Some(AtomicOp::Xchg), _) => x,
+        (Some(a), _) => {
+            let op = match a {
+                AtomicOp::Add => BinOp::Add,
+                AtomicOp::Sub => BinOp::Sub,
+                AtomicOp::And => BinOp::And,
+                AtomicOp::Or => BinOp::Or,
+                AtomicOp::Xor => BinOp::Xor,
+                AtomicOp::SMin => BinOp::Min { signed: true },
+                AtomicOp::SMax => BinOp::Max { signed: true },
+                AtomicOp::UMin => BinOp::Min { signed: false },
+                AtomicOp::UMax | AtomicOp::Xchg => BinOp::Max { signed: false },
+            };
+            f.push(crit, Op::Bin(op, old, x), t)
+        }
+        (None, c) => {
+            let c = c.expect("a compare-exchange has its comparator");
+            let eq = f.push(crit, Op::Cmp(CmpOp::Eq, old, c), Ty::Bool);
+            f.push(crit, Op::Select(eq, x, old), t)
+        }
+    };
+    let store = Op::Store {
+        addr,
+        value: new,
+        align: 8,
+        bytes: 8,
+    };
+    f.push(crit, store, Ty::Void);
+    // The next lane's load must see this store (the data port may reorder messages).
+    f.push(crit, Op::Fence, Ty::Void);
+    f.blocks[crit.0 as usize].term = Term::Br(next);
+    let res2 = f.push(next, Op::Phi(vec![(serve, res), (crit, old)]), t);
+    let round2 = f.push(next, Op::Bin(BinOp::Add, round, o32), Ty::I32);
+    let more = Op::Cmp(CmpOp::Lt { signed: false }, round2, width);
+    let more = f.push(next, more, Ty::Bool);
+    f.blocks[next.0 as usize].term = Term::CondBr(more, serve, join);
+    f.insts[round.0 as usize].op = Op::Phi(vec![(serve_pre, z32), (next, round2)]);
+    f.insts[res.0 as usize].op = Op::Phi(vec![(serve_pre, z64), (next, res2)]);
+
+    // Released at the join, where the atomic's own number now names the old value.
+    let release = Op::Atomic(AtomicOp::Xchg, lock, z32);
+    insert(f, join.0 as usize, 0, release, Ty::I32);
+    f.insts[v.0 as usize].op = Op::Phi(vec![(next, res2)]);
+    f.blocks[join.0 as usize].insts.insert(0, v);
+}
