@@ -57,7 +57,7 @@ pub const EXTENSIONS: &[Extension] = &[
     },
     // 64-bit atomics: A64 atomics with 64-bit data on global memory; on local memory
     // (Gen9's SLM atomics are 32-bit) a read-modify-write under an SLM lock
-    // (frontend/lower.rs, `local_atomic64`).
+    // (`passes::local_atomics64`).
     Extension {
         name: "cl_khr_int64_base_atomics",
         version: (1, 0, 0),

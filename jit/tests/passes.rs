@@ -2412,3 +2412,77 @@ fn local_atomics64_leaves_what_the_data_port_does() {
     );
     assert!(out.contains("i64 select %"), "{out}");
 }
+
+/// `printf`: a call takes its record's room (4 bytes of format index, then its arguments)
+/// with one atomic add on the buffer's counter, writes the record after the counter only
+/// where it ends inside the buffer and the counter did not wrap, and is 0 there, -1 where
+/// it had no room, under the call's own number.
+#[test]
+fn printf_takes_its_records_room_and_writes_it_where_it_fits() {
+    check_pass(
+        passes::printf::run,
+        "kernel k(ptr.global, i32, f64)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = f64 arg 2
+           %3 = i32 printf 7, [%1, %2]
+           %4 = i32 printf 8, []
+           store %0, %3, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32, f64)
+         bb0:
+           %5 = ptr.global printf_buffer
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = f64 arg 2
+           %7 = i32 const 0x10
+           %8 = i32 atomic add %5, %7
+           %9 = i32 bin add %8, %7
+           %10 = i32 const 0xffffc
+           %11 = bool cmp le.u %9, %10
+           %12 = bool cmp le.u %8, %9
+           %13 = bool bin and %11, %12
+           br %13, bb2, bb1
+           %24 = i32 const 0x0
+           %25 = i32 const 0xffffffff
+         bb1:
+           %3 = i32 phi [bb0: %25], [bb2: %24]
+           %26 = i32 const 0x4
+           %27 = i32 atomic add %5, %26
+           %28 = i32 bin add %27, %26
+           %29 = i32 const 0xffffc
+           %30 = bool cmp le.u %28, %29
+           %31 = bool cmp le.u %27, %28
+           %32 = bool bin and %30, %31
+           br %32, bb4, bb3
+           %38 = i32 const 0x0
+           %39 = i32 const 0xffffffff
+         bb2:
+           %14 = i64 conv zext %8
+           %15 = i64 const 0x4
+           %16 = i64 bin add %14, %15
+           %17 = ptr.global ptradd %5, %16
+           %18 = i32 const 0x7
+           store %17, %18, align 4, bytes 4
+           %19 = i64 const 0x4
+           %20 = ptr.global ptradd %17, %19
+           store %20, %1, align 4, bytes 4
+           %21 = i64 const 0x8
+           %22 = ptr.global ptradd %17, %21
+           store %22, %2, align 4, bytes 8
+           br bb1
+         bb3:
+           %4 = i32 phi [bb1: %39], [bb4: %38]
+           store %0, %3, align 4, bytes 4
+           ret
+         bb4:
+           %33 = i64 conv zext %27
+           %34 = i64 const 0x4
+           %35 = i64 bin add %33, %34
+           %36 = ptr.global ptradd %5, %35
+           %37 = i32 const 0x8
+           store %36, %37, align 4, bytes 4
+           br bb3",
+    );
+}

@@ -2445,18 +2445,20 @@ impl Lowerer<'_, '_> {
         Ok((b, old))
     }
 
-    /// printf: the record (`abi::Printf`) appended to the printf buffer when it has room.
-    /// The format and `%s` arguments must be string literals (OpenCL C 6.15.14.2: "the
-    /// format ... must be a literal string"; "%s ... only literal strings"), so they are
-    /// kept with the kernel; the record holds the format's index and the other arguments.
-    /// Returns the block after the call and printf's result (0, or -1 without room).
+    /// printf: an `Op::Printf` of the call's format and arguments (`passes::printf` writes
+    /// the record). The format and `%s` arguments must be string literals (OpenCL C
+    /// 6.15.14.2: "the format ... must be a literal string"; "%s ... only literal
+    /// strings"), so they are kept with the kernel; the record holds the format's index
+    /// and the other arguments, 8-, 16-bit and boolean ones widened to 32 bits and halves
+    /// to float, as C's default argument promotions do. Returns the block after the call
+    /// and printf's result.
     fn printf(
         &mut self,
         fr: &Frame,
         i: &dr::Instruction,
         pre: Block,
     ) -> Result<(Block, Value), FrontendError> {
-        use crate::abi::{PrintfArg, PrintfFormat, PRINTF_BYTES};
+        use crate::abi::{PrintfArg, PrintfFormat};
         let fmt = self.val(fr, id_op(i, 2)?)?;
         let format = self.const_string(fmt).ok_or_else(|| {
             FrontendError::Unsupported("printf whose format is not a literal".into())
@@ -2509,62 +2511,16 @@ impl Lowerer<'_, '_> {
             p.push(PrintfFormat { format, args });
             p.len() as u32 - 1
         };
-        let size = 4 + comps.iter().map(|(_, b)| b).sum::<u32>();
-        let buf = self
-            .f
-            .push(Block(0), Op::PrintfBuffer, Ty::Ptr(Space::Global));
-        let k = self.konst(Ty::I32, size.into());
-        let off = self.f.push(pre, Op::Atomic(AtomicOp::Add, buf, k), Ty::I32);
-        let end = self.f.push(pre, Op::Bin(BinOp::Add, off, k), Ty::I32);
-        // The record fits if it ends inside the buffer (after the counter); the counter
-        // itself may run past, and a later call that wraps it is caught by `off <= end`.
-        let cap = self.konst(Ty::I32, u64::from(PRINTF_BYTES - 4));
-        let fits = self.f.push(
+        let args = comps.into_iter().map(|(v, _)| v).collect();
+        let r = self.f.push(
             pre,
-            Op::Cmp(CmpOp::Le { signed: false }, end, cap),
-            Ty::Bool,
+            Op::Printf {
+                format: index,
+                args,
+            },
+            Ty::I32,
         );
-        let no_wrap = self.f.push(
-            pre,
-            Op::Cmp(CmpOp::Le { signed: false }, off, end),
-            Ty::Bool,
-        );
-        let ok = self
-            .f
-            .push(pre, Op::Bin(BinOp::And, fits, no_wrap), Ty::Bool);
-        let write = self.f.add_block();
-        let join = self.f.add_block();
-        self.f.blocks[pre.0 as usize].term = Term::CondBr(ok, write, join);
-        let off64 = self.f.push(write, Op::Conv(ConvOp::ZExt, off), Ty::I64);
-        let four = self.konst(Ty::I64, 4);
-        let at = self
-            .f
-            .push(write, Op::Bin(BinOp::Add, off64, four), Ty::I64);
-        let rec = self
-            .f
-            .push(write, Op::PtrAdd(buf, at), Ty::Ptr(Space::Global));
-        let id = self.konst(Ty::I32, index.into());
-        let mut o = 0u64;
-        for (v, b) in std::iter::once((id, 4)).chain(comps) {
-            let addr = self.offset(write, rec, o);
-            self.f.push(
-                write,
-                Op::Store {
-                    addr,
-                    value: v,
-                    align: 4,
-                    bytes: b,
-                },
-                Ty::Void,
-            );
-            o += u64::from(b);
-        }
-        self.f.blocks[write.0 as usize].term = Term::Br(join);
-        let (zero, minus1) = (self.konst(Ty::I32, 0), self.konst(Ty::I32, 0xffff_ffff));
-        let r = self
-            .f
-            .push(join, Op::Phi(vec![(pre, minus1), (write, zero)]), Ty::I32);
-        Ok((join, r))
+        Ok((pre, r))
     }
 
     /// The NUL-terminated bytes a pointer into this module's `__constant` data points at,

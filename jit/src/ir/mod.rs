@@ -310,6 +310,14 @@ pub enum Op {
     /// The address of the launch's printf buffer (`abi::Printf`), pushed in the
     /// cross-thread data.
     PrintfBuffer,
+    /// A printf call: the record of format `format` (the kernel's `abi::PrintfFormat`s) and
+    /// `args` (I32, I64, F32, F64 or pointers, as the record holds them) appended to the
+    /// printf buffer; the result (I32) is 0, or -1 where the buffer had no room. Expanded
+    /// into the buffer's atomic and stores by `passes::printf`.
+    Printf {
+        format: u32,
+        args: Vec<Value>,
+    },
     /// The address of the program's global variables (`abi::ProgramGlobals`: one buffer
     /// per program that every kernel of it shares, as long as the program lives), pushed
     /// in the cross-thread data.
@@ -628,6 +636,7 @@ impl Op {
             | Op::Yield
             | Op::ImageParam { .. } => few(&[]),
             Op::ImageRead { coords, .. } => Err(coords.clone()),
+            Op::Printf { args, .. } => Err(args.clone()),
             Op::ImageBlockRead { x, y, .. } => few(&[*x, *y]),
             Op::ImageBlockWrite { x, y, value, .. } => few(&[*x, *y, *value]),
             Op::ImageWrite { coords, values, .. } => {
@@ -669,6 +678,7 @@ impl Op {
             | Op::Yield
             | Op::ImageParam { .. } => {}
             Op::ImageRead { coords, .. } => coords.iter_mut().for_each(|v| *v = f(*v)),
+            Op::Printf { args, .. } => args.iter_mut().for_each(|v| *v = f(*v)),
             Op::ImageBlockRead { x, y, .. } => {
                 *x = f(*x);
                 *y = f(*y);
@@ -730,6 +740,7 @@ impl Op {
                 | Op::CmpXchg { .. }
                 | Op::ImageWrite { .. }
                 | Op::ImageBlockWrite { .. }
+                | Op::Printf { .. }
         )
     }
 }

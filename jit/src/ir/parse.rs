@@ -314,6 +314,18 @@ fn op_of(text: &str) -> Option<Op> {
         "barrier" => Op::Barrier,
         "private_base" => Op::PrivateBase,
         "printf_buffer" => Op::PrintfBuffer,
+        "printf" => {
+            let (format, list) = rest.split_once(',')?;
+            let list = list.trim().strip_prefix('[')?.strip_suffix(']')?.trim();
+            Op::Printf {
+                format: num(format.trim())? as u32,
+                args: if list.is_empty() {
+                    Vec::new()
+                } else {
+                    values(list)?
+                },
+            }
+        }
         "global_vars" => Op::GlobalVars,
         "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,

@@ -84,6 +84,10 @@ fn op_text(op: &Op) -> String {
         Op::ConstData(n) => format!("const_data {n}"),
         Op::PrivateBase => "private_base".into(),
         Op::PrintfBuffer => "printf_buffer".into(),
+        Op::Printf { format, args } => {
+            let a: Vec<String> = args.iter().map(|v| v.to_string()).collect();
+            format!("printf {format}, [{}]", a.join(", "))
+        }
         Op::GlobalVars => "global_vars".into(),
         Op::ScratchBase => "scratch_base".into(),
         Op::Alloca { bytes, align } => format!("alloca {bytes}, align {align}"),

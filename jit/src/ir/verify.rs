@@ -254,6 +254,14 @@ fn check_types(f: &Function, inst: &Inst) -> Result<(), String> {
             "image block write: I32 coordinates and value",
         ),
         Op::ImageParam { .. } => want(inst.ty == Ty::I32, "an image value is an I32"),
+        Op::Printf { args, .. } => {
+            want(inst.ty == Ty::I32, "printf's result is an I32")?;
+            want(
+                args.iter()
+                    .all(|a| matches!(t(*a), Ty::I32 | Ty::I64 | Ty::F32 | Ty::F64 | Ty::Ptr(_))),
+                "a printf argument other than I32, I64, F32, F64 or a pointer",
+            )
+        }
         _ => Ok(()),
     }
 }

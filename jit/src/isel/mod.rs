@@ -854,6 +854,7 @@ impl Sel<'_> {
                 }
                 None => return unsupported("internal: printf without its buffer's address"),
             },
+            Op::Printf { .. } => return unsupported("internal: printf not expanded"),
             Op::GlobalVars => match self.layout.global_vars {
                 Some(off) => {
                     let at = self.layout.cross_thread_grf as u32 * 32 + off;

@@ -15,6 +15,7 @@ pub mod local_atomics64;
 pub mod mem2reg;
 pub mod narrow;
 pub mod native_half;
+pub mod printf;
 pub mod private_memory;
 pub mod private_registers;
 pub mod ptradd_chains;
@@ -31,6 +32,8 @@ pub type Pass = fn(&mut Function);
 
 /// The passes, in the order they run.
 pub const PASSES: &[(&str, Pass)] = &[
+    // printf calls as the atomic that takes a record's room and the stores that fill it.
+    ("printf", printf::run),
     // Pushed-constant reads for by-value aggregates (seed 001, case 1).
     ("pushed_args", pushed_args::run),
     // Private variables into SSA values (unoptimised SPIR-V, libclc).

@@ -56,7 +56,8 @@ fn source(f: &Function, op: &Op, ty: Ty) -> bool {
         | Op::ImageRead { .. }
         | Op::ImageWrite { .. }
         | Op::ImageBlockRead { .. }
-        | Op::ImageBlockWrite { .. } => true,
+        | Op::ImageBlockWrite { .. }
+        | Op::Printf { .. } => true,
         _ => false,
     }
 }
