@@ -1,23 +1,37 @@
-//! Dead-code elimination: drop instructions whose values nobody reads and
-//! that have no side effects (one backward sweep over a use count).
+//! Dead-code elimination: drop instructions whose values nobody reads and that have no
+//! side effects. One count of uses, then a worklist: an instruction dropped takes a use off
+//! each of its operands, and those left unread follow it (one pass over the function
+//! rather than a recount per layer of dead code, which unrolled code has many of).
 
 use crate::ir::Function;
 
 pub fn run(f: &mut Function) {
-    loop {
-        let uses = f.use_counts();
-        let mut changed = false;
-        for b in 0..f.blocks.len() {
-            let before = f.blocks[b].insts.len();
-            let insts = std::mem::take(&mut f.blocks[b].insts);
-            f.blocks[b].insts = insts
-                .into_iter()
-                .filter(|v| uses[v.0 as usize] > 0 || f.insts[v.0 as usize].op.has_side_effects())
-                .collect();
-            changed |= f.blocks[b].insts.len() != before;
+    let mut uses = f.use_counts();
+    let mut placed = vec![false; f.insts.len()];
+    for v in f.blocks.iter().flat_map(|b| &b.insts) {
+        placed[v.0 as usize] = true;
+    }
+    let removable = |f: &Function, v: usize| !f.insts[v].op.has_side_effects();
+    let mut work: Vec<usize> = (0..f.insts.len())
+        .filter(|&v| placed[v] && uses[v] == 0 && removable(f, v))
+        .collect();
+    let mut dead = vec![false; f.insts.len()];
+    while let Some(v) = work.pop() {
+        if dead[v] {
+            continue;
         }
-        if !changed {
-            return;
+        dead[v] = true;
+        for o in f.insts[v].op.operands().iter() {
+            let o = o.0 as usize;
+            uses[o] -= 1;
+            if uses[o] == 0 && placed[o] && removable(f, o) {
+                work.push(o);
+            }
+        }
+    }
+    if dead.iter().any(|d| *d) {
+        for b in &mut f.blocks {
+            b.insts.retain(|v| !dead[v.0 as usize]);
         }
     }
 }

@@ -72,7 +72,10 @@ pub fn run(f: &mut Function) {
     // successor. B's instructions join A (its phis have one value each), and A keeps going
     // while its new successor qualifies too. Predecessor lists are kept up to date as blocks
     // join (copied from the CFG at the first join), so the CFG is not analysed again.
+    // The joined blocks' phis are replaced by their one value in a single walk at the end
+    // (a walk of the function per join was most of this pass's time on unrolled code).
     let mut joined: Option<Vec<Vec<Block>>> = None;
+    let mut replace = rustc_hash::FxHashMap::default();
     for a in 0..f.blocks.len() {
         if cfg.rpo[a] == u32::MAX {
             continue;
@@ -81,8 +84,16 @@ pub fn run(f: &mut Function) {
             let bi = b.0 as usize;
             let preds_b = joined.as_ref().map_or(cfg.preds(bi), |p| &p[bi]);
             let single = preds_b.len() == 1 && preds_b[0] == Block(a as u32);
+            let resolve = |mut v| {
+                while let Some(r) = replace.get(&v) {
+                    v = *r;
+                }
+                v
+            };
             let plain_phis = f.blocks[bi].insts.iter().all(|v| match &f.inst(*v).op {
-                Op::Phi(ins) => !ins.is_empty() && ins.iter().all(|(_, x)| *x == ins[0].1),
+                Op::Phi(ins) => {
+                    !ins.is_empty() && ins.iter().all(|(_, x)| resolve(*x) == resolve(ins[0].1))
+                }
                 _ => true,
             });
             if bi == 0 || bi == a || !single || !plain_phis {
@@ -92,7 +103,6 @@ pub fn run(f: &mut Function) {
                 (0..f.blocks.len()).map(|b| cfg.preds(b).to_vec()).collect()
             });
             let moved = std::mem::take(&mut f.blocks[bi].insts);
-            let mut replace = rustc_hash::FxHashMap::default();
             for v in moved {
                 match &f.inst(v).op {
                     Op::Phi(ins) => {
@@ -100,9 +110,6 @@ pub fn run(f: &mut Function) {
                     }
                     _ => f.blocks[a].insts.push(v),
                 }
-            }
-            if !replace.is_empty() {
-                super::replace_uses(f, &replace);
             }
             f.blocks[a].term = std::mem::replace(&mut f.blocks[bi].term, Term::None);
             preds[bi].clear();
@@ -115,5 +122,8 @@ pub fn run(f: &mut Function) {
                 }
             }
         }
+    }
+    if !replace.is_empty() {
+        super::replace_uses(f, &replace);
     }
 }
