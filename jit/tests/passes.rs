@@ -2486,3 +2486,64 @@ fn printf_takes_its_records_room_and_writes_it_where_it_fits() {
            br bb3",
     );
 }
+
+/// `reassociate`: a sum's constant moves out through the shift, product or sum that is its
+/// only reader (`((l + -2) << 2) + 0x200` is `(l << 2) + 0x1f8`); a sum read twice stays,
+/// and a shift by a value is left alone.
+#[test]
+fn reassociate_moves_a_sums_constant_out_of_shifts_and_sums() {
+    check_pass(
+        passes::reassociate::run,
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0xfffffffe
+           %3 = i32 bin add %1, %2
+           %4 = i32 const 0x2
+           %5 = i32 bin shl %3, %4
+           %6 = i32 const 0x200
+           %7 = i32 bin add %6, %5
+           %8 = i64 conv zext %7
+           %9 = ptr.global ptradd %0, %8
+           store %9, %1, align 4, bytes 4
+           %10 = i32 const 0x3
+           %11 = i32 bin add %1, %10
+           %12 = i32 bin mul %11, %10
+           store %9, %12, align 4, bytes 4
+           %13 = i32 bin add %1, %4
+           %14 = i32 bin shl %13, %4
+           %15 = i32 bin shl %13, %1
+           store %9, %14, align 4, bytes 4
+           store %9, %15, align 4, bytes 4
+           ret",
+        "kernel k(ptr.global, i32)
+         bb0:
+           %0 = ptr.global arg 0
+           %1 = i32 arg 1
+           %2 = i32 const 0xfffffffe
+           %3 = i32 bin add %1, %2
+           %4 = i32 const 0x2
+           %16 = i32 bin shl %1, %4
+           %17 = i32 const 0xfffffff8
+           %5 = i32 bin add %16, %17
+           %6 = i32 const 0x200
+           %18 = i32 const 0x1f8
+           %7 = i32 bin add %16, %18
+           %8 = i64 conv zext %7
+           %9 = ptr.global ptradd %0, %8
+           store %9, %1, align 4, bytes 4
+           %10 = i32 const 0x3
+           %11 = i32 bin add %1, %10
+           %19 = i32 bin mul %1, %10
+           %20 = i32 const 0x9
+           %12 = i32 bin add %19, %20
+           store %9, %12, align 4, bytes 4
+           %13 = i32 bin add %1, %4
+           %14 = i32 bin shl %13, %4
+           %15 = i32 bin shl %13, %1
+           store %9, %14, align 4, bytes 4
+           store %9, %15, align 4, bytes 4
+           ret",
+    );
+}

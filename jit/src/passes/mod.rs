@@ -20,6 +20,7 @@ pub mod private_memory;
 pub mod private_registers;
 pub mod ptradd_chains;
 pub mod pushed_args;
+pub mod reassociate;
 pub mod simplify_cfg;
 pub mod strength;
 pub mod uniform;
@@ -73,6 +74,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("strength", strength::run),
     // `(l << 1) | 1` as the add it is, so that `t[2l]` and `t[2l + 1]` coalesce.
     ("disjoint_or", disjoint_or::run),
+    // A sum's constant out through shifts, products and sums (`((l - d) << 2) + base` as
+    // `(l << 2) + (base - 4d)`), so that cse shares what is left.
+    ("reassociate", reassociate::run),
     // One computation of each pure expression where another dominates it.
     ("cse", cse::run),
     // Half arithmetic on halves as native half operations (packed `:hf` registers).
