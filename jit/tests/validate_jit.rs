@@ -858,3 +858,36 @@ fn atomics_whose_old_value_is_unused_have_no_reply() {
         }
     }
 }
+
+/// A phi's input computed in its arm goes straight into the phi's register (isel
+/// `into_phis`): `l >= d ? t[l] + t[l - d] : t[l]` is one predicated move for the lanes that
+/// skip the arm and the add into the same register, no move after the add. Before, the add
+/// wrote a register of its own and a move copied it (scan_inclusive_hs: four moves a step).
+#[test]
+fn an_arms_result_is_computed_into_its_phis_register() {
+    let src = "kernel void step(global const int *in, global int *out, int d) {
+            local int t[64];
+            int l = get_local_id(0);
+            t[l] = in[get_global_id(0)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[get_global_id(0)] = l >= d ? t[l] + t[l - d] : t[l];
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let is_mov = |l: &&str| l.split_whitespace().any(|w| w == "mov");
+        // One predicated move a group of lanes (the skip edge's copy) before the branch...
+        let copies = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("(f0.0)") && is_mov(l));
+        assert_eq!(copies.count(), per_access(k), "{name}: {text}");
+        // ...and none in the arm or after it.
+        let arm = text.split_once("goto").map_or("", |(_, rest)| rest);
+        let after: Vec<&str> = arm
+            .lines()
+            .filter(|l| is_mov(l) && !l.trim_start().starts_with("(W)"))
+            .collect();
+        assert!(after.is_empty(), "{name}: {after:#?}\n{text}");
+    }
+}

@@ -249,6 +249,9 @@ struct Sel<'a> {
     locs: HashMap<Value, Loc>,
     /// Virtual register of each phi (written on every incoming edge).
     phis: HashMap<Value, VReg>,
+    /// Values computed straight into the register of the phi that is their one reader
+    /// (`into_phis`): no copy on their edge.
+    into_phi: HashMap<Value, VReg>,
     uses_local_ids: bool,
     /// The kernel's SIMD width (`Layout::simd`).
     simd: u8,
@@ -368,6 +371,7 @@ pub fn select(
         },
         locs: HashMap::default(),
         phis: HashMap::default(),
+        into_phi: HashMap::default(),
         uses_local_ids: false,
         simd: layout.simd,
         reg_arrays: HashMap::default(),
@@ -418,12 +422,78 @@ pub fn select(
             }
         }
     }
+    s.into_phi = into_phis(f, &s.cfg, &s.uni, &s.uses, &s.phis);
     s.float_modes();
     s.emit_cfg()?;
     s.eot();
     width::split(&mut s.m);
     width::to_half_major(&mut s.m, &s.half_major)?;
     Ok((s.m, s.uses_local_ids))
+}
+
+/// Values to compute straight into the register of a phi, Mesa's and IGC's coalescing of a
+/// phi with its input: `x = c ? a + b : a` writes `a + b` into `x`'s register in the arm,
+/// not into a register of its own and then a copy. Taken where nothing can tell: the value
+/// is the phi's only use, is computed in the block whose one successor is the phi's, by
+/// one of the per-lane 32-bit operations selection writes under the execution mask (so
+/// the lanes that reach the phi by another edge keep what their copy put there), and the
+/// phi's block is no loop's header (no block that the value's can run after reads the
+/// phi's old value: the edge is forward, and nothing before the join has the phi).
+fn into_phis(
+    f: &Function,
+    cfg: &Cfg,
+    uni: &[bool],
+    uses: &[u32],
+    phis: &HashMap<Value, VReg>,
+) -> HashMap<Value, VReg> {
+    let mut out = HashMap::default();
+    for (s, bd) in f.blocks.iter().enumerate() {
+        let rpo = cfg.rpo[s];
+        if rpo == u32::MAX || cfg.preds(s).iter().any(|p| cfg.rpo[p.0 as usize] >= rpo) {
+            continue;
+        }
+        for &p in &bd.insts {
+            let Op::Phi(ins) = &f.inst(p).op else {
+                break;
+            };
+            if uni[p.0 as usize] || !matches!(f.ty(p), Ty::I32 | Ty::F32) {
+                continue;
+            }
+            for &(from, v) in ins {
+                let simple = matches!(
+                    f.inst(v).op,
+                    Op::Bin(
+                        BinOp::Add
+                            | BinOp::Sub
+                            | BinOp::And
+                            | BinOp::Or
+                            | BinOp::Xor
+                            | BinOp::Shl
+                            | BinOp::LShr
+                            | BinOp::AShr
+                            | BinOp::Min { .. }
+                            | BinOp::Max { .. }
+                            | BinOp::FAdd
+                            | BinOp::FSub
+                            | BinOp::FMul
+                            | BinOp::FMin
+                            | BinOp::FMax,
+                        ..
+                    ) | Op::Mad(..)
+                        | Op::Select(..)
+                );
+                if simple
+                    && uses[v.0 as usize] == 1
+                    && !uni[v.0 as usize]
+                    && f.block(from).term == Term::Br(Block(s as u32))
+                    && f.block(from).insts.contains(&v)
+                {
+                    out.insert(v, phis[&p]);
+                }
+            }
+        }
+    }
+    out
 }
 
 impl Sel<'_> {
@@ -637,8 +707,13 @@ impl Sel<'_> {
         self.uni[v.0 as usize]
     }
 
-    /// A fresh register for IR value `v` (scalar if uniform).
+    /// A fresh register for IR value `v` (scalar if uniform), or the register of the phi
+    /// it is computed into (`into_phis`).
     fn def(&mut self, v: Value) -> (VReg, bool) {
+        if let Some(&r) = self.into_phi.get(&v) {
+            self.locs.insert(v, Loc::V(r, false));
+            return (r, false);
+        }
         let scalar = self.is_uniform(v);
         let size = lane_bytes(self.f.ty(v));
         let r = self.m.new_vreg(if scalar {
