@@ -177,6 +177,7 @@ impl Sel<'_> {
             Term::CondBr(c, t, e) => {
                 // f0.0 holds c, or !c (`negated`): each predicate below reads its side.
                 let n = self.flag_from_bool(c)?;
+                let copies = self.m.items.len();
                 if self.is_uniform(c) {
                     self.edge_copies(b, t, Some(n), Copies::All)?;
                     self.edge_copies(b, e, Some(!n), Copies::All)?;
@@ -189,6 +190,7 @@ impl Sel<'_> {
                         self.edge_copies(b, e, Some(!n), which)?;
                     }
                 }
+                self.merge_copies(copies);
                 let (tp, ep) = (flow.point(b, t), flow.point(b, e));
                 if let Some(l) = flow.fused_at(i) {
                     // The while's predicate picks the back edge; the others fall out of the loop.

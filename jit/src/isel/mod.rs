@@ -409,20 +409,38 @@ pub fn select(
     // the list at every step (its items are 200 bytes each).
     let placed: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
     s.m.items.reserve(2 * (placed + f.blocks.len()));
-    // Every phi gets its register up front: edges write it before its block runs.
+    // Every phi gets its register up front: edges write it before its block runs. Per-lane
+    // phis of different blocks that take the same value on every edge from the same blocks
+    // share one (a loop's header phi and its exit's, `h = phi(h0, h')` twice): on each lane
+    // the register is written only on an edge into one of them, with the value both take
+    // there, so neither can see a value the other was not to have; the copies of a branch
+    // into both then merge (`ssa_copies.rs` `merge_copies`).
+    let mut by_inputs: HashMap<Vec<(Block, Value)>, VReg> = HashMap::default();
     for b in &f.blocks {
         for v in &b.insts {
-            if let Op::Phi(_) = f.inst(*v).op {
+            if let Op::Phi(ins) = &f.inst(*v).op {
                 // A uniform phi is one element: its copies run on one channel (ssa_copies.rs).
                 let scalar = s.uni[v.0 as usize];
-                let lanes = if scalar { 1 } else { u32::from(layout.simd) };
-                let r = s.m.new_vreg(lane_bytes(f.ty(*v)) * lanes);
+                let key = {
+                    let mut k = ins.clone();
+                    k.sort_unstable_by_key(|(p, x)| (p.0, x.0));
+                    k.push((Block(u32::MAX), Value(lane_bytes(f.ty(*v)))));
+                    k
+                };
+                let shared = (!scalar).then(|| by_inputs.get(&key).copied()).flatten();
+                let r = shared.unwrap_or_else(|| {
+                    let lanes = if scalar { 1 } else { u32::from(layout.simd) };
+                    s.m.new_vreg(lane_bytes(f.ty(*v)) * lanes)
+                });
+                if !scalar {
+                    by_inputs.entry(key).or_insert(r);
+                }
                 s.phis.insert(*v, r);
                 s.locs.insert(*v, Loc::V(r, scalar));
             }
         }
     }
-    s.into_phi = into_phis(f, &s.cfg, &s.uni, &s.uses, &s.phis);
+    s.into_phi = into_phis(f, &s.uni, &s.uses, &s.phis);
     s.float_modes();
     s.emit_cfg()?;
     s.eot();
@@ -431,66 +449,105 @@ pub fn select(
     Ok((s.m, s.uses_local_ids))
 }
 
-/// Values to compute straight into the register of a phi, Mesa's and IGC's coalescing of a
-/// phi with its input: `x = c ? a + b : a` writes `a + b` into `x`'s register in the arm,
-/// not into a register of its own and then a copy. Taken where nothing can tell: the value
-/// is the phi's only use, is computed in the block whose one successor is the phi's, by
-/// one of the per-lane 32-bit operations selection writes under the execution mask (so
-/// the lanes that reach the phi by another edge keep what their copy put there), and the
-/// phi's block is no loop's header (no block that the value's can run after reads the
-/// phi's old value: the edge is forward, and nothing before the join has the phi).
+/// Values to compute straight into the register of the phis they feed, Mesa's and IGC's
+/// coalescing of a phi with its input: `x = c ? a + b : a` writes `a + b` into `x`'s
+/// register in the arm, and a loop's last step of `h` writes the register its header's and
+/// exit's phis share, instead of registers of their own and copies. Taken where nothing can
+/// tell:
+/// - the value is one of the per-lane 32-bit operations that selection writes under the
+///   execution mask (so lanes that reach a phi by another edge keep what their copy put
+///   there);
+/// - its only readers are phis of its block's successors, on the edges from its block, one
+///   register for all of them, and every successor has one (so every lane that leaves the
+///   block was to get the value in that register anyway);
+/// - after it, nothing in its block and no copy on its block's edges reads a phi held in
+///   that register (a loop header's phi read after the step computed its next value).
 fn into_phis(
     f: &Function,
-    cfg: &Cfg,
     uni: &[bool],
     uses: &[u32],
     phis: &HashMap<Value, VReg>,
 ) -> HashMap<Value, VReg> {
     let mut out = HashMap::default();
-    for (s, bd) in f.blocks.iter().enumerate() {
-        let rpo = cfg.rpo[s];
-        if rpo == u32::MAX || cfg.preds(s).iter().any(|p| cfg.rpo[p.0 as usize] >= rpo) {
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let from = Block(b as u32);
+        let succs = f.successors(from);
+        if succs.is_empty() {
             continue;
         }
-        for &p in &bd.insts {
-            let Op::Phi(ins) = &f.inst(p).op else {
-                break;
-            };
-            if uni[p.0 as usize] || !matches!(f.ty(p), Ty::I32 | Ty::F32) {
-                continue;
-            }
-            for &(from, v) in ins {
-                let simple = matches!(
-                    f.inst(v).op,
-                    Op::Bin(
-                        BinOp::Add
-                            | BinOp::Sub
-                            | BinOp::And
-                            | BinOp::Or
-                            | BinOp::Xor
-                            | BinOp::Shl
-                            | BinOp::LShr
-                            | BinOp::AShr
-                            | BinOp::Min { .. }
-                            | BinOp::Max { .. }
-                            | BinOp::FAdd
-                            | BinOp::FSub
-                            | BinOp::FMul
-                            | BinOp::FMin
-                            | BinOp::FMax,
-                        ..
-                    ) | Op::Mad(..)
-                        | Op::Select(..)
-                );
-                if simple
-                    && uses[v.0 as usize] == 1
-                    && !uni[v.0 as usize]
-                    && f.block(from).term == Term::Br(Block(s as u32))
-                    && f.block(from).insts.contains(&v)
-                {
-                    out.insert(v, phis[&p]);
+        // Each value the edges out of this block copy into phis: the phis' registers, and
+        // how many copies read it.
+        let mut fed: HashMap<Value, (Vec<VReg>, u32)> = HashMap::default();
+        let mut copied_phis: Vec<Value> = Vec::new();
+        let mut covered: HashMap<Value, usize> = HashMap::default();
+        for s in succs.iter() {
+            let mut seen_here: Vec<Value> = Vec::new();
+            for &p in &f.block(*s).insts {
+                let Op::Phi(ins) = &f.inst(p).op else {
+                    break;
+                };
+                for &(pred, x) in ins {
+                    if pred != from {
+                        continue;
+                    }
+                    if let Some(r) = phis.get(&p) {
+                        let e = fed.entry(x).or_default();
+                        e.0.push(*r);
+                        e.1 += 1;
+                    }
+                    if matches!(f.inst(x).op, Op::Phi(_)) {
+                        copied_phis.push(x);
+                    }
+                    if !seen_here.contains(&x) {
+                        seen_here.push(x);
+                        *covered.entry(x).or_default() += 1;
+                    }
                 }
             }
+        }
+        for (pos, &v) in bd.insts.iter().enumerate() {
+            let Some((regs, copies)) = fed.get(&v) else {
+                continue;
+            };
+            let r = regs[0];
+            let simple = matches!(
+                f.inst(v).op,
+                Op::Bin(
+                    BinOp::Add
+                        | BinOp::Sub
+                        | BinOp::And
+                        | BinOp::Or
+                        | BinOp::Xor
+                        | BinOp::Shl
+                        | BinOp::LShr
+                        | BinOp::AShr
+                        | BinOp::Min { .. }
+                        | BinOp::Max { .. }
+                        | BinOp::FAdd
+                        | BinOp::FSub
+                        | BinOp::FMul
+                        | BinOp::FMin
+                        | BinOp::FMax,
+                    ..
+                ) | Op::Mad(..)
+                    | Op::Select(..)
+            );
+            let in_r = |x: Value| phis.get(&x) == Some(&r);
+            if !simple
+                || uni[v.0 as usize]
+                || !matches!(f.ty(v), Ty::I32 | Ty::F32)
+                || regs.iter().any(|x| *x != r)
+                || uses[v.0 as usize] != *copies
+                || covered.get(&v).copied() != Some(succs.len())
+                || copied_phis.iter().any(|x| in_r(*x))
+                || bd.insts[pos + 1..]
+                    .iter()
+                    .any(|w| f.inst(*w).op.operands().iter().any(|x| in_r(*x)))
+                || matches!(bd.term, Term::CondBr(c, ..) if in_r(c))
+            {
+                continue;
+            }
+            out.insert(v, r);
         }
     }
     out

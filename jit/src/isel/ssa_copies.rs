@@ -134,3 +134,59 @@ impl Sel<'_> {
         self.push(i, Some(VRef { v: dst, off: 0 }), [o.vref, None, None]);
     }
 }
+
+impl Sel<'_> {
+    /// A branch's copies from `start` on: two of one source into one register, one under
+    /// the flag and one under its inverse (phis of the two sides that share a register),
+    /// are one copy on every lane. The first loses its predicate and the second goes, where
+    /// nothing between them touches the register or writes the source.
+    pub(super) fn merge_copies(&mut self, start: usize) {
+        let mut i = start;
+        while i < self.m.items.len() {
+            let Item::Inst(a) = &self.m.items[i] else {
+                i += 1;
+                continue;
+            };
+            let (Some(pa), Some(dst)) = (a.inst.predicate, a.dst) else {
+                i += 1;
+                continue;
+            };
+            if a.inst.op != Opcode::Mov || a.inst.no_mask {
+                i += 1;
+                continue;
+            }
+            let src = a.srcs[0];
+            let mut twin = None;
+            for j in i + 1..self.m.items.len() {
+                let Item::Inst(b) = &self.m.items[j] else {
+                    break;
+                };
+                let mut same = b.inst.clone();
+                same.predicate = same.predicate.map(|p| Predicate {
+                    inverse: !p.inverse,
+                    ..p
+                });
+                if same == a.inst
+                    && b.dst == a.dst
+                    && b.srcs[0] == src
+                    && pa.ctrl == PredCtrl::Normal
+                {
+                    twin = Some(j);
+                    break;
+                }
+                let touches = |r: &Option<VRef>| r.is_some_and(|r| r.v == dst.v);
+                let writes_src = b.dst.is_some_and(|d| src.is_some_and(|s| s.v == d.v));
+                if touches(&b.dst) || b.srcs.iter().any(touches) || writes_src {
+                    break;
+                }
+            }
+            if let Some(j) = twin {
+                self.m.items.remove(j);
+                if let Item::Inst(a) = &mut self.m.items[i] {
+                    a.inst.predicate = None;
+                }
+            }
+            i += 1;
+        }
+    }
+}
