@@ -106,6 +106,9 @@ enum Loc {
     Part(VReg, u32, bool),
     /// A payload register location (always scalar), byte address in the GRF file.
     Payload(u32),
+    /// A byte of each lane's dword in a register, at this byte offset: read as a `:ub`
+    /// region striding the dwords, zero-extended by the reader (`byte_fields`).
+    Byte(VReg, u32),
     Imm(u64),
 }
 
@@ -294,6 +297,12 @@ struct Sel<'a> {
     low_words: rustc_hash::FxHashSet<Value>,
     /// Values only whose last lane is read (`last_lane_only`): lane scans selected as trees.
     last_lane_only: rustc_hash::FxHashSet<Value>,
+    /// Bytes of a dword that only logic operations read (`byte_fields`): not selected, read
+    /// where the dword is, by the dword and the byte.
+    byte_fields: HashMap<Value, (Value, u32)>,
+    /// The shifts that only those bytes' masks read: selected only where a byte cannot be
+    /// read in place after all.
+    byte_shifts: rustc_hash::FxHashSet<Value>,
     /// The current block's `HalfToBits` values that only coalesced 16-bit stores read, by
     /// their half: not selected, the store's data written from the half's own word
     /// (`memory.rs` `store_group`).
@@ -353,6 +362,49 @@ fn last_lane_only(f: &Function, uses: &[u32], simd: u8) -> rustc_hash::FxHashSet
     })
 }
 
+/// Bytes of a per-lane dword, `(w >> 8k) & 0xff` (`w & 0xff`, `w >> 24`), that only
+/// per-lane 32-bit `and`, `or` and `xor` read: each reader takes the byte where it is, as a
+/// `:ub` source striding the dwords (zero-extended, as the mask and shift would leave it),
+/// as IGC reads a hash's bytes. By the value: the dword and the byte.
+fn byte_fields(f: &Function, uses: &[u32], uni: &[bool]) -> HashMap<Value, (Value, u32)> {
+    let konst = |v: Value| match f.inst(v).op {
+        Op::Const(c) => Some(c & 0xffff_ffff),
+        _ => None,
+    };
+    let lane32 = |v: Value| !uni[v.0 as usize] && f.ty(v) == Ty::I32;
+    let mut fields = HashMap::default();
+    let mut reads = vec![0u32; f.insts.len()];
+    for &v in f.blocks.iter().flat_map(|b| &b.insts) {
+        if !lane32(v) {
+            continue;
+        }
+        let field = match f.inst(v).op {
+            Op::Bin(BinOp::And, a, m) if konst(m) == Some(0xff) => match f.inst(a).op {
+                Op::Bin(BinOp::LShr, w, s) if matches!(konst(s), Some(8 | 16)) => {
+                    Some((w, konst(s).unwrap_or(0) as u32 / 8))
+                }
+                _ => Some((a, 0)),
+            },
+            Op::Bin(BinOp::LShr, w, s) if konst(s) == Some(24) => Some((w, 3)),
+            _ => None,
+        };
+        if let Some((w, k)) = field.filter(|(w, _)| lane32(*w)) {
+            fields.insert(v, (w, k));
+        }
+        if let Op::Bin(BinOp::And | BinOp::Or | BinOp::Xor, a, b) = f.inst(v).op {
+            if a != b {
+                reads[a.0 as usize] += 1;
+                reads[b.0 as usize] += 1;
+            }
+        }
+    }
+    fields.retain(|v, _| {
+        let n = v.0 as usize;
+        uses[n] > 0 && reads[n] == uses[n] && !f.live_out.contains(v)
+    });
+    fields
+}
+
 /// Select a whole kernel.
 pub fn select(
     f: &Function,
@@ -387,12 +439,29 @@ pub fn select(
         halves_only: Default::default(),
         low_words: Default::default(),
         last_lane_only: Default::default(),
+        byte_fields: HashMap::default(),
+        byte_shifts: Default::default(),
         store_bits: HashMap::default(),
         half_major: Vec::new(),
     };
     s.halves_only = halves_only(f, &s.uses);
     s.low_words = low_words(f, &s.uses);
     s.last_lane_only = last_lane_only(f, &s.uses, layout.simd);
+    s.byte_fields = byte_fields(f, &s.uses, &s.uni);
+    s.byte_shifts = read_only_by(f, &s.uses, |op| match op {
+        Op::Bin(BinOp::And, a, _) => Some(*a),
+        _ => None,
+    });
+    s.byte_shifts.retain(|v| {
+        matches!(f.inst(*v).op, Op::Bin(BinOp::LShr, ..))
+            && f.blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .all(|u| match f.inst(*u).op {
+                    Op::Bin(BinOp::And, a, _) if a == *v => s.byte_fields.contains_key(u),
+                    _ => true,
+                })
+    });
     s.slm32 = crate::analysis::addresses::address_only(f);
     s.surf = crate::analysis::addresses::buffer_addresses(f)
         .into_iter()
@@ -802,6 +871,20 @@ impl Sel<'_> {
                 vref: Some(VRef { v: r, off }),
                 scalar,
             },
+            Loc::Byte(r, off) => Opnd {
+                src: reg_src(
+                    0,
+                    0,
+                    Region {
+                        vstride: 32,
+                        width: 8,
+                        hstride: 4,
+                    },
+                    Type::UB,
+                ),
+                vref: Some(VRef { v: r, off }),
+                scalar: false,
+            },
             Loc::Payload(byte) => Opnd {
                 src: reg_src((byte / 32) as u8, (byte % 32) as u8, Region::SCALAR, t),
                 vref: None,
@@ -916,6 +999,30 @@ impl Sel<'_> {
     }
 
     fn inst(&mut self, v: Value) -> Result<(), IselError> {
+        // A byte that only logic operations read: read where its dword is.
+        if self.byte_shifts.contains(&v) {
+            return Ok(());
+        }
+        if let Some(&(w, k)) = self.byte_fields.get(&v) {
+            match self.locs.get(&w).copied() {
+                Some(Loc::V(r, false)) => {
+                    self.locs.insert(v, Loc::Byte(r, k));
+                    return Ok(());
+                }
+                Some(Loc::Part(r, off, false)) => {
+                    self.locs.insert(v, Loc::Byte(r, off + k));
+                    return Ok(());
+                }
+                // Selected after all: its shift too, here.
+                _ => {
+                    if let Op::Bin(BinOp::And, a, _) = self.f.inst(v).op {
+                        if self.byte_shifts.remove(&a) {
+                            self.inst(a)?;
+                        }
+                    }
+                }
+            }
+        }
         // Done by another access's message (coalesce.rs), or the address only it read.
         if self.coalesced.covered.contains(&v)
             || self.coalesced.dead.contains(&v)
