@@ -509,7 +509,7 @@ pub fn select(
             }
         }
     }
-    s.into_phi = into_phis(f, &s.uni, &s.uses, &s.phis);
+    s.into_phi = into_phis(f, &s.cfg, &s.uni, &s.uses, &s.phis);
     s.float_modes();
     s.emit_cfg()?;
     s.eot();
@@ -528,16 +528,60 @@ pub fn select(
 ///   there);
 /// - its only readers are phis of its block's successors, on the edges from its block, one
 ///   register for all of them, and every successor has one (so every lane that leaves the
-///   block was to get the value in that register anyway);
+///   block was to get the value in that register anyway), or is outside the loop whose
+///   header holds those phis, which are read only inside it (a loop's exit: the register
+///   is dead there);
 /// - after it, nothing in its block and no copy on its block's edges reads a phi held in
 ///   that register (a loop header's phi read after the step computed its next value).
 fn into_phis(
     f: &Function,
+    cfg: &Cfg,
     uni: &[bool],
     uses: &[u32],
     phis: &HashMap<Value, VReg>,
 ) -> HashMap<Value, VReg> {
     let mut out = HashMap::default();
+    let forest = crate::analysis::LoopForest::new(f, cfg).unwrap_or_default();
+    // The blocks that read each phi.
+    let mut readers: HashMap<Value, Vec<usize>> = HashMap::default();
+    let mut held_in: HashMap<VReg, Vec<(Value, Block)>> = HashMap::default();
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for v in &bd.insts {
+            if let Some(r) = phis.get(v) {
+                held_in.entry(*r).or_default().push((*v, Block(b as u32)));
+            }
+        }
+        let term = match bd.term {
+            Term::CondBr(c, ..) => Some(c),
+            _ => None,
+        };
+        let ops = bd.insts.iter().flat_map(|v| f.inst(*v).op.operands());
+        for x in ops.chain(term) {
+            if phis.contains_key(&x) {
+                readers.entry(x).or_default().push(b);
+            }
+        }
+    }
+    // Whether the register `r` is dead on entry to `t`: its phis are all of one loop header
+    // and read only inside that loop, and `t` is outside it.
+    let dead_at = |r: VReg, t: Block| {
+        let Some(held) = held_in.get(&r) else {
+            return false;
+        };
+        let Some(&(_, h)) = held.first() else {
+            return false;
+        };
+        let Some(l) = forest.headed_by.get(h.0 as usize).copied().flatten() else {
+            return false;
+        };
+        let inside = &forest.loops[l].contains;
+        held.iter().all(|(p, b)| {
+            *b == h
+                && readers
+                    .get(p)
+                    .is_none_or(|bs| bs.iter().all(|x| inside[*x]))
+        }) && !inside[t.0 as usize]
+    };
     for (b, bd) in f.blocks.iter().enumerate() {
         let from = Block(b as u32);
         let succs = f.successors(from);
@@ -548,7 +592,7 @@ fn into_phis(
         // how many copies read it.
         let mut fed: HashMap<Value, (Vec<VReg>, u32)> = HashMap::default();
         let mut copied_phis: Vec<Value> = Vec::new();
-        let mut covered: HashMap<Value, usize> = HashMap::default();
+        let mut covered: HashMap<Value, Vec<Block>> = HashMap::default();
         for s in succs.iter() {
             let mut seen_here: Vec<Value> = Vec::new();
             for &p in &f.block(*s).insts {
@@ -569,7 +613,7 @@ fn into_phis(
                     }
                     if !seen_here.contains(&x) {
                         seen_here.push(x);
-                        *covered.entry(x).or_default() += 1;
+                        covered.entry(x).or_default().push(*s);
                     }
                 }
             }
@@ -607,7 +651,9 @@ fn into_phis(
                 || !matches!(f.ty(v), Ty::I32 | Ty::F32)
                 || regs.iter().any(|x| *x != r)
                 || uses[v.0 as usize] != *copies
-                || covered.get(&v).copied() != Some(succs.len())
+                || !succs
+                    .iter()
+                    .all(|s| covered.get(&v).is_some_and(|c| c.contains(s)) || dead_at(r, *s))
                 || copied_phis.iter().any(|x| in_r(*x))
                 || bd.insts[pos + 1..]
                     .iter()
