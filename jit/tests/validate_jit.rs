@@ -961,12 +961,22 @@ fn bytes_of_a_word_are_read_in_place() {
 /// lanes that go round, predicated by the latch's exit test.
 #[test]
 fn a_loop_carried_value_dead_after_the_loop_is_computed_in_place() {
+    // `orbit2`: `z`'s next value is read again in the latch after it is computed.
     let src = "kernel void orbit(global int *out, int n, int c) {
             int z = get_global_id(0);
             int it = 0;
             while (it < n && z < 1000) {
                 z = (z ^ c) + 3;
                 it++;
+            }
+            out[get_global_id(0)] = it;
+        }
+        kernel void orbit2(global int *out, int n, int c) {
+            int z = get_global_id(0);
+            int it = 0;
+            while (it < n && z < 1000) {
+                z = (z ^ c) + 3;
+                it += 1 + (z & 1);
             }
             out[get_global_id(0)] = it;
         }";

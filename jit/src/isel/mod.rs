@@ -527,7 +527,7 @@ pub fn select(
 ///   execution mask (so lanes that reach a phi by another edge keep what their copy put
 ///   there);
 /// - its only readers are phis of its block's successors, on the edges from its block, one
-///   register for all of them, and every successor has one (so every lane that leaves the
+///   register for all of them (and instructions of its own block after it), and every successor has one (so every lane that leaves the
 ///   block was to get the value in that register anyway), or is outside the loop whose
 ///   header holds those phis, which are read only inside it (a loop's exit: the register
 ///   is dead there);
@@ -618,6 +618,17 @@ fn into_phis(
                 }
             }
         }
+        // Reads of `v` in this block after it (the register holds it to the block's end).
+        let local_reads = |pos: usize, v: Value| {
+            let ops = bd.insts[pos + 1..]
+                .iter()
+                .flat_map(|w| f.inst(*w).op.operands());
+            let term = match bd.term {
+                Term::CondBr(c, ..) => Some(c),
+                _ => None,
+            };
+            ops.chain(term).filter(|x| *x == v).count() as u32
+        };
         for (pos, &v) in bd.insts.iter().enumerate() {
             let Some((regs, copies)) = fed.get(&v) else {
                 continue;
@@ -650,7 +661,7 @@ fn into_phis(
                 || uni[v.0 as usize]
                 || !matches!(f.ty(v), Ty::I32 | Ty::F32)
                 || regs.iter().any(|x| *x != r)
-                || uses[v.0 as usize] != *copies
+                || uses[v.0 as usize] != *copies + local_reads(pos, v)
                 || !succs
                     .iter()
                     .all(|s| covered.get(&v).is_some_and(|c| c.contains(s)) || dead_at(r, *s))
