@@ -314,8 +314,9 @@ fn compile_takes_build_options_that_start_with_a_dash() {
 fn the_width_is_simd32_then_simd16_unless_they_spill() {
     let dir = std::env::temp_dir().join(format!("gencl-width-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // `press{n}` keeps n floats live across a loop, with their loads' replies, products and
-    // the loop's copies: 10 spill at SIMD32 and fit SIMD16, 20 spill at SIMD16 and fit SIMD8.
+    // `press{n}` keeps n floats live across a loop, with their loads' replies and products:
+    // 26 spill at SIMD32 and fit SIMD16, 56 spill at SIMD16 and fit SIMD8. (Until the loop's
+    // values were computed into their phis' registers, `isel` `into_phis`, 10 and 20 did.)
     let press = |n: usize| {
         let mut press = format!(
             "kernel void press{n}(global const float *in, global float *out, int n) {{\n\
@@ -339,8 +340,8 @@ fn the_width_is_simd32_then_simd16_unless_they_spill() {
         &src,
         format!(
             "kernel void light(global int *o) {{ o[get_global_id(0)] += 1; }}\n{}{}",
-            press(10),
-            press(20)
+            press(26),
+            press(56)
         ),
     )
     .unwrap();
@@ -374,19 +375,19 @@ fn the_width_is_simd32_then_simd16_unless_they_spill() {
     };
     let chosen = compile(None);
     assert!(line(&chosen, "light").contains("SIMD32, "), "{chosen}");
-    let p = line(&chosen, "press10");
+    let p = line(&chosen, "press26");
     assert!(
         p.contains("SIMD16, ") && p.contains(" 0 bytes spilled"),
         "{p}"
     );
-    let p = line(&chosen, "press20");
+    let p = line(&chosen, "press56");
     assert!(
         p.contains("SIMD8, ") && p.contains(" 0 bytes spilled"),
         "{p}"
     );
     let wide = compile(Some("16"));
     assert!(line(&wide, "light").contains("SIMD16, "), "{wide}");
-    let p16 = line(&wide, "press20");
+    let p16 = line(&wide, "press56");
     assert!(
         p16.contains("SIMD16, ") && !p16.contains(" 0 bytes spilled"),
         "{p16}"
