@@ -448,20 +448,20 @@ pub fn select(
     s.low_words = low_words(f, &s.uses);
     s.last_lane_only = last_lane_only(f, &s.uses, layout.simd);
     s.byte_fields = byte_fields(f, &s.uses, &s.uni);
-    s.byte_shifts = read_only_by(f, &s.uses, |op| match op {
-        Op::Bin(BinOp::And, a, _) => Some(*a),
-        _ => None,
-    });
-    s.byte_shifts.retain(|v| {
-        matches!(f.inst(*v).op, Op::Bin(BinOp::LShr, ..))
-            && f.blocks
-                .iter()
-                .flat_map(|b| &b.insts)
-                .all(|u| match f.inst(*u).op {
-                    Op::Bin(BinOp::And, a, _) if a == *v => s.byte_fields.contains_key(u),
-                    _ => true,
-                })
-    });
+    // The shifts every reader of which is a byte's mask (one count over the bytes).
+    let mut by_masks = HashMap::<Value, u32>::default();
+    for v in s.byte_fields.keys() {
+        if let Op::Bin(BinOp::And, a, _) = f.inst(*v).op {
+            *by_masks.entry(a).or_default() += 1;
+        }
+    }
+    s.byte_shifts = by_masks
+        .into_iter()
+        .filter(|(a, n)| {
+            matches!(f.inst(*a).op, Op::Bin(BinOp::LShr, ..)) && s.uses[a.0 as usize] == *n
+        })
+        .map(|(a, _)| a)
+        .collect();
     s.slm32 = crate::analysis::addresses::address_only(f);
     s.surf = crate::analysis::addresses::buffer_addresses(f)
         .into_iter()
