@@ -510,6 +510,13 @@ impl Function {
         self.blocks[b.0 as usize].insts.push(v);
         v
     }
+    /// Place a new instruction at position `pos` of block `b` and return its value.
+    pub fn insert(&mut self, b: Block, pos: usize, op: Op, ty: Ty) -> Value {
+        self.insts.push(Inst { op, ty });
+        let v = Value(self.insts.len() as u32 - 1);
+        self.blocks[b.0 as usize].insts.insert(pos, v);
+        v
+    }
     pub fn inst(&self, v: Value) -> &Inst {
         &self.insts[v.0 as usize]
     }

@@ -18,7 +18,7 @@
 //! barrier before any can take it (the entry block runs in every work-item). The code reads
 //! the SIMD width (`Function::simd`): its rounds are the sub-group's lanes.
 
-use crate::ir::{AtomicOp, BinOp, Block, CmpOp, Function, Inst, Op, Space, Term, Ty, Value};
+use crate::ir::{AtomicOp, BinOp, Block, CmpOp, Function, Op, Space, Term, Ty, Value};
 
 pub fn run(f: &mut Function) {
     let mut lock = None;
@@ -43,29 +43,21 @@ fn is_local64(f: &Function, v: Value) -> bool {
     f.ty(v).bytes() == 8 && f.ty(addr) == Ty::Ptr(Space::Local)
 }
 
-/// Place `inst` at `pos` of block `b`.
-fn insert(f: &mut Function, b: usize, pos: usize, op: Op, ty: Ty) -> Value {
-    f.insts.push(Inst { op, ty });
-    let v = Value(f.insts.len() as u32 - 1);
-    f.blocks[b].insts.insert(pos, v);
-    v
-}
-
 /// The lock word's address: a new word of SLM, cleared by every work-item at the top of
 /// the entry block and then a barrier.
 fn lock_word(f: &mut Function) -> Value {
     let off = f.slm_bytes.next_multiple_of(4);
     f.slm_bytes = off + 4;
-    let lock = insert(f, 0, 0, Op::Const(off.into()), Ty::Ptr(Space::Local));
-    let zero = insert(f, 0, 1, Op::Const(0), Ty::I32);
+    let lock = f.insert(Block(0), 0, Op::Const(off.into()), Ty::Ptr(Space::Local));
+    let zero = f.insert(Block(0), 1, Op::Const(0), Ty::I32);
     let clear = Op::Store {
         addr: lock,
         value: zero,
         align: 4,
         bytes: 4,
     };
-    insert(f, 0, 2, clear, Ty::Void);
-    insert(f, 0, 3, Op::Barrier, Ty::Void);
+    f.insert(Block(0), 2, clear, Ty::Void);
+    f.insert(Block(0), 3, Op::Barrier, Ty::Void);
     lock
 }
 
@@ -181,7 +173,7 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
 
     // Released at the join, where the atomic's own number now names the old value.
     let release = Op::Atomic(AtomicOp::Xchg, lock, z32);
-    insert(f, join.0 as usize, 0, release, Ty::I32);
+    f.insert(join, 0, release, Ty::I32);
     f.insts[v.0 as usize].op = Op::Phi(vec![(next, res2)]);
     f.blocks[join.0 as usize].insts.insert(0, v);
 }

@@ -10,9 +10,7 @@
 //! `%s` arguments must be literals); the host prints the records after the launch.
 
 use crate::abi::PRINTF_BYTES;
-use crate::ir::{
-    AtomicOp, BinOp, Block, CmpOp, ConvOp, Function, Inst, Op, Space, Term, Ty, Value,
-};
+use crate::ir::{AtomicOp, BinOp, Block, CmpOp, ConvOp, Function, Op, Space, Term, Ty, Value};
 
 pub fn run(f: &mut Function) {
     let mut buf = None;
@@ -26,13 +24,7 @@ pub fn run(f: &mut Function) {
             (Some(pos), Some(buf)) => expand(f, b, pos, buf),
             // The buffer's address goes to the top of the entry block: look again.
             (Some(_), None) => {
-                f.insts.push(Inst {
-                    op: Op::PrintfBuffer,
-                    ty: Ty::Ptr(Space::Global),
-                });
-                let v = Value(f.insts.len() as u32 - 1);
-                f.blocks[0].insts.insert(0, v);
-                buf = Some(v);
+                buf = Some(f.insert(Block(0), 0, Op::PrintfBuffer, Ty::Ptr(Space::Global)));
             }
             (None, _) => b += 1,
         }
