@@ -765,8 +765,8 @@ impl Dataport<'_> {
         if write {
             for (b, &lane) in buf.chunks_exact_mut(size).zip(slots) {
                 for (j, e) in b.chunks_exact_mut(es).enumerate() {
-                    let v = msg_slot(msg, dreg + j * regs_per_elem, usize::from(lane), slot_bytes);
-                    copy_lane(e, &v[..es]);
+                    let v = msg_value(msg, dreg + j * regs_per_elem, usize::from(lane), slot_bytes);
+                    copy_lane(e, &v.to_le_bytes()[..es]);
                 }
             }
             self.write_each(flat, offs, size, buf)?;
@@ -828,13 +828,12 @@ impl Dataport<'_> {
                 continue;
             }
             let addr = msg.lane_addr(areg, lane, a64);
-            let get = |r: usize| -> u64 {
-                let b = msg_slot(msg, r, lane, es);
-                let mut a = [0u8; 8];
-                a[..es].copy_from_slice(&b[..es]);
-                u64::from_le_bytes(a)
+            let x = msg_value(msg, s0, lane, es);
+            let y = if needs_src1 {
+                msg_value(msg, s1, lane, es)
+            } else {
+                0
             };
-            let (x, y) = (get(s0), if needs_src1 { get(s1) } else { 0 });
             // Other groups run on other host threads: the read-modify-write of global
             // memory is indivisible, as the L3's atomic units make it (SLM is the group's).
             if !matches!(sp, Space::Slm) {
@@ -845,9 +844,16 @@ impl Dataport<'_> {
                     held = Some((i, ATOMIC_LOCKS[i].0.lock()));
                 }
             }
-            let mut cur = [0u8; 8];
-            self.read(sp, addr, &mut cur[..es])?;
-            let old = u64::from_le_bytes(cur);
+            // Read at its own size, for the same reason as `msg_value`.
+            let old = if wide {
+                let mut cur = [0u8; 8];
+                self.read(sp, addr, &mut cur)?;
+                u64::from_le_bytes(cur)
+            } else {
+                let mut cur = [0u8; 4];
+                self.read(sp, addr, &mut cur)?;
+                u64::from(u32::from_le_bytes(cur))
+            };
             let new = atomic_result(op, old, x, y, wide)
                 .ok_or_else(|| illegal(addr, format!("atomic operation {op:?}")))?;
             if let Some(nv) = new {
@@ -997,14 +1003,23 @@ fn atomic_result(op: AtomicOp, old: u64, x: u64, y: u64, wide: bool) -> Option<O
     Some(Some(v & mask))
 }
 
-/// Bytes of `lane`'s slot of `slot` bytes in a block of registers starting at `reg`.
-fn msg_slot(msg: &Payload, reg: usize, lane: usize, slot: usize) -> [u8; 8] {
+/// The value in `lane`'s slot of `slot` bytes (1, 2, 4 or 8) in a block of registers
+/// starting at `reg`, zero-extended: one load of the slot's size (a narrower copy into a
+/// wider buffer read back whole stalls the host's store forwarding, on every lane of every
+/// atomic message).
+#[inline]
+fn msg_value(msg: &Payload, reg: usize, lane: usize, slot: usize) -> u64 {
     let byte = lane * slot;
     let r = &msg.regs[(reg + byte / 32) % 32];
     let o = byte % 32;
-    let mut b = [0u8; 8];
-    copy_lane(&mut b[..slot], &r[o..o + slot]);
-    b
+    match slot {
+        1 => u64::from(r[o]),
+        2 => u64::from(u16::from_le_bytes([r[o], r[o + 1]])),
+        4 => u64::from(u32::from_le_bytes(
+            r[o..o + 4].try_into().unwrap_or_default(),
+        )),
+        _ => u64::from_le_bytes(r[o..o + 8].try_into().unwrap_or_default()),
+    }
 }
 
 /// A message's reply registers, as the destination held them before the message, with what
