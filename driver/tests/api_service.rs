@@ -1100,3 +1100,113 @@ fn each_context_gets_a_gpu_context_until_it_is_released() {
     })
     .unwrap();
 }
+
+/// A launch its client waits for at once (`Request::PostWaited`, what a blocking call sends):
+/// its `Completed` comes under its tag with the kernel's results in the client's memory,
+/// launch after launch (the service retires the short ones on the connection's thread), and
+/// one the service refuses fails with the refusal's code.
+#[test]
+fn waited_launches_through_gencld_complete_with_their_results() {
+    let (_d, sock) = start_gencld("waited");
+    let c = Connection::connect_to(&sock).unwrap();
+    let program = build(&c);
+    let buf = c.create_buffer(64 * 4).unwrap();
+    for round in 1..=5 {
+        let (tx, rx) = std::sync::mpsc::channel();
+        c.launch_waited(add(program, buf.id, 64, 7), move |r| {
+            tx.send(r).unwrap();
+        })
+        .expect("posted");
+        rx.recv().unwrap().expect("launch");
+        let m = buf.map.lock();
+        for w in m.chunks(4) {
+            assert_eq!(i32::from_ne_bytes(w.try_into().unwrap()), 7 * round);
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    c.launch_waited(add(program + 1000, buf.id, 64, 7), move |r| {
+        tx.send(r).unwrap();
+    })
+    .expect("posted");
+    unknown(rx.recv().unwrap());
+}
+
+/// gencld's connection thread does not retire a waited launch of a kernel whose last launch
+/// took longer than `HOLD_AT_MOST` (1 ms): the client's request sent while the kernel runs is
+/// answered before the kernel's `Completed`, not after it.
+#[test]
+fn a_long_waited_launch_does_not_hold_up_its_clients_other_requests() {
+    let (_d, sock) = start_gencld("long-waited");
+    let mut s = UnixStream::connect(&sock).unwrap();
+    write_call(
+        &mut s,
+        1,
+        Request::Hello {
+            version: PROTOCOL_VERSION,
+        },
+    );
+    assert!(matches!(
+        read_frame(&mut s),
+        Some((1, Response::Welcome { .. }))
+    ));
+    let spin = "kernel void spin(global int *a, int n) {
+        int x = 0;
+        for (int i = 0; i < n; i++) x = x * 3 + i;
+        a[get_global_id(0)] = x;
+    }";
+    write_call(
+        &mut s,
+        2,
+        Request::BuildProgram {
+            source: protocol::ProgramSource::OpenClC(spin.into()),
+            options: String::new(),
+            spec_constants: Vec::new(),
+        },
+    );
+    let Some((2, Response::Built { id: program, .. })) = read_frame(&mut s) else {
+        panic!("build");
+    };
+    write_call(&mut s, 3, Request::CreateBuffer { size: 4096 });
+    let Some((3, Response::Buffer { id: buffer, .. })) = read_frame(&mut s) else {
+        panic!("buffer");
+    };
+    let spin_launch = |tag: u64| Launch {
+        tag,
+        args: vec![
+            WireArg::Buffer {
+                id: buffer,
+                offset: 0,
+            },
+            WireArg::Bytes(2_000_000i32.to_ne_bytes().to_vec()),
+        ],
+        ..add(program, buffer, 16, 0)
+    };
+    // Once, so that the service knows the kernel's time.
+    let t = std::time::Instant::now();
+    write_call(&mut s, 0, Request::PostWaited(Box::new(spin_launch(8))));
+    match read_frame(&mut s) {
+        Some((protocol::NO_CALL, Response::Completed { tag: 8, result })) => {
+            result.expect("first spin")
+        }
+        other => panic!("{other:?}"),
+    };
+    let took = t.elapsed();
+    assert!(
+        took > std::time::Duration::from_millis(40),
+        "the kernel must outlast the pause below: {took:?}"
+    );
+    write_call(&mut s, 0, Request::PostWaited(Box::new(spin_launch(9))));
+    // The connection's thread has read the launch by then (it is quiet on the socket).
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write_call(&mut s, 4, Request::CreateBuffer { size: 4096 });
+    match read_frame(&mut s) {
+        Some((4, Response::Buffer { .. })) => {}
+        other => panic!("the buffer is answered first, got {other:?}"),
+    }
+    match read_frame(&mut s) {
+        Some((protocol::NO_CALL, Response::Completed { tag: 9, result })) => {
+            result.expect("second spin");
+        }
+        other => panic!("{other:?}"),
+    }
+}

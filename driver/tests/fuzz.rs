@@ -212,7 +212,8 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 Request::ProgramBinary { id: 2 },
                 Request::FreeProgram { id: 2 },
                 Request::Launch(Box::new(launch.clone())),
-                Request::Post(Box::new(launch)),
+                Request::Post(Box::new(launch.clone())),
+                Request::PostWaited(Box::new(launch)),
             ]
             .into_iter()
             .enumerate()

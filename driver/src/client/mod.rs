@@ -306,8 +306,20 @@ impl Connection {
         mut l: Launch,
         done: impl FnOnce(LaunchOutcome) + Send + 'static,
     ) -> Result<(), ClientError> {
-        let Transport::Embedded(c) = &self.transport else {
-            return self.launch(l, done);
+        let c = match &self.transport {
+            Transport::Embedded(c) => c,
+            // Through gencld the service may retire it on the thread that read it.
+            Transport::Socket { out, .. } => {
+                let tag = self.register(&mut l, Box::new(done))?;
+                let call = Call {
+                    id: NO_CALL,
+                    request: Request::PostWaited(Box::new(l)),
+                };
+                return send_message(&out.lock(), &call, &[]).map_err(|e| {
+                    self.forget(tag);
+                    e.into()
+                });
+            }
         };
         let tag = self.register(&mut l, Box::new(done))?;
         let held = c.lock().launch_waited(&l);

@@ -123,6 +123,11 @@ impl FrameReader {
         self.fds.as_mut()?.pop_front()
     }
 
+    /// Bytes of a frame not yet handed out are read already.
+    pub fn buffered(&self) -> bool {
+        self.end > self.start
+    }
+
     /// The next frame's bytes; `Ok(None)`: the peer closed cleanly between frames.
     pub fn next(&mut self, sock: &UnixStream) -> Result<Option<Vec<u8>>, FrameError> {
         loop {

@@ -1,5 +1,5 @@
 //! Request and response messages. The ICD sends each request in a `Call` with an id of its
-//! choosing; every request but `Post` gets exactly one response, sent in a `Reply` with the
+//! choosing; every request but `Post` and `PostWaited` gets exactly one response, sent in a `Reply` with the
 //! same id. Replies may come out of order: a build runs beside the client's other requests.
 //! The service also sends `Completed` on its own (in a `Reply` with id `NO_CALL`), once per
 //! queued launch, when it finishes.
@@ -12,7 +12,7 @@ use gencl_jit::abi::KernelArg;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of these types.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// What the ICD sends: a request and the id its reply will carry. The id is the client's
 /// choice; `Post` gets no reply, so its id is not used.
@@ -99,6 +99,11 @@ pub enum Request {
     /// each); one it cannot queue is answered `Completed` with the error, as a launch that
     /// failed on the GPU. `Completed` with its tag comes in every case.
     Post(Box<Launch>),
+    /// A posted launch that the client waits for at once (a blocking call): as `Post`, except
+    /// that the service may retire it on the thread that reads the client's requests, when
+    /// nothing of the client is before it and no request of the client is waiting to be read,
+    /// and send its `Completed` from there: no thread of the service but that one is woken.
+    PostWaited(Box<Launch>),
     /// What the service is doing (`gencl top`): its clients, their objects and launches, the
     /// program cache and the GPU's counters. Answered with `Stats`.
     Stats,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use gencl_jit::abi::{ArgKind, ProgramBinary};
 
 use super::gpu::{Bo, ClientGpu};
-use super::retire::{Held, Retirer, Sink};
+use super::retire::{Held, Retirer, Sink, Took, HOLD_AT_MOST};
 use super::stats::ClientCounters;
 use super::{Service, ServiceError};
 use crate::protocol::{
@@ -67,6 +67,8 @@ pub struct Client {
 struct Program {
     bin: ProgramBinary,
     globals: Option<Bo>,
+    /// Per kernel, how long its last launch took to retire (`retire::Took`).
+    took: Vec<Took>,
 }
 
 impl Client {
@@ -180,7 +182,7 @@ impl Client {
             Request::Launch(l) => self.launch(&l),
             // The socket server answers nothing for a posted launch that is queued
             // (`Client::post`); a request answered through `begin` gets `Queued`.
-            Request::Post(l) => self
+            Request::Post(l) | Request::PostWaited(l) => self
                 .post(&l)
                 .unwrap_or_else(|| Response::Queued { tag: l.tag }.into()),
             Request::Stats => Response::Stats(Box::new(self.svc.stats())).into(),
@@ -231,7 +233,15 @@ impl Client {
         let log = bin.build_log.clone();
         let globals_bytes = bin.globals.data.len() as u64;
         ClientCounters::add(&self.counters.programs, 1);
-        self.programs.insert(id, Program { bin, globals: None });
+        let took = bin.kernels.iter().map(|_| Took::default()).collect();
+        self.programs.insert(
+            id,
+            Program {
+                bin,
+                globals: None,
+                took,
+            },
+        );
         Response::Built {
             id,
             kernels,
@@ -244,23 +254,27 @@ impl Client {
     /// A posted launch: `None` once queued (nothing to answer), else its failure as the
     /// launch's `Completed`.
     pub fn post(&mut self, l: &Launch) -> Option<Reply> {
-        match self.launch(l).response {
-            Response::Queued { .. } => None,
-            Response::Error { code, message } => Some(
-                Response::Completed {
-                    tag: l.tag,
-                    result: Err((code, message)),
-                }
-                .into(),
-            ),
-            other => Some(
-                Response::Completed {
-                    tag: l.tag,
-                    result: Err((ErrorCode::LaunchFailed, format!("{other:?}"))),
-                }
-                .into(),
-            ),
+        match self.queue_launch(l, false) {
+            Ok(_) => None,
+            Err(r) => Some(refused_as_completed(l.tag, *r)),
         }
+    }
+
+    /// A posted launch that its client waits for at once (`Request::PostWaited`): queued as
+    /// `post` queues it (`Ok(None)`), or held for the caller to retire (`Held::retire`) once
+    /// it has let go of this client, when nothing of the client is being retired before it;
+    /// a refusal is the launch's `Completed` with the error.
+    pub fn post_waited(&mut self, l: &Launch) -> Result<Option<Held>, Box<Reply>> {
+        // The thread that retires a held launch reads no request of this client meanwhile: a
+        // kernel whose last launch took longer than `HOLD_AT_MOST` (or that never ran) goes to
+        // the retiring thread, so that the client's other threads wait at most about that.
+        let short = self
+            .programs
+            .get(&l.program)
+            .and_then(|p| p.took.get(l.kernel as usize))
+            .is_some_and(|t| t.below(HOLD_AT_MOST));
+        self.queue_launch(l, short)
+            .map_err(|r| Box::new(refused_as_completed(l.tag, *r)))
     }
 
     fn launch(&mut self, l: &Launch) -> Reply {
@@ -435,13 +449,14 @@ impl Client {
         let (Some(submitter), Some(retirer)) = (self.submitter.as_mut(), &self.retirer) else {
             return Err(refusal(ErrorCode::LaunchFailed, "no submitter"));
         };
+        let took = program.took[l.kernel as usize].clone();
         match submitter.submit(&self.gpu, l.context, kernel, &args, &nd, &buffers, globals) {
             Ok(submitted) => {
                 self.counters.launched(l.queue);
                 if wait {
-                    return Ok(retirer.hold(l.tag, l.queue, submitted));
+                    return Ok(retirer.hold(l.tag, l.queue, submitted, took));
                 }
-                retirer.push(l.tag, l.queue, submitted);
+                retirer.push(l.tag, l.queue, submitted, took);
                 Ok(None)
             }
             Err(e) => Err(refusal(ErrorCode::LaunchFailed, e.to_string())),
@@ -456,6 +471,19 @@ impl Client {
 
 /// The ND-range must be one the submitter can walk: 1-3 dims, non-empty, a work-group within
 /// the device limit. The client validated the same rules; this repeats them for hostile peers.
+/// A launch's refusal as the `Completed` a posted launch gets instead of an answer.
+fn refused_as_completed(tag: u64, refusal: Reply) -> Reply {
+    let error = match refusal.response {
+        Response::Error { code, message } => (code, message),
+        other => (ErrorCode::LaunchFailed, format!("{other:?}")),
+    };
+    Response::Completed {
+        tag,
+        result: Err(error),
+    }
+    .into()
+}
+
 fn check_nd(l: &Launch, max_wg: u32) -> Result<(), String> {
     if !(1..=3).contains(&l.work_dim) {
         return Err(format!("work_dim {} not in 1..=3", l.work_dim));

@@ -12,7 +12,9 @@
 
 use parking_lot::{Condvar, Mutex};
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::gpu::ClientGpu;
 use super::stats::ClientCounters;
@@ -22,10 +24,39 @@ use crate::submit::Submitted;
 /// Where a client's `Completed` messages go: its socket, or the embedded ICD's dispatcher.
 pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
 
+/// The longest a kernel's last launch may have taken to retire for gencld's connection thread
+/// to retire the next one itself (`Request::PostWaited`): the client's other requests wait
+/// for it meanwhile.
+pub const HOLD_AT_MOST: Duration = Duration::from_millis(1);
+
+/// How long a kernel's last launch took from the start of its retiring to its end (host
+/// time, nanoseconds; unknown until one has run): about the kernel's time on the GPU (more
+/// where launches before it were still running, less where the retiring thread came to it
+/// late).
+#[derive(Clone)]
+pub struct Took(Arc<AtomicU64>);
+
+impl Default for Took {
+    fn default() -> Self {
+        Took(Arc::new(AtomicU64::new(u64::MAX)))
+    }
+}
+
+impl Took {
+    /// Its last launch is known and took less than `limit`.
+    pub fn below(&self, limit: Duration) -> bool {
+        u128::from(self.0.load(Ordering::Relaxed)) < limit.as_nanos()
+    }
+    fn record(&self, since: Instant) {
+        let ns = u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX - 1);
+        self.0.store(ns, Ordering::Relaxed);
+    }
+}
+
 #[derive(Default)]
 struct Jobs {
-    /// (tag, the client's queue, the launch).
-    queue: VecDeque<(u64, u64, Submitted)>,
+    /// (tag, the client's queue, the launch, its kernel's time).
+    queue: VecDeque<(u64, u64, Submitted, Took)>,
     closed: bool,
     /// The thread is retiring a launch it took from `queue`.
     busy: bool,
@@ -54,6 +85,7 @@ pub struct Held {
     tag: u64,
     queue: u64,
     launch: Option<Submitted>,
+    took: Took,
 }
 
 impl Held {
@@ -61,7 +93,7 @@ impl Held {
     /// its outcome as `Completed` would carry it.
     pub fn retire(mut self) -> Result<Launched, (ErrorCode, String)> {
         let launch = self.launch.take().expect("a held launch is retired once");
-        let result = retire_one(self.tag, launch, &self.gpu);
+        let result = retire_one(self.tag, launch, &self.gpu, &self.took);
         self.counters.finished(self.queue, result.is_ok());
         result
     }
@@ -72,7 +104,8 @@ impl Drop for Held {
     fn drop(&mut self) {
         let mut j = self.shared.jobs.lock();
         if let Some(launch) = self.launch.take() {
-            j.queue.push_front((self.tag, self.queue, launch));
+            j.queue
+                .push_front((self.tag, self.queue, launch, self.took.clone()));
         }
         j.held = false;
         // Woken only when it has something to do (a wake-up costs the caller a system call).
@@ -107,10 +140,10 @@ impl Retirer {
 
     /// `launch`, for the caller to retire (`Held::retire`) when nothing of the client is
     /// queued here or being retired; else it is queued as `push` queues it (`None`).
-    pub fn hold(&self, tag: u64, queue: u64, launch: Submitted) -> Option<Held> {
+    pub fn hold(&self, tag: u64, queue: u64, launch: Submitted, took: Took) -> Option<Held> {
         let mut j = self.shared.jobs.lock();
         if !j.queue.is_empty() || j.busy || j.held || j.closed {
-            j.queue.push_back((tag, queue, launch));
+            j.queue.push_back((tag, queue, launch, took));
             drop(j);
             self.shared.queued.notify_one();
             return None;
@@ -123,17 +156,18 @@ impl Retirer {
             tag,
             queue,
             launch: Some(launch),
+            took,
         })
     }
 
     /// Retire `launch` (of the client's queue `queue`) after those queued before it, and
     /// report it as `tag`.
-    pub fn push(&self, tag: u64, queue: u64, launch: Submitted) {
+    pub fn push(&self, tag: u64, queue: u64, launch: Submitted, took: Took) {
         self.shared
             .jobs
             .lock()
             .queue
-            .push_back((tag, queue, launch));
+            .push_back((tag, queue, launch, took));
         self.shared.queued.notify_one();
     }
 }
@@ -159,7 +193,7 @@ fn run(
     counters: &ClientCounters,
 ) {
     loop {
-        let (tag, queue, launch) = {
+        let (tag, queue, launch, took) = {
             let mut j = shared.jobs.lock();
             loop {
                 // Nothing after a held launch before it (the order of `Completed`).
@@ -175,7 +209,7 @@ fn run(
                 shared.queued.wait(&mut j);
             }
         };
-        let result = retire_one(tag, launch, gpu);
+        let result = retire_one(tag, launch, gpu, &took);
         counters.finished(queue, result.is_ok());
         sink(Response::Completed { tag, result });
         shared.jobs.lock().busy = false;
@@ -187,8 +221,11 @@ fn retire_one(
     tag: u64,
     launch: Submitted,
     gpu: &ClientGpu,
+    took: &Took,
 ) -> Result<Launched, (ErrorCode, String)> {
+    let since = Instant::now();
     let retired = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| launch.retire(gpu)));
+    took.record(since);
     match retired {
         Ok(Ok(s)) => Ok(Launched {
             start_ns: s.start_ns,

@@ -195,7 +195,24 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
         };
         let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match req {
             // Queued: nothing to answer (the client did not wait).
-            Request::Post(l) => client.lock().post(&l).map(Step::Reply),
+            // Its client blocks until it has finished: retired here, with no other thread of
+            // the service woken, unless another of the client's requests is waiting (it
+            // would wait for the kernel).
+            Request::PostWaited(l) if !frames.buffered() && !readable(&stream) => {
+                let held = client.lock().post_waited(&l);
+                match held {
+                    Ok(Some(h)) => Some(Step::Reply(
+                        Response::Completed {
+                            tag: l.tag,
+                            result: h.retire(),
+                        }
+                        .into(),
+                    )),
+                    Ok(None) => None,
+                    Err(r) => Some(Step::Reply(*r)),
+                }
+            }
+            Request::Post(l) | Request::PostWaited(l) => client.lock().post(&l).map(Step::Reply),
             req => Some(client.lock().begin(req)),
         }));
         let reply = match step {
@@ -274,6 +291,21 @@ fn finish(w: Work, client: &Mutex<Client>) -> Option<super::Reply> {
         client.lock().finish(done)
     }))
     .ok()
+}
+
+/// Bytes wait on the socket (a request the client sent since).
+fn readable(stream: &UnixStream) -> bool {
+    use nix::sys::socket::{recv, MsgFlags};
+    use std::os::fd::AsRawFd;
+    let mut b = [0u8; 1];
+    matches!(
+        recv(
+            stream.as_raw_fd(),
+            &mut b,
+            MsgFlags::MSG_PEEK | MsgFlags::MSG_DONTWAIT
+        ),
+        Ok(n) if n > 0
+    )
 }
 
 fn peer_pid(stream: &UnixStream) -> Option<i32> {
