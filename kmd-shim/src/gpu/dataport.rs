@@ -818,6 +818,11 @@ impl Dataport<'_> {
         if needs_src1 && s1 + dregs > msg.len || needs_src0 && s0 + dregs > msg.len {
             return Err(illegal(addr, "atomic payload shorter than its operands"));
         }
+        if let Space::Mem { base, bound } = sp {
+            if let Some(out) = self.atomic_in_memory(m, msg, emask, (base, bound), resp)? {
+                return Ok(out);
+            }
+        }
         // Whether a compare-exchange on SLM failed in every lane, on which one dword.
         let mut failed_on: Option<Option<usize>> = None;
         // The lock held, kept from lane to lane while they are on lines it guards (a
@@ -889,6 +894,85 @@ impl Dataport<'_> {
             self.watch.failed[t] = failed_on.flatten().map(|d| (d, self.watch.writes));
         }
         Ok(latency(sp))
+    }
+
+    /// An atomic message on graphics memory whose lanes are all within its surface: the
+    /// lanes' read-modify-writes in lane order through `GpuMemory::update_each` (one page
+    /// lookup per page they share), under the locks of every line they touch, taken in
+    /// ascending order (other host threads' messages take theirs in the same order, or one at
+    /// a time). `None` when a lane reaches past the surface's bound (`atomic`'s lane-by-lane
+    /// path reads zero there and drops the write).
+    fn atomic_in_memory(
+        &mut self,
+        m: &Message,
+        msg: &Payload,
+        emask: u32,
+        (base, bound): (u64, Option<u64>),
+        resp: &mut Reply,
+    ) -> Result<Option<SendOutcome>, GpuError> {
+        // An operation the model does not execute is `atomic`'s error to report.
+        let Some(op) = m
+            .atomic
+            .filter(|&op| atomic_result(op, 0, 0, 0, m.data64).is_some())
+        else {
+            return Ok(None);
+        };
+        let a64 = m.bti.is_none();
+        let (simd, wide) = (m.simd as usize, m.data64);
+        let es = if wide { 8 } else { 4 };
+        let areg = m.header as usize;
+        let dregs = if wide { simd / 4 } else { simd / 8 };
+        let s0 = areg + if a64 { simd / 4 } else { simd / 8 };
+        let s1 = s0 + dregs;
+        let needs_src1 = matches!(op, AtomicOp::Cmpwr | AtomicOp::Fcmpwr);
+        let mut lanes = Lanes::<16>::new();
+        let mut locks = 0u64;
+        for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+            let off = msg.lane_addr(areg, lane, a64);
+            if past(bound, off, es) {
+                return Ok(None);
+            }
+            let addr = base.wrapping_add(off);
+            locks |= 1 << atomic_lock_index(addr);
+            lanes.push(lane, addr);
+        }
+        // Ascending lock order: bit order of the mask (at most one lock a lane).
+        let mut guards: [Option<parking_lot::MutexGuard<'static, ()>>; 16] = [const { None }; 16];
+        let mut mask = locks;
+        for g in guards.iter_mut() {
+            if mask == 0 {
+                break;
+            }
+            let i = mask.trailing_zeros() as usize;
+            *g = Some(ATOMIC_LOCKS[i].0.lock());
+            mask &= mask - 1;
+        }
+        let (addrs, slots) = lanes.split();
+        let returns = m.returns;
+        self.mem.update_each(addrs, es, &mut |k, old| {
+            let lane = usize::from(slots[k]);
+            let x = msg_value(msg, s0, lane, es);
+            let y = if needs_src1 {
+                msg_value(msg, s1, lane, es)
+            } else {
+                0
+            };
+            let new = atomic_result(op, old, x, y, wide).flatten();
+            if returns {
+                let r = if op == AtomicOp::Predec {
+                    new.unwrap_or(old)
+                } else {
+                    old
+                };
+                resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
+            }
+            new
+        })?;
+        drop(guards);
+        if returns {
+            resp.written = dregs;
+        }
+        Ok(Some(latency(Space::Mem { base, bound })))
     }
 }
 
@@ -1035,6 +1119,7 @@ impl Reply {
     pub(crate) fn set_lane_u32(&mut self, reg: usize, lane: usize, v: u32) {
         self.set_slot(reg, lane, 4, &v.to_le_bytes());
     }
+    #[inline]
     fn set_slot(&mut self, reg: usize, lane: usize, slot: usize, v: &[u8]) {
         let byte = lane * slot;
         let r = &mut self.regs[(reg + byte / 32) % 32];

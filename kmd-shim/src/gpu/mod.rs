@@ -52,6 +52,26 @@ pub trait GpuMemory: Sync {
         }
         Ok(())
     }
+    /// Read-modify-write of the `size`-byte (4 or 8) little-endian value at each of `addrs`,
+    /// in order: `f(i, old)` is the i-th access's new value (`None`: nothing written). The
+    /// lanes of one atomic message, which a memory may serve with one page lookup per page
+    /// they share. Indivisible only under the caller's locks. The first unmapped address
+    /// faults, as one access at a time.
+    fn update_each(
+        &self,
+        addrs: &[u64],
+        size: usize,
+        f: &mut dyn FnMut(usize, u64) -> Option<u64>,
+    ) -> Result<(), MemFault> {
+        for (i, &a) in addrs.iter().enumerate() {
+            let mut b = [0u8; 8];
+            self.read(a, &mut b[..size])?;
+            if let Some(new) = f(i, u64::from_le_bytes(b)) {
+                self.write(a, &new.to_le_bytes()[..size])?;
+            }
+        }
+        Ok(())
+    }
     /// Which address space this is: the device's decoded kernels are kept by (space,
     /// address). 0 for a memory that is the only one of its device.
     fn address_space(&self) -> u64 {

@@ -1115,3 +1115,92 @@ fn lane_batches_match_one_access_at_a_time() {
     let mut r = [0u8; 8];
     assert_eq!(v.read_each(&[va, hole], 4, &mut r).unwrap_err().addr, hole);
 }
+
+/// An atomic message's lanes taken together (`update_each`: one page lookup per page they
+/// share) leave memory and return old values as one read-modify-write at a time: lanes on one
+/// word (a contended counter), on neighbouring words, on two objects, crossing a page, in
+/// random order; an operation that sometimes writes nothing (a failed compare-exchange); and
+/// the first unmapped lane faults at its address after the lanes before it are done.
+#[test]
+fn atomic_lanes_together_match_one_update_at_a_time() {
+    use crate::gpu::GpuMemory;
+    let (a, b) = (
+        Arc::new(GemObject::new(2 * PAGE).unwrap()),
+        Arc::new(GemObject::new(PAGE).unwrap()),
+    );
+    let (va, vb) = (0x20_0000u64, 0x20_0000 + 2 * PAGE);
+    let vm = Vm::default();
+    {
+        let mut m = vm.lock_mut();
+        m.bind(1, &a, va);
+        m.bind(2, &b, vb);
+    }
+    let v = vm.view();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let span = 3 * PAGE;
+    // The update: add the lane's number, but write nothing where the old value is odd.
+    let op = |i: usize, old: u64| {
+        old.is_multiple_of(2)
+            .then(|| old.wrapping_add(i as u64 + 1))
+    };
+    for round in 0..300 {
+        let size = [4usize, 8][(next() % 2) as usize];
+        let n = 1 + (next() % 16) as usize;
+        let word = va + (next() % (span / 8 - 1)) * 8;
+        let addrs: Vec<u64> = (0..n)
+            .map(|i| match next() % 4 {
+                0 => word,
+                1 => word + (i * size) as u64 % 64,
+                2 => va + PAGE - 4 + (next() % 2) * PAGE,
+                _ => va + (next() % (span / 4 - 2)) * 4,
+            })
+            .collect();
+        let mut before = vec![0u8; span as usize];
+        v.read(va, &mut before).unwrap();
+        let mut want_old = Vec::new();
+        for (i, &ad) in addrs.iter().enumerate() {
+            let mut o = [0u8; 8];
+            v.read(ad, &mut o[..size]).unwrap();
+            let old = u64::from_le_bytes(o);
+            want_old.push(old);
+            if let Some(new) = op(i, old) {
+                v.write(ad, &new.to_le_bytes()[..size]).unwrap();
+            }
+        }
+        let mut want = vec![0u8; span as usize];
+        v.read(va, &mut want).unwrap();
+        v.write(va, &before).unwrap();
+        let mut got_old = Vec::new();
+        v.update_each(&addrs, size, &mut |i, old| {
+            got_old.push(old);
+            op(i, old)
+        })
+        .unwrap();
+        let mut got = vec![0u8; span as usize];
+        v.read(va, &mut got).unwrap();
+        assert_eq!(got_old, want_old, "round {round}: old values");
+        assert_eq!(
+            got, want,
+            "round {round}: memory after {n} lanes of {size} bytes"
+        );
+    }
+    let hole = vb + PAGE;
+    v.write(va + 32, &[0; 8]).unwrap();
+    let mut seen = 0;
+    let err = v
+        .update_each(&[va + 32, hole, va + 32], 4, &mut |_, old| {
+            seen += 1;
+            Some(old + 5)
+        })
+        .unwrap_err();
+    assert_eq!((err.addr, seen), (hole, 1));
+    let mut w = [0u8; 4];
+    v.read(va + 32, &mut w).unwrap();
+    assert_eq!(u32::from_le_bytes(w), 5);
+}

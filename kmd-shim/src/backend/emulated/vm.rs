@@ -234,6 +234,47 @@ impl GpuMemory for VmView {
             Ok(())
         })
     }
+    fn update_each(
+        &self,
+        addrs: &[u64],
+        size: usize,
+        f: &mut dyn FnMut(usize, u64) -> Option<u64>,
+    ) -> Result<(), MemFault> {
+        const KIND: &str = "atomic access to an unmapped page";
+        // The lanes of a contended atomic share one word: the page looked up once.
+        let mut held: Option<Held> = None;
+        for (i, &addr) in addrs.iter().enumerate() {
+            let a = addr & VA_MASK;
+            let in_page = a % PAGE;
+            let mut b = [0u8; 8];
+            if in_page + size as u64 > PAGE {
+                self.read(addr, &mut b[..size])?;
+                if let Some(new) = f(i, u64::from_le_bytes(b)) {
+                    self.write(addr, &new.to_le_bytes()[..size])?;
+                }
+                continue;
+            }
+            let vpn = a / PAGE;
+            if held.as_ref().is_none_or(|h| h.vpn != vpn) {
+                let (obj, opage) = self.0.ptes.get(&vpn).ok_or(MemFault {
+                    addr: a,
+                    kind: KIND,
+                })?;
+                held = Some(Held {
+                    vpn,
+                    obj,
+                    opage: *opage,
+                });
+            }
+            let h = held.as_ref().expect("held above");
+            let off = h.opage * PAGE + in_page;
+            h.obj.read_at(off, &mut b[..size]);
+            if let Some(new) = f(i, u64::from_le_bytes(b)) {
+                h.obj.write_at(off, &new.to_le_bytes()[..size]);
+            }
+        }
+        Ok(())
+    }
     fn address_space(&self) -> u64 {
         self.0.id
     }
