@@ -268,8 +268,16 @@ impl GpuMemory for VmView {
             }
             let h = held.as_ref().expect("held above");
             let off = h.opage * PAGE + in_page;
-            h.obj.read_at(off, &mut b[..size]);
-            if let Some(new) = f(i, u64::from_le_bytes(b)) {
+            // Read at its own size: 4 bytes read back as 8 stall the host's store forwarding.
+            let old = if size == 4 {
+                let mut w = [0u8; 4];
+                h.obj.read_at(off, &mut w);
+                u64::from(u32::from_le_bytes(w))
+            } else {
+                h.obj.read_at(off, &mut b[..size]);
+                u64::from_le_bytes(b)
+            };
+            if let Some(new) = f(i, old) {
                 h.obj.write_at(off, &new.to_le_bytes()[..size]);
             }
         }
