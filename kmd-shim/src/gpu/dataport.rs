@@ -774,13 +774,18 @@ impl Dataport<'_> {
             self.read_each(flat, offs, size, buf)?;
             for (b, &lane) in buf.chunks_exact(size).zip(slots) {
                 for (j, e) in b.chunks_exact(es).enumerate() {
-                    let mut v = [0u8; 8];
-                    copy_lane(&mut v[..es], e);
+                    // Zero-extended by value, not by a narrow copy read back wide (a stall).
+                    let v: u64 = match es {
+                        1 => u64::from(e[0]),
+                        2 => u64::from(u16::from_le_bytes([e[0], e[1]])),
+                        4 => u64::from(u32::from_le_bytes([e[0], e[1], e[2], e[3]])),
+                        _ => u64::from_le_bytes(e[..8].try_into().unwrap_or_default()),
+                    };
                     resp.set_slot(
                         j * regs_per_elem,
                         usize::from(lane),
                         slot_bytes,
-                        &v[..slot_bytes],
+                        &v.to_le_bytes()[..slot_bytes],
                     );
                 }
             }
