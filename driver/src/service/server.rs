@@ -194,10 +194,9 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
             }
         };
         let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match req {
-            // Queued: nothing to answer (the client did not wait).
-            // Its client blocks until it has finished: retired here, with no other thread of
-            // the service woken, unless another of the client's requests is waiting (it
-            // would wait for the kernel).
+            // Its client blocks until it has finished: retired here (`Client::post_waited`
+            // decides), with no other thread of the service woken, unless another of the
+            // client's requests is waiting (it would wait for the kernel).
             Request::PostWaited(l) if !frames.buffered() && !readable(&stream) => {
                 let held = client.lock().post_waited(&l);
                 match held {
@@ -212,6 +211,7 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
                     Err(r) => Some(Step::Reply(*r)),
                 }
             }
+            // Queued: nothing to answer (the client did not wait).
             Request::Post(l) | Request::PostWaited(l) => client.lock().post(&l).map(Step::Reply),
             req => Some(client.lock().begin(req)),
         }));
