@@ -941,39 +941,29 @@ impl Dataport<'_> {
             locks |= 1 << atomic_lock_index(addr);
             lanes.push(lane, addr);
         }
-        // Ascending lock order: bit order of the mask (at most one lock a lane).
-        let mut guards: [Option<parking_lot::MutexGuard<'static, ()>>; 16] = [const { None }; 16];
-        let mut mask = locks;
-        for g in guards.iter_mut() {
-            if mask == 0 {
-                break;
-            }
-            let i = mask.trailing_zeros() as usize;
-            *g = Some(ATOMIC_LOCKS[i].0.lock());
-            mask &= mask - 1;
-        }
         let (addrs, slots) = lanes.split();
         let returns = m.returns;
-        self.mem.update_each(addrs, es, &mut |k, old| {
-            let lane = usize::from(slots[k]);
-            let x = msg_value(msg, s0, lane, es);
-            let y = if needs_src1 {
-                msg_value(msg, s1, lane, es)
-            } else {
-                0
-            };
-            let new = atomic_result(op, old, x, y, wide).flatten();
-            if returns {
-                let r = if op == AtomicOp::Predec {
-                    new.unwrap_or(old)
+        with_line_locks(locks, || {
+            self.mem.update_each(addrs, es, &mut |k, old| {
+                let lane = usize::from(slots[k]);
+                let x = msg_value(msg, s0, lane, es);
+                let y = if needs_src1 {
+                    msg_value(msg, s1, lane, es)
                 } else {
-                    old
+                    0
                 };
-                resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
-            }
-            new
+                let new = atomic_result(op, old, x, y, wide).flatten();
+                if returns {
+                    let r = if op == AtomicOp::Predec {
+                        new.unwrap_or(old)
+                    } else {
+                        old
+                    };
+                    resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
+                }
+                new
+            })
         })?;
-        drop(guards);
         if returns {
             resp.written = dregs;
         }
@@ -1037,6 +1027,16 @@ fn past(bound: Option<u64>, off: u64, size: usize) -> bool {
 struct LineLock(parking_lot::Mutex<()>);
 
 static ATOMIC_LOCKS: [LineLock; 64] = [const { LineLock(parking_lot::Mutex::new(())) }; 64];
+
+/// `f` run holding the `ATOMIC_LOCKS` of `mask`'s bits, taken in ascending order (one
+/// frame a lock: most messages need one, and no array of guards is built and dropped).
+fn with_line_locks<R>(mask: u64, f: impl FnOnce() -> R) -> R {
+    if mask == 0 {
+        return f();
+    }
+    let _held = ATOMIC_LOCKS[mask.trailing_zeros() as usize].0.lock();
+    with_line_locks(mask & (mask - 1), f)
+}
 
 /// Which of `ATOMIC_LOCKS` guards the line of `addr`.
 fn atomic_lock_index(addr: u64) -> usize {
