@@ -255,6 +255,7 @@ impl Dataport<'_> {
         })
     }
 
+    #[inline]
     fn read(&self, sp: Space, off: u64, out: &mut [u8]) -> Result<(), MemFault> {
         match sp {
             Space::Null => {
@@ -280,6 +281,7 @@ impl Dataport<'_> {
         }
     }
 
+    #[inline]
     fn write(&mut self, sp: Space, off: u64, data: &[u8]) -> Result<(), MemFault> {
         match sp {
             Space::Null => Ok(()),
