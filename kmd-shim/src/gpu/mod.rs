@@ -64,11 +64,7 @@ pub trait GpuMemory: Sync {
         f: &mut dyn FnMut(usize, u64) -> Option<u64>,
     ) -> Result<(), MemFault> {
         for (i, &a) in addrs.iter().enumerate() {
-            let mut b = [0u8; 8];
-            self.read(a, &mut b[..size])?;
-            if let Some(new) = f(i, u64::from_le_bytes(b)) {
-                self.write(a, &new.to_le_bytes()[..size])?;
-            }
+            update_one(self, a, size, |old| f(i, old))?;
         }
         Ok(())
     }
@@ -77,6 +73,22 @@ pub trait GpuMemory: Sync {
     fn address_space(&self) -> u64 {
         0
     }
+}
+
+/// One read-modify-write of the `size`-byte value at `addr` through `mem`'s plain accesses
+/// (`GpuMemory::update_each`, one lane).
+pub fn update_one<M: GpuMemory + ?Sized>(
+    mem: &M,
+    addr: u64,
+    size: usize,
+    f: impl FnOnce(u64) -> Option<u64>,
+) -> Result<(), MemFault> {
+    let mut b = [0u8; 8];
+    mem.read(addr, &mut b[..size])?;
+    if let Some(new) = f(u64::from_le_bytes(b)) {
+        mem.write(addr, &new.to_le_bytes()[..size])?;
+    }
+    Ok(())
 }
 
 /// Copies a lane's bytes: an element of 1, 2, 4, 8 or 16 bytes as a move of its size, not a

@@ -246,12 +246,8 @@ impl GpuMemory for VmView {
         for (i, &addr) in addrs.iter().enumerate() {
             let a = addr & VA_MASK;
             let in_page = a % PAGE;
-            let mut b = [0u8; 8];
             if in_page + size as u64 > PAGE {
-                self.read(addr, &mut b[..size])?;
-                if let Some(new) = f(i, u64::from_le_bytes(b)) {
-                    self.write(addr, &new.to_le_bytes()[..size])?;
-                }
+                crate::gpu::update_one(self, addr, size, |old| f(i, old))?;
                 continue;
             }
             let vpn = a / PAGE;
@@ -274,6 +270,7 @@ impl GpuMemory for VmView {
                 h.obj.read_at(off, &mut w);
                 u64::from(u32::from_le_bytes(w))
             } else {
+                let mut b = [0u8; 8];
                 h.obj.read_at(off, &mut b[..size]);
                 u64::from_le_bytes(b)
             };
