@@ -825,8 +825,18 @@ impl Dataport<'_> {
         if needs_src1 && s1 + dregs > msg.len || needs_src0 && s0 + dregs > msg.len {
             return Err(illegal(addr, "atomic payload shorter than its operands"));
         }
+        let lanes_of = AtomicLanes {
+            op,
+            wide,
+            a64,
+            areg,
+            s0,
+            s1: needs_src1.then_some(s1),
+        };
         if let Space::Mem { base, bound } = sp {
-            if let Some(out) = self.atomic_in_memory(m, msg, emask, (base, bound), resp)? {
+            if let Some(out) =
+                self.atomic_in_memory(&lanes_of, m, msg, emask, (base, bound), resp)?
+            {
                 return Ok(out);
             }
         }
@@ -840,12 +850,7 @@ impl Dataport<'_> {
                 continue;
             }
             let addr = msg.lane_addr(areg, lane, a64);
-            let x = msg_value(msg, s0, lane, es);
-            let y = if needs_src1 {
-                msg_value(msg, s1, lane, es)
-            } else {
-                0
-            };
+            let (x, y) = lanes_of.operands(msg, lane);
             // Other groups run on other host threads: the read-modify-write of global
             // memory is indivisible, as the L3's atomic units make it (SLM is the group's).
             if !matches!(sp, Space::Slm) {
@@ -881,12 +886,7 @@ impl Dataport<'_> {
                 };
             }
             if m.returns {
-                // PREDEC returns the decremented value, everything else the old one.
-                let r = if op == AtomicOp::Predec {
-                    new.unwrap_or(old)
-                } else {
-                    old
-                };
+                let r = returned(op, old, new);
                 resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
             }
         }
@@ -911,6 +911,7 @@ impl Dataport<'_> {
     /// path reads zero there and drops the write).
     fn atomic_in_memory(
         &mut self,
+        at: &AtomicLanes,
         m: &Message,
         msg: &Payload,
         emask: u32,
@@ -918,24 +919,17 @@ impl Dataport<'_> {
         resp: &mut Reply,
     ) -> Result<Option<SendOutcome>, GpuError> {
         // An operation the model does not execute is `atomic`'s error to report.
-        let Some(op) = m
-            .atomic
-            .filter(|&op| atomic_result(op, 0, 0, 0, m.data64).is_some())
-        else {
+        let (op, wide) = (at.op, at.wide);
+        if atomic_result(op, 0, 0, 0, wide).is_none() {
             return Ok(None);
-        };
-        let a64 = m.bti.is_none();
-        let (simd, wide) = (m.simd as usize, m.data64);
+        }
         let es = if wide { 8 } else { 4 };
-        let areg = m.header as usize;
+        let simd = m.simd as usize;
         let dregs = if wide { simd / 4 } else { simd / 8 };
-        let s0 = areg + if a64 { simd / 4 } else { simd / 8 };
-        let s1 = s0 + dregs;
-        let needs_src1 = matches!(op, AtomicOp::Cmpwr | AtomicOp::Fcmpwr);
         let mut lanes = Lanes::<16>::new();
         let mut locks = 0u64;
         for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
-            let off = msg.lane_addr(areg, lane, a64);
+            let off = msg.lane_addr(at.areg, lane, at.a64);
             if past(bound, off, es) {
                 return Ok(None);
             }
@@ -948,19 +942,10 @@ impl Dataport<'_> {
         with_line_locks(locks, || {
             self.mem.update_each(addrs, es, &mut |k, old| {
                 let lane = usize::from(slots[k]);
-                let x = msg_value(msg, s0, lane, es);
-                let y = if needs_src1 {
-                    msg_value(msg, s1, lane, es)
-                } else {
-                    0
-                };
+                let (x, y) = at.operands(msg, lane);
                 let new = atomic_result(op, old, x, y, wide).flatten();
                 if returns {
-                    let r = if op == AtomicOp::Predec {
-                        new.unwrap_or(old)
-                    } else {
-                        old
-                    };
+                    let r = returned(op, old, new);
                     resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
                 }
                 new
@@ -1053,6 +1038,38 @@ fn latency(sp: Space) -> SendOutcome {
         } else {
             LATENCY_MEMORY
         },
+    }
+}
+
+/// Where an atomic message's lanes find their addresses and operands.
+struct AtomicLanes {
+    op: AtomicOp,
+    wide: bool,
+    a64: bool,
+    areg: usize,
+    s0: usize,
+    /// The second operand's registers (compare-exchanges).
+    s1: Option<usize>,
+}
+
+impl AtomicLanes {
+    /// `lane`'s two operands (0 for one the operation does not take).
+    #[inline]
+    fn operands(&self, msg: &Payload, lane: usize) -> (u64, u64) {
+        let es = if self.wide { 8 } else { 4 };
+        let y = self.s1.map_or(0, |r| msg_value(msg, r, lane, es));
+        (msg_value(msg, self.s0, lane, es), y)
+    }
+}
+
+/// What an atomic returns in its lane: PREDEC the decremented value, everything else the old
+/// one.
+#[inline]
+fn returned(op: AtomicOp, old: u64, new: Option<u64>) -> u64 {
+    if op == AtomicOp::Predec {
+        new.unwrap_or(old)
+    } else {
+        old
     }
 }
 
