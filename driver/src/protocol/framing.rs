@@ -95,6 +95,17 @@ pub struct FrameReader {
     fds: Option<std::collections::VecDeque<OwnedFd>>,
 }
 
+/// What a read found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next {
+    /// A whole frame's body.
+    Frame(Vec<u8>),
+    /// The peer closed cleanly between frames.
+    Closed,
+    /// No whole frame yet (a read that does not wait).
+    Later,
+}
+
 /// Bytes a read asks for at least.
 const CHUNK: usize = 64 << 10;
 
@@ -130,6 +141,29 @@ impl FrameReader {
 
     /// The next frame's bytes; `Ok(None)`: the peer closed cleanly between frames.
     pub fn next(&mut self, sock: &UnixStream) -> Result<Option<Vec<u8>>, FrameError> {
+        match self.read(sock, true)? {
+            Next::Frame(body) => Ok(Some(body)),
+            Next::Closed => Ok(None),
+            // A blocking read returns bytes or the end.
+            Next::Later => Err(FrameError::Sys {
+                call: "recvmsg",
+                errno: nix::errno::Errno::EAGAIN,
+            }),
+        }
+    }
+
+    /// The next frame if the socket holds it whole now, without waiting for it (what has
+    /// come of a frame stays buffered for the next read).
+    pub fn next_now(&mut self, sock: &UnixStream) -> Result<Next, FrameError> {
+        self.read(sock, false)
+    }
+
+    fn read(&mut self, sock: &UnixStream, wait: bool) -> Result<Next, FrameError> {
+        let flags = if wait {
+            MsgFlags::MSG_CMSG_CLOEXEC
+        } else {
+            MsgFlags::MSG_CMSG_CLOEXEC | MsgFlags::MSG_DONTWAIT
+        };
         loop {
             let have = self.end - self.start;
             let need = if have >= 4 {
@@ -145,7 +179,7 @@ impl FrameReader {
                 if have >= whole {
                     let body = self.buf[self.start + 4..self.start + whole].to_vec();
                     self.start += whole;
-                    return Ok(Some(body));
+                    return Ok(Next::Frame(body));
                 }
                 whole
             } else {
@@ -164,12 +198,7 @@ impl FrameReader {
             let n = loop {
                 let mut cmsg_buf = nix::cmsg_space!([RawFd; MAX_FDS]);
                 let mut iov = [IoSliceMut::new(&mut self.buf[self.end..])];
-                match recvmsg::<()>(
-                    sock.as_raw_fd(),
-                    &mut iov,
-                    Some(&mut cmsg_buf),
-                    MsgFlags::MSG_CMSG_CLOEXEC,
-                ) {
+                match recvmsg::<()>(sock.as_raw_fd(), &mut iov, Some(&mut cmsg_buf), flags) {
                     Ok(m) => {
                         if let Ok(cmsgs) = m.cmsgs() {
                             for c in cmsgs {
@@ -189,6 +218,7 @@ impl FrameReader {
                         break m.bytes;
                     }
                     Err(nix::errno::Errno::EINTR) => continue,
+                    Err(nix::errno::Errno::EAGAIN) if !wait => return Ok(Next::Later),
                     Err(errno) => {
                         return Err(FrameError::Sys {
                             call: "recvmsg",
@@ -199,7 +229,7 @@ impl FrameReader {
             };
             if n == 0 {
                 return if have == 0 {
-                    Ok(None)
+                    Ok(Next::Closed)
                 } else {
                     Err(FrameError::Truncated)
                 };
@@ -287,5 +317,25 @@ mod tests {
             FrameReader::default().next(&b),
             Err(FrameError::TooLarge(_))
         ));
+    }
+
+    #[test]
+    fn a_read_that_does_not_wait_keeps_a_partial_frame() {
+        let (mut a, b) = UnixStream::pair().unwrap();
+        let mut r = FrameReader::default();
+        assert_eq!(r.next_now(&b).unwrap(), Next::Later);
+        let f = frame(b"whole");
+        a.write_all(&f[..6]).unwrap();
+        assert_eq!(r.next_now(&b).unwrap(), Next::Later);
+        assert!(r.buffered());
+        a.write_all(&f[6..]).unwrap();
+        a.write_all(&frame(b"next")[..3]).unwrap();
+        assert_eq!(r.next_now(&b).unwrap(), Next::Frame(b"whole".to_vec()));
+        assert_eq!(r.next_now(&b).unwrap(), Next::Later);
+        a.write_all(&frame(b"next")[3..]).unwrap();
+        // A blocking read goes on from the same bytes.
+        assert_eq!(r.next(&b).unwrap().unwrap(), b"next");
+        drop(a);
+        assert_eq!(r.next_now(&b).unwrap(), Next::Closed);
     }
 }

@@ -7,5 +7,5 @@
 pub mod framing;
 pub mod messages;
 
-pub use framing::{send_message, FrameError, FrameReader, MAX_MESSAGE_BYTES};
+pub use framing::{send_message, FrameError, FrameReader, Next, MAX_MESSAGE_BYTES};
 pub use messages::*;
