@@ -15,7 +15,7 @@ use super::handler::{Step, Work};
 use super::retire::Sink;
 use super::{Client, Service, ServiceError};
 use crate::protocol::{
-    decode_call, send_message, ErrorCode, FrameError, FrameReader, Reply, Request, Response,
+    decode_call, send_message, ErrorCode, FrameError, FrameReader, Next, Reply, Request, Response,
     NO_CALL,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -169,8 +169,10 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
     let builds = Arc::new(AtomicUsize::new(0));
     // No request carries fds; any sent are closed.
     let mut frames = FrameReader::default();
+    // The client just had a waited launch retired here: its next request likely follows.
+    let mut latency_bound = false;
     loop {
-        let body = match frames.next(&stream) {
+        let body = match next_request(&mut frames, &stream, latency_bound) {
             Ok(Some(b)) => b,
             Ok(None) => break,
             Err(e) => {
@@ -178,6 +180,7 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
                 break;
             }
         };
+        latency_bound = false;
         let (id, req) = decode_call(&body);
         let req = match req {
             Ok(r) => r,
@@ -200,13 +203,16 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
             Request::PostWaited(l) if !frames.buffered() && !readable(&stream) => {
                 let held = client.lock().post_waited(&l);
                 match held {
-                    Ok(Some(h)) => Some(Step::Reply(
-                        Response::Completed {
-                            tag: l.tag,
-                            result: h.retire(),
-                        }
-                        .into(),
-                    )),
+                    Ok(Some(h)) => {
+                        latency_bound = true;
+                        Some(Step::Reply(
+                            Response::Completed {
+                                tag: l.tag,
+                                result: h.retire(),
+                            }
+                            .into(),
+                        ))
+                    }
                     Ok(None) => None,
                     Err(r) => Some(Step::Reply(*r)),
                 }
@@ -291,6 +297,44 @@ fn finish(w: Work, client: &Mutex<Client>) -> Option<super::Reply> {
         client.lock().finish(done)
     }))
     .ok()
+}
+
+/// How long a connection's thread polls its socket, after it retired a waited launch, before
+/// it sleeps in the read: a client that waits for one launch at a time sends the next soon,
+/// and a thread that did not sleep costs no wake-up (on a virtual machine, waking an idle vCPU
+/// is most of a short round trip). The client's side polls the same way (`client::POLL_FOR`).
+const POLL_FOR: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// Connection threads polling now: one at a time, so that polling never takes more than one
+/// of the machine's cores from the service's other work, however many clients it serves.
+static POLLING: AtomicUsize = AtomicUsize::new(0);
+
+/// The client's next request: after a waited launch (`poll`), read without sleeping for up
+/// to `POLL_FOR` if no other connection's thread polls, then as usual.
+fn next_request(
+    frames: &mut FrameReader,
+    stream: &UnixStream,
+    poll: bool,
+) -> Result<Option<Vec<u8>>, FrameError> {
+    if poll && POLLING.fetch_add(1, Ordering::AcqRel) == 0 {
+        let start = std::time::Instant::now();
+        let polled = loop {
+            match frames.next_now(stream) {
+                Ok(Next::Later) if start.elapsed() < POLL_FOR => std::hint::spin_loop(),
+                Ok(Next::Later) => break None,
+                Ok(Next::Frame(b)) => break Some(Ok(Some(b))),
+                Ok(Next::Closed) => break Some(Ok(None)),
+                Err(e) => break Some(Err(e)),
+            }
+        };
+        POLLING.fetch_sub(1, Ordering::AcqRel);
+        if let Some(r) = polled {
+            return r;
+        }
+    } else if poll {
+        POLLING.fetch_sub(1, Ordering::AcqRel);
+    }
+    frames.next(stream)
 }
 
 /// Bytes wait on the socket (a request the client sent since).
