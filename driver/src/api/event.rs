@@ -170,6 +170,9 @@ pub unsafe extern "C" fn clSetEventCallback(
         if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
             return Err(CL_INVALID_VALUE);
         }
+        // An application that waits for the callback needs the command issued (a launch is
+        // deferred at its enqueue until something needs it: `QueueCore::push`).
+        e.core.issue();
         // The callback holds a reference, so that the handle it is given is live when it runs.
         let held = e.clone();
         let data = user_data as usize;
@@ -194,7 +197,12 @@ fn event_info(event: cl_event, param: cl_event_info) -> ClResult<Info> {
             .map_or(std::ptr::null_mut(), |q| q.handle())),
         CL_EVENT_CONTEXT => val(&e.context.handle()),
         CL_EVENT_COMMAND_TYPE => val(&e.command_type),
-        CL_EVENT_COMMAND_EXECUTION_STATUS => val(&e.core.status()),
+        CL_EVENT_COMMAND_EXECUTION_STATUS => {
+            // An application polling the status without clFlush still sees the command run,
+            // as on NEO and PoCL: the query issues a deferred launch.
+            e.core.issue();
+            val(&e.core.status())
+        }
         CL_EVENT_REFERENCE_COUNT => val(&e.ref_count()),
         _ => Err(CL_INVALID_VALUE),
     }
@@ -221,6 +229,7 @@ fn profiling_info(event: cl_event, param: cl_profiling_info) -> ClResult<Info> {
     // command-queue, if the execution status of the command identified by event is not
     // CL_COMPLETE or if event is a user event object."
     let profiled = e.queue.as_ref().is_some_and(|q| q.profiling());
+    e.core.issue();
     if !profiled || e.core.status() != CL_COMPLETE {
         return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
     }

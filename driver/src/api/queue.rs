@@ -122,10 +122,13 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
     )
 }
 
-/// "clFlush issues all previously queued OpenCL commands in command_queue to the device": the
-/// worker sees every command as soon as it is queued, so there is nothing left to issue.
+/// "clFlush issues all previously queued OpenCL commands in command_queue to the device": a
+/// launch deferred at its enqueue (`QueueCore::push`) goes to the queue's worker.
 pub unsafe extern "C" fn clFlush(q: cl_command_queue) -> cl_int {
-    entry(|| get::<Queue>(q).map(drop))
+    entry(|| {
+        get::<Queue>(q)?.core.flush();
+        Ok(())
+    })
 }
 
 /// "clFinish ... does not return until all previously queued OpenCL commands in command_queue

@@ -9,7 +9,7 @@ use crate::api::object::{ClObject, Ref};
 use crate::api::types::*;
 use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// A callback for a status (CL_SUBMITTED, CL_RUNNING or CL_COMPLETE), called with the status
 /// the event has when it reaches that one or a later one (or an error status).
@@ -23,9 +23,17 @@ struct State {
     callbacks: Vec<(cl_int, Callback)>,
 }
 
+/// What issues a command that was queued without its queue's worker being woken
+/// (`queue::Shared`): a deferred launch.
+pub trait Issue: Send + Sync {
+    fn issue(&self);
+}
+
 pub struct EventCore {
     state: Mutex<State>,
     changed: Condvar,
+    /// Set while the command is queued and not issued (`defer_to`).
+    issuer: Mutex<Option<Weak<dyn Issue>>>,
     /// A kernel launch queued to the device and not finished: the device runs the launches
     /// queued after it later, so a launch that only has to follow it in an in-order queue
     /// may be queued at once.
@@ -65,8 +73,29 @@ impl EventCore {
                 callbacks: Vec::new(),
             }),
             changed: Condvar::new(),
+            issuer: Mutex::new(None),
             on_device: AtomicBool::new(false),
         }
+    }
+
+    /// The command is queued but not issued: `issue` (and a wait) issues it through `by`.
+    pub fn defer_to(&self, by: Weak<dyn Issue>) {
+        *self.issuer.lock() = Some(by);
+    }
+
+    /// Issue the command if it is queued and not issued yet: whoever waits for the event,
+    /// asks for its status or hangs a callback on it needs it to run. (A thread that helps
+    /// with the queue's work runs it itself: `queue::wait_helping`.)
+    pub fn issue(&self) {
+        let by = self.issuer.lock().take();
+        if let Some(q) = by.and_then(|w| w.upgrade()) {
+            q.issue();
+        }
+    }
+
+    /// The command runs: nothing is left to issue.
+    pub fn issued(&self) {
+        self.issuer.lock().take();
     }
 
     /// The command is a launch the device has queued.
@@ -153,6 +182,7 @@ impl EventCore {
 
     /// Block until complete or failed; the final status.
     pub fn wait(&self) -> cl_int {
+        self.issue();
         // No polling first: on the emulated device a waiter that spins takes a host core
         // from the GPU it waits for (docs/runtime.md, "Waiting").
         let mut s = self.state.lock();

@@ -4,7 +4,7 @@
 //! out-of-order queue runs whatever its wait list allows, with barriers ordering the rest.
 
 use super::context::Context;
-use super::event::{now_ns, EventCore};
+use super::event::{now_ns, EventCore, Issue};
 use super::sched;
 use crate::api::object::{ClObject, Ref};
 use crate::api::types::*;
@@ -131,6 +131,15 @@ struct Order {
     outstanding: VecDeque<Arc<EventCore>>,
 }
 
+impl Issue for Shared {
+    /// Wake whoever does the queue's work if something is pending.
+    fn issue(&self) {
+        if !self.pending.lock().is_empty() {
+            self.waker.wake();
+        }
+    }
+}
+
 #[derive(Default)]
 struct Shared {
     out_of_order: bool,
@@ -237,21 +246,45 @@ impl QueueCore {
         event
     }
 
-    /// Hand a command to the worker.
+    /// Hand a command to the worker. A launch queued to a queue with nothing else pending
+    /// is deferred: the worker is not woken for it until something needs it issued (the
+    /// next command queued, clFlush, a wait, a status query or callback on its event,
+    /// another queue's command waiting for it: `EventCore::issue`). An enqueue followed by
+    /// a blocking call then runs the launch on the caller's thread without waking the
+    /// worker first, which finds nothing to do (docs/runtime.md, "Deferred launches").
     fn push(&self, c: Command) {
-        {
+        let deferred = {
             let mut p = self.shared.pending.lock();
+            let defer = p.is_empty() && matches!(c.job, Job::Device(_));
+            if defer {
+                let by: std::sync::Weak<dyn Issue> = Arc::downgrade(&self.shared) as _;
+                c.event.defer_to(by);
+            }
             p.push_back(c);
-        }
+            defer
+        };
         self.worker.get_or_init(|| {
             let shared = self.shared.clone();
+            // The worker starts asleep: woken by the wake-up below, or, for a deferred
+            // launch, when something issues it.
+            let seen = shared.waker.generation();
             std::thread::Builder::new()
                 .name("gencl-queue".into())
-                .spawn(move || worker(&shared))
+                .spawn(move || {
+                    shared.waker.wait_past(seen);
+                    worker(&shared)
+                })
                 .map(drop)
                 .unwrap_or_else(|e| tracing::error!("no worker thread for a queue: {e}"));
         });
-        self.shared.waker.wake();
+        if !deferred {
+            self.shared.waker.wake();
+        }
+    }
+
+    /// clFlush: the commands queued are issued.
+    pub fn flush(&self) {
+        self.shared.issue();
     }
 
     /// clFinish: wait for every command queued so far. Err(CL_OUT_OF_RESOURCES) when a
@@ -423,6 +456,8 @@ fn worker(shared: &Arc<Shared>) {
 /// Have the worker woken when `e` is done: one callback per event while it is not (an event
 /// already done wakes it at once).
 fn wake_on(shared: &Arc<Shared>, e: &Arc<EventCore>) {
+    // Another queue's command (or this one's) waits for it: it must run.
+    e.issue();
     let key = Arc::as_ptr(e) as usize;
     if !shared.watched.lock().insert(key) {
         return;
@@ -446,6 +481,7 @@ fn run(c: Command, shared: &Arc<Shared>, waited: bool) {
     // terminated command, and the associated context (and all other command-queues in this
     // context) may no longer be available" — gencl goes on, and fails only the commands that
     // wait on the failed one, with this status.
+    c.event.issued();
     if c.deps.iter().any(|d| d.status() < 0) {
         c.event
             .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -653,6 +689,8 @@ mod tests {
         let completion = Arc::new(Completion::default());
         let c2 = completion.clone();
         let b = q.enqueue_launch(vec![], Box::new(move |_| Ok(c2)));
+        // A launch alone is deferred: issued, the worker queues it.
+        q.flush();
         let t0 = std::time::Instant::now();
         while !(b.status() == CL_RUNNING && q.shared.waker.worker_asleep()) {
             assert!(
@@ -679,6 +717,89 @@ mod tests {
         assert_eq!(*ran_on.lock(), Some(me), "concluded by the blocked caller");
         q.finish().unwrap();
         device.join().unwrap();
+    }
+
+    /// A launch that records the thread it was queued from and whether that thread waits
+    /// for it next; the device finishes it at once.
+    fn recorded_launch(log: &Arc<Mutex<Vec<(std::thread::ThreadId, bool)>>>) -> super::Launch {
+        let log = log.clone();
+        Box::new(move |waited| {
+            log.lock().push((std::thread::current().id(), waited));
+            let c = Arc::new(Completion::default());
+            c.fill(Box::new(|| Ok(Some(1))));
+            Ok(c)
+        })
+    }
+
+    /// Wait for `e` without issuing it (`EventCore::wait` would): false after 10 s.
+    fn done_within_10s(e: &EventCore) -> bool {
+        let t0 = std::time::Instant::now();
+        while !e.is_done() {
+            if t0.elapsed().as_secs() >= 10 {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        true
+    }
+
+    #[test]
+    fn a_launch_alone_waits_for_what_needs_it_and_a_blocked_caller_runs_it() {
+        let q = QueueCore::new(false);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let a = q.enqueue_launch(vec![], recorded_launch(&log));
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        assert!(
+            log.lock().is_empty(),
+            "not issued: the worker was not woken"
+        );
+        assert_eq!(a.status(), CL_QUEUED);
+        // clFinish runs it here, as the launch its thread waits for next.
+        q.finish().unwrap();
+        assert_eq!(a.status(), CL_COMPLETE);
+        assert_eq!(*log.lock(), [(std::thread::current().id(), true)]);
+    }
+
+    #[test]
+    fn a_deferred_launch_runs_when_anything_needs_it() {
+        type Trigger = fn(&QueueCore, &Arc<EventCore>, &QueueCore);
+        let triggers: [(&str, Trigger); 5] = [
+            ("clFlush", |q, _, _| q.flush()),
+            // clGetEventInfo's status, clSetEventCallback, clGetEventProfilingInfo.
+            ("a status query", |_, e, _| e.issue()),
+            ("the next command queued", |q, _, _| {
+                q.enqueue(Kind::Command, vec![], Box::new(|| Ok(None)));
+            }),
+            ("another queue's command waiting for it", |_, e, other| {
+                other.enqueue(Kind::Command, vec![e.clone()], Box::new(|| Ok(None)));
+            }),
+            ("a wait on another thread (clWaitForEvents)", |_, e, _| {
+                let e = e.clone();
+                std::thread::spawn(move || e.wait());
+            }),
+        ];
+        for (what, trigger) in triggers {
+            let (q, other) = (QueueCore::new(false), QueueCore::new(true));
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let a = q.enqueue_launch(vec![], recorded_launch(&log));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            assert_eq!(a.status(), CL_QUEUED, "{what}: deferred until then");
+            trigger(&q, &a, &other);
+            assert!(done_within_10s(&a), "{what} issues a deferred launch");
+            assert_eq!(log.lock().len(), 1, "{what}");
+            assert!(
+                !log.lock()[0].1,
+                "{what}: the worker queued it, not waited for"
+            );
+        }
+        // A second launch behind one not deferred goes to the worker at once.
+        let q = QueueCore::new(false);
+        let gate = Arc::new(EventCore::user());
+        q.enqueue(Kind::Command, vec![gate.clone()], Box::new(|| Ok(None)));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let b = q.enqueue_launch(vec![], recorded_launch(&log));
+        gate.set_status(CL_COMPLETE);
+        assert!(done_within_10s(&b), "queued behind another command: issued");
     }
 
     /// The CTS's test_basic imagedim pattern, many times over: a write queued, a launch
