@@ -943,6 +943,92 @@ fn the_next_launch_goes_to_the_device_while_the_one_before_runs() {
     }
 }
 
+/// The tags `called_back` was called with (apart from `SEEN`, which another test empties).
+static CALLED_BACK: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn called_back(_: cl_event, _: cl_int, data: *mut c_void) {
+    CALLED_BACK.lock().unwrap().push(data as usize);
+}
+
+/// A launch queued alone is deferred until something needs it (docs/runtime.md, "Deferred
+/// launches"); an application that never calls clFlush still sees it run when it polls the
+/// event's status, when another queue's blocking call waits for it, or when it waits for a
+/// callback.
+#[test]
+fn a_launch_runs_without_a_flush_when_polled_waited_for_elsewhere_or_called_back() {
+    const SRC: &str = "kernel void put(global int *out, int v) { out[get_global_id(0)] = v; }";
+    const N: usize = 16;
+    let env = env();
+    let (q, other) = (env.queue(0), env.queue(0));
+    let out = env.buffer(N * 4);
+    let k = env.kernel(SRC, "put");
+    let launch = |v: i32| {
+        let mut e = null_mut();
+        // SAFETY: valid handles; the argument values are copied by clSetKernelArg.
+        unsafe {
+            assert_eq!(clSetKernelArg(k, 0, 8, (&raw const out).cast()), CL_SUCCESS);
+            assert_eq!(clSetKernelArg(k, 1, 4, (&raw const v).cast()), CL_SUCCESS);
+            assert_eq!(
+                clEnqueueNDRangeKernel(q, k, 1, null(), &N, null(), 0, null(), &mut e),
+                CL_SUCCESS
+            );
+        }
+        e
+    };
+    // Polled.
+    let e = launch(1);
+    let t0 = std::time::Instant::now();
+    while status(e) != CL_COMPLETE {
+        assert!(t0.elapsed().as_secs() < 20, "a polled launch never ran");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert_eq!(read_i32s(other, out, N), vec![1; N]);
+    // Waited for by another queue's blocking read.
+    let e2 = launch(2);
+    let mut got = vec![0i32; N];
+    // SAFETY: valid handles; `got` holds the N * 4 bytes the blocking read writes.
+    let r = unsafe {
+        clEnqueueReadBuffer(
+            other,
+            out,
+            CL_TRUE,
+            0,
+            N * 4,
+            got.as_mut_ptr().cast(),
+            1,
+            &e2,
+            null_mut(),
+        )
+    };
+    assert_eq!(r, CL_SUCCESS);
+    assert_eq!(got, vec![2; N]);
+    // Called back, the application sleeping meanwhile.
+    let e3 = launch(3);
+    let tag = 77usize;
+    // SAFETY: valid event; `called_back` has the callback signature and takes `tag` as data.
+    let r = unsafe { clSetEventCallback(e3, CL_COMPLETE, Some(called_back), tag as *mut c_void) };
+    assert_eq!(r, CL_SUCCESS);
+    let t0 = std::time::Instant::now();
+    while !CALLED_BACK.lock().unwrap().contains(&tag) {
+        assert!(
+            t0.elapsed().as_secs() < 20,
+            "a called-back launch never ran"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert_eq!(read_i32s(q, out, N), vec![3; N]);
+    // SAFETY: handles this test made.
+    unsafe {
+        for ev in [e, e2, e3] {
+            clReleaseEvent(ev);
+        }
+        clReleaseKernel(k);
+        clReleaseMemObject(out);
+        clReleaseCommandQueue(q);
+        clReleaseCommandQueue(other);
+    }
+}
+
 /// What the callback of the last launch released (a buffer handle).
 static RELEASE_IN_CALLBACK: Mutex<usize> = Mutex::new(0);
 

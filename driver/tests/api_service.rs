@@ -1114,10 +1114,15 @@ fn waited_launches_through_gencld_complete_with_their_results() {
     for round in 1..=5 {
         let (tx, rx) = std::sync::mpsc::channel();
         c.launch_waited(add(program, buf.id, 64, 7), move |r| {
-            tx.send(r).unwrap();
+            tx.send((r, std::thread::current().id())).unwrap();
         })
         .expect("posted");
-        rx.recv().unwrap().expect("launch");
+        // Nobody else reads the socket: this thread read its own `Completed`, so the launch
+        // is done when the call returns, heard on this thread (not handed over by the
+        // connection's background thread, a wake-up more).
+        let (r, heard_on) = rx.try_recv().expect("done before launch_waited returned");
+        r.expect("launch");
+        assert_eq!(heard_on, std::thread::current().id());
         let m = buf.map.lock();
         for w in m.chunks(4) {
             assert_eq!(i32::from_ne_bytes(w.try_into().unwrap()), 7 * round);
@@ -1129,6 +1134,59 @@ fn waited_launches_through_gencld_complete_with_their_results() {
     })
     .expect("posted");
     unknown(rx.recv().unwrap());
+}
+
+/// Threads sharing one connection, each with calls and waited launches in flight at once:
+/// whichever thread reads the socket hands the others their answers, and every answer and
+/// every result is the right one (no answer lost when the reading thread changes).
+#[test]
+fn threads_sharing_a_connection_each_get_their_own_answers() {
+    let (_d, sock) = start_gencld("shared-conn");
+    let c = std::sync::Arc::new(Connection::connect_to(&sock).unwrap());
+    let program = build(&c);
+    let workers: Vec<_> = (0..4)
+        .map(|t| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                let buf = c.create_buffer(64 * 4).unwrap();
+                for round in 1..=100 {
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    c.launch_waited(add(program, buf.id, 64, t + 1), move |r| {
+                        tx.send(r).unwrap();
+                    })
+                    .expect("posted");
+                    rx.recv().unwrap().expect("launch");
+                    // A call between launches: its reply among the others' completions.
+                    let extra = c.create_buffer(4096).unwrap();
+                    c.free_buffer(extra.id).unwrap();
+                    let m = buf.map.lock();
+                    for w in m.chunks(4) {
+                        assert_eq!(i32::from_ne_bytes(w.try_into().unwrap()), (t + 1) * round);
+                    }
+                }
+                // Posted launches too, all read by whoever reads.
+                let (tx, rx) = std::sync::mpsc::channel();
+                for _ in 0..20 {
+                    let tx = tx.clone();
+                    c.launch(add(program, buf.id, 64, 1), move |r| {
+                        tx.send(r).unwrap();
+                    })
+                    .expect("posted");
+                }
+                for _ in 0..20 {
+                    rx.recv().unwrap().expect("launch");
+                }
+                let m = buf.map.lock();
+                assert_eq!(
+                    i32::from_ne_bytes(m[..4].try_into().unwrap()),
+                    (t + 1) * 100 + 20
+                );
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().expect("a thread's answers");
+    }
 }
 
 /// gencld's connection thread does not retire a waited launch of a kernel whose last launch

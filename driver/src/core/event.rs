@@ -93,6 +93,14 @@ impl EventCore {
         }
     }
 
+    /// Whether the command is deferred by `queue` (the address of what issues it).
+    pub fn deferred_by(&self, queue: *const ()) -> bool {
+        self.issuer
+            .lock()
+            .as_ref()
+            .is_some_and(|w| std::ptr::addr_eq(w.as_ptr(), queue))
+    }
+
     /// The command runs: nothing is left to issue.
     pub fn issued(&self) {
         self.issuer.lock().take();

@@ -318,6 +318,11 @@ impl QueueCore {
         if e.is_done() {
             return e.status();
         }
+        // A deferred launch of another queue (a wait list naming it) is issued there; one of
+        // this queue's is run below by this thread.
+        if !e.deferred_by(Arc::as_ptr(shared) as *const ()) {
+            e.issue();
+        }
         // Woken when `e` is done (by the worker, another queue, a user event, or this
         // thread's own conclusion), without waking the worker for it.
         let s = Arc::downgrade(shared);
@@ -763,7 +768,7 @@ mod tests {
     #[test]
     fn a_deferred_launch_runs_when_anything_needs_it() {
         type Trigger = fn(&QueueCore, &Arc<EventCore>, &QueueCore);
-        let triggers: [(&str, Trigger); 5] = [
+        let triggers: [(&str, Trigger); 6] = [
             ("clFlush", |q, _, _| q.flush()),
             // clGetEventInfo's status, clSetEventCallback, clGetEventProfilingInfo.
             ("a status query", |_, e, _| e.issue()),
@@ -773,6 +778,12 @@ mod tests {
             ("another queue's command waiting for it", |_, e, other| {
                 other.enqueue(Kind::Command, vec![e.clone()], Box::new(|| Ok(None)));
             }),
+            (
+                "a blocking call on another queue waiting for it",
+                |_, e, other| {
+                    other.run_here(Kind::Command, vec![e.clone()], Box::new(|| Ok(None)));
+                },
+            ),
             ("a wait on another thread (clWaitForEvents)", |_, e, _| {
                 let e = e.clone();
                 std::thread::spawn(move || e.wait());
