@@ -33,7 +33,7 @@ use thiserror::Error;
 
 use crate::protocol::{
     send_message, BufferId, Call, DeviceDesc, ErrorCode, FrameError, FrameReader, Launch, Launched,
-    Next, Reply, Request, Response, NO_CALL, PROTOCOL_VERSION,
+    Next, Polling, Reply, Request, Response, NO_CALL, PROTOCOL_VERSION,
 };
 use crate::service::handler::Step;
 use crate::service::retire::Sink;
@@ -494,11 +494,11 @@ struct Turn {
 }
 
 /// How long a thread reading for its own answer polls the socket before it sleeps in the
-/// read: an answer that comes within it costs no wake-up of this thread (on a virtual
-/// machine, waking an idle vCPU is most of a short round trip: a ping-pong over a Unix
-/// socket took 12 µs sleeping and 4.5 µs polling on the development machine). NEO polls
-/// its completion tags the same way before it sleeps.
+/// read (`protocol::poll`: an answer that comes within it costs no wake-up of this thread).
 const POLL_FOR: Duration = Duration::from_micros(50);
+
+/// Whether polling pays now, for every connection of this process.
+static POLLING: Polling = Polling::new();
 
 impl Inbox {
     /// Answers are expected that no waiting thread reads for: the background thread reads
@@ -565,28 +565,29 @@ impl Inbox {
     }
 
     /// Messages read and handed over until `done()`, the first `poll` of it without
-    /// sleeping in the read.
+    /// sleeping in the read (where polling pays: `Polling`).
     fn read(&self, done: impl Fn() -> bool, poll: Duration) {
         let mut frames = self.frames.lock();
-        let start = (!poll.is_zero()).then(Instant::now);
+        let start = Instant::now();
         while !done() {
-            let polling = start.is_some_and(|s| s.elapsed() < poll);
-            let next = if polling {
-                frames.next_now(&self.stream)
+            let left = poll.saturating_sub(start.elapsed());
+            let polled = if left.is_zero() {
+                None
             } else {
+                POLLING.next(&mut frames, &self.stream, left)
+            };
+            let next = polled.unwrap_or_else(|| {
                 frames
                     .next(&self.stream)
                     .map(|b| b.map_or(Next::Closed, Next::Frame))
-            };
+            });
             let why = match next {
                 Ok(Next::Frame(body)) => match self.deliver(&body, &mut frames) {
                     Ok(()) => continue,
                     Err(e) => Some(e.to_string()),
                 },
-                Ok(Next::Later) => {
-                    std::hint::spin_loop();
-                    continue;
-                }
+                // A poll gives back a frame, the end or an error, never `Later`.
+                Ok(Next::Later) => continue,
                 Ok(Next::Closed) => None,
                 Err(e) => Some(e.to_string()),
             };

@@ -93,6 +93,8 @@ pub struct FrameReader {
     end: usize,
     /// Fds received, oldest first, when kept.
     fds: Option<std::collections::VecDeque<OwnedFd>>,
+    /// `recvmsg`'s room for the fds of one message, kept (a poll reads many times).
+    cmsg: Vec<u8>,
 }
 
 /// What a read found.
@@ -116,6 +118,7 @@ impl Default for FrameReader {
             start: 0,
             end: 0,
             fds: None,
+            cmsg: nix::cmsg_space!([RawFd; MAX_FDS]),
         }
     }
 }
@@ -196,9 +199,8 @@ impl FrameReader {
                 self.buf.shrink_to(want);
             }
             let n = loop {
-                let mut cmsg_buf = nix::cmsg_space!([RawFd; MAX_FDS]);
                 let mut iov = [IoSliceMut::new(&mut self.buf[self.end..])];
-                match recvmsg::<()>(sock.as_raw_fd(), &mut iov, Some(&mut cmsg_buf), flags) {
+                match recvmsg::<()>(sock.as_raw_fd(), &mut iov, Some(&mut self.cmsg), flags) {
                     Ok(m) => {
                         if let Ok(cmsgs) = m.cmsgs() {
                             for c in cmsgs {

@@ -15,8 +15,8 @@ use super::handler::{Step, Work};
 use super::retire::Sink;
 use super::{Client, Service, ServiceError};
 use crate::protocol::{
-    decode_call, send_message, ErrorCode, FrameError, FrameReader, Next, Reply, Request, Response,
-    NO_CALL,
+    decode_call, send_message, ErrorCode, FrameError, FrameReader, Next, Polling, Reply, Request,
+    Response, NO_CALL,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -300,39 +300,36 @@ fn finish(w: Work, client: &Mutex<Client>) -> Option<super::Reply> {
 }
 
 /// How long a connection's thread polls its socket, after it retired a waited launch, before
-/// it sleeps in the read: a client that waits for one launch at a time sends the next soon,
-/// and a thread that did not sleep costs no wake-up (on a virtual machine, waking an idle vCPU
-/// is most of a short round trip). The client's side polls the same way (`client::POLL_FOR`).
+/// it sleeps in the read (`protocol::poll`): a client that waits for one launch at a time
+/// sends the next soon, and a thread that did not sleep costs no wake-up. The client's side
+/// polls the same way for its answers.
 const POLL_FOR: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// Connection threads polling now: one at a time, so that polling never takes more than one
 /// of the machine's cores from the service's other work, however many clients it serves.
-static POLLING: AtomicUsize = AtomicUsize::new(0);
+static POLLERS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether polling pays now, for every connection of this gencld.
+static POLLING: Polling = Polling::new();
 
 /// The client's next request: after a waited launch (`poll`), read without sleeping for up
-/// to `POLL_FOR` if no other connection's thread polls, then as usual.
+/// to `POLL_FOR` if no other connection's thread polls and polling pays, then as usual.
 fn next_request(
     frames: &mut FrameReader,
     stream: &UnixStream,
     poll: bool,
 ) -> Result<Option<Vec<u8>>, FrameError> {
-    if poll && POLLING.fetch_add(1, Ordering::AcqRel) == 0 {
-        let start = std::time::Instant::now();
-        let polled = loop {
-            match frames.next_now(stream) {
-                Ok(Next::Later) if start.elapsed() < POLL_FOR => std::hint::spin_loop(),
-                Ok(Next::Later) => break None,
-                Ok(Next::Frame(b)) => break Some(Ok(Some(b))),
-                Ok(Next::Closed) => break Some(Ok(None)),
-                Err(e) => break Some(Err(e)),
-            }
-        };
-        POLLING.fetch_sub(1, Ordering::AcqRel);
-        if let Some(r) = polled {
-            return r;
+    if poll {
+        let polled = (POLLERS.fetch_add(1, Ordering::AcqRel) == 0)
+            .then(|| POLLING.next(frames, stream, POLL_FOR))
+            .flatten();
+        POLLERS.fetch_sub(1, Ordering::AcqRel);
+        match polled {
+            Some(Ok(Next::Frame(b))) => return Ok(Some(b)),
+            Some(Ok(Next::Closed)) => return Ok(None),
+            Some(Err(e)) => return Err(e),
+            Some(Ok(Next::Later)) | None => {}
         }
-    } else if poll {
-        POLLING.fetch_sub(1, Ordering::AcqRel);
     }
     frames.next(stream)
 }
