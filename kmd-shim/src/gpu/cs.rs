@@ -409,7 +409,7 @@ impl<'m> CommandStreamer<'m> {
         if self.commands > self.budget.max_commands {
             return Err(GpuError::Hang);
         }
-        let dw0 = self.read_dwords_in(space, addr, 1)?[0];
+        let dw0 = super::read_dword(self.space(space, addr)?, addr)?;
         let len = self.command_length(addr, dw0)?;
         let dw = self.read_dwords_in(space, addr, len)?;
         trace!(

@@ -107,12 +107,28 @@ pub fn copy_lane(dst: &mut [u8], src: &[u8]) {
 
 /// `n` little-endian dwords of graphics memory at `addr`.
 pub fn read_dwords(mem: &dyn GpuMemory, addr: u64, n: usize) -> Result<Vec<u32>, MemFault> {
-    let mut bytes = vec![0u8; n * 4];
-    mem.read(addr, &mut bytes)?;
+    // A command's dwords (most of what reads here: every command of every batch) fit on the
+    // stack: one allocation, the result's.
+    let mut small = [0u8; 256];
+    let mut big = Vec::new();
+    let bytes = if n * 4 <= small.len() {
+        &mut small[..n * 4]
+    } else {
+        big.resize(n * 4, 0);
+        &mut big[..]
+    };
+    mem.read(addr, bytes)?;
     Ok(bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
+}
+
+/// The dword at `addr` (a command's header), without allocating.
+pub fn read_dword(mem: &dyn GpuMemory, addr: u64) -> Result<u32, MemFault> {
+    let mut b = [0u8; 4];
+    mem.read(addr, &mut b)?;
+    Ok(u32::from_le_bytes(b))
 }
 
 /// A page fault: an access to an address the context's VM does not map.
