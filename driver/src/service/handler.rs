@@ -450,7 +450,13 @@ impl Client {
             return Err(refusal(ErrorCode::LaunchFailed, "no submitter"));
         };
         let took = program.took[l.kernel as usize].clone();
-        match submitter.submit(&self.gpu, l.context, kernel, &args, &nd, &buffers, globals) {
+        // A launch that will be held is waited for by the thread that holds it, which runs
+        // it on the emulated device: no need to wake the engine for it.
+        let then_wait = wait && retirer.would_hold();
+        let submitted = submitter.submit(
+            &self.gpu, l.context, kernel, &args, &nd, &buffers, globals, then_wait,
+        );
+        match submitted {
             Ok(submitted) => {
                 self.counters.launched(l.queue);
                 if wait {

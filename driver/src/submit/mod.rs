@@ -278,7 +278,7 @@ impl Submitter {
         buffers: &[(u32, u64, bool)],
         globals: Option<u64>,
     ) -> Result<LaunchStats, SubmitError> {
-        let submitted = self.submit(gpu, 0, kernel, args, nd, buffers, globals)?;
+        let submitted = self.submit(gpu, 0, kernel, args, nd, buffers, globals, true)?;
         let ctx = submitted.ctx;
         let mut stats = submitted.retire(gpu)?;
         stats.counters = gpu.dev.batch_counters(ctx).unwrap_or_default();
@@ -293,6 +293,7 @@ impl Submitter {
     /// The steps: the heaps every launch shares (instruction heap, scratch), then in the
     /// launch's own slot its surface state (`surfaces`), its dynamic state with the CURBEs
     /// (`dynamic`), its batch (`gencl_kmd::genx::launch`), and execbuffer2 (`execute`).
+    /// `then_wait`: this thread retires it next (`Device::exec_then_wait`).
     #[allow(clippy::too_many_arguments)] // the launch's parts, each its own
     pub fn submit(
         &mut self,
@@ -303,6 +304,7 @@ impl Submitter {
         nd: &NdRange,
         buffers: &[(u32, u64, bool)],
         globals: Option<u64>,
+        then_wait: bool,
     ) -> Result<Submitted, SubmitError> {
         let globals_at = match (kernel.globals_offset, globals) {
             (None, _) => None,
@@ -422,6 +424,7 @@ impl Submitter {
             &objects,
             state_handle,
             (batch.len() * 4) as u32,
+            then_wait,
         )?;
         Ok(Submitted {
             slot,
@@ -482,6 +485,7 @@ fn execute(
     objects: &[(u32, u64, bool)],
     state: u32,
     batch_len: u32,
+    then_wait: bool,
 ) -> Result<(u32, (u32, u32)), SubmitError> {
     let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
     let ctx_err = |e: crate::service::ServiceError| SubmitError::Exec(e.to_string());
@@ -489,7 +493,12 @@ fn execute(
     let mut retried = false;
     loop {
         let before = gpu.dev.reset_stats(ctx).map_err(exec_err)?;
-        match gpu.dev.exec(ctx, objects, state, batch_len) {
+        let queued = if then_wait {
+            gpu.dev.exec_then_wait(ctx, objects, state, batch_len)
+        } else {
+            gpu.dev.exec(ctx, objects, state, batch_len)
+        };
+        match queued {
             Ok(()) => return Ok((ctx, (before.batch_active, before.batch_pending))),
             Err(gencl_kmd::backend::KmdError::Errno {
                 errno: nix::errno::Errno::EIO,

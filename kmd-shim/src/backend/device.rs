@@ -283,6 +283,29 @@ impl Device {
         batch_handle: u32,
         batch_len: u32,
     ) -> Result<(), KmdError> {
+        self.exec_as(ctx, objects, batch_handle, batch_len, false)
+    }
+
+    /// `exec` of a batch this thread waits for next, without a timeout
+    /// (`I915::execbuffer2_then_wait`).
+    pub fn exec_then_wait(
+        &self,
+        ctx: u32,
+        objects: &[(u32, u64, bool)],
+        batch_handle: u32,
+        batch_len: u32,
+    ) -> Result<(), KmdError> {
+        self.exec_as(ctx, objects, batch_handle, batch_len, true)
+    }
+
+    fn exec_as(
+        &self,
+        ctx: u32,
+        objects: &[(u32, u64, bool)],
+        batch_handle: u32,
+        batch_len: u32,
+        then_wait: bool,
+    ) -> Result<(), KmdError> {
         let mut list: Vec<drm_i915_gem_exec_object2> = objects
             .iter()
             .filter(|o| o.0 != batch_handle)
@@ -311,7 +334,11 @@ impl Device {
             ..Default::default()
         };
         execbuffer2_set_context_id(&mut e, ctx);
-        self.kmd.execbuffer2(&mut e)
+        if then_wait {
+            self.kmd.execbuffer2_then_wait(&mut e)
+        } else {
+            self.kmd.execbuffer2(&mut e)
+        }
     }
 
     /// Waits for the object to be idle: true if it is, false on timeout.

@@ -67,6 +67,14 @@ pub trait I915: Send + Sync {
     fn context_create_ext(&self, c: &mut drm_i915_gem_context_create_ext) -> Result<(), KmdError>;
     fn context_destroy(&self, c: &drm_i915_gem_context_destroy) -> Result<(), KmdError>;
     fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError>;
+    /// execbuffer2 of a batch the caller waits for next, without a timeout (a launch whose
+    /// application thread is blocked on it); the caller must wait for it. i915 has no such
+    /// call: the default is execbuffer2. The emulated device does not wake its engine
+    /// thread for it, since the waiter runs it (`gem_wait`'s help): one thread wake-up
+    /// fewer on a blocking launch.
+    fn execbuffer2_then_wait(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
+        self.execbuffer2(e)
+    }
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError>;
     fn gem_busy(&self, b: &mut drm_i915_gem_busy) -> Result<(), KmdError>;
     fn get_reset_stats(&self, r: &mut drm_i915_reset_stats) -> Result<(), KmdError>;

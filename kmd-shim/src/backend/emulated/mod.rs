@@ -195,6 +195,9 @@ pub struct Shared {
     /// Tests: the engine thread takes no batch (only waiters run them, `help`).
     #[cfg(test)]
     engine_paused: std::sync::atomic::AtomicBool,
+    /// Tests: batches the engine thread ran (not a waiter).
+    #[cfg(test)]
+    pub(crate) engine_ran: std::sync::atomic::AtomicUsize,
     /// The Gen9 part presented.
     part: Part,
     /// This device's GPU clock (the TIMESTAMP register) and decoded kernels.
@@ -374,6 +377,8 @@ impl EmulatedI915 {
             panic_next: std::sync::atomic::AtomicBool::new(false),
             #[cfg(test)]
             engine_paused: std::sync::atomic::AtomicBool::new(false),
+            #[cfg(test)]
+            engine_ran: std::sync::atomic::AtomicUsize::new(0),
             engine: cs::Engine::with_frequency(part.platform.cs_timestamp_hz()),
             part,
             aub: aub_from_env(),
@@ -482,6 +487,8 @@ impl Shared {
                     self.work.wait(&mut q);
                 }
             };
+            #[cfg(test)]
+            self.engine_ran.fetch_add(1, Ordering::SeqCst);
             self.execute(&job);
             self.queue.lock().running = None;
         }
@@ -643,6 +650,251 @@ impl Shared {
                 return true;
             }
         }
+    }
+}
+
+impl EmulatedI915 {
+    /// execbuffer2: the batch checked and queued; the engine thread woken if `doorbell`.
+    fn queue_batch(
+        &self,
+        e: &mut drm_i915_gem_execbuffer2,
+        doorbell: bool,
+    ) -> Result<(), KmdError> {
+        const IOCTL: &str = "I915_GEM_EXECBUFFER2";
+        let einval = || err(IOCTL, Errno::EINVAL);
+        if e.flags & I915_EXEC_UNKNOWN_FLAGS != 0 {
+            return Err(einval());
+        }
+        // Only the render engine; no fences or extensions in the model.
+        let ring = e.flags & I915_EXEC_RING_MASK;
+        if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+            return Err(einval());
+        }
+        // Fences: FENCE_IN's fd in rsvd2's low word, FENCE_OUT's written to its high word;
+        // FENCE_ARRAY's sync objects in cliprects_ptr. Timeline fences (extensions) are not
+        // modelled.
+        if e.flags & I915_EXEC_USE_EXTENSIONS != 0 {
+            return Err(einval());
+        }
+        let rsvd2_in_use = if e.flags & I915_EXEC_FENCE_IN != 0 {
+            0xffff_ffff
+        } else {
+            0
+        };
+        if e.rsvd2 & !rsvd2_in_use != 0 {
+            return Err(einval());
+        }
+        let in_fence = if e.flags & I915_EXEC_FENCE_IN != 0 {
+            let fd = e.rsvd2 as u32 as i32;
+            if fd < 0 {
+                return Err(einval());
+            }
+            // SAFETY: the caller's fd, borrowed only to duplicate it (an invalid one makes
+            // the duplication fail: EINVAL, as i915's sync_file_get_fence).
+            let borrowed = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+            Some(borrowed.try_clone_to_owned().map_err(|_| einval())?)
+        } else {
+            None
+        };
+        let fences = if e.flags & I915_EXEC_FENCE_ARRAY != 0 {
+            let entry = std::mem::size_of::<drm_i915_gem_exec_fence>() as u64;
+            let mut v = Vec::with_capacity(e.num_cliprects.min(4096) as usize);
+            for i in 0..u64::from(e.num_cliprects) {
+                let f: drm_i915_gem_exec_fence =
+                    read_user(IOCTL, e.cliprects_ptr.wrapping_add(i * entry))?;
+                if f.flags & !(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL) != 0 {
+                    return Err(einval());
+                }
+                v.push(f);
+            }
+            v
+        } else {
+            if e.num_cliprects != 0 || e.cliprects_ptr != 0 {
+                return Err(einval());
+            }
+            Vec::new()
+        };
+        if e.DR1 != 0 || e.DR4 != 0 {
+            return Err(einval());
+        }
+        if (e.batch_start_offset | e.batch_len) & 7 != 0 {
+            return Err(einval());
+        }
+        if e.buffer_count == 0 || e.buffer_count > 1 << 16 {
+            return Err(einval());
+        }
+        if e.rsvd1 >> 32 != 0 {
+            return Err(einval());
+        }
+        let ctx_id = execbuffer2_context_id(e);
+        let entry = std::mem::size_of::<drm_i915_gem_exec_object2>() as u64;
+        let mut list = Vec::with_capacity(e.buffer_count as usize);
+        for i in 0..u64::from(e.buffer_count) {
+            let o: drm_i915_gem_exec_object2 =
+                read_user(IOCTL, e.buffers_ptr.wrapping_add(i * entry))?;
+            list.push(o);
+        }
+
+        let st = self.state.lock();
+        let ctx = st.contexts.get(&ctx_id).ok_or(err(IOCTL, Errno::ENOENT))?;
+        if ctx.banned {
+            return Err(err(IOCTL, Errno::EIO));
+        }
+        // A fence to wait for must exist (i915: ENOENT for no such sync object, EINVAL for
+        // one without a fence). Waiting itself is the engine's order: every fence a sync
+        // object can hold is an earlier batch on this engine.
+        for f in &fences {
+            match st.syncobjs.get(&f.handle) {
+                None => return Err(err(IOCTL, Errno::ENOENT)),
+                Some(None) if f.flags & I915_EXEC_FENCE_WAIT != 0 => return Err(einval()),
+                Some(_) => {}
+            }
+        }
+        let vm = Arc::clone(&ctx.vm);
+        let mut placed = Vec::with_capacity(list.len());
+        let mut seen = HashSet::new();
+        for o in &list {
+            let obj = st
+                .objects
+                .get(&o.handle)
+                .cloned()
+                .ok_or(err(IOCTL, Errno::ENOENT))?;
+            if !seen.insert(o.handle) {
+                return Err(einval());
+            }
+            if o.flags & EXEC_OBJECT_UNKNOWN_FLAGS != 0 || o.rsvd2 != 0 {
+                return Err(einval());
+            }
+            // Softpin only: the model has no relocation or placement.
+            if o.relocation_count != 0 || o.flags & EXEC_OBJECT_PINNED == 0 {
+                return Err(einval());
+            }
+            if !is_canonical(o.offset) || o.offset % PAGE != 0 {
+                return Err(einval());
+            }
+            let addr = o.offset & ((1 << vm::VA_BITS) - 1);
+            let limit = if o.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS != 0 {
+                1u64 << vm::VA_BITS
+            } else {
+                1u64 << 32
+            };
+            if addr + obj.size > limit {
+                return Err(einval());
+            }
+            placed.push((o.handle, obj, addr, o.flags & EXEC_OBJECT_WRITE != 0));
+        }
+        let mut sorted: Vec<_> = placed.iter().map(|(_, o, a, _)| (*a, o.size)).collect();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
+            // Two objects of one execbuf pinned over each other.
+            return Err(err(IOCTL, Errno::ENOSPC));
+        }
+        let batch_index = if e.flags & I915_EXEC_BATCH_FIRST != 0 {
+            0
+        } else {
+            placed.len() - 1
+        };
+        let (_, batch_obj, batch_addr, _) = &placed[batch_index];
+        let start = u64::from(e.batch_start_offset);
+        let len = if e.batch_len == 0 {
+            batch_obj.size.checked_sub(start).ok_or_else(einval)?
+        } else {
+            u64::from(e.batch_len)
+        };
+        if start + len > batch_obj.size || len == 0 {
+            return Err(einval());
+        }
+        let batch_gpu = batch_addr + start;
+        drop(st);
+        // Binding does not wait for a batch running in this VM (it runs on a snapshot of
+        // the page tables) and does not hold the device.
+        {
+            let mut pt = vm.lock_mut();
+            for (handle, obj, addr, _) in &placed {
+                if pt.address_of(*handle) == Some(*addr) {
+                    continue;
+                }
+                pt.unbind(*handle);
+                // Whatever else sits there is evicted, as i915 does for softpin.
+                for other in pt.overlapping(*addr, obj.size) {
+                    pt.unbind(other);
+                }
+                pt.bind(*handle, obj, *addr);
+            }
+        }
+        // Sequence numbers and the queue's order are assigned together, under the
+        // device lock: batches retire in submission order.
+        let st = self.state.lock();
+        if st.contexts.get(&ctx_id).is_none_or(|c| c.banned) {
+            return Err(err(IOCTL, Errno::EIO));
+        }
+        let mut st = st;
+        st.seqno += 1;
+        let seqno = st.seqno;
+        for (_, obj, _, write) in &placed {
+            obj.mark_used(seqno, *write);
+        }
+        let mut signals = false;
+        for f in fences
+            .iter()
+            .filter(|f| f.flags & I915_EXEC_FENCE_SIGNAL != 0)
+        {
+            if let Some(fence) = st.syncobjs.get_mut(&f.handle) {
+                *fence = Some(seqno);
+                signals = true;
+            }
+        }
+
+        debug!(
+            ctx_id,
+            batch = format_args!("{batch_gpu:#x}"),
+            objects = placed.len(),
+            "execbuffer2"
+        );
+        if let Some(aub) = &self.aub {
+            let objects: Vec<(u64, Vec<u8>)> = placed
+                .iter()
+                .map(|(_, obj, addr, _)| {
+                    let mut bytes = vec![0u8; obj.size as usize];
+                    obj.read_at(0, &mut bytes);
+                    (*addr, bytes)
+                })
+                .collect();
+            if let Err(e) = aub.lock().submit(&objects, batch_gpu) {
+                warn!("GENCL_AUB: {e}");
+            }
+        }
+        let out_fence = if e.flags & I915_EXEC_FENCE_OUT != 0 {
+            let (user, job) = new_fence().map_err(|errno| err(IOCTL, errno))?;
+            e.rsvd2 = (e.rsvd2 & 0xffff_ffff) | (u64::from(user.into_raw_fd() as u32) << 32);
+            Some(job)
+        } else {
+            None
+        };
+        {
+            let mut q = self.queue.lock();
+            q.jobs.push_back(Job {
+                ctx_id,
+                vm,
+                batch_gpu,
+                seqno,
+                in_fence,
+                out_fence,
+            });
+            if q.others_wait() {
+                self.starvation.waiting();
+            }
+        }
+        drop(st);
+        if doorbell {
+            self.work.notify_one();
+        }
+        if signals {
+            // A SYNCOBJ_WAIT for submission may be waiting for this fence.
+            let _r = self.retired.lock();
+            self.done.notify_all();
+        }
+        Ok(())
     }
 }
 
@@ -889,239 +1141,17 @@ impl I915 for EmulatedI915 {
     }
 
     fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
-        const IOCTL: &str = "I915_GEM_EXECBUFFER2";
-        let einval = || err(IOCTL, Errno::EINVAL);
-        if e.flags & I915_EXEC_UNKNOWN_FLAGS != 0 {
-            return Err(einval());
-        }
-        // Only the render engine; no fences or extensions in the model.
-        let ring = e.flags & I915_EXEC_RING_MASK;
-        if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
-            return Err(einval());
-        }
-        // Fences: FENCE_IN's fd in rsvd2's low word, FENCE_OUT's written to its high word;
-        // FENCE_ARRAY's sync objects in cliprects_ptr. Timeline fences (extensions) are not
-        // modelled.
-        if e.flags & I915_EXEC_USE_EXTENSIONS != 0 {
-            return Err(einval());
-        }
-        let rsvd2_in_use = if e.flags & I915_EXEC_FENCE_IN != 0 {
-            0xffff_ffff
-        } else {
-            0
-        };
-        if e.rsvd2 & !rsvd2_in_use != 0 {
-            return Err(einval());
-        }
-        let in_fence = if e.flags & I915_EXEC_FENCE_IN != 0 {
-            let fd = e.rsvd2 as u32 as i32;
-            if fd < 0 {
-                return Err(einval());
-            }
-            // SAFETY: the caller's fd, borrowed only to duplicate it (an invalid one makes
-            // the duplication fail: EINVAL, as i915's sync_file_get_fence).
-            let borrowed = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
-            Some(borrowed.try_clone_to_owned().map_err(|_| einval())?)
-        } else {
-            None
-        };
-        let fences = if e.flags & I915_EXEC_FENCE_ARRAY != 0 {
-            let entry = std::mem::size_of::<drm_i915_gem_exec_fence>() as u64;
-            let mut v = Vec::with_capacity(e.num_cliprects.min(4096) as usize);
-            for i in 0..u64::from(e.num_cliprects) {
-                let f: drm_i915_gem_exec_fence =
-                    read_user(IOCTL, e.cliprects_ptr.wrapping_add(i * entry))?;
-                if f.flags & !(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL) != 0 {
-                    return Err(einval());
-                }
-                v.push(f);
-            }
-            v
-        } else {
-            if e.num_cliprects != 0 || e.cliprects_ptr != 0 {
-                return Err(einval());
-            }
-            Vec::new()
-        };
-        if e.DR1 != 0 || e.DR4 != 0 {
-            return Err(einval());
-        }
-        if (e.batch_start_offset | e.batch_len) & 7 != 0 {
-            return Err(einval());
-        }
-        if e.buffer_count == 0 || e.buffer_count > 1 << 16 {
-            return Err(einval());
-        }
-        if e.rsvd1 >> 32 != 0 {
-            return Err(einval());
-        }
-        let ctx_id = execbuffer2_context_id(e);
-        let entry = std::mem::size_of::<drm_i915_gem_exec_object2>() as u64;
-        let mut list = Vec::with_capacity(e.buffer_count as usize);
-        for i in 0..u64::from(e.buffer_count) {
-            let o: drm_i915_gem_exec_object2 =
-                read_user(IOCTL, e.buffers_ptr.wrapping_add(i * entry))?;
-            list.push(o);
-        }
+        self.queue_batch(e, true)
+    }
 
-        let st = self.state.lock();
-        let ctx = st.contexts.get(&ctx_id).ok_or(err(IOCTL, Errno::ENOENT))?;
-        if ctx.banned {
-            return Err(err(IOCTL, Errno::EIO));
-        }
-        // A fence to wait for must exist (i915: ENOENT for no such sync object, EINVAL for
-        // one without a fence). Waiting itself is the engine's order: every fence a sync
-        // object can hold is an earlier batch on this engine.
-        for f in &fences {
-            match st.syncobjs.get(&f.handle) {
-                None => return Err(err(IOCTL, Errno::ENOENT)),
-                Some(None) if f.flags & I915_EXEC_FENCE_WAIT != 0 => return Err(einval()),
-                Some(_) => {}
-            }
-        }
-        let vm = Arc::clone(&ctx.vm);
-        let mut placed = Vec::with_capacity(list.len());
-        let mut seen = HashSet::new();
-        for o in &list {
-            let obj = st
-                .objects
-                .get(&o.handle)
-                .cloned()
-                .ok_or(err(IOCTL, Errno::ENOENT))?;
-            if !seen.insert(o.handle) {
-                return Err(einval());
-            }
-            if o.flags & EXEC_OBJECT_UNKNOWN_FLAGS != 0 || o.rsvd2 != 0 {
-                return Err(einval());
-            }
-            // Softpin only: the model has no relocation or placement.
-            if o.relocation_count != 0 || o.flags & EXEC_OBJECT_PINNED == 0 {
-                return Err(einval());
-            }
-            if !is_canonical(o.offset) || o.offset % PAGE != 0 {
-                return Err(einval());
-            }
-            let addr = o.offset & ((1 << vm::VA_BITS) - 1);
-            let limit = if o.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS != 0 {
-                1u64 << vm::VA_BITS
-            } else {
-                1u64 << 32
-            };
-            if addr + obj.size > limit {
-                return Err(einval());
-            }
-            placed.push((o.handle, obj, addr, o.flags & EXEC_OBJECT_WRITE != 0));
-        }
-        let mut sorted: Vec<_> = placed.iter().map(|(_, o, a, _)| (*a, o.size)).collect();
-        sorted.sort_unstable();
-        if sorted.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
-            // Two objects of one execbuf pinned over each other.
-            return Err(err(IOCTL, Errno::ENOSPC));
-        }
-        let batch_index = if e.flags & I915_EXEC_BATCH_FIRST != 0 {
-            0
-        } else {
-            placed.len() - 1
-        };
-        let (_, batch_obj, batch_addr, _) = &placed[batch_index];
-        let start = u64::from(e.batch_start_offset);
-        let len = if e.batch_len == 0 {
-            batch_obj.size.checked_sub(start).ok_or_else(einval)?
-        } else {
-            u64::from(e.batch_len)
-        };
-        if start + len > batch_obj.size || len == 0 {
-            return Err(einval());
-        }
-        let batch_gpu = batch_addr + start;
-        drop(st);
-        // Binding does not wait for a batch running in this VM (it runs on a snapshot of
-        // the page tables) and does not hold the device.
-        {
-            let mut pt = vm.lock_mut();
-            for (handle, obj, addr, _) in &placed {
-                if pt.address_of(*handle) == Some(*addr) {
-                    continue;
-                }
-                pt.unbind(*handle);
-                // Whatever else sits there is evicted, as i915 does for softpin.
-                for other in pt.overlapping(*addr, obj.size) {
-                    pt.unbind(other);
-                }
-                pt.bind(*handle, obj, *addr);
-            }
-        }
-        // Sequence numbers and the queue's order are assigned together, under the
-        // device lock: batches retire in submission order.
-        let st = self.state.lock();
-        if st.contexts.get(&ctx_id).is_none_or(|c| c.banned) {
-            return Err(err(IOCTL, Errno::EIO));
-        }
-        let mut st = st;
-        st.seqno += 1;
-        let seqno = st.seqno;
-        for (_, obj, _, write) in &placed {
-            obj.mark_used(seqno, *write);
-        }
-        let mut signals = false;
-        for f in fences
-            .iter()
-            .filter(|f| f.flags & I915_EXEC_FENCE_SIGNAL != 0)
-        {
-            if let Some(fence) = st.syncobjs.get_mut(&f.handle) {
-                *fence = Some(seqno);
-                signals = true;
-            }
-        }
-
-        debug!(
-            ctx_id,
-            batch = format_args!("{batch_gpu:#x}"),
-            objects = placed.len(),
-            "execbuffer2"
-        );
-        if let Some(aub) = &self.aub {
-            let objects: Vec<(u64, Vec<u8>)> = placed
-                .iter()
-                .map(|(_, obj, addr, _)| {
-                    let mut bytes = vec![0u8; obj.size as usize];
-                    obj.read_at(0, &mut bytes);
-                    (*addr, bytes)
-                })
-                .collect();
-            if let Err(e) = aub.lock().submit(&objects, batch_gpu) {
-                warn!("GENCL_AUB: {e}");
-            }
-        }
-        let out_fence = if e.flags & I915_EXEC_FENCE_OUT != 0 {
-            let (user, job) = new_fence().map_err(|errno| err(IOCTL, errno))?;
-            e.rsvd2 = (e.rsvd2 & 0xffff_ffff) | (u64::from(user.into_raw_fd() as u32) << 32);
-            Some(job)
-        } else {
-            None
-        };
-        {
-            let mut q = self.queue.lock();
-            q.jobs.push_back(Job {
-                ctx_id,
-                vm,
-                batch_gpu,
-                seqno,
-                in_fence,
-                out_fence,
-            });
-            if q.others_wait() {
-                self.starvation.waiting();
-            }
-        }
-        drop(st);
-        self.work.notify_one();
-        if signals {
-            // A SYNCOBJ_WAIT for submission may be waiting for this fence.
-            let _r = self.retired.lock();
-            self.done.notify_all();
-        }
-        Ok(())
+    /// The batch is queued without waking the engine thread: the caller's untimed
+    /// `gem_wait` runs it if the engine is idle then (`help`), else the engine thread takes
+    /// it after the batches before it. Until that wait it runs only when something else
+    /// wakes the engine (another submission, a wait for a later batch): the caller must
+    /// wait. (The service's held launches always are: by the thread holding them, or, if
+    /// it lets go, by the client's retiring thread.)
+    fn execbuffer2_then_wait(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
+        self.queue_batch(e, false)
     }
 
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError> {

@@ -363,6 +363,53 @@ fn an_untimed_wait_runs_the_batch_when_the_engine_is_idle() {
     assert!(s.d.wait(s.batch, 5_000_000_000).unwrap());
 }
 
+/// A batch queued for a thread that waits for it next wakes no engine thread: the waiter
+/// runs it (20 of 20 here, where with the engine thread woken it takes some). One whose
+/// submitter breaks the promise runs with the next batch submitted as usual.
+#[test]
+fn a_batch_queued_for_its_waiter_runs_on_the_waiter_or_soon_without_it() {
+    let (emu, s) = setup_with_device();
+    write_batch(&s, &stores(DATA_VA));
+    let objs = [(s.data, DATA_VA, true), (s.batch, BATCH_VA, false)];
+    // The engine thread at its first look (it may not have looked yet) and then asleep.
+    s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    assert!(s.d.wait(s.batch, 5_000_000_000).unwrap());
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let before = emu.shared.engine_ran.load(Ordering::SeqCst);
+    for _ in 0..20 {
+        s.d.exec_then_wait(s.ctx, &objs, s.batch, 0).unwrap();
+        // The engine thread, had it been woken, would take the batch meanwhile.
+        std::thread::sleep(std::time::Duration::from_micros(200));
+        assert!(s.d.wait(s.batch, -1).unwrap());
+    }
+    assert_eq!(
+        emu.shared.engine_ran.load(Ordering::SeqCst),
+        before,
+        "the engine thread ran none of them"
+    );
+    // Its submitter does not wait: the next submission wakes the engine, which runs both.
+    {
+        let mut m = s.d.map_bo(s.data, 8192).unwrap();
+        m[0..4].copy_from_slice(&[0; 4]);
+    }
+    s.d.exec_then_wait(s.ctx, &objs, s.batch, 0).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_ne!(
+        busy(&s.d, s.batch),
+        0,
+        "not run yet: nothing woke the engine"
+    );
+    s.d.exec(s.ctx, &objs, s.batch, 0).unwrap();
+    let t0 = std::time::Instant::now();
+    while busy(&s.d, s.batch) != 0 {
+        assert!(t0.elapsed().as_secs() < 20, "the engine never ran them");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let m = s.d.map_bo(s.data, 8192).unwrap();
+    assert_eq!(&m[0..4], &0xcafe_f00du32.to_le_bytes());
+    assert_eq!(emu.shared.engine_ran.load(Ordering::SeqCst), before + 2);
+}
+
 #[test]
 fn a_batch_past_its_budget_hangs() {
     let s = setup(Budget {
@@ -537,6 +584,9 @@ impl I915 for EmulatedI915Handle {
     }
     fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
         self.0.execbuffer2(e)
+    }
+    fn execbuffer2_then_wait(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
+        self.0.execbuffer2_then_wait(e)
     }
     fn gem_wait(&self, w: &mut drm_i915_gem_wait) -> Result<(), KmdError> {
         self.0.gem_wait(w)
