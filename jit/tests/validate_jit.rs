@@ -955,6 +955,41 @@ fn bytes_of_a_word_are_read_in_place() {
     }
 }
 
+/// A not that only logic operations read is their operand's `~` source modifier (isel
+/// `logic_nots`); a not that something else reads too is selected (`tests/kernels/logic_not.cl`).
+#[test]
+fn a_not_that_only_logic_reads_is_a_source_modifier() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels/logic_not.cl"),
+    )
+    .unwrap();
+    let ks = compile_each(CompileInput::OpenClC(&src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let op = |l: &str| {
+            l.split_whitespace()
+                .find(|w| !w.starts_with('('))
+                .map(str::to_owned)
+        };
+        let modified: Vec<&str> = text
+            .lines()
+            .filter(|l| matches!(op(l).as_deref(), Some("and" | "or" | "xor")) && l.contains('~'))
+            .collect();
+        // `~e & g` and `f | ~y`, a group of lanes each.
+        assert_eq!(modified.len(), 2 * per_access(k), "{name}: {text}");
+        // `~y` stored as well: one not of its own (`xor` with all ones or `not`).
+        let nots = text
+            .lines()
+            .filter(|l| {
+                matches!(op(l).as_deref(), Some("not"))
+                    || (op(l).as_deref() == Some("xor") && l.contains("0xFFFFFFFF"))
+            })
+            .count();
+        assert_eq!(nots, per_access(k), "{name}: {text}");
+    }
+}
+
 /// A loop-carried value that nothing after the loop reads is computed into its header
 /// phi's register even where the latch also leaves the loop (`into_phis`: the register is
 /// dead at the exit), as mandelbrot's `zi`: no copy an iteration. Before, a move for the

@@ -303,6 +303,9 @@ struct Sel<'a> {
     /// The shifts that only those bytes' masks read: selected only where a byte cannot be
     /// read in place after all.
     byte_shifts: rustc_hash::FxHashSet<Value>,
+    /// Nots that only logic operations read (`logic_nots`): not selected, read as their
+    /// operand with the `~` modifier.
+    logic_nots: HashMap<Value, Value>,
     /// The current block's `HalfToBits` values that only coalesced 16-bit stores read, by
     /// their half: not selected, the store's data written from the half's own word
     /// (`memory.rs` `store_group`).
@@ -405,6 +408,42 @@ fn byte_fields(f: &Function, uses: &[u32], uni: &[bool]) -> HashMap<Value, (Valu
     fields
 }
 
+/// Bitwise nots of 32-bit values, `x ^ 0xffffffff`, that only 32-bit `and`, `or` and `xor`
+/// read: each reader takes `x` with the `~` source modifier ("for logic instructions, the
+/// negate source modifier is a bitwise NOT", as IGC writes `~e & g`), and the not is not
+/// selected. By the value: `x`.
+fn logic_nots(f: &Function, uses: &[u32]) -> HashMap<Value, Value> {
+    let ones = |v: Value| matches!(f.inst(v).op, Op::Const(c) if c & 0xffff_ffff == 0xffff_ffff);
+    let mut nots = HashMap::default();
+    let mut reads = vec![0u32; f.insts.len()];
+    for &v in f.blocks.iter().flat_map(|b| &b.insts) {
+        if f.ty(v) != Ty::I32 {
+            continue;
+        }
+        if let Op::Bin(BinOp::Xor, x, c) = f.inst(v).op {
+            if ones(c) && !matches!(f.inst(x).op, Op::Const(_)) {
+                nots.insert(v, x);
+            }
+        }
+        if let Op::Bin(BinOp::And | BinOp::Or | BinOp::Xor, a, b) = f.inst(v).op {
+            if a != b {
+                reads[a.0 as usize] += 1;
+                reads[b.0 as usize] += 1;
+            }
+        }
+    }
+    nots.retain(|v, x| {
+        let n = v.0 as usize;
+        // Not a not of a not (its reader would want the inner one selected).
+        uses[n] > 0 && reads[n] == uses[n] && !f.live_out.contains(v) && !f.live_out.contains(x)
+    });
+    let inner: Vec<Value> = nots.values().copied().collect();
+    for x in inner {
+        nots.remove(&x);
+    }
+    nots
+}
+
 /// Select a whole kernel.
 pub fn select(
     f: &Function,
@@ -441,6 +480,7 @@ pub fn select(
         last_lane_only: Default::default(),
         byte_fields: HashMap::default(),
         byte_shifts: Default::default(),
+        logic_nots: HashMap::default(),
         store_bits: HashMap::default(),
         half_major: Vec::new(),
     };
@@ -448,6 +488,7 @@ pub fn select(
     s.low_words = low_words(f, &s.uses);
     s.last_lane_only = last_lane_only(f, &s.uses, layout.simd);
     s.byte_fields = byte_fields(f, &s.uses, &s.uni);
+    s.logic_nots = logic_nots(f, &s.uses);
     // The shifts every reader of which is a byte's mask (one count over the bytes).
     let mut by_masks = HashMap::<Value, u32>::default();
     for v in s.byte_fields.keys() {
@@ -910,6 +951,16 @@ impl Sel<'_> {
 
     /// Read IR value `v` as an operand of type `t`.
     fn opnd(&mut self, v: Value, t: Type) -> Result<Opnd, IselError> {
+        if let Some(&x) = self.logic_nots.get(&v) {
+            if !self.locs.contains_key(&v) {
+                let mut o = self.opnd(x, t)?;
+                if let Src::Reg(r) = &mut o.src {
+                    r.modifier.negate = !r.modifier.negate;
+                    return Ok(o);
+                }
+                return unsupported(format!("{v}: a not of a register-less {x}"));
+            }
+        }
         let loc = match self.locs.get(&v) {
             Some(l) => *l,
             None => match self.f.inst(v).op {
@@ -1059,6 +1110,17 @@ impl Sel<'_> {
         // A byte that only logic operations read: read where its dword is.
         if self.byte_shifts.contains(&v) {
             return Ok(());
+        }
+        // A not that only logic operations read: they read its operand with `~`, if that
+        // operand is in a register; else it is selected.
+        if let Some(&x) = self.logic_nots.get(&v) {
+            if matches!(
+                self.locs.get(&x),
+                Some(Loc::V(..) | Loc::Part(..) | Loc::Payload(_))
+            ) {
+                return Ok(());
+            }
+            self.logic_nots.remove(&v);
         }
         if let Some(&(w, k)) = self.byte_fields.get(&v) {
             match self.locs.get(&w).copied() {
