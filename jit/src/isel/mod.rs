@@ -376,7 +376,6 @@ fn byte_fields(f: &Function, uses: &[u32], uni: &[bool]) -> HashMap<Value, (Valu
     };
     let lane32 = |v: Value| !uni[v.0 as usize] && f.ty(v) == Ty::I32;
     let mut fields = HashMap::default();
-    let mut reads = vec![0u32; f.insts.len()];
     for &v in f.blocks.iter().flat_map(|b| &b.insts) {
         if !lane32(v) {
             continue;
@@ -394,13 +393,8 @@ fn byte_fields(f: &Function, uses: &[u32], uni: &[bool]) -> HashMap<Value, (Valu
         if let Some((w, k)) = field.filter(|(w, _)| lane32(*w)) {
             fields.insert(v, (w, k));
         }
-        if let Op::Bin(BinOp::And | BinOp::Or | BinOp::Xor, a, b) = f.inst(v).op {
-            if a != b {
-                reads[a.0 as usize] += 1;
-                reads[b.0 as usize] += 1;
-            }
-        }
     }
+    let reads = logic_reads(f, lane32);
     fields.retain(|v, _| {
         let n = v.0 as usize;
         uses[n] > 0 && reads[n] == uses[n] && !f.live_out.contains(v)
@@ -414,34 +408,42 @@ fn byte_fields(f: &Function, uses: &[u32], uni: &[bool]) -> HashMap<Value, (Valu
 /// selected. By the value: `x`.
 fn logic_nots(f: &Function, uses: &[u32]) -> HashMap<Value, Value> {
     let ones = |v: Value| matches!(f.inst(v).op, Op::Const(c) if c & 0xffff_ffff == 0xffff_ffff);
+    let i32 = |v: Value| f.ty(v) == Ty::I32;
     let mut nots = HashMap::default();
-    let mut reads = vec![0u32; f.insts.len()];
     for &v in f.blocks.iter().flat_map(|b| &b.insts) {
-        if f.ty(v) != Ty::I32 {
-            continue;
-        }
         if let Op::Bin(BinOp::Xor, x, c) = f.inst(v).op {
-            if ones(c) && !matches!(f.inst(x).op, Op::Const(_)) {
+            if i32(v) && ones(c) && !matches!(f.inst(x).op, Op::Const(_)) {
                 nots.insert(v, x);
             }
         }
-        if let Op::Bin(BinOp::And | BinOp::Or | BinOp::Xor, a, b) = f.inst(v).op {
-            if a != b {
-                reads[a.0 as usize] += 1;
-                reads[b.0 as usize] += 1;
-            }
-        }
     }
+    let reads = logic_reads(f, i32);
     nots.retain(|v, x| {
         let n = v.0 as usize;
-        // Not a not of a not (its reader would want the inner one selected).
         uses[n] > 0 && reads[n] == uses[n] && !f.live_out.contains(v) && !f.live_out.contains(x)
     });
+    // A not of a not: the outer one reads the inner one's operand, so the inner one is
+    // selected as a value of its own.
     let inner: Vec<Value> = nots.values().copied().collect();
     for x in inner {
         nots.remove(&x);
     }
     nots
+}
+
+/// How many times each value is an operand of an `and`, `or` or `xor` that `reader` accepts
+/// (an operation of a value with itself not counted: it reads the value as a whole).
+fn logic_reads(f: &Function, reader: impl Fn(Value) -> bool) -> Vec<u32> {
+    let mut reads = vec![0u32; f.insts.len()];
+    for &v in f.blocks.iter().flat_map(|b| &b.insts) {
+        if let Op::Bin(BinOp::And | BinOp::Or | BinOp::Xor, a, b) = f.inst(v).op {
+            if a != b && reader(v) {
+                reads[a.0 as usize] += 1;
+                reads[b.0 as usize] += 1;
+            }
+        }
+    }
+    reads
 }
 
 /// Select a whole kernel.
