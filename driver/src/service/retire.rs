@@ -64,6 +64,14 @@ struct Jobs {
     held: bool,
 }
 
+impl Jobs {
+    /// Nothing of the client is queued, in the retiring thread's hands or held, and the
+    /// retirer is open: a launch may be held for its caller.
+    fn idle(&self) -> bool {
+        self.queue.is_empty() && !self.busy && !self.held && !self.closed
+    }
+}
+
 #[derive(Default)]
 struct Shared {
     jobs: Mutex<Jobs>,
@@ -142,15 +150,14 @@ impl Retirer {
     /// retiring thread, in its hands or held. (Only this client's launches change that, and
     /// they are queued under the client's lock, which the caller holds.)
     pub fn would_hold(&self) -> bool {
-        let j = self.shared.jobs.lock();
-        j.queue.is_empty() && !j.busy && !j.held && !j.closed
+        self.shared.jobs.lock().idle()
     }
 
     /// `launch`, for the caller to retire (`Held::retire`) when nothing of the client is
     /// queued here or being retired; else it is queued as `push` queues it (`None`).
     pub fn hold(&self, tag: u64, queue: u64, launch: Submitted, took: Took) -> Option<Held> {
         let mut j = self.shared.jobs.lock();
-        if !j.queue.is_empty() || j.busy || j.held || j.closed {
+        if !j.idle() {
             j.queue.push_back((tag, queue, launch, took));
             drop(j);
             self.shared.queued.notify_one();
