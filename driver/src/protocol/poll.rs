@@ -10,6 +10,14 @@
 //! for `BUSY_BACKOFF`. (Not any preemption: on a quiet machine a poll is now and then
 //! preempted for a few microseconds by a short-lived thread, and turning polling off for
 //! that took the blocking round trip through gencld from 21 to 32 µs.)
+//!
+//! Nor does it pay when the peer shares the poller's core: then the message cannot come
+//! while the poll runs, and a client and gencld polling on one core (a busy machine puts
+//! them there, beside one busy process on the other core) took turns running out their
+//! budgets: 125 µs a round trip instead of 25. A poll that ran out its budget turns polling
+//! off for `EXPIRED_BACKOFF`; a message due soon rarely misses the budget (a launch waited
+//! for on a quiet machine comes in about 15 µs of the 50), and one that does is not due soon
+//! (a long kernel, a client busy with other work), so polling for it saved nothing.
 
 use super::framing::{FrameError, FrameReader, Next};
 use std::os::unix::net::UnixStream;
@@ -19,6 +27,9 @@ use std::time::{Duration, Instant};
 
 /// How long polling stays off after a poll lost its core.
 pub const BUSY_BACKOFF: Duration = Duration::from_millis(100);
+
+/// How long polling stays off after a poll ran out its budget.
+pub const EXPIRED_BACKOFF: Duration = Duration::from_millis(2);
 
 /// A gap between two looks at the socket that says the poll lost its core to other work.
 pub const LOST_CORE: Duration = Duration::from_micros(200);
@@ -70,10 +81,15 @@ impl Polling {
                 other => break Some(other),
             }
         };
-        if lost {
-            self.off_until
-                .store(now_ns() + BUSY_BACKOFF.as_nanos() as u64, Ordering::Relaxed);
-        }
+        let off = if lost {
+            BUSY_BACKOFF
+        } else if got.is_none() {
+            EXPIRED_BACKOFF
+        } else {
+            return got;
+        };
+        self.off_until
+            .store(now_ns() + off.as_nanos() as u64, Ordering::Relaxed);
         got
     }
 }
@@ -98,8 +114,14 @@ mod tests {
         let t = Instant::now();
         assert!(p.next(&mut r, &b, Duration::from_millis(5)).is_none());
         assert!(t.elapsed() >= Duration::from_millis(5));
-        // A frame that comes while it polls (a 5 ms poll may have lost its core on a busy
-        // machine, turning polling off: on again).
+        // A poll that ran out its budget turned polling off, for a while only (on a busy
+        // machine it may have lost its core, off for longer).
+        let t = Instant::now();
+        assert!(p.next(&mut r, &b, Duration::from_secs(5)).is_none());
+        assert!(t.elapsed() < Duration::from_secs(1));
+        let off = p.off_until.load(Ordering::Relaxed).saturating_sub(now_ns());
+        assert!(off > 0 && off <= BUSY_BACKOFF.as_nanos() as u64);
+        // A frame that comes while it polls.
         p.off_until.store(0, Ordering::Relaxed);
         let writer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(2));
@@ -109,6 +131,7 @@ mod tests {
         let got = p.next(&mut r, &b, Duration::from_secs(5));
         assert_eq!(got.unwrap().unwrap(), Next::Frame(b"hi".to_vec()));
         drop(writer.join().unwrap());
+        // (A 5 s poll may have lost its core on a busy machine: on again.)
         p.off_until.store(0, Ordering::Relaxed);
         assert_eq!(
             p.next(&mut r, &b, Duration::from_secs(5)).unwrap().unwrap(),
