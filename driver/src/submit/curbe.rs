@@ -135,21 +135,22 @@ pub fn per_thread(kernel: &KernelBinary, local: [u32; 3]) -> Vec<u8> {
     let block = 3 * dim_bytes;
     let mut out = vec![0u8; threads * block];
     let total = (local[0] * local[1] * local[2]) as usize;
-    for t in 0..threads {
-        for lane in 0..simd {
-            let n = t * simd + lane;
-            if n >= total {
-                break;
-            }
-            let n = n as u32;
-            let ids = [
-                n % local[0],
-                (n / local[0]) % local[1],
-                n / (local[0] * local[1]),
-            ];
-            for (d, id) in ids.iter().enumerate() {
-                let at = t * block + d * dim_bytes + lane * 2;
-                out[at..at + 2].copy_from_slice(&(*id as u16).to_le_bytes());
+    // Work-item n of the group is (n % lx, n / lx % ly, n / (lx * ly)): counted up in
+    // dispatch order rather than divided out per lane.
+    let mut id = [0u32; 3];
+    for n in 0..total {
+        let (t, lane) = (n / simd, n % simd);
+        for (d, v) in id.iter().enumerate() {
+            let at = t * block + d * dim_bytes + lane * 2;
+            out[at..at + 2].copy_from_slice(&(*v as u16).to_le_bytes());
+        }
+        id[0] += 1;
+        if id[0] == local[0] {
+            id[0] = 0;
+            id[1] += 1;
+            if id[1] == local[1] {
+                id[1] = 0;
+                id[2] += 1;
             }
         }
     }

@@ -50,10 +50,29 @@ pub enum Bindings {
     Table {
         surface_state_base: u64,
         pointer: u32,
-        cache: Arc<[OnceLock<Option<Surface>>]>,
+        cache: Arc<Resolved>,
     },
     /// Entries given directly (unit tests of the EUs).
     Fixed(Vec<Option<Surface>>),
+}
+
+/// Entries resolved so far, by index, in runs of `RUN` made when one of theirs is first
+/// used: a walker's groups share them, and a walker that reaches a few surfaces makes one
+/// run, not the 240 entries of the whole table (which cost a short launch more than its
+/// kernel did).
+#[derive(Debug, Default)]
+pub struct Resolved {
+    runs: [OnceLock<Box<[OnceLock<Option<Surface>>; RUN]>>; RUNS],
+}
+
+const RUN: usize = 16;
+const RUNS: usize = (MAX_SURFACE_BTI as usize + 1).div_ceil(RUN);
+
+impl Resolved {
+    fn slot(&self, bti: u32) -> &OnceLock<Option<Surface>> {
+        let (run, at) = (bti as usize / RUN, bti as usize % RUN);
+        &self.runs[run].get_or_init(|| Box::new(std::array::from_fn(|_| OnceLock::new())))[at]
+    }
 }
 
 impl Bindings {
@@ -61,7 +80,7 @@ impl Bindings {
         Bindings::Table {
             surface_state_base,
             pointer,
-            cache: (0..=MAX_SURFACE_BTI).map(|_| OnceLock::new()).collect(),
+            cache: Arc::default(),
         }
     }
 
@@ -83,7 +102,7 @@ impl Bindings {
                 pointer,
                 cache,
             } => {
-                let slot = &cache[bti as usize];
+                let slot = cache.slot(bti);
                 if let Some(s) = slot.get() {
                     return Ok(*s);
                 }

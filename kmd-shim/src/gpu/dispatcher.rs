@@ -130,7 +130,8 @@ impl R0 {
 
 /// GRFs of one thread: r0, its per-thread block, then the cross-thread block.
 fn build_payload(r0: &R0, per_thread: &[u8], cross: &[u8], exec_mask: u32) -> ThreadPayload {
-    let mut grfs = vec![r0.to_grf()];
+    let mut grfs = Vec::with_capacity(1 + (per_thread.len() + cross.len()) / 32);
+    grfs.push(r0.to_grf());
     for chunk in per_thread.chunks_exact(32).chain(cross.chunks_exact(32)) {
         let mut g = [0u8; 32];
         g.copy_from_slice(chunk);
