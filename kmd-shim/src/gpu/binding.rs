@@ -62,8 +62,11 @@ pub enum Bindings {
 /// kernel did).
 #[derive(Debug, Default)]
 pub struct Resolved {
-    runs: [OnceLock<Box<[OnceLock<Option<Surface>>; RUN]>>; RUNS],
+    runs: [OnceLock<Box<Run>>; RUNS],
 }
+
+/// `RUN` entries from a multiple of `RUN` on, each resolved when first used.
+type Run = [OnceLock<Option<Surface>>; RUN];
 
 const RUN: usize = 16;
 const RUNS: usize = (MAX_SURFACE_BTI as usize + 1).div_ceil(RUN);
