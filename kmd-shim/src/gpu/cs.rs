@@ -321,6 +321,48 @@ struct CommandStreamer<'m> {
     programs: &'m ProgramCache,
 }
 
+/// A command's dwords as fetched: in place for the lengths batches use (the longest command
+/// gencl's and NEO's batches hold, STATE_BASE_ADDRESS, has 19), on the heap beyond, so that
+/// fetching a batch allocates nothing.
+struct Command {
+    inline: [u32; COMMAND_INLINE],
+    len: usize,
+    heap: Vec<u32>,
+}
+
+const COMMAND_INLINE: usize = 32;
+
+impl Command {
+    fn read(mem: &dyn GpuMemory, addr: u64, len: usize) -> Result<Command, GpuError> {
+        let mut c = Command {
+            inline: [0; COMMAND_INLINE],
+            len,
+            heap: Vec::new(),
+        };
+        if len <= COMMAND_INLINE {
+            let mut bytes = [0u8; 4 * COMMAND_INLINE];
+            mem.read(addr, &mut bytes[..4 * len])?;
+            for (d, b) in c.inline.iter_mut().zip(bytes[..4 * len].chunks_exact(4)) {
+                *d = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+        } else {
+            c.heap = super::read_dwords(mem, addr, len)?;
+        }
+        Ok(c)
+    }
+}
+
+impl std::ops::Deref for Command {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        if self.len <= COMMAND_INLINE {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
+    }
+}
+
 fn bad(addr: u64, why: impl Into<String>) -> GpuError {
     GpuError::BadCommand {
         addr,
@@ -404,14 +446,15 @@ impl<'m> CommandStreamer<'m> {
     }
 
     /// Fetches the command at `addr`: its dwords as its header announces them.
-    fn fetch(&mut self, space: Space, addr: u64) -> Result<Vec<u32>, GpuError> {
+    fn fetch(&mut self, space: Space, addr: u64) -> Result<Command, GpuError> {
         self.commands += 1;
         if self.commands > self.budget.max_commands {
             return Err(GpuError::Hang);
         }
-        let dw0 = super::read_dword(self.space(space, addr)?, addr)?;
+        let mem = self.space(space, addr)?;
+        let dw0 = super::read_dword(mem, addr)?;
         let len = self.command_length(addr, dw0)?;
-        let dw = self.read_dwords_in(space, addr, len)?;
+        let dw = Command::read(mem, addr, len)?;
         trace!(
             addr = format_args!("{addr:#x}"),
             dw0 = format_args!("{dw0:#010x}"),

@@ -530,3 +530,33 @@ fn strict_curbe_fits_its_allocation() {
     let r = run(&setup(&l.batch()), &Budget::default()).0;
     assert!(rule(r).contains("CURBE Allocation Size"));
 }
+
+#[test]
+fn a_command_is_fetched_whole_in_place_or_on_the_heap() {
+    let m = TestMem::default();
+    let dw: Vec<u32> = (0..100u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    // Ending at a page's end: one dword more faults.
+    let at = BATCH + 4096 - 4 * 100;
+    m.put_dw(at, &dw);
+    for len in [
+        1,
+        5,
+        COMMAND_INLINE - 1,
+        COMMAND_INLINE,
+        COMMAND_INLINE + 1,
+        100,
+    ] {
+        let c = Command::read(&m, at, len).unwrap();
+        assert_eq!(&c[..], &dw[..len], "{len} dwords");
+    }
+    for len in [COMMAND_INLINE, 100] {
+        let from = BATCH + 4096 - 4 * (len as u64 - 1);
+        assert!(
+            matches!(
+                Command::read(&m, from, len),
+                Err(GpuError::Fault(MemFault { addr, .. })) if addr == BATCH + 4096
+            ),
+            "{len} dwords over the page's end"
+        );
+    }
+}
