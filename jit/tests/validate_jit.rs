@@ -13,6 +13,23 @@ fn legal_text(name: &str, isa: &[u8]) -> String {
     gencl_jit::isa::gen9::disasm_kernel(isa).unwrap()
 }
 
+/// Each kernel of `tests/kernels/<file>`: its name, its binary and its legal disassembly.
+fn corpus_file(file: &str) -> Vec<(String, gencl_jit::abi::KernelBinary, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/kernels")
+        .join(file);
+    let src = std::fs::read_to_string(&path).unwrap();
+    compile_each(CompileInput::OpenClC(&src), "")
+        .unwrap()
+        .into_iter()
+        .map(|(name, k)| {
+            let k = k.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let text = legal_text(&name, &k.isa);
+            (name, k, text)
+        })
+        .collect()
+}
+
 /// The data-port messages of a disassembly: each send line and its descriptor (the last hex
 /// number of the line).
 fn data_port_sends(text: &str) -> Vec<(&str, u32)> {
@@ -933,14 +950,8 @@ fn a_loops_header_and_exit_phis_share_a_register() {
 /// instructions, now 183; IGC's 185).
 #[test]
 fn bytes_of_a_word_are_read_in_place() {
-    let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels/byte_hash.cl"),
-    )
-    .unwrap();
-    let ks = compile_each(CompileInput::OpenClC(&src), "").unwrap();
-    for (name, k) in &ks {
-        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = legal_text(name, &k.isa);
+    for (name, k, text) in corpus_file("byte_hash.cl") {
+        let k = &k;
         let masks: Vec<&str> = text
             .lines()
             .filter(|l| {
@@ -959,14 +970,8 @@ fn bytes_of_a_word_are_read_in_place() {
 /// `logic_nots`); a not that something else reads too is selected (`tests/kernels/logic_not.cl`).
 #[test]
 fn a_not_that_only_logic_reads_is_a_source_modifier() {
-    let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels/logic_not.cl"),
-    )
-    .unwrap();
-    let ks = compile_each(CompileInput::OpenClC(&src), "").unwrap();
-    for (name, k) in &ks {
-        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = legal_text(name, &k.isa);
+    for (name, k, text) in corpus_file("logic_not.cl") {
+        let k = &k;
         let op = |l: &str| {
             l.split_whitespace()
                 .find(|w| !w.starts_with('('))
