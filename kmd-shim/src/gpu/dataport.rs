@@ -52,7 +52,13 @@ pub struct Dataport<'a> {
     pub general_state_base: u64,
     /// Spin-waits on the group's SLM: who waits for which dword to be written.
     pub watch: SlmWatch,
+    /// The spaces of the last binding-table indices messages named, by index modulo
+    /// `SPACES` (the group's surfaces do not change under it: a kernel's few buffers are
+    /// looked up once, not at every message).
+    spaces: [Option<(u32, Space)>; SPACES],
 }
+
+const SPACES: usize = 8;
 
 /// The most rounds of its group a spin-waiter sleeps through when nothing writes its dword.
 pub const MAX_SLEEP_ROUNDS: u64 = 64;
@@ -178,7 +184,64 @@ pub struct Payload {
     pub len: usize,
 }
 
+/// Lane-major dwords (lane l's `C` components at `buf[4 C l..]`) from `C` channel planes of
+/// `per` registers each (channel c of lane l: dword l of plane c).
+fn interleave<const C: usize>(planes: &[[u8; 32]], per: usize, buf: &mut [u8]) {
+    for (l, lane) in buf.chunks_exact_mut(4 * C).enumerate() {
+        for (c, d) in lane.chunks_exact_mut(4).enumerate() {
+            let r = &planes[c * per + l / 8];
+            d.copy_from_slice(&r[4 * (l % 8)..4 * (l % 8) + 4]);
+        }
+    }
+}
+
+/// The inverse of `interleave`: lane-major dwords into `C` channel planes.
+fn deinterleave<const C: usize>(buf: &[u8], per: usize, planes: &mut [[u8; 32]]) {
+    for (l, lane) in buf.chunks_exact(4 * C).enumerate() {
+        for (c, d) in lane.chunks_exact(4).enumerate() {
+            let r = &mut planes[c * per + l / 8];
+            r[4 * (l % 8)..4 * (l % 8) + 4].copy_from_slice(d);
+        }
+    }
+}
+
 impl Payload {
+    /// Lane 0's address and the step between lanes when the message is for all `simd`
+    /// lanes (`emask`) and lane l's address is lane 0's plus `l * stride` for a stride of 0
+    /// or more, with no wrap-around (32-bit offsets stay below 4 GiB): the lanes of a
+    /// work-item's element of an array.
+    fn strided(&self, reg: usize, simd: usize, a64: bool, emask: u32) -> Option<(u64, u64)> {
+        if emask & ((1u32 << simd) - 1) != (1u32 << simd) - 1 {
+            return None;
+        }
+        let (a0, a1) = (self.lane_addr(reg, 0, a64), self.lane_addr(reg, 1, a64));
+        let stride = a1.checked_sub(a0)?;
+        let last = stride
+            .checked_mul(simd as u64 - 1)
+            .and_then(|s| s.checked_add(a0))?;
+        if !a64 && last > u64::from(u32::MAX) {
+            return None;
+        }
+        let flat = self.regs.get(reg..)?.as_flattened();
+        let mut next = a0;
+        let mut step = |a: u64| {
+            let ok = a == next;
+            next = next.wrapping_add(stride);
+            ok
+        };
+        let same = if a64 {
+            flat.chunks_exact(8)
+                .take(simd)
+                .all(|b| step(u64::from_le_bytes(b.try_into().expect("8 bytes"))))
+        } else {
+            flat.chunks_exact(4).take(simd).all(|b| {
+                step(u64::from(u32::from_le_bytes(
+                    b.try_into().expect("4 bytes"),
+                )))
+            })
+        };
+        same.then_some((a0, stride))
+    }
     /// Dword `lane` (0..7) of payload register `reg`.
     pub(crate) fn u32(&self, reg: usize, lane: usize) -> u32 {
         let r = &self.regs[reg % 32];
@@ -234,10 +297,22 @@ impl Dataport<'_> {
             slm: vec![0; tg.slm_bytes as usize],
             general_state_base,
             watch: SlmWatch::default(),
+            spaces: [None; SPACES],
         }
     }
 
-    fn space(&self, addr: u64, bti: u32) -> Result<Space, GpuError> {
+    fn space(&mut self, addr: u64, bti: u32) -> Result<Space, GpuError> {
+        let slot = bti as usize % SPACES;
+        match self.spaces[slot] {
+            Some((b, sp)) if b == bti => return Ok(sp),
+            _ => {}
+        }
+        let sp = self.resolve_space(addr, bti)?;
+        self.spaces[slot] = Some((bti, sp));
+        Ok(sp)
+    }
+
+    fn resolve_space(&self, addr: u64, bti: u32) -> Result<Space, GpuError> {
         Ok(match bti {
             BTI_SLM => Space::Slm,
             BTI_STATELESS | BTI_STATELESS_NON_COHERENT => Space::Mem {
@@ -429,7 +504,7 @@ impl Dataport<'_> {
 
     /// The space a message's addresses are in: its binding-table index, or
     /// flat 64-bit addresses (A64 messages).
-    fn message_space(&self, addr: u64, m: &Message) -> Result<Space, GpuError> {
+    fn message_space(&mut self, addr: u64, m: &Message) -> Result<Space, GpuError> {
         match m.bti {
             Some(b) => self.space(addr, u32::from(b)),
             None => Ok(Space::Mem {
@@ -627,7 +702,18 @@ impl Dataport<'_> {
             }
             return Ok(latency(sp));
         }
-        let wide = m.channel_mask & (m.channel_mask + 1) == 0
+        let prefix = m.channel_mask & (m.channel_mask + 1) == 0;
+        if let (true, Space::Mem { base, bound }) = (prefix, sp) {
+            if let Some((a0, stride)) = msg.strided(areg, simd, a64, emask) {
+                // The lanes' addresses grow: the last lane's access bounds them all.
+                let last = a0 + (simd as u64 - 1) * stride;
+                if !past(bound, last, 4 * chans) {
+                    let at = base.wrapping_add(a0);
+                    return self.untyped_strided(at, stride, msg, m, dreg, chans, resp);
+                }
+            }
+        }
+        let wide = prefix
             && !(0..simd).any(|l| {
                 emask & (1 << l) != 0
                     && matches!(sp, Space::Mem { bound: Some(b), .. }
@@ -671,6 +757,55 @@ impl Dataport<'_> {
             resp.written = chans * per;
         }
         Ok(latency(sp))
+    }
+
+    /// An untyped message of every lane whose lanes' addresses step by `stride` from
+    /// `addr` (lane l's components at `addr + l * stride`: a work-item's dword, or its
+    /// `int4`, of an array indexed by the global id), within bounds: one strided access
+    /// (`GpuMemory::read_strided`: one page lookup where the lanes share a page, one copy
+    /// where they are one run), the dwords moved between lane-major order and the channel
+    /// planes. Memory sees what the lanes in order would do, and a fault is the first
+    /// unmapped page's, as theirs.
+    #[allow(clippy::too_many_arguments)]
+    fn untyped_strided(
+        &mut self,
+        addr: u64,
+        stride: u64,
+        msg: &Payload,
+        m: &Message,
+        dreg: usize,
+        chans: usize,
+        resp: &mut Reply,
+    ) -> Result<SendOutcome, GpuError> {
+        let simd = m.simd as usize;
+        let per = simd / 8;
+        let size = 4 * chans;
+        let mut buf = [0u8; 16 * 16];
+        let buf = &mut buf[..simd * size];
+        if matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite) {
+            let planes = &msg.regs[dreg..dreg + chans * per];
+            match chans {
+                1 => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
+                2 => interleave::<2>(planes, per, buf),
+                3 => interleave::<3>(planes, per, buf),
+                _ => interleave::<4>(planes, per, buf),
+            }
+            self.mem.write_strided(addr, stride, size, buf)?;
+        } else {
+            self.mem.read_strided(addr, stride, size, buf)?;
+            let planes = &mut resp.regs[..chans * per];
+            match chans {
+                1 => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
+                2 => deinterleave::<2>(buf, per, planes),
+                3 => deinterleave::<3>(buf, per, planes),
+                _ => deinterleave::<4>(buf, per, planes),
+            }
+            resp.written = chans * per;
+        }
+        Ok(latency(Space::Mem {
+            base: 0,
+            bound: None,
+        }))
     }
 
     /// An untyped message whose channels are x, xy, xyz or xyzw, every enabled lane's

@@ -52,6 +52,35 @@ pub trait GpuMemory: Sync {
         }
         Ok(())
     }
+    /// `size` bytes at `addr + i * stride` for each of the `out.len() / size` slots of `out`,
+    /// in order: the lanes of a message whose addresses step by `stride` (a work-item's
+    /// element of an array), which a memory may serve with one page lookup.
+    fn read_strided(
+        &self,
+        addr: u64,
+        stride: u64,
+        size: usize,
+        out: &mut [u8],
+    ) -> Result<(), MemFault> {
+        for (i, o) in out.chunks_exact_mut(size).enumerate() {
+            self.read(addr.wrapping_add(i as u64 * stride), o)?;
+        }
+        Ok(())
+    }
+    /// `size` bytes from each slot of `data` to `addr + i * stride`, in order (a later slot's
+    /// write to the same bytes wins).
+    fn write_strided(
+        &self,
+        addr: u64,
+        stride: u64,
+        size: usize,
+        data: &[u8],
+    ) -> Result<(), MemFault> {
+        for (i, d) in data.chunks_exact(size).enumerate() {
+            self.write(addr.wrapping_add(i as u64 * stride), d)?;
+        }
+        Ok(())
+    }
     /// Read-modify-write of the `size`-byte (4 or 8) little-endian value at each of `addrs`,
     /// in order: `f(i, old)` is the i-th access's new value (`None`: nothing written). The
     /// lanes of one atomic message, which a memory may serve with one page lookup per page

@@ -1166,6 +1166,87 @@ fn lane_batches_match_one_access_at_a_time() {
     assert_eq!(v.read_each(&[va, hole], 4, &mut r).unwrap_err().addr, hole);
 }
 
+/// Strided lanes (`read_strided`/`write_strided`: one lookup when they share a page, one
+/// copy when they are one run) give the bytes of one access at a time: runs and gaps, one
+/// address for all, overlapping lanes (a later lane's write wins), lanes across a page and
+/// an object boundary; and a fault is at the first unmapped page, after the lanes before it.
+#[test]
+fn strided_lanes_match_one_access_at_a_time() {
+    use crate::gpu::GpuMemory;
+    let (a, b) = (
+        Arc::new(GemObject::new(3 * PAGE).unwrap()),
+        Arc::new(GemObject::new(2 * PAGE).unwrap()),
+    );
+    let (va, vb) = (0x10_0000u64, 0x10_0000 + 3 * PAGE);
+    let vm = Vm::default();
+    {
+        let mut m = vm.lock_mut();
+        m.bind(1, &a, va);
+        m.bind(2, &b, vb);
+    }
+    let v = vm.view();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let span = 5 * PAGE;
+    for round in 0..400 {
+        let size = [4usize, 8, 12, 16][(next() % 4) as usize];
+        let n = 1 + (next() % 16) as usize;
+        let stride = match next() % 4 {
+            0 => size as u64,
+            1 => 0,
+            2 => 4,
+            _ => next() % 80,
+        };
+        let reach = (n as u64 - 1) * stride + size as u64;
+        let start = match next() % 3 {
+            // within a page, ending near a page's end, anywhere the lanes fit
+            0 => va + next() % (PAGE - reach),
+            1 => va + (1 + next() % 4) * PAGE - reach + next() % reach.min(64),
+            _ => va + next() % (span - reach),
+        }
+        .min(va + span - reach);
+        let data: Vec<u8> = (0..n * size).map(|_| next() as u8).collect();
+        let mut before = vec![0u8; span as usize];
+        v.read(va, &mut before).unwrap();
+        for (i, d) in data.chunks_exact(size).enumerate() {
+            v.write(start + i as u64 * stride, d).unwrap();
+        }
+        let mut want = vec![0u8; span as usize];
+        v.read(va, &mut want).unwrap();
+        v.write(va, &before).unwrap();
+        v.write_strided(start, stride, size, &data).unwrap();
+        let mut got = vec![0u8; span as usize];
+        v.read(va, &mut got).unwrap();
+        assert_eq!(
+            got, want,
+            "round {round}: write_strided of {n} lanes of {size} bytes, stride {stride}, at {start:#x}"
+        );
+        let mut lanes = vec![0u8; n * size];
+        v.read_strided(start, stride, size, &mut lanes).unwrap();
+        let mut one = vec![0u8; n * size];
+        for (i, o) in one.chunks_exact_mut(size).enumerate() {
+            v.read(start + i as u64 * stride, o).unwrap();
+        }
+        assert_eq!(lanes, one, "round {round}: read_strided");
+    }
+    // Past the second object nothing is mapped: the lanes before the fault are written.
+    let hole = vb + 2 * PAGE;
+    let first = hole - 8;
+    v.write(first, &[0; 8]).unwrap();
+    let err = v.write_strided(first, 8, 8, &[7; 24]).unwrap_err();
+    assert_eq!(err.addr, hole);
+    let mut w = [0u8; 8];
+    v.read(first, &mut w).unwrap();
+    assert_eq!(w, [7; 8]);
+    let mut r = [0u8; 16];
+    assert_eq!(v.read_strided(first, 8, 8, &mut r).unwrap_err().addr, hole);
+}
+
 /// An atomic message's lanes taken together (`update_each`: one page lookup per page they
 /// share) leave memory and return old values as one read-modify-write at a time: lanes on one
 /// word (a contended counter), on neighbouring words, on two objects, crossing a page, in

@@ -213,7 +213,82 @@ impl VmView {
     }
 }
 
+impl VmView {
+    /// The object and offset of `count` accesses of `size` bytes `stride` apart from `addr`
+    /// when they all fall in one page (one lookup serves them); None when they do not.
+    fn one_page(
+        &self,
+        addr: u64,
+        stride: u64,
+        size: usize,
+        count: usize,
+        kind: &'static str,
+    ) -> Result<Option<(&GemObject, u64)>, MemFault> {
+        let a = addr & VA_MASK;
+        let span = (count as u64 - 1)
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(size as u64));
+        match span {
+            Some(span) if count > 0 && a % PAGE + span <= PAGE => {
+                let (obj, opage) = self
+                    .0
+                    .ptes
+                    .get(&(a / PAGE))
+                    .ok_or(MemFault { addr: a, kind })?;
+                Ok(Some((obj, opage * PAGE + a % PAGE)))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
 impl GpuMemory for VmView {
+    fn read_strided(
+        &self,
+        addr: u64,
+        stride: u64,
+        size: usize,
+        out: &mut [u8],
+    ) -> Result<(), MemFault> {
+        const KIND: &str = "read of an unmapped page";
+        match self.one_page(addr, stride, size, out.len() / size, KIND)? {
+            Some((obj, off)) if stride == size as u64 => obj.read_at(off, out),
+            Some((obj, off)) => {
+                for (i, o) in out.chunks_exact_mut(size).enumerate() {
+                    obj.read_at(off + i as u64 * stride, o);
+                }
+            }
+            None => {
+                for (i, o) in out.chunks_exact_mut(size).enumerate() {
+                    self.read(addr.wrapping_add(i as u64 * stride), o)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn write_strided(
+        &self,
+        addr: u64,
+        stride: u64,
+        size: usize,
+        data: &[u8],
+    ) -> Result<(), MemFault> {
+        const KIND: &str = "write to an unmapped page";
+        match self.one_page(addr, stride, size, data.len() / size, KIND)? {
+            Some((obj, off)) if stride == size as u64 => obj.write_at(off, data),
+            Some((obj, off)) => {
+                for (i, d) in data.chunks_exact(size).enumerate() {
+                    obj.write_at(off + i as u64 * stride, d);
+                }
+            }
+            None => {
+                for (i, d) in data.chunks_exact(size).enumerate() {
+                    self.write(addr.wrapping_add(i as u64 * stride), d)?;
+                }
+            }
+        }
+        Ok(())
+    }
     fn read_each(&self, addrs: &[u64], size: usize, out: &mut [u8]) -> Result<(), MemFault> {
         self.each_run(addrs, size, "read of an unmapped page", |r, run| {
             let o = &mut out[r.start * size..r.end * size];

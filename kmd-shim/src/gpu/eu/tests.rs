@@ -1453,6 +1453,114 @@ fn untyped_lanes_keep_lane_by_lane_results() {
     );
 }
 
+/// An untyped message for every lane whose lanes' addresses step by a constant stride (a
+/// work-item's element of an array) goes to memory as one strided access
+/// (`Dataport::untyped_strided`); its results are still those of one lane after another:
+/// each channel plane from its lanes' dwords, overlapping writes won by the later lane. The
+/// same message with lane 0 disabled takes the lane-by-lane path and must agree on the
+/// other lanes. Expectations come from the memory image, lane by lane, not from the model.
+#[test]
+fn strided_untyped_lanes_are_lane_by_lane_results() {
+    use Opcode::*;
+    const STATELESS: u32 = crate::gpu::dataport::BTI_STATELESS;
+    let dword = |k: u64| (k as u32).wrapping_mul(2_654_435_761) ^ 0x5A5A_0000;
+    // (stride in bytes, channels): one run (stride = 4 x channels), gaps, one address for
+    // every lane, and xyzw lanes 4 bytes apart (each lane's dwords overlap the next's).
+    for (stride, chans) in [
+        (4u32, 1usize),
+        (8, 2),
+        (12, 3),
+        (16, 4),
+        (64, 4),
+        (64, 2),
+        (20, 1),
+        (0, 1),
+        (0, 4),
+        (4, 4),
+    ] {
+        let cmask = (0xFu32 << chans) & 0xF;
+        let ctrl = (2 << 4) | cmask;
+        let offsets = |at: u32| {
+            vec![
+                alu(
+                    Mul,
+                    8,
+                    dst(2, Type::UD),
+                    &[lane_ids(), imm(Type::UD, stride.into())],
+                ),
+                alu(
+                    Add,
+                    8,
+                    dst(2, Type::UD),
+                    &[r8(2, Type::UD), imm(Type::UD, at.into())],
+                ),
+            ]
+        };
+        for emask in [0xFFu32, 0xFE] {
+            let mem = FlatMem::new();
+            let words: Vec<u32> = (0..0x800).map(dword).collect();
+            mem.put_u32s(MEM_BASE, &words);
+            // Read at 0x100 into r10.., then write r21.. (lane l, channel c: 1000 l + c) at
+            // 0x1000 with the offsets in r20.
+            let mut insts = offsets(0x100);
+            insts.push(send(
+                8,
+                Sfid::Dc1,
+                Some(10),
+                2,
+                desc(1, chans as u32, 1, ctrl, STATELESS),
+                false,
+            ));
+            insts.extend(offsets(0x1000));
+            insts.push(alu(Mov, 8, dst(20, Type::UD), &[r8(2, Type::UD)]));
+            insts.push(send(
+                8,
+                Sfid::Dc1,
+                None,
+                20,
+                desc(1 + chans as u32, 0, 9, ctrl, STATELESS),
+                false,
+            ));
+            insts.push(eot());
+            let init = |_: usize, g: &mut Vec<[u8; 32]>| {
+                for c in 0..4 {
+                    put_u32s(g, 10 + c, &[0xAAAA; 8]);
+                    let data: Vec<u32> = (0..8).map(|l| 1000 * l + c as u32).collect();
+                    put_u32s(g, 21 + c, &data);
+                }
+            };
+            let (t, _) = run(insts, &group(1, emask, init), &mem).unwrap();
+            let mut image = words.clone();
+            for c in 0..chans {
+                let want: Vec<u32> = (0..8u32)
+                    .map(|l| {
+                        if emask & (1 << l) == 0 {
+                            0xAAAA
+                        } else {
+                            words[((0x100 + l * stride) / 4) as usize + c]
+                        }
+                    })
+                    .collect();
+                assert_eq!(
+                    grf_u32s(&t[0], 10 + c, 8),
+                    want,
+                    "stride {stride}, {chans} channels, emask {emask:#x}: plane {c}"
+                );
+            }
+            for l in (0..8u32).filter(|l| emask & (1 << l) != 0) {
+                for c in 0..chans {
+                    image[((0x1000 + l * stride) / 4) as usize + c] = 1000 * l + c as u32;
+                }
+            }
+            assert_eq!(
+                mem.get_u32s(MEM_BASE, 0x800),
+                image,
+                "stride {stride}, {chans} channels, emask {emask:#x}: memory"
+            );
+        }
+    }
+}
+
 #[test]
 fn infinite_loop_is_a_hang() {
     let insts = vec![
