@@ -1561,6 +1561,50 @@ fn strided_untyped_lanes_are_lane_by_lane_results() {
     }
 }
 
+/// Groups run one after another on a host thread reuse its register files
+/// (`eu::run_program`): a thread starts with its payload and zeros after it, never with
+/// what a thread of an earlier group left there.
+#[test]
+fn a_reused_register_file_starts_as_payload_and_zeros() {
+    use Opcode::*;
+    const STATELESS: u32 = crate::gpu::dataport::BTI_STATELESS;
+    // Write r125 (past the payload) to 0x200 + 4 lane, then leave a mark in r125.
+    let insts = vec![
+        alu(Shl, 8, dst(2, Type::UD), &[lane_ids(), imm(Type::UD, 2)]),
+        alu(
+            Add,
+            8,
+            dst(2, Type::UD),
+            &[r8(2, Type::UD), imm(Type::UD, 0x200)],
+        ),
+        alu(Mov, 8, dst(3, Type::UD), &[r8(125, Type::UD)]),
+        send(8, Sfid::Dc1, None, 2, desc(2, 0, 9, 0x2E, STATELESS), false),
+        alu(Mov, 8, dst(125, Type::UD), &[imm(Type::UD, 0xDEAD_BEEF)]),
+        eot(),
+    ];
+    let mut tg = group(2, 0xFF, |_, _| {});
+    for t in &mut tg.threads {
+        t.grfs.truncate(usize::from(LANE_REG) + 1);
+    }
+    let env = LaunchEnv {
+        general_state_base: MEM_BASE,
+        max_instructions: 100_000,
+        watchdog: crate::gpu::watchdog::Watchdog::none(),
+    };
+    let mut p = program(insts);
+    for round in 0..3 {
+        let mem = FlatMem::new();
+        mem.put_u32s(MEM_BASE + 0x200, &[7; 8]);
+        let mut c = Counters::default();
+        super::run_program(&mut p, &mem, &tg, &env, &mut c).unwrap();
+        assert_eq!(
+            mem.get_u32s(MEM_BASE + 0x200, 8),
+            vec![0; 8],
+            "group {round}"
+        );
+    }
+}
+
 #[test]
 fn infinite_loop_is_a_hang() {
     let insts = vec![

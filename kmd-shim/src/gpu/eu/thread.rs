@@ -49,10 +49,24 @@ pub type Lanes<T> = [T; 32];
 
 impl Thread {
     pub fn new(index: u32, grfs: &[[u8; 32]], exec_mask: u32, ip: u64) -> Thread {
-        let mut grf = vec![0u8; GRF_BYTES];
-        for (k, r) in grfs.iter().take(128).enumerate() {
-            grf[k * 32..k * 32 + 32].copy_from_slice(r);
-        }
+        Thread::new_in(None, index, grfs, exec_mask, ip)
+    }
+
+    /// As `new`, its register file in `buf` when given (a register file of a thread that
+    /// has ended, reused): the payload `grfs`, zeros after it.
+    pub fn new_in(
+        buf: Option<Vec<u8>>,
+        index: u32,
+        grfs: &[[u8; 32]],
+        exec_mask: u32,
+        ip: u64,
+    ) -> Thread {
+        let mut grf = buf
+            .filter(|b| b.len() == GRF_BYTES)
+            .unwrap_or_else(|| vec![0u8; GRF_BYTES]);
+        let payload = grfs.len().min(128);
+        grf[..payload * 32].copy_from_slice(grfs[..payload].as_flattened());
+        grf[payload * 32..].fill(0);
         let mut t = Thread {
             grf,
             arf: [0; arf::BYTES],
