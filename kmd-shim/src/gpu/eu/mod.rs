@@ -89,19 +89,20 @@ pub fn run_thread_group_with(
 }
 
 /// What a host thread's thread groups reuse from one group to the next: the message
-/// buffers of the data port's bus and the threads' register files. Allocating, zeroing and
-/// freeing them for every group (two SIMD32 threads a group of 64 work-items) was about a
-/// seventh of the model's time on the CTS's integer kernels. Nothing of one group is seen
-/// by the next: a thread's registers are its payload and zeros at dispatch, and a message
-/// reads only what the send gathered into it.
+/// buffers of the data port's bus and the threads (their register files above all).
+/// Allocating, zeroing, moving and freeing them for every group (two SIMD32 threads a
+/// group of 64 work-items) was about a seventh of the model's time on the CTS's integer
+/// kernels. Nothing of one group is seen by the next: a thread is dispatched again as a
+/// new one is (its payload, zeros after it), and a message reads only what the send
+/// gathered into it.
 #[derive(Default)]
 struct Spare {
     port: Option<send::Port>,
-    grfs: Vec<Vec<u8>>,
+    threads: Vec<Thread>,
 }
 
-/// Register files kept by a host thread (a group of 16 SIMD8 threads and a few more).
-const SPARE_GRFS: usize = 64;
+/// Threads kept by a host thread (a group of 16 SIMD8 threads and more).
+const SPARE_THREADS: usize = 64;
 
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
@@ -115,19 +116,19 @@ pub fn run_program(
     env: &LaunchEnv,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    let (mut port, mut grfs) = SPARE.with_borrow_mut(|s| {
+    let (mut port, mut threads) = SPARE.with_borrow_mut(|s| {
         (
             s.port.take().unwrap_or_default(),
-            std::mem::take(&mut s.grfs),
+            std::mem::take(&mut s.threads),
         )
     });
-    let mut threads = dispatch(tg, &mut grfs);
-    let r = run_group(prog, mem, tg, env, counters, &mut threads, &mut port);
-    grfs.extend(threads.into_iter().map(|t| t.grf));
-    grfs.truncate(SPARE_GRFS);
+    dispatch(tg, &mut threads);
+    let n = tg.threads.len();
+    let r = run_group(prog, mem, tg, env, counters, &mut threads[..n], &mut port);
+    threads.truncate(SPARE_THREADS);
     SPARE.with_borrow_mut(|s| {
         s.port = Some(port);
-        s.grfs = grfs;
+        s.threads = threads;
     });
     r
 }
@@ -141,7 +142,8 @@ pub(crate) fn run_threads(
     env: &LaunchEnv,
     counters: &mut Counters,
 ) -> Result<Vec<Thread>, GpuError> {
-    let mut threads = dispatch(tg, &mut Vec::new());
+    let mut threads = Vec::new();
+    dispatch(tg, &mut threads);
     run_group(
         prog,
         mem,
@@ -154,14 +156,15 @@ pub(crate) fn run_threads(
     Ok(threads)
 }
 
-/// The group's threads at dispatch, their register files taken from `spare` while it has
-/// some.
-fn dispatch(tg: &ThreadGroup, spare: &mut Vec<Vec<u8>>) -> Vec<Thread> {
-    tg.threads
-        .iter()
-        .enumerate()
-        .map(|(k, p)| Thread::new_in(spare.pop(), k as u32, &p.grfs, p.exec_mask, tg.kernel_addr))
-        .collect()
+/// The group's threads at dispatch, in the first of `threads` (those there dispatched
+/// again, more made as needed).
+fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>) {
+    for (k, p) in tg.threads.iter().enumerate() {
+        match threads.get_mut(k) {
+            Some(t) => t.dispatch_again(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr),
+            None => threads.push(Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr)),
+        }
+    }
 }
 
 /// Run the threads of `tg` (dispatched) to their ends, `port` carrying their messages.

@@ -49,30 +49,12 @@ pub type Lanes<T> = [T; 32];
 
 impl Thread {
     pub fn new(index: u32, grfs: &[[u8; 32]], exec_mask: u32, ip: u64) -> Thread {
-        Thread::new_in(None, index, grfs, exec_mask, ip)
-    }
-
-    /// As `new`, its register file in `buf` when given (a register file of a thread that
-    /// has ended, reused): the payload `grfs`, zeros after it.
-    pub fn new_in(
-        buf: Option<Vec<u8>>,
-        index: u32,
-        grfs: &[[u8; 32]],
-        exec_mask: u32,
-        ip: u64,
-    ) -> Thread {
-        let mut grf = buf
-            .filter(|b| b.len() == GRF_BYTES)
-            .unwrap_or_else(|| vec![0u8; GRF_BYTES]);
-        let payload = grfs.len().min(128);
-        grf[..payload * 32].copy_from_slice(grfs[..payload].as_flattened());
-        grf[payload * 32..].fill(0);
         let mut t = Thread {
-            grf,
+            grf: vec![0u8; GRF_BYTES],
             arf: [0; arf::BYTES],
             acc: [0; 32],
-            dispatch: exec_mask,
-            active: exec_mask,
+            dispatch: 0,
+            active: 0,
             waiting: 0,
             wait_ip: [0; 32],
             wake_min: u64::MAX,
@@ -81,11 +63,46 @@ impl Thread {
             index,
             mme: Default::default(),
         };
-        t.set_arf_u32(arf::CE0, 0, exec_mask);
-        // sr0.2: dispatch mask; sr0.3: the IP-relative vmask (same here).
-        t.set_arf_u32(arf::SR0, 2, exec_mask);
-        t.set_arf_u32(arf::SR0, 3, exec_mask);
+        t.dispatch_again(index, grfs, exec_mask, ip);
         t
+    }
+
+    /// The thread as `new` makes it, in place (a thread of an earlier group reused, its
+    /// register file kept): the payload `grfs` and zeros after it, every other register
+    /// and state as at dispatch.
+    pub fn dispatch_again(&mut self, index: u32, grfs: &[[u8; 32]], exec_mask: u32, ip: u64) {
+        // Every field named: one added later must be set here too.
+        let Thread {
+            grf,
+            arf,
+            acc,
+            dispatch,
+            active,
+            waiting,
+            wait_ip,
+            wake_min,
+            ip: t_ip,
+            state,
+            index: t_index,
+            mme,
+        } = self;
+        grf.resize(GRF_BYTES, 0);
+        let payload = grfs.len().min(128);
+        grf[..payload * 32].copy_from_slice(grfs[..payload].as_flattened());
+        grf[payload * 32..].fill(0);
+        arf.fill(0);
+        acc.fill(0);
+        (*dispatch, *active, *waiting) = (exec_mask, exec_mask, 0);
+        wait_ip.fill(0);
+        *wake_min = u64::MAX;
+        *t_ip = ip;
+        *state = RunState::Ready;
+        *t_index = index;
+        *mme = Default::default();
+        self.set_arf_u32(arf::CE0, 0, exec_mask);
+        // sr0.2: dispatch mask; sr0.3: the IP-relative vmask (same here).
+        self.set_arf_u32(arf::SR0, 2, exec_mask);
+        self.set_arf_u32(arf::SR0, 3, exec_mask);
     }
 
     pub fn arf_u32(&self, reg: usize, dword: usize) -> u32 {
