@@ -184,23 +184,41 @@ pub struct Payload {
     pub len: usize,
 }
 
-/// Lane-major dwords (lane l's `C` components at `buf[4 C l..]`) from `C` channel planes of
-/// `per` registers each (channel c of lane l: dword l of plane c).
-fn interleave<const C: usize>(planes: &[[u8; 32]], per: usize, buf: &mut [u8]) {
-    for (l, lane) in buf.chunks_exact_mut(4 * C).enumerate() {
-        for (c, d) in lane.chunks_exact_mut(4).enumerate() {
-            let r = &planes[c * per + l / 8];
-            d.copy_from_slice(&r[4 * (l % 8)..4 * (l % 8) + 4]);
+/// The bits in which `N` lane addresses of `B` bytes each (little-endian, from `flat`) differ
+/// from `a0 + l * stride`: zero when the lanes step by `stride`.
+fn lanes_off<const N: usize, const B: usize>(flat: &[u8], a0: u64, stride: u64) -> u64 {
+    let Some(flat) = flat.get(..N * B) else {
+        return u64::MAX;
+    };
+    let mut off = 0;
+    for (l, b) in flat.chunks_exact(B).enumerate() {
+        let mut v = [0u8; 8];
+        v[..B].copy_from_slice(b);
+        off |= u64::from_le_bytes(v) ^ a0.wrapping_add(l as u64 * stride);
+    }
+    off
+}
+
+/// Lane-major dwords (lane l's `C` components at `buf[4 C l..]`) of `N` lanes from `C`
+/// channel planes of `N / 8` registers each (channel c of lane l: dword l of plane c).
+/// Lengths are constants, so that the copies are unrolled.
+fn interleave<const C: usize, const N: usize>(planes: &[[u8; 32]], buf: &mut [u8]) {
+    let (planes, buf) = (&planes[..C * N / 8], &mut buf[..4 * C * N]);
+    for c in 0..C {
+        for l in 0..N {
+            let d = &planes[c * N / 8 + l / 8][4 * (l % 8)..4 * (l % 8) + 4];
+            buf[4 * (C * l + c)..4 * (C * l + c) + 4].copy_from_slice(d);
         }
     }
 }
 
 /// The inverse of `interleave`: lane-major dwords into `C` channel planes.
-fn deinterleave<const C: usize>(buf: &[u8], per: usize, planes: &mut [[u8; 32]]) {
-    for (l, lane) in buf.chunks_exact(4 * C).enumerate() {
-        for (c, d) in lane.chunks_exact(4).enumerate() {
-            let r = &mut planes[c * per + l / 8];
-            r[4 * (l % 8)..4 * (l % 8) + 4].copy_from_slice(d);
+fn deinterleave<const C: usize, const N: usize>(buf: &[u8], planes: &mut [[u8; 32]]) {
+    let (planes, buf) = (&mut planes[..C * N / 8], &buf[..4 * C * N]);
+    for c in 0..C {
+        for l in 0..N {
+            let d = &buf[4 * (C * l + c)..4 * (C * l + c) + 4];
+            planes[c * N / 8 + l / 8][4 * (l % 8)..4 * (l % 8) + 4].copy_from_slice(d);
         }
     }
 }
@@ -223,22 +241,12 @@ impl Payload {
             return None;
         }
         let flat = self.regs.get(reg..)?.as_flattened();
-        let mut next = a0;
-        let mut step = |a: u64| {
-            let ok = a == next;
-            next = next.wrapping_add(stride);
-            ok
-        };
-        let same = if a64 {
-            flat.chunks_exact(8)
-                .take(simd)
-                .all(|b| step(u64::from_le_bytes(b.try_into().expect("8 bytes"))))
-        } else {
-            flat.chunks_exact(4).take(simd).all(|b| {
-                step(u64::from(u32::from_le_bytes(
-                    b.try_into().expect("4 bytes"),
-                )))
-            })
+        // Every lane compared, no early exit: a loop of fixed length the compiler unrolls.
+        let same = match (a64, simd) {
+            (true, 8) => lanes_off::<8, 8>(flat, a0, stride) == 0,
+            (true, _) => lanes_off::<16, 8>(flat, a0, stride) == 0,
+            (false, 8) => lanes_off::<8, 4>(flat, a0, stride) == 0,
+            (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
         };
         same.then_some((a0, stride))
     }
@@ -784,21 +792,27 @@ impl Dataport<'_> {
         let buf = &mut buf[..simd * size];
         if matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite) {
             let planes = &msg.regs[dreg..dreg + chans * per];
-            match chans {
-                1 => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
-                2 => interleave::<2>(planes, per, buf),
-                3 => interleave::<3>(planes, per, buf),
-                _ => interleave::<4>(planes, per, buf),
+            match (chans, simd) {
+                (1, _) => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
+                (2, 8) => interleave::<2, 8>(planes, buf),
+                (2, _) => interleave::<2, 16>(planes, buf),
+                (3, 8) => interleave::<3, 8>(planes, buf),
+                (3, _) => interleave::<3, 16>(planes, buf),
+                (_, 8) => interleave::<4, 8>(planes, buf),
+                (_, _) => interleave::<4, 16>(planes, buf),
             }
             self.mem.write_strided(addr, stride, size, buf)?;
         } else {
             self.mem.read_strided(addr, stride, size, buf)?;
             let planes = &mut resp.regs[..chans * per];
-            match chans {
-                1 => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
-                2 => deinterleave::<2>(buf, per, planes),
-                3 => deinterleave::<3>(buf, per, planes),
-                _ => deinterleave::<4>(buf, per, planes),
+            match (chans, simd) {
+                (1, _) => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
+                (2, 8) => deinterleave::<2, 8>(buf, planes),
+                (2, _) => deinterleave::<2, 16>(buf, planes),
+                (3, 8) => deinterleave::<3, 8>(buf, planes),
+                (3, _) => deinterleave::<3, 16>(buf, planes),
+                (_, 8) => deinterleave::<4, 8>(buf, planes),
+                (_, _) => deinterleave::<4, 16>(buf, planes),
             }
             resp.written = chans * per;
         }

@@ -1466,7 +1466,7 @@ fn strided_untyped_lanes_are_lane_by_lane_results() {
     let dword = |k: u64| (k as u32).wrapping_mul(2_654_435_761) ^ 0x5A5A_0000;
     // (stride in bytes, channels): one run (stride = 4 x channels), gaps, one address for
     // every lane, and xyzw lanes 4 bytes apart (each lane's dwords overlap the next's).
-    for (stride, chans) in [
+    let cases = [
         (4u32, 1usize),
         (8, 2),
         (12, 3),
@@ -1477,86 +1477,100 @@ fn strided_untyped_lanes_are_lane_by_lane_results() {
         (0, 1),
         (0, 4),
         (4, 4),
-    ] {
-        let cmask = (0xFu32 << chans) & 0xF;
-        let ctrl = (2 << 4) | cmask;
-        let offsets = |at: u32| {
-            vec![
-                alu(
-                    Mul,
-                    8,
-                    dst(2, Type::UD),
-                    &[lane_ids(), imm(Type::UD, stride.into())],
-                ),
-                alu(
-                    Add,
-                    8,
-                    dst(2, Type::UD),
-                    &[r8(2, Type::UD), imm(Type::UD, at.into())],
-                ),
-            ]
-        };
-        for emask in [0xFFu32, 0xFE] {
-            let mem = FlatMem::new();
-            let words: Vec<u32> = (0..0x800).map(dword).collect();
-            mem.put_u32s(MEM_BASE, &words);
-            // Read at 0x100 into r10.., then write r21.. (lane l, channel c: 1000 l + c) at
-            // 0x1000 with the offsets in r20.
-            let mut insts = offsets(0x100);
-            insts.push(send(
-                8,
-                Sfid::Dc1,
-                Some(10),
-                2,
-                desc(1, chans as u32, 1, ctrl, STATELESS),
-                false,
-            ));
-            insts.extend(offsets(0x1000));
-            insts.push(alu(Mov, 8, dst(20, Type::UD), &[r8(2, Type::UD)]));
-            insts.push(send(
-                8,
-                Sfid::Dc1,
-                None,
-                20,
-                desc(1 + chans as u32, 0, 9, ctrl, STATELESS),
-                false,
-            ));
-            insts.push(eot());
-            let init = |_: usize, g: &mut Vec<[u8; 32]>| {
-                for c in 0..4 {
-                    put_u32s(g, 10 + c, &[0xAAAA; 8]);
-                    let data: Vec<u32> = (0..8).map(|l| 1000 * l + c as u32).collect();
-                    put_u32s(g, 21 + c, &data);
-                }
+    ];
+    for simd in [8u8, 16] {
+        let per = usize::from(simd / 8);
+        let n = u32::from(simd);
+        let all = (1u32 << simd) - 1;
+        for (stride, chans) in cases {
+            let cmask = (0xFu32 << chans) & 0xF;
+            // SIMD mode: 2 is SIMD8, 1 SIMD16.
+            let ctrl = (if simd == 8 { 2 } else { 1 } << 4) | cmask;
+            // Lane ids 0..simd in r118.., each lane's offset `at + stride * lane` in r2...
+            let offsets = |at: u32| {
+                vec![
+                    alu(
+                        Mul,
+                        simd,
+                        dst(2, Type::UD),
+                        &[row(118, Type::UD), imm(Type::UD, stride.into())],
+                    ),
+                    alu(
+                        Add,
+                        simd,
+                        dst(2, Type::UD),
+                        &[row(2, Type::UD), imm(Type::UD, at.into())],
+                    ),
+                ]
             };
-            let (t, _) = run(insts, &group(1, emask, init), &mem).unwrap();
-            let mut image = words.clone();
-            for c in 0..chans {
-                let want: Vec<u32> = (0..8u32)
-                    .map(|l| {
-                        if emask & (1 << l) == 0 {
-                            0xAAAA
-                        } else {
-                            words[((0x100 + l * stride) / 4) as usize + c]
-                        }
-                    })
-                    .collect();
-                assert_eq!(
-                    grf_u32s(&t[0], 10 + c, 8),
-                    want,
-                    "stride {stride}, {chans} channels, emask {emask:#x}: plane {c}"
-                );
-            }
-            for l in (0..8u32).filter(|l| emask & (1 << l) != 0) {
+            let (mlen, rlen) = (per as u32, (chans * per) as u32);
+            for emask in [all, all & !1] {
+                let mem = FlatMem::new();
+                let words: Vec<u32> = (0..0x800).map(dword).collect();
+                mem.put_u32s(MEM_BASE, &words);
+                // Read at 0x100 into r10.., then write the planes after the offsets in
+                // r22.. (lane l, channel c: 1000 l + c) at 0x1000.
+                let mut insts = offsets(0x100);
+                insts.push(send(
+                    simd,
+                    Sfid::Dc1,
+                    Some(10),
+                    2,
+                    desc(mlen, rlen, 1, ctrl, STATELESS),
+                    false,
+                ));
+                insts.extend(offsets(0x1000));
+                insts.push(alu(Mov, simd, dst(22, Type::UD), &[row(2, Type::UD)]));
+                insts.push(send(
+                    simd,
+                    Sfid::Dc1,
+                    None,
+                    22,
+                    desc(mlen + rlen, 0, 9, ctrl, STATELESS),
+                    false,
+                ));
+                insts.push(eot());
+                let init = |_: usize, g: &mut Vec<[u8; 32]>| {
+                    put_u32s(g, 118, &(0..16).collect::<Vec<u32>>());
+                    put_u32s(g, 10, &[0xAAAA; 64]);
+                    for c in 0..4 {
+                        let data: Vec<u32> = (0..n).map(|l| 1000 * l + c as u32).collect();
+                        put_u32s(g, 22 + per + c * per, &data);
+                    }
+                };
+                let tg = ThreadGroup {
+                    simd: n,
+                    ..group(1, emask, init)
+                };
+                let (t, _) = run(insts, &tg, &mem).unwrap();
+                let what =
+                    format!("SIMD{simd}, stride {stride}, {chans} channels, emask {emask:#x}");
+                let mut image = words.clone();
                 for c in 0..chans {
-                    image[((0x1000 + l * stride) / 4) as usize + c] = 1000 * l + c as u32;
+                    let want: Vec<u32> = (0..n)
+                        .map(|l| {
+                            if emask & (1 << l) == 0 {
+                                0xAAAA
+                            } else {
+                                words[((0x100 + l * stride) / 4) as usize + c]
+                            }
+                        })
+                        .collect();
+                    assert_eq!(
+                        grf_u32s(&t[0], 10 + c * per, n as usize),
+                        want,
+                        "{what}: plane {c}"
+                    );
                 }
+                for l in (0..n).filter(|l| emask & (1 << l) != 0) {
+                    for c in 0..chans {
+                        image[((0x1000 + l * stride) / 4) as usize + c] = 1000 * l + c as u32;
+                    }
+                }
+                let got = mem.get_u32s(MEM_BASE, 0x800);
+                let first = (0..got.len()).find(|&k| got[k] != image[k]);
+                assert_eq!(first, None, "{what}: memory (first wrong dword)");
             }
-            assert_eq!(
-                mem.get_u32s(MEM_BASE, 0x800),
-                image,
-                "stride {stride}, {chans} channels, emask {emask:#x}: memory"
-            );
         }
     }
 }
