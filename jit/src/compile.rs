@@ -691,6 +691,8 @@ fn machine_code(
     may_spill: bool,
 ) -> Result<Option<(crate::mir::MFunction, regalloc::Assignment, bool)>, KernelError> {
     let (mut mfunc, uses_local_ids) = isel::select(func, uniform, layout)?;
+    let folded = crate::mir::fold_copies::fold_copies(&mut mfunc);
+    tracing::trace!(kernel = %func.name, folded, "copies folded into their sources");
     // The machine IR's verifier where the IR's runs (debug builds, tests, GENCL_VERIFY_IR).
     let verify = passes::PassOptions::default().verify;
     let mir_error = |after: &str, e: String| {

@@ -186,6 +186,37 @@ fn local_memory_past_the_device_is_a_build_error() {
 /// Send coalescing (isel/coalesce.rs): a work-item's float4 is one four-channel read or
 /// write, and 32 uniform round constants one SIMD8 message without the execution mask; the
 /// same kernels without coalescing took four messages per float4 and one per constant.
+/// A vector stored from a computation is computed into the store's payload
+/// (`mir::fold_copies`): an `int16` sum is sixteen adds and no moves, at SIMD16 and SIMD32.
+#[test]
+fn a_stored_vector_is_computed_into_its_payload() {
+    let src = "kernel void add16(global const int16 *a, global const int16 *b, global int16 *c) {
+            int i = get_global_id(0);
+            c[i] = a[i] + b[i];
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let adds = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("add ("))
+            .count();
+        let moves: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim_start();
+                l.starts_with("mov (") && !l.contains("r127")
+            })
+            .collect();
+        assert!(adds >= 16, "{text}");
+        assert!(
+            moves.is_empty(),
+            "the sums are moved into the payload: {moves:?}\n{text}"
+        );
+    }
+}
+
 #[test]
 fn float4_and_table_reads_are_coalesced() {
     let src =

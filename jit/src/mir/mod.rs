@@ -100,4 +100,5 @@ impl MFunction {
     }
 }
 
+pub mod fold_copies;
 pub mod verify;

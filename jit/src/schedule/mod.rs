@@ -14,6 +14,8 @@
 mod graph;
 mod list;
 
+pub use graph::is_boundary;
+
 use crate::mir::{Item, MFunction};
 
 /// `GENCL_SCHEDULE=0` keeps the instructions in the order selection made them (for
