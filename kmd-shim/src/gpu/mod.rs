@@ -62,10 +62,7 @@ pub trait GpuMemory: Sync {
         size: usize,
         out: &mut [u8],
     ) -> Result<(), MemFault> {
-        for (i, o) in out.chunks_exact_mut(size).enumerate() {
-            self.read(addr.wrapping_add(i as u64 * stride), o)?;
-        }
-        Ok(())
+        strided_reads(self, addr, stride, size, out)
     }
     /// `size` bytes from each slot of `data` to `addr + i * stride`, in order (a later slot's
     /// write to the same bytes wins).
@@ -76,10 +73,7 @@ pub trait GpuMemory: Sync {
         size: usize,
         data: &[u8],
     ) -> Result<(), MemFault> {
-        for (i, d) in data.chunks_exact(size).enumerate() {
-            self.write(addr.wrapping_add(i as u64 * stride), d)?;
-        }
-        Ok(())
+        strided_writes(self, addr, stride, size, data)
     }
     /// Read-modify-write of the `size`-byte (4 or 8) little-endian value at each of `addrs`,
     /// in order: `f(i, old)` is the i-th access's new value (`None`: nothing written). The
@@ -102,6 +96,34 @@ pub trait GpuMemory: Sync {
     fn address_space(&self) -> u64 {
         0
     }
+}
+
+/// `GpuMemory::read_strided` through `mem`'s plain reads, one access a slot.
+pub fn strided_reads<M: GpuMemory + ?Sized>(
+    mem: &M,
+    addr: u64,
+    stride: u64,
+    size: usize,
+    out: &mut [u8],
+) -> Result<(), MemFault> {
+    for (i, o) in out.chunks_exact_mut(size).enumerate() {
+        mem.read(addr.wrapping_add(i as u64 * stride), o)?;
+    }
+    Ok(())
+}
+
+/// `GpuMemory::write_strided` through `mem`'s plain writes, one access a slot.
+pub fn strided_writes<M: GpuMemory + ?Sized>(
+    mem: &M,
+    addr: u64,
+    stride: u64,
+    size: usize,
+    data: &[u8],
+) -> Result<(), MemFault> {
+    for (i, d) in data.chunks_exact(size).enumerate() {
+        mem.write(addr.wrapping_add(i as u64 * stride), d)?;
+    }
+    Ok(())
 }
 
 /// One read-modify-write of the `size`-byte value at `addr` through `mem`'s plain accesses

@@ -1083,13 +1083,9 @@ fn binding_new_objects_does_not_wait_for_a_batch_running_in_the_vm() {
     assert_eq!((r.batch_active, r.batch_pending), (1, 1));
 }
 
-/// A message's lanes taken together (`read_each`/`write_each`: one lookup and lock per page
-/// and object) give the bytes of one access at a time: lanes on one page, on the next page
-/// of the object, in a second object, crossing a page (and an object), in random order and
-/// sizes; and the first unmapped lane faults at its address after the lanes before it.
-#[test]
-fn lane_batches_match_one_access_at_a_time() {
-    use crate::gpu::GpuMemory;
+/// A VM with two objects bound back to back: three pages at `va`, two at `vb` after them,
+/// nothing past them.
+fn two_objects() -> ([Arc<GemObject>; 2], Vm, u64, u64) {
     let (a, b) = (
         Arc::new(GemObject::new(3 * PAGE).unwrap()),
         Arc::new(GemObject::new(2 * PAGE).unwrap()),
@@ -1101,14 +1097,29 @@ fn lane_batches_match_one_access_at_a_time() {
         m.bind(1, &a, va);
         m.bind(2, &b, vb);
     }
-    let v = vm.view();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
+    ([a, b], vm, va, vb)
+}
+
+/// A xorshift64 generator from `seed`.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
-    };
+    }
+}
+
+/// A message's lanes taken together (`read_each`/`write_each`: one lookup and lock per page
+/// and object) give the bytes of one access at a time: lanes on one page, on the next page
+/// of the object, in a second object, crossing a page (and an object), in random order and
+/// sizes; and the first unmapped lane faults at its address after the lanes before it.
+#[test]
+fn lane_batches_match_one_access_at_a_time() {
+    use crate::gpu::GpuMemory;
+    let (_objects, vm, va, vb) = two_objects();
+    let v = vm.view();
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let span = 5 * PAGE;
     for round in 0..400 {
         let size = [1usize, 2, 4, 8][(next() % 4) as usize];
@@ -1173,25 +1184,9 @@ fn lane_batches_match_one_access_at_a_time() {
 #[test]
 fn strided_lanes_match_one_access_at_a_time() {
     use crate::gpu::GpuMemory;
-    let (a, b) = (
-        Arc::new(GemObject::new(3 * PAGE).unwrap()),
-        Arc::new(GemObject::new(2 * PAGE).unwrap()),
-    );
-    let (va, vb) = (0x10_0000u64, 0x10_0000 + 3 * PAGE);
-    let vm = Vm::default();
-    {
-        let mut m = vm.lock_mut();
-        m.bind(1, &a, va);
-        m.bind(2, &b, vb);
-    }
+    let (_objects, vm, va, vb) = two_objects();
     let v = vm.view();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let span = 5 * PAGE;
     for round in 0..400 {
         let size = [4usize, 8, 12, 16][(next() % 4) as usize];

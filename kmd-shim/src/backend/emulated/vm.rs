@@ -258,11 +258,7 @@ impl GpuMemory for VmView {
                     obj.read_at(off + i as u64 * stride, o);
                 }
             }
-            None => {
-                for (i, o) in out.chunks_exact_mut(size).enumerate() {
-                    self.read(addr.wrapping_add(i as u64 * stride), o)?;
-                }
-            }
+            None => crate::gpu::strided_reads(self, addr, stride, size, out)?,
         }
         Ok(())
     }
@@ -281,11 +277,7 @@ impl GpuMemory for VmView {
                     obj.write_at(off + i as u64 * stride, d);
                 }
             }
-            None => {
-                for (i, d) in data.chunks_exact(size).enumerate() {
-                    self.write(addr.wrapping_add(i as u64 * stride), d)?;
-                }
-            }
+            None => crate::gpu::strided_writes(self, addr, stride, size, data)?,
         }
         Ok(())
     }
