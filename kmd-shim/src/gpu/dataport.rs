@@ -678,6 +678,14 @@ impl Dataport<'_> {
         let a64 = m.bti.is_none();
         let write = matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite);
         let chans = m.channel_mask.count_ones() as usize;
+        if chans == 0 {
+            // Every channel masked off: the message moves nothing, which the PRM does not
+            // allow ("at least one channel must be enabled"); a kernel's error, not a panic.
+            return Err(illegal(
+                addr,
+                "an untyped message with every channel masked off",
+            ));
+        }
         let sp = self.message_space(addr, m)?;
         let areg = m.header as usize;
         let aregs = if a64 { simd / 4 } else { simd / 8 };

@@ -1575,6 +1575,35 @@ fn strided_untyped_lanes_are_lane_by_lane_results() {
     }
 }
 
+/// An untyped message with all four channels masked off moves nothing and is refused
+/// as the kernel's error (it reached a zero-sized lane copy before), in graphics memory
+/// and in SLM alike.
+#[test]
+fn an_untyped_message_with_no_channel_is_an_error() {
+    const STATELESS: u32 = crate::gpu::dataport::BTI_STATELESS;
+    for bti in [STATELESS, 254] {
+        for (ty, rlen, mlen) in [(1, 1, 1), (9, 0, 2)] {
+            let insts = vec![
+                send(
+                    8,
+                    Sfid::Dc1,
+                    (rlen > 0).then_some(10),
+                    2,
+                    desc(mlen, rlen, ty, 0x2F, bti),
+                    false,
+                ),
+                eot(),
+            ];
+            let r = run(insts, &group(1, 0xFF, |_, _| {}), &FlatMem::new());
+            assert!(
+                matches!(r, Err(GpuError::IllegalInstruction { .. })),
+                "bti {bti}, message type {ty}: {:?}",
+                r.err()
+            );
+        }
+    }
+}
+
 /// Groups run one after another on a host thread reuse its register files
 /// (`eu::run_program`): a thread starts with its payload and zeros after it, never with
 /// what a thread of an earlier group left there.
