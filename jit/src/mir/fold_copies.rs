@@ -44,10 +44,10 @@ pub fn fold_copies(m: &mut MFunction) -> usize {
     let mut gone = vec![false; m.items.len()];
     let mut folded = 0;
     for v in 0..n {
-        let Some(plan) = plan(m, v as u32, &writes[v], &reads[v], &gone) else {
+        let Some(pairs) = plan(m, v as u32, &writes[v], &reads[v], &gone) else {
             continue;
         };
-        for (w, c) in plan.pairs {
+        for (w, c) in pairs {
             let Item::Inst(copy) = &m.items[c] else {
                 unreachable!("a copy is an instruction")
             };
@@ -68,11 +68,6 @@ pub fn fold_copies(m: &mut MFunction) -> usize {
         });
     }
     folded
-}
-
-/// The writes of `v` and the copies each one's bytes go to, when `v` folds.
-struct Plan {
-    pairs: Vec<(usize, usize)>,
 }
 
 fn inst(m: &MFunction, pos: usize) -> Option<&MInst> {
@@ -127,7 +122,14 @@ fn written(mi: &MInst) -> u32 {
     }
 }
 
-fn plan(m: &MFunction, v: u32, writes: &[usize], reads: &[usize], gone: &[bool]) -> Option<Plan> {
+/// The writes of `v` and the copies each one's bytes go to, when `v` folds.
+fn plan(
+    m: &MFunction,
+    v: u32,
+    writes: &[usize],
+    reads: &[usize],
+    gone: &[bool],
+) -> Option<Vec<(usize, usize)>> {
     if writes.is_empty() || writes.len() != reads.len() {
         return None;
     }
@@ -210,7 +212,7 @@ fn plan(m: &MFunction, v: u32, writes: &[usize], reads: &[usize], gone: &[bool])
             }
         }
     }
-    Some(Plan { pairs })
+    Some(pairs)
 }
 
 #[cfg(test)]

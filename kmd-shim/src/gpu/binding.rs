@@ -94,12 +94,12 @@ impl Bindings {
         mem: &dyn GpuMemory,
         bti: u32,
         addr: u64,
-    ) -> Result<Option<Surface>, GpuError> {
+    ) -> Result<Option<&Surface>, GpuError> {
         if bti > MAX_SURFACE_BTI {
             return Err(illegal(addr, format!("reserved binding-table index {bti}")));
         }
         match self {
-            Bindings::Fixed(v) => Ok(v.get(bti as usize).copied().flatten()),
+            Bindings::Fixed(v) => Ok(v.get(bti as usize).and_then(Option::as_ref)),
             Bindings::Table {
                 surface_state_base,
                 pointer,
@@ -107,10 +107,10 @@ impl Bindings {
             } => {
                 let slot = cache.slot(bti);
                 if let Some(s) = slot.get() {
-                    return Ok(*s);
+                    return Ok(s.as_ref());
                 }
                 let s = resolve(mem, *surface_state_base, *pointer, bti)?;
-                Ok(*slot.get_or_init(|| s))
+                Ok(slot.get_or_init(|| s).as_ref())
             }
         }
     }
@@ -125,12 +125,12 @@ impl Bindings {
     ) -> Result<Option<BufferSurface>, GpuError> {
         match self.entry(mem, bti, addr)? {
             None => Ok(None),
-            Some(Surface::Buffer(b, _)) => Ok(Some(b)),
+            Some(Surface::Buffer(b, _)) => Ok(Some(*b)),
             Some(Surface::Image(_)) => Err(illegal(
                 addr,
                 format!("binding-table index {bti}: an untyped message to an image surface"),
             )),
-            Some(Surface::Unmodelled(s)) => Err(unmodelled(addr, bti, &s)),
+            Some(Surface::Unmodelled(s)) => Err(unmodelled(addr, bti, s)),
         }
     }
 
@@ -144,12 +144,12 @@ impl Bindings {
     ) -> Result<Option<Image>, GpuError> {
         match self.entry(mem, bti, addr)? {
             None => Ok(None),
-            Some(Surface::Image(i) | Surface::Buffer(_, Some(i))) => Ok(Some(i)),
+            Some(Surface::Image(i) | Surface::Buffer(_, Some(i))) => Ok(Some(*i)),
             Some(Surface::Buffer(_, None)) => Err(illegal(
                 addr,
                 format!("binding-table index {bti}: a typed message to a raw buffer"),
             )),
-            Some(Surface::Unmodelled(s)) => Err(unmodelled(addr, bti, &s)),
+            Some(Surface::Unmodelled(s)) => Err(unmodelled(addr, bti, s)),
         }
     }
 }

@@ -52,13 +52,7 @@ pub struct Dataport<'a> {
     pub general_state_base: u64,
     /// Spin-waits on the group's SLM: who waits for which dword to be written.
     pub watch: SlmWatch,
-    /// The spaces of the last binding-table indices messages named, by index modulo
-    /// `SPACES` (the group's surfaces do not change under it: a kernel's few buffers are
-    /// looked up once, not at every message).
-    spaces: [Option<(u32, Space)>; SPACES],
 }
-
-const SPACES: usize = 8;
 
 /// The most rounds of its group a spin-waiter sleeps through when nothing writes its dword.
 pub const MAX_SLEEP_ROUNDS: u64 = 64;
@@ -305,22 +299,10 @@ impl Dataport<'_> {
             slm: vec![0; tg.slm_bytes as usize],
             general_state_base,
             watch: SlmWatch::default(),
-            spaces: [None; SPACES],
         }
     }
 
-    fn space(&mut self, addr: u64, bti: u32) -> Result<Space, GpuError> {
-        let slot = bti as usize % SPACES;
-        match self.spaces[slot] {
-            Some((b, sp)) if b == bti => return Ok(sp),
-            _ => {}
-        }
-        let sp = self.resolve_space(addr, bti)?;
-        self.spaces[slot] = Some((bti, sp));
-        Ok(sp)
-    }
-
-    fn resolve_space(&self, addr: u64, bti: u32) -> Result<Space, GpuError> {
+    fn space(&self, addr: u64, bti: u32) -> Result<Space, GpuError> {
         Ok(match bti {
             BTI_SLM => Space::Slm,
             BTI_STATELESS | BTI_STATELESS_NON_COHERENT => Space::Mem {
@@ -512,7 +494,7 @@ impl Dataport<'_> {
 
     /// The space a message's addresses are in: its binding-table index, or
     /// flat 64-bit addresses (A64 messages).
-    fn message_space(&mut self, addr: u64, m: &Message) -> Result<Space, GpuError> {
+    fn message_space(&self, addr: u64, m: &Message) -> Result<Space, GpuError> {
         match m.bti {
             Some(b) => self.space(addr, u32::from(b)),
             None => Ok(Space::Mem {
@@ -725,7 +707,8 @@ impl Dataport<'_> {
                 let last = a0 + (simd as u64 - 1) * stride;
                 if !past(bound, last, 4 * chans) {
                     let at = base.wrapping_add(a0);
-                    return self.untyped_strided(at, stride, msg, m, dreg, chans, resp);
+                    self.untyped_strided(at, stride, msg, m, dreg, chans, resp)?;
+                    return Ok(latency(sp));
                 }
             }
         }
@@ -792,7 +775,7 @@ impl Dataport<'_> {
         dreg: usize,
         chans: usize,
         resp: &mut Reply,
-    ) -> Result<SendOutcome, GpuError> {
+    ) -> Result<(), GpuError> {
         let simd = m.simd as usize;
         let per = simd / 8;
         let size = 4 * chans;
@@ -824,10 +807,7 @@ impl Dataport<'_> {
             }
             resp.written = chans * per;
         }
-        Ok(latency(Space::Mem {
-            base: 0,
-            bound: None,
-        }))
+        Ok(())
     }
 
     /// An untyped message whose channels are x, xy, xyz or xyzw, every enabled lane's

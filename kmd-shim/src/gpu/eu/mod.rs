@@ -335,10 +335,7 @@ fn step(
             counters.lane_instructions += u64::from(emask.count_ones());
             // The scoreboard: the payloads are read and the reply written where no reply
             // still on its way lands.
-            let (payload, reply) = match inst.message {
-                Some(_) => inst.send_regs,
-                None => send::registers(inst, &m),
-            };
+            let (payload, reply) = inst.send_regs.unwrap_or_else(|| send::registers(inst, &m));
             timing.touch(payload | reply);
             timing.issue += 1;
             // Each shared function is its own unit: the message gateway (barriers), the

@@ -134,8 +134,8 @@ pub struct ExecInst {
     /// check before it issues. A send's are its message's, known when it issues.
     pub touch: u128,
     /// A send with an immediate descriptor: the GRFs of its payloads and of its reply
-    /// (`send::registers`), for the scoreboard at each issue.
-    pub send_regs: (u128, u128),
+    /// (`send::registers`), for the scoreboard at each issue (None: known at issue).
+    pub send_regs: Option<(u128, u128)>,
     /// IEEE macro operands' mme registers: dst, src0..src2 (0..7; 8 = nomme).
     pub mme: [u8; 4],
 }
@@ -563,15 +563,13 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         fast: None,
         issue: 0,
         touch: 0,
-        send_regs: (0, 0),
+        send_regs: None,
         mme,
     };
     e.fast = super::fast::plan(&e);
     e.issue = super::timing::issue_cycles(&e) as u8;
     e.touch = super::timing::grfs_touched(&e);
-    if let Some(m) = e.message {
-        e.send_regs = super::send::registers(&e, &m);
-    }
+    e.send_regs = e.message.map(|m| super::send::registers(&e, &m));
     Ok(e)
 }
 
