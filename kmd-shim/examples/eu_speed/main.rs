@@ -271,6 +271,7 @@ fn main() {
                 max_work: u64::MAX,
                 work: 0,
                 watchdog: &watchdog,
+                helpers_after: 0,
             };
             let (_, r) = pool.run(&mut c, &|id, _, w, _, c| {
                 let tg = &groups[id[0] as usize];

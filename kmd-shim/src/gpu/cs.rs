@@ -968,19 +968,30 @@ impl<'m> CommandStreamer<'m> {
         let hw_threads = u32::from(vfe.maximum_number_of_threads) + 1;
         let workers = (hw_threads / threads).max(1) as usize;
         let mem = self.mem;
+        let workers = self.budget.host_threads.min(workers);
+        let mut programs = self
+            .programs
+            .checkout(mem.address_space(), kernel_addr, workers)
+            .translating(self.budget.translate);
+        // Other host threads join at once when the kernel's last dispatch says its groups
+        // are long enough to pay for waking them (or it is the kernel's first), else once
+        // this thread has done HELPERS_AFTER of the work alone.
+        let helpers_after = match programs.work_per_group() {
+            Some(per_group) if per_group.saturating_mul(groups.len()) < 2 * pool::HELPERS_AFTER => {
+                pool::HELPERS_AFTER
+            }
+            _ => 0,
+        };
         let run = pool::Run {
             groups,
-            workers: self.budget.host_threads.min(workers),
+            workers,
             max_work: self.budget.max_work,
             work: self.work,
             watchdog: &self.watchdog,
+            helpers_after,
         };
         let general_state_base = self.state.general_base;
         let watchdog = &self.watchdog;
-        let programs = self
-            .programs
-            .checkout(mem.address_space(), kernel_addr, run.workers)
-            .translating(self.budget.translate);
         let (work, result) = run.run(counters, &|group, seq, worker, max_instructions, c| {
             let first_slot = worker as u32 * threads;
             let tg = ThreadGroup {
@@ -1002,6 +1013,9 @@ impl<'m> CommandStreamer<'m> {
             };
             programs.with(worker, mem, |program| dispatch(mem, &tg, &env, program, c))
         });
+        if !groups.is_empty() {
+            programs.set_work_per_group(work.saturating_sub(self.work) / groups.len());
+        }
         self.work = work;
         result
     }

@@ -81,45 +81,83 @@ pub struct Run<'a> {
     pub max_work: u64,
     pub work: u64,
     pub watchdog: &'a Watchdog,
+    /// Work (threads and instructions) the calling thread does alone before the other
+    /// host threads join; 0: they join at once.
+    pub helpers_after: u64,
+}
+
+/// The process's host threads for dispatches, beside each dispatch's calling thread:
+/// `host_threads() - 1` of them, started once. `None` when none could be started (the
+/// calling thread then runs every group).
+fn helper_threads() -> Option<&'static rayon_core::ThreadPool> {
+    static POOL: OnceLock<Option<rayon_core::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let n = host_threads().saturating_sub(1);
+        if n == 0 {
+            return None;
+        }
+        rayon_core::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("gencl-eu{}", i + 1))
+            .build()
+            .map_err(|e| tracing::warn!("no host threads for the GPU model's EUs: {e}"))
+            .ok()
+    })
+    .as_ref()
 }
 
 impl Run<'_> {
     /// Runs every group; the batch's work after it, and the dispatch's result.
+    ///
+    /// The calling thread runs groups itself from the start; the other host threads (a
+    /// pool kept for the process: starting threads for each dispatch cost a small launch
+    /// several times its own run) join it as soon as the dispatch is known to be long
+    /// enough to pay for waking them: at once when `helpers_after` is 0, else once the
+    /// calling thread has done that much work and groups are left. A dispatch of a few
+    /// short groups so wakes no other thread.
     pub fn run(
         &self,
         counters: &mut Counters,
         group: &RunGroup<'_>,
     ) -> (u64, Result<(), GpuError>) {
         let total = self.groups.len();
-        let workers = (self.workers as u64).min(total).max(1) as usize;
         let shared = Shared {
             next: AtomicU64::new(0),
             work: AtomicU64::new(self.work),
             failed: AtomicBool::new(false),
         };
-        let outcomes: Vec<Outcome> = if workers == 1 {
-            vec![self.worker(0, &shared, group)]
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..workers)
-                    .map(|w| {
-                        let shared = &shared;
-                        std::thread::Builder::new()
-                            .name(format!("gencl-eu{w}"))
-                            .spawn_scoped(s, move || self.worker(w, shared, group))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .enumerate()
-                    .map(|(w, h)| match h {
-                        Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                        // No host thread: this one runs what is left.
-                        Err(_) => self.worker(w, &shared, group),
-                    })
-                    .collect()
-            })
-        };
+        let helpers = helper_threads();
+        // More lanes than host threads would only queue behind each other.
+        let lanes = (self.workers as u64)
+            .min(total)
+            .min(helpers.map_or(0, |p| p.current_num_threads() as u64) + 1)
+            .max(1) as usize;
+        let mut outcomes: Vec<Outcome> = Vec::with_capacity(lanes);
+        match helpers {
+            Some(pool) if lanes > 1 => {
+                let joined = parking_lot::Mutex::new(Vec::with_capacity(lanes - 1));
+                let own = pool.in_place_scope(|s| {
+                    let start = || {
+                        for w in 1..lanes {
+                            let (shared, joined) = (&shared, &joined);
+                            s.spawn(move |_| {
+                                // Between groups a helper runs any other dispatch's
+                                // waiting lane first, so that a long dispatch does not
+                                // hold a short one's end.
+                                let o = self.worker(w, shared, group, |_| {
+                                    let _ = rayon_core::yield_now();
+                                });
+                                joined.lock().push(o);
+                            });
+                        }
+                    };
+                    self.lead(&shared, group, start)
+                });
+                outcomes.push(own);
+                outcomes.extend(joined.into_inner());
+            }
+            _ => outcomes.push(self.worker(0, &shared, group, |_| {})),
+        }
         let mut first: Option<(u64, GpuError)> = None;
         for o in outcomes {
             counters.add(&o.counters);
@@ -133,7 +171,36 @@ impl Run<'_> {
         (work, first.map_or(Ok(()), |(_, e)| Err(e)))
     }
 
-    fn worker(&self, w: usize, shared: &Shared, group: &RunGroup<'_>) -> Outcome {
+    /// Host thread 0 (the caller): its groups, starting the helpers when the dispatch has
+    /// proved long enough.
+    fn lead(&self, shared: &Shared, group: &RunGroup<'_>, start: impl FnOnce()) -> Outcome {
+        let mut start = Some(start);
+        if self.helpers_after == 0 {
+            if let Some(f) = start.take() {
+                f();
+            }
+        }
+        let total = self.groups.len();
+        self.worker(0, shared, group, |c| {
+            if c.threads + c.instructions >= self.helpers_after
+                && shared.next.load(Ordering::Relaxed) < total
+            {
+                if let Some(f) = start.take() {
+                    f();
+                }
+            }
+        })
+    }
+
+    /// Claims and runs groups until none is left or one failed; `between` is called after
+    /// each group with this host thread's counters so far.
+    fn worker(
+        &self,
+        w: usize,
+        shared: &Shared,
+        group: &RunGroup<'_>,
+        mut between: impl FnMut(&Counters),
+    ) -> Outcome {
         let mut counters = Counters::default();
         let total = self.groups.len();
         loop {
@@ -152,6 +219,7 @@ impl Run<'_> {
                     error: Some((i, e)),
                 };
             }
+            between(&counters);
         }
     }
 
@@ -195,6 +263,11 @@ impl Run<'_> {
 /// and reading the clock twice a group was 4 % of the model's time on the CTS's
 /// vstore_half (small groups; a VM's clock_gettime).
 const WATCHDOG_EVERY: u64 = 32;
+
+/// Work (threads and EU instructions) a dispatch's calling thread does alone before it
+/// wakes the other host threads, when the kernel's last dispatch was short: waking an idle
+/// vCPU costs tens of microseconds, about what this much work takes the model.
+pub const HELPERS_AFTER: u64 = 2_000;
 const LONG_GROUP: u64 = 100_000;
 
 struct Shared {
@@ -243,6 +316,7 @@ mod tests {
             max_work: u64::MAX,
             work: 0,
             watchdog: &watchdog,
+            helpers_after: 0,
         };
         let mut c = Counters::default();
         let seen = std::sync::Mutex::new(Vec::new());
@@ -308,6 +382,7 @@ mod tests {
                 max_work: 50,
                 work: 0,
                 watchdog: &watchdog,
+                helpers_after: 0,
             };
             let (_, r) = run.run(&mut Counters::default(), &|_, _, _, _, c| {
                 c.instructions += 5;
@@ -315,5 +390,109 @@ mod tests {
             });
             assert_eq!(r, Err(GpuError::Hang));
         }
+    }
+
+    fn run_of(groups: u32, workers: usize, helpers_after: u64, watchdog: &Watchdog) -> Run<'_> {
+        Run {
+            groups: GroupGrid::new([0, 0, 0], [groups, 1, 1]),
+            workers,
+            max_work: u64::MAX,
+            work: 0,
+            watchdog,
+            helpers_after,
+        }
+    }
+
+    #[test]
+    fn a_short_dispatch_runs_on_the_calling_thread_alone() {
+        let watchdog = Watchdog::none();
+        let caller = std::thread::current().id();
+        let run = run_of(50, 4, HELPERS_AFTER, &watchdog);
+        let (_, r) = run.run(&mut Counters::default(), &|_, _, w, _, c| {
+            assert_eq!(w, 0);
+            assert_eq!(std::thread::current().id(), caller);
+            c.instructions += 1;
+            Ok(())
+        });
+        assert_eq!(r, Ok(()));
+    }
+
+    /// Waits up to 10 s for `flag`; whether it came.
+    fn wait_for(flag: &AtomicBool) -> bool {
+        let t = std::time::Instant::now();
+        while !flag.load(Ordering::SeqCst) {
+            if t.elapsed() > std::time::Duration::from_secs(10) {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        true
+    }
+
+    #[test]
+    fn a_long_dispatch_brings_the_other_host_threads_in() {
+        if helper_threads().is_none() {
+            return; // one host thread: nothing to bring in
+        }
+        let watchdog = Watchdog::none();
+        let caller = std::thread::current().id();
+        let helped = AtomicBool::new(false);
+        // The calling thread's groups past the threshold wait for a helper's group.
+        let run = run_of(1000, 2, 10, &watchdog);
+        let (_, r) = run.run(&mut Counters::default(), &|_, seq, w, _, c| {
+            c.instructions += 5;
+            if w != 0 {
+                assert_ne!(std::thread::current().id(), caller);
+                helped.store(true, Ordering::SeqCst);
+            } else if seq >= 2 {
+                assert!(wait_for(&helped), "no helper joined a long dispatch");
+            }
+            Ok(())
+        });
+        assert_eq!(r, Ok(()));
+        assert!(helped.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_long_dispatch_does_not_hold_a_short_ones_end() {
+        if helper_threads().is_none() {
+            return;
+        }
+        // Dispatch A's groups on the helper threads keep them busy until dispatch B (which
+        // needs a helper too: it starts them at once) has ended: B's end must not wait for A's.
+        let watchdog = Watchdog::none();
+        let a_helped = AtomicBool::new(false);
+        let b_done = AtomicBool::new(false);
+        let a_gave_up = AtomicBool::new(false);
+        let started = std::time::Instant::now();
+        std::thread::scope(|s| {
+            let a = s.spawn(|| {
+                let run = run_of(1_000_000, 64, 0, &watchdog);
+                run.run(&mut Counters::default(), &|_, _, w, _, _| {
+                    if w != 0 {
+                        a_helped.store(true, Ordering::SeqCst);
+                    }
+                    if !b_done.load(Ordering::SeqCst) {
+                        if started.elapsed() < std::time::Duration::from_secs(10) {
+                            std::thread::sleep(std::time::Duration::from_micros(500));
+                        } else {
+                            a_gave_up.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    Ok(())
+                })
+                .1
+            });
+            assert!(wait_for(&a_helped), "dispatch A never had a helper");
+            let run = run_of(8, 64, 0, &watchdog);
+            let (_, r) = run.run(&mut Counters::default(), &|_, _, _, _, _| Ok(()));
+            assert_eq!(r, Ok(()));
+            b_done.store(true, Ordering::SeqCst);
+            assert_eq!(a.join().unwrap(), Ok(()));
+        });
+        assert!(
+            !a_gave_up.load(Ordering::SeqCst),
+            "dispatch B ended only after dispatch A's groups stopped waiting for it"
+        );
     }
 }

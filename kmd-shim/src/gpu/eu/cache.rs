@@ -22,9 +22,17 @@ const MAX_KERNELS: usize = 256;
 /// (address space, kernel address).
 type Key = (u64, u64);
 
+/// A kernel between dispatches: its host threads' programs, and the work (threads and EU
+/// instructions) a thread group of its last dispatch took on average.
+#[derive(Default)]
+struct Kept {
+    programs: Vec<Program>,
+    work_per_group: Option<u64>,
+}
+
 #[derive(Default)]
 pub struct ProgramCache {
-    kernels: Mutex<HashMap<Key, Vec<Program>>>,
+    kernels: Mutex<HashMap<Key, Kept>>,
     /// Translation of the programs it makes (`None`: `GENCL_TRANSLATE`).
     policy: Option<super::translate::Policy>,
 }
@@ -41,7 +49,10 @@ impl ProgramCache {
     /// The programs of one dispatch of the kernel at `addr` of address space `space`, for
     /// `workers` host threads; given back to the cache when the dispatch ends.
     pub fn checkout(&self, space: u64, addr: u64, workers: usize) -> Checkout<'_> {
-        let mut kept = self
+        let Kept {
+            programs: mut kept,
+            work_per_group,
+        } = self
             .kernels
             .lock()
             .remove(&(space, addr))
@@ -57,6 +68,7 @@ impl ProgramCache {
             cache: self,
             key: (space, addr),
             programs: kept.into_iter().map(|p| Mutex::new((p, false))).collect(),
+            work_per_group,
         }
     }
 
@@ -76,6 +88,7 @@ pub struct Checkout<'a> {
     cache: &'a ProgramCache,
     key: Key,
     programs: Vec<Mutex<(Program, bool)>>,
+    work_per_group: Option<u64>,
 }
 
 impl Checkout<'_> {
@@ -85,6 +98,17 @@ impl Checkout<'_> {
             slot.lock().0.set_translating(on);
         }
         self
+    }
+
+    /// The work a thread group of this kernel's last dispatch took on average (`None`:
+    /// its first dispatch).
+    pub fn work_per_group(&self) -> Option<u64> {
+        self.work_per_group
+    }
+
+    /// Records this dispatch's work a group, for the next dispatch of the kernel.
+    pub fn set_work_per_group(&mut self, work: u64) {
+        self.work_per_group = Some(work);
     }
 
     /// Run `f` with host thread `worker`'s program.
@@ -116,6 +140,12 @@ impl Drop for Checkout<'_> {
         if kernels.len() >= MAX_KERNELS {
             kernels.clear();
         }
-        kernels.insert(self.key, programs);
+        kernels.insert(
+            self.key,
+            Kept {
+                programs,
+                work_per_group: self.work_per_group,
+            },
+        );
     }
 }
