@@ -3,7 +3,7 @@
 //! into thread groups for the EUs, with the thread payload the hardware's
 //! thread dispatcher would load (see docs/kmd-shim.md, "Thread payload").
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@
 pub mod object;
 pub mod vm;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -187,7 +187,7 @@ pub struct Shared {
     starvation: Arc<Starvation>,
     counters: Mutex<Counters>,
     /// The counters of each context's most recent batch.
-    last_batch: Mutex<std::collections::HashMap<u32, Counters>>,
+    last_batch: Mutex<HashMap<u32, Counters>>,
     last_error: Mutex<Option<(u32, GpuError)>>,
     /// Tests: the next batch's run panics, as a bug of the model would.
     #[cfg(test)]
@@ -371,7 +371,7 @@ impl EmulatedI915 {
             budget,
             starvation: Arc::new(Starvation::default()),
             counters: Mutex::new(Counters::default()),
-            last_batch: Mutex::new(std::collections::HashMap::new()),
+            last_batch: Mutex::new(HashMap::default()),
             last_error: Mutex::new(None),
             #[cfg(test)]
             panic_next: std::sync::atomic::AtomicBool::new(false),
@@ -752,7 +752,7 @@ impl EmulatedI915 {
         }
         let vm = Arc::clone(&ctx.vm);
         let mut placed = Vec::with_capacity(list.len());
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for o in &list {
             let obj = st
                 .objects

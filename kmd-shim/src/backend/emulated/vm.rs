@@ -7,7 +7,8 @@
 //! The first binding made while a batch holds the snapshot copies the tables (copy on
 //! write); the running batch keeps the objects of its snapshot alive.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, MutexGuard};
