@@ -17,12 +17,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The time on the coarse monotonic clock (CLOCK_MONOTONIC_COARSE: the time of the last
-/// scheduler tick, a few milliseconds behind at most). The model reads it after every
-/// round of a group's threads and every few groups; the bounds it checks are seconds. The
-/// precise clock costs four times as much on this project's VMs (38 ns against 9 a read),
-/// and was 6 % of the time of a launch of many short groups.
-fn now() -> Duration {
-    nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC_COARSE)
+/// scheduler tick, the same clock as CLOCK_MONOTONIC but a few milliseconds behind at
+/// most). The model reads it after every round of a group's threads and every few groups;
+/// the bounds it checks are seconds. The precise clock costs four times as much on this
+/// project's VMs (38 ns against 9 a read), and was 6 % of the time of a launch of many short
+/// groups. Being behind, it never sees a bound passed early: the instants it is compared
+/// with are read on the precise clock (`precise`), once a batch or a wait.
+fn coarse() -> Duration {
+    read(nix::time::ClockId::CLOCK_MONOTONIC_COARSE)
+}
+
+fn precise() -> Duration {
+    read(nix::time::ClockId::CLOCK_MONOTONIC)
+}
+
+fn read(clock: nix::time::ClockId) -> Duration {
+    nix::time::clock_gettime(clock)
         .map(Duration::from)
         .unwrap_or_default()
 }
@@ -31,14 +41,14 @@ fn now() -> Duration {
 /// that receives submissions and the batch that runs).
 #[derive(Debug, Default)]
 pub struct Starvation {
-    /// Nanoseconds on the coarse clock (`now`), plus one; 0 while nobody waits.
+    /// Nanoseconds on the monotonic clock (`precise`), plus one; 0 while nobody waits.
     since: AtomicU64,
 }
 
 impl Starvation {
     /// Another context's batch waits from now on (an earlier wait keeps its start).
     pub fn waiting(&self) {
-        let now = now().as_nanos() as u64 + 1;
+        let now = precise().as_nanos() as u64 + 1;
         let _ = self
             .since
             .compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed);
@@ -80,7 +90,7 @@ impl Watchdog {
         max_starved: Option<Duration>,
         starvation: Option<&Arc<Starvation>>,
     ) -> Self {
-        let now = now();
+        let now = precise();
         Self {
             start: Some(now),
             deadline: max_time.map(|t| now + t),
@@ -93,7 +103,7 @@ impl Watchdog {
         if self.deadline.is_none() && self.starved.is_none() {
             return false;
         }
-        let now = now();
+        let now = coarse();
         if self.deadline.is_some_and(|d| now >= d) {
             return true;
         }
@@ -112,7 +122,18 @@ mod tests {
 
     #[test]
     fn a_hard_deadline_expires_alone() {
+        // Seen at most a tick late (the coarse clock), never early.
         let w = Watchdog::start(Some(Duration::ZERO), None, None);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(w.expired());
+        let t0 = std::time::Instant::now();
+        let bound = Duration::from_millis(30);
+        let w = Watchdog::start(Some(bound), None, None);
+        while t0.elapsed() < Duration::from_millis(60) {
+            if w.expired() {
+                assert!(t0.elapsed() >= bound, "expired after {:?}", t0.elapsed());
+            }
+        }
         assert!(w.expired());
         assert!(!Watchdog::none().expired());
         let w = Watchdog::start(Some(Duration::from_secs(3600)), None, None);
