@@ -994,10 +994,12 @@ impl<'m> CommandStreamer<'m> {
         let watchdog = &self.watchdog;
         let (work, result) = run.run(counters, &|group, seq, worker, max_instructions, c| {
             let first_slot = worker as u32 * threads;
+            let mut payloads = PAYLOADS.with_borrow_mut(std::mem::take);
+            shape.payloads_into(group, seq, first_slot, &curbe, &mut payloads);
             let tg = ThreadGroup {
                 kernel_addr,
                 simd,
-                threads: shape.payloads(group, seq, first_slot, &curbe),
+                threads: payloads,
                 bindings: bindings.clone(),
                 slm_bytes,
                 scratch_base: scratch_base + u64::from(first_slot) * u64::from(scratch_per_thread),
@@ -1011,7 +1013,9 @@ impl<'m> CommandStreamer<'m> {
                 max_instructions,
                 watchdog: watchdog.clone(),
             };
-            programs.with(worker, mem, |program| dispatch(mem, &tg, &env, program, c))
+            let r = programs.with(worker, mem, |program| dispatch(mem, &tg, &env, program, c));
+            PAYLOADS.with_borrow_mut(|p| *p = tg.threads);
+            r
         });
         if !groups.is_empty() {
             programs.set_work_per_group(work.saturating_sub(self.work) / groups.len());
@@ -1019,6 +1023,13 @@ impl<'m> CommandStreamer<'m> {
         self.work = work;
         result
     }
+}
+
+thread_local! {
+    /// The payloads of the last group a host thread dispatched, their buffers reused by its
+    /// next (a group's dispatch allocates nothing).
+    static PAYLOADS: std::cell::RefCell<Vec<crate::gpu::ThreadPayload>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]

@@ -288,15 +288,19 @@ pub(crate) fn illegal(addr: u64, why: impl Into<String>) -> GpuError {
 }
 
 impl Dataport<'_> {
+    /// The data port of group `tg`, whose SLM is `slm` (zeroed, `tg.slm_bytes` long: a
+    /// buffer the host thread reuses from group to group).
     pub fn new<'a>(
         mem: &'a dyn GpuMemory,
         tg: &'a ThreadGroup,
         general_state_base: u64,
+        slm: Vec<u8>,
     ) -> Dataport<'a> {
+        debug_assert_eq!(slm.len(), tg.slm_bytes as usize);
         Dataport {
             mem,
             tg,
-            slm: vec![0; tg.slm_bytes as usize],
+            slm,
             general_state_base,
             watch: SlmWatch::default(),
         }

@@ -47,32 +47,46 @@ impl GroupDispatch {
         first_slot: u32,
         curbe: &[u8],
     ) -> Vec<ThreadPayload> {
-        (0..self.threads)
-            .map(|t| {
-                let slot = first_slot + t;
-                let r0 = R0 {
-                    group,
-                    barrier_id: if self.barrier_enable { seq % 16 } else { 0 },
-                    sampler_state_pointer: self.sampler_state_pointer,
-                    binding_table_pointer: self.binding_table_pointer,
-                    per_thread_scratch_space: self.per_thread_scratch_space,
-                    scratch_space_pointer: self.scratch_space_base_pointer
-                        + u64::from(slot) * u64::from(self.scratch_per_thread),
-                    fftid: slot,
-                };
-                let tx = t % self.width;
-                let ty = (t / self.width) % self.height;
-                let mut mask = self.simd_mask;
-                if tx == self.width - 1 {
-                    mask &= self.right_mask;
-                }
-                if ty == self.height - 1 {
-                    mask &= self.bottom_mask;
-                }
-                let own = &curbe[self.cross + self.per_thread * t as usize..][..self.per_thread];
-                build_payload(&r0, own, &curbe[..self.cross], mask)
-            })
-            .collect()
+        let mut out = Vec::new();
+        self.payloads_into(group, seq, first_slot, curbe, &mut out);
+        out
+    }
+
+    /// `payloads` into `out`, reusing its buffers (a host thread's groups one after another).
+    pub fn payloads_into(
+        &self,
+        group: [u32; 3],
+        seq: u32,
+        first_slot: u32,
+        curbe: &[u8],
+        out: &mut Vec<ThreadPayload>,
+    ) {
+        out.truncate(self.threads as usize);
+        out.resize_with(self.threads as usize, Default::default);
+        for (t, payload) in (0..self.threads).zip(out.iter_mut()) {
+            let slot = first_slot + t;
+            let r0 = R0 {
+                group,
+                barrier_id: if self.barrier_enable { seq % 16 } else { 0 },
+                sampler_state_pointer: self.sampler_state_pointer,
+                binding_table_pointer: self.binding_table_pointer,
+                per_thread_scratch_space: self.per_thread_scratch_space,
+                scratch_space_pointer: self.scratch_space_base_pointer
+                    + u64::from(slot) * u64::from(self.scratch_per_thread),
+                fftid: slot,
+            };
+            let tx = t % self.width;
+            let ty = (t / self.width) % self.height;
+            let mut mask = self.simd_mask;
+            if tx == self.width - 1 {
+                mask &= self.right_mask;
+            }
+            if ty == self.height - 1 {
+                mask &= self.bottom_mask;
+            }
+            let own = &curbe[self.cross + self.per_thread * t as usize..][..self.per_thread];
+            build_payload(&r0, own, &curbe[..self.cross], mask, payload);
+        }
     }
 }
 
@@ -129,13 +143,16 @@ impl R0 {
 }
 
 /// GRFs of one thread: r0, its per-thread block, then the cross-thread block.
-fn build_payload(r0: &R0, per_thread: &[u8], cross: &[u8], exec_mask: u32) -> ThreadPayload {
-    let mut grfs = Vec::with_capacity(1 + (per_thread.len() + cross.len()) / 32);
-    grfs.push(r0.to_grf());
-    for chunk in per_thread.chunks_exact(32).chain(cross.chunks_exact(32)) {
-        let mut g = [0u8; 32];
-        g.copy_from_slice(chunk);
-        grfs.push(g);
-    }
-    ThreadPayload { grfs, exec_mask }
+fn build_payload(
+    r0: &R0,
+    per_thread: &[u8],
+    cross: &[u8],
+    exec_mask: u32,
+    out: &mut ThreadPayload,
+) {
+    out.grfs.clear();
+    out.grfs.push(r0.to_grf());
+    out.grfs.extend_from_slice(per_thread.as_chunks::<32>().0);
+    out.grfs.extend_from_slice(cross.as_chunks::<32>().0);
+    out.exec_mask = exec_mask;
 }

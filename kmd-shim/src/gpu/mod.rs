@@ -225,7 +225,7 @@ pub struct ThreadGroup {
     pub sampler_state_pointer: u32,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ThreadPayload {
     pub grfs: Vec<[u8; 32]>,
     /// Channel enable mask of the thread (from the walker's right/bottom execution masks).

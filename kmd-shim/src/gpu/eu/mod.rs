@@ -97,12 +97,19 @@ pub fn run_thread_group_with(
 /// gathered into it.
 #[derive(Default)]
 struct Spare {
-    port: Option<send::Port>,
+    port: send::Port,
     threads: Vec<Thread>,
+    /// The threads' timing (its replies in flight keep their capacity).
+    timing: Vec<Timing>,
+    /// The group's shared local memory (zeroed for each group, as the model gives it).
+    slm: Vec<u8>,
 }
 
 /// Threads kept by a host thread (a group of 16 SIMD8 threads and more).
 const SPARE_THREADS: usize = 64;
+
+/// SLM kept by a host thread: a Gen9 group's most.
+const SPARE_SLM: usize = 64 * 1024;
 
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
@@ -116,20 +123,14 @@ pub fn run_program(
     env: &LaunchEnv,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    let (mut port, mut threads) = SPARE.with_borrow_mut(|s| {
-        (
-            s.port.take().unwrap_or_default(),
-            std::mem::take(&mut s.threads),
-        )
-    });
-    dispatch(tg, &mut threads);
-    let n = tg.threads.len();
-    let r = run_group(prog, mem, tg, env, counters, &mut threads[..n], &mut port);
-    threads.truncate(SPARE_THREADS);
-    SPARE.with_borrow_mut(|s| {
-        s.port = Some(port);
-        s.threads = threads;
-    });
+    let mut spare = SPARE.with_borrow_mut(std::mem::take);
+    dispatch(tg, &mut spare.threads);
+    let r = run_group(prog, mem, tg, env, counters, &mut spare);
+    spare.threads.truncate(SPARE_THREADS);
+    if spare.slm.capacity() > SPARE_SLM {
+        spare.slm = Vec::new();
+    }
+    SPARE.with_borrow_mut(|s| *s = spare);
     r
 }
 
@@ -142,18 +143,10 @@ pub(crate) fn run_threads(
     env: &LaunchEnv,
     counters: &mut Counters,
 ) -> Result<Vec<Thread>, GpuError> {
-    let mut threads = Vec::new();
-    dispatch(tg, &mut threads);
-    run_group(
-        prog,
-        mem,
-        tg,
-        env,
-        counters,
-        &mut threads,
-        &mut send::Port::default(),
-    )?;
-    Ok(threads)
+    let mut spare = Spare::default();
+    dispatch(tg, &mut spare.threads);
+    run_group(prog, mem, tg, env, counters, &mut spare)?;
+    Ok(spare.threads)
 }
 
 /// The group's threads at dispatch, in the first of `threads` (those there dispatched
@@ -167,19 +160,32 @@ fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>) {
     }
 }
 
-/// Run the threads of `tg` (dispatched) to their ends, `port` carrying their messages.
+/// Run the threads of `tg` (dispatched into `spare.threads`) to their ends, `spare.port`
+/// carrying their messages.
 fn run_group(
     prog: &mut Program,
     mem: &dyn GpuMemory,
     tg: &ThreadGroup,
     env: &LaunchEnv,
     counters: &mut Counters,
-    threads: &mut [Thread],
-    port: &mut send::Port,
+    spare: &mut Spare,
 ) -> Result<(), GpuError> {
-    let mut dp = Dataport::new(mem, tg, env.general_state_base);
+    let Spare {
+        port,
+        threads,
+        timing,
+        slm,
+    } = spare;
+    let threads = &mut threads[..tg.threads.len()];
+    slm.clear();
+    slm.resize(tg.slm_bytes as usize, 0);
+    let mut dp = Dataport::new(mem, tg, env.general_state_base, std::mem::take(slm));
     let mut gateway = Gateway::new(threads.len());
-    let mut timing = vec![Timing::default(); threads.len()];
+    timing.resize_with(threads.len(), Timing::default);
+    let timing = &mut timing[..threads.len()];
+    for t in timing.iter_mut() {
+        t.reset();
+    }
     let mut issued: u64 = 0;
     // Rounds of the group's threads so far (a spin-waiter's sleep is bounded in them).
     let mut round: u64 = 0;
@@ -286,11 +292,12 @@ fn run_group(
             return Err(GpuError::Hang);
         }
     }
-    counters.modelled_cycles += group_cycles(&timing);
-    for t in &timing {
+    counters.modelled_cycles += group_cycles(timing);
+    for t in timing.iter() {
         counters.issue_cycles += t.issue;
         counters.latency_cycles += t.latency;
     }
+    *slm = std::mem::take(&mut dp.slm);
     Ok(())
 }
 

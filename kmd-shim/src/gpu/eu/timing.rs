@@ -32,6 +32,18 @@ pub struct Timing {
 }
 
 impl Timing {
+    /// As at dispatch (the replies' list keeps its capacity).
+    pub fn reset(&mut self) {
+        let Timing {
+            issue,
+            latency,
+            pending,
+            busy,
+        } = self;
+        (*issue, *latency, *busy) = (0, 0, 0);
+        pending.clear();
+    }
+
     /// The thread's cycle: its issue and its waits so far, in sequence.
     fn now(&self) -> u64 {
         self.issue + self.latency
