@@ -214,9 +214,18 @@ impl QueueCore {
         kind: Kind,
         wait: &[Arc<EventCore>],
     ) -> (Arc<EventCore>, Vec<Arc<EventCore>>) {
+        self.register_in(&mut self.order.lock(), kind, wait)
+    }
+
+    /// `register` under the order's lock, which the caller holds.
+    fn register_in(
+        &self,
+        o: &mut Order,
+        kind: Kind,
+        wait: &[Arc<EventCore>],
+    ) -> (Arc<EventCore>, Vec<Arc<EventCore>>) {
         let event = Arc::new(EventCore::queued());
         let mut after = Vec::new();
-        let mut o = self.order.lock();
         while o.outstanding.front().is_some_and(|e| e.is_done()) {
             o.outstanding.pop_front();
         }
@@ -236,13 +245,21 @@ impl QueueCore {
     }
 
     fn enqueue_job(&self, kind: Kind, wait: Vec<Arc<EventCore>>, job: Job) -> Arc<EventCore> {
-        let (event, after) = self.register(kind, &wait);
+        // A command is pending in the order it was registered in: the order's lock is held
+        // until it is. Two threads enqueueing on one in-order queue could otherwise push
+        // their commands the other way round, and the worker, which looks at the oldest
+        // pending command only, would wait forever for the one pending behind it (the
+        // CTS's test_vectors vec_align_struct hung so, its threads sharing a queue: one run
+        // in four on a loaded machine).
+        let mut o = self.order.lock();
+        let (event, after) = self.register_in(&mut o, kind, &wait);
         self.push(Command {
             event: event.clone(),
             deps: wait,
             after,
             job,
         });
+        drop(o);
         event
     }
 
@@ -593,6 +610,55 @@ mod tests {
         assert_eq!(b.wait(), CL_COMPLETE);
         assert_eq!(a.status(), CL_COMPLETE);
         assert_eq!(*log.lock(), [1, 2]);
+    }
+
+    #[test]
+    fn threads_enqueueing_on_one_in_order_queue_never_leave_it_stuck() {
+        // Commands registered by one thread and pushed by another in the other order made
+        // the worker wait forever for a command pending behind the oldest (test_vectors).
+        let q = Arc::new(QueueCore::new(false));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let gate = Arc::new(EventCore::user());
+        q.enqueue(Kind::Command, vec![gate.clone()], log_work(&log, u32::MAX));
+        const THREADS: u32 = 4;
+        const EACH: u32 = 2_000;
+        let events: Vec<Arc<EventCore>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..THREADS)
+                .map(|t| {
+                    let (q, log) = (&q, &log);
+                    s.spawn(move || {
+                        (0..EACH)
+                            .map(|i| q.enqueue(Kind::Command, vec![], log_work(log, t * EACH + i)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .collect()
+        });
+        gate.set_status(CL_COMPLETE);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for e in &events {
+                e.wait();
+            }
+            let _ = tx.send(());
+        });
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_secs(20)).is_ok(),
+            "the queue stopped with commands pending"
+        );
+        let log = log.lock();
+        assert_eq!(log.len() as u32, 1 + THREADS * EACH);
+        for t in 0..THREADS {
+            let mine: Vec<u32> = log.iter().copied().filter(|n| n / EACH == t).collect();
+            assert!(
+                mine.windows(2).all(|w| w[0] < w[1]),
+                "thread {t}'s commands in order"
+            );
+        }
     }
 
     #[test]
