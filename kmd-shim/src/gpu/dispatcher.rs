@@ -39,20 +39,8 @@ impl GroupDispatch {
     /// The payloads of the threads of group `group`, the `seq`-th of the dispatch, from the
     /// CURBE (the cross-thread block, then one block per thread). The group's threads take
     /// the hardware thread slots from `first_slot` on: their fixed-function thread ids and
-    /// scratch slots, distinct from those of every group running at the same time.
-    pub fn payloads(
-        &self,
-        group: [u32; 3],
-        seq: u32,
-        first_slot: u32,
-        curbe: &[u8],
-    ) -> Vec<ThreadPayload> {
-        let mut out = Vec::new();
-        self.payloads_into(group, seq, first_slot, curbe, &mut out);
-        out
-    }
-
-    /// `payloads` into `out`, reusing its buffers (a host thread's groups one after another).
+    /// scratch slots, distinct from those of every group running at the same time. Written
+    /// into `out`, whose buffers are reused (a host thread's groups one after another).
     pub fn payloads_into(
         &self,
         group: [u32; 3],
