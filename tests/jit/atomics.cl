@@ -387,6 +387,38 @@ kernel void atom_long_local(global const long *in, global long *out, global long
     }
 }
 
+// 64-bit atom_* on __local long where a thread's lanes are not all on one word, or not all
+// active. Items with l % 4 != 3 add to s[l % 3] (a thread's lanes on three words: served one
+// lane at a time); odd items exchange on s[3] (one word, every other lane inactive: folded in
+// registers); then item l tries once to make t (-1 at first) l where it is l - 1: in any
+// serial order the items that succeed are 0 .. m - 1 for some m, and t ends at m - 1 (a
+// spinning ticket is not a test: OpenCL promises no forward progress to a work-item waiting
+// on another, and the GPU model's round-robin threads can starve one). Per group: s[0..3]
+// and t.
+kernel void atom_long_local_mixed(global const long *in, global long *out, global long *old,
+                                  global long *tick) {
+    local long s[4];
+    local long t;
+    int l = get_local_id(0), i = get_global_id(0), g = get_group_id(0);
+    long x = in[i];
+    if (l < 4)
+        s[l] = l == 3 ? -7L : (long)l << 40;
+    if (l == 0)
+        t = -1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l % 4 != 3)
+        old[2 * i] = atom_add(&s[l % 3], (x & 0xFFFFFF) + 1);
+    if (l & 1)
+        old[2 * i + 1] = atom_xchg(&s[3], x);
+    tick[i] = atom_cmpxchg(&t, (long)l - 1, (long)l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        for (int k = 0; k < 4; k++)
+            out[5 * g + k] = s[k];
+        out[5 * g + 4] = t;
+    }
+}
+
 // atomic_xchg on floats (by their bits: -0, a denormal, infinities and NaNs among the values).
 // On one global float: the old values with the final value are, bit for bit, the inputs with
 // the initial value. With the result unused, on one global float per group, and on a

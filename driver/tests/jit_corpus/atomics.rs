@@ -903,6 +903,59 @@ fn atom_long_local(n: usize, local: usize, seed: u64) -> Case {
         })
 }
 
+/// A thread's lanes on several words (served lane by lane), on one word with every other lane
+/// inactive (folded), and compare-exchanges of which only a serial order's prefix succeeds.
+fn atom_long_local_mixed(n: usize, local: usize, seed: u64) -> Case {
+    case(F, "atom_long_local_mixed")
+        .global(&[n])
+        .local(&[local])
+        .buf(rand_bits::<i64>(n, seed))
+        .out::<i64>(5 * (n / local))
+        .out::<i64>(2 * n)
+        .out::<i64>(n)
+        .check(|r| {
+            let n = r.local[0];
+            let (out, old, tick) = (r.output::<i64>(1), r.output::<i64>(2), r.output::<i64>(3));
+            for (g, x) in r.input::<i64>(0).chunks(n).enumerate() {
+                let o = &out[5 * g..5 * g + 5];
+                let ol = &old[2 * n * g..2 * n * (g + 1)];
+                let err = |what: &str, e: String| format!("group {g}'s {what}: {e}");
+                for w in 0..3 {
+                    let items: Vec<usize> = (0..n).filter(|l| l % 4 != 3 && l % 3 == w).collect();
+                    let vals: Vec<i64> = items.iter().map(|&l| (x[l] & 0xFF_FFFF) + 1).collect();
+                    let olds: Vec<i64> = items.iter().map(|&l| ol[2 * l]).collect();
+                    check_chain((w as i64) << 40, &vals, &olds, o[w], true, |a, b| a + b)
+                        .map_err(|e| err(&format!("atom_add on s[{w}]"), e))?;
+                }
+                let odd: Vec<usize> = (1..n).step_by(2).collect();
+                let mut got: Vec<i64> = odd.iter().map(|&l| ol[2 * l + 1]).collect();
+                got.push(o[3]);
+                let mut want: Vec<i64> = odd.iter().map(|&l| x[l]).collect();
+                want.push(-7);
+                same_multiset(&got, &want).map_err(|e| err("atom_xchg", e))?;
+                // The items that made t theirs: 0 .. m - 1, t ending at m - 1; any other
+                // saw a value t held before it ended.
+                let tk = &tick[n * g..n * (g + 1)];
+                let m = (0..n).take_while(|&l| tk[l] == l as i64 - 1).count();
+                if o[4] != m as i64 - 1 {
+                    return Err(err(
+                        "compare-exchange",
+                        format!("t {} after {m} items", o[4]),
+                    ));
+                }
+                if let Some(l) =
+                    (m..n).find(|&l| tk[l] == l as i64 - 1 || !(-1..m as i64).contains(&tk[l]))
+                {
+                    return Err(err(
+                        "compare-exchange",
+                        format!("item {l} saw {} (t went -1 .. {})", tk[l], m as i64 - 1),
+                    ));
+                }
+            }
+            Ok(())
+        })
+}
+
 /// Values with -0, denormals, infinities and NaNs (quiet, signalling, with payloads) among
 /// them.
 fn xchg_float(n: usize, local: usize, seed: u64) -> Case {
@@ -1034,6 +1087,8 @@ pub fn cases() -> Vec<Case> {
         atom_long_global(512, 32, 52),
         atom_long_local(1024, 64, 54),
         atom_long_local(512, 32, 55),
+        atom_long_local_mixed(1024, 64, 64),
+        atom_long_local_mixed(512, 128, 65),
         xchg_float(512, 64, 56),
         xchg_float(256, 32, 57),
         float_add_cas(512, 64, 58),

@@ -7,7 +7,10 @@
 //! The lock is the hardware thread's, not the lane's: the sub-group's lowest active lane
 //! takes it with a 32-bit compare-exchange (all lanes retry together until it has), then
 //! the active lanes do their read-modify-write one after the other in lane order, and the
-//! lock is released. Lanes of one thread never wait on each other, and a work-group
+//! lock is released. When every active lane names one word (a contended counter: the
+//! CTS's test_c11_atomics, whose 256 work-items share one), the word is read once, the
+//! lanes' operations are applied to its value in registers in lane order, and it is written
+//! once: two messages a thread instead of three a lane (`one_word`). Lanes of one thread never wait on each other, and a work-group
 //! contends with one attempt per thread rather than per work-item (on the GPU model a
 //! spinning thread runs its whole quantum: per lane, 256 work-items exchanging on one
 //! word cost 450 instructions an operation).
@@ -18,7 +21,7 @@
 //! barrier before any can take it (the entry block runs in every work-item). The code reads
 //! the SIMD width (`Function::simd`): its rounds are the sub-group's lanes.
 
-use crate::ir::{AtomicOp, BinOp, Block, CmpOp, Function, Op, Space, Term, Ty, Value};
+use crate::ir::{AtomicOp, BinOp, Block, CmpOp, ConvOp, Function, Op, Space, Term, Ty, Value};
 
 pub fn run(f: &mut Function) {
     let mut lock = None;
@@ -119,8 +122,19 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
     f.push(back_off, Op::Yield, Ty::Void);
     f.blocks[back_off.0 as usize].term = Term::Br(head);
 
-    // Held: lane k of the thread does its read-modify-write in round k.
-    f.blocks[serve_pre.0 as usize].term = Term::Br(serve);
+    // Held. When every active lane names one word (a contended counter, the usual case),
+    // the thread's operations are folded in registers (`one_word`); otherwise lane k of the
+    // thread does its read-modify-write in round k.
+    let one = (simd <= MAX_FOLDED_LANES).then(|| f.add_block());
+    let mut one_at = None;
+    match one {
+        Some(one) => {
+            let (same, word) = one_word_everywhere(f, serve_pre, addr, simd);
+            f.blocks[serve_pre.0 as usize].term = Term::CondBr(same, one, serve);
+            one_at = Some(word);
+        }
+        None => f.blocks[serve_pre.0 as usize].term = Term::Br(serve),
+    }
     let round = f.push(serve, Op::Phi(Vec::new()), Ty::I32);
     let res = f.push(serve, Op::Phi(Vec::new()), t);
     let mine = f.push(serve, Op::Cmp(CmpOp::Eq, lane, round), Ty::Bool);
@@ -133,20 +147,7 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
     let old = f.push(crit, load, t);
     let new = match (aop, cmp) {
         (Some(AtomicOp::Xchg), _) => x,
-        (Some(a), _) => {
-            let op = match a {
-                AtomicOp::Add => BinOp::Add,
-                AtomicOp::Sub => BinOp::Sub,
-                AtomicOp::And => BinOp::And,
-                AtomicOp::Or => BinOp::Or,
-                AtomicOp::Xor => BinOp::Xor,
-                AtomicOp::SMin => BinOp::Min { signed: true },
-                AtomicOp::SMax => BinOp::Max { signed: true },
-                AtomicOp::UMin => BinOp::Min { signed: false },
-                AtomicOp::UMax | AtomicOp::Xchg => BinOp::Max { signed: false },
-            };
-            f.push(crit, Op::Bin(op, old, x), t)
-        }
+        (Some(a), _) => f.push(crit, Op::Bin(bin_op(a), old, x), t),
         (None, c) => {
             let c = c.expect("a compare-exchange has its comparator");
             let eq = f.push(crit, Op::Cmp(CmpOp::Eq, old, c), Ty::Bool);
@@ -174,6 +175,124 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
     // Released at the join, where the atomic's own number now names the old value.
     let release = Op::Atomic(AtomicOp::Xchg, lock, z32);
     f.insert(join, 0, release, Ty::I32);
-    f.insts[v.0 as usize].op = Op::Phi(vec![(next, res2)]);
+    let mut incoming = vec![(next, res2)];
+    if let (Some(one), Some(word)) = (one, one_at) {
+        let rmw = Rmw {
+            aop,
+            addr: word,
+            x,
+            cmp,
+        };
+        let folded = one_word(f, one, rmw, lane, simd);
+        f.blocks[one.0 as usize].term = Term::Br(join);
+        incoming.push((one, folded));
+    }
+    f.insts[v.0 as usize].op = Op::Phi(incoming);
     f.blocks[join.0 as usize].insts.insert(0, v);
+}
+
+/// Widths whose lanes `one_word` folds one by one (unrolled: a SIMD32 thread keeps its rounds).
+const MAX_FOLDED_LANES: u8 = 16;
+
+/// A read-modify-write as the atomic names it: `aop` (none for a compare-exchange, whose
+/// comparator is `cmp`) with operand `x` at `addr`.
+#[derive(Clone, Copy)]
+struct Rmw {
+    aop: Option<AtomicOp>,
+    addr: Value,
+    x: Value,
+    cmp: Option<Value>,
+}
+
+/// In block `b`: whether every active lane's `addr` is one word (the lowest and highest
+/// over the active lanes agree), and that word's address, the same for every lane (so the
+/// fold in `one_word` is the thread's, on scalar registers). SLM offsets are 32 bits.
+fn one_word_everywhere(f: &mut Function, b: Block, addr: Value, simd: u8) -> (Value, Value) {
+    let at = f.push(b, Op::Conv(ConvOp::Bitcast, addr), Ty::I64);
+    let at = f.push(b, Op::Conv(ConvOp::Trunc, at), Ty::I32);
+    let mut bound = |op: BinOp, identity: u64| {
+        let identity = f.push(b, Op::Const(identity), Ty::I32);
+        let x = f.push(b, Op::FillInactive(at, identity), Ty::I32);
+        let scan = Op::LaneScan {
+            op,
+            x,
+            identity,
+            exclusive: false,
+        };
+        let scan = f.push(b, scan, Ty::I32);
+        f.push(b, Op::ReadLane(scan, simd - 1), Ty::I32)
+    };
+    let lo = bound(BinOp::Min { signed: false }, u64::from(u32::MAX));
+    let hi = bound(BinOp::Max { signed: false }, 0);
+    let same = f.push(b, Op::Cmp(CmpOp::Eq, lo, hi), Ty::Bool);
+    let word = f.push(b, Op::Conv(ConvOp::ZExt, lo), Ty::I64);
+    let word = f.push(b, Op::Conv(ConvOp::Bitcast, word), f.ty(addr));
+    (same, word)
+}
+
+/// Block `b`, entered with the lock held and every active lane on the word at `rmw.addr`:
+/// one load, the lanes' operations applied to the word's value in lane order in registers
+/// (lane k's operand read from its lane, an inactive lane's step leaving the value as it
+/// is), one store and a fence before the release. Each lane's result, the value before its
+/// own step, is what the rounds would give it: the same order, without three messages and
+/// a branch a lane (CTS test_c11_atomics: 256 work-items on one `__local` atomic_long).
+fn one_word(f: &mut Function, b: Block, rmw: Rmw, lane: Value, simd: u8) -> Value {
+    let t = f.ty(rmw.x);
+    let (z32, o32) = (
+        f.push(b, Op::Const(0), Ty::I32),
+        f.push(b, Op::Const(1), Ty::I32),
+    );
+    let word = rmw.addr;
+    let load = Op::Load {
+        addr: word,
+        align: 8,
+        bytes: 8,
+    };
+    let mut cur = f.push(b, load, t);
+    let mut res = cur;
+    let active = f.push(b, Op::FillInactive(o32, z32), Ty::I32);
+    for k in 0..simd {
+        let on = f.push(b, Op::ReadLane(active, k), Ty::I32);
+        let on = f.push(b, Op::Cmp(CmpOp::Ne, on, z32), Ty::Bool);
+        let kk = f.push(b, Op::Const(u64::from(k)), Ty::I32);
+        let is_k = f.push(b, Op::Cmp(CmpOp::Eq, lane, kk), Ty::Bool);
+        res = f.push(b, Op::Select(is_k, cur, res), t);
+        let xk = f.push(b, Op::ReadLane(rmw.x, k), t);
+        let next = match (rmw.aop, rmw.cmp) {
+            (Some(AtomicOp::Xchg), _) => xk,
+            (Some(a), _) => f.push(b, Op::Bin(bin_op(a), cur, xk), t),
+            (None, c) => {
+                let c = c.expect("a compare-exchange has its comparator");
+                let ck = f.push(b, Op::ReadLane(c, k), t);
+                let eq = f.push(b, Op::Cmp(CmpOp::Eq, cur, ck), Ty::Bool);
+                f.push(b, Op::Select(eq, xk, cur), t)
+            }
+        };
+        cur = f.push(b, Op::Select(on, next, cur), t);
+    }
+    let store = Op::Store {
+        addr: word,
+        value: cur,
+        align: 8,
+        bytes: 8,
+    };
+    f.push(b, store, Ty::Void);
+    // The store is seen before the lock's release.
+    f.push(b, Op::Fence, Ty::Void);
+    res
+}
+
+/// The operation an atomic applies (exchange has none: its operand is the new value).
+fn bin_op(a: AtomicOp) -> BinOp {
+    match a {
+        AtomicOp::Add => BinOp::Add,
+        AtomicOp::Sub => BinOp::Sub,
+        AtomicOp::And => BinOp::And,
+        AtomicOp::Or => BinOp::Or,
+        AtomicOp::Xor => BinOp::Xor,
+        AtomicOp::SMin => BinOp::Min { signed: true },
+        AtomicOp::SMax => BinOp::Max { signed: true },
+        AtomicOp::UMin => BinOp::Min { signed: false },
+        AtomicOp::UMax | AtomicOp::Xchg => BinOp::Max { signed: false },
+    }
 }
