@@ -304,7 +304,8 @@ const NO_SRC: FSrc = FSrc {
 /// The fast form of `inst`, when it has one.
 pub fn plan(inst: &ExecInst) -> Option<Plan> {
     let n = inst.n as usize;
-    if !matches!(n, 1 | 8 | 16 | 32) || inst.acc_wr {
+    // SIMD2 and SIMD4: the steps of the JIT's reductions across lanes (`sel (4)`, `sel (2)`).
+    if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) || inst.acc_wr {
         return None;
     }
     let float = match inst.dom {
@@ -782,6 +783,8 @@ fn run_any<const S: bool>(
 ) -> Option<u32> {
     match n {
         1 => lanes::<1, S>(g, p, wmask, pred, ftz),
+        2 => lanes::<2, S>(g, p, wmask, pred, ftz),
+        4 => lanes::<4, S>(g, p, wmask, pred, ftz),
         8 => lanes::<8, S>(g, p, wmask, pred, ftz),
         16 => lanes::<16, S>(g, p, wmask, pred, ftz),
         _ => lanes::<32, S>(g, p, wmask, pred, ftz),

@@ -1997,11 +1997,26 @@ fn fast_path_matches_general_path() {
     for case in 0..cases {
         let r = &mut rng;
         let float = r.coin();
-        let n = r.pick(&[1u8, 8, 16, 32]);
+        let n = r.pick(&[1u8, 2, 4, 8, 16, 32]);
         let off = if n <= 16 {
             r.pick(&[0u8, 8, 16]).min(32 - n)
         } else {
             0
+        };
+        // A narrower row for SIMD2 and SIMD4 (a region's width is at most its ExecSize),
+        // starting anywhere in the register, as the JIT's reduction steps do.
+        let narrow = |s: Src, r: &mut Rng| match s {
+            Src::Reg(mut reg) if n < 8 && reg.region.width == 8 => {
+                let w = n;
+                reg.region = Region {
+                    vstride: w,
+                    width: w,
+                    hstride: 1,
+                };
+                reg.subreg = 4 * r.below(u64::from(8 / w)) as u8 * w;
+                Src::Reg(reg)
+            }
+            s => s,
         };
         let (op, arity) = if float {
             r.pick(&FLOAT_OPS)
@@ -2027,6 +2042,7 @@ fn fast_path_matches_general_path() {
                 }
                 _ => r8(10 + 8 * k as u8, ty),
             };
+            s = narrow(s, r);
             if let Src::Reg(reg) = &mut s {
                 reg.modifier.negate = r.below(4) == 0;
                 reg.modifier.abs = r.below(4) == 0;
