@@ -95,6 +95,12 @@ impl SlmWatch {
         if self.sleepers.is_empty() || o >= self.span.1 + 4 || o + len <= self.span.0 {
             return;
         }
+        // Sleepers wait on whole dwords: a write within one that this message has already
+        // woken a sleeper of wakes no other (a lock's release by every lane: eight lanes
+        // each looked at every sleeper).
+        if o % 4 + len <= 4 && self.in_message.contains(&(o & !3)) {
+            return;
+        }
         if let Some(i) = self
             .sleepers
             .iter()
