@@ -113,8 +113,18 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
     };
     let held = f.push(try_, held, Ty::I32);
     f.blocks[try_.0 as usize].term = Term::Br(tried);
+    // The leader's answer is the least over the lanes (the others hold 1): a reduction
+    // rather than a shuffle from its lane, so the answer is uniform (and the loop's branch).
     let seen = f.push(tried, Op::Phi(vec![(head, o32), (try_, held)]), Ty::I32);
-    let theirs = f.push(tried, Op::Shuffle(seen, first), Ty::I32);
+    let seen = f.push(tried, Op::FillInactive(seen, o32), Ty::I32);
+    let least = Op::LaneScan {
+        op: BinOp::Min { signed: false },
+        x: seen,
+        identity: o32,
+        exclusive: false,
+    };
+    let least = f.push(tried, least, Ty::I32);
+    let theirs = f.push(tried, Op::ReadLane(least, simd - 1), Ty::I32);
     let got = f.push(tried, Op::Cmp(CmpOp::Eq, theirs, z32), Ty::Bool);
     f.blocks[tried.0 as usize].term = Term::CondBr(got, serve_pre, back_off);
     // Another thread holds it: let the EU run the others (the holder among them) before
