@@ -209,14 +209,19 @@ fn run_group(
                     break;
                 }
                 flow::wake(t);
-                // A run does not check the scoreboard: it is taken only when no reply on
-                // its way lands in a register it touches (else the interpreter goes on,
-                // waiting at the first instruction that does).
-                if let Some(ran) = prog
-                    .translated(mem, t.ip, t.cr0())
-                    .filter(|&(r, _)| timing[k].clear_of(prog.run_touch(r)))
-                    .and_then(|(r, pos)| prog.exec_run(r, t, pos, left))
-                {
+                // A run does not check the scoreboard: it is taken whole when no reply on
+                // its way lands in a register it touches, else up to the first instruction
+                // that a reply lands in, where the interpreter goes on and waits (its
+                // instructions one by one were a fifth of a contended 64-bit local atomic's).
+                let tm = &mut timing[k];
+                if let Some(ran) = prog.translated(mem, t.ip, t.cr0()).and_then(|(r, pos)| {
+                    let n = if tm.clear_of(prog.run_touch(r)) {
+                        left
+                    } else {
+                        prog.run_clear_prefix(r, pos, left, |m| tm.clear_of(m))
+                    };
+                    (n > 0).then(|| prog.exec_run(r, t, pos, n)).flatten()
+                }) {
                     // A translated run: the instructions the interpreter would run next,
                     // up to the end of the quantum, at once.
                     counters.instructions += ran.instructions as u64;

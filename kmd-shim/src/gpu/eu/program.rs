@@ -790,6 +790,18 @@ impl Program {
         self.runs.run(r).touch
     }
 
+    /// Instructions of run `r` from position `k` (at most `budget`) before the first that
+    /// `clear` refuses (`Run::clear_prefix`).
+    pub fn run_clear_prefix(
+        &self,
+        r: usize,
+        k: usize,
+        budget: usize,
+        clear: impl FnMut(u128) -> bool,
+    ) -> usize {
+        self.runs.run(r).clear_prefix(k, budget, clear)
+    }
+
     pub fn exec_run(
         &self,
         r: usize,

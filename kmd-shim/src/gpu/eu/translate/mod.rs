@@ -124,6 +124,10 @@ pub struct Run {
     pub generation: u64,
     /// The GRFs its instructions read or write (the scoreboard's check at its entry).
     pub touch: u128,
+    /// Each instruction's GRFs, for a run entered while a reply is on its way to some.
+    touches: Box<[u128]>,
+    /// It holds a `jmpi` (its instructions may run out of their order).
+    jumps: bool,
 }
 
 /// What running part of a run did.
@@ -172,7 +176,31 @@ impl Run {
             rtne: insts.iter().any(emit::needs_rtne),
             generation,
             touch: insts.iter().fold(0, |m, i| m | i.touch),
+            touches: insts.iter().map(|i| i.touch).collect(),
+            jumps: insts.iter().any(|i| i.op == gencl_isa::Opcode::Jmpi),
         })
+    }
+
+    /// How many of its instructions from position `k` on (at most `budget`) may run before
+    /// the first whose registers `clear` refuses: a reply on its way lands there, and the
+    /// interpreter waits at that instruction as it would have (the ones before it do not
+    /// wait). Zero for a run with a jump, whose instructions do not run in their order.
+    pub fn clear_prefix(
+        &self,
+        k: usize,
+        budget: usize,
+        mut clear: impl FnMut(u128) -> bool,
+    ) -> usize {
+        if self.jumps {
+            return 0;
+        }
+        self.touches
+            .get(k..)
+            .unwrap_or_default()
+            .iter()
+            .take(budget)
+            .take_while(|&&m| clear(m))
+            .count()
     }
 
     pub fn len(&self) -> usize {
