@@ -13,7 +13,7 @@ fn random_inst(r: &mut Rng) -> Inst {
         return random_wide_inst(r);
     }
     let float = r.coin();
-    let n = r.pick(&[1u8, 8, 8, 16, 16, 32]);
+    let n = r.pick(&[1u8, 2, 4, 8, 8, 16, 16, 32]);
     let off = if n <= 16 {
         r.pick(&[0u8, 8, 16]).min(32 - n)
     } else {
@@ -55,6 +55,13 @@ fn random_inst(r: &mut Rng) -> Inst {
                 };
                 imm(ity, corner_u32(r) as u64)
             }
+            // SIMD2 and SIMD4 read a row of their width, anywhere in the register.
+            _ if n < 8 => reg(
+                pool(r),
+                4 * n * r.below(u64::from(8 / n)) as u8,
+                ty,
+                rg(n, n, 1),
+            ),
             _ => r8(pool(r), ty),
         };
         if let Src::Reg(reg) = &mut s {

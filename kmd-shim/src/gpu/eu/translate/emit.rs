@@ -41,7 +41,7 @@ pub fn translatable(inst: &ExecInst) -> bool {
     {
         return false;
     }
-    if !matches!(inst.n, 1 | 8 | 16 | 32) {
+    if !matches!(inst.n, 1 | 2 | 4 | 8 | 16 | 32) {
         return false;
     }
     if let Some((ctrl, _)) = inst.pred {
@@ -352,7 +352,8 @@ pub fn function(
             ftz,
             daz: daz && ftz,
             n: inst.n,
-            per_lane: inst.n == 1 || inst.fast.is_some_and(|p| p.path != Path::Plain),
+            // SIMD1, 2 and 4 (a reduction's steps) lane by lane.
+            per_lane: inst.n < 8 || inst.fast.is_some_and(|p| p.path != Path::Plain),
             enables: &enables,
             ctx: ctxp,
             alls: &alls,
