@@ -136,6 +136,7 @@ fn aub(input: &[u8]) {
         max_starved: None,
         host_threads: 1,
         translate: gencl_kmd::gpu::eu::translate::enabled(),
+        hot: 1,
     };
     let mut r = gencl_kmd::aub::replay::Replay::new(budget);
     let _ = r.run(input);

@@ -237,6 +237,8 @@ fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_c
                 case,
                 Budget {
                     host_threads: n,
+                    // Every run that can be translated is, against the interpreter alone.
+                    hot: 1,
                     ..Budget::default()
                 },
             )

@@ -30,6 +30,8 @@ impl Gpu {
         Gpu::with_budget(Budget {
             host_threads: 1,
             translate: on,
+            // Every run that can be translated is, at its first reach.
+            hot: 1,
             ..Budget::default()
         })
     }

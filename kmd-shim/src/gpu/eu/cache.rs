@@ -93,9 +93,9 @@ pub struct Checkout<'a> {
 
 impl Checkout<'_> {
     /// Whether this dispatch's programs translate hot runs (`cs::Budget::translate`).
-    pub fn translating(self, on: bool) -> Self {
+    pub fn translating(self, policy: super::translate::Policy) -> Self {
         for slot in &self.programs {
-            slot.lock().0.set_translating(on);
+            slot.lock().0.set_translating(policy);
         }
         self
     }

@@ -691,8 +691,11 @@ impl Program {
     }
 
     /// Translate hot runs or not (its runs are kept either way).
-    pub fn set_translating(&mut self, on: bool) {
-        self.runs.policy.on = on && super::translate::enabled();
+    pub fn set_translating(&mut self, policy: super::translate::Policy) {
+        self.runs.policy = super::translate::Policy {
+            on: policy.on && super::translate::enabled(),
+            hot: policy.hot.max(1),
+        };
     }
 
     /// Runs translated so far.

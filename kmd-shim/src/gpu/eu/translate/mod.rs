@@ -37,8 +37,12 @@ pub use emit::translatable;
 pub const MAX_RUN: usize = 255;
 /// Runs shorter than this stay in the interpreter (a call costs about an instruction).
 pub const MIN_RUN: usize = 2;
-/// Times an instruction is reached before the run from it is translated.
-pub const HOT: u16 = 16;
+/// Times an instruction is reached before the run from it is translated. Compiling a run
+/// costs about a millisecond of Cranelift (a few million host instructions), which the run
+/// repays after some hundreds of reaches; at 16 the CTS's thousands of short kernels (each
+/// variant of test_c11_atomics a program of its own, run once) paid more to compile than
+/// they ran (docs/gpu-model.md, "When a run is translated").
+pub const HOT: u16 = 512;
 
 /// Whether and when a program translates.
 #[derive(Clone, Copy, Debug)]
