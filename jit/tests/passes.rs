@@ -2316,7 +2316,8 @@ fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
     )
     .unwrap();
     f.slm_bytes = 18;
-    f.simd = 16;
+    // SIMD32: the rounds alone (at 16 lanes and fewer, lanes on one word are folded).
+    f.simd = 32;
     passes::local_atomics64::run(&mut f);
     verify(&f).unwrap_or_else(|e| panic!("after does not verify: {e}"));
     assert_eq!(
@@ -2335,12 +2336,12 @@ fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
            %8 = i32 const 0x0
            %9 = i32 const 0x1
            %10 = i64 const 0x0
-           %11 = i32 const 0x10
+           %11 = i32 const 0x20
            %12 = i32 const 0xffffffff
            %13 = i32 builtin SubgroupLocalId 0
            %14 = i32 fill_inactive %13, %12
            %15 = i32 lane_scan min.u %14, %12
-           %16 = i32 read_lane %15, 15
+           %16 = i32 read_lane %15, 31
            %17 = bool cmp eq %13, %16
            br bb2
          bb1:
@@ -2355,7 +2356,9 @@ fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
            br bb4
          bb4:
            %19 = i32 phi [bb2: %9], [bb3: %18]
-           %20 = i32 shuffle %19, %16
+           %40 = i32 fill_inactive %19, %9
+           %41 = i32 lane_scan min.u %40, %9
+           %20 = i32 read_lane %41, 31
            %21 = bool cmp eq %20, %8
            br %21, bb6, bb5
          bb5:
@@ -2383,6 +2386,54 @@ fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
     .unwrap();
     let (got, want) = (canon(&print(&f)), canon(&print(&want)));
     assert_eq!(got, want, "\ngot:\n{got}\nwant:\n{want}");
+}
+
+/// `local_atomics64` at 16 lanes or fewer (here 2, to keep it short): with the lock held,
+/// whether every active lane names one word (the least and greatest address over the
+/// active lanes agree); if so one load of it, each lane's operation applied in lane order
+/// under its activity (lane k's result the value before its step), one store and a fence;
+/// else the rounds.
+#[test]
+fn local_atomics64_folds_lanes_on_one_word() {
+    let mut f = parse(
+        "kernel k(ptr.local, i64)
+         bb0:
+           %0 = ptr.local arg 0
+           %1 = i64 arg 1
+           %2 = i64 atomic xor %0, %1
+           store %0, %2, align 8, bytes 8
+           ret",
+    )
+    .unwrap();
+    f.simd = 2;
+    passes::local_atomics64::run(&mut f);
+    verify(&f).unwrap_or_else(|e| panic!("after does not verify: {e}"));
+    let got = print(&f);
+    // The check, in the block that has just taken the lock.
+    for want in [
+        "lane_scan min.u",
+        "lane_scan max.u",
+        "read_lane",
+        "conv zext",
+        "fill_inactive",
+    ] {
+        assert!(got.contains(want), "no {want} in:\n{got}");
+    }
+    // The fold: one load and one store of the word, a fence, and per lane its activity,
+    // its operand and result read from and written to its own lane.
+    let loads = got.matches("i64 load").count();
+    let stores = got.matches("store").count();
+    let folds = got.matches("i64 bin xor").count();
+    let lanes = got.matches("read_lane").count();
+    assert_eq!(loads, 2, "one load in the fold, one in the rounds:\n{got}");
+    assert_eq!(
+        folds, 3,
+        "a xor per lane in the fold, one in the rounds:\n{got}"
+    );
+    // The lock's clearing, the rounds' store, the fold's store, the kernel's own.
+    assert_eq!(stores, 4, "{got}");
+    // Leader, lock answer, least and greatest address, and per lane its activity and operand.
+    assert_eq!(lanes, 4 + 2 * 2, "{got}");
 }
 
 /// `local_atomics64`: a compare-exchange keeps the old value where it differs from the
