@@ -920,11 +920,11 @@ fn atom_long_local_mixed(n: usize, local: usize, seed: u64) -> Case {
                 let o = &out[5 * g..5 * g + 5];
                 let ol = &old[2 * n * g..2 * n * (g + 1)];
                 let err = |what: &str, e: String| format!("group {g}'s {what}: {e}");
-                for w in 0..3 {
+                for (w, &fin) in o.iter().take(3).enumerate() {
                     let items: Vec<usize> = (0..n).filter(|l| l % 4 != 3 && l % 3 == w).collect();
                     let vals: Vec<i64> = items.iter().map(|&l| (x[l] & 0xFF_FFFF) + 1).collect();
                     let olds: Vec<i64> = items.iter().map(|&l| ol[2 * l]).collect();
-                    check_chain((w as i64) << 40, &vals, &olds, o[w], true, |a, b| a + b)
+                    check_chain((w as i64) << 40, &vals, &olds, fin, true, |a, b| a + b)
                         .map_err(|e| err(&format!("atom_add on s[{w}]"), e))?;
                 }
                 let odd: Vec<usize> = (1..n).step_by(2).collect();
