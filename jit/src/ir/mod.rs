@@ -510,6 +510,28 @@ impl Function {
         self.blocks[b.0 as usize].insts.push(v);
         v
     }
+    /// In `b`: `x` (of a `lane_scannable` operation and type) folded by `op` over the active
+    /// lanes of a `width`-lane sub-group, `identity` standing in for the inactive ones: the
+    /// last lane of the inclusive scan, the same for every lane.
+    pub fn reduce_active_lanes(
+        &mut self,
+        b: Block,
+        op: BinOp,
+        x: Value,
+        identity: Value,
+        width: u8,
+    ) -> Value {
+        let ty = self.ty(x);
+        let x = self.push(b, Op::FillInactive(x, identity), ty);
+        let scan = Op::LaneScan {
+            op,
+            x,
+            identity,
+            exclusive: false,
+        };
+        let scan = self.push(b, scan, ty);
+        self.push(b, Op::ReadLane(scan, width - 1), ty)
+    }
     /// Place a new instruction at position `pos` of block `b` and return its value.
     pub fn insert(&mut self, b: Block, pos: usize, op: Op, ty: Ty) -> Value {
         self.insts.push(Inst { op, ty });

@@ -92,7 +92,7 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
         Op::Builtin(crate::ir::Builtin::SubgroupLocalId, 0),
         Ty::I32,
     );
-    let first = over_active_lanes(f, pre, BinOp::Min { signed: false }, lane, none, simd);
+    let first = f.reduce_active_lanes(pre, BinOp::Min { signed: false }, lane, none, simd);
     let leader = f.push(pre, Op::Cmp(CmpOp::Eq, lane, first), Ty::Bool);
     f.blocks[b].term = Term::Br(head);
 
@@ -108,7 +108,7 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
     // The leader's answer is the least over the lanes (the others hold 1): a reduction
     // rather than a shuffle from its lane, so the answer is uniform (and the loop's branch).
     let seen = f.push(tried, Op::Phi(vec![(head, o32), (try_, held)]), Ty::I32);
-    let theirs = over_active_lanes(f, tried, BinOp::Min { signed: false }, seen, o32, simd);
+    let theirs = f.reduce_active_lanes(tried, BinOp::Min { signed: false }, seen, o32, simd);
     let got = f.push(tried, Op::Cmp(CmpOp::Eq, theirs, z32), Ty::Bool);
     f.blocks[tried.0 as usize].term = Term::CondBr(got, serve_pre, back_off);
     // Another thread holds it: let the EU run the others (the holder among them) before
@@ -206,7 +206,7 @@ fn one_word_everywhere(f: &mut Function, b: Block, addr: Value, simd: u8) -> (Va
     let at = f.push(b, Op::Conv(ConvOp::Trunc, at), Ty::I32);
     let mut bound = |op: BinOp, identity: u64| {
         let identity = f.push(b, Op::Const(identity), Ty::I32);
-        over_active_lanes(f, b, op, at, identity, simd)
+        f.reduce_active_lanes(b, op, at, identity, simd)
     };
     let lo = bound(BinOp::Min { signed: false }, u64::from(u32::MAX));
     let hi = bound(BinOp::Max { signed: false }, 0);
@@ -281,25 +281,4 @@ fn bin_op(a: AtomicOp) -> BinOp {
         AtomicOp::UMin => BinOp::Min { signed: false },
         AtomicOp::UMax | AtomicOp::Xchg => BinOp::Max { signed: false },
     }
-}
-
-/// In block `b`: `op` (32-bit, `lane_scannable`) over `x` in the active lanes, `identity`
-/// standing in for the others; the same for every lane.
-fn over_active_lanes(
-    f: &mut Function,
-    b: Block,
-    op: BinOp,
-    x: Value,
-    identity: Value,
-    simd: u8,
-) -> Value {
-    let x = f.push(b, Op::FillInactive(x, identity), Ty::I32);
-    let scan = Op::LaneScan {
-        op,
-        x,
-        identity,
-        exclusive: false,
-    };
-    let scan = f.push(b, scan, Ty::I32);
-    f.push(b, Op::ReadLane(scan, simd - 1), Ty::I32)
 }

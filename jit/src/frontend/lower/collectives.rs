@@ -503,6 +503,9 @@ impl Lowerer<'_, '_> {
             // A scan across the lanes in log2(width) steps (isel's `lane_scan`); the
             // reduction is its last lane.
             let ident = self.konst(ty, Self::identity(ty, op, narrow)?);
+            if form == Form::Reduce {
+                return Ok(self.f.reduce_active_lanes(b, bop, x, ident, self.width()));
+            }
             let filled = self.f.push(b, Op::FillInactive(x, ident), ty);
             let scan = Op::LaneScan {
                 op: bop,
@@ -510,11 +513,7 @@ impl Lowerer<'_, '_> {
                 identity: ident,
                 exclusive: form == Form::Exclusive,
             };
-            let scan = self.f.push(b, scan, ty);
-            if form == Form::Reduce {
-                return Ok(self.f.push(b, Op::ReadLane(scan, self.width() - 1), ty));
-            }
-            return Ok(scan);
+            return Ok(self.f.push(b, scan, ty));
         }
         let p = self.prefixes(b, op, x, narrow)?;
         if form == Form::Reduce {
