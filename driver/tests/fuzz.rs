@@ -135,8 +135,10 @@ fn aub(input: &[u8]) {
         max_time: Some(Duration::from_secs(2)),
         max_starved: None,
         host_threads: 1,
-        translate: gencl_kmd::gpu::eu::translate::enabled(),
-        hot: 1,
+        translate: gencl_kmd::gpu::eu::translate::Policy {
+            on: gencl_kmd::gpu::eu::translate::enabled(),
+            hot: 1,
+        },
     };
     let mut r = gencl_kmd::aub::replay::Replay::new(budget);
     let _ = r.run(input);

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use gencl_kmd::aub::stream::{Reader, Record};
 use gencl_kmd::aub::{decompress, Replay};
 use gencl_kmd::gpu::cs::Budget;
+use gencl_kmd::gpu::eu::translate::Policy;
 use gencl_kmd::gpu::GpuMemory;
 
 fn neo_dir() -> PathBuf {
@@ -238,7 +239,7 @@ fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_c
                 Budget {
                     host_threads: n,
                     // Every run that can be translated is, against the interpreter alone.
-                    hot: 1,
+                    translate: Policy { on: true, hot: 1 },
                     ..Budget::default()
                 },
             )
@@ -254,7 +255,7 @@ fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_c
             case,
             Budget {
                 host_threads: 1,
-                translate: false,
+                translate: Policy { on: false, hot: 1 },
                 ..Budget::default()
             },
         )

@@ -29,9 +29,8 @@ impl Gpu {
     pub fn translating(on: bool) -> Gpu {
         Gpu::with_budget(Budget {
             host_threads: 1,
-            translate: on,
             // Every run that can be translated is, at its first reach.
-            hot: 1,
+            translate: gencl_kmd::gpu::eu::translate::Policy { on, hot: 1 },
             ..Budget::default()
         })
     }

@@ -96,12 +96,11 @@ pub struct Budget {
     /// Host threads a dispatch's thread groups may run on (`gpu::pool`): the model's
     /// resource, not the hardware's.
     pub host_threads: usize,
-    /// Hot runs of instructions translated to host code (`eu::translate`; default: unless
-    /// GENCL_TRANSLATE=0). The results are the same either way; tests compare.
-    pub translate: bool,
-    /// Reaches of an instruction before the run from it is translated (`translate::HOT`;
-    /// differential tests take 1, so that everything that can be translated is).
-    pub hot: u16,
+    /// Whether hot runs of instructions are translated to host code (`eu::translate`;
+    /// default: unless GENCL_TRANSLATE=0), and after how many reaches (`translate::HOT`;
+    /// differential tests take 1, so that everything that can be translated is). The
+    /// results are the same either way; tests compare.
+    pub translate: super::eu::translate::Policy,
 }
 
 /// GENCL_HANG_TIMEOUT_MS, if set to a positive number of milliseconds.
@@ -132,8 +131,7 @@ impl Default for Budget {
             max_time: Some(env.unwrap_or(DEFAULT_MAX_TIME)),
             max_starved: Some(env.unwrap_or(DEFAULT_MAX_STARVED)),
             host_threads: super::pool::host_threads(),
-            translate: super::eu::translate::enabled(),
-            hot: super::eu::translate::HOT,
+            translate: super::eu::translate::Policy::default(),
         }
     }
 }
@@ -976,10 +974,7 @@ impl<'m> CommandStreamer<'m> {
         let mut programs = self
             .programs
             .checkout(mem.address_space(), kernel_addr, workers)
-            .translating(super::eu::translate::Policy {
-                on: self.budget.translate,
-                hot: self.budget.hot,
-            });
+            .translating(self.budget.translate);
         // Other host threads join at once when the kernel's last dispatch says its groups
         // are long enough to pay for waking them (or it is the kernel's first), else once
         // this thread has done HELPERS_AFTER of the work alone.

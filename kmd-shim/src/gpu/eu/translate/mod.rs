@@ -45,7 +45,7 @@ pub const MIN_RUN: usize = 2;
 pub const HOT: u16 = 512;
 
 /// Whether and when a program translates.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     pub on: bool,
     /// Reaches of an instruction before its run is translated (at least 1).
