@@ -2301,8 +2301,8 @@ fn ptradd_chains_sum_a_local_arrays_row_and_column() {
 /// 32-bit compare-exchange on a lock word placed after the kernel's SLM (cleared at the
 /// top of the entry block, then a barrier), every lane retrying after a thread switch until
 /// the leader has it, then one round per lane of the width, in which that lane loads,
-/// combines and stores (a fence after), and the release at the join, where the atomic's
-/// own number names the old value.
+/// combines and stores (no fence: one thread's SLM messages are performed in order), and
+/// the release at the join, where the atomic's own number names the old value.
 #[test]
 fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
     let mut f = parse(
@@ -2375,7 +2375,6 @@ fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
            %26 = i64 load %0, align 8, bytes 8
            %27 = i64 bin add %26, %1
            store %0, %27, align 8, bytes 8
-           fence
            br bb9
          bb9:
            %30 = i64 phi [bb7: %24], [bb8: %26]
@@ -2391,7 +2390,7 @@ fn local_atomics64_takes_the_threads_lock_and_serves_the_lanes_in_turn() {
 /// `local_atomics64` at 16 lanes or fewer (here 2, to keep it short): with the lock held,
 /// whether every active lane names one word (the least and greatest address over the
 /// active lanes agree); if so one load of it, each lane's operation applied in lane order
-/// under its activity (lane k's result the value before its step), one store and a fence;
+/// under its activity (lane k's result the value before its step), one store (no fence);
 /// else the rounds.
 #[test]
 fn local_atomics64_folds_lanes_on_one_word() {
@@ -2419,8 +2418,9 @@ fn local_atomics64_folds_lanes_on_one_word() {
     ] {
         assert!(got.contains(want), "no {want} in:\n{got}");
     }
-    // The fold: one load and one store of the word, a fence, and per lane its activity,
-    // its operand and result read from and written to its own lane.
+    // The fold: one load and one store of the word, and per lane its activity, its
+    // operand and result read from and written to its own lane; no fence (SLM alone).
+    assert!(!got.contains("fence"), "{got}");
     let loads = got.matches("i64 load").count();
     let stores = got.matches("store").count();
     let folds = got.matches("i64 bin xor").count();

@@ -560,6 +560,57 @@ fn barriers_fence_only_global_memory() {
     assert_eq!((*f, *b), (1, 0), "fence_global: one fence:\n{t}");
 }
 
+/// An atomic's memory order fences the memory its address points into: none for local
+/// memory (32-bit SLM atomics, and the 64-bit ones' lock, whose load, store and release are
+/// SLM messages of one thread, performed in order), one before and one after a
+/// sequentially consistent atomic on global memory or through a generic pointer whose
+/// space is known only at run time, none for a relaxed one.
+#[test]
+fn atomics_fence_only_global_memory() {
+    let src = "kernel void local32(global int *out) {
+            local atomic_int c;
+            if (get_local_id(0) == 0) atomic_init(&c, 0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[get_global_id(0)] = atomic_fetch_add(&c, 1);
+        }
+        kernel void local64(global long *out) {
+            local atomic_long c;
+            if (get_local_id(0) == 0) atomic_init(&c, 0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[get_global_id(0)] = atomic_fetch_or(&c, 1L << get_local_id(0));
+        }
+        kernel void global32(global atomic_int *c, global int *out) {
+            out[get_global_id(0)] = atomic_fetch_add(c, 1);
+        }
+        kernel void relaxed(global atomic_int *c, global int *out) {
+            out[get_global_id(0)] = atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+        }
+        kernel void either(global atomic_int *g, global int *out, int which) {
+            local atomic_int l;
+            if (get_local_id(0) == 0) atomic_init(&l, 0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            atomic_int *p = which ? (atomic_int *)&l : (atomic_int *)g;
+            out[get_global_id(0)] = atomic_fetch_add(p, 1);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "-cl-std=CL2.0").unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        seen.insert(name.as_str(), (fences(&text), text));
+    }
+    for (name, want) in [
+        ("local32", 0),
+        ("local64", 0),
+        ("global32", 2),
+        ("relaxed", 0),
+        ("either", 2),
+    ] {
+        let (f, t) = &seen[name];
+        assert_eq!(*f, want, "{name}: {want} fences:\n{t}");
+    }
+}
+
 /// A compare that only a branch reads sets the branch's flag itself: one `cmp` into the
 /// null register, not booleans in a register compared with zero again.
 #[test]

@@ -2812,10 +2812,16 @@ impl Lowerer<'_, '_> {
             for i in &b.instructions {
                 // An atomic's memory order: a release orders the work-item's earlier
                 // accesses before it (a fence first), an acquire its later ones after it (a
-                // fence after); sequentially consistent is both.
+                // fence after); sequentially consistent is both. The fences are for the
+                // memory the atomic's address points into (`Op::AtomicFence`).
                 let (release, acquire) = self.atomic_order(i)?;
-                if release {
-                    self.f.push(cur, Op::Fence, Ty::Void);
+                let order = if release || acquire {
+                    Some(self.val(&fr, id_op(i, 0)?)?)
+                } else {
+                    None
+                };
+                if let (true, Some(addr)) = (release, order) {
+                    self.f.push(cur, Op::AtomicFence(addr), Ty::Void);
                 }
                 match i.class.opcode {
                     SOp::Line => {
@@ -2836,8 +2842,8 @@ impl Lowerer<'_, '_> {
                 cur = self
                     .lower_inst(&mut fr, i, cur, exit, &mut returns, &mut phis)
                     .map_err(|e| self.locate(e))?;
-                if acquire {
-                    self.f.push(cur, Op::Fence, Ty::Void);
+                if let (true, Some(addr)) = (acquire, order) {
+                    self.f.push(cur, Op::AtomicFence(addr), Ty::Void);
                 }
             }
             fr.ends.insert(label, cur);

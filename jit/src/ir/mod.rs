@@ -393,6 +393,12 @@ pub enum Op {
     /// A memory fence: every earlier data-port access of the work-item is visible before
     /// any later one (mem_fence, read_mem_fence, write_mem_fence).
     Fence,
+    /// An atomic's memory order for the memory its address (the operand) points into: a
+    /// release orders the work-item's earlier accesses before the atomic (this comes first),
+    /// an acquire its later ones after it (this comes after). Selected as a `Fence` unless
+    /// the address is local: one Gen9 thread's SLM messages are performed in order, so local
+    /// memory takes no fence message (as `Fence` for local memory alone is not emitted).
+    AtomicFence(Value),
     /// The hardware thread lets the EU's other threads run before it goes on (`{Switch}`):
     /// the back-off of a spin-wait. Orders nothing.
     Yield,
@@ -678,7 +684,7 @@ impl Op {
             | Op::FillInactive(a, b)
             | Op::Shuffle(a, b) => few(&[*a, *b]),
             Op::LaneScan { x, identity, .. } => few(&[*x, *identity]),
-            Op::ReadLane(a, _) => few(&[*a]),
+            Op::ReadLane(a, _) | Op::AtomicFence(a) => few(&[*a]),
             Op::CmpXchg { addr, cmp, value } => few(&[*addr, *cmp, *value]),
             Op::Un(_, a) | Op::Conv(_, a) | Op::ConvRound(_, a, _) => few(&[*a]),
             Op::Mad(a, b, c) | Op::Select(a, b, c) => few(&[*a, *b, *c]),
@@ -729,7 +735,7 @@ impl Op {
                 *a = f(*a);
                 *b = f(*b);
             }
-            Op::ReadLane(a, _) => *a = f(*a),
+            Op::ReadLane(a, _) | Op::AtomicFence(a) => *a = f(*a),
             Op::LaneScan { x, identity, .. } => {
                 *x = f(*x);
                 *identity = f(*identity);
@@ -764,6 +770,7 @@ impl Op {
             Op::Store { .. }
                 | Op::Barrier
                 | Op::Fence
+                | Op::AtomicFence(_)
                 | Op::Yield
                 | Op::Atomic(..)
                 | Op::CmpXchg { .. }

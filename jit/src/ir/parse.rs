@@ -329,6 +329,7 @@ fn op_of(text: &str) -> Option<Op> {
         "global_vars" => Op::GlobalVars,
         "scratch_base" => Op::ScratchBase,
         "fence" => Op::Fence,
+        "atomic_fence" => Op::AtomicFence(value(rest.trim())?),
         "yield" => Op::Yield,
         "image_sample" | "image_load" | "image_write" | "image_block_read"
         | "image_block_write" => {

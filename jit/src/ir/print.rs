@@ -129,6 +129,7 @@ fn op_text(op: &Op) -> String {
         Op::Shuffle(a, b) => format!("shuffle {a}, {b}"),
         Op::Barrier => "barrier".into(),
         Op::Fence => "fence".into(),
+        Op::AtomicFence(a) => format!("atomic_fence {a}"),
         Op::Yield => "yield".into(),
         Op::ImageRead {
             image,

@@ -1431,6 +1431,16 @@ impl Sel<'_> {
                 self.texels.clear();
                 self.fence()
             }
+            // Local memory takes no fence message: one Gen9 thread's SLM messages are
+            // performed in order, and the scheduler keeps its SLM accesses in their order
+            // (IGC's atomics on `__local` pointers fence local memory alone, which it leaves
+            // out up to Gen9: `CPlatform::localMemFenceSupress`).
+            Op::AtomicFence(addr) => {
+                if self.f.ty(addr) != Ty::Ptr(Space::Local) {
+                    self.texels.clear();
+                    self.fence()
+                }
+            }
             Op::Yield => self.yield_thread(),
             Op::ImageRead {
                 image,

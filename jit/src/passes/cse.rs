@@ -21,6 +21,7 @@ fn pure(op: &Op) -> bool {
             | Op::Phi(_)
             | Op::Barrier
             | Op::Fence
+            | Op::AtomicFence(_)
             | Op::FillInactive(..)
             | Op::LaneScan { .. }
             | Op::Shuffle(..)

@@ -154,9 +154,10 @@ fn expand(f: &mut Function, b: usize, pos: usize, lock: Value) {
         align: 8,
         bytes: 8,
     };
+    // No fence before the next lane's load or the release: one Gen9 thread's SLM messages
+    // are performed in order (IGC's LOCAL_SPINLOCK fences local memory alone, which it
+    // leaves out up to Gen9), and the scheduler keeps SLM accesses in program order.
     f.push(crit, store, Ty::Void);
-    // The next lane's load must see this store (the data port may reorder messages).
-    f.push(crit, Op::Fence, Ty::Void);
     f.blocks[crit.0 as usize].term = Term::Br(next);
     let res2 = f.push(next, Op::Phi(vec![(serve, res), (crit, old)]), t);
     let round2 = f.push(next, Op::Bin(BinOp::Add, round, o32), Ty::I32);
@@ -219,7 +220,7 @@ fn one_word_everywhere(f: &mut Function, b: Block, addr: Value, simd: u8) -> (Va
 /// Block `b`, entered with the lock held and every active lane on the word at `rmw.addr`:
 /// one load, the lanes' operations applied to the word's value in lane order in registers
 /// (lane k's operand read from its lane, an inactive lane's step leaving the value as it
-/// is), one store and a fence before the release. Each lane's result, the value before its
+/// is), one store before the release. Each lane's result, the value before its
 /// own step, is what the rounds would give it: the same order, without three messages and
 /// a branch a lane (CTS test_c11_atomics: 256 work-items on one `__local` atomic_long).
 fn one_word(f: &mut Function, b: Block, rmw: Rmw, lane: Value, simd: u8) -> Value {
@@ -262,9 +263,8 @@ fn one_word(f: &mut Function, b: Block, rmw: Rmw, lane: Value, simd: u8) -> Valu
         align: 8,
         bytes: 8,
     };
+    // Seen before the lock's release without a fence, as in the rounds.
     f.push(b, store, Ty::Void);
-    // The store is seen before the lock's release.
-    f.push(b, Op::Fence, Ty::Void);
     res
 }
 

@@ -44,6 +44,7 @@ fn source(f: &Function, op: &Op, ty: Ty) -> bool {
         Op::Store { .. }
         | Op::Barrier
         | Op::Fence
+        | Op::AtomicFence(_)
         | Op::Yield
         | Op::PrivateBase
         | Op::FillInactive(..)
