@@ -214,14 +214,26 @@ fn run_group(
                 // that a reply lands in, where the interpreter goes on and waits (its
                 // instructions one by one were a fifth of a contended 64-bit local atomic's).
                 let tm = &mut timing[k];
-                if let Some(ran) = prog.translated(mem, t.ip, t.cr0()).and_then(|(r, pos)| {
-                    let n = if tm.clear_of(prog.run_touch(r)) {
-                        left
-                    } else {
-                        prog.run_clear_prefix(r, pos, left, |m| tm.clear_of(m))
-                    };
-                    (n > 0).then(|| prog.exec_run(r, t, pos, n)).flatten()
-                }) {
+                // No channel enabled: control flow on its way to where parked ones wait (a
+                // run would leave at once).
+                let runs = t.active != 0;
+                if let Some(ran) = runs
+                    .then(|| prog.translated(mem, t.ip, t.cr0()))
+                    .flatten()
+                    .and_then(|(r, pos)| {
+                        let n = if tm.clear_of(prog.run_touch(r)) {
+                            left
+                        } else {
+                            prog.run_clear_prefix(r, pos, left, |m| tm.clear_of(m))
+                        };
+                        // A run that leaves before its first instruction (SIMD flow that parks
+                        // channels) ran nothing: the interpreter takes that instruction.
+                        (n > 0)
+                            .then(|| prog.exec_run(r, t, pos, n))
+                            .flatten()
+                            .filter(|ran| ran.instructions > 0)
+                    })
+                {
                     // A translated run: the instructions the interpreter would run next,
                     // up to the end of the quantum, at once.
                     counters.instructions += ran.instructions as u64;

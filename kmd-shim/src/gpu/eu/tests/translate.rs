@@ -343,6 +343,113 @@ fn translated_loop_matches_the_general_path() {
     }
 }
 
+/// SIMD control flow inside runs (`emit::simd_flow`): a loop whose `while` some channels
+/// leave before others (per-channel trip counts in r62), around nested `if` regions of
+/// forward `goto`s and `join`s whose conditions are per channel (thresholds in r64, r66)
+/// and so at times uniform (the run goes on, over the joins on the way) and at times not
+/// (the run leaves for the interpreter to park channels). Every GRF, both flags and the
+/// counters must agree with the general path. Fails when a run takes a divergent branch
+/// whole, or counts the joins it jumps over differently.
+#[test]
+fn translated_simd_flow_matches_the_general_path() {
+    use Opcode::*;
+    if !super::super::translate::enabled() {
+        return;
+    }
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut runs = 0;
+    for case in 0..200 {
+        let r = &mut rng;
+        let n = r.pick(&[8u8, 16]);
+        let rows = |reg: u8| row(reg, Type::D);
+        let randoms = |r: &mut Rng, k: u64| -> Vec<Inst> {
+            (0..r.below(k)).map(|_| random_inst(r)).collect()
+        };
+        let cmp = |a: u8, b: u8, cm: CondMod, f: (u8, u8)| {
+            with_cmod(alu(Cmp, n, null_dst(Type::D), &[rows(a), rows(b)]), cm, f)
+        };
+        // if (r60 < r64) { A; if (r60 < r66) { B } C }: the goto sends the channels whose
+        // predicate is false to UIP; JIP is the next join.
+        let mut body: Vec<Inst> = Vec::new();
+        let head = body.len();
+        body.extend(randoms(r, 5));
+        let nested = r.coin();
+        let outer_at = body.len() + 1;
+        body.push(cmp(60, 64, CondMod::L, (0, 0)));
+        body.push(with_pred(flow(Goto, n, 0, 0), (0, 0), false));
+        body.extend(randoms(r, 4));
+        let inner = if nested {
+            body.push(cmp(60, 66, CondMod::L, (0, 1)));
+            let at = body.len();
+            body.push(with_pred(flow(Goto, n, 0, 0), (0, 1), false));
+            body.extend(randoms(r, 3));
+            let join = body.len();
+            body.push(flow(Join, n, 0, 0));
+            body.extend(randoms(r, 3));
+            Some((at, join))
+        } else {
+            None
+        };
+        let outer_join = body.len();
+        body.push(flow(Join, n, 0, 0));
+        let mut inc = alu(Add, n, dst(60, Type::D), &[rows(60), imm(Type::W, 1)]);
+        inc.no_mask = r.coin();
+        body.push(inc);
+        body.push(cmp(60, 62, CondMod::L, (1, 1)));
+        let w = body.len();
+        body.push(with_pred(
+            flow(While, n, 16 * (head as i32 - w as i32), 0),
+            (1, 1),
+            false,
+        ));
+        body.extend(randoms(r, 3));
+        // Offsets in bytes (16 an instruction), from the instruction itself.
+        let off = |from: usize, to: usize| 16 * (to as i32 - from as i32);
+        let first_join = inner.map_or(outer_join, |(_, j)| j);
+        body[outer_at].branch = Some(Branch {
+            jip: off(outer_at, first_join),
+            uip: off(outer_at, outer_join),
+        });
+        if let Some((at, join)) = inner {
+            body[at].branch = Some(Branch {
+                jip: off(at, join),
+                uip: off(at, join),
+            });
+            body[join].branch = Some(Branch {
+                jip: off(join, outer_join),
+                uip: 0,
+            });
+        }
+        body[outer_join].branch = Some(Branch {
+            jip: off(outer_join, w),
+            uip: 0,
+        });
+        let prog = random_program(r, body);
+        let threads = 1 + r.below(3) as usize;
+        let mut tg = random_group(r, threads);
+        let uniform = r.below(3) == 0;
+        for t in tg.threads.iter_mut() {
+            let per = |r: &mut Rng, most: u64| -> [u8; 32] {
+                let mut g = [0u8; 32];
+                let v = r.below(most) as u32;
+                for l in 0..8 {
+                    let x = if uniform { v } else { r.below(most) as u32 };
+                    g[4 * l..4 * l + 4].copy_from_slice(&x.to_le_bytes());
+                }
+                g
+            };
+            // Each value two registers (SIMD16 reads both).
+            t.grfs[60] = [0; 32];
+            t.grfs[61] = [0; 32];
+            for reg in [62usize, 63, 64, 65, 66, 67] {
+                t.grfs[reg] = per(r, 5);
+            }
+        }
+        runs += translated_matches_general(&prog, &tg, &format!("flow case {case}"));
+    }
+    assert!(runs > 100, "only {runs} runs translated");
+}
+
 /// A panic on a run's slow path (`code::slow_float`, called from host code, where unwinding
 /// would abort the process and the service with it) comes back as a panic of `Run::exec`,
 /// in Rust frames, which the engine turns into the batch's error as for any instruction.

@@ -34,7 +34,8 @@ pub struct Ctx {
     pub lanes: u32,
     pub executed: u32,
     pub issue: u32,
-    pub pad: u32,
+    /// In: channels parked by control flow (`Thread::waiting`).
+    pub waiting: u32,
     /// Out: where the thread goes on.
     pub next_ip: u64,
     /// The run's own scratch: the counter increments its instructions add, written at
@@ -60,6 +61,7 @@ pub mod ctx {
     pub const LANES: i32 = 16;
     pub const EXECUTED: i32 = 20;
     pub const ISSUE: i32 = 24;
+    pub const WAITING: i32 = 28;
     pub const NEXT_IP: i32 = 32;
     pub const INCS: i32 = 40;
     pub const ALLS: i32 = 40 + 8 * super::INCS as i32;
@@ -72,6 +74,7 @@ const _: () = {
     assert!(std::mem::offset_of!(Ctx, lanes) == ctx::LANES as usize);
     assert!(std::mem::offset_of!(Ctx, executed) == ctx::EXECUTED as usize);
     assert!(std::mem::offset_of!(Ctx, issue) == ctx::ISSUE as usize);
+    assert!(std::mem::offset_of!(Ctx, waiting) == ctx::WAITING as usize);
     assert!(std::mem::offset_of!(Ctx, next_ip) == ctx::NEXT_IP as usize);
     assert!(std::mem::offset_of!(Ctx, incs) == ctx::INCS as usize);
     assert!(std::mem::offset_of!(Ctx, alls) == ctx::ALLS as usize);

@@ -33,6 +33,13 @@ pub fn translatable(inst: &ExecInst) -> bool {
         // A uniform jump on flag bit 0 of its channels (`flow::exec`).
         return matches!(inst.pred, None | Some((PredCtrl::Normal, _))) && inst.n <= 32;
     }
+    if simd_flow(inst.op) {
+        // SIMD control flow, where it parks no channel (`Cx::simd_flow`); the run leaves
+        // before one that would, for the interpreter to park them.
+        return !inst.no_mask
+            && matches!(inst.n, 8 | 16 | 32)
+            && matches!(inst.pred, None | Some((PredCtrl::Normal, _)));
+    }
     let Some(p) = &inst.fast else { return false };
     // Doubles run in the interpreter's planned loops (`fast::lanes_d`), and so do the
     // conversions between qwords and floats.
@@ -89,6 +96,21 @@ pub fn translatable(inst: &ExecInst) -> bool {
         FOp::ICmp(cm) => !matches!(cm, CondMod::O | CondMod::U) && int_signed(p).is_some(),
         _ => true,
     }
+}
+
+/// The SIMD control flow a run holds (`flow::exec`): taken whole when every enabled channel
+/// goes the same way, which parks none.
+pub fn simd_flow(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::While | Opcode::Goto | Opcode::Join | Opcode::Endif | Opcode::If
+    )
+}
+
+/// Whether an instruction of a run may be followed by one other than the next (`Run`'s
+/// in-order prefixes end after it).
+pub fn jumps(op: Opcode) -> bool {
+    matches!(op, Opcode::Jmpi | Opcode::While | Opcode::Goto)
 }
 
 /// Sources a 64-bit operation reads.
@@ -282,7 +304,7 @@ pub fn function(
     // The channels each instruction shape enables, and how many: `active` does not change
     // within a run, so they are computed once here rather than per instruction.
     let mut enables: Vec<((u8, u8), Value, Value)> = Vec::new();
-    for inst in insts.iter().filter(|i| i.op != Opcode::Jmpi && !i.no_mask) {
+    for inst in insts.iter().filter(|i| i.fast.is_some() && !i.no_mask) {
         let key = (inst.chan_off, inst.n);
         if enables.iter().all(|(k, ..)| *k != key) {
             let a = b.ins().ushr_imm_u(active, i64::from(inst.chan_off));
@@ -302,7 +324,7 @@ pub fn function(
     // The increments of the instructions whose lanes are their shape's enabled channels
     // (no predicate, or sel's), by (no_mask, channel offset, width, issue cycles).
     let mut incs: Vec<(IncKey, i32)> = Vec::new();
-    for inst in insts.iter().filter(|i| i.op != Opcode::Jmpi) {
+    for inst in insts.iter() {
         let Some(p) = inst.fast.as_ref() else {
             continue;
         };
@@ -360,7 +382,31 @@ pub fn function(
             slow: None,
             masks: None,
         };
-        let (l, cycles) = if inst.op == Opcode::Jmpi {
+        // SIMD flow: the run leaves before it (uncounted) where it would park channels,
+        // else goes where every enabled channel goes.
+        let forward = (inst.op == Opcode::Goto && inst.branch.uip > 0)
+            .then(|| forward_joins(insts, k))
+            .flatten();
+        let flow = simd_flow(inst.op).then(|| {
+            let a = cx.b.use_var(acc);
+            let left = cx.b.ins().band_imm_u(a, 0xFFFF);
+            cx.simd_flow(inst, forward, left)
+        });
+        if let Some((_, bail, _)) = flow {
+            let at = cx.b.ins().iconst(types::I64, inst.addr as i64);
+            let on = cx.b.create_block();
+            cx.b.ins().brif(
+                bail,
+                exit,
+                &[cranelift_codegen::ir::BlockArg::Value(at)],
+                on,
+                &[],
+            );
+            cx.b.switch_to_block(on);
+        }
+        let (l, cycles) = if let Some((lanes, ..)) = flow {
+            (lanes, 1)
+        } else if inst.op == Opcode::Jmpi {
             (cx.jmpi_lanes(inst, dispatch), 1)
         } else {
             let plan = inst
@@ -370,10 +416,13 @@ pub fn function(
             (cx.inst(inst, plan), inst.issue)
         };
         let slow = cx.slow.zip(cx.masks);
-        let taken = (inst.op == Opcode::Jmpi).then(|| cx.jmpi_taken(inst));
+        let taken = match flow {
+            Some((_, _, taken)) => taken,
+            None => (inst.op == Opcode::Jmpi).then(|| cx.jmpi_taken(inst)),
+        };
         let kept = incs
             .iter()
-            .find(|(k, _)| inst.op != Opcode::Jmpi && *k == inc_key(inst))
+            .find(|(k, _)| inst.fast.is_some() && *k == inc_key(inst))
             .filter(|_| inst.fast.is_some_and(|p| lanes_are_enabled(inst, &p)));
         // The instruction's counter increment: kept at entry, or computed from its lanes.
         let increment_of = |b: &mut FunctionBuilder<'_>| match kept {
@@ -428,15 +477,31 @@ pub fn function(
         match taken {
             None => go(&mut b, fall, next),
             Some(taken) => {
-                let target = inst
-                    .addr
-                    .wrapping_add(16)
-                    .wrapping_add(inst.branch.jip as i64 as u64);
+                let target = forward.map_or_else(|| branch_target(inst), |(_, uip)| uip);
                 let yes = b.create_block();
                 let no = b.create_block();
                 b.ins().brif(taken, yes, &[], no, &[]);
                 b.switch_to_block(yes);
-                go(&mut b, index_of(target), target);
+                if let Some((joins, _)) = forward {
+                    // The joins on the way to UIP, each an instruction of one cycle.
+                    let a = b.use_var(acc);
+                    let a = b.ins().iadd_imm_s(a, i64::from(joins) * EMPTY_JOIN);
+                    b.def_var(acc, a);
+                    let left = b.ins().band_imm_u(a, 0xFFFF);
+                    let spent = b.ins().icmp_imm_u(IntCC::Equal, left, 0);
+                    let at = b.ins().iconst(types::I64, target as i64);
+                    let out = [cranelift_codegen::ir::BlockArg::Value(at)];
+                    match index_of(target) {
+                        Some(j) => {
+                            b.ins().brif(spent, exit, &out, blocks[j], &[]);
+                        }
+                        None => {
+                            b.ins().jump(exit, &out);
+                        }
+                    }
+                } else {
+                    go(&mut b, index_of(target), target);
+                }
                 b.switch_to_block(no);
                 go(&mut b, fall, next);
             }
@@ -461,6 +526,58 @@ pub fn function(
     b.seal_all_blocks();
     b.finalize(isa.frontend_config());
     func
+}
+
+/// A forward `goto` of `insts[k]` that every enabled channel takes: the interpreter parks
+/// them at UIP and the thread goes to JIP, then from `join` to `join` (each counted, no
+/// channel enabled: on to the next where the parked channels wait there, else to its JIP)
+/// until it reaches UIP, where they are enabled again. `Some((joins, uip))` when that path
+/// is joins of the run of the goto's own channels (at most 16), which a run then counts
+/// and jumps over; `None` when the run leaves before such a goto.
+fn forward_joins(insts: &[ExecInst], k: usize) -> Option<(u32, u64)> {
+    let g = &insts[k];
+    let uip = g.addr.wrapping_add(g.branch.uip as i64 as u64);
+    let next = g.addr.wrapping_add(u64::from(g.len));
+    let mut ip = if uip == next {
+        next
+    } else {
+        g.addr.wrapping_add(g.branch.jip as i64 as u64)
+    };
+    let mut joins = 0;
+    while ip != uip {
+        let j = insts.iter().position(|i| i.addr == ip)?;
+        let join = &insts[j];
+        if !matches!(join.op, Opcode::Join | Opcode::Endif)
+            || (join.n, join.chan_off) != (g.n, g.chan_off)
+            || joins == 16
+        {
+            return None;
+        }
+        joins += 1;
+        let after = join.addr.wrapping_add(u64::from(join.len));
+        ip = if after == uip {
+            after
+        } else {
+            join.addr.wrapping_add(join.branch.jip as i64 as u64)
+        };
+    }
+    Some((joins, uip))
+}
+
+/// The counter increment of a `join` no channel runs (see `increment`): one issue cycle.
+const EMPTY_JOIN: i64 = (1 << 16) - 1;
+
+/// Where a jump of a run goes when taken: a jmpi's offset is from the next instruction
+/// (16 bytes on), `while`'s JIP and a backward `goto`'s UIP from the instruction itself.
+fn branch_target(inst: &ExecInst) -> u64 {
+    match inst.op {
+        Opcode::Jmpi => inst
+            .addr
+            .wrapping_add(16)
+            .wrapping_add(inst.branch.jip as i64 as u64),
+        Opcode::Goto => inst.addr.wrapping_add(inst.branch.uip as i64 as u64),
+        _ => inst.addr.wrapping_add(inst.branch.jip as i64 as u64),
+    }
 }
 
 /// The most instructions a run executes in one call: its count-down field is 16 bits.
@@ -905,6 +1022,86 @@ impl Cx<'_, '_> {
     fn jmpi_taken(&mut self, inst: &ExecInst) -> Value {
         let p = self.pred_bits(inst);
         self.b.ins().band_imm_u(p, 1)
+    }
+
+    /// SIMD flow (`flow::exec`) where no channel is parked: the channels it reports,
+    /// whether the run must leave before it for the interpreter (it would park channels,
+    /// or none is enabled and `flow::pick` would look at the parked ones), and, for
+    /// `while` and a backward `goto`, whether it jumps (to `branch_target`). Channel masks
+    /// are relative to the instruction's first channel.
+    ///
+    /// - `while`: the enabled channels whose predicate holds loop; none or all of them.
+    /// - `goto`: the jumping channels (predicate false, or true with BranchCtrl); backward,
+    ///   none (on to the next) or all (to UIP); forward, none.
+    /// - `if`: every enabled channel's predicate holds (none parks at JIP).
+    /// - `join`, `endif`: some channel is enabled (on to the next).
+    fn simd_flow(
+        &mut self,
+        inst: &ExecInst,
+        forward: Option<(u32, u64)>,
+        left: Value,
+    ) -> (Value, Value, Option<Value>) {
+        let fulln = imm(full(inst.n));
+        let a = self
+            .b
+            .ins()
+            .ushr_imm_u(self.active, i64::from(inst.chan_off));
+        let act = self.b.ins().band_imm_u(a, fulln);
+        let lanes = self.b.ins().popcnt(act);
+        let none = self.b.ins().icmp_imm_u(IntCC::Equal, act, 0);
+        let p = self.pred_bits(inst);
+        let not_p = self.b.ins().bxor_imm_u(p, fulln);
+        let stay = self.b.ins().band(act, not_p);
+        let go = self.b.ins().band(act, p);
+        let some =
+            |b: &mut FunctionBuilder<'_>, v: Value| b.ins().icmp_imm_u(IntCC::NotEqual, v, 0);
+        let b = &mut *self.b;
+        match inst.op {
+            Opcode::While => {
+                let (g, s) = (some(b, go), some(b, stay));
+                let bail = b.ins().band(g, s);
+                (lanes, bail, Some(g))
+            }
+            Opcode::Goto => {
+                let jump = if inst.acc_wr { go } else { stay };
+                let j = some(b, jump);
+                if inst.branch.uip <= 0 {
+                    let all = b.ins().icmp(IntCC::Equal, jump, act);
+                    let partial = b.ins().band_not(j, all);
+                    let bail = b.ins().bor(partial, none);
+                    (lanes, bail, Some(j))
+                } else if let Some((joins, _)) = forward {
+                    // Every channel jumps, no channel is parked yet (a `join` on the way
+                    // would wake it), and the quantum lasts to UIP; or none jumps.
+                    let all = b.ins().icmp(IntCC::Equal, jump, act);
+                    let partial = b.ins().band_not(j, all);
+                    let waiting = b.ins().load(
+                        types::I32,
+                        MemFlagsData::new().with_notrap(),
+                        self.ctx,
+                        super::code::ctx::WAITING,
+                    );
+                    let parked = b.ins().icmp_imm_u(IntCC::NotEqual, waiting, 0);
+                    let short =
+                        b.ins()
+                            .icmp_imm_u(IntCC::UnsignedLessThan, left, i64::from(joins) + 1);
+                    let cannot = b.ins().bor(parked, short);
+                    let cannot = b.ins().band(j, cannot);
+                    let bail = b.ins().bor(partial, none);
+                    let bail = b.ins().bor(bail, cannot);
+                    (lanes, bail, Some(j))
+                } else {
+                    let bail = b.ins().bor(j, none);
+                    (lanes, bail, None)
+                }
+            }
+            Opcode::If => {
+                let s = some(b, stay);
+                let bail = b.ins().bor(s, none);
+                (lanes, bail, None)
+            }
+            _ => (lanes, none, None),
+        }
     }
 
     /// The channels `flow::exec` reports for a jmpi.

@@ -4,8 +4,12 @@
 //! `Policy::hot` times, the run of translatable instructions starting there (planned 32-bit
 //! ALU instructions, `emit::translatable`; at most `MAX_RUN`) is compiled to one host
 //! function, which then runs in place of the interpreter from any instruction of the run.
-//! Sends, control flow and every other shape end a run and stay in the interpreter, so a
-//! run changes nothing but GRF bytes and flags, exactly as `fast::exec` would, and the
+//! SIMD control flow (`while`, `goto`, `join`, `endif`, `if`) is part of a run where it
+//! parks no channel: every enabled channel goes the same way (a loop's back edge, a
+//! forward `goto` every channel takes, over the joins on its way); where it would park
+//! some, the run leaves before it for the interpreter (`emit::simd_flow`). Sends and every
+//! other shape end a run and stay in the interpreter, so a run changes nothing but GRF
+//! bytes, flags and the instruction pointer, exactly as the interpreter would, and the
 //! interpreter keeps the thread scheduling, the counters and the end of a quantum.
 //!
 //! - `emit`: the Cranelift IR of a run;
@@ -109,6 +113,19 @@ fn isa() -> Option<&'static OwnedTargetIsa> {
     .as_ref()
 }
 
+/// Whether a parked channel of `t` waits at an address in `first..=last`.
+fn waits_within(t: &Thread, first: u64, last: u64) -> bool {
+    let mut w = t.waiting;
+    while w != 0 {
+        let c = w.trailing_zeros() as usize;
+        w &= w - 1;
+        if (first..=last).contains(&t.wait_ip[c]) {
+            return true;
+        }
+    }
+    false
+}
+
 /// One translated run.
 pub struct Run {
     code: code::Code,
@@ -130,8 +147,8 @@ pub struct Run {
     pub touch: u128,
     /// Each instruction's GRFs, for a run entered while a reply is on its way to some.
     touches: Box<[u128]>,
-    /// It holds a `jmpi` (its instructions may run out of their order).
-    jumps: bool,
+    /// Each instruction: it may be followed by one other than the next (`emit::jumps`).
+    jumps: Box<[bool]>,
 }
 
 /// What running part of a run did.
@@ -181,30 +198,38 @@ impl Run {
             generation,
             touch: insts.iter().fold(0, |m, i| m | i.touch),
             touches: insts.iter().map(|i| i.touch).collect(),
-            jumps: insts.iter().any(|i| i.op == gencl_isa::Opcode::Jmpi),
+            jumps: insts.iter().map(|i| emit::jumps(i.op)).collect(),
         })
     }
 
     /// How many of its instructions from position `k` on (at most `budget`) may run before
     /// the first whose registers `clear` refuses: a reply on its way lands there, and the
     /// interpreter waits at that instruction as it would have (the ones before it do not
-    /// wait). Zero for a run with a jump, whose instructions do not run in their order.
+    /// wait). Only instructions that run in their order are counted: up to the first that
+    /// may jump, included.
     pub fn clear_prefix(
         &self,
         k: usize,
         budget: usize,
         mut clear: impl FnMut(u128) -> bool,
     ) -> usize {
-        if self.jumps {
-            return 0;
+        self.in_order(k, budget, |j| clear(self.touches[j]))
+    }
+
+    /// Instructions from position `k` (at most `budget`) that run in their order, before
+    /// the first that `ok` refuses: up to the first that may jump, included.
+    fn in_order(&self, k: usize, budget: usize, mut ok: impl FnMut(usize) -> bool) -> usize {
+        let mut n = 0;
+        for j in k..self.len() {
+            if n == budget || !ok(j) {
+                break;
+            }
+            n += 1;
+            if self.jumps[j] {
+                break;
+            }
         }
-        self.touches
-            .get(k..)
-            .unwrap_or_default()
-            .iter()
-            .take(budget)
-            .take_while(|&&m| clear(m))
-            .count()
+        n
     }
 
     pub fn len(&self) -> usize {
@@ -225,23 +250,35 @@ impl Run {
         (cr0 & CR0_FP32_DENORM_KEEP == 0) == self.ftz && (!self.rtne || cr0 & CR0_ROUND_MASK == 0)
     }
 
-    /// Run the run on `t` from its instruction `k`, at most `budget` instructions; `None`
-    /// when a parked channel of `t` waits at one of its instructions (the interpreter
-    /// wakes it there, so it runs them).
+    /// Run the run on `t` from its instruction `k`, at most `budget` instructions. Where a
+    /// parked channel of `t` waits at one of its instructions (the interpreter wakes it
+    /// there), only the instructions before that one that run in their order; `None` when
+    /// that is none.
     pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Option<Ran> {
         let (first, last) = (self.addrs[0], self.addrs[self.len() - 1]);
-        let mut w = t.waiting;
-        while w != 0 {
-            let c = w.trailing_zeros() as usize;
-            w &= w - 1;
-            if (first..=last).contains(&t.wait_ip[c]) {
-                return None;
+        let waits = |t: &Thread, addr: u64| {
+            let mut w = t.waiting;
+            while w != 0 {
+                let c = w.trailing_zeros() as usize;
+                w &= w - 1;
+                if t.wait_ip[c] == addr {
+                    return true;
+                }
             }
+            false
+        };
+        let mut budget = budget;
+        if t.waiting != 0 && t.wake_min <= last && waits_within(t, first, last) {
+            budget = self.in_order(k, budget, |j| !waits(t, self.addrs[j]));
         }
-        assert!(k < self.len() && budget > 0 && t.grf.len() == GRF_BYTES);
+        if budget == 0 {
+            return None;
+        }
+        assert!(k < self.len() && t.grf.len() == GRF_BYTES);
         let mut cx = code::Ctx {
             active: t.active,
             dispatch: t.dispatch,
+            waiting: t.waiting,
             start: k as u32,
             // The run counts down in 16 bits (`emit::function`); a quantum is 64.
             budget: budget.min(emit::MAX_BUDGET) as u32,
