@@ -992,6 +992,12 @@ impl Dataport<'_> {
         // The lock held, kept from lane to lane while they are on lines it guards (a
         // contended counter: every lane on one word); one at a time, so no order to keep.
         let mut held: Option<(usize, parking_lot::MutexGuard<'static, ()>)> = None;
+        let slm = matches!(sp, Space::Slm);
+        // SLM lanes on the word of the lane before take its value from it, and the word is
+        // written once when the lanes move on (a lock's release by every lane; the group's
+        // SLM is this thread's alone for the message): its address, value, and whether
+        // that is still to be written.
+        let mut carried: Option<(u64, u64, bool)> = None;
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
                 continue;
@@ -1000,7 +1006,7 @@ impl Dataport<'_> {
             let (x, y) = lanes_of.operands(msg, lane);
             // Other groups run on other host threads: the read-modify-write of global
             // memory is indivisible, as the L3's atomic units make it (SLM is the group's).
-            if !matches!(sp, Space::Slm) {
+            if !slm {
                 let i = atomic_lock_index(addr);
                 if held.as_ref().is_none_or(|(j, _)| *j != i) {
                     // The old lock goes before the new one is taken.
@@ -1008,19 +1014,31 @@ impl Dataport<'_> {
                     held = Some((i, ATOMIC_LOCKS[i].0.lock()));
                 }
             }
-            // Read at its own size, for the same reason as `msg_value`.
-            let old = if wide {
-                let mut cur = [0u8; 8];
-                self.read(sp, addr, &mut cur)?;
-                u64::from_le_bytes(cur)
-            } else {
-                let mut cur = [0u8; 4];
-                self.read(sp, addr, &mut cur)?;
-                u64::from(u32::from_le_bytes(cur))
+            let (old, dirty) = match carried.take() {
+                Some((at, v, d)) if at == addr => (v, d),
+                before => {
+                    if let Some((at, v, true)) = before {
+                        self.write(sp, at, &v.to_le_bytes()[..es])?;
+                    }
+                    // Read at its own size, for the same reason as `msg_value`.
+                    let old = if wide {
+                        let mut cur = [0u8; 8];
+                        self.read(sp, addr, &mut cur)?;
+                        u64::from_le_bytes(cur)
+                    } else {
+                        let mut cur = [0u8; 4];
+                        self.read(sp, addr, &mut cur)?;
+                        u64::from(u32::from_le_bytes(cur))
+                    };
+                    (old, false)
+                }
             };
             let new = atomic_result(op, old, x, y, wide)
                 .ok_or_else(|| illegal(addr, format!("atomic operation {op:?}")))?;
-            if let Some(nv) = new {
+            // (Outside the group's SLM a write is dropped and a read is zero: not carried.)
+            if slm && slm_offset(addr) + es <= self.slm.len() {
+                carried = Some((addr, new.unwrap_or(old), dirty || new.is_some()));
+            } else if let Some(nv) = new {
                 self.write(sp, addr, &nv.to_le_bytes()[..es])?;
             }
             if matches!(sp, Space::Slm) && op == AtomicOp::Cmpwr {
@@ -1037,10 +1055,13 @@ impl Dataport<'_> {
                 resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
             }
         }
+        if let Some((at, v, true)) = carried {
+            self.write(sp, at, &v.to_le_bytes()[..es])?;
+        }
         if m.returns {
             resp.written = dregs;
         }
-        if matches!(sp, Space::Slm) {
+        if slm {
             let t = thread as usize;
             if self.watch.failed.len() <= t {
                 self.watch.failed.resize(t + 1, None);

@@ -309,9 +309,31 @@ impl GpuMemory for VmView {
         f: &mut dyn FnMut(usize, u64) -> Option<u64>,
     ) -> Result<(), MemFault> {
         const KIND: &str = "atomic access to an unmapped page";
-        // The lanes of a contended atomic share one word: the page looked up once.
+        // The lanes of a contended atomic share one word: the page looked up once, and
+        // lanes after the first on the same word take its value from the one before,
+        // written back once when the lanes move on (the caller holds the line's lock for
+        // the whole message, so no other agent's access falls between them).
         let mut held: Option<Held> = None;
+        // The word of the last lane: its address, offset in `held`'s object, value, and
+        // whether that value is still to be written.
+        let mut carried: Option<(u64, u64, u64, bool)> = None;
+        let put = |held: &Option<Held>, off: u64, v: u64| {
+            let h = held.as_ref().expect("a carried word's page is held");
+            h.obj.write_at(off, &v.to_le_bytes()[..size]);
+        };
         for (i, &addr) in addrs.iter().enumerate() {
+            if let Some((at, off, v, dirty)) = carried {
+                if at == addr {
+                    if let Some(new) = f(i, v) {
+                        carried = Some((at, off, new, true));
+                    }
+                    continue;
+                }
+                if dirty {
+                    put(&held, off, v);
+                }
+                carried = None;
+            }
             let a = addr & VA_MASK;
             let in_page = a % PAGE;
             if in_page + size as u64 > PAGE {
@@ -342,9 +364,13 @@ impl GpuMemory for VmView {
                 h.obj.read_at(off, &mut b[..size]);
                 u64::from_le_bytes(b)
             };
-            if let Some(new) = f(i, old) {
-                h.obj.write_at(off, &new.to_le_bytes()[..size]);
-            }
+            carried = Some(match f(i, old) {
+                Some(new) => (addr, off, new, true),
+                None => (addr, off, old, false),
+            });
+        }
+        if let Some((_, off, v, true)) = carried {
+            put(&held, off, v);
         }
         Ok(())
     }

@@ -1184,6 +1184,99 @@ fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
     v
 }
 
+/// SLM atomic messages whose lanes share words (a lock's release by every lane, a contended
+/// counter), fail a compare-exchange, or fall outside the group's SLM: the old values
+/// returned and the SLM after three messages equal one lane at a time in lane order on a
+/// CPU model of the SLM (a read outside it is zero, a write there dropped); inactive lanes
+/// do nothing. Fails when a lane on the word of the lane before reads memory the message
+/// has not written yet, or an out-of-range lane passes its value on.
+#[test]
+fn slm_atomic_lanes_match_one_lane_at_a_time() {
+    use Opcode::*;
+    const SLM: usize = 64;
+    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    for case in 0..300 {
+        let r = &mut rng;
+        let mask = if r.coin() {
+            0xFF
+        } else {
+            r.next() as u32 & 0xFF
+        };
+        let addrs: Vec<u32> = (0..8)
+            .map(|_| r.pick(&[0, 0, 0, 4, 8, 60, 64, 0x1000]))
+            .collect();
+        let xs: Vec<u32> = (0..8).map(|_| r.below(3) as u32).collect();
+        let ys: Vec<u32> = (0..8).map(|_| r.below(100) as u32).collect();
+        // OR, MOV, ADD, CMPWR (PRM's AOP numbers), each with its old values returned.
+        let ops: Vec<u32> = (0..3).map(|_| r.pick(&[2u32, 4, 7, 14])).collect();
+        let mut insts = Vec::new();
+        for (k, &op) in ops.iter().enumerate() {
+            let mlen = if op == 14 { 3 } else { 2 };
+            let ctrl = 0x30 | op;
+            insts.push(send(
+                8,
+                Sfid::Dc1,
+                Some(20 + k as u8),
+                10,
+                desc(mlen, 1, 2, ctrl, 254),
+                false,
+            ));
+        }
+        // The SLM read back: dwords 0-7 into r30, 8-15 into r31.
+        let mut at = alu(Shl, 8, dst(40, Type::UD), &[lane_ids(), imm(Type::UD, 2)]);
+        at.no_mask = true;
+        insts.push(at);
+        let mut at = alu(
+            Add,
+            8,
+            dst(41, Type::UD),
+            &[r8(40, Type::UD), imm(Type::UD, 32)],
+        );
+        at.no_mask = true;
+        insts.push(at);
+        for (a, d) in [(40u8, 30u8), (41, 31)] {
+            let mut rd = send(8, Sfid::Dc1, Some(d), a, desc(1, 1, 1, 0x2E, 254), false);
+            rd.no_mask = true;
+            insts.push(rd);
+        }
+        insts.push(eot());
+        let mut tg = group(1, mask, |_, g| {
+            put_u32s(g, 10, &addrs);
+            put_u32s(g, 11, &xs);
+            put_u32s(g, 12, &ys);
+        });
+        tg.slm_bytes = SLM as u32;
+        let (threads, _) = run(insts, &tg, &FlatMem::new()).unwrap();
+        // The CPU's SLM, one lane at a time.
+        let mut slm = [0u32; SLM / 4];
+        for (k, &op) in ops.iter().enumerate() {
+            for lane in (0..8).filter(|l| mask & (1 << l) != 0) {
+                let at = addrs[lane] as usize;
+                let old = if at + 4 <= SLM { slm[at / 4] } else { 0 };
+                let new = match op {
+                    2 => Some(old | xs[lane]),
+                    4 => Some(xs[lane]),
+                    7 => Some(old.wrapping_add(xs[lane])),
+                    _ => (old == xs[lane]).then_some(ys[lane]),
+                };
+                if let (Some(v), true) = (new, at + 4 <= SLM) {
+                    slm[at / 4] = v;
+                }
+                assert_eq!(
+                    threads[0].grf_u32(20 + k, lane),
+                    old,
+                    "case {case}: message {k} (op {op}) lane {lane}, addresses {addrs:?}, mask {mask:#x}"
+                );
+            }
+        }
+        assert_eq!(
+            grf_u32s(&threads[0], 30, 16),
+            slm.to_vec(),
+            "case {case}: SLM after, addresses {addrs:?}"
+        );
+    }
+}
+
 #[test]
 fn barrier_orders_slm_writes_before_reads() {
     for barrier in [true, false] {
