@@ -703,6 +703,12 @@ impl Program {
         self.runs.len()
     }
 
+    /// Whether this program's run `r` and `other`'s run `q` are one compiled code.
+    #[cfg(test)]
+    pub fn shares_run(&self, r: usize, other: &Program, q: usize) -> bool {
+        self.runs.run(r).same_code(other.runs.run(q))
+    }
+
     /// The translated run covering `addr` and the position of `addr` in it, when it may run
     /// under `cr0`; the run from `addr` is translated when the interpreter has reached `addr`
     /// `Policy::hot` times (one attempt per address).
@@ -790,7 +796,7 @@ impl Program {
     #[inline]
     /// The GRFs run `r` reads or writes.
     pub fn run_touch(&self, r: usize) -> u128 {
-        self.runs.run(r).touch
+        self.runs.run(r).touch()
     }
 
     /// Instructions of run `r` from position `k` (at most `budget`) before the first that

@@ -450,6 +450,109 @@ fn translated_simd_flow_matches_the_general_path() {
     assert!(runs > 100, "only {runs} runs translated");
 }
 
+/// Programs with the same instructions at other addresses (the CTS's variants, each a
+/// program of its own) share one compiled run, which leaves for addresses of the program
+/// that runs it: a loop with SIMD flow and a jmpi out of it, placed at two kernel
+/// addresses, each translated at the first reach and held to the general path at its own
+/// address. Fails when the code's exits are absolute (the second program's thread goes on
+/// at the first one's addresses), or nothing is shared.
+#[test]
+fn programs_with_the_same_code_share_its_runs() {
+    use Opcode::*;
+    if !super::super::translate::enabled() {
+        return;
+    }
+    let mut rng = Rng(0x5151_2727_C3C3_9D9D);
+    for case in 0..20 {
+        let r = &mut rng;
+        // A body of its own (a constant no other test uses), a counted loop, EOT; of
+        // instructions the native encoder takes (a run is shared by its encoding, which a
+        // program decoded from memory always has; `random_inst` makes some it refuses).
+        let mut body: Vec<Inst> = (0..2 + r.below(6))
+            .map(|_| loop {
+                let i = random_inst(r);
+                if gencl_isa::gen9::encode(&i).is_ok() {
+                    break i;
+                }
+            })
+            .collect();
+        body.push(alu(
+            Add,
+            8,
+            dst(62, Type::D),
+            &[row(62, Type::D), imm(Type::D, 0x5A5A_0000 | case)],
+        ));
+        let mut inc = alu(
+            Add,
+            1,
+            dst(60, Type::D),
+            &[scalar(60, 0, Type::D), imm(Type::W, 1)],
+        );
+        inc.no_mask = true;
+        body.push(inc);
+        let mut cmp = with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::D),
+                &[scalar(60, 0, Type::D), imm(Type::D, 5)],
+            ),
+            CondMod::L,
+            (1, 1),
+        );
+        cmp.no_mask = true;
+        body.push(cmp);
+        let back = -(16 * (body.len() as i32 + 1));
+        let mut jmp = with_pred(flow(Jmpi, 1, back, 0), (1, 1), false);
+        jmp.no_mask = true;
+        body.push(jmp);
+        let prog = random_program(r, body);
+        let env = LaunchEnv::default();
+        let mem = FlatMem::new();
+        let mut translated = Vec::new();
+        let group = random_group(r, 1);
+        for base in [KBASE, KBASE + 0x4_0000] {
+            let at = |insts: &[Inst]| {
+                Program::from_insts(
+                    insts
+                        .iter()
+                        .enumerate()
+                        .map(|(k, i)| (base + 16 * k as u64, i.clone()))
+                        .collect(),
+                )
+                .unwrap()
+            };
+            let mut tg = group.clone();
+            tg.kernel_addr = base;
+            tg.threads[0].grfs[60] = [0; 32];
+            let mut t = at(&prog).with_translation(Policy { on: true, hot: 1 });
+            let mut g = at(&prog)
+                .without_fast_paths()
+                .with_translation(Policy { on: false, hot: 1 });
+            let (mut ct, mut cg) = (Counters::default(), Counters::default());
+            let a = run_threads(&mut t, &mem, &tg, &env, &mut ct).unwrap();
+            let b = run_threads(&mut g, &mem, &tg, &env, &mut cg).unwrap();
+            assert_eq!(ct, cg, "case {case} at {base:#x}: counters");
+            for reg in 0..128 {
+                assert_eq!(
+                    grf_u32s(&a[0], reg, 8),
+                    grf_u32s(&b[0], reg, 8),
+                    "case {case} at {base:#x}: r{reg}"
+                );
+            }
+            assert!(t.translated_runs() > 0, "case {case}: nothing translated");
+            translated.push(t);
+        }
+        let (p, q) = (&translated[0], &translated[1]);
+        let shared = (0..p.translated_runs())
+            .any(|i| (0..q.translated_runs()).any(|j| p.shares_run(i, q, j)));
+        assert!(
+            shared,
+            "case {case}: the second program compiled its runs again"
+        );
+    }
+}
+
 /// A panic on a run's slow path (`code::slow_float`, called from host code, where unwinding
 /// would abort the process and the service with it) comes back as a panic of `Run::exec`,
 /// in Rust frames, which the engine turns into the batch's error as for any instruction.

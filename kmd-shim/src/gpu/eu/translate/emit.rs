@@ -350,7 +350,11 @@ pub fn function(
         b.ins().store(flags, inc, cx, off);
         incs.push((key, off));
     }
-    let nowhere = b.ins().iconst(types::I64, insts[0].addr as i64);
+    // Addresses leave the run as offsets from its first instruction (`Run::exec` adds
+    // where the program has it), so that programs with the same code share it.
+    let base = insts[0].addr;
+    let rel = move |addr: u64| addr.wrapping_sub(base) as i64;
+    let nowhere = b.ins().iconst(types::I64, 0);
     let default = b
         .func
         .dfg
@@ -393,7 +397,7 @@ pub fn function(
             cx.simd_flow(inst, forward, left)
         });
         if let Some((_, bail, _)) = flow {
-            let at = cx.b.ins().iconst(types::I64, inst.addr as i64);
+            let at = cx.b.ins().iconst(types::I64, rel(inst.addr));
             let on = cx.b.create_block();
             cx.b.ins().brif(
                 bail,
@@ -440,7 +444,7 @@ pub fn function(
         let spent = b.ins().icmp_imm_u(IntCC::Equal, left, 0);
         // Go on at instruction `to` of the run, or leave for `addr`.
         let go = |b: &mut FunctionBuilder<'_>, to: Option<usize>, addr: u64| {
-            let a = b.ins().iconst(types::I64, addr as i64);
+            let a = b.ins().iconst(types::I64, rel(addr));
             let out = [cranelift_codegen::ir::BlockArg::Value(a)];
             match to {
                 Some(j) => {
@@ -469,7 +473,7 @@ pub fn function(
             let a = b.use_var(acc);
             let a = b.ins().iadd(a, again);
             b.def_var(acc, a);
-            let at = b.ins().iconst(types::I64, next as i64);
+            let at = b.ins().iconst(types::I64, rel(next));
             b.ins()
                 .jump(exit, &[cranelift_codegen::ir::BlockArg::Value(at)]);
             b.switch_to_block(here);
@@ -489,7 +493,7 @@ pub fn function(
                     b.def_var(acc, a);
                     let left = b.ins().band_imm_u(a, 0xFFFF);
                     let spent = b.ins().icmp_imm_u(IntCC::Equal, left, 0);
-                    let at = b.ins().iconst(types::I64, target as i64);
+                    let at = b.ins().iconst(types::I64, rel(target));
                     let out = [cranelift_codegen::ir::BlockArg::Value(at)];
                     match index_of(target) {
                         Some(j) => {

@@ -22,7 +22,10 @@
 pub mod code;
 pub mod emit;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
 
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -126,29 +129,59 @@ fn waits_within(t: &Thread, first: u64, last: u64) -> bool {
     false
 }
 
-/// One translated run.
+/// One translated run: its code, which programs with the same instructions share
+/// (`Compiled`), where this program has it, and when it was checked.
 pub struct Run {
+    compiled: Arc<Compiled>,
+    /// Address of its first instruction (the code's addresses are offsets from it).
+    base: u64,
+    /// The program's launch generation when it was translated (its instructions checked).
+    pub generation: u64,
+}
+
+/// A run's host code and what is known of its instructions, all of it independent of
+/// where they sit (`emit::function` gives addresses as offsets from the first).
+struct Compiled {
     code: code::Code,
     entry: code::RunFn,
     /// Its instructions' plans: the code holds their addresses (`code::slow_float`).
     #[allow(dead_code)]
     plans: Box<[Option<Plan>]>,
-    /// Address of each instruction.
-    addrs: Vec<u64>,
+    /// Each instruction's offset from the first.
+    offsets: Box<[u64]>,
     /// cr0's denormal mode it was compiled for.
     ftz: bool,
     /// Run with the host's denormals-are-zero mode on (`emit::function`).
     daz: bool,
     /// Some instruction rounds: cr0 must say round-to-nearest-even.
     rtne: bool,
-    /// The program's launch generation when it was translated (its instructions checked).
-    pub generation: u64,
     /// The GRFs its instructions read or write (the scoreboard's check at its entry).
-    pub touch: u128,
+    touch: u128,
     /// Each instruction's GRFs, for a run entered while a reply is on its way to some.
     touches: Box<[u128]>,
     /// Each instruction: it may be followed by one other than the next (`emit::jumps`).
     jumps: Box<[bool]>,
+}
+
+/// Compiled runs by their instructions (each one's length and encoding) and denormal
+/// mode, for every program of the process: the CTS builds a program for each variant of a
+/// test (test_c11_atomics: about 1,300 a sub-test), most of them the same code, and a run's
+/// compile costs as much as some hundreds of its executions. At `CACHED_RUNS` it is
+/// emptied and fills again.
+static CACHE: Mutex<Option<Shared>> = Mutex::new(None);
+type Shared = FxHashMap<Box<[u8]>, Arc<Compiled>>;
+const CACHED_RUNS: usize = 2048;
+
+/// A run's key in `CACHE`: each instruction's length and native encoding, and `ftz`;
+/// `None` for an instruction the encoder does not take (that run is not shared).
+fn cache_key(insts: &[ExecInst], ftz: bool) -> Option<Box<[u8]>> {
+    let mut key = Vec::with_capacity(1 + 17 * insts.len());
+    key.push(u8::from(ftz));
+    for i in insts {
+        key.push(i.len);
+        key.extend_from_slice(&gencl_isa::gen9::encode(&i.inst).ok()?);
+    }
+    Some(key.into_boxed_slice())
 }
 
 /// What running part of a run did.
@@ -158,13 +191,10 @@ pub struct Ran {
     pub issue: u64,
 }
 
-impl Run {
+impl Compiled {
     /// Compile `insts` (consecutive, each `translatable`) for cr0's denormal mode `ftz`.
-    pub fn compile(insts: &[ExecInst], ftz: bool, generation: u64) -> Result<Run, String> {
+    fn new(insts: &[ExecInst], ftz: bool) -> Result<Compiled, String> {
         let isa = isa().ok_or("no Cranelift back end for this host")?;
-        if insts.is_empty() || insts.len() > MAX_RUN || !insts.iter().all(translatable) {
-            return Err("not a run of translatable instructions".into());
-        }
         let daz = ftz && code::HOST_DAZ;
         // The plans the run's slow calls read (`code::slow_float`), kept with its code.
         let plans: Box<[Option<Plan>]> = insts.iter().map(|i| i.fast).collect();
@@ -187,19 +217,65 @@ impl Run {
         }
         let code = code::Code::new(compiled.code_buffer()).map_err(|e| e.to_string())?;
         let entry = code.entry();
-        Ok(Run {
+        Ok(Compiled {
             code,
             entry,
             plans,
-            addrs: insts.iter().map(|i| i.addr).collect(),
+            offsets: insts
+                .iter()
+                .map(|i| i.addr.wrapping_sub(insts[0].addr))
+                .collect(),
             ftz,
             daz,
             rtne: insts.iter().any(emit::needs_rtne),
-            generation,
             touch: insts.iter().fold(0, |m, i| m | i.touch),
             touches: insts.iter().map(|i| i.touch).collect(),
             jumps: insts.iter().map(|i| emit::jumps(i.op)).collect(),
         })
+    }
+}
+
+impl Run {
+    /// Compile `insts` (consecutive, each `translatable`) for cr0's denormal mode `ftz`.
+    pub fn compile(insts: &[ExecInst], ftz: bool, generation: u64) -> Result<Run, String> {
+        if insts.is_empty() || insts.len() > MAX_RUN || !insts.iter().all(translatable) {
+            return Err("not a run of translatable instructions".into());
+        }
+        let key = cache_key(insts, ftz);
+        let shared = key
+            .as_ref()
+            .and_then(|k| CACHE.lock().as_ref().and_then(|c| c.get(k).cloned()));
+        let compiled = match shared {
+            Some(c) => c,
+            None => {
+                let c = Arc::new(Compiled::new(insts, ftz)?);
+                if let Some(k) = key {
+                    let mut cache = CACHE.lock();
+                    let map = cache.get_or_insert_with(FxHashMap::default);
+                    if map.len() >= CACHED_RUNS {
+                        map.clear();
+                    }
+                    map.insert(k, Arc::clone(&c));
+                }
+                c
+            }
+        };
+        Ok(Run {
+            compiled,
+            base: insts[0].addr,
+            generation,
+        })
+    }
+
+    /// The GRFs its instructions read or write (the scoreboard's check at its entry).
+    pub fn touch(&self) -> u128 {
+        self.compiled.touch
+    }
+
+    /// Whether `other` runs this run's code.
+    #[cfg(test)]
+    pub fn same_code(&self, other: &Run) -> bool {
+        Arc::ptr_eq(&self.compiled, &other.compiled)
     }
 
     /// How many of its instructions from position `k` on (at most `budget`) may run before
@@ -213,7 +289,7 @@ impl Run {
         budget: usize,
         mut clear: impl FnMut(u128) -> bool,
     ) -> usize {
-        self.in_order(k, budget, |j| clear(self.touches[j]))
+        self.in_order(k, budget, |j| clear(self.compiled.touches[j]))
     }
 
     /// Instructions from position `k` (at most `budget`) that run in their order, before
@@ -225,7 +301,7 @@ impl Run {
                 break;
             }
             n += 1;
-            if self.jumps[j] {
+            if self.compiled.jumps[j] {
                 break;
             }
         }
@@ -233,21 +309,27 @@ impl Run {
     }
 
     pub fn len(&self) -> usize {
-        self.addrs.len()
+        self.compiled.offsets.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.addrs.is_empty()
+        self.compiled.offsets.is_empty()
+    }
+
+    /// Address of its instruction `k`.
+    fn addr(&self, k: usize) -> u64 {
+        self.base.wrapping_add(self.compiled.offsets[k])
     }
 
     /// Bytes of host code.
     pub fn code_bytes(&self) -> usize {
-        self.code.len()
+        self.compiled.code.len()
     }
 
     /// Whether the run computes what the interpreter does under `cr0`.
     pub fn applies(&self, cr0: u32) -> bool {
-        (cr0 & CR0_FP32_DENORM_KEEP == 0) == self.ftz && (!self.rtne || cr0 & CR0_ROUND_MASK == 0)
+        let c = &self.compiled;
+        (cr0 & CR0_FP32_DENORM_KEEP == 0) == c.ftz && (!c.rtne || cr0 & CR0_ROUND_MASK == 0)
     }
 
     /// Run the run on `t` from its instruction `k`, at most `budget` instructions. Where a
@@ -255,7 +337,7 @@ impl Run {
     /// there), only the instructions before that one that run in their order; `None` when
     /// that is none.
     pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Option<Ran> {
-        let (first, last) = (self.addrs[0], self.addrs[self.len() - 1]);
+        let (first, last) = (self.base, self.addr(self.len() - 1));
         let waits = |t: &Thread, addr: u64| {
             let mut w = t.waiting;
             while w != 0 {
@@ -269,7 +351,7 @@ impl Run {
         };
         let mut budget = budget;
         if t.waiting != 0 && t.wake_min <= last && waits_within(t, first, last) {
-            budget = self.in_order(k, budget, |j| !waits(t, self.addrs[j]));
+            budget = self.in_order(k, budget, |j| !waits(t, self.addr(j)));
         }
         if budget == 0 {
             return None;
@@ -284,14 +366,14 @@ impl Run {
             budget: budget.min(emit::MAX_BUDGET) as u32,
             ..Default::default()
         };
-        // SAFETY: `entry` is this run's code (kept alive by `self.code`), compiled for the
+        // SAFETY: `entry` is this run's code (kept alive by `self.compiled.code`), compiled for the
         // `RunFn` signature. It reads and writes only bytes of `t.grf` at offsets
         // `emit::translatable` checked to lie within GRF_BYTES (the length asserted above),
         // the flag dwords of `t.arf` and `cx`; `k < len`, as its jump table expects.
         unsafe {
             code::call(
-                self.entry,
-                self.daz,
+                self.compiled.entry,
+                self.compiled.daz,
                 t.grf.as_mut_ptr(),
                 t.arf.as_mut_ptr(),
                 &mut cx,
@@ -303,7 +385,8 @@ impl Run {
             // error (`backend::emulated`), as an interpreted instruction's panic would.
             panic!("the GPU model, on a translated run's slow path: {why}");
         }
-        t.ip = cx.next_ip;
+        // The code's addresses are offsets from the run's first instruction.
+        t.ip = self.base.wrapping_add(cx.next_ip);
         Some(Ran {
             instructions: cx.executed as usize,
             lanes: cx.lanes,
