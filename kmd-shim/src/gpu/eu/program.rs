@@ -731,20 +731,27 @@ impl Program {
                 || run.generation == self.generation;
             return (checked && run.applies(cr0)).then_some((r, k));
         }
-        if !self.runs.warm(u) {
-            return None;
+        use super::translate::Heat;
+        match self.runs.warm(u) {
+            Heat::Warming => None,
+            // A run another program compiled is taken early: it costs nothing to have.
+            Heat::Probe => self.translate_from(mem, addr, cr0, true),
+            Heat::Hot => {
+                self.runs.chill(u);
+                self.translate_from(mem, addr, cr0, false)
+            }
         }
-        self.runs.chill(u);
-        self.translate_from(mem, addr, cr0)
     }
 
-    /// Translate the run of translatable instructions that starts at `addr`.
+    /// Translate the run of translatable instructions that starts at `addr` (when `shared`,
+    /// only if some program has compiled the same run: `Run::shared`).
     #[cold]
     fn translate_from(
         &mut self,
         mem: &dyn GpuMemory,
         addr: u64,
         cr0: u32,
+        shared: bool,
     ) -> Option<(usize, usize)> {
         use super::translate::{translatable, Run, MAX_RUN, MIN_RUN};
         let ftz = cr0 & super::alu::CR0_FP32_DENORM_KEEP == 0;
@@ -773,7 +780,12 @@ impl Program {
         if insts.len() < MIN_RUN {
             return None;
         }
-        match Run::compile(&insts, ftz, self.generation) {
+        let run = if shared {
+            Run::shared(&insts, ftz, self.generation).ok_or_else(String::new)
+        } else {
+            Run::compile(&insts, ftz, self.generation)
+        };
+        match run {
             Ok(run) => {
                 tracing::trace!(
                     addr,
@@ -785,6 +797,7 @@ impl Program {
                 let r = self.runs.add(run, &units);
                 applies.then_some((r, 0))
             }
+            Err(_) if shared => None,
             Err(e) => {
                 tracing::debug!(addr, error = %e, "run not translated");
                 None

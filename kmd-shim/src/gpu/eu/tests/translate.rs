@@ -3,7 +3,7 @@
 //! round-robin quantum, so that runs are entered in the middle and cut short. Every GRF,
 //! both flags and the counters must agree bit for bit with the general path.
 
-use super::super::translate::Policy;
+use super::super::translate::{Policy, HOT};
 use super::*;
 
 /// One random instruction of a planned shape (or, now and then, one that is not).
@@ -454,8 +454,10 @@ fn translated_simd_flow_matches_the_general_path() {
 /// program of its own) share one compiled run, which leaves for addresses of the program
 /// that runs it: a loop with SIMD flow and a jmpi out of it, placed at two kernel
 /// addresses, each translated at the first reach and held to the general path at its own
-/// address. Fails when the code's exits are absolute (the second program's thread goes on
-/// at the first one's addresses), or nothing is shared.
+/// address; a third placement, translating at the default heat (`HOT` reaches, more than
+/// its loop makes), takes the shared run at the `PROBE`th reach. Fails when the code's
+/// exits are absolute (the second program's thread goes on at the first one's addresses),
+/// or nothing is shared, or the third waits for `HOT`.
 #[test]
 fn programs_with_the_same_code_share_its_runs() {
     use Opcode::*;
@@ -495,7 +497,7 @@ fn programs_with_the_same_code_share_its_runs() {
                 Cmp,
                 8,
                 null_dst(Type::D),
-                &[scalar(60, 0, Type::D), imm(Type::D, 5)],
+                &[scalar(60, 0, Type::D), imm(Type::D, 40)],
             ),
             CondMod::L,
             (1, 1),
@@ -511,7 +513,7 @@ fn programs_with_the_same_code_share_its_runs() {
         let mem = FlatMem::new();
         let mut translated = Vec::new();
         let group = random_group(r, 1);
-        for base in [KBASE, KBASE + 0x4_0000] {
+        for (base, hot) in [(KBASE, 1), (KBASE + 0x4_0000, 1), (KBASE + 0x8_0000, HOT)] {
             let at = |insts: &[Inst]| {
                 Program::from_insts(
                     insts
@@ -525,7 +527,7 @@ fn programs_with_the_same_code_share_its_runs() {
             let mut tg = group.clone();
             tg.kernel_addr = base;
             tg.threads[0].grfs[60] = [0; 32];
-            let mut t = at(&prog).with_translation(Policy { on: true, hot: 1 });
+            let mut t = at(&prog).with_translation(Policy { on: true, hot });
             let mut g = at(&prog)
                 .without_fast_paths()
                 .with_translation(Policy { on: false, hot: 1 });
@@ -543,13 +545,15 @@ fn programs_with_the_same_code_share_its_runs() {
             assert!(t.translated_runs() > 0, "case {case}: nothing translated");
             translated.push(t);
         }
-        let (p, q) = (&translated[0], &translated[1]);
-        let shared = (0..p.translated_runs())
-            .any(|i| (0..q.translated_runs()).any(|j| p.shares_run(i, q, j)));
-        assert!(
-            shared,
-            "case {case}: the second program compiled its runs again"
-        );
+        let p = &translated[0];
+        for (n, q) in translated.iter().enumerate().skip(1) {
+            let shared = (0..p.translated_runs())
+                .any(|i| (0..q.translated_runs()).any(|j| p.shares_run(i, q, j)));
+            assert!(
+                shared,
+                "case {case}: program {n} did not take the compiled runs"
+            );
+        }
     }
 }
 

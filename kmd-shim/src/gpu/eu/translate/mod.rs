@@ -267,6 +267,17 @@ impl Run {
         })
     }
 
+    /// The run of `insts` if some program has compiled it (`CACHE`), else `None`.
+    pub fn shared(insts: &[ExecInst], ftz: bool, generation: u64) -> Option<Run> {
+        let key = cache_key(insts, ftz)?;
+        let compiled = CACHE.lock().as_ref()?.get(&key).cloned()?;
+        Some(Run {
+            compiled,
+            base: insts[0].addr,
+            generation,
+        })
+    }
+
     /// The GRFs its instructions read or write (the scoreboard's check at its entry).
     pub fn touch(&self) -> u128 {
         self.compiled.touch
@@ -415,6 +426,20 @@ impl std::fmt::Debug for Runs {
     }
 }
 
+/// What a reach of an instruction makes of it (`Runs::warm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heat {
+    Warming,
+    /// The `PROBE`th reach: the run from it is taken if another program compiled it.
+    Probe,
+    /// `Policy::hot` reaches: the run from it is compiled.
+    Hot,
+}
+
+/// Reaches after which a run another program compiled is taken (`CACHE`): it costs a
+/// look-up, not a compile, so it pays long before `HOT`.
+pub const PROBE: u16 = 16;
+
 /// Heat of a unit whose translation failed or was refused: never tried again.
 const COLD: u16 = u16::MAX;
 
@@ -432,18 +457,24 @@ impl Runs {
         &self.runs[r]
     }
 
-    /// Count a reach of unit `u`; true when it has just become hot.
+    /// Count a reach of unit `u`: whether it has just become hot, or reached `PROBE`.
     #[inline]
-    pub fn warm(&mut self, u: usize) -> bool {
+    pub fn warm(&mut self, u: usize) -> Heat {
         if self.heat.len() <= u {
             self.heat.resize(u + 1, 0);
         }
         let h = &mut self.heat[u];
         if *h == COLD {
-            return false;
+            return Heat::Warming;
         }
         *h += 1;
-        *h >= self.policy.hot.max(1)
+        if *h >= self.policy.hot.max(1) {
+            Heat::Hot
+        } else if *h == PROBE {
+            Heat::Probe
+        } else {
+            Heat::Warming
+        }
     }
 
     /// Never translate from unit `u` again.
