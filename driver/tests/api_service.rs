@@ -1235,7 +1235,7 @@ fn a_long_waited_launch_does_not_hold_up_its_clients_other_requests() {
                 id: buffer,
                 offset: 0,
             },
-            WireArg::Bytes(2_000_000i32.to_ne_bytes().to_vec()),
+            WireArg::Bytes(10_000_000i32.to_ne_bytes().to_vec()),
         ],
         ..add(program, buffer, 16, 0)
     };
