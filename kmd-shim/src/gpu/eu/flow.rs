@@ -52,16 +52,8 @@ fn park(t: &mut Thread, lanes: u32, target: u64) {
 /// Continue at `next` if some channel of the group is enabled there (or will
 /// be re-enabled there), else take JIP.
 fn pick(t: &Thread, group: u32, next: u64, jip: u64) -> u64 {
-    if t.active & group != 0 {
+    if t.active & group != 0 || t.parked_at(group, |ip| ip == next) {
         return next;
-    }
-    let mut w = t.waiting & group;
-    while w != 0 {
-        let c = w.trailing_zeros() as usize;
-        w &= w - 1;
-        if t.wait_ip[c] == next {
-            return next;
-        }
     }
     jip
 }

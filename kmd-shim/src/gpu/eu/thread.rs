@@ -48,6 +48,18 @@ pub struct Thread {
 pub type Lanes<T> = [T; 32];
 
 impl Thread {
+    /// Whether a channel of `lanes` parked by control flow waits at an address `at` takes.
+    pub fn parked_at(&self, lanes: u32, mut at: impl FnMut(u64) -> bool) -> bool {
+        let mut w = self.waiting & lanes;
+        while w != 0 {
+            let c = w.trailing_zeros() as usize;
+            w &= w - 1;
+            if at(self.wait_ip[c]) {
+                return true;
+            }
+        }
+        false
+    }
     pub fn new(index: u32, grfs: &[[u8; 32]], exec_mask: u32, ip: u64) -> Thread {
         let mut t = Thread {
             grf: vec![0u8; GRF_BYTES],

@@ -293,11 +293,35 @@ fn runs_entered_before_a_reply_stop_at_its_register() {
     }
 }
 
+/// `body` made a uniform loop: r60.0 counts its rounds (NoMask), and a `jmpi` on f1.1
+/// goes back to its start while the count is below `trip`.
+fn close_loop(body: &mut Vec<Inst>, trip: Src) {
+    use Opcode::*;
+    let mut inc = alu(
+        Add,
+        1,
+        dst(60, Type::D),
+        &[scalar(60, 0, Type::D), imm(Type::W, 1)],
+    );
+    inc.no_mask = true;
+    body.push(inc);
+    let mut cmp = with_cmod(
+        alu(Cmp, 8, null_dst(Type::D), &[scalar(60, 0, Type::D), trip]),
+        CondMod::L,
+        (1, 1),
+    );
+    cmp.no_mask = true;
+    body.push(cmp);
+    let back = -(16 * (body.len() as i32 + 1));
+    let mut jmp = with_pred(flow(Jmpi, 1, back, 0), (1, 1), false);
+    jmp.no_mask = true;
+    body.push(jmp);
+}
+
 /// A loop whose body is one run, entered at its start and, when the quantum ends inside
 /// it, in its middle; threads of different masks, the default heat threshold.
 #[test]
 fn translated_loop_matches_the_general_path() {
-    use Opcode::*;
     if !super::super::translate::enabled() {
         return;
     }
@@ -305,32 +329,9 @@ fn translated_loop_matches_the_general_path() {
     for case in 0..40 {
         let r = &mut rng;
         let mut body: Vec<Inst> = (0..3 + r.below(20)).map(|_| random_inst(r)).collect();
-        // The counter in r60.0, the trip count in r61.0.
-        let mut inc = alu(
-            Add,
-            1,
-            dst(60, Type::D),
-            &[scalar(60, 0, Type::D), imm(Type::W, 1)],
-        );
-        inc.no_mask = true;
-        body.push(inc);
-        let mut cmp = with_cmod(
-            alu(
-                Cmp,
-                8,
-                null_dst(Type::D),
-                &[scalar(60, 0, Type::D), scalar(61, 0, Type::D)],
-            ),
-            CondMod::L,
-            (1, 1),
-        );
-        cmp.no_mask = true;
-        body.push(cmp);
-        let back = -(16 * (body.len() as i32 + 1));
-        let mut jmp = with_pred(flow(Jmpi, 1, back, 0), (1, 1), false);
-        jmp.no_mask = true;
-        // The body must not clobber the counter: it uses r10..r41 only.
-        body.push(jmp);
+        // The counter in r60.0, the trip count in r61.0; the body must not clobber the
+        // counter: it uses r10..r41 only.
+        close_loop(&mut body, scalar(61, 0, Type::D));
         let prog = random_program(r, body);
         let threads = 1 + r.below(3) as usize;
         let mut tg = random_group(r, threads);
@@ -484,30 +485,7 @@ fn programs_with_the_same_code_share_its_runs() {
             dst(62, Type::D),
             &[row(62, Type::D), imm(Type::D, 0x5A5A_0000 | case)],
         ));
-        let mut inc = alu(
-            Add,
-            1,
-            dst(60, Type::D),
-            &[scalar(60, 0, Type::D), imm(Type::W, 1)],
-        );
-        inc.no_mask = true;
-        body.push(inc);
-        let mut cmp = with_cmod(
-            alu(
-                Cmp,
-                8,
-                null_dst(Type::D),
-                &[scalar(60, 0, Type::D), imm(Type::D, 40)],
-            ),
-            CondMod::L,
-            (1, 1),
-        );
-        cmp.no_mask = true;
-        body.push(cmp);
-        let back = -(16 * (body.len() as i32 + 1));
-        let mut jmp = with_pred(flow(Jmpi, 1, back, 0), (1, 1), false);
-        jmp.no_mask = true;
-        body.push(jmp);
+        close_loop(&mut body, imm(Type::D, 40));
         let prog = random_program(r, body);
         let env = LaunchEnv::default();
         let mem = FlatMem::new();

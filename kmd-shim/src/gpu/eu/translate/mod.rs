@@ -116,19 +116,6 @@ fn isa() -> Option<&'static OwnedTargetIsa> {
     .as_ref()
 }
 
-/// Whether a parked channel of `t` waits at an address in `first..=last`.
-fn waits_within(t: &Thread, first: u64, last: u64) -> bool {
-    let mut w = t.waiting;
-    while w != 0 {
-        let c = w.trailing_zeros() as usize;
-        w &= w - 1;
-        if (first..=last).contains(&t.wait_ip[c]) {
-            return true;
-        }
-    }
-    false
-}
-
 /// One translated run: its code, which programs with the same instructions share
 /// (`Compiled`), where this program has it, and when it was checked.
 pub struct Run {
@@ -349,20 +336,15 @@ impl Run {
     /// that is none.
     pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Option<Ran> {
         let (first, last) = (self.base, self.addr(self.len() - 1));
-        let waits = |t: &Thread, addr: u64| {
-            let mut w = t.waiting;
-            while w != 0 {
-                let c = w.trailing_zeros() as usize;
-                w &= w - 1;
-                if t.wait_ip[c] == addr {
-                    return true;
-                }
-            }
-            false
-        };
         let mut budget = budget;
-        if t.waiting != 0 && t.wake_min <= last && waits_within(t, first, last) {
-            budget = self.in_order(k, budget, |j| !waits(t, self.addr(j)));
+        if t.waiting != 0
+            && t.wake_min <= last
+            && t.parked_at(u32::MAX, |ip| (first..=last).contains(&ip))
+        {
+            budget = self.in_order(k, budget, |j| {
+                let at = self.addr(j);
+                !t.parked_at(u32::MAX, |ip| ip == at)
+            });
         }
         if budget == 0 {
             return None;
