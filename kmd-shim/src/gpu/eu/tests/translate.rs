@@ -348,8 +348,9 @@ fn translated_loop_matches_the_general_path() {
 /// leave before others (per-channel trip counts in r62), around nested `if` regions of
 /// forward `goto`s and `join`s whose conditions are per channel (thresholds in r64, r66)
 /// and so at times uniform (the run goes on, over the joins on the way) and at times not
-/// (the run leaves for the interpreter to park channels). Every GRF, both flags and the
-/// counters must agree with the general path. Fails when a run takes a divergent branch
+/// (the run leaves for the interpreter to park channels), half the time after a memory read
+/// whose reply is still on its way. Every GRF, both flags and the counters must agree with
+/// the general path. Fails when a run takes a divergent branch
 /// whole, or counts the joins it jumps over differently.
 #[test]
 fn translated_simd_flow_matches_the_general_path() {
@@ -358,6 +359,11 @@ fn translated_simd_flow_matches_the_general_path() {
         return;
     }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mem = FlatMem::new();
+    mem.put_u32s(
+        MEM_BASE,
+        &(0..64).map(|i| 0x0101_0101 * i).collect::<Vec<u32>>(),
+    );
     let mut runs = 0;
     for case in 0..200 {
         let r = &mut rng;
@@ -373,6 +379,13 @@ fn translated_simd_flow_matches_the_general_path() {
         // predicate is false to UIP; JIP is the next join.
         let mut body: Vec<Inst> = Vec::new();
         let head = body.len();
+        // Half the time a memory read first, whose reply is on its way while the loop's
+        // runs are entered (`Run::clear_prefix` takes their in-order part before its use).
+        if r.coin() {
+            let mut read = a64_read(10 + 4 * r.below(8) as u8, 50);
+            read.no_mask = true;
+            body.push(read);
+        }
         body.extend(randoms(r, 5));
         let nested = r.coin();
         let outer_at = body.len() + 1;
@@ -446,7 +459,13 @@ fn translated_simd_flow_matches_the_general_path() {
                 t.grfs[reg] = per(r, 5);
             }
         }
-        runs += translated_matches_general(&prog, &tg, &format!("flow case {case}"));
+        for t in tg.threads.iter_mut() {
+            let lanes: Vec<u64> = (0..8)
+                .map(|l| MEM_BASE + 4 * (l + 8 * r.below(7)))
+                .collect();
+            put_u64s(&mut t.grfs, 50, &lanes);
+        }
+        runs += translated_matches_general_in(&mem, &prog, &tg, &format!("flow case {case}"));
     }
     assert!(runs > 100, "only {runs} runs translated");
 }

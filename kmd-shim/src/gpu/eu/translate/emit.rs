@@ -1036,7 +1036,9 @@ impl Cx<'_, '_> {
     ///
     /// - `while`: the enabled channels whose predicate holds loop; none or all of them.
     /// - `goto`: the jumping channels (predicate false, or true with BranchCtrl); backward,
-    ///   none (on to the next) or all (to UIP); forward, none.
+    ///   none (on to the next) or all (to UIP); forward, none, or all when `forward` (the
+    ///   joins on the way, `forward_joins`), no channel is parked and `left`, the quantum's
+    ///   instructions, lasts to UIP.
     /// - `if`: every enabled channel's predicate holds (none parks at JIP).
     /// - `join`, `endif`: some channel is enabled (on to the next).
     fn simd_flow(
