@@ -253,6 +253,34 @@ fn translated_runs_match_the_general_path() {
     );
 }
 
+/// Memory the tests' reads take: 64 dwords at MEM_BASE, each its index in every byte.
+fn read_memory() -> FlatMem {
+    let mem = FlatMem::new();
+    mem.put_u32s(
+        MEM_BASE,
+        &(0..64).map(|i| 0x0101_0101 * i).collect::<Vec<u32>>(),
+    );
+    mem
+}
+
+/// A NoMask A64 read into a pool register (10, 14, .., 38) from the addresses in r50
+/// (`read_addresses`): its reply is on its way while the instructions after it run.
+fn pool_read(r: &mut Rng) -> Inst {
+    let mut read = a64_read(10 + 4 * r.below(8) as u8, 50);
+    read.no_mask = true;
+    read
+}
+
+/// Each thread's r50: eight lanes' addresses within `read_memory`.
+fn read_addresses(r: &mut Rng, tg: &mut ThreadGroup) {
+    for t in tg.threads.iter_mut() {
+        let lanes: Vec<u64> = (0..8)
+            .map(|l| MEM_BASE + 4 * (l + 8 * r.below(7)))
+            .collect();
+        put_u64s(&mut t.grfs, 50, &lanes);
+    }
+}
+
 /// Runs entered while a memory read's reply is on its way to a register some instruction
 /// of theirs uses: each runs up to that instruction, where the interpreter waits, as the
 /// general path does (the GRFs, flags and counters, modelled cycles among them, agree).
@@ -264,11 +292,7 @@ fn runs_entered_before_a_reply_stop_at_its_register() {
         return;
     }
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    let mem = FlatMem::new();
-    mem.put_u32s(
-        MEM_BASE,
-        &(0..64).map(|i| 0x0101_0101 * i).collect::<Vec<u32>>(),
-    );
+    let mem = read_memory();
     for case in 0..300 {
         let r = &mut rng;
         let len = 8 + r.below(40) as usize;
@@ -276,19 +300,13 @@ fn runs_entered_before_a_reply_stop_at_its_register() {
         // Reads into pool registers (10, 14, .., 38) near the start: the instructions after
         // them are one run that uses the reply somewhere, or not at all.
         for _ in 0..1 + r.below(2) {
-            let mut read = a64_read(10 + 4 * r.below(8) as u8, 50);
-            read.no_mask = true;
+            let read = pool_read(r);
             body.insert(r.below(3) as usize, read);
         }
         let prog = random_program(r, body);
         let threads = 1 + r.below(3) as usize;
         let mut tg = random_group(r, threads);
-        for t in tg.threads.iter_mut() {
-            let lanes: Vec<u64> = (0..8)
-                .map(|l| MEM_BASE + 4 * (l + 8 * r.below(7)))
-                .collect();
-            put_u64s(&mut t.grfs, 50, &lanes);
-        }
+        read_addresses(r, &mut tg);
         translated_matches_general_in(&mem, &prog, &tg, &format!("case {case}"));
     }
 }
@@ -359,11 +377,7 @@ fn translated_simd_flow_matches_the_general_path() {
         return;
     }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mem = FlatMem::new();
-    mem.put_u32s(
-        MEM_BASE,
-        &(0..64).map(|i| 0x0101_0101 * i).collect::<Vec<u32>>(),
-    );
+    let mem = read_memory();
     let mut runs = 0;
     for case in 0..200 {
         let r = &mut rng;
@@ -382,9 +396,7 @@ fn translated_simd_flow_matches_the_general_path() {
         // Half the time a memory read first, whose reply is on its way while the loop's
         // runs are entered (`Run::clear_prefix` takes their in-order part before its use).
         if r.coin() {
-            let mut read = a64_read(10 + 4 * r.below(8) as u8, 50);
-            read.no_mask = true;
-            body.push(read);
+            body.push(pool_read(r));
         }
         body.extend(randoms(r, 5));
         let nested = r.coin();
@@ -459,12 +471,7 @@ fn translated_simd_flow_matches_the_general_path() {
                 t.grfs[reg] = per(r, 5);
             }
         }
-        for t in tg.threads.iter_mut() {
-            let lanes: Vec<u64> = (0..8)
-                .map(|l| MEM_BASE + 4 * (l + 8 * r.below(7)))
-                .collect();
-            put_u64s(&mut t.grfs, 50, &lanes);
-        }
+        read_addresses(r, &mut tg);
         runs += translated_matches_general_in(&mem, &prog, &tg, &format!("flow case {case}"));
     }
     assert!(runs > 100, "only {runs} runs translated");
