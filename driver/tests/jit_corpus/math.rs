@@ -104,7 +104,49 @@ pub fn cases() -> Vec<Case> {
     v.push(pi_exact::<f64>("d_pi_exact", 1e-14));
     v.push(d_ldexp());
     v.push(m_tgamma());
+    v.push(d_tgamma());
     v
+}
+
+/// tgamma(double) within OpenCL's 16 ulps of mpmath's gamma correctly rounded
+/// (`tgamma_ref.rs`, made by scripts/tgamma_lanczos.py), and bit for bit at the special
+/// values and the factorials below 2^52.
+fn d_tgamma() -> Case {
+    let special: [(f64, f64); 12] = [
+        (0.0, f64::INFINITY),
+        (-0.0, f64::NEG_INFINITY),
+        (f64::INFINITY, f64::INFINITY),
+        (f64::NEG_INFINITY, f64::NAN),
+        (f64::NAN, f64::NAN),
+        (-1.0, f64::NAN),
+        (-171.0, f64::NAN),
+        (-1e300, f64::NAN),
+        (3.0, 2.0),
+        (5.0, 24.0),
+        (10.0, 362_880.0),
+        (18.0, 355_687_428_096_000.0),
+    ];
+    let table = super::tgamma_ref::TGAMMA_F64.map(|(x, g)| (f64::from_bits(x), f64::from_bits(g)));
+    let all: Vec<(f64, f64)> = table.iter().chain(&special).copied().collect();
+    let xs: Vec<f64> = all.iter().map(|p| p.0).collect();
+    let want: Vec<f64> = all.iter().map(|p| p.1).collect();
+    let exact = want.clone();
+    case(F, "d_tgamma")
+        .global(&[all.len()])
+        .buf(xs)
+        .out::<f64>(all.len())
+        .expect_f64(1, 16, move |_| want.clone())
+        .check(move |r| {
+            let got = r.output::<f64>(1);
+            let n = exact.len() - special.len();
+            for (k, (&g, &w)) in got.iter().zip(&exact).enumerate().skip(n) {
+                let same = (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
+                if !same {
+                    return Err(format!("tgamma({:e}) = {g:e}, not {w:e}", special[k - n].0));
+                }
+            }
+            Ok(())
+        })
 }
 
 /// tgamma(float) within OpenCL's 16 ulps of libm's double tgamma, rounded.

@@ -14,6 +14,7 @@ pub mod local;
 pub mod math;
 pub mod private;
 pub mod relational;
+mod tgamma_ref;
 pub mod uniform;
 pub mod vectors;
 

@@ -15,10 +15,7 @@ use super::FrontendError;
 
 /// Whether `B::fix_library_result` changes the library's result of `op`.
 pub(super) fn fixes_library_result(op: C) -> bool {
-    matches!(
-        op,
-        C::sinpi | C::cospi | C::tanpi | C::atanpi | C::tgamma | C::ldexp
-    )
+    matches!(op, C::sinpi | C::cospi | C::tanpi | C::atanpi | C::ldexp)
 }
 
 /// A builder appending to one block.
@@ -61,6 +58,12 @@ impl B<'_> {
             _ => self.f.ty(a),
         };
         self.push(Op::Un(op, a), ty)
+    }
+    pub fn cmp_op(&mut self, op: CmpOp, a: Value, b: Value) -> Value {
+        self.cmp(op, a, b)
+    }
+    pub fn sel_op(&mut self, c: Value, a: Value, b: Value) -> Value {
+        self.sel(c, a, b)
     }
     fn cmp(&mut self, op: CmpOp, a: Value, b: Value) -> Value {
         self.push(Op::Cmp(op, a, b), Ty::Bool)
@@ -390,7 +393,6 @@ impl B<'_> {
     pub fn fix_library_result(&mut self, op: C, x: Value, r: Value) -> Value {
         match op {
             C::sinpi | C::cospi | C::tanpi | C::atanpi => self.pi_zero_sign(op, x, r),
-            C::tgamma => self.tgamma_zero(x, r),
             // ldexp(double, int) reads a NaN as a number with the largest exponent:
             // ldexp(NaN, 1) was -inf, ldexp(NaN, -2^30) zero (CTS bruteforce).
             C::ldexp => self.nan_passes(x, r),
@@ -439,19 +441,6 @@ impl B<'_> {
         self.sel(is_zero, fixed, r)
     }
 
-    /// tgamma(±0) = ±inf (OpenCL C 9.3.3 special values; libclc gives +inf for -0).
-    pub fn tgamma_zero(&mut self, x: Value, r: Value) -> Value {
-        let ty = self.ty(x);
-        if !ty.is_float() || ty != self.ty(r) {
-            return r;
-        }
-        let zero = self.kf(ty, 0.0);
-        let is_zero = self.cmp(CmpOp::FOEq, x, zero);
-        let inf = self.kf(ty, f64::INFINITY);
-        let signed = self.copysign(inf, x);
-        self.sel(is_zero, signed, r)
-    }
-
     /// An i32 exponent clamped to [-2200, 2200].
     pub fn clamp_exponent(&mut self, n: Value) -> Value {
         if self.ty(n) != Ty::I32 {
@@ -463,16 +452,11 @@ impl B<'_> {
         self.bin(BinOp::Min { signed: true }, n, hi)
     }
 
-    /// A float's tgamma computed in double (`x`, `r` doubles): below -43 every gamma of a
-    /// non-integer is below the smallest float subnormal, a zero of gamma's sign there
-    /// ((-1)^n on (-n-1, -n)). libclc's double tgamma lets g·|x|·sinpi(x) overflow near
-    /// -171 and answers +inf (CTS bruteforce: tgamma(-170.625f)).
-    pub fn tgamma_float_underflow(&mut self, x: Value, r: Value) -> Value {
+    /// `r`, or below `limit` (where every gamma of a non-integer rounds to zero) a zero of
+    /// gamma's sign: (-1)^n on (-n-1, -n). `x`, `r` doubles.
+    pub fn gamma_underflow(&mut self, x: Value, r: Value, limit: f64) -> Value {
         let ty = self.ty(x);
-        if ty != Ty::F64 || self.ty(r) != ty {
-            return r;
-        }
-        let limit = self.kf(ty, -43.0);
+        let limit = self.kf(ty, limit);
         let far = self.cmp(CmpOp::FOLt, x, limit);
         let fl = self.un(UnOp::Floor, x);
         let not_whole = self.cmp(CmpOp::FOGt, x, fl);

@@ -22,6 +22,7 @@ use crate::ir::{
 
 mod collectives;
 mod template;
+mod tgamma;
 use collectives::SCOPE_SUBGROUP;
 use template::Callee;
 
@@ -1930,7 +1931,7 @@ impl Lowerer<'_, '_> {
         }
         let name = library::mangle(&format!("{op:?}"), &codes);
         if op == spirv::OpenclStd100Op::tgamma {
-            if let Some(done) = self.tgamma_in_double(i, &codes, &args, cur)? {
+            if let Some(done) = self.tgamma(i, &codes, &args, cur)? {
                 return Ok(done);
             }
         }
@@ -2036,57 +2037,6 @@ impl Lowerer<'_, '_> {
         }
         let vals = vals.into_iter().map(|v| self.round_half(b, v)).collect();
         Ok((b, vals))
-    }
-
-    /// tgamma of floats (and of halves, carried as floats) through libclc's double tgamma.
-    /// libclc computes tgamma as exp(lgamma(x)), whose relative error is lgamma's absolute
-    /// one: in float that is 20 to 60 ulps wherever |lgamma| is large (tiny x, x past 20;
-    /// CTS bruteforce: 25 ulps at 0x1.04p-128), far past the 16 OpenCL allows; in double
-    /// the same amplification stays far below a float ulp, and the conversion rounds once.
-    /// `None`: not float operands (doubles take the library's function as it is).
-    fn tgamma_in_double(
-        &mut self,
-        i: &dr::Instruction,
-        codes: &[library::Param],
-        args: &[Sym],
-        cur: Block,
-    ) -> Result<Option<(Block, Vec<Value>)>, FrontendError> {
-        use library::Param;
-        let dcode = match codes {
-            [Param::Scalar("f" | "Dh")] => Param::Scalar("d"),
-            [Param::Vector(n, "f" | "Dh")] => Param::Vector(*n, "d"),
-            _ => return Ok(None),
-        };
-        let [Sym::Vals(xs)] = args else {
-            return Ok(None);
-        };
-        let xs = xs.clone();
-        let wide: Vec<Value> = xs
-            .iter()
-            .map(|&x| self.f.push(cur, Op::Conv(ConvOp::FConv, x), Ty::F64))
-            .collect();
-        let name = library::mangle("tgamma", &[dcode]);
-        let Some(callee) = self.callee(&name, &[Sym::Vals(wide.clone())])? else {
-            return Ok(None);
-        };
-        let (b, vals) = match callee {
-            Callee::Template(t) => self.splice(&t, vec![Sym::Vals(wide.clone())], cur)?,
-            Callee::Slice(slice) => self.inline_slice(slice, vec![Sym::Vals(wide.clone())], cur)?,
-        };
-        let half_result = i.result_type.is_some_and(|t| self.info.is_half(t));
-        let mut out = Vec::new();
-        for (&x, r) in wide.iter().zip(vals) {
-            let mut bld = builtins::B { f: &mut *self.f, b };
-            let r = bld.tgamma_zero(x, r);
-            let r = bld.tgamma_float_underflow(x, r);
-            let f = self.f.push(b, Op::Conv(ConvOp::FConv, r), Ty::F32);
-            out.push(if half_result {
-                self.round_half(b, f)
-            } else {
-                f
-            });
-        }
-        Ok(Some((b, out)))
     }
 
     /// A built-in lowered in place from its library slice (one that has no template).
