@@ -209,43 +209,55 @@ fn run_group(
                     break;
                 }
                 flow::wake(t);
-                // A run does not check the scoreboard: it is taken whole when no reply on
-                // its way lands in a register it touches, else up to the first instruction
-                // that a reply lands in, where the interpreter goes on and waits (its
-                // instructions one by one were a fifth of a contended 64-bit local atomic's).
-                let tm = &mut timing[k];
-                // No channel enabled: control flow on its way to where parked ones wait (a
+                // A run checks the scoreboard only for the registers its own sends reply to:
+                // it is taken whole when no reply on its way lands in another register it
+                // touches, else up to the first instruction that a reply lands in, where the
+                // interpreter goes on and waits (its instructions one by one were a fifth of
+                // a contended 64-bit local atomic's). No channel enabled: control flow on its way to where parked ones wait (a
                 // run would leave at once).
-                let runs = t.active != 0;
-                if let Some(ran) = runs
-                    .then(|| prog.translated(mem, t.ip, t.cr0()))
-                    .flatten()
-                    .and_then(|(r, pos)| {
-                        let n = if tm.clear_of(prog.run_touch(r)) {
-                            left
-                        } else {
-                            prog.run_clear_prefix(r, pos, left, |m| tm.clear_of(m))
-                        };
-                        // A run that leaves before its first instruction (SIMD flow that parks
-                        // channels) ran nothing: the interpreter takes that instruction.
-                        (n > 0)
-                            .then(|| prog.exec_run(r, t, pos, n))
-                            .flatten()
-                            .filter(|ran| ran.instructions > 0)
-                    })
-                {
-                    // A translated run: the instructions the interpreter would run next,
-                    // up to the end of the quantum, at once.
-                    counters.instructions += ran.instructions as u64;
-                    counters.lane_instructions += u64::from(ran.lanes);
-                    timing[k].issue += ran.issue;
-                    issued += ran.instructions as u64;
-                    left -= ran.instructions;
-                    progress = true;
-                    if issued > env.max_instructions {
-                        return Err(GpuError::Hang);
+                let found = if t.active != 0 {
+                    prog.translated(mem, t.ip, t.cr0())
+                } else {
+                    None
+                };
+                if let Some((r, pos)) = found {
+                    let tm = &mut timing[k];
+                    let n = if tm.clear_of(prog.run_touch(r)) {
+                        left
+                    } else {
+                        prog.run_clear_prefix(r, pos, left, |m| tm.clear_of(m))
+                    };
+                    // A run that leaves before its first instruction (SIMD flow that parks
+                    // channels) ran nothing: the interpreter takes that instruction.
+                    let mut host = EuHost {
+                        prog,
+                        dp: &mut dp,
+                        port,
+                        counters,
+                        timing: tm,
+                        synced: 0,
+                    };
+                    let ran = if n > 0 {
+                        prog.exec_run(r, t, pos, n, &mut host)?
+                    } else {
+                        None
+                    };
+                    let synced = host.synced;
+                    if let Some(ran) = ran.filter(|ran| ran.instructions > 0) {
+                        // A translated run: the instructions the interpreter would run next,
+                        // up to the end of the quantum, at once (its sends' issue cycles and
+                        // those before each already counted by its host).
+                        counters.instructions += ran.instructions as u64;
+                        counters.lane_instructions += u64::from(ran.lanes);
+                        timing[k].issue += ran.issue - synced;
+                        issued += ran.instructions as u64;
+                        left -= ran.instructions;
+                        progress = true;
+                        if issued > env.max_instructions {
+                            return Err(GpuError::Hang);
+                        }
+                        continue;
                     }
-                    continue;
                 }
                 left -= 1;
                 let inst = prog.fetch(mem, t.ip)?;
@@ -318,6 +330,119 @@ fn run_group(
     Ok(())
 }
 
+/// A send of `t` (the interpreter's and a translated run's): the message to its shared
+/// function, its counters, its scoreboard wait and, for a reply, when that lands. The
+/// caller counts the instruction and moves the instruction pointer.
+fn send_message(
+    t: &mut Thread,
+    inst: &ExecInst,
+    dp: &mut Dataport,
+    port: &mut send::Port,
+    counters: &mut Counters,
+    timing: &mut Timing,
+) -> Result<SendOutcome, GpuError> {
+    let emask = t.enabled(inst) & t.pred_mask(inst);
+    counters.sends += 1;
+    let info = inst.send.ok_or_else(|| GpuError::IllegalInstruction {
+        addr: inst.addr,
+        why: "send without message information".into(),
+    })?;
+    // The descriptor (an indirect one is a0.0's, read now) and the message it names,
+    // resolved once for the counters and whichever shared function takes it; the ISA's
+    // own decoder reads it (at decode time already for an immediate descriptor).
+    let desc = info.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0));
+    let m = inst.message.unwrap_or_else(|| {
+        gencl_isa::gen9::send::decode_message(
+            inst.op,
+            inst.inst.exec_size,
+            info.sfid,
+            desc,
+            info.ex_desc,
+        )
+    });
+    timing::count_send(counters, &info, desc);
+    counters.lane_instructions += u64::from(emask.count_ones());
+    // The scoreboard: the payloads are read and the reply written where no reply
+    // still on its way lands.
+    let (payload, reply) = inst.send_regs.unwrap_or_else(|| send::registers(inst, &m));
+    timing.touch(payload | reply);
+    timing.issue += 1;
+    // Each shared function is its own unit: the message gateway (barriers), the
+    // thread spawner (end of thread), and the data ports for everything else.
+    let out = match info.sfid {
+        gencl_isa::Sfid::Gateway => {
+            Gateway::message(&m, desc).map_err(|why| GpuError::IllegalInstruction {
+                addr: inst.addr,
+                why,
+            })?
+        }
+        gencl_isa::Sfid::ThreadSpawner => SendOutcome::Eot,
+        _ => {
+            let out = port.exchange(dp, t, inst, emask, desc, &m)?;
+            // End of thread rides on a data-port message too (its reply written).
+            if info.eot {
+                SendOutcome::Eot
+            } else {
+                out
+            }
+        }
+    };
+    if let SendOutcome::Continue { latency } = out {
+        timing.reply(reply, u64::from(latency));
+    }
+    Ok(out)
+}
+
+/// What a translated run's sends and scoreboard waits reach (`translate::Host`): the
+/// group's data port and the thread's counters and timing, as `step` has them.
+struct EuHost<'a, 'm> {
+    prog: &'a Program,
+    dp: &'a mut Dataport<'m>,
+    port: &'a mut send::Port,
+    counters: &'a mut Counters,
+    timing: &'a mut Timing,
+    /// The run's issue cycles already added to `timing` (the rest when it ends).
+    synced: u64,
+}
+
+impl EuHost<'_, '_> {
+    /// The run has issued `issue` cycles so far: the thread's cycle is where they end.
+    fn sync(&mut self, issue: u64) {
+        self.timing.issue += issue - self.synced;
+        self.synced = issue;
+    }
+}
+
+impl translate::Host for EuHost<'_, '_> {
+    fn send(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError> {
+        self.sync(issue);
+        let inst = self
+            .prog
+            .decoded(addr)
+            .ok_or_else(|| GpuError::IllegalInstruction {
+                addr,
+                why: "a translated send that is not decoded".into(),
+            })?;
+        match send_message(t, inst, self.dp, self.port, self.counters, self.timing)? {
+            SendOutcome::Continue { .. } => Ok(()),
+            // `translate::translatable` takes data-port messages without end of thread.
+            _ => Err(GpuError::IllegalInstruction {
+                addr,
+                why: "a translated send that ends the thread or meets a barrier".into(),
+            }),
+        }
+    }
+
+    fn wait(&mut self, grfs: u128, issue: u64) {
+        self.sync(issue);
+        self.timing.touch(grfs);
+    }
+
+    fn busy(&self) -> u128 {
+        self.timing.busy()
+    }
+}
+
 enum Step {
     Next,
     Barrier,
@@ -335,59 +460,11 @@ fn step(
     use Opcode::*;
     match inst.op {
         Send | Sendc | Sends | Sendsc => {
-            let emask = t.enabled(inst) & t.pred_mask(inst);
             counters.instructions += 1;
-            counters.sends += 1;
-            let info = inst.send.ok_or_else(|| GpuError::IllegalInstruction {
-                addr: inst.addr,
-                why: "send without message information".into(),
-            })?;
-            // The descriptor (an indirect one is a0.0's, read now) and the message it names,
-            // resolved once for the counters and whichever shared function takes it; the ISA's
-            // own decoder reads it (at decode time already for an immediate descriptor).
-            let desc = info.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0));
-            let m = inst.message.unwrap_or_else(|| {
-                gencl_isa::gen9::send::decode_message(
-                    inst.op,
-                    inst.inst.exec_size,
-                    info.sfid,
-                    desc,
-                    info.ex_desc,
-                )
-            });
-            timing::count_send(counters, &info, desc);
-            counters.lane_instructions += u64::from(emask.count_ones());
-            // The scoreboard: the payloads are read and the reply written where no reply
-            // still on its way lands.
-            let (payload, reply) = inst.send_regs.unwrap_or_else(|| send::registers(inst, &m));
-            timing.touch(payload | reply);
-            timing.issue += 1;
-            // Each shared function is its own unit: the message gateway (barriers), the
-            // thread spawner (end of thread), and the data ports for everything else.
-            let out = match info.sfid {
-                gencl_isa::Sfid::Gateway => {
-                    Gateway::message(&m, desc).map_err(|why| GpuError::IllegalInstruction {
-                        addr: inst.addr,
-                        why,
-                    })?
-                }
-                gencl_isa::Sfid::ThreadSpawner => SendOutcome::Eot,
-                _ => {
-                    let out = port.exchange(dp, t, inst, emask, desc, &m)?;
-                    // End of thread rides on a data-port message too (its reply written).
-                    if info.eot {
-                        SendOutcome::Eot
-                    } else {
-                        out
-                    }
-                }
-            };
+            let out = send_message(t, inst, dp, port, counters, timing)?;
             t.ip = t.ip.wrapping_add(u64::from(inst.len));
             match out {
-                SendOutcome::Continue { latency } => {
-                    timing.reply(reply, u64::from(latency));
-                    Ok(Step::Next)
-                }
+                SendOutcome::Continue { .. } => Ok(Step::Next),
                 SendOutcome::Barrier => Ok(Step::Barrier),
                 SendOutcome::Eot => {
                     timing.end();

@@ -755,6 +755,9 @@ impl Program {
     ) -> Option<(usize, usize)> {
         use super::translate::{translatable, Run, MAX_RUN, MIN_RUN};
         let ftz = cr0 & super::alu::CR0_FP32_DENORM_KEEP == 0;
+        if shared && !self.fetch(mem, addr).is_ok_and(|i| Run::may_share(i, ftz)) {
+            return None;
+        }
         let mut insts = Vec::new();
         let mut units = Vec::new();
         let mut a = addr;
@@ -830,8 +833,9 @@ impl Program {
         t: &mut super::thread::Thread,
         k: usize,
         budget: usize,
-    ) -> Option<super::translate::Ran> {
-        self.runs.run(r).exec(t, k, budget)
+        host: &mut dyn super::translate::Host,
+    ) -> Result<Option<super::translate::Ran>, GpuError> {
+        self.runs.run(r).exec(t, k, budget, host)
     }
 
     /// Start a new launch: instructions are re-checked against memory once per launch.
@@ -880,6 +884,12 @@ impl Program {
         self.slots.push(slot);
         self.index[u] = k as u32;
         Ok(k)
+    }
+
+    /// The instruction at `addr` as decoded already (`fetch` checks it against memory).
+    pub fn decoded(&self, addr: u64) -> Option<&ExecInst> {
+        let k = self.index.get(self.unit(addr)?).copied()?;
+        self.slots.get(k as usize)?.inst.as_ref().ok()
     }
 
     /// The instruction at `addr`, decoding it from `mem` the first time (and

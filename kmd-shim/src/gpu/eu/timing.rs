@@ -74,6 +74,12 @@ impl Timing {
         self.busy = self.pending.iter().fold(0, |m, p| m | p.0);
     }
 
+    /// The GRFs replies may still be on their way to (some may have landed: `touch` and
+    /// `clear_of` forget those).
+    pub fn busy(&self) -> u128 {
+        self.busy
+    }
+
     /// Whether the replies on their way leave `grfs` alone (those landed by now are
     /// forgotten first): a translated run touching only such registers need not check.
     pub fn clear_of(&mut self, grfs: u128) -> bool {

@@ -193,15 +193,26 @@ fn translated_matches_general_in(
     tg: &ThreadGroup,
     what: &str,
 ) -> usize {
+    translated_matches_general_on((mem, mem), prog, tg, what)
+}
+
+/// `translated_matches_general` with the translated program on the first memory and the
+/// general path on the second.
+fn translated_matches_general_on(
+    (mem_t, mem_g): (&FlatMem, &FlatMem),
+    prog: &[Inst],
+    tg: &ThreadGroup,
+    what: &str,
+) -> usize {
     let env = LaunchEnv::default();
     let mut translated = program(prog.to_vec()).with_translation(Policy { on: true, hot: 1 });
     let mut ct = Counters::default();
-    let tt = run_threads(&mut translated, mem, tg, &env, &mut ct);
+    let tt = run_threads(&mut translated, mem_t, tg, &env, &mut ct);
     let mut general = program(prog.to_vec())
         .without_fast_paths()
         .with_translation(Policy { on: false, hot: 1 });
     let mut cg = Counters::default();
-    let tgen = run_threads(&mut general, mem, tg, &env, &mut cg);
+    let tgen = run_threads(&mut general, mem_g, tg, &env, &mut cg);
     let (tt, tgen) = match (tt, tgen) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(a), Err(b)) => {
@@ -334,6 +345,90 @@ fn close_loop(body: &mut Vec<Inst>, trip: Src) {
     let mut jmp = with_pred(flow(Jmpi, 1, back, 0), (1, 1), false);
     jmp.no_mask = true;
     body.push(jmp);
+}
+
+/// A DC0 memory fence whose reply (a register the thread then reads, as the JIT's fences
+/// are waited for) lands in `d`.
+fn fence(d: u8) -> Inst {
+    let mut f = send(8, Sfid::Dc0, Some(d), 0, 0x0219_E000, false);
+    f.no_mask = true;
+    f
+}
+
+/// Data-port sends inside runs (`code::STOP_SEND`, `Host::send`): a loop whose body mixes
+/// random ALU instructions with an A64 atomic add on a counter every thread shares
+/// (returning the old values into a pool register), fences, A64 reads whose replies later
+/// instructions use, and A64 writes of pool registers to each thread's own addresses; a few
+/// threads taking turns by the quantum. Every GRF, both flags, the counters (the sends by
+/// kind, issue and latency cycles among them) and every byte of memory must agree with the
+/// general path. Fails when a run's send is counted twice or not at all, when the issue
+/// cycles before a send are not the thread's when it issues (the replies land at other
+/// cycles), when an instruction touching a reply does not wait, or when a run goes on at
+/// the wrong instruction after a send.
+#[test]
+fn sends_in_runs_match_the_general_path() {
+    use Opcode::*;
+    if !super::super::translate::enabled() {
+        return;
+    }
+    let mut rng = Rng(0xA076_1D64_78BD_642F);
+    let mut runs = 0;
+    for case in 0..120 {
+        let r = &mut rng;
+        let pool = |r: &mut Rng| 10 + 4 * r.below(8) as u8;
+        let mut body: Vec<Inst> = Vec::new();
+        for _ in 0..2 + r.below(6) {
+            body.extend((0..r.below(5)).map(|_| random_inst(r)));
+            match r.below(4) {
+                0 => {
+                    // Atomic add of r44 to the counter whose address r42-43 hold.
+                    let d = pool(r);
+                    let mut add = send(
+                        8,
+                        Sfid::Dc1,
+                        Some(d),
+                        42,
+                        desc(3, 1, 0x12, 0x27, 253),
+                        false,
+                    );
+                    add.no_mask = r.coin();
+                    body.push(add);
+                }
+                1 => body.push(fence(pool(r))),
+                2 => body.push(pool_read(r)),
+                _ => {
+                    // A pool register's first dwords to the thread's own eight words.
+                    body.push(alu(Mov, 8, dst(54, Type::UD), &[r8(pool(r), Type::UD)]));
+                    body.push(a64_write(52));
+                }
+            }
+        }
+        close_loop(&mut body, scalar(61, 0, Type::D));
+        let prog = random_program(r, body);
+        let threads = 1 + r.below(3) as usize;
+        let mut tg = random_group(r, threads);
+        read_addresses(r, &mut tg);
+        for (k, t) in tg.threads.iter_mut().enumerate() {
+            t.grfs[60] = [0; 32];
+            t.grfs[61] = [0; 32];
+            t.grfs[61][0] = 2 + r.below(12) as u8;
+            put_u64s(&mut t.grfs, 42, &[MEM_BASE + 0x400; 8]);
+            put_u32s(&mut t.grfs, 44, &[1 + r.below(3) as u32; 8]);
+            let own: Vec<u64> = (0..8)
+                .map(|l| MEM_BASE + 0x800 + 64 * k as u64 + 4 * l)
+                .collect();
+            put_u64s(&mut t.grfs, 52, &own);
+        }
+        let (mem_t, mem_g) = (read_memory(), read_memory());
+        let what = format!("sends case {case}");
+        runs += translated_matches_general_on((&mem_t, &mem_g), &prog, &tg, &what);
+        assert_eq!(
+            mem_t.get_u32s(MEM_BASE, 1024),
+            mem_g.get_u32s(MEM_BASE, 1024),
+            "{what}: memory"
+        );
+    }
+    assert!(runs > 60, "only {runs} runs translated");
 }
 
 /// A loop whose body is one run, entered at its start and, when the quantum ends inside

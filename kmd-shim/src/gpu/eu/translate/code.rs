@@ -46,7 +46,22 @@ pub struct Ctx {
     pub alls: [u8; INCS],
     /// Out: `slow_float` caught a panic (its text is `take_slow_panic`'s).
     pub slow_panicked: u8,
+    /// In: the GRFs replies may still be on their way to (`Host::busy`; bit n: rn), which
+    /// the run's instructions that touch its sends' replies test.
+    pub busy: [u64; 2],
+    /// Out: why the run left before instruction `stop_at` (`STOP_SEND`, `STOP_WAIT`), or 0.
+    pub stop: u32,
+    pub stop_at: u32,
+    /// In: `incs` and `alls` hold this `Run::exec`'s values (written at its first entry).
+    pub ready: u8,
 }
+
+/// `Ctx::stop`: the run left before its send `stop_at`, for `Run::exec` to send it
+/// (`Host::send`) and go on after it.
+pub const STOP_SEND: u32 = 1;
+/// `Ctx::stop`: the run left before instruction `stop_at`, which touches a register a reply
+/// may still be on its way to, for `Run::exec` to wait (`Host::wait`) and go on there.
+pub const STOP_WAIT: u32 = 2;
 
 /// Distinct counter increments a run keeps in its `Ctx` (instruction shapes × issue cycles);
 /// instructions past them compute theirs.
@@ -65,6 +80,10 @@ pub mod ctx {
     pub const NEXT_IP: i32 = 32;
     pub const INCS: i32 = 40;
     pub const ALLS: i32 = 40 + 8 * super::INCS as i32;
+    pub const BUSY: i32 = 192;
+    pub const STOP: i32 = 208;
+    pub const STOP_AT: i32 = 212;
+    pub const READY: i32 = 216;
 }
 
 const _: () = {
@@ -78,6 +97,10 @@ const _: () = {
     assert!(std::mem::offset_of!(Ctx, next_ip) == ctx::NEXT_IP as usize);
     assert!(std::mem::offset_of!(Ctx, incs) == ctx::INCS as usize);
     assert!(std::mem::offset_of!(Ctx, alls) == ctx::ALLS as usize);
+    assert!(std::mem::offset_of!(Ctx, busy) == ctx::BUSY as usize);
+    assert!(std::mem::offset_of!(Ctx, stop) == ctx::STOP as usize);
+    assert!(std::mem::offset_of!(Ctx, stop_at) == ctx::STOP_AT as usize);
+    assert!(std::mem::offset_of!(Ctx, ready) == ctx::READY as usize);
 };
 
 pub struct Code {

@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::TargetIsa;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use gencl_isa::{CondMod, Opcode, PredCtrl};
+use gencl_isa::{CondMod, Opcode, PredCtrl, Sfid};
 
 use super::super::fast::{At, DForm, FOp, FSrc, Path, Plan, QOp};
 use super::super::program::{arf, ExecInst, GRF_BYTES};
@@ -28,6 +28,15 @@ pub fn translatable(inst: &ExecInst) -> bool {
     // A thread switch ends the thread's quantum, which the interpreter keeps.
     if inst.inst.thread_ctrl == gencl_isa::ThreadCtrl::Switch {
         return false;
+    }
+    if is_send(inst.op) {
+        // A data-port message (`code::send_hook`), whose registers are known: its payload
+        // and reply, from an immediate descriptor. The gateway's and end of thread change
+        // the thread's state, which the interpreter keeps.
+        return inst.send_regs.is_some()
+            && inst.send.is_some_and(|i| {
+                !i.eot && matches!(i.sfid, Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::ConstCache)
+            });
     }
     if inst.op == Opcode::Jmpi {
         // A uniform jump on flag bit 0 of its channels (`flow::exec`).
@@ -96,6 +105,33 @@ pub fn translatable(inst: &ExecInst) -> bool {
         FOp::ICmp(cm) => !matches!(cm, CondMod::O | CondMod::U) && int_signed(p).is_some(),
         _ => true,
     }
+}
+
+fn is_send(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc
+    )
+}
+
+/// The GRFs an instruction of a run reads or writes before which the scoreboard may make
+/// it wait: none for a send, which waits in its hook (`Host::send`), as the interpreter's
+/// step does.
+pub fn touched(inst: &ExecInst) -> u128 {
+    if is_send(inst.op) {
+        0
+    } else {
+        inst.touch
+    }
+}
+
+/// The GRFs the sends of a run reply to: an instruction touching them may have to wait in
+/// the run (`code::wait_hook`).
+pub fn replies(insts: &[ExecInst]) -> u128 {
+    insts
+        .iter()
+        .filter(|i| is_send(i.op))
+        .fold(0, |m, i| m | i.send_regs.map_or(0, |(_, r)| r))
 }
 
 /// The SIMD control flow a run holds (`flow::exec`): taken whole when every enabled channel
@@ -278,6 +314,10 @@ pub fn function(
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut fctx);
     let slow_sig = b.import_signature(slow_signature(isa));
+    // Registers the run's sends reply to: an instruction touching them checks the
+    // scoreboard's copy in the `Ctx` (`busy`) and, where a reply may be on its way, leaves
+    // for `Run::exec` to wait (what the interpreter's `Timing::touch` does before it issues).
+    let replied = replies(insts);
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     let blocks: Vec<Block> = insts.iter().map(|_| b.create_block()).collect();
@@ -296,11 +336,17 @@ pub fn function(
     let ctxp = cx;
     let flags = MemFlagsData::new().with_notrap();
     let active = b.ins().load(types::I32, flags, cx, ctx::ACTIVE);
-    let dispatch = b.ins().load(types::I32, flags, cx, ctx::DISPATCH);
     let start = b.ins().load(types::I32, flags, cx, ctx::START);
     let budget = b.ins().load(types::I32, flags, cx, ctx::BUDGET);
     let budget64 = b.ins().uextend(types::I64, budget);
     b.def_var(acc, budget64);
+    // What follows is done at the first entry of a `Run::exec` only (`Ctx::ready`): it
+    // enters again after each of its sends, with the same channels enabled.
+    let init = b.create_block();
+    let dispatch_blk = b.create_block();
+    let ready = b.ins().load(types::I8, flags, cx, ctx::READY);
+    b.ins().brif(ready, dispatch_blk, &[], init, &[]);
+    b.switch_to_block(init);
     // The channels each instruction shape enables, and how many: `active` does not change
     // within a run, so they are computed once here rather than per instruction.
     let mut enables: Vec<((u8, u8), Value, Value)> = Vec::new();
@@ -350,6 +396,8 @@ pub fn function(
         b.ins().store(flags, inc, cx, off);
         incs.push((key, off));
     }
+    b.ins().jump(dispatch_blk, &[]);
+    b.switch_to_block(dispatch_blk);
     // Addresses leave the run as offsets from its first instruction (`Run::exec` adds
     // where the program has it), so that programs with the same code share it.
     let base = insts[0].addr;
@@ -369,6 +417,39 @@ pub fn function(
     for (k, inst) in insts.iter().enumerate() {
         b.switch_to_block(blocks[k]);
         let next = inst.addr.wrapping_add(u64::from(inst.len));
+        let waits = touched(inst) & replied;
+        if waits != 0 {
+            let lo = b.ins().load(types::I64, flags, ctxp, ctx::BUSY);
+            let hi = b.ins().load(types::I64, flags, ctxp, ctx::BUSY + 8);
+            let lo = b.ins().band_imm_u(lo, waits as u64 as i64);
+            let hi = b.ins().band_imm_u(hi, (waits >> 64) as u64 as i64);
+            let hit = b.ins().bor(lo, hi);
+            let wait = b.create_block();
+            let on = b.create_block();
+            b.ins().brif(hit, wait, &[], on, &[]);
+            b.switch_to_block(wait);
+            leave_before(&mut b, ctxp, exit, code::STOP_WAIT, k, rel(inst.addr));
+            b.switch_to_block(on);
+        }
+        if is_send(inst.op) {
+            // A message: `Run::exec` sends it (`Host::send`) and comes back after it.
+            leave_before(&mut b, ctxp, exit, code::STOP_SEND, k, rel(inst.addr));
+            continue;
+        }
+        // `active`, `dispatch` and the instruction's enabled channels are read again in
+        // each instruction's block: values kept from the entry block live across every
+        // block (each an entry of the jump table), which made the register allocator most
+        // of a long run's compile (runs with their sends are hundreds of instructions).
+        let active = b.ins().load(types::I32, flags, ctxp, ctx::ACTIVE);
+        let dispatch = b.ins().load(types::I32, flags, ctxp, ctx::DISPATCH);
+        let enables = if inst.fast.is_some() && !inst.no_mask {
+            let a = b.ins().ushr_imm_u(active, i64::from(inst.chan_off));
+            let e = b.ins().band_imm_u(a, imm(full(inst.n)));
+            let count = b.ins().popcnt(e);
+            vec![((inst.chan_off, inst.n), e, count)]
+        } else {
+            Vec::new()
+        };
         let mut cx = Cx {
             b: &mut b,
             grf,
@@ -530,6 +611,20 @@ pub fn function(
     b.seal_all_blocks();
     b.finalize(isa.frontend_config());
     func
+}
+
+/// Leave the run before its instruction `k` (at `at`, relative) for `Run::exec`, saying why
+/// (`code::STOP_SEND`, `code::STOP_WAIT`).
+fn leave_before(b: &mut FunctionBuilder<'_>, cx: Value, exit: Block, why: u32, k: usize, at: i64) {
+    use super::code::ctx;
+    let flags = MemFlagsData::new().with_notrap();
+    let why = b.ins().iconst(types::I32, i64::from(why));
+    b.ins().store(flags, why, cx, ctx::STOP);
+    let k = b.ins().iconst(types::I32, k as i64);
+    b.ins().store(flags, k, cx, ctx::STOP_AT);
+    let at = b.ins().iconst(types::I64, at);
+    b.ins()
+        .jump(exit, &[cranelift_codegen::ir::BlockArg::Value(at)]);
 }
 
 /// A forward `goto` of `insts[k]` that every enabled channel takes: the interpreter parks

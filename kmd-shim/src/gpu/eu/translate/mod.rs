@@ -7,10 +7,16 @@
 //! SIMD control flow (`while`, `goto`, `join`, `endif`, `if`) is part of a run where it
 //! parks no channel: every enabled channel goes the same way (a loop's back edge, a
 //! forward `goto` every channel takes, over the joins on its way); where it would park
-//! some, the run leaves before it for the interpreter (`emit::simd_flow`). Sends and every
-//! other shape end a run and stay in the interpreter, so a run changes nothing but GRF
-//! bytes, flags and the instruction pointer, exactly as the interpreter would, and the
-//! interpreter keeps the thread scheduling, the counters and the end of a quantum.
+//! some, the run leaves before it for the interpreter (`emit::simd_flow`). Data-port sends
+//! are part of runs too: the code leaves before one (`code::STOP_SEND`), `Run::exec` has the
+//! EU around it (`Host`) send it, as the interpreter's step does (the data port, the send
+//! counters, the scoreboard), and enters the code again after it; an instruction that
+//! touches a register a send of the run replies to leaves first when a reply may be on its
+//! way there (`code::STOP_WAIT`), for the host to wait as the interpreter's scoreboard does.
+//! The code calls nothing for them: the host has the thread between two calls of the
+//! code, in plain Rust, with nothing else holding it. Every other shape (the gateway, end of thread, a thread
+//! switch) ends a run and stays in the interpreter, which keeps the thread scheduling and
+//! the end of a quantum.
 //!
 //! - `emit`: the Cranelift IR of a run;
 //! - `code`: executable memory.
@@ -39,6 +45,20 @@ use super::program::{ExecInst, GRF_BYTES};
 use super::thread::Thread;
 
 pub use emit::translatable;
+
+use crate::gpu::GpuError;
+
+/// The EU around a run, for its sends and its scoreboard waits (`Run::exec`). `issue` is
+/// the run's issue cycles so far: the thread's cycle at that instruction is its cycle at
+/// the run's entry plus them, plus what it waited.
+pub trait Host {
+    /// The data-port send at `addr` of thread `t`, as the interpreter's step does it.
+    fn send(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError>;
+    /// Before an instruction that touches `grfs`: wait for the replies landing there.
+    fn wait(&mut self, grfs: u128, issue: u64);
+    /// The GRFs replies may still be on their way to.
+    fn busy(&self) -> u128;
+}
 
 /// Instructions a run holds at most (its position is kept in 8 bits).
 pub const MAX_RUN: usize = 255;
@@ -134,17 +154,20 @@ struct Compiled {
     /// Its instructions' plans: the code holds their addresses (`code::slow_float`).
     #[allow(dead_code)]
     plans: Box<[Option<Plan>]>,
-    /// Each instruction's offset from the first.
+    /// Each instruction's offset from the first, and the offset after it.
     offsets: Box<[u64]>,
+    ends: Box<[u64]>,
     /// cr0's denormal mode it was compiled for.
     ftz: bool,
     /// Run with the host's denormals-are-zero mode on (`emit::function`).
     daz: bool,
     /// Some instruction rounds: cr0 must say round-to-nearest-even.
     rtne: bool,
-    /// The GRFs its instructions read or write (the scoreboard's check at its entry).
+    /// The GRFs its instructions read or write, but those its sends reply to (the
+    /// scoreboard's check at its entry; the run checks those itself).
     touch: u128,
-    /// Each instruction's GRFs, for a run entered while a reply is on its way to some.
+    /// Each instruction's GRFs, for a run entered while a reply is on its way to some, and
+    /// for its in-run waits.
     touches: Box<[u128]>,
     /// Each instruction: it may be followed by one other than the next (`emit::jumps`).
     jumps: Box<[bool]>,
@@ -156,7 +179,14 @@ struct Compiled {
 /// compile costs as much as some hundreds of its executions. At `CACHED_RUNS` it is
 /// emptied and fills again.
 static CACHE: Mutex<Option<Shared>> = Mutex::new(None);
-type Shared = FxHashMap<Box<[u8]>, Arc<Compiled>>;
+#[derive(Default)]
+struct Shared {
+    runs: FxHashMap<Box<[u8]>, Arc<Compiled>>,
+    /// The keys of the cached runs' first instructions: a probe whose first instruction
+    /// starts none stops there (`Run::may_share`), without decoding and encoding the run
+    /// after it, which for runs with their sends was hundreds of instructions.
+    heads: rustc_hash::FxHashSet<Box<[u8]>>,
+}
 const CACHED_RUNS: usize = 2048;
 
 /// A run's key in `CACHE`: each instruction's length and native encoding, and `ftz`;
@@ -172,6 +202,7 @@ fn cache_key(insts: &[ExecInst], ftz: bool) -> Option<Box<[u8]>> {
 }
 
 /// What running part of a run did.
+#[derive(Default)]
 pub struct Ran {
     pub instructions: usize,
     pub lanes: u32,
@@ -212,11 +243,15 @@ impl Compiled {
                 .iter()
                 .map(|i| i.addr.wrapping_sub(insts[0].addr))
                 .collect(),
+            ends: insts
+                .iter()
+                .map(|i| (i.addr + u64::from(i.len)).wrapping_sub(insts[0].addr))
+                .collect(),
             ftz,
             daz,
             rtne: insts.iter().any(emit::needs_rtne),
-            touch: insts.iter().fold(0, |m, i| m | i.touch),
-            touches: insts.iter().map(|i| i.touch).collect(),
+            touch: insts.iter().fold(0, |m, i| m | emit::touched(i)) & !emit::replies(insts),
+            touches: insts.iter().map(emit::touched).collect(),
             jumps: insts.iter().map(|i| emit::jumps(i.op)).collect(),
         })
     }
@@ -231,18 +266,22 @@ impl Run {
         let key = cache_key(insts, ftz);
         let shared = key
             .as_ref()
-            .and_then(|k| CACHE.lock().as_ref().and_then(|c| c.get(k).cloned()));
+            .and_then(|k| CACHE.lock().as_ref().and_then(|c| c.runs.get(k).cloned()));
         let compiled = match shared {
             Some(c) => c,
             None => {
                 let c = Arc::new(Compiled::new(insts, ftz)?);
                 if let Some(k) = key {
                     let mut cache = CACHE.lock();
-                    let map = cache.get_or_insert_with(FxHashMap::default);
-                    if map.len() >= CACHED_RUNS {
-                        map.clear();
+                    let shared = cache.get_or_insert_with(Shared::default);
+                    if shared.runs.len() >= CACHED_RUNS {
+                        shared.runs.clear();
+                        shared.heads.clear();
                     }
-                    map.insert(k, Arc::clone(&c));
+                    shared.runs.insert(k, Arc::clone(&c));
+                    if let Some(h) = cache_key(&insts[..1], ftz) {
+                        shared.heads.insert(h);
+                    }
                 }
                 c
             }
@@ -257,7 +296,7 @@ impl Run {
     /// The run of `insts` if some program has compiled it (`CACHE`), else `None`.
     pub fn shared(insts: &[ExecInst], ftz: bool, generation: u64) -> Option<Run> {
         let key = cache_key(insts, ftz)?;
-        let compiled = CACHE.lock().as_ref()?.get(&key).cloned()?;
+        let compiled = CACHE.lock().as_ref()?.runs.get(&key).cloned()?;
         Some(Run {
             compiled,
             base: insts[0].addr,
@@ -265,7 +304,20 @@ impl Run {
         })
     }
 
-    /// The GRFs its instructions read or write (the scoreboard's check at its entry).
+    /// Whether some program's compiled run starts with `first` (a run from it may be
+    /// shared: `shared`).
+    pub fn may_share(first: &ExecInst, ftz: bool) -> bool {
+        let Some(head) = cache_key(std::slice::from_ref(first), ftz) else {
+            return false;
+        };
+        CACHE
+            .lock()
+            .as_ref()
+            .is_some_and(|c| c.heads.contains(&head))
+    }
+
+    /// The GRFs its instructions read or write but its sends' replies (the scoreboard's
+    /// check at its entry).
     pub fn touch(&self) -> u128 {
         self.compiled.touch
     }
@@ -334,7 +386,13 @@ impl Run {
     /// parked channel of `t` waits at one of its instructions (the interpreter wakes it
     /// there), only the instructions before that one that run in their order; `None` when
     /// that is none.
-    pub fn exec(&self, t: &mut Thread, k: usize, budget: usize) -> Option<Ran> {
+    pub fn exec(
+        &self,
+        t: &mut Thread,
+        k: usize,
+        budget: usize,
+        host: &mut dyn Host,
+    ) -> Result<Option<Ran>, GpuError> {
         let (first, last) = (self.base, self.addr(self.len() - 1));
         let mut budget = budget;
         if t.waiting != 0
@@ -347,44 +405,74 @@ impl Run {
             });
         }
         if budget == 0 {
-            return None;
+            return Ok(None);
         }
         assert!(k < self.len() && t.grf.len() == GRF_BYTES);
+        let (mut k, mut done) = (k, Ran::default());
         let mut cx = code::Ctx {
             active: t.active,
             dispatch: t.dispatch,
             waiting: t.waiting,
-            start: k as u32,
-            // The run counts down in 16 bits (`emit::function`); a quantum is 64.
-            budget: budget.min(emit::MAX_BUDGET) as u32,
             ..Default::default()
         };
-        // SAFETY: `entry` is this run's code (kept alive by `self.compiled.code`), compiled for the
-        // `RunFn` signature. It reads and writes only bytes of `t.grf` at offsets
-        // `emit::translatable` checked to lie within GRF_BYTES (the length asserted above),
-        // the flag dwords of `t.arf` and `cx`; `k < len`, as its jump table expects.
-        unsafe {
-            code::call(
-                self.compiled.entry,
-                self.compiled.daz,
-                t.grf.as_mut_ptr(),
-                t.arf.as_mut_ptr(),
-                &mut cx,
-            )
-        };
-        if cx.slow_panicked != 0 {
-            let why = code::take_slow_panic().unwrap_or_default();
-            // Raised here, in Rust frames, for the engine to end the batch as the model's
-            // error (`backend::emulated`), as an interpreted instruction's panic would.
-            panic!("the GPU model, on a translated run's slow path: {why}");
+        loop {
+            let busy = host.busy();
+            cx.start = k as u32;
+            // The run counts down in 16 bits (`emit::function`); a quantum is 64.
+            cx.budget = budget.min(emit::MAX_BUDGET) as u32;
+            cx.busy = [busy as u64, (busy >> 64) as u64];
+            cx.stop = 0;
+            // SAFETY: `entry` is this run's code (kept alive by `self.compiled.code`), compiled
+            // for the `RunFn` signature. It reads and writes only bytes of `t.grf` at offsets
+            // `emit::translatable` checked to lie within GRF_BYTES (the length asserted above),
+            // the flag dwords of `t.arf` and `cx`; `k < len`, as its jump table expects.
+            unsafe {
+                code::call(
+                    self.compiled.entry,
+                    self.compiled.daz,
+                    t.grf.as_mut_ptr(),
+                    t.arf.as_mut_ptr(),
+                    &mut cx,
+                )
+            };
+            cx.ready = 1;
+            if cx.slow_panicked != 0 {
+                let why = code::take_slow_panic().unwrap_or_default();
+                // Raised here, in Rust frames, for the engine to end the batch as the model's
+                // error (`backend::emulated`), as an interpreted instruction's panic would.
+                panic!("the GPU model, on a translated run's slow path: {why}");
+            }
+            done.instructions += cx.executed as usize;
+            done.lanes += cx.lanes;
+            done.issue += u64::from(cx.issue);
+            budget -= cx.executed as usize;
+            let at = cx.stop_at as usize;
+            match cx.stop {
+                // Its send, in the EU around it (which counts its lanes and issue cycle), and
+                // on after it; the run counts it as an instruction it ran.
+                code::STOP_SEND => {
+                    host.send(t, self.addr(at), done.issue)?;
+                    done.instructions += 1;
+                    budget -= 1;
+                    if budget == 0 || at + 1 == self.len() {
+                        t.ip = self.base.wrapping_add(self.compiled.ends[at]);
+                        return Ok(Some(done));
+                    }
+                    k = at + 1;
+                }
+                // A reply on its way to a register of instruction `at`: waited for, and on
+                // from there.
+                code::STOP_WAIT => {
+                    host.wait(self.compiled.touches[at], done.issue);
+                    k = at;
+                }
+                _ => {
+                    // The code's addresses are offsets from the run's first instruction.
+                    t.ip = self.base.wrapping_add(cx.next_ip);
+                    return Ok(Some(done));
+                }
+            }
         }
-        // The code's addresses are offsets from the run's first instruction.
-        t.ip = self.base.wrapping_add(cx.next_ip);
-        Some(Ran {
-            instructions: cx.executed as usize,
-            lanes: cx.lanes,
-            issue: u64::from(cx.issue),
-        })
     }
 }
 
