@@ -81,3 +81,7 @@ kernel void m_tgamma(global const float *a, global float *o) { size_t i = get_gl
 // tgamma on doubles: against mpmath's gamma over (-184, 171.6), poles, subnormal and
 // overflowing results, special values and exact factorials (libclc's was 19-159 ulps off).
 kernel void d_tgamma(global const double *a, global double *o) { size_t i = get_global_id(0); o[i] = tgamma(a[i]); }
+// Double division of double8: four IEEE-macro divisions side by side (each a math.invm
+// writing f1.0 and mme0, then madm steps reading them), with infinities, zeros and quotients
+// past the exponent range in every component.
+kernel void d_div8(global const double8 *a, global const double8 *b, global double8 *o) { size_t i = get_global_id(0); o[i] = a[i] / b[i]; }

@@ -105,7 +105,40 @@ pub fn cases() -> Vec<Case> {
     v.push(d_ldexp());
     v.push(m_tgamma());
     v.push(d_tgamma());
+    v.push(d_div8());
     v
+}
+
+/// Double8 division, correctly rounded, bit for bit: random quotients in every component,
+/// and in some elements an infinity, a zero or a huge or tiny operand (inf / x was a NaN
+/// in the first three of four interleaved divisions).
+fn d_div8() -> Case {
+    let mut a = rand_f64(512, 60, -1e10, 1e10);
+    let mut b = rand_f64(512, 61, -1e-5, 1e5);
+    let special = [
+        (f64::INFINITY, -f64::MAX),
+        (f64::NEG_INFINITY, 3.0),
+        (1.0, 0.0),
+        (0.0, -2.5),
+        (1e300, 1e-300),
+        (1e-300, 1e300),
+        (f64::from_bits(0x1ead_beef_0000_0001), -f64::MAX),
+    ];
+    for (k, &(x, y)) in special.iter().enumerate() {
+        for e in (0..512).filter(|e| e % 13 == k) {
+            a[e] = x;
+            b[e] = y;
+        }
+    }
+    case(F, "d_div8")
+        .global(&[64])
+        .buf(a)
+        .buf(b)
+        .out::<f64>(512)
+        .expect_f64(2, 0, |r| {
+            let (a, b) = (r.input::<f64>(0), r.input::<f64>(1));
+            a.iter().zip(&b).map(|(x, y)| x / y).collect()
+        })
 }
 
 /// tgamma(double) within OpenCL's 16 ulps of mpmath's gamma correctly rounded

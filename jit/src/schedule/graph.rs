@@ -6,7 +6,7 @@
 //! the earliest the second may issue: a message's latency when the second reads its reply.
 
 use crate::isa::gen9::send::{decode_message, MsgKind};
-use crate::isa::{Opcode, RegFile, Sfid, Src, ThreadCtrl};
+use crate::isa::{MathFn, Opcode, RegFile, Sfid, Src, ThreadCtrl};
 use crate::mir::MInst;
 
 /// Cycles from a global-memory or sampler message to its reply (docs/gpu-model.md's
@@ -222,6 +222,15 @@ fn accesses(mi: &MInst, out: &mut Vec<(Res, bool)>) {
     }
     if i.cond_mod.is_some() {
         out.push((Res::Flag, true));
+    }
+    // The IEEE macros' first step (`math.invm`, `math.rsqtm`) writes its early-out bits to
+    // its flag without a condition modifier, and its result's extra bits to an mme
+    // accumulator, which the `madm` steps after it read: two divisions' macros interleaved
+    // had the second's invm overwrite the first's flag and mme0 (CTS bruteforce: double8
+    // inf / x gave NaN, other quotients garbage, in all but the last of four).
+    if i.op == Opcode::Math && matches!(i.math_fn, Some(MathFn::Invm | MathFn::Rsqrtm)) {
+        out.push((Res::Flag, true));
+        out.push((Res::Arf, true));
     }
     if mi.is_gather() {
         // The `add` to a0 that emission puts before the move.
