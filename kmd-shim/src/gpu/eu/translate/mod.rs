@@ -14,9 +14,9 @@
 //! touches a register a send of the run replies to leaves first when a reply may be on its
 //! way there (`code::STOP_WAIT`), for the host to wait as the interpreter's scoreboard does.
 //! The code calls nothing for them: the host has the thread between two calls of the
-//! code, in plain Rust, with nothing else holding it. Every other shape (the gateway, end of thread, a thread
-//! switch) ends a run and stays in the interpreter, which keeps the thread scheduling and
-//! the end of a quantum.
+//! code, in plain Rust, with nothing else holding it. Every other shape (the gateway, end
+//! of thread, a thread switch) ends a run and stays in the interpreter, which keeps the
+//! thread scheduling and the end of a quantum.
 //!
 //! - `emit`: the Cranelift IR of a run;
 //! - `code`: executable memory.
