@@ -222,7 +222,8 @@ fn run_group(
                 };
                 if let Some((r, pos)) = found {
                     let tm = &mut timing[k];
-                    let n = if tm.clear_of(prog.run_touch(r)) {
+                    let free = tm.clear_of(prog.run_touch(r));
+                    let n = if free {
                         left
                     } else {
                         prog.run_clear_prefix(r, pos, left, |m| tm.clear_of(m))
@@ -238,7 +239,7 @@ fn run_group(
                         synced: 0,
                     };
                     let ran = if n > 0 {
-                        prog.exec_run(r, t, pos, n, &mut host)?
+                        prog.exec_run(r, t, pos, n, free, &mut host)?
                     } else {
                         None
                     };
@@ -438,9 +439,37 @@ impl translate::Host for EuHost<'_, '_> {
         self.timing.touch(grfs);
     }
 
+    fn flow(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError> {
+        self.sync(issue);
+        let inst = self
+            .prog
+            .decoded(addr)
+            .ok_or_else(|| GpuError::IllegalInstruction {
+                addr,
+                why: "a translated flow instruction that is not decoded".into(),
+            })?;
+        flow_step(t, inst, self.counters, self.timing)
+    }
+
     fn busy(&self) -> u128 {
         self.timing.busy()
     }
+}
+
+/// A flow instruction of `t` (the interpreter's and a translated run's), but for counting
+/// it as an instruction: its scoreboard wait, issue cycle and lanes, and where it takes the
+/// thread's channels.
+fn flow_step(
+    t: &mut Thread,
+    inst: &ExecInst,
+    counters: &mut Counters,
+    timing: &mut Timing,
+) -> Result<(), GpuError> {
+    timing.touch(inst.touch);
+    timing.issue += 1;
+    let lanes = flow::exec(t, inst)?;
+    counters.lane_instructions += u64::from(lanes.count_ones());
+    Ok(())
 }
 
 enum Step {
@@ -489,10 +518,7 @@ fn step(
         If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Jmpi | Call | Ret
         | Calla | Brd | Brc | Nop | Illegal => {
             counters.instructions += 1;
-            timing.touch(inst.touch);
-            timing.issue += 1;
-            let lanes = flow::exec(t, inst)?;
-            counters.lane_instructions += u64::from(lanes.count_ones());
+            flow_step(t, inst, counters, timing)?;
             Ok(Step::Next)
         }
         _ => {

@@ -833,9 +833,10 @@ impl Program {
         t: &mut super::thread::Thread,
         k: usize,
         budget: usize,
+        free: bool,
         host: &mut dyn super::translate::Host,
     ) -> Result<Option<super::translate::Ran>, GpuError> {
-        self.runs.run(r).exec(t, k, budget, host)
+        self.runs.run(r).exec(t, k, budget, free, host)
     }
 
     /// Start a new launch: instructions are re-checked against memory once per launch.

@@ -49,7 +49,8 @@ pub struct Ctx {
     /// In: the GRFs replies may still be on their way to (`Host::busy`; bit n: rn), which
     /// the run's instructions that touch its sends' replies test.
     pub busy: [u64; 2],
-    /// Out: why the run left before instruction `stop_at` (`STOP_SEND`, `STOP_WAIT`), or 0.
+    /// Out: why the run left before instruction `stop_at` (`STOP_SEND`, `STOP_WAIT`,
+    /// `STOP_FLOW`), or 0.
     pub stop: u32,
     pub stop_at: u32,
     /// In: `incs` and `alls` hold this `Run::exec`'s values (written at its first entry).
@@ -62,6 +63,11 @@ pub const STOP_SEND: u32 = 1;
 /// `Ctx::stop`: the run left before instruction `stop_at`, which touches a register a reply
 /// may still be on its way to, for `Run::exec` to wait (`Host::wait`) and go on there.
 pub const STOP_WAIT: u32 = 2;
+
+/// `Ctx::stop`: the run left before its SIMD flow instruction `stop_at`, which parks
+/// channels (or finds none enabled), for `Run::exec` to have the EU take it (`Host::flow`)
+/// and go on where the thread goes.
+pub const STOP_FLOW: u32 = 3;
 
 /// Distinct counter increments a run keeps in its `Ctx` (instruction shapes × issue cycles);
 /// instructions past them compute theirs.

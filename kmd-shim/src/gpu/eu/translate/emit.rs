@@ -478,15 +478,12 @@ pub fn function(
             cx.simd_flow(inst, forward, left)
         });
         if let Some((_, bail, _)) = flow {
-            let at = cx.b.ins().iconst(types::I64, rel(inst.addr));
+            // Where it parks channels, `Run::exec` has the EU take it (`Host::flow`).
+            let park = cx.b.create_block();
             let on = cx.b.create_block();
-            cx.b.ins().brif(
-                bail,
-                exit,
-                &[cranelift_codegen::ir::BlockArg::Value(at)],
-                on,
-                &[],
-            );
+            cx.b.ins().brif(bail, park, &[], on, &[]);
+            cx.b.switch_to_block(park);
+            leave_before(cx.b, ctxp, exit, code::STOP_FLOW, k, rel(inst.addr));
             cx.b.switch_to_block(on);
         }
         let (l, cycles) = if let Some((lanes, ..)) = flow {
@@ -614,7 +611,7 @@ pub fn function(
 }
 
 /// Leave the run before its instruction `k` (at `at`, relative) for `Run::exec`, saying why
-/// (`code::STOP_SEND`, `code::STOP_WAIT`).
+/// (`code::STOP_SEND`, `code::STOP_WAIT`, `code::STOP_FLOW`).
 fn leave_before(b: &mut FunctionBuilder<'_>, cx: Value, exit: Block, why: u32, k: usize, at: i64) {
     use super::code::ctx;
     let flags = MemFlagsData::new().with_notrap();

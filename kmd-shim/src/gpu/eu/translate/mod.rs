@@ -56,6 +56,9 @@ pub trait Host {
     fn send(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError>;
     /// Before an instruction that touches `grfs`: wait for the replies landing there.
     fn wait(&mut self, grfs: u128, issue: u64);
+    /// The SIMD flow instruction at `addr` of thread `t` that parks channels (or finds
+    /// none enabled), as the interpreter's step does it.
+    fn flow(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError>;
     /// The GRFs replies may still be on their way to.
     fn busy(&self) -> u128;
 }
@@ -171,6 +174,8 @@ struct Compiled {
     touches: Box<[u128]>,
     /// Each instruction: it may be followed by one other than the next (`emit::jumps`).
     jumps: Box<[bool]>,
+    /// Each instruction: the first at or after it that may jump (the last one if none).
+    next_jump: Box<[u32]>,
 }
 
 /// Compiled runs by their instructions (each one's length and encoding) and denormal
@@ -253,6 +258,17 @@ impl Compiled {
             touch: insts.iter().fold(0, |m, i| m | emit::touched(i)) & !emit::replies(insts),
             touches: insts.iter().map(emit::touched).collect(),
             jumps: insts.iter().map(|i| emit::jumps(i.op)).collect(),
+            next_jump: {
+                let mut next = vec![insts.len() as u32 - 1; insts.len()];
+                for j in (0..insts.len()).rev() {
+                    if emit::jumps(insts[j].op) {
+                        next[j] = j as u32;
+                    } else if j + 1 < insts.len() {
+                        next[j] = next[j + 1];
+                    }
+                }
+                next.into_boxed_slice()
+            },
         })
     }
 }
@@ -386,29 +402,29 @@ impl Run {
     /// parked channel of `t` waits at one of its instructions (the interpreter wakes it
     /// there), only the instructions before that one that run in their order; `None` when
     /// that is none.
+    ///
+    /// `free`: no reply on its way lands in a register of the run but those its own sends
+    /// reply to (the EU's scoreboard at entry), so that the run may go on wherever its SIMD
+    /// flow takes the thread: after a flow instruction that parks channels, which the EU
+    /// takes (`Host::flow`), and where parked channels wait, which it wakes as the
+    /// interpreter does before an instruction (`flow::wake`), it goes on at the thread's
+    /// instruction while that is one of the run's and some channel is enabled. Without
+    /// `free`, `budget` counts instructions in their order from `k` and the run ends at its
+    /// first jump.
     pub fn exec(
         &self,
         t: &mut Thread,
         k: usize,
         budget: usize,
+        free: bool,
         host: &mut dyn Host,
     ) -> Result<Option<Ran>, GpuError> {
-        let (first, last) = (self.base, self.addr(self.len() - 1));
-        let mut budget = budget;
-        if t.waiting != 0
-            && t.wake_min <= last
-            && t.parked_at(u32::MAX, |ip| (first..=last).contains(&ip))
-        {
-            budget = self.in_order(k, budget, |j| {
-                let at = self.addr(j);
-                !t.parked_at(u32::MAX, |ip| ip == at)
-            });
-        }
-        if budget == 0 {
+        let mut seg = self.segment(t, k, budget);
+        if seg == 0 {
             return Ok(None);
         }
         assert!(k < self.len() && t.grf.len() == GRF_BYTES);
-        let (mut k, mut done) = (k, Ran::default());
+        let (mut k, mut budget, mut done) = (k, budget, Ran::default());
         let mut cx = code::Ctx {
             active: t.active,
             dispatch: t.dispatch,
@@ -419,7 +435,7 @@ impl Run {
             let busy = host.busy();
             cx.start = k as u32;
             // The run counts down in 16 bits (`emit::function`); a quantum is 64.
-            cx.budget = budget.min(emit::MAX_BUDGET) as u32;
+            cx.budget = seg.min(emit::MAX_BUDGET) as u32;
             cx.busy = [busy as u64, (busy >> 64) as u64];
             cx.stop = 0;
             // SAFETY: `entry` is this run's code (kept alive by `self.compiled.code`), compiled
@@ -446,6 +462,7 @@ impl Run {
             done.lanes += cx.lanes;
             done.issue += u64::from(cx.issue);
             budget -= cx.executed as usize;
+            seg -= cx.executed as usize;
             let at = cx.stop_at as usize;
             match cx.stop {
                 // Its send, in the EU around it (which counts its lanes and issue cycle), and
@@ -454,25 +471,93 @@ impl Run {
                     host.send(t, self.addr(at), done.issue)?;
                     done.instructions += 1;
                     budget -= 1;
-                    if budget == 0 || at + 1 == self.len() {
-                        t.ip = self.base.wrapping_add(self.compiled.ends[at]);
-                        return Ok(Some(done));
+                    seg -= 1;
+                    if seg > 0 && at + 1 < self.len() {
+                        k = at + 1;
+                        continue;
                     }
-                    k = at + 1;
+                    t.ip = self.base.wrapping_add(self.compiled.ends[at]);
                 }
                 // A reply on its way to a register of instruction `at`: waited for, and on
                 // from there.
                 code::STOP_WAIT => {
                     host.wait(self.compiled.touches[at], done.issue);
                     k = at;
+                    continue;
                 }
-                _ => {
-                    // The code's addresses are offsets from the run's first instruction.
-                    t.ip = self.base.wrapping_add(cx.next_ip);
-                    return Ok(Some(done));
+                // SIMD flow that parks channels: the EU's, as the interpreter's step takes
+                // it (it moves the thread's instruction pointer).
+                code::STOP_FLOW => {
+                    t.ip = self.addr(at);
+                    host.flow(t, t.ip, done.issue)?;
+                    done.instructions += 1;
+                    budget -= 1;
                 }
+                // The code's addresses are offsets from the run's first instruction.
+                _ => t.ip = self.base.wrapping_add(cx.next_ip),
+            }
+            match self.resume(t, budget, free) {
+                Some((j, s)) => {
+                    (k, seg) = (j, s);
+                    // The channels changed: the entry's per-shape enables are made again.
+                    if cx.active != t.active {
+                        cx.ready = 0;
+                    }
+                    cx.active = t.active;
+                    cx.waiting = t.waiting;
+                }
+                None => return Ok(Some(done)),
             }
         }
+    }
+
+    /// Where the run goes on after the thread left its code at `t.ip` with `budget`
+    /// instructions left (`exec`): what the interpreter does before the instruction there
+    /// (parked channels waiting there woken, none enabled: the interpreter's), then the
+    /// run's position of it and the instructions it may run from there.
+    fn resume(&self, t: &mut Thread, budget: usize, free: bool) -> Option<(usize, usize)> {
+        if !free || budget == 0 {
+            return None;
+        }
+        super::flow::wake(t);
+        if t.active == 0 {
+            return None;
+        }
+        let off = t.ip.wrapping_sub(self.base);
+        let j = self.compiled.offsets.binary_search(&off).ok()?;
+        let seg = self.segment(t, j, budget);
+        (seg > 0).then_some((j, seg))
+    }
+
+    /// Of `budget` instructions from position `k`, those the code may run before it must
+    /// leave for the interpreter to wake channels parked at one of the run's instructions:
+    /// where some wait, the instructions before the first of them that run in their order.
+    fn segment(&self, t: &Thread, k: usize, budget: usize) -> usize {
+        let last = self.addr(self.len() - 1);
+        if t.waiting == 0 || t.wake_min > last {
+            return budget;
+        }
+        // The first of the run's instructions from `k` on where a channel waits.
+        let (mut stop, mut seen) = (usize::MAX, None);
+        t.parked_at(u32::MAX, |ip| {
+            // Channels parked by one branch wait at one address: looked up once.
+            if seen.replace(ip) == Some(ip) {
+                return false;
+            }
+            let off = ip.wrapping_sub(self.base);
+            if let Ok(j) = self.compiled.offsets.binary_search(&off) {
+                if j >= k {
+                    stop = stop.min(j);
+                }
+            }
+            false
+        });
+        if stop == usize::MAX {
+            return budget;
+        }
+        // In their order: up to the first that may jump, included.
+        let jump = self.compiled.next_jump[k] as usize;
+        budget.min(stop - k).min(jump + 1 - k)
     }
 }
 
