@@ -58,25 +58,29 @@ pub struct Dataport<'a> {
 pub const MAX_SLEEP_ROUNDS: u64 = 64;
 
 /// A spin-wait on SLM, as a lock's waiters run it: a compare-exchange that fails in every
-/// lane, then a back-off (`mov (1) null 0 {Switch}`, gencl's 64-bit local atomics). Until
-/// the dword is written again the thread's retries can only fail, so the EU puts it to
-/// sleep until a write reaches the dword (one sleeper woken a write, first asleep first),
-/// no thread of the group can run, or `MAX_SLEEP_ROUNDS` rounds have passed (a bound, so
-/// that a thread whose loop ends on something else is only delayed). On the GPU model a
-/// spinning thread took its turns from the lock's holder: 98 % of the messages of the
-/// CTS's 64-bit `__local` atomics were failed retries (docs/gpu-model.md, "Spin-waits on
-/// SLM").
+/// lane, then a back-off (`mov (1) null 0 {Switch}`, gencl's 64-bit local atomics). While
+/// the dword does not hold what the compare-exchange compares with, the thread's retries
+/// can only fail, so the EU puts it to sleep until a write leaves that value there (one
+/// sleeper woken a write, first asleep first), no thread of the group can run, or
+/// `MAX_SLEEP_ROUNDS` rounds have passed (a bound, so that a thread whose loop ends on
+/// something else is only delayed). Where the failed lanes compared with different values
+/// (or with 64 bits), any write of the dword wakes, and the thread sleeps only if nothing
+/// was written since its attempt. The back-off is the JIT's own, after a compare-exchange
+/// whose operands are constants (`passes::local_atomics64`). On the GPU model a spinning
+/// thread took its turns from the lock's holder: 98 % of the messages of the CTS's 64-bit
+/// `__local` atomics were failed retries (docs/gpu-model.md, "Spin-waits on SLM"); and
+/// woken by any write, a sleeper woke at the holder's own taking of the lock as well as at
+/// its release, to fail again: two failed attempts for each one that got the lock.
 #[derive(Debug, Default)]
 pub struct SlmWatch {
     /// SLM writes so far, at any address: a failed compare-exchange is stale once this
     /// moves (the dword may have changed before the thread switches).
     pub writes: u64,
-    /// Per thread: the dword offset and `writes` after its last SLM compare-exchange, when
-    /// that failed in every lane on one dword.
-    pub failed: Vec<Option<(usize, u64)>>,
-    /// Threads asleep on a dword, in the order they went to sleep, with the round they
-    /// fell asleep in.
-    pub sleepers: Vec<(u32, usize, u64)>,
+    /// Per thread: its last SLM compare-exchange, when that failed in every lane on one
+    /// dword.
+    pub failed: Vec<Option<Failed>>,
+    /// Threads asleep on a dword, in the order they went to sleep.
+    sleepers: Vec<Sleeper>,
     /// Threads a write has woken, for the EU to run again.
     pub woken: Vec<u32>,
     /// The dwords whose sleeper the current message has woken: a message wakes one a
@@ -86,11 +90,43 @@ pub struct SlmWatch {
     /// they wake): most writes are to other data than the lock the sleepers wait on, and
     /// are told so without a look at each sleeper.
     span: (usize, usize),
+    /// The dword and value every sleeper waits for, when they are one (while any sleeps;
+    /// the waiters of one lock): a write that leaves another value there is told so with
+    /// one look at it (taking the lock wakes no one).
+    one: Option<(usize, Option<u32>)>,
+}
+
+/// A compare-exchange on SLM that failed in every lane, on one dword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Failed {
+    /// The dword's byte offset in SLM.
+    pub dword: usize,
+    /// `SlmWatch::writes` after it.
+    pub writes: u64,
+    /// The value every lane compared with (32-bit compare-exchanges): only a dword holding
+    /// it lets a retry succeed.
+    pub expected: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Sleeper {
+    thread: u32,
+    dword: usize,
+    expected: Option<u32>,
+    /// The round it fell asleep in.
+    since: u64,
+}
+
+/// The dword at byte `d` of `slm` (zero past its end, as an SLM read there).
+fn slm_dword(slm: &[u8], d: usize) -> u32 {
+    slm.get(d..d + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 impl SlmWatch {
-    /// A write of SLM bytes `o..o + len`: wakes the first thread asleep on a dword of them.
-    fn written(&mut self, o: usize, len: usize) {
+    /// A write of SLM bytes `o..o + len` (`slm` after it): wakes the first thread asleep on
+    /// a dword of them that now holds what it waits for.
+    fn written(&mut self, o: usize, len: usize, slm: &[u8]) {
         self.writes += 1;
         if self.sleepers.is_empty() || o >= self.span.1 + 4 || o + len <= self.span.0 {
             return;
@@ -101,48 +137,71 @@ impl SlmWatch {
         if o % 4 + len <= 4 && self.in_message.contains(&(o & !3)) {
             return;
         }
-        if let Some(i) = self
-            .sleepers
-            .iter()
-            .position(|&(_, d, _)| d + 4 > o && d < o + len && !self.in_message.contains(&d))
-        {
-            let (t, d, _) = self.sleepers.remove(i);
-            self.woken.push(t);
-            self.in_message.push(d);
+        if let Some((d, Some(e))) = self.one {
+            if slm_dword(slm, d) != e {
+                return;
+            }
+        }
+        let in_message = &self.in_message;
+        if let Some(i) = self.sleepers.iter().position(|s| {
+            s.dword + 4 > o
+                && s.dword < o + len
+                && !in_message.contains(&s.dword)
+                && s.expected.is_none_or(|e| slm_dword(slm, s.dword) == e)
+        }) {
+            let s = self.sleepers.remove(i);
+            self.woken.push(s.thread);
+            self.in_message.push(s.dword);
         }
     }
 
-    /// Thread `t` backs off in round `round`: whether it goes to sleep (its last SLM
-    /// compare-exchange failed in every lane, and SLM was not written since).
-    pub fn sleeps(&mut self, t: u32, round: u64) -> bool {
-        match self.failed.get_mut(t as usize).and_then(Option::take) {
-            Some((d, w)) if w == self.writes => {
-                self.span = if self.sleepers.is_empty() {
-                    (d, d)
-                } else {
-                    (self.span.0.min(d), self.span.1.max(d))
-                };
-                self.sleepers.push((t, d, round));
-                true
-            }
-            _ => false,
+    /// Thread `t` backs off in round `round` (`slm` the group's SLM): whether it goes to
+    /// sleep (its last SLM compare-exchange failed in every lane, and a retry would fail
+    /// too: the dword does not hold the value compared with, or, where that is not one
+    /// value, SLM was not written since).
+    pub fn sleeps(&mut self, t: u32, round: u64, slm: &[u8]) -> bool {
+        let Some(f) = self.failed.get_mut(t as usize).and_then(Option::take) else {
+            return false;
+        };
+        let fails = match f.expected {
+            Some(e) => slm_dword(slm, f.dword) != e,
+            None => f.writes == self.writes,
+        };
+        if !fails {
+            return false;
         }
+        let d = f.dword;
+        (self.span, self.one) = if self.sleepers.is_empty() {
+            ((d, d), Some((d, f.expected)))
+        } else {
+            (
+                (self.span.0.min(d), self.span.1.max(d)),
+                self.one.filter(|&one| one == (d, f.expected)),
+            )
+        };
+        self.sleepers.push(Sleeper {
+            thread: t,
+            dword: d,
+            expected: f.expected,
+            since: round,
+        });
+        true
     }
 
     /// Every sleeper woken (no thread of the group could run); whether any thread is now
     /// woken and not yet running again (a late sleeper `wake_late` woke counts).
     pub fn wake_all(&mut self) -> bool {
-        self.woken.extend(self.sleepers.drain(..).map(|(t, ..)| t));
+        self.woken.extend(self.sleepers.drain(..).map(|s| s.thread));
         !self.woken.is_empty()
     }
 
     /// The sleepers that fell asleep `MAX_SLEEP_ROUNDS` rounds before `round`, woken.
     pub fn wake_late(&mut self, round: u64) {
         let woken = &mut self.woken;
-        self.sleepers.retain(|&(t, _, since)| {
-            let keep = round - since < MAX_SLEEP_ROUNDS;
+        self.sleepers.retain(|s| {
+            let keep = round - s.since < MAX_SLEEP_ROUNDS;
             if !keep {
-                woken.push(t);
+                woken.push(s.thread);
             }
             keep
         });
@@ -364,7 +423,7 @@ impl Dataport<'_> {
                 let o = slm_offset(off);
                 if let Some(s) = self.slm.get_mut(o..o.saturating_add(data.len())) {
                     s.copy_from_slice(data);
-                    self.watch.written(o, data.len());
+                    self.watch.written(o, data.len(), &self.slm);
                 }
                 Ok(())
             }
@@ -692,6 +751,9 @@ impl Dataport<'_> {
             // Shared local memory (or a null surface): no lookups or locks to share.
             for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
                 let a = msg.lane_addr(areg, lane, a64);
+                if matches!(sp, Space::Slm) && self.slm_lane(a, m, msg, [dreg, lane], resp) {
+                    continue;
+                }
                 let comps = (0..4u64).filter(|k| m.channel_mask & (1 << k) != 0);
                 for (c, k) in comps.enumerate() {
                     let ea = a.wrapping_add(4 * k);
@@ -766,6 +828,41 @@ impl Dataport<'_> {
             resp.written = chans * per;
         }
         Ok(latency(sp))
+    }
+
+    /// Lane `lane`'s components of an untyped SLM message (`[dreg, lane]`: its data's first
+    /// payload register) at SLM address `a`, when its components are x, xy, xyz or xyzw and
+    /// all within SLM: its dwords read or written in place (in component order, each
+    /// write seen by the spin-wait watch as the component's own). `false` when they are
+    /// not, for the component-by-component accesses.
+    fn slm_lane(
+        &mut self,
+        a: u64,
+        m: &Message,
+        msg: &Payload,
+        [dreg, lane]: [usize; 2],
+        resp: &mut Reply,
+    ) -> bool {
+        let mask = m.channel_mask;
+        let chans = mask.count_ones() as usize;
+        let o = slm_offset(a);
+        if mask & (mask + 1) != 0 || o + 4 * chans > self.slm.len() {
+            return false;
+        }
+        let per = m.simd as usize / 8;
+        if matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite) {
+            for c in 0..chans {
+                let v = msg.lane_u32(dreg + c * per, lane);
+                let at = o + 4 * c;
+                self.slm[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                self.watch.written(at, 4, &self.slm);
+            }
+        } else {
+            for c in 0..chans {
+                resp.set_lane_u32(c * per, lane, slm_dword(&self.slm, o + 4 * c));
+            }
+        }
+        true
     }
 
     /// An untyped message of every lane whose lanes' addresses step by `stride` from
@@ -987,8 +1084,9 @@ impl Dataport<'_> {
                 return Ok(out);
             }
         }
-        // Whether a compare-exchange on SLM failed in every lane, on which one dword.
-        let mut failed_on: Option<Option<usize>> = None;
+        // Whether a compare-exchange on SLM failed in every lane, on which one dword, and
+        // the value they compared with if that is one (32-bit) value.
+        let mut failed_on: Option<Option<(usize, Option<u32>)>> = None;
         // The lock held, kept from lane to lane while they are on lines it guards (a
         // contended counter: every lane on one word); one at a time, so no order to keep.
         let mut held: Option<(usize, parking_lot::MutexGuard<'static, ()>)> = None;
@@ -1044,9 +1142,12 @@ impl Dataport<'_> {
             if matches!(sp, Space::Slm) && op == AtomicOp::Cmpwr {
                 // A compare-exchange writes nothing when its compare fails.
                 let (d, failed) = (slm_offset(addr) & !3, new.is_none());
+                let cmp = (!wide).then_some(x as u32);
                 failed_on = match failed_on {
-                    None => Some(failed.then_some(d)),
-                    Some(Some(f)) if failed && f == d => Some(Some(d)),
+                    None => Some(failed.then_some((d, cmp))),
+                    Some(Some((f, e))) if failed && f == d => {
+                        Some(Some((d, e.filter(|_| e == cmp))))
+                    }
                     _ => Some(None),
                 };
             }
@@ -1066,7 +1167,12 @@ impl Dataport<'_> {
             if self.watch.failed.len() <= t {
                 self.watch.failed.resize(t + 1, None);
             }
-            self.watch.failed[t] = failed_on.flatten().map(|d| (d, self.watch.writes));
+            let writes = self.watch.writes;
+            self.watch.failed[t] = failed_on.flatten().map(|(dword, expected)| Failed {
+                dword,
+                writes,
+                expected,
+            });
         }
         Ok(latency(sp))
     }
@@ -1322,33 +1428,42 @@ impl Reply {
 
 #[cfg(test)]
 mod tests {
-    use super::{in_bounds, SlmWatch, MAX_SLEEP_ROUNDS};
+    use super::{in_bounds, Failed, SlmWatch, MAX_SLEEP_ROUNDS};
 
     #[test]
     fn spin_waiters_sleep_until_their_dword_is_written_one_a_message_or_a_bound() {
-        // Threads 1 and 2 failed a compare-exchange on dword 8; thread 3 on dword 16, but
-        // SLM was written after its attempt: its retry may succeed, so it does not sleep.
+        let f = |dword, writes| {
+            Some(Failed {
+                dword,
+                writes,
+                expected: None,
+            })
+        };
+        let slm = [0u8; 64];
+        // Threads 1 and 2 failed a compare-exchange on dword 8 (their lanes compared with
+        // different values: any write wakes); thread 3 on dword 16, but SLM was written
+        // after its attempt: its retry may succeed, so it does not sleep.
         let mut w = SlmWatch {
-            failed: vec![None, Some((8, 0)), Some((8, 0)), Some((16, 0))],
+            failed: vec![None, f(8, 0), f(8, 0), f(16, 0)],
             ..Default::default()
         };
-        assert!(w.sleeps(1, 0));
-        assert!(w.sleeps(2, 0));
-        w.written(0, 8);
-        assert!(!w.sleeps(3, 0), "SLM written since its attempt");
+        assert!(w.sleeps(1, 0, &slm));
+        assert!(w.sleeps(2, 0, &slm));
+        w.written(0, 8, &slm);
+        assert!(!w.sleeps(3, 0, &slm), "SLM written since its attempt");
         assert!(w.woken.is_empty(), "bytes 0..8 are not dword 8");
         // One message whose lanes all write dword 8 wakes one sleeper, the first asleep.
         w.in_message.clear();
-        w.written(8, 4);
-        w.written(8, 4);
+        w.written(8, 4, &slm);
+        w.written(8, 4, &slm);
         assert_eq!(w.woken, [1]);
         // The next message wakes the next.
         w.in_message.clear();
-        w.written(6, 4);
+        w.written(6, 4, &slm);
         assert_eq!(w.woken, [1, 2]);
         // A sleeper that nothing wakes is woken after MAX_SLEEP_ROUNDS rounds.
-        w.failed = vec![None, Some((32, w.writes))];
-        assert!(w.sleeps(1, 10));
+        w.failed = vec![None, f(32, w.writes)];
+        assert!(w.sleeps(1, 10, &slm));
         w.woken.clear();
         w.wake_late(10 + MAX_SLEEP_ROUNDS - 1);
         assert!(w.woken.is_empty());
@@ -1359,7 +1474,46 @@ mod tests {
         w.woken.clear();
         assert!(!w.wake_all(), "no one asleep, no one woken");
         // A thread sleeps once for each failed attempt.
-        assert!(!w.sleeps(1, 80));
+        assert!(!w.sleeps(1, 80, &slm));
+    }
+
+    #[test]
+    fn lock_waiters_sleep_until_the_lock_is_free() {
+        // Threads 1 and 2 failed to take the lock at dword 8 (compare with 0, the dword
+        // holds 1); thread 3 too, but the lock was released (0) before it backed off.
+        let lock = |v: u32| {
+            let mut slm = [0u8; 64];
+            slm[8..12].copy_from_slice(&v.to_le_bytes());
+            slm
+        };
+        let f = Some(Failed {
+            dword: 8,
+            writes: 0,
+            expected: Some(0),
+        });
+        let mut w = SlmWatch {
+            failed: vec![None, f, f, f],
+            ..Default::default()
+        };
+        assert!(w.sleeps(1, 0, &lock(1)));
+        // Writes since its attempt do not matter: the dword still holds 1.
+        w.written(32, 4, &lock(1));
+        assert!(w.sleeps(2, 0, &lock(1)));
+        assert!(
+            !w.sleeps(3, 0, &lock(0)),
+            "the lock is free: its retry succeeds"
+        );
+        // Another thread takes the lock (the dword written, 1 again): no one is woken.
+        w.in_message.clear();
+        w.written(8, 4, &lock(1));
+        assert!(w.woken.is_empty(), "taking the lock wakes no waiter");
+        // Its release (0) wakes the first asleep, the next release the next.
+        w.in_message.clear();
+        w.written(8, 4, &lock(0));
+        assert_eq!(w.woken, [1]);
+        w.in_message.clear();
+        w.written(8, 4, &lock(0));
+        assert_eq!(w.woken, [1, 2]);
     }
 
     #[test]

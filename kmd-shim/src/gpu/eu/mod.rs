@@ -287,7 +287,7 @@ fn run_group(
                 if switch {
                     // A back-off after a compare-exchange that failed: asleep until the
                     // dword is written.
-                    if backoff && dp.watch.sleeps(k as u32, round) {
+                    if backoff && dp.watch.sleeps(k as u32, round, &dp.slm) {
                         threads[k].state = RunState::SpinWait;
                     }
                     break;
