@@ -296,8 +296,10 @@ fn compile_spirv_program(
     frontend::spirv::specialize(&mut module.module, spec)?;
     let chosen = lower::width_choice() == lower::WidthChoice::Chosen;
     let (kernels, globals) = lower::lower_program(&module, lower::first_width())?;
-    // Lowered again at SIMD8 on the first kernel that needs it, by name.
+    // Lowered again at SIMD8 on the first kernel that needs it, by name; and at the first
+    // width again for a kernel whose two widths both spill.
     let mut narrow: Option<std::collections::HashMap<String, lower::KernelLowering>> = None;
+    let mut wider: Option<std::collections::HashMap<String, lower::KernelLowering>> = None;
     let spills = |r: &KernelResult| r.as_ref().map_or(u32::MAX, |k| k.spill_bytes());
     let mut out = Vec::new();
     for (name, k) in kernels {
@@ -305,13 +307,18 @@ fn compile_spirv_program(
         // at SIMD8 and keeps the build that spills less (IGC compiles both and keeps SIMD16
         // unless it spills). A kernel that asked for its width keeps it.
         let retry = chosen && !matches!(&k, Ok(k) if k.required_sub_group_size.is_some());
+        // Where SIMD8 is the fallback, the wide build is first tried without spilling: a
+        // spilling allocation is a scan of the whole kernel per register it spills, which
+        // for a kernel that spills dozens (the CTS's unrolled 64-bit local atomics at
+        // SIMD16) was most of the build, and then thrown away for SIMD8's.
         let wide: KernelResult = k
             .map_err(|e| e.to_string())
-            .and_then(|k| compile_kernel(k, opts).map_err(|e| e.to_string()));
+            .and_then(|k| compile_kernel(k, opts, !retry).map_err(|e| e.to_string()));
         if !retry || spills(&wide) == 0 {
             out.push((name, wide));
             continue;
         }
+        let would_spill = matches!(&wide, Err(e) if e == WOULD_SPILL);
         // An internal error at SIMD16 (illegal code the validator caught) is a compiler bug
         // that the SIMD8 build may not have: said, so that the fallback hides nothing; where
         // the verifier runs (tests, GENCL_VERIFY_IR) it fails the build.
@@ -334,15 +341,30 @@ fn compile_spirv_program(
             narrow = Some(lower::lower_program(&module, 8)?.0.into_iter().collect());
         }
         let at8 = narrow.as_mut().and_then(|n| n.remove(&name));
-        let r = match at8 {
+        let r8 = match at8 {
             Some(Ok(k8)) if k8.required_sub_group_size.is_none() => {
-                let r8 = compile_kernel(k8, opts).map_err(|e| e.to_string());
-                if spills(&r8) < spills(&wide) {
-                    r8
-                } else {
-                    wide
-                }
+                Some(compile_kernel(k8, opts, true).map_err(|e| e.to_string()))
             }
+            _ => None,
+        };
+        // Both widths spill (or SIMD8 does not build): the wide build with its spills, to
+        // keep the one that spills less.
+        let wide = if would_spill && r8.as_ref().is_none_or(|r| spills(r) > 0) {
+            if wider.is_none() {
+                let again = lower::lower_program(&module, lower::first_width())?.0;
+                wider = Some(again.into_iter().collect());
+            }
+            match wider.as_mut().and_then(|w| w.remove(&name)) {
+                Some(k) => k
+                    .map_err(|e| e.to_string())
+                    .and_then(|k| compile_kernel(k, opts, true).map_err(|e| e.to_string())),
+                None => wide,
+            }
+        } else {
+            wide
+        };
+        let r = match r8 {
+            Some(r8) if spills(&r8) < spills(&wide) => r8,
             _ => wide,
         };
         out.push((name, r));
@@ -360,11 +382,23 @@ enum KernelError {
     Regalloc(#[from] regalloc::RegallocError),
     #[error(transparent)]
     Emit(#[from] emit::EmitError),
+    #[error("{WOULD_SPILL}")]
+    WouldSpill,
     #[error("the kernel's __local variables and the compiler's own words ({0} bytes) exceed the device's {max} bytes of local memory", max = abi::SLM_BYTES)]
     LocalMemory(u32),
 }
 
-fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBinary, KernelError> {
+/// The error of a build asked not to spill (`compile_kernel`'s `may_spill`) whose registers
+/// do not fit.
+const WOULD_SPILL: &str = "the kernel's registers do not fit without spilling";
+
+/// Kernel `k` built at its width; with `may_spill` false, `KernelError::WouldSpill` where its
+/// registers do not fit without spilling.
+fn compile_kernel(
+    k: LoweredKernel,
+    opts: &clc::ClcOptions,
+    may_spill: bool,
+) -> Result<KernelBinary, KernelError> {
     let LoweredKernel {
         mut func,
         args,
@@ -603,7 +637,7 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
         };
     let mut built = None;
     if simd32 {
-        match machine_code(&func, uniform.clone(), &layout_at(32), false) {
+        match machine_code(&func, uniform.clone(), &layout_at(32), Attempt::Simd32) {
             Ok(Some(b)) => built = Some((32, b)),
             Ok(None) => tracing::debug!(kernel = %func.name, "SIMD32 code not kept; SIMD16"),
             // An internal error (illegal code the verifier caught) is a compiler bug the
@@ -620,11 +654,18 @@ fn compile_kernel(k: LoweredKernel, opts: &clc::ClcOptions) -> Result<KernelBina
     }
     let (simd, (mfunc, assignment, uses_local_ids)) = match built {
         Some(b) => b,
-        None => (
-            simd,
-            machine_code(&func, uniform, &layout_at(simd), true)?
-                .expect("an allocation that may spill always answers"),
-        ),
+        None => {
+            let attempt = if may_spill {
+                Attempt::Spill
+            } else {
+                Attempt::NoSpill
+            };
+            match machine_code(&func, uniform, &layout_at(simd), attempt)? {
+                Some(b) => (simd, b),
+                None if may_spill => unreachable!("an allocation that may spill always answers"),
+                None => return Err(KernelError::WouldSpill),
+            }
+        }
     };
     // GENCL_NO_COMPACT=1 emits every instruction native (a debugging aid).
     let emit_opts = emit::EmitOptions {
@@ -680,16 +721,28 @@ fn lane_qwords(m: &crate::mir::MFunction) -> bool {
     })
 }
 
+/// What a `machine_code` attempt may give up on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attempt {
+    /// The SIMD32 attempt: none where the code does 64-bit work per lane or would spill.
+    Simd32,
+    /// None where the registers do not fit without spilling.
+    NoSpill,
+    /// Spills as it must: always an answer.
+    Spill,
+}
+
 /// Machine code for `func` at `layout`'s width: selected, scheduled and allocated; `None`
-/// when `may_spill` is false (the SIMD32 attempt) and the selected code does 64-bit work per
-/// lane (`lane_qwords`, found before scheduling and allocation are paid for) or its registers
-/// do not fit without spilling.
+/// when the attempt is SIMD32's and the selected code does 64-bit work per lane
+/// (`lane_qwords`, found before scheduling and allocation are paid for), or it may not spill
+/// and its registers do not fit without spilling.
 fn machine_code(
     func: &crate::ir::Function,
     uniform: Vec<bool>,
     layout: &Layout,
-    may_spill: bool,
+    attempt: Attempt,
 ) -> Result<Option<(crate::mir::MFunction, regalloc::Assignment, bool)>, KernelError> {
+    let may_spill = attempt == Attempt::Spill;
     let (mut mfunc, uses_local_ids) = isel::select(func, uniform, layout)?;
     let folded = crate::mir::fold_copies::fold_copies(&mut mfunc);
     tracing::trace!(kernel = %func.name, folded, "copies folded into their sources");
@@ -703,7 +756,7 @@ fn machine_code(
     if verify {
         crate::mir::verify::verify(&mfunc).map_err(|e| mir_error("instruction selection", e))?;
     }
-    if !may_spill && lane_qwords(&mfunc) {
+    if attempt == Attempt::Simd32 && lane_qwords(&mfunc) {
         tracing::debug!(kernel = %func.name, "64-bit work per lane");
         return Ok(None);
     }
