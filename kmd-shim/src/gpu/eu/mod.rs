@@ -406,24 +406,28 @@ struct EuHost<'a, 'm> {
     synced: u64,
 }
 
-impl EuHost<'_, '_> {
+impl<'a> EuHost<'a, '_> {
     /// The run has issued `issue` cycles so far: the thread's cycle is where they end.
     fn sync(&mut self, issue: u64) {
         self.timing.issue += issue - self.synced;
         self.synced = issue;
     }
+
+    /// The run's `what` at `addr`, which the EU takes after the run's `issue` cycles so far.
+    fn take(&mut self, addr: u64, issue: u64, what: &str) -> Result<&'a ExecInst, GpuError> {
+        self.sync(issue);
+        let prog: &'a Program = self.prog;
+        prog.decoded(addr)
+            .ok_or_else(|| GpuError::IllegalInstruction {
+                addr,
+                why: format!("a translated {what} that is not decoded"),
+            })
+    }
 }
 
 impl translate::Host for EuHost<'_, '_> {
     fn send(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError> {
-        self.sync(issue);
-        let inst = self
-            .prog
-            .decoded(addr)
-            .ok_or_else(|| GpuError::IllegalInstruction {
-                addr,
-                why: "a translated send that is not decoded".into(),
-            })?;
+        let inst = self.take(addr, issue, "send")?;
         match send_message(t, inst, self.dp, self.port, self.counters, self.timing)? {
             SendOutcome::Continue { .. } => Ok(()),
             // `translate::translatable` takes data-port messages without end of thread.
@@ -440,14 +444,7 @@ impl translate::Host for EuHost<'_, '_> {
     }
 
     fn flow(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError> {
-        self.sync(issue);
-        let inst = self
-            .prog
-            .decoded(addr)
-            .ok_or_else(|| GpuError::IllegalInstruction {
-                addr,
-                why: "a translated flow instruction that is not decoded".into(),
-            })?;
+        let inst = self.take(addr, issue, "flow instruction")?;
         flow_step(t, inst, self.counters, self.timing)
     }
 
