@@ -308,15 +308,16 @@ fn compile_takes_build_options_that_start_with_a_dash() {
 
 /// A kernel that asks for no sub-group size is built at SIMD32 where IGC would build it
 /// (`analysis::simd32`) and its code fits the registers, else at SIMD16, and at SIMD8 when its
-/// SIMD16 code spills and SIMD8's does not (as IGC chooses); GENCL_SIMD=16 or 8 fixes the
-/// width.
+/// SIMD16 code spills and SIMD8's does not (as IGC chooses), and where both spill at the
+/// width that spills less; GENCL_SIMD=16 or 8 fixes the width.
 #[test]
 fn the_width_is_simd32_then_simd16_unless_they_spill() {
     let dir = std::env::temp_dir().join(format!("gencl-width-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // `press{n}` keeps n floats live across a loop, with their loads' replies and products:
-    // 26 spill at SIMD32 and fit SIMD16, 56 spill at SIMD16 and fit SIMD8. (Until the loop's
-    // values were computed into their phis' registers, `isel` `into_phis`, 10 and 20 did.)
+    // 26 spill at SIMD32 and fit SIMD16, 56 spill at SIMD16 and fit SIMD8, 140 spill at both.
+    // (Until the loop's values were computed into their phis' registers, `isel`
+    // `into_phis`, 10 and 20 did.)
     let press = |n: usize| {
         let mut press = format!(
             "kernel void press{n}(global const float *in, global float *out, int n) {{\n\
@@ -339,9 +340,10 @@ fn the_width_is_simd32_then_simd16_unless_they_spill() {
     std::fs::write(
         &src,
         format!(
-            "kernel void light(global int *o) {{ o[get_global_id(0)] += 1; }}\n{}{}",
+            "kernel void light(global int *o) {{ o[get_global_id(0)] += 1; }}\n{}{}{}",
             press(26),
-            press(56)
+            press(56),
+            press(140)
         ),
     )
     .unwrap();
@@ -394,6 +396,33 @@ fn the_width_is_simd32_then_simd16_unless_they_spill() {
     );
     let narrow = compile(Some("8"));
     assert!(line(&narrow, "light").contains("SIMD8, "), "{narrow}");
+    // Both widths spill: the build keeps the one that spills less (the SIMD16 attempt that
+    // stops at its first allocation is built again with its spills to be compared).
+    let spilled = |l: &str| -> u32 {
+        let before = l.split(" bytes spilled").next().unwrap_or_default();
+        before
+            .rsplit(' ')
+            .next()
+            .unwrap_or_default()
+            .parse()
+            .unwrap_or_else(|_| panic!("{l}"))
+    };
+    let (c, s16, s8) = (
+        line(&chosen, "press140"),
+        line(&wide, "press140"),
+        line(&narrow, "press140"),
+    );
+    assert!(
+        s16.contains("SIMD16, ") && s8.contains("SIMD8, "),
+        "{s16}\n{s8}"
+    );
+    assert!(spilled(&s16) > 0 && spilled(&s8) > 0, "{s16}\n{s8}");
+    let (less, width) = if spilled(&s8) < spilled(&s16) {
+        (spilled(&s8), "SIMD8, ")
+    } else {
+        (spilled(&s16), "SIMD16, ")
+    };
+    assert!(c.contains(width) && spilled(&c) == less, "{c}\n{s16}\n{s8}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

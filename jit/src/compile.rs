@@ -296,11 +296,20 @@ fn compile_spirv_program(
     frontend::spirv::specialize(&mut module.module, spec)?;
     let chosen = lower::width_choice() == lower::WidthChoice::Chosen;
     let (kernels, globals) = lower::lower_program(&module, lower::first_width())?;
-    // Lowered again at SIMD8 on the first kernel that needs it, by name; and at the first
-    // width again for a kernel whose two widths both spill.
-    let mut narrow: Option<std::collections::HashMap<String, lower::KernelLowering>> = None;
-    let mut wider: Option<std::collections::HashMap<String, lower::KernelLowering>> = None;
+    // Lowered again at SIMD8 on the first kernel that needs it; and at the first width
+    // again for a kernel whose two widths both spill.
+    let (mut narrow, mut wider) = (None, None);
     let spills = |r: &KernelResult| r.as_ref().map_or(u32::MAX, |k| k.spill_bytes());
+    // A kernel's build, and whether it stopped because its registers would spill.
+    let build = |k: lower::KernelLowering, may_spill: bool| -> (KernelResult, bool) {
+        match k.map(|k| compile_kernel(k, opts, may_spill)) {
+            Err(e) => (Err(e.to_string()), false),
+            Ok(r) => {
+                let would_spill = matches!(r, Err(KernelError::WouldSpill));
+                (r.map_err(|e| e.to_string()), would_spill)
+            }
+        }
+    };
     let mut out = Vec::new();
     for (name, k) in kernels {
         // A chosen width: a kernel whose SIMD16 code spills, or does not build, is built again
@@ -311,14 +320,11 @@ fn compile_spirv_program(
         // spilling allocation is a scan of the whole kernel per register it spills, which
         // for a kernel that spills dozens (the CTS's unrolled 64-bit local atomics at
         // SIMD16) was most of the build, and then thrown away for SIMD8's.
-        let wide: KernelResult = k
-            .map_err(|e| e.to_string())
-            .and_then(|k| compile_kernel(k, opts, !retry).map_err(|e| e.to_string()));
+        let (wide, would_spill) = build(k, !retry);
         if !retry || spills(&wide) == 0 {
             out.push((name, wide));
             continue;
         }
-        let would_spill = matches!(&wide, Err(e) if e == WOULD_SPILL);
         // An internal error at SIMD16 (illegal code the validator caught) is a compiler bug
         // that the SIMD8 build may not have: said, so that the fallback hides nothing; where
         // the verifier runs (tests, GENCL_VERIFY_IR) it fails the build.
@@ -337,27 +343,15 @@ fn compile_spirv_program(
             }
             Ok(_) => {}
         }
-        if narrow.is_none() {
-            narrow = Some(lower::lower_program(&module, 8)?.0.into_iter().collect());
-        }
-        let at8 = narrow.as_mut().and_then(|n| n.remove(&name));
-        let r8 = match at8 {
-            Some(Ok(k8)) if k8.required_sub_group_size.is_none() => {
-                Some(compile_kernel(k8, opts, true).map_err(|e| e.to_string()))
-            }
+        let r8 = match relowered(&mut narrow, &module, 8, &name)? {
+            Some(Ok(k8)) if k8.required_sub_group_size.is_none() => Some(build(Ok(k8), true).0),
             _ => None,
         };
         // Both widths spill (or SIMD8 does not build): the wide build with its spills, to
         // keep the one that spills less.
         let wide = if would_spill && r8.as_ref().is_none_or(|r| spills(r) > 0) {
-            if wider.is_none() {
-                let again = lower::lower_program(&module, lower::first_width())?.0;
-                wider = Some(again.into_iter().collect());
-            }
-            match wider.as_mut().and_then(|w| w.remove(&name)) {
-                Some(k) => k
-                    .map_err(|e| e.to_string())
-                    .and_then(|k| compile_kernel(k, opts, true).map_err(|e| e.to_string())),
+            match relowered(&mut wider, &module, lower::first_width(), &name)? {
+                Some(k) => build(k, true).0,
                 None => wide,
             }
         } else {
@@ -372,6 +366,20 @@ fn compile_spirv_program(
     Ok((out, globals))
 }
 
+/// Kernel `name` of `module` lowered at `width`: the program's kernels are lowered together
+/// into `cache` at the first that asks, and each taken from it once.
+fn relowered(
+    cache: &mut Option<std::collections::HashMap<String, lower::KernelLowering>>,
+    module: &frontend::spirv::Module,
+    width: u8,
+    name: &str,
+) -> Result<Option<lower::KernelLowering>, BuildError> {
+    if cache.is_none() {
+        *cache = Some(lower::lower_program(module, width)?.0.into_iter().collect());
+    }
+    Ok(cache.as_mut().and_then(|c| c.remove(name)))
+}
+
 #[derive(Debug, Error)]
 enum KernelError {
     #[error("{0}")]
@@ -382,15 +390,11 @@ enum KernelError {
     Regalloc(#[from] regalloc::RegallocError),
     #[error(transparent)]
     Emit(#[from] emit::EmitError),
-    #[error("{WOULD_SPILL}")]
+    #[error("the kernel's registers do not fit without spilling")]
     WouldSpill,
     #[error("the kernel's __local variables and the compiler's own words ({0} bytes) exceed the device's {max} bytes of local memory", max = abi::SLM_BYTES)]
     LocalMemory(u32),
 }
-
-/// The error of a build asked not to spill (`compile_kernel`'s `may_spill`) whose registers
-/// do not fit.
-const WOULD_SPILL: &str = "the kernel's registers do not fit without spilling";
 
 /// Kernel `k` built at its width; with `may_spill` false, `KernelError::WouldSpill` where its
 /// registers do not fit without spilling.
