@@ -420,11 +420,7 @@ impl Dataport<'_> {
         match sp {
             Space::Null => Ok(()),
             Space::Slm => {
-                let o = slm_offset(off);
-                if let Some(s) = self.slm.get_mut(o..o.saturating_add(data.len())) {
-                    s.copy_from_slice(data);
-                    self.watch.written(o, data.len(), &self.slm);
-                }
+                self.slm_store(slm_offset(off), data);
                 Ok(())
             }
             Space::Mem { base, bound } => {
@@ -434,6 +430,16 @@ impl Dataport<'_> {
                 }
                 self.mem.write(base.wrapping_add(off), &data[..n])
             }
+        }
+    }
+
+    /// `data` to SLM at byte `o`, shown to the spin-wait watch; dropped where it reaches past
+    /// the group's SLM.
+    #[inline(always)]
+    fn slm_store(&mut self, o: usize, data: &[u8]) {
+        if let Some(s) = self.slm.get_mut(o..o.saturating_add(data.len())) {
+            s.copy_from_slice(data);
+            self.watch.written(o, data.len(), &self.slm);
         }
     }
 
@@ -853,9 +859,7 @@ impl Dataport<'_> {
         if matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite) {
             for c in 0..chans {
                 let v = msg.lane_u32(dreg + c * per, lane);
-                let at = o + 4 * c;
-                self.slm[at..at + 4].copy_from_slice(&v.to_le_bytes());
-                self.watch.written(at, 4, &self.slm);
+                self.slm_store(o + 4 * c, &v.to_le_bytes());
             }
         } else {
             for c in 0..chans {

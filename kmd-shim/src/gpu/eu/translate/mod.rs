@@ -239,6 +239,7 @@ impl Compiled {
             }
         }
         let code = code::Code::new(compiled.code_buffer()).map_err(|e| e.to_string())?;
+        let jumps: Box<[bool]> = insts.iter().map(|i| emit::jumps(i.op)).collect();
         let entry = code.entry();
         Ok(Compiled {
             code,
@@ -257,20 +258,25 @@ impl Compiled {
             rtne: insts.iter().any(emit::needs_rtne),
             touch: insts.iter().fold(0, |m, i| m | emit::touched(i)) & !emit::replies(insts),
             touches: insts.iter().map(emit::touched).collect(),
-            jumps: insts.iter().map(|i| emit::jumps(i.op)).collect(),
-            next_jump: {
-                let mut next = vec![insts.len() as u32 - 1; insts.len()];
-                for j in (0..insts.len()).rev() {
-                    if emit::jumps(insts[j].op) {
-                        next[j] = j as u32;
-                    } else if j + 1 < insts.len() {
-                        next[j] = next[j + 1];
-                    }
-                }
-                next.into_boxed_slice()
-            },
+            next_jump: next_jumps(&jumps),
+            jumps,
         })
     }
+}
+
+/// For each instruction of a run whose instructions may jump where `jumps` says, the first
+/// at or after it that may (the last instruction if none does).
+fn next_jumps(jumps: &[bool]) -> Box<[u32]> {
+    let last = jumps.len().saturating_sub(1) as u32;
+    let mut next = vec![last; jumps.len()];
+    for j in (0..jumps.len()).rev() {
+        if jumps[j] {
+            next[j] = j as u32;
+        } else if j + 1 < jumps.len() {
+            next[j] = next[j + 1];
+        }
+    }
+    next.into_boxed_slice()
 }
 
 impl Run {
