@@ -368,8 +368,17 @@ fn locate() -> Option<PathBuf> {
         }
     }
     candidates.push(PathBuf::from("/usr/libexec/gencl/gencl-clc"));
-    let found = candidates.into_iter().find(|p| p.is_file());
-    tracing::debug!(helper = ?found, "gencl-clc");
+    let found = candidates.iter().find(|p| p.is_file()).cloned();
+    match &found {
+        Some(path) => tracing::debug!(helper = %path.display(), "gencl-clc"),
+        // A library copied away from its helper builds every program through three
+        // processes, several times slower: say so once, where it would be looked for.
+        None => tracing::warn!(
+            searched = ?candidates,
+            "gencl-clc not found; OpenCL C builds run clang-15, opt-15 and llvm-spirv-15 \
+             as processes (GENCL_CLC_HELPER names it)"
+        ),
+    }
     found
 }
 
