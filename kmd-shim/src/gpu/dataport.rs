@@ -1196,15 +1196,46 @@ impl Dataport<'_> {
         (base, bound): (u64, Option<u64>),
         resp: &mut Reply,
     ) -> Result<Option<SendOutcome>, GpuError> {
-        // An operation the model does not execute is `atomic`'s error to report.
-        let (op, wide) = (at.op, at.wide);
-        if atomic_result(op, 0, 0, 0, wide).is_none() {
-            return Ok(None);
+        use AtomicOp::*;
+        let wide = at.wide;
+        // The operation chosen once for the message, not per lane: each arm's lane function
+        // is `atomic_result` with its operation a constant. An operation the model does not
+        // execute is `atomic`'s error to report.
+        macro_rules! by_op {
+            ($($o:ident)*) => {
+                match at.op {
+                    $($o => self.atomic_lanes(at, m, msg, emask, (base, bound), resp,
+                        |old, x, y| atomic_result($o, old, x, y, wide)),)*
+                    Fadd | Cmpwr8b => Ok(None),
+                }
+            };
         }
+        by_op!(And Or Xor Mov Inc Dec Predec Add Sub RevSub Imax Imin Umax Umin Cmpwr Fmax Fmin Fcmpwr)
+    }
+
+    /// `atomic_in_memory` for one operation, `op` its lane function. Whatever needs no lock
+    /// is done outside the lines' locks (addresses, operands, the reply), so that the held
+    /// part is the lanes' reads, new values and writes alone: the host threads' messages on
+    /// one contended word wait for each other only that long.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn atomic_lanes(
+        &mut self,
+        at: &AtomicLanes,
+        m: &Message,
+        msg: &Payload,
+        emask: u32,
+        (base, bound): (u64, Option<u64>),
+        resp: &mut Reply,
+        op: impl Fn(u64, u64, u64) -> Option<Option<u64>>,
+    ) -> Result<Option<SendOutcome>, GpuError> {
+        let wide = at.wide;
         let es = if wide { 8 } else { 4 };
         let simd = m.simd as usize;
         let dregs = if wide { simd / 4 } else { simd / 8 };
         let mut lanes = Lanes::<16>::new();
+        // Each access's operands, and the old value it read.
+        let (mut xs, mut ys, mut olds) = ([0u64; 16], [0u64; 16], [0u64; 16]);
         let mut locks = 0u64;
         for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
             let off = msg.lane_addr(at.areg, lane, at.a64);
@@ -1213,23 +1244,25 @@ impl Dataport<'_> {
             }
             let addr = base.wrapping_add(off);
             locks |= 1 << atomic_lock_index(addr);
+            (xs[lanes.n], ys[lanes.n]) = at.operands(msg, lane);
             lanes.push(lane, addr);
         }
         let (addrs, slots) = lanes.split();
-        let returns = m.returns;
         with_line_locks(locks, || {
             self.mem.update_each(addrs, es, &mut |k, old| {
-                let lane = usize::from(slots[k]);
-                let (x, y) = at.operands(msg, lane);
-                let new = atomic_result(op, old, x, y, wide).flatten();
-                if returns {
-                    let r = returned(op, old, new);
-                    resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
-                }
-                new
+                olds[k] = old;
+                op(old, xs[k], ys[k]).flatten()
             })
         })?;
-        if returns {
+        if m.returns {
+            for (k, &lane) in slots.iter().enumerate() {
+                let old = olds[k];
+                let r = match at.op {
+                    AtomicOp::Predec => returned(at.op, old, op(old, xs[k], ys[k]).flatten()),
+                    _ => old,
+                };
+                resp.set_slot(0, usize::from(lane), es, &r.to_le_bytes()[..es]);
+            }
             resp.written = dregs;
         }
         Ok(Some(latency(Space::Mem { base, bound })))
@@ -1352,7 +1385,9 @@ fn returned(op: AtomicOp, old: u64, new: Option<u64>) -> u64 {
 }
 
 /// New value of an atomic; `Some(None)` = no write (a failed compare-exchange),
-/// `None` = an operation the model does not execute (8-byte compare-exchange).
+/// `None` = an operation the model does not execute (8-byte compare-exchange). Inlined
+/// always: with `op` a constant, only its arm is left.
+#[inline(always)]
 fn atomic_result(op: AtomicOp, old: u64, x: u64, y: u64, wide: bool) -> Option<Option<u64>> {
     use AtomicOp::*;
     let mask = if wide { u64::MAX } else { u32::MAX as u64 };
