@@ -491,6 +491,14 @@ impl Dataport<'_> {
         }
     }
 
+    /// A memory fence: the model's memory is coherent at every message, so a fence only
+    /// takes its time (the EU's `Port` sends none of it here: it changes no register).
+    pub fn fence() -> SendOutcome {
+        SendOutcome::Continue {
+            latency: LATENCY_FENCE,
+        }
+    }
+
     /// Carry out `req`: its reply (the registers it returns) goes to `reply`, whose
     /// registers hold the destination's old contents (lanes a message does not return keep
     /// them); `reply.written` says how many the message returned.
@@ -509,12 +517,10 @@ impl Dataport<'_> {
                     "a gateway or spawner message sent to the data port",
                 ))
             }
-            // The reply register is written once the fence commits.
+            // The reply register is written (with what it held) once the fence commits.
             (_, MsgKind::MemoryFence) => {
                 resp.written = m.rlen as usize;
-                SendOutcome::Continue {
-                    latency: LATENCY_FENCE,
-                }
+                Self::fence()
             }
             (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
             (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
@@ -1203,23 +1209,26 @@ impl Dataport<'_> {
         // execute is `atomic`'s error to report.
         macro_rules! by_op {
             ($($o:ident)*) => {
-                match at.op {
-                    $($o => self.atomic_lanes(at, m, msg, emask, (base, bound), resp,
-                        |old, x, y| atomic_result($o, old, x, y, wide)),)*
-                    Fadd | Cmpwr8b => Ok(None),
+                match (at.op, wide) {
+                    $(($o, true) => self.atomic_lanes::<8>(at, m, msg, emask, (base, bound),
+                        resp, |old, x, y| atomic_result($o, old, x, y, true)),
+                    ($o, false) => self.atomic_lanes::<4>(at, m, msg, emask, (base, bound),
+                        resp, |old, x, y| atomic_result($o, old, x, y, false)),)*
+                    (Fadd | Cmpwr8b, _) => Ok(None),
                 }
             };
         }
         by_op!(And Or Xor Mov Inc Dec Predec Add Sub RevSub Imax Imin Umax Umin Cmpwr Fmax Fmin Fcmpwr)
     }
 
-    /// `atomic_in_memory` for one operation, `op` its lane function. Whatever needs no lock
-    /// is done outside the lines' locks (addresses, operands, the reply), so that the held
-    /// part is the lanes' reads, new values and writes alone: the host threads' messages on
-    /// one contended word wait for each other only that long.
+    /// `atomic_in_memory` for one operation and width (`ES` bytes a lane), `op` its lane
+    /// function. Whatever needs no lock is done outside the lines' locks (addresses,
+    /// operands, the reply), so that the held part is the lanes' reads, new values and
+    /// writes alone: the host threads' messages on one contended word wait for each other
+    /// only that long.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn atomic_lanes(
+    fn atomic_lanes<const ES: usize>(
         &mut self,
         at: &AtomicLanes,
         m: &Message,
@@ -1229,27 +1238,37 @@ impl Dataport<'_> {
         resp: &mut Reply,
         op: impl Fn(u64, u64, u64) -> Option<Option<u64>>,
     ) -> Result<Option<SendOutcome>, GpuError> {
-        let wide = at.wide;
-        let es = if wide { 8 } else { 4 };
         let simd = m.simd as usize;
-        let dregs = if wide { simd / 4 } else { simd / 8 };
+        let dregs = simd * ES / 32;
         let mut lanes = Lanes::<16>::new();
         // Each access's operands, and the old value it read.
         let (mut xs, mut ys, mut olds) = ([0u64; 16], [0u64; 16], [0u64; 16]);
         let mut locks = 0u64;
-        for lane in (0..simd).filter(|l| emask & (1 << l) != 0) {
+        let mut left = emask
+            & if simd >= 32 {
+                u32::MAX
+            } else {
+                (1 << simd) - 1
+            };
+        while left != 0 {
+            let lane = left.trailing_zeros() as usize;
+            left &= left - 1;
             let off = msg.lane_addr(at.areg, lane, at.a64);
-            if past(bound, off, es) {
+            if past(bound, off, ES) {
                 return Ok(None);
             }
             let addr = base.wrapping_add(off);
             locks |= 1 << atomic_lock_index(addr);
-            (xs[lanes.n], ys[lanes.n]) = at.operands(msg, lane);
+            let k = lanes.n;
+            xs[k] = msg_value(msg, at.s0, lane, ES);
+            if let Some(r) = at.s1 {
+                ys[k] = msg_value(msg, r, lane, ES);
+            }
             lanes.push(lane, addr);
         }
         let (addrs, slots) = lanes.split();
         with_line_locks(locks, || {
-            self.mem.update_each(addrs, es, &mut |k, old| {
+            self.mem.update_each(addrs, ES, &mut |k, old| {
                 olds[k] = old;
                 op(old, xs[k], ys[k]).flatten()
             })
@@ -1261,7 +1280,7 @@ impl Dataport<'_> {
                     AtomicOp::Predec => returned(at.op, old, op(old, xs[k], ys[k]).flatten()),
                     _ => old,
                 };
-                resp.set_slot(0, usize::from(lane), es, &r.to_le_bytes()[..es]);
+                resp.set_value::<ES>(usize::from(lane), r);
             }
             resp.written = dregs;
         }
@@ -1455,6 +1474,15 @@ pub struct Reply {
 impl Reply {
     pub(crate) fn set_lane_u32(&mut self, reg: usize, lane: usize, v: u32) {
         self.set_slot(reg, lane, 4, &v.to_le_bytes());
+    }
+    /// `v`'s low `N` bytes (4 or 8) in `lane`'s slot of the registers from r0 on: the
+    /// slot's size a constant, one store.
+    #[inline(always)]
+    fn set_value<const N: usize>(&mut self, lane: usize, v: u64) {
+        let byte = lane * N;
+        let o = byte % 32;
+        let r = &mut self.regs[(byte / 32) % 32];
+        r[o..o + N].copy_from_slice(&v.to_le_bytes()[..N]);
     }
     #[inline]
     fn set_slot(&mut self, reg: usize, lane: usize, slot: usize, v: &[u8]) {

@@ -3,7 +3,7 @@
 //! EU and the data port exchange them over the hardware's message bus. The data port
 //! (`gpu::dataport`) sees the message only.
 
-use gencl_isa::gen9::send::Message;
+use gencl_isa::gen9::send::{Message, MsgKind};
 use gencl_isa::{RegFile, Src};
 
 use super::program::ExecInst;
@@ -66,6 +66,18 @@ impl Port {
         let payload = &mut *self.payload;
         payload.len = 0;
         let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;
+        if m.kind == MsgKind::MemoryFence {
+            // A fence reads nothing of its payload and returns its destination's own
+            // contents when it commits: nothing to gather or write back.
+            let dst = inst.inst.dst.filter(|d| d.file == RegFile::Grf);
+            if src0 + m.mlen as usize > 128 {
+                return Err(illegal(inst, "message payload past r127"));
+            }
+            if dst.is_some_and(|d| d.nr as usize + m.rlen as usize > 128) {
+                return Err(illegal(inst, "response past r127"));
+            }
+            return Ok(Dataport::fence());
+        }
         let mut gather = |first: usize, count: usize, past: &str| {
             for r in first..first + count {
                 if r >= 128 {
