@@ -1094,6 +1094,11 @@ impl Dataport<'_> {
                 return Ok(out);
             }
         }
+        if matches!(sp, Space::Slm) {
+            if let Some(out) = self.atomic_in_slm(&lanes_of, m, msg, emask, thread, resp) {
+                return Ok(out);
+            }
+        }
         // Whether a compare-exchange on SLM failed in every lane, on which one dword, and
         // the value they compared with if that is one (32-bit) value.
         let mut failed_on: Option<Option<(usize, Option<u32>)>> = None;
@@ -1173,18 +1178,121 @@ impl Dataport<'_> {
             resp.written = dregs;
         }
         if slm {
-            let t = thread as usize;
-            if self.watch.failed.len() <= t {
-                self.watch.failed.resize(t + 1, None);
-            }
-            let writes = self.watch.writes;
-            self.watch.failed[t] = failed_on.flatten().map(|(dword, expected)| Failed {
-                dword,
-                writes,
-                expected,
-            });
+            self.note_failed(thread, failed_on);
         }
         Ok(latency(sp))
+    }
+
+    /// What the spin-wait watch keeps of `thread`'s SLM atomic message: on which dword its
+    /// compare-exchange failed in every lane, and the value compared with (`None`: it did
+    /// not, or not on one dword).
+    fn note_failed(&mut self, thread: u32, failed_on: Option<Option<(usize, Option<u32>)>>) {
+        let t = thread as usize;
+        if self.watch.failed.len() <= t {
+            self.watch.failed.resize(t + 1, None);
+        }
+        let writes = self.watch.writes;
+        self.watch.failed[t] = failed_on.flatten().map(|(dword, expected)| Failed {
+            dword,
+            writes,
+            expected,
+        });
+    }
+
+    /// An atomic message on SLM whose lanes are all within the group's SLM: `atomic`'s
+    /// lane-by-lane path for the message's operation and width chosen once (the lock of a
+    /// 64-bit local atomic, and local counters, take it at every turn). `None` when a lane
+    /// reaches past the SLM (the lane-by-lane path reads zero there and drops the write),
+    /// or for an operation the model does not execute.
+    fn atomic_in_slm(
+        &mut self,
+        at: &AtomicLanes,
+        m: &Message,
+        msg: &Payload,
+        emask: u32,
+        thread: u32,
+        resp: &mut Reply,
+    ) -> Option<SendOutcome> {
+        let simd = m.simd as usize;
+        let lanes = emask
+            & if simd >= 32 {
+                u32::MAX
+            } else {
+                (1 << simd) - 1
+            };
+        let es = if at.wide { 8 } else { 4 };
+        let mut left = lanes;
+        while left != 0 {
+            let lane = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if slm_offset(msg.lane_addr(at.areg, lane, at.a64)) + es > self.slm.len() {
+                return None;
+            }
+        }
+        let (wide, on) = (at.wide, (at, m, msg, lanes, thread));
+        with_lane_fn!(at.op, wide, ES, f => Some(self.slm_lanes::<ES>(on, resp, f)), None)
+    }
+
+    /// `atomic_in_slm` for one operation and width (`ES` bytes a lane), `op` its lane
+    /// function: SLM lanes on the word of the lane before take its value from it, and the
+    /// word is written once when the lanes move on (the group's SLM is this thread's alone
+    /// for the message), as in `atomic`.
+    #[inline(always)]
+    fn slm_lanes<const ES: usize>(
+        &mut self,
+        (at, m, msg, lanes, thread): (&AtomicLanes, &Message, &Payload, u32, u32),
+        resp: &mut Reply,
+        op: impl Fn(u64, u64, u64) -> Option<Option<u64>>,
+    ) -> SendOutcome {
+        let mut failed_on: Option<Option<(usize, Option<u32>)>> = None;
+        // The word of the lane before: its address, SLM offset, value, and whether that is
+        // still to be written.
+        let mut carried: Option<(u64, usize, u64, bool)> = None;
+        let mut left = lanes;
+        while left != 0 {
+            let lane = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let addr = msg.lane_addr(at.areg, lane, at.a64);
+            let o = slm_offset(addr);
+            let (old, dirty) = match carried {
+                Some((a, _, v, d)) if a == addr => (v, d),
+                before => {
+                    if let Some((_, bo, v, true)) = before {
+                        self.slm_store(bo, &v.to_le_bytes()[..ES]);
+                    }
+                    let mut b = [0u8; 8];
+                    b[..ES].copy_from_slice(&self.slm[o..o + ES]);
+                    (u64::from_le_bytes(b), false)
+                }
+            };
+            let x = msg_value(msg, at.s0, lane, ES);
+            let y = at.s1.map_or(0, |r| msg_value(msg, r, lane, ES));
+            let new = op(old, x, y).flatten();
+            carried = Some((addr, o, new.unwrap_or(old), dirty || new.is_some()));
+            if at.op == AtomicOp::Cmpwr {
+                // A compare-exchange writes nothing when its compare fails.
+                let (d, failed) = (o & !3, new.is_none());
+                let cmp = (ES == 4).then_some(x as u32);
+                failed_on = match failed_on {
+                    None => Some(failed.then_some((d, cmp))),
+                    Some(Some((f, e))) if failed && f == d => {
+                        Some(Some((d, e.filter(|_| e == cmp))))
+                    }
+                    _ => Some(None),
+                };
+            }
+            if m.returns {
+                resp.set_value::<ES>(lane, returned(at.op, old, new));
+            }
+        }
+        if let Some((_, o, v, true)) = carried {
+            self.slm_store(o, &v.to_le_bytes()[..ES]);
+        }
+        if m.returns {
+            resp.written = m.simd as usize * ES / 32;
+        }
+        self.note_failed(thread, failed_on);
+        latency(Space::Slm)
     }
 
     /// An atomic message on graphics memory whose lanes are all within its surface: the
@@ -1202,23 +1310,9 @@ impl Dataport<'_> {
         (base, bound): (u64, Option<u64>),
         resp: &mut Reply,
     ) -> Result<Option<SendOutcome>, GpuError> {
-        use AtomicOp::*;
-        let wide = at.wide;
-        // The operation chosen once for the message, not per lane: each arm's lane function
-        // is `atomic_result` with its operation a constant. An operation the model does not
-        // execute is `atomic`'s error to report.
-        macro_rules! by_op {
-            ($($o:ident)*) => {
-                match (at.op, wide) {
-                    $(($o, true) => self.atomic_lanes::<8>(at, m, msg, emask, (base, bound),
-                        resp, |old, x, y| atomic_result($o, old, x, y, true)),
-                    ($o, false) => self.atomic_lanes::<4>(at, m, msg, emask, (base, bound),
-                        resp, |old, x, y| atomic_result($o, old, x, y, false)),)*
-                    (Fadd | Cmpwr8b, _) => Ok(None),
-                }
-            };
-        }
-        by_op!(And Or Xor Mov Inc Dec Predec Add Sub RevSub Imax Imin Umax Umin Cmpwr Fmax Fmin Fcmpwr)
+        // An operation the model does not execute is `atomic`'s error to report.
+        with_lane_fn!(at.op, at.wide, ES, f => self.atomic_lanes::<ES>(
+            at, m, msg, emask, (base, bound), resp, f), Ok(None))
     }
 
     /// `atomic_in_memory` for one operation and width (`ES` bytes a lane), `op` its lane
@@ -1402,6 +1496,34 @@ fn returned(op: AtomicOp, old: u64, new: Option<u64>) -> u64 {
         old
     }
 }
+
+/// `$call` with `$f` the lane function (`atomic_result`, its operation a constant) of the
+/// operation `$op` at width `$wide`, and the constant `$es` its bytes a lane: a message's
+/// operation chosen once, not per lane. `$none` for an operation the model does not execute.
+macro_rules! with_lane_fn {
+    ($op:expr, $wide:expr, $es:ident, $f:ident => $call:expr, $none:expr) => {
+        with_lane_fn!(@arms ($op, $wide), $es, $f, $call, $none;
+            And Or Xor Mov Inc Dec Predec Add Sub RevSub Imax Imin Umax Umin Cmpwr Fmax Fmin Fcmpwr)
+    };
+    (@arms $sel:expr, $es:ident, $f:ident, $call:expr, $none:expr; $($o:ident)*) => {
+        match $sel {
+            $(
+                (AtomicOp::$o, true) => {
+                    const $es: usize = 8;
+                    let $f = |old, x, y| atomic_result(AtomicOp::$o, old, x, y, true);
+                    $call
+                }
+                (AtomicOp::$o, false) => {
+                    const $es: usize = 4;
+                    let $f = |old, x, y| atomic_result(AtomicOp::$o, old, x, y, false);
+                    $call
+                }
+            )*
+            (AtomicOp::Fadd | AtomicOp::Cmpwr8b, _) => $none,
+        }
+    };
+}
+use with_lane_fn;
 
 /// New value of an atomic; `Some(None)` = no write (a failed compare-exchange),
 /// `None` = an operation the model does not execute (8-byte compare-exchange). Inlined
