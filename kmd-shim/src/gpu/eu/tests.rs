@@ -1277,6 +1277,100 @@ fn slm_atomic_lanes_match_one_lane_at_a_time() {
     }
 }
 
+/// Untyped atomic messages on a surface (BTI 0, 64 bytes) of every integer operation, their
+/// lanes on shared words, past the surface's bound (read zero, write dropped: such a message
+/// goes lane by lane) or inactive: the old values returned (PREDEC: the new one) and the
+/// surface after three messages equal one lane at a time in lane order on a CPU model.
+/// Fails when the lanes taken together (`Dataport::atomic_lanes`, an operation chosen once a
+/// message) compute an operation, a width or a returned value otherwise.
+#[test]
+fn memory_atomic_lanes_match_one_lane_at_a_time() {
+    use Opcode::*;
+    const SURFACE: usize = 64;
+    let mut rng = Rng(0x5EED_0A70_11C5_0042);
+    for case in 0..300 {
+        let r = &mut rng;
+        let mask = if r.coin() {
+            0xFF
+        } else {
+            r.next() as u32 & 0xFF
+        };
+        let far = if r.below(4) == 0 { 64 } else { 0 };
+        let addrs: Vec<u32> = (0..8).map(|_| r.pick(&[0, 0, 0, 4, 8, 60, far])).collect();
+        let xs: Vec<u32> = (0..8)
+            .map(|_| r.pick(&[0, 1, 2, 0x8000_0000, 0xFFFF_FFFF]))
+            .collect();
+        let ys: Vec<u32> = (0..8).map(|_| r.below(100) as u32).collect();
+        // The PRM's AOP numbers: AND 1 ... PREDEC 15 (CMPWR8B and the float ones aside).
+        let ops: Vec<u32> = (0..3)
+            .map(|_| r.pick(&[1u32, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))
+            .collect();
+        let mut insts = Vec::new();
+        for (k, &op) in ops.iter().enumerate() {
+            let mlen = match op {
+                14 => 3,
+                5 | 6 | 15 => 1,
+                _ => 2,
+            };
+            insts.push(send(
+                8,
+                Sfid::Dc1,
+                Some(20 + k as u8),
+                10,
+                desc(mlen, 1, 2, 0x30 | op, 0),
+                false,
+            ));
+        }
+        insts.push(eot());
+        let tg = group(1, mask, |_, g| {
+            put_u32s(g, 10, &addrs);
+            put_u32s(g, 11, &xs);
+            put_u32s(g, 12, &ys);
+        });
+        let mem = FlatMem::new();
+        let (threads, _) = run(insts, &tg, &mem).unwrap();
+        let mut surface = [0u32; SURFACE / 4];
+        for (k, &op) in ops.iter().enumerate() {
+            for lane in (0..8).filter(|l| mask & (1 << l) != 0) {
+                let at = addrs[lane] as usize;
+                let inside = at + 4 <= SURFACE;
+                let old = if inside { surface[at / 4] } else { 0 };
+                let (x, y) = (xs[lane], ys[lane]);
+                let new = match op {
+                    1 => Some(old & x),
+                    2 => Some(old | x),
+                    3 => Some(old ^ x),
+                    4 => Some(x),
+                    5 => Some(old.wrapping_add(1)),
+                    6 | 15 => Some(old.wrapping_sub(1)),
+                    7 => Some(old.wrapping_add(x)),
+                    8 => Some(old.wrapping_sub(x)),
+                    9 => Some(x.wrapping_sub(old)),
+                    10 => Some((old as i32).max(x as i32) as u32),
+                    11 => Some((old as i32).min(x as i32) as u32),
+                    12 => Some(old.max(x)),
+                    13 => Some(old.min(x)),
+                    _ => (old == x).then_some(y),
+                };
+                if let (Some(v), true) = (new, inside) {
+                    surface[at / 4] = v;
+                }
+                let returned = if op == 15 { new.unwrap_or(old) } else { old };
+                assert_eq!(
+                    threads[0].grf_u32(20 + k, lane),
+                    returned,
+                    "case {case}: message {k} (op {op}) lane {lane}, addresses {addrs:?}, mask {mask:#x}"
+                );
+            }
+        }
+        assert_eq!(
+            mem.get_u32s(MEM_BASE + 0x8000, SURFACE / 4),
+            surface.to_vec(),
+            "case {case}: surface after, ops {ops:?}, addresses {addrs:?}"
+        );
+    }
+}
+
 #[test]
 fn barrier_orders_slm_writes_before_reads() {
     for barrier in [true, false] {
