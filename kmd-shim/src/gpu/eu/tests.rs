@@ -1285,7 +1285,6 @@ fn slm_atomic_lanes_match_one_lane_at_a_time() {
 /// message) compute an operation, a width or a returned value otherwise.
 #[test]
 fn memory_atomic_lanes_match_one_lane_at_a_time() {
-    use Opcode::*;
     const SURFACE: usize = 64;
     let mut rng = Rng(0x5EED_0A70_11C5_0042);
     for case in 0..300 {
