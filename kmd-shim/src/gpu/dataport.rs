@@ -1155,16 +1155,8 @@ impl Dataport<'_> {
                 self.write(sp, addr, &nv.to_le_bytes()[..es])?;
             }
             if matches!(sp, Space::Slm) && op == AtomicOp::Cmpwr {
-                // A compare-exchange writes nothing when its compare fails.
-                let (d, failed) = (slm_offset(addr) & !3, new.is_none());
                 let cmp = (!wide).then_some(x as u32);
-                failed_on = match failed_on {
-                    None => Some(failed.then_some((d, cmp))),
-                    Some(Some((f, e))) if failed && f == d => {
-                        Some(Some((d, e.filter(|_| e == cmp))))
-                    }
-                    _ => Some(None),
-                };
+                failed_on = failed_lane(failed_on, slm_offset(addr), new.is_none(), cmp);
             }
             if m.returns {
                 let r = returned(op, old, new);
@@ -1270,16 +1262,8 @@ impl Dataport<'_> {
             let new = op(old, x, y).flatten();
             carried = Some((addr, o, new.unwrap_or(old), dirty || new.is_some()));
             if at.op == AtomicOp::Cmpwr {
-                // A compare-exchange writes nothing when its compare fails.
-                let (d, failed) = (o & !3, new.is_none());
                 let cmp = (ES == 4).then_some(x as u32);
-                failed_on = match failed_on {
-                    None => Some(failed.then_some((d, cmp))),
-                    Some(Some((f, e))) if failed && f == d => {
-                        Some(Some((d, e.filter(|_| e == cmp))))
-                    }
-                    _ => Some(None),
-                };
+                failed_on = failed_lane(failed_on, o, new.is_none(), cmp);
             }
             if m.returns {
                 resp.set_value::<ES>(lane, returned(at.op, old, new));
@@ -1483,6 +1467,25 @@ impl AtomicLanes {
         let es = if self.wide { 8 } else { 4 };
         let y = self.s1.map_or(0, |r| msg_value(msg, r, lane, es));
         (msg_value(msg, self.s0, lane, es), y)
+    }
+}
+
+/// What a compare-exchange's lanes so far on SLM say for the spin-wait watch, after one
+/// more lane at SLM byte `o` that `failed` (a compare-exchange writes nothing when its
+/// compare fails), compared with `cmp` (32-bit): `Some(Some((dword, value)))` while every
+/// lane failed on one dword (the value kept while they all compared with it), `Some(None)`
+/// once one did not.
+fn failed_lane(
+    so_far: Option<Option<(usize, Option<u32>)>>,
+    o: usize,
+    failed: bool,
+    cmp: Option<u32>,
+) -> Option<Option<(usize, Option<u32>)>> {
+    let d = o & !3;
+    match so_far {
+        None => Some(failed.then_some((d, cmp))),
+        Some(Some((f, e))) if failed && f == d => Some(Some((d, e.filter(|_| e == cmp)))),
+        _ => Some(None),
     }
 }
 

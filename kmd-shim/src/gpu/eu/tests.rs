@@ -1197,11 +1197,7 @@ fn slm_atomic_lanes_match_one_lane_at_a_time() {
     let mut rng = Rng(0xC0FF_EE00_1234_5678);
     for case in 0..300 {
         let r = &mut rng;
-        let mask = if r.coin() {
-            0xFF
-        } else {
-            r.next() as u32 & 0xFF
-        };
+        let mask = r.lanes8();
         let addrs: Vec<u32> = (0..8)
             .map(|_| r.pick(&[0, 0, 0, 4, 8, 60, 64, 0x1000]))
             .collect();
@@ -1289,11 +1285,7 @@ fn memory_atomic_lanes_match_one_lane_at_a_time() {
     let mut rng = Rng(0x5EED_0A70_11C5_0042);
     for case in 0..300 {
         let r = &mut rng;
-        let mask = if r.coin() {
-            0xFF
-        } else {
-            r.next() as u32 & 0xFF
-        };
+        let mask = r.lanes8();
         let far = if r.below(4) == 0 { 64 } else { 0 };
         let addrs: Vec<u32> = (0..8).map(|_| r.pick(&[0, 0, 0, 4, 8, 60, far])).collect();
         let xs: Vec<u32> = (0..8)
@@ -2140,6 +2132,14 @@ impl Rng {
     }
     fn coin(&mut self) -> bool {
         self.next() & 1 != 0
+    }
+    /// A SIMD8 execution mask: every lane half the time, else any.
+    fn lanes8(&mut self) -> u32 {
+        if self.coin() {
+            0xFF
+        } else {
+            self.next() as u32 & 0xFF
+        }
     }
 }
 
