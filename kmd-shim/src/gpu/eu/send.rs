@@ -73,6 +73,13 @@ impl Port {
             if src0 + m.mlen as usize > 128 {
                 return Err(illegal(inst, "message payload past r127"));
             }
+            if m.ex_mlen > 0 {
+                let src1 = reg_nr(inst, 1)?
+                    .ok_or_else(|| illegal(inst, "split send without a second payload"))?;
+                if src1 + m.ex_mlen as usize > 128 {
+                    return Err(illegal(inst, "second payload past r127"));
+                }
+            }
             if dst.is_some_and(|d| d.nr as usize + m.rlen as usize > 128) {
                 return Err(illegal(inst, "response past r127"));
             }
