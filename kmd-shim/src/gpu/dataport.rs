@@ -1087,90 +1087,57 @@ impl Dataport<'_> {
             s0,
             s1: needs_src1.then_some(s1),
         };
-        if let Space::Mem { base, bound } = sp {
-            if let Some(out) =
-                self.atomic_in_memory(&lanes_of, m, msg, emask, (base, bound), resp)?
-            {
-                return Ok(out);
+        let on = (&lanes_of, m, msg, active_lanes(emask, simd));
+        match sp {
+            Space::Slm => return self.atomic_in_slm(addr, on, thread, resp),
+            Space::Mem { base, bound } => {
+                if let Some(out) = self.atomic_in_memory(addr, on, (base, bound), resp)? {
+                    return Ok(out);
+                }
             }
+            Space::Null => {}
         }
-        if matches!(sp, Space::Slm) {
-            if let Some(out) = self.atomic_in_slm(&lanes_of, m, msg, emask, thread, resp) {
-                return Ok(out);
-            }
-        }
-        // Whether a compare-exchange on SLM failed in every lane, on which one dword, and
-        // the value they compared with if that is one (32-bit) value.
-        let mut failed_on: Option<Option<(usize, Option<u32>)>> = None;
+        // Lane by lane: graphics memory with a lane past its surface's bound (it reads zero
+        // and its write is dropped, its neighbours are served), or a null surface.
         // The lock held, kept from lane to lane while they are on lines it guards (a
         // contended counter: every lane on one word); one at a time, so no order to keep.
         let mut held: Option<(usize, parking_lot::MutexGuard<'static, ()>)> = None;
-        let slm = matches!(sp, Space::Slm);
-        // SLM lanes on the word of the lane before take its value from it, and the word is
-        // written once when the lanes move on (a lock's release by every lane; the group's
-        // SLM is this thread's alone for the message): its address, value, and whether
-        // that is still to be written.
-        let mut carried: Option<(u64, u64, bool)> = None;
         for lane in 0..simd {
             if emask & (1 << lane) == 0 {
                 continue;
             }
-            let addr = msg.lane_addr(areg, lane, a64);
+            let at = msg.lane_addr(areg, lane, a64);
             let (x, y) = lanes_of.operands(msg, lane);
             // Other groups run on other host threads: the read-modify-write of global
-            // memory is indivisible, as the L3's atomic units make it (SLM is the group's).
-            if !slm {
-                let i = atomic_lock_index(addr);
-                if held.as_ref().is_none_or(|(j, _)| *j != i) {
-                    // The old lock goes before the new one is taken.
-                    drop(held.take());
-                    held = Some((i, ATOMIC_LOCKS[i].0.lock()));
-                }
+            // memory is indivisible, as the L3's atomic units make it.
+            let i = atomic_lock_index(at);
+            if held.as_ref().is_none_or(|(j, _)| *j != i) {
+                // The old lock goes before the new one is taken.
+                drop(held.take());
+                held = Some((i, ATOMIC_LOCKS[i].0.lock()));
             }
-            let (old, dirty) = match carried.take() {
-                Some((at, v, d)) if at == addr => (v, d),
-                before => {
-                    if let Some((at, v, true)) = before {
-                        self.write(sp, at, &v.to_le_bytes()[..es])?;
-                    }
-                    // Read at its own size, for the same reason as `msg_value`.
-                    let old = if wide {
-                        let mut cur = [0u8; 8];
-                        self.read(sp, addr, &mut cur)?;
-                        u64::from_le_bytes(cur)
-                    } else {
-                        let mut cur = [0u8; 4];
-                        self.read(sp, addr, &mut cur)?;
-                        u64::from(u32::from_le_bytes(cur))
-                    };
-                    (old, false)
-                }
+            // Read at its own size, for the same reason as `msg_value`.
+            let old = if wide {
+                let mut cur = [0u8; 8];
+                self.read(sp, at, &mut cur)?;
+                u64::from_le_bytes(cur)
+            } else {
+                let mut cur = [0u8; 4];
+                self.read(sp, at, &mut cur)?;
+                u64::from(u32::from_le_bytes(cur))
             };
             let new = atomic_result(op, old, x, y, wide)
                 .ok_or_else(|| illegal(addr, format!("atomic operation {op:?}")))?;
-            // (Outside the group's SLM a write is dropped and a read is zero: not carried.)
-            if slm && slm_offset(addr) + es <= self.slm.len() {
-                carried = Some((addr, new.unwrap_or(old), dirty || new.is_some()));
-            } else if let Some(nv) = new {
-                self.write(sp, addr, &nv.to_le_bytes()[..es])?;
-            }
-            if matches!(sp, Space::Slm) && op == AtomicOp::Cmpwr {
-                let cmp = (!wide).then_some(x as u32);
-                failed_on = failed_lane(failed_on, slm_offset(addr), new.is_none(), cmp);
+            if let Some(nv) = new {
+                self.write(sp, at, &nv.to_le_bytes()[..es])?;
             }
             if m.returns {
                 let r = returned(op, old, new);
                 resp.set_slot(0, lane, es, &r.to_le_bytes()[..es]);
             }
         }
-        if let Some((at, v, true)) = carried {
-            self.write(sp, at, &v.to_le_bytes()[..es])?;
-        }
         if m.returns {
             resp.written = dregs;
-        }
-        if slm {
-            self.note_failed(thread, failed_on);
         }
         Ok(latency(sp))
     }
@@ -1191,48 +1158,32 @@ impl Dataport<'_> {
         });
     }
 
-    /// An atomic message on SLM whose lanes are all within the group's SLM: `atomic`'s
-    /// lane-by-lane path for the message's operation and width chosen once (the lock of a
-    /// 64-bit local atomic, and local counters, take it at every turn). `None` when a lane
-    /// reaches past the SLM (the lane-by-lane path reads zero there and drops the write),
-    /// or for an operation the model does not execute.
+    /// An atomic message on SLM: its lanes' read-modify-writes in lane order, for the
+    /// message's operation and width chosen once (the lock of a 64-bit local atomic, and
+    /// local counters, take it at every turn). `addr` is the send's, for the error of an
+    /// operation the model does not execute.
     fn atomic_in_slm(
         &mut self,
-        at: &AtomicLanes,
-        m: &Message,
-        msg: &Payload,
-        emask: u32,
+        addr: u64,
+        on: AtomicMessage,
         thread: u32,
         resp: &mut Reply,
-    ) -> Option<SendOutcome> {
-        let simd = m.simd as usize;
-        let lanes = emask
-            & if simd >= 32 {
-                u32::MAX
-            } else {
-                (1 << simd) - 1
-            };
-        let es = if at.wide { 8 } else { 4 };
-        let mut left = lanes;
-        while left != 0 {
-            let lane = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if slm_offset(msg.lane_addr(at.areg, lane, at.a64)) + es > self.slm.len() {
-                return None;
-            }
-        }
-        let (wide, on) = (at.wide, (at, m, msg, lanes, thread));
-        with_lane_fn!(at.op, wide, ES, f => Some(self.slm_lanes::<ES>(on, resp, f)), None)
+    ) -> Result<SendOutcome, GpuError> {
+        let (at, wide) = (on.0, on.0.wide);
+        with_lane_fn!(at.op, wide, ES, f => Ok(self.slm_lanes::<ES>(on, thread, resp, f)),
+            Err(illegal(addr, format!("atomic operation {:?}", at.op))))
     }
 
     /// `atomic_in_slm` for one operation and width (`ES` bytes a lane), `op` its lane
-    /// function: SLM lanes on the word of the lane before take its value from it, and the
-    /// word is written once when the lanes move on (the group's SLM is this thread's alone
-    /// for the message), as in `atomic`.
+    /// function: lanes on the word of the lane before take its value from it, and the word
+    /// is written once when the lanes move on (the group's SLM is this thread's alone for
+    /// the message). A lane reaching past the group's SLM reads zero and its write is
+    /// dropped; it leaves the word carried as it is.
     #[inline(always)]
     fn slm_lanes<const ES: usize>(
         &mut self,
-        (at, m, msg, lanes, thread): (&AtomicLanes, &Message, &Payload, u32, u32),
+        (at, m, msg, lanes): AtomicMessage,
+        thread: u32,
         resp: &mut Reply,
         op: impl Fn(u64, u64, u64) -> Option<Option<u64>>,
     ) -> SendOutcome {
@@ -1246,8 +1197,12 @@ impl Dataport<'_> {
             left &= left - 1;
             let addr = msg.lane_addr(at.areg, lane, at.a64);
             let o = slm_offset(addr);
+            let x = msg_value(msg, at.s0, lane, ES);
+            let y = at.s1.map_or(0, |r| msg_value(msg, r, lane, ES));
+            let inside = o + ES <= self.slm.len();
             let (old, dirty) = match carried {
                 Some((a, _, v, d)) if a == addr => (v, d),
+                _ if !inside => (0, false),
                 before => {
                     if let Some((_, bo, v, true)) = before {
                         self.slm_store(bo, &v.to_le_bytes()[..ES]);
@@ -1257,10 +1212,10 @@ impl Dataport<'_> {
                     (u64::from_le_bytes(b), false)
                 }
             };
-            let x = msg_value(msg, at.s0, lane, ES);
-            let y = at.s1.map_or(0, |r| msg_value(msg, r, lane, ES));
             let new = op(old, x, y).flatten();
-            carried = Some((addr, o, new.unwrap_or(old), dirty || new.is_some()));
+            if inside {
+                carried = Some((addr, o, new.unwrap_or(old), dirty || new.is_some()));
+            }
             if at.op == AtomicOp::Cmpwr {
                 let cmp = (ES == 4).then_some(x as u32);
                 failed_on = failed_lane(failed_on, o, new.is_none(), cmp);
@@ -1287,16 +1242,14 @@ impl Dataport<'_> {
     /// path reads zero there and drops the write).
     fn atomic_in_memory(
         &mut self,
-        at: &AtomicLanes,
-        m: &Message,
-        msg: &Payload,
-        emask: u32,
-        (base, bound): (u64, Option<u64>),
+        addr: u64,
+        on: AtomicMessage,
+        surface: (u64, Option<u64>),
         resp: &mut Reply,
     ) -> Result<Option<SendOutcome>, GpuError> {
-        // An operation the model does not execute is `atomic`'s error to report.
-        with_lane_fn!(at.op, at.wide, ES, f => self.atomic_lanes::<ES>(
-            at, m, msg, emask, (base, bound), resp, f), Ok(None))
+        let at = on.0;
+        with_lane_fn!(at.op, at.wide, ES, f => self.atomic_lanes::<ES>(on, surface, resp, f),
+            Err(illegal(addr, format!("atomic operation {:?}", at.op))))
     }
 
     /// `atomic_in_memory` for one operation and width (`ES` bytes a lane), `op` its lane
@@ -1304,14 +1257,10 @@ impl Dataport<'_> {
     /// operands, the reply), so that the held part is the lanes' reads, new values and
     /// writes alone: the host threads' messages on one contended word wait for each other
     /// only that long.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn atomic_lanes<const ES: usize>(
         &mut self,
-        at: &AtomicLanes,
-        m: &Message,
-        msg: &Payload,
-        emask: u32,
+        (at, m, msg, mut left): AtomicMessage,
         (base, bound): (u64, Option<u64>),
         resp: &mut Reply,
         op: impl Fn(u64, u64, u64) -> Option<Option<u64>>,
@@ -1322,12 +1271,6 @@ impl Dataport<'_> {
         // Each access's operands, and the old value it read.
         let (mut xs, mut ys, mut olds) = ([0u64; 16], [0u64; 16], [0u64; 16]);
         let mut locks = 0u64;
-        let mut left = emask
-            & if simd >= 32 {
-                u32::MAX
-            } else {
-                (1 << simd) - 1
-            };
         while left != 0 {
             let lane = left.trailing_zeros() as usize;
             left &= left - 1;
@@ -1448,6 +1391,19 @@ fn latency(sp: Space) -> SendOutcome {
         },
     }
 }
+
+/// The lanes of `emask` that a SIMD`simd` message has.
+#[inline]
+fn active_lanes(emask: u32, simd: usize) -> u32 {
+    emask
+        & u32::MAX
+            .checked_shr(32u32.saturating_sub(simd as u32))
+            .unwrap_or(0)
+}
+
+/// An atomic message as its lanes are served: where they find their addresses and
+/// operands, the message, its payload, and its active lanes.
+type AtomicMessage<'a> = (&'a AtomicLanes, &'a Message, &'a Payload, u32);
 
 /// Where an atomic message's lanes find their addresses and operands.
 struct AtomicLanes {
