@@ -491,12 +491,12 @@ impl Dataport<'_> {
         }
     }
 
-    /// A memory fence: the model's memory is coherent at every message, so a fence only
-    /// takes its time (the EU's `Port` sends none of it here: it changes no register).
-    pub fn fence() -> SendOutcome {
-        SendOutcome::Continue {
-            latency: LATENCY_FENCE,
-        }
+    /// Whether the data port reads message `m`'s payload or writes its reply: all but a
+    /// fence do. A fence's reply is its destination's own contents, returned when it
+    /// commits; the model's memory is coherent at every message, so a fence only takes its
+    /// time. The EU sends a message that moves no register without copying any.
+    pub fn moves_registers(m: &Message) -> bool {
+        m.kind != MsgKind::MemoryFence
     }
 
     /// Carry out `req`: its reply (the registers it returns) goes to `reply`, whose
@@ -517,11 +517,11 @@ impl Dataport<'_> {
                     "a gateway or spawner message sent to the data port",
                 ))
             }
-            // The reply register is written (with what it held) once the fence commits.
-            (_, MsgKind::MemoryFence) => {
-                resp.written = m.rlen as usize;
-                Self::fence()
-            }
+            // The reply register keeps what it held (`moves_registers`): the scoreboard
+            // holds it until the fence commits.
+            (_, MsgKind::MemoryFence) => SendOutcome::Continue {
+                latency: LATENCY_FENCE,
+            },
             (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
             (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
                 self.scratch(addr, &m, msg, req.thread, resp)?

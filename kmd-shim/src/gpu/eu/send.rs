@@ -3,7 +3,7 @@
 //! EU and the data port exchange them over the hardware's message bus. The data port
 //! (`gpu::dataport`) sees the message only.
 
-use gencl_isa::gen9::send::{Message, MsgKind};
+use gencl_isa::gen9::send::Message;
 use gencl_isa::{RegFile, Src};
 
 use super::program::ExecInst;
@@ -66,51 +66,45 @@ impl Port {
         let payload = &mut *self.payload;
         payload.len = 0;
         let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;
-        if m.kind == MsgKind::MemoryFence {
-            // A fence reads nothing of its payload and returns its destination's own
-            // contents when it commits: nothing to gather or write back.
-            let dst = inst.inst.dst.filter(|d| d.file == RegFile::Grf);
-            if src0 + m.mlen as usize > 128 {
-                return Err(illegal(inst, "message payload past r127"));
-            }
-            if m.ex_mlen > 0 {
-                let src1 = reg_nr(inst, 1)?
-                    .ok_or_else(|| illegal(inst, "split send without a second payload"))?;
-                if src1 + m.ex_mlen as usize > 128 {
-                    return Err(illegal(inst, "second payload past r127"));
-                }
-            }
-            if dst.is_some_and(|d| d.nr as usize + m.rlen as usize > 128) {
-                return Err(illegal(inst, "response past r127"));
-            }
-            return Ok(Dataport::fence());
-        }
-        let mut gather = |first: usize, count: usize, past: &str| {
-            for r in first..first + count {
-                if r >= 128 {
-                    return Err(illegal(inst, past));
-                }
-                payload.regs[payload.len].copy_from_slice(&t.grf[r * 32..r * 32 + 32]);
-                payload.len += 1;
-            }
-            Ok(())
+        let src1 = match m.ex_mlen {
+            0 => None,
+            _ => Some(
+                reg_nr(inst, 1)?
+                    .ok_or_else(|| illegal(inst, "split send without a second payload"))?,
+            ),
         };
-        gather(src0, m.mlen as usize, "message payload past r127")?;
-        if m.ex_mlen > 0 {
-            let src1 = reg_nr(inst, 1)?
-                .ok_or_else(|| illegal(inst, "split send without a second payload"))?;
-            gather(src1, m.ex_mlen as usize, "second payload past r127")?;
-        }
         let dst = match inst.inst.dst {
             Some(d) if d.file == RegFile::Grf => Some(d.nr as usize),
             _ => None,
         };
         let rlen = m.rlen as usize;
-        let reply = &mut *self.reply;
-        if let Some(r) = dst {
-            if r + rlen > 128 {
-                return Err(illegal(inst, "response past r127"));
+        // Every message's registers are checked, also those the data port leaves alone.
+        if src0 + m.mlen as usize > 128 {
+            return Err(illegal(inst, "message payload past r127"));
+        }
+        if src1.is_some_and(|r| r + m.ex_mlen as usize > 128) {
+            return Err(illegal(inst, "second payload past r127"));
+        }
+        if dst.is_some_and(|r| r + rlen > 128) {
+            return Err(illegal(inst, "response past r127"));
+        }
+        // A message whose registers the data port neither reads nor writes (a fence) goes
+        // without copies.
+        let moves = Dataport::moves_registers(m);
+        if moves {
+            let mut gather = |first: usize, count: usize| {
+                for r in first..first + count {
+                    payload.regs[payload.len].copy_from_slice(&t.grf[r * 32..r * 32 + 32]);
+                    payload.len += 1;
+                }
+            };
+            gather(src0, m.mlen as usize);
+            if let Some(r) = src1 {
+                gather(r, m.ex_mlen as usize);
             }
+        }
+        let reply = &mut *self.reply;
+        if let Some(r) = dst.filter(|_| moves) {
             // Lanes a message does not return keep their old register contents.
             for k in 0..rlen {
                 reply.regs[k].copy_from_slice(&t.grf[(r + k) * 32..(r + k) * 32 + 32]);

@@ -1539,6 +1539,57 @@ fn surface_bounds_and_faults() {
     );
 }
 
+/// A memory fence's reply is its destination's own contents (it moves no register:
+/// `Dataport::moves_registers`), and its registers are checked as every message's are: a
+/// payload or a reply reaching past r127 is an illegal instruction. Fails when a fence
+/// writes stale reply buffers over its destination, or skips the checks.
+#[test]
+fn a_fence_keeps_its_destination_and_its_registers_are_checked() {
+    // DC0 memory fence, SIMD8, mlen 1, rlen 1 (as the JIT sends it), from `src` to `d`.
+    let fence = |d: u8, src: u8, mlen: u32, rlen: u32| {
+        let mut f = send(
+            8,
+            Sfid::Dc0,
+            Some(d),
+            src,
+            desc(mlen, rlen, 7, 0x20, 0),
+            false,
+        );
+        f.no_mask = true;
+        f
+    };
+    let tg = group(1, 0xFF, |_, g| {
+        put_u32s(g, 5, &[0xAAAA_0000, 1, 2, 3, 4, 5, 6, 7]);
+        put_u32s(g, 9, &[0x5555; 8]);
+    });
+    // An untyped read into r9 first leaves other contents in the port's reply buffer.
+    let mem = FlatMem::new();
+    mem.put_u32s(MEM_BASE + 0x8000, &[0x1234; 16]);
+    let read = send(8, Sfid::Dc1, Some(9), 9, desc(1, 1, 1, 0x2E, 0), false);
+    let (t, c) = run(vec![read, fence(5, 0, 1, 1), eot()], &tg, &mem).unwrap();
+    assert_eq!(
+        grf_u32s(&t[0], 5, 8),
+        vec![0xAAAA_0000, 1, 2, 3, 4, 5, 6, 7]
+    );
+    assert_eq!(
+        grf_u32s(&t[0], 9, 8),
+        vec![0; 8],
+        "reads past the 64-byte surface"
+    );
+    assert_eq!(c.sends, 3);
+    for (f, what) in [
+        (fence(5, 127, 2, 1), "payload r127-r128"),
+        (fence(127, 0, 1, 2), "reply r127-r128"),
+    ] {
+        let r = run(vec![f, eot()], &tg, &FlatMem::new());
+        assert!(
+            matches!(r, Err(GpuError::IllegalInstruction { .. })),
+            "{what}: {:?}",
+            r.err()
+        );
+    }
+}
+
 /// An untyped message's lanes go to memory together (`Dataport::read_each`, `write_each`)
 /// with the results of one lane at a time: a disabled lane keeps its register, and of lanes
 /// that a surface's bound cuts only those past it read zero and drop their writes.
