@@ -503,8 +503,7 @@ impl Dataport<'_> {
     /// registers hold the destination's old contents (lanes a message does not return keep
     /// them); `reply.written` says how many the message returned.
     pub fn send(&mut self, req: &Request, reply: &mut Reply) -> Result<SendOutcome, GpuError> {
-        let (m, msg, emask, desc, addr) =
-            (*req.message, req.payload, req.emask, req.desc, req.addr);
+        let (m, msg, emask, desc, addr) = (req.message, req.payload, req.emask, req.desc, req.addr);
         let resp = reply;
         resp.written = 0;
         self.watch.in_message.clear();
@@ -524,11 +523,11 @@ impl Dataport<'_> {
             },
             (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
             (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
-                self.scratch(addr, &m, msg, req.thread, resp)?
+                self.scratch(addr, m, msg, req.thread, resp)?
             }
             (_, MsgKind::OwordBlockRead | MsgKind::UnalignedOwordBlockRead)
             | (_, MsgKind::OwordBlockWrite | MsgKind::A64BlockRead | MsgKind::A64BlockWrite) => {
-                self.block(addr, &m, msg, resp)?
+                self.block(addr, m, msg, resp)?
             }
             (
                 _,
@@ -536,25 +535,25 @@ impl Dataport<'_> {
                 | MsgKind::ByteScatteredWrite
                 | MsgKind::DwordScatteredRead
                 | MsgKind::DwordScatteredWrite,
-            ) => self.scattered(addr, &m, msg, emask, resp)?,
+            ) => self.scattered(addr, m, msg, emask, resp)?,
             (
                 _,
                 MsgKind::UntypedRead
                 | MsgKind::UntypedWrite
                 | MsgKind::A64UntypedRead
                 | MsgKind::A64UntypedWrite,
-            ) => self.untyped(addr, &m, msg, emask, resp)?,
+            ) => self.untyped(addr, m, msg, emask, resp)?,
             (_, MsgKind::A64ScatteredRead | MsgKind::A64ScatteredWrite) => {
-                self.a64_scattered(addr, &m, msg, emask, resp)?
+                self.a64_scattered(addr, m, msg, emask, resp)?
             }
             (Sfid::Sampler, _) => {
                 crate::gpu::sampler::Sampler::new(self.mem, self.tg).message(req, resp)?
             }
             (_, MsgKind::TypedRead | MsgKind::TypedWrite) => {
-                self.typed(addr, &m, msg, emask, resp)?
+                self.typed(addr, m, msg, emask, resp)?
             }
             (_, MsgKind::MediaBlockRead | MsgKind::MediaBlockWrite) => {
-                self.media_block(addr, &m, msg, resp)?
+                self.media_block(addr, m, msg, resp)?
             }
             (
                 _,
@@ -562,7 +561,7 @@ impl Dataport<'_> {
                 | MsgKind::UntypedAtomicFloat
                 | MsgKind::A64UntypedAtomic
                 | MsgKind::A64UntypedAtomicFloat,
-            ) => self.atomic(addr, &m, msg, emask, req.thread, resp)?,
+            ) => self.atomic(addr, m, msg, emask, req.thread, resp)?,
             (s, k) => {
                 return Err(illegal(
                     addr,
