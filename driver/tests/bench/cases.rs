@@ -1158,6 +1158,25 @@ pub fn cases(scale: usize) -> Vec<Case> {
         },
     ));
 
+    // atomics_c11.cl: every work-item of a group of 128 adds 1 to its group's counter 16
+    // times, so each counter ends at 2,048.
+    let groups = 4 * s;
+    let per_group_count = 128 * 16;
+    v.push(
+        case("atomics_c11.cl", "c11_cas_local_u32")
+            .global(&[128 * groups])
+            .local(&[128])
+            .out::<u32>(groups)
+            .expect(0, move |_| vec![per_group_count as u32; groups]),
+    );
+    v.push(
+        case("atomics_c11.cl", "c11_cas_global_u64")
+            .global(&[128 * groups])
+            .local(&[128])
+            .buf(vec![0u64; groups])
+            .expect(0, move |_| vec![per_group_count as u64; groups]),
+    );
+
     // collectives.cl
     let g = 256 * s;
     let wg = |name: &'static str, seed: u64| {
