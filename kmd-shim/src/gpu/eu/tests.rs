@@ -1539,6 +1539,101 @@ fn surface_bounds_and_faults() {
     );
 }
 
+/// A lock taken with a compare-exchange loop that has no back-off (IGC's locks; a user's):
+/// two threads take the SLM lock at dword 0, hold it through a loop of 300 instructions and
+/// release it. The waiter's second failed attempt with the same value puts it to sleep
+/// until the lock is free (`Dataport::spins`): two failed attempts, not one every turn of
+/// its quantum while the holder works (about a hundred). Fails without the rule, or when
+/// a sleep is not woken by the release.
+#[test]
+fn a_lock_loop_without_a_back_off_sleeps_until_the_lock_is_free() {
+    use Opcode::*;
+    let loop_body = |insts: &mut Vec<Inst>| {
+        // idx 0-2: compare-exchange lock 0 -> 1 until it returns 0.
+        insts.push(send(
+            8,
+            Sfid::Dc1,
+            Some(20),
+            10,
+            desc(3, 1, 2, 0x30 | 14, 254),
+            false,
+        ));
+        insts.push(with_cmod(
+            alu(
+                Cmp,
+                8,
+                null_dst(Type::UD),
+                &[r8(20, Type::UD), imm(Type::UD, 0)],
+            ),
+            CondMod::Z,
+            (0, 0),
+        ));
+        let mut back = with_pred(flow(Jmpi, 1, -48, 0), (0, 0), true);
+        back.no_mask = true;
+        insts.push(back);
+        // idx 3-6: 100 turns of a counted loop while holding the lock.
+        let mut set = alu(Mov, 1, dst(3, Type::D), &[imm(Type::D, 100)]);
+        set.no_mask = true;
+        insts.push(set);
+        let mut dec = alu(
+            Add,
+            1,
+            dst(3, Type::D),
+            &[scalar(3, 0, Type::D), imm(Type::D, u64::MAX)],
+        );
+        dec.no_mask = true;
+        insts.push(dec);
+        let mut cmp = with_cmod(
+            alu(
+                Cmp,
+                1,
+                null_dst(Type::D),
+                &[scalar(3, 0, Type::D), imm(Type::D, 0)],
+            ),
+            CondMod::Nz,
+            (1, 0),
+        );
+        cmp.no_mask = true;
+        insts.push(cmp);
+        let mut again = with_pred(flow(Jmpi, 1, -48, 0), (1, 0), false);
+        again.no_mask = true;
+        insts.push(again);
+        // idx 7: the release, an atomic MOV of 0 (address r14, value r15), no reply.
+        insts.push(send(
+            8,
+            Sfid::Dc1,
+            None,
+            14,
+            desc(2, 0, 2, 0x10 | 4, 254),
+            false,
+        ));
+    };
+    let mut insts = Vec::new();
+    loop_body(&mut insts);
+    insts.push(eot());
+    // One lane a thread: r10 the lock's address, r11 the value compared with, r12 the new.
+    let tg = group(2, 0x01, |_, g| {
+        put_u32s(g, 10, &[0]);
+        put_u32s(g, 11, &[0]);
+        put_u32s(g, 12, &[1]);
+        put_u32s(g, 14, &[0]);
+        put_u32s(g, 15, &[0]);
+    });
+    let (t, c) = run(insts.clone(), &tg, &FlatMem::new()).unwrap();
+    // Each thread took the lock (its last attempt returned 0).
+    assert_eq!((t[0].grf_u32(20, 0), t[1].grf_u32(20, 0)), (0, 0));
+    // Thread 0: take, release. Thread 1: two failures, the take, the release.
+    assert_eq!(c.sends_atomic, 6, "the waiter spun: {c:?}");
+    // The same in translated runs, which leave after the send that put the thread to sleep.
+    if super::translate::enabled() {
+        let mut p = program(insts).with_translation(super::translate::Policy { on: true, hot: 1 });
+        let mut ct = Counters::default();
+        run_threads(&mut p, &FlatMem::new(), &tg, &LaunchEnv::default(), &mut ct).unwrap();
+        assert!(p.translated_runs() > 0, "nothing was translated");
+        assert_eq!(ct, c, "translated runs");
+    }
+}
+
 /// A memory fence's reply is its destination's own contents (it moves no register:
 /// `Dataport::moves_registers`), and its registers are checked as every message's are: a
 /// payload or a reply reaching past r127 is an illegal instruction. Fails when a fence
