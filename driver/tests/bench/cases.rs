@@ -1169,6 +1169,21 @@ pub fn cases(scale: usize) -> Vec<Case> {
             .out::<u32>(groups)
             .expect(0, move |_| vec![per_group_count as u32; groups]),
     );
+    // IGC's 64-bit compare-exchange takes its lock once a lane, and a lane's retry after
+    // another lane's success takes it again: 68 M instructions over 16 groups, past the
+    // harness's hang budget (2^26), so that kernel runs 4 groups at every scale.
+    for (name, groups) in [
+        ("c11_cas_local_u64", 4),
+        ("c11_fetch_add_local_u64", groups),
+    ] {
+        v.push(
+            case("atomics_c11.cl", name)
+                .global(&[128 * groups])
+                .local(&[128])
+                .out::<u64>(groups)
+                .expect(0, move |_| vec![per_group_count as u64; groups]),
+        );
+    }
     v.push(
         case("atomics_c11.cl", "c11_cas_global_u64")
             .global(&[128 * groups])
