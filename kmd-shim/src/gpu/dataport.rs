@@ -66,12 +66,7 @@ pub const MAX_SLEEP_ROUNDS: u64 = 64;
 /// something else is only delayed). Where the failed lanes compared with different values
 /// (or with 64 bits), any write of the dword wakes, and the thread sleeps only if nothing
 /// was written since its attempt. The back-off is the JIT's own, after a compare-exchange
-/// whose operands are constants (`passes::local_atomics64`). A thread with no back-off
-/// (IGC's locks) sleeps the same way at the second of two compare-exchanges in a row that
-/// failed in every lane on one dword with one 32-bit value (`Dataport::spins`): a loop
-/// that retries with a value it knows the dword does not hold waits for that value (a
-/// compare-exchange loop on a counter retries with the value it read, another one each
-/// time it fails). On the GPU model a spinning
+/// whose operands are constants (`passes::local_atomics64`). On the GPU model a spinning
 /// thread took its turns from the lock's holder: 98 % of the messages of the CTS's 64-bit
 /// `__local` atomics were failed retries (docs/gpu-model.md, "Spin-waits on SLM"); and
 /// woken by any write, a sleeper woke at the holder's own taking of the lock as well as at
@@ -99,15 +94,6 @@ pub struct SlmWatch {
     /// the waiters of one lock): a write that leaves another value there is told so with
     /// one look at it (taking the lock wakes no one).
     one: Option<(usize, Option<u32>)>,
-    /// Per thread: the dword and the one 32-bit value of its last SLM atomic message, when
-    /// that was a compare-exchange that failed in every lane (`None` after any other).
-    last: Vec<Option<(usize, u32)>>,
-    /// The thread whose message just now failed as its last one did (`last`): a
-    /// compare-exchange retried with the value it knows the dword does not hold waits for
-    /// that value, back-off or not (`Dataport::spins`).
-    repeated: Option<u32>,
-    /// The group's round, for a sleep that a send starts (the EU's, set each round).
-    pub round: u64,
 }
 
 /// A compare-exchange on SLM that failed in every lane, on one dword.
@@ -1164,31 +1150,11 @@ impl Dataport<'_> {
             self.watch.failed.resize(t + 1, None);
         }
         let writes = self.watch.writes;
-        let failed = failed_on.flatten();
-        self.watch.failed[t] = failed.map(|(dword, expected)| Failed {
+        self.watch.failed[t] = failed_on.flatten().map(|(dword, expected)| Failed {
             dword,
             writes,
             expected,
         });
-        let now = failed.and_then(|(dword, expected)| Some((dword, expected?)));
-        let last = &mut self.watch.last;
-        if last.len() <= t {
-            last.resize(t + 1, None);
-        }
-        if now.is_some() && last[t] == now {
-            self.watch.repeated = Some(thread);
-        }
-        last[t] = now;
-    }
-
-    /// After a message of `thread`: whether it goes to sleep there, its compare-exchange
-    /// having failed as its last one did (`SlmWatch::repeated`) while the dword still does
-    /// not hold the value both compared with. The EU stops the thread after the send.
-    pub fn spins(&mut self, thread: u32) -> bool {
-        if self.watch.repeated.take() != Some(thread) {
-            return false;
-        }
-        self.watch.sleeps(thread, self.watch.round, &self.slm)
     }
 
     /// An atomic message on SLM: its lanes' read-modify-writes in lane order, for the

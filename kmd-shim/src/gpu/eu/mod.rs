@@ -193,7 +193,6 @@ fn run_group(
     loop {
         let mut progress = false;
         let mut live = 0;
-        dp.watch.round = round;
         for k in 0..threads.len() {
             // Spin-waiters woken (by a write of their dword, or the bounds below) run again.
             for w in dp.watch.woken.drain(..) {
@@ -381,11 +380,6 @@ fn send_message(
         gencl_isa::Sfid::ThreadSpawner => SendOutcome::Eot,
         _ => {
             let out = port.exchange(dp, t, inst, emask, desc, &m)?;
-            // A compare-exchange retried with a value the dword does not hold: the thread
-            // sleeps from here (`SlmWatch`; its run, if any, ends after the send).
-            if dp.spins(t.index) {
-                t.state = RunState::SpinWait;
-            }
             // End of thread rides on a data-port message too (its reply written).
             if info.eot {
                 SendOutcome::Eot

@@ -478,11 +478,6 @@ impl Run {
                     done.instructions += 1;
                     budget -= 1;
                     seg -= 1;
-                    // The send put the thread to sleep (a spin-wait on SLM): it stops here.
-                    if t.state != super::thread::RunState::Ready {
-                        t.ip = self.base.wrapping_add(self.compiled.ends[at]);
-                        return Ok(Some(done));
-                    }
                     if seg > 0 && at + 1 < self.len() {
                         k = at + 1;
                         continue;
