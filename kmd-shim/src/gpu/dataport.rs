@@ -502,10 +502,26 @@ impl Dataport<'_> {
     /// Carry out `req`: its reply (the registers it returns) goes to `reply`, whose
     /// registers hold the destination's old contents (lanes a message does not return keep
     /// them); `reply.written` says how many the message returned.
+    #[inline]
     pub fn send(&mut self, req: &Request, reply: &mut Reply) -> Result<SendOutcome, GpuError> {
+        reply.written = 0;
+        // A fence moves no register (`moves_registers`): its reply register keeps what it
+        // held, and the scoreboard holds it until the fence commits. Answered here, without
+        // the call into the messages' dispatch (a seq_cst atomic comes with two fences).
+        let m = req.message;
+        if m.kind == MsgKind::MemoryFence && !matches!(m.sfid, Sfid::ThreadSpawner | Sfid::Gateway)
+        {
+            return Ok(SendOutcome::Continue {
+                latency: LATENCY_FENCE,
+            });
+        }
+        self.message(req, reply)
+    }
+
+    /// `send` for every message but a fence.
+    fn message(&mut self, req: &Request, reply: &mut Reply) -> Result<SendOutcome, GpuError> {
         let (m, msg, emask, desc, addr) = (req.message, req.payload, req.emask, req.desc, req.addr);
         let resp = reply;
-        resp.written = 0;
         self.watch.in_message.clear();
         let out = match (m.sfid, m.kind) {
             // The gateway and the thread spawner are units of their own (`gpu::gateway`,
@@ -516,11 +532,6 @@ impl Dataport<'_> {
                     "a gateway or spawner message sent to the data port",
                 ))
             }
-            // The reply register keeps what it held (`moves_registers`): the scoreboard
-            // holds it until the fence commits.
-            (_, MsgKind::MemoryFence) => SendOutcome::Continue {
-                latency: LATENCY_FENCE,
-            },
             (Sfid::Null, _) => SendOutcome::Continue { latency: 0 },
             (_, MsgKind::ScratchBlockRead | MsgKind::ScratchBlockWrite) => {
                 self.scratch(addr, m, msg, req.thread, resp)?
