@@ -508,9 +508,7 @@ impl Dataport<'_> {
         // A fence moves no register (`moves_registers`): its reply register keeps what it
         // held, and the scoreboard holds it until the fence commits. Answered here, without
         // the call into the messages' dispatch (a seq_cst atomic comes with two fences).
-        let m = req.message;
-        if m.kind == MsgKind::MemoryFence && !matches!(m.sfid, Sfid::ThreadSpawner | Sfid::Gateway)
-        {
+        if !Self::moves_registers(req.message) {
             return Ok(SendOutcome::Continue {
                 latency: LATENCY_FENCE,
             });
@@ -1112,10 +1110,10 @@ impl Dataport<'_> {
         // The lock held, kept from lane to lane while they are on lines it guards (a
         // contended counter: every lane on one word); one at a time, so no order to keep.
         let mut held: Option<(usize, parking_lot::MutexGuard<'static, ()>)> = None;
-        for lane in 0..simd {
-            if emask & (1 << lane) == 0 {
-                continue;
-            }
+        let mut left = on.3;
+        while left != 0 {
+            let lane = left.trailing_zeros() as usize;
+            left &= left - 1;
             let at = msg.lane_addr(areg, lane, a64);
             let (x, y) = lanes_of.operands(msg, lane);
             // Other groups run on other host threads: the read-modify-write of global
