@@ -139,6 +139,7 @@ fn aub(input: &[u8]) {
             on: gencl_kmd::gpu::eu::translate::enabled(),
             hot: 1,
         },
+        spread: gencl_kmd::gpu::cs::Spread::Never,
     };
     let mut r = gencl_kmd::aub::replay::Replay::new(budget);
     let _ = r.run(input);

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use gencl_kmd::aub::stream::{Reader, Record};
 use gencl_kmd::aub::{decompress, Replay};
-use gencl_kmd::gpu::cs::Budget;
+use gencl_kmd::gpu::cs::{Budget, Spread};
 use gencl_kmd::gpu::eu::translate::Policy;
 use gencl_kmd::gpu::GpuMemory;
 
@@ -228,11 +228,13 @@ fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_c
     // every recording's buffers are those of the run on one host thread, and so are its
     // counters, but where the work itself depends on the order in which atomics land: a
     // compare-exchange loop retries as often as other groups got in between, on a GPU too.
+    // A dispatch of one group spreads its threads over host threads (eu::lanes) in a
+    // fourth run, with the same bytes and counters.
     const RETRY_LOOPS: &[&str] = &["atomic_minmax_cmpxchg"];
     let dir = neo_dir();
     let mut failures = Vec::new();
     for case in &cases() {
-        let with = |n| {
+        let with = |n, spread| {
             replay_case(
                 &dir,
                 case,
@@ -240,14 +242,16 @@ fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_c
                     host_threads: n,
                     // Every run that can be translated is, against the interpreter alone.
                     translate: Policy { on: true, hot: 1 },
+                    spread,
                     ..Budget::default()
                 },
             )
             .unwrap()
             .0
         };
-        let one = with(1);
-        let many = with(4);
+        let one = with(1, Spread::Never);
+        let many = with(4, Spread::Never);
+        let spread = with(4, Spread::Always);
         // And the interpreter alone, every translated run taken out: the same bytes and
         // the same counters, atomics' retries included (one host thread both times).
         let interpreted = replay_case(
@@ -283,6 +287,19 @@ fn one_and_many_host_threads_and_the_interpreter_alone_give_the_same_bytes_and_c
             failures.push(format!(
                 "{case}: counters {:?} on one host thread, {:?} on four",
                 one.counters, many.counters
+            ));
+        }
+        for (k, ((va, a), (_, b))) in one.buffers.iter().zip(&spread.buffers).enumerate() {
+            if let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) {
+                failures.push(format!(
+                    "{case}: buffer {k} at {va:#x}, byte {i} differs with single groups spread"
+                ));
+            }
+        }
+        if one.counters != spread.counters && !RETRY_LOOPS.contains(&case.as_str()) {
+            failures.push(format!(
+                "{case}: counters {:?} on one host thread, {:?} with single groups spread",
+                one.counters, spread.counters
             ));
         }
     }

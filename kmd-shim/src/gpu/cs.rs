@@ -12,8 +12,7 @@ use tracing::{debug, trace};
 use super::binding::Bindings;
 use super::dispatcher::GroupDispatch;
 pub use super::dispatcher::R0;
-use super::eu::cache::ProgramCache;
-use super::eu::program::Program;
+use super::eu::cache::{Checkout, LastDispatch, ProgramCache};
 use super::pool;
 use super::watchdog::{Starvation, Watchdog};
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
@@ -101,6 +100,19 @@ pub struct Budget {
     /// differential tests take 1, so that everything that can be translated is). The
     /// results are the same either way; tests compare.
     pub translate: super::eu::translate::Policy,
+    /// When a dispatch of one group spreads its threads over host threads (`eu::lanes`).
+    pub spread: Spread,
+}
+
+/// When a dispatch of one thread group spreads the group's threads over host threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Spread {
+    /// When the kernel's last dispatch showed that it pays (`SPREAD_RUN`).
+    #[default]
+    Measured,
+    /// Always (tests: the lanes' results against one host thread's).
+    Always,
+    Never,
 }
 
 /// GENCL_HANG_TIMEOUT_MS, if set to a positive number of milliseconds.
@@ -132,6 +144,7 @@ impl Default for Budget {
             max_starved: Some(env.unwrap_or(DEFAULT_MAX_STARVED)),
             host_threads: super::pool::host_threads(),
             translate: super::eu::translate::Policy::default(),
+            spread: Spread::default(),
         }
     }
 }
@@ -145,28 +158,58 @@ pub struct GroupEnv {
     pub max_instructions: u64,
     /// When the batch counts as hung by time.
     pub watchdog: Watchdog,
+    /// The host thread running the group (`gpu::pool`): whose program it takes.
+    pub worker: usize,
+    /// Host threads the group's own threads may spread over (`eu::lanes`; 1: the group
+    /// runs on `worker` alone). More than one only for a dispatch's single group.
+    pub lanes: usize,
 }
 
 /// The function that runs a thread group on the EUs (from any of the host threads that
-/// run a dispatch).
-pub type Dispatch<'a> = dyn Fn(&dyn GpuMemory, &ThreadGroup, &GroupEnv, &mut Program, &mut Counters) -> Result<(), GpuError>
+/// run a dispatch), with the dispatch's programs (one a host thread).
+pub type Dispatch<'a> = dyn Fn(
+        &dyn GpuMemory,
+        &ThreadGroup,
+        &GroupEnv,
+        &Checkout<'_>,
+        &mut Counters,
+    ) -> Result<(), GpuError>
     + Sync
     + 'a;
 
-/// Runs a thread group on the EU model, with its kernel as the device keeps it decoded.
+/// Runs a thread group on the EU model, with its kernel as the device keeps it decoded:
+/// on the worker's host thread, or its threads over `env.lanes` host threads.
 pub fn run_on_eus(
     mem: &dyn GpuMemory,
     tg: &ThreadGroup,
     env: &GroupEnv,
-    program: &mut Program,
+    programs: &Checkout<'_>,
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
-    let env = crate::gpu::eu::LaunchEnv {
+    let launch = crate::gpu::eu::LaunchEnv {
         general_state_base: env.general_state_base,
         max_instructions: env.max_instructions,
         watchdog: env.watchdog.clone(),
     };
-    crate::gpu::eu::run_program(program, mem, tg, &env, counters)
+    let lanes = env
+        .lanes
+        .min(tg.threads.len())
+        .min(programs.host_threads())
+        .min(pool::lanes_available());
+    if lanes <= 1 {
+        return programs.with(env.worker, mem, |p| {
+            crate::gpu::eu::run_program(p, mem, tg, &launch, counters)
+        });
+    }
+    crate::gpu::eu::run_spread(
+        mem,
+        tg,
+        &launch,
+        counters,
+        lanes,
+        |n, f| pool::side_by_side(n, f),
+        &|i, f| programs.with(i, mem, |p| f(p)),
+    )
 }
 
 /// Executes the batch at `batch_addr` to MI_BATCH_BUFFER_END.
@@ -971,19 +1014,41 @@ impl<'m> CommandStreamer<'m> {
         let workers = (hw_threads / threads).max(1) as usize;
         let mem = self.mem;
         let workers = self.budget.host_threads.min(workers);
+        // A dispatch of one group may spread its threads over the host threads instead
+        // (`eu::lanes`), each with a program of its own.
+        let lanes = match (groups.len(), self.budget.spread) {
+            (1, Spread::Measured | Spread::Always) => self
+                .budget
+                .host_threads
+                .min(pool::lanes_available())
+                .min(threads as usize)
+                .max(1),
+            _ => 1,
+        };
         let mut programs = self
             .programs
-            .checkout(mem.address_space(), kernel_addr, workers)
+            .checkout(mem.address_space(), kernel_addr, workers.max(lanes))
             .translating(self.budget.translate);
         // Other host threads join at once when the kernel's last dispatch says its groups
         // are long enough to pay for waking them (or it is the kernel's first), else once
         // this thread has done HELPERS_AFTER of the work alone.
-        let helpers_after = match programs.work_per_group() {
-            Some(per_group) if per_group.saturating_mul(groups.len()) < 2 * pool::HELPERS_AFTER => {
+        let last = programs.last();
+        let helpers_after = match last {
+            Some(last)
+                if last.work_per_group.saturating_mul(groups.len()) < 2 * pool::HELPERS_AFTER =>
+            {
                 pool::HELPERS_AFTER
             }
             _ => 0,
         };
+        // A single group's threads spread when the kernel's last dispatch showed that it
+        // pays (`spreads`); a kernel's first dispatch runs on one host thread.
+        let lanes = match self.budget.spread {
+            Spread::Always => lanes,
+            _ if last.is_some_and(|l| l.spreads) => lanes,
+            _ => 1,
+        };
+        let before = counters.clone();
         let run = pool::Run {
             groups,
             workers,
@@ -1014,17 +1079,45 @@ impl<'m> CommandStreamer<'m> {
                 general_state_base,
                 max_instructions,
                 watchdog: watchdog.clone(),
+                worker,
+                lanes,
             };
-            let r = programs.with(worker, mem, |program| dispatch(mem, &tg, &env, program, c));
+            let r = dispatch(mem, &tg, &env, &programs, c);
             PAYLOADS.with_borrow_mut(|p| *p = tg.threads);
             r
         });
         if !groups.is_empty() {
-            programs.set_work_per_group(work.saturating_sub(self.work) / groups.len());
+            let work_per_group = work.saturating_sub(self.work) / groups.len();
+            programs.set_last(LastDispatch {
+                work_per_group,
+                spreads: groups.len() == 1
+                    && threads > 1
+                    && work_per_group >= 2 * pool::HELPERS_AFTER
+                    && spreads(&before, counters),
+            });
         }
         self.work = work;
         result
     }
+}
+
+/// EU instructions a group's threads run, on average, between messages to what they
+/// share (SLM, atomics, the barrier) for a group to be spread over host threads
+/// (`eu::lanes`). Each such message takes the group's lock on the host, and a lock that
+/// moves between host cores costs more than a round of instructions: a compare-exchange
+/// loop on one `__local` word (8 instructions a message) ran 2.5 times slower on two host
+/// threads than on one, a kernel with 270 instructions a message (SLM and barriers) 1.1
+/// times faster, with 1,480 1.6 times (docs/gpu-model.md, "One group's threads on several
+/// host threads").
+const SPREAD_RUN: u64 = 256;
+
+/// Whether the dispatch between counters `before` and `after` ran long runs of
+/// instructions between its threads' messages to what they share.
+fn spreads(before: &Counters, after: &Counters) -> bool {
+    let shared = (after.sends_slm - before.sends_slm)
+        + (after.sends_atomic - before.sends_atomic)
+        + (after.sends_barrier - before.sends_barrier);
+    after.instructions - before.instructions >= SPREAD_RUN * (shared + 1)
 }
 
 thread_local! {

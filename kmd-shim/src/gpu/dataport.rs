@@ -25,10 +25,10 @@ pub const LATENCY_MEMORY: u32 = 200;
 pub const LATENCY_SLM: u32 = 30;
 pub const LATENCY_FENCE: u32 = 50;
 
-// Atomics need no lock: a send runs to its end before any other thread of the group
-// issues, the command streamer runs a batch's groups one after another, and a VM's memory
-// (the only memory a batch reaches) belongs to one client, whose batches the service runs
-// one at a time. A process-wide lock here made the clients of a service contend.
+// SLM atomics need no lock of their own: a send runs to its end before any other thread of
+// the group issues, and a group whose threads run on several host threads (`eu::lanes`)
+// takes its SLM's lock for each SLM message (`Dataport::send`). Atomics on graphics memory
+// hold their lines' locks (`GpuMemory::update_each`).
 
 /// What the thread does after its send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +51,20 @@ pub struct Dataport<'a> {
     /// Base of stateless (BTI 255/253) 32-bit offsets: the General State Base Address.
     pub general_state_base: u64,
     /// Spin-waits on the group's SLM: who waits for which dword to be written.
+    pub watch: SlmWatch,
+    /// The SLM and watch of a group whose threads run on several host threads (`eu::lanes`):
+    /// swapped into `slm` and `watch` under its lock for each message that reaches them.
+    /// `None`: this data port's own are the group's.
+    shared: Option<&'a parking_lot::Mutex<SharedSlm>>,
+    /// A message through `shared` left threads woken for the EU to run (some may be another
+    /// host thread's to pick up); the EU clears it.
+    pub woke: bool,
+}
+
+/// The SLM and spin-wait watch of a group whose threads run on several host threads.
+#[derive(Debug, Default)]
+pub struct SharedSlm {
+    pub slm: Vec<u8>,
     pub watch: SlmWatch,
 }
 
@@ -195,11 +209,12 @@ impl SlmWatch {
         !self.woken.is_empty()
     }
 
-    /// The sleepers that fell asleep `MAX_SLEEP_ROUNDS` rounds before `round`, woken.
-    pub fn wake_late(&mut self, round: u64) {
+    /// The sleepers of `mine` that fell asleep `MAX_SLEEP_ROUNDS` rounds before `round`
+    /// (rounds of whoever runs them: the group's, or its lane's, `eu::lanes`), woken.
+    pub fn wake_late(&mut self, round: u64, mine: impl Fn(u32) -> bool) {
         let woken = &mut self.woken;
         self.sleepers.retain(|s| {
-            let keep = round - s.since < MAX_SLEEP_ROUNDS;
+            let keep = !mine(s.thread) || round - s.since < MAX_SLEEP_ROUNDS;
             if !keep {
                 woken.push(s.thread);
             }
@@ -368,7 +383,44 @@ impl Dataport<'_> {
             slm,
             general_state_base,
             watch: SlmWatch::default(),
+            shared: None,
+            woke: false,
         }
+    }
+
+    /// The data port of one host thread's share of group `tg`, whose SLM and watch are
+    /// `shared`'s (`eu::lanes`).
+    pub fn sharing<'a>(
+        mem: &'a dyn GpuMemory,
+        tg: &'a ThreadGroup,
+        general_state_base: u64,
+        shared: &'a parking_lot::Mutex<SharedSlm>,
+    ) -> Dataport<'a> {
+        Dataport {
+            mem,
+            tg,
+            slm: Vec::new(),
+            general_state_base,
+            watch: SlmWatch::default(),
+            shared: Some(shared),
+            woke: false,
+        }
+    }
+
+    /// `f` with the group's SLM and watch in `self.slm` and `self.watch`: a shared group's
+    /// swapped in under their lock (three words each way) and back after.
+    pub fn with_slm<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let Some(shared) = self.shared else {
+            return f(self);
+        };
+        let mut g = shared.lock();
+        std::mem::swap(&mut self.slm, &mut g.slm);
+        std::mem::swap(&mut self.watch, &mut g.watch);
+        let r = f(self);
+        self.woke |= !self.watch.woken.is_empty();
+        std::mem::swap(&mut self.slm, &mut g.slm);
+        std::mem::swap(&mut self.watch, &mut g.watch);
+        r
     }
 
     fn space(&self, addr: u64, bti: u32) -> Result<Space, GpuError> {
@@ -512,6 +564,10 @@ impl Dataport<'_> {
             return Ok(SendOutcome::Continue {
                 latency: LATENCY_FENCE,
             });
+        }
+        // Only SLM messages (binding-table index 254) reach the SLM and its watch.
+        if self.shared.is_some() && req.message.bti.is_some_and(|b| u32::from(b) == BTI_SLM) {
+            return self.with_slm(|dp| dp.message(req, reply));
         }
         self.message(req, reply)
     }
@@ -1621,9 +1677,9 @@ mod tests {
         w.failed = vec![None, f(32, w.writes)];
         assert!(w.sleeps(1, 10, &slm));
         w.woken.clear();
-        w.wake_late(10 + MAX_SLEEP_ROUNDS - 1);
+        w.wake_late(10 + MAX_SLEEP_ROUNDS - 1, |_| true);
         assert!(w.woken.is_empty());
-        w.wake_late(10 + MAX_SLEEP_ROUNDS);
+        w.wake_late(10 + MAX_SLEEP_ROUNDS, |_| true);
         assert_eq!(w.woken, [1]);
         assert!(w.sleepers.is_empty());
         assert!(w.wake_all(), "thread 1, woken late, has not run yet");

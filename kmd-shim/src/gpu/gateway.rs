@@ -6,6 +6,8 @@
 //! sleeping in that wait is woken. The gateway keeps no other state, and none outside its
 //! group: two groups, launches or devices never share one.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use gencl_isa::gen9::send::MsgKind;
 
 use crate::gpu::dataport::SendOutcome;
@@ -37,13 +39,7 @@ impl Gateway {
             return;
         }
         self.arrived = 0;
-        for t in threads.iter_mut() {
-            let n0 = t.arf_u32(arf::N0, 0);
-            t.set_arf_u32(arf::N0, 0, n0.wrapping_add(1));
-            if t.state == RunState::WaitNotify {
-                t.state = RunState::Ready;
-            }
-        }
+        notify(threads);
     }
 
     /// A message to the gateway: the barrier signal (the group's count is the caller's
@@ -58,6 +54,70 @@ impl Gateway {
     /// Threads waiting at the current barrier.
     pub fn waiting(&self) -> usize {
         self.arrived
+    }
+}
+
+/// The gateway's notification of `threads`: n0.0 up by one, a thread sleeping in
+/// `wait n0.0` woken.
+fn notify(threads: &mut [Thread]) {
+    for t in threads.iter_mut() {
+        let n0 = t.arf_u32(arf::N0, 0);
+        t.set_arf_u32(arf::N0, 0, n0.wrapping_add(1));
+        if t.state == RunState::WaitNotify {
+            t.state = RunState::Ready;
+        }
+    }
+}
+
+/// The barrier of a group whose threads run on several host threads (`eu::lanes`): the
+/// arrivals counted under a lock, each completed barrier a generation, and each host thread
+/// notifying its own threads of the generations it has not seen yet (before it runs them
+/// again, so a thread sees its notification as it would from the one gateway).
+#[derive(Debug)]
+pub struct SharedBarrier {
+    members: usize,
+    arrived: parking_lot::Mutex<usize>,
+    generation: AtomicU64,
+}
+
+impl SharedBarrier {
+    pub fn new(members: usize) -> SharedBarrier {
+        SharedBarrier {
+            members,
+            arrived: parking_lot::Mutex::new(0),
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// One thread's barrier message; whether it was the last arrival (a new generation).
+    pub fn arrive(&self) -> bool {
+        let mut a = self.arrived.lock();
+        *a += 1;
+        if *a < self.members {
+            return false;
+        }
+        *a = 0;
+        self.generation.fetch_add(1, Ordering::Release);
+        true
+    }
+
+    /// `threads` (one host thread's) notified of every barrier completed since `seen`;
+    /// whether there was any.
+    pub fn catch_up(&self, seen: &mut u64, threads: &mut [Thread]) -> bool {
+        let g = self.generation.load(Ordering::Acquire);
+        if g == *seen {
+            return false;
+        }
+        for _ in *seen..g {
+            notify(threads);
+        }
+        *seen = g;
+        true
+    }
+
+    /// Threads waiting at the current barrier.
+    pub fn waiting(&self) -> usize {
+        *self.arrived.lock()
     }
 }
 

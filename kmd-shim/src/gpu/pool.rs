@@ -106,6 +106,37 @@ fn helper_threads() -> Option<&'static rayon_core::ThreadPool> {
     .as_ref()
 }
 
+/// Host threads that can run at once for one dispatch: the calling thread and the pool's.
+pub fn lanes_available() -> usize {
+    helper_threads().map_or(1, |p| p.current_num_threads() + 1)
+}
+
+/// `lane(i)` for each `i` in `0..lanes`, side by side: 0 on the calling thread, the others
+/// on the pool's threads (one each; `lanes` is at most `lanes_available()`, so every lane
+/// gets a thread of its own and lanes may wait for each other). Their results in order.
+pub fn side_by_side<T: Send>(lanes: usize, lane: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
+    assert!(lanes <= lanes_available(), "more lanes than host threads");
+    let Some(pool) = helper_threads().filter(|_| lanes > 1) else {
+        return (0..lanes).map(lane).collect();
+    };
+    let others = parking_lot::Mutex::new(Vec::with_capacity(lanes - 1));
+    let first = pool.in_place_scope(|s| {
+        for i in 1..lanes {
+            let others = &others;
+            s.spawn(move |_| {
+                let r = lane(i);
+                others.lock().push((i, r));
+            });
+        }
+        lane(0)
+    });
+    let mut others = others.into_inner();
+    others.sort_by_key(|(i, _)| *i);
+    std::iter::once(first)
+        .chain(others.into_iter().map(|(_, r)| r))
+        .collect()
+}
+
 impl Run<'_> {
     /// Runs every group; the batch's work after it, and the dispatch's result.
     ///

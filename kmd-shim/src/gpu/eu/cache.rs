@@ -27,7 +27,18 @@ type Key = (u64, u64);
 #[derive(Default)]
 struct Kept {
     programs: Vec<Program>,
-    work_per_group: Option<u64>,
+    last: Option<LastDispatch>,
+}
+
+/// What the kernel's last dispatch showed of its groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastDispatch {
+    /// The work (threads and instructions) a group took on average.
+    pub work_per_group: u64,
+    /// Whether it was a single group whose threads would be faster spread over host
+    /// threads (`eu::lanes`): long runs of instructions between its threads' messages to
+    /// what they share (SLM, atomics, the barrier).
+    pub spreads: bool,
 }
 
 #[derive(Default)]
@@ -51,7 +62,7 @@ impl ProgramCache {
     pub fn checkout(&self, space: u64, addr: u64, workers: usize) -> Checkout<'_> {
         let Kept {
             programs: mut kept,
-            work_per_group,
+            last,
         } = self
             .kernels
             .lock()
@@ -68,7 +79,7 @@ impl ProgramCache {
             cache: self,
             key: (space, addr),
             programs: kept.into_iter().map(|p| Mutex::new((p, false))).collect(),
-            work_per_group,
+            last,
         }
     }
 
@@ -88,7 +99,7 @@ pub struct Checkout<'a> {
     cache: &'a ProgramCache,
     key: Key,
     programs: Vec<Mutex<(Program, bool)>>,
-    work_per_group: Option<u64>,
+    last: Option<LastDispatch>,
 }
 
 impl Checkout<'_> {
@@ -100,15 +111,19 @@ impl Checkout<'_> {
         self
     }
 
-    /// The work a thread group of this kernel's last dispatch took on average (`None`:
-    /// its first dispatch).
-    pub fn work_per_group(&self) -> Option<u64> {
-        self.work_per_group
+    /// Host threads with a program of their own in this dispatch.
+    pub fn host_threads(&self) -> usize {
+        self.programs.len()
     }
 
-    /// Records this dispatch's work a group, for the next dispatch of the kernel.
-    pub fn set_work_per_group(&mut self, work: u64) {
-        self.work_per_group = Some(work);
+    /// What the kernel's last dispatch showed (`None`: this is its first).
+    pub fn last(&self) -> Option<LastDispatch> {
+        self.last
+    }
+
+    /// Records what this dispatch showed, for the kernel's next.
+    pub fn set_last(&mut self, last: LastDispatch) {
+        self.last = Some(last);
     }
 
     /// Run `f` with host thread `worker`'s program.
@@ -144,7 +159,7 @@ impl Drop for Checkout<'_> {
             self.key,
             Kept {
                 programs,
-                work_per_group: self.work_per_group,
+                last: self.last,
             },
         );
     }

@@ -12,6 +12,7 @@
 //! - `send`: a send's payload gathered into a message, its reply written back;
 //! - `timing`: sends by kind and the modelled cycles;
 //! - `translate`: hot runs of ALU instructions compiled to host code (Cranelift);
+//! - `lanes`: one group's threads on several host threads;
 //! - the data port (`super::dataport`) executes memory sends; the gateway
 //!   (`super::gateway`) keeps the group's barrier.
 //!
@@ -22,6 +23,7 @@ pub mod cache;
 pub mod fast;
 pub mod float;
 pub mod flow;
+pub mod lanes;
 pub mod mathmacro;
 pub mod program;
 pub mod send;
@@ -35,10 +37,11 @@ pub(crate) mod tests;
 
 use gencl_isa::Opcode;
 
+use self::lanes::{Idle, Lane};
 use self::program::{ExecInst, Program};
 use self::thread::{RunState, Thread};
 pub use self::timing::THREADS_PER_EU;
-use self::timing::{group_cycles, Timing};
+use self::timing::{group_cycles, GroupTime, Timing};
 use super::dataport::{Dataport, SendOutcome};
 use super::gateway::Gateway;
 use super::{Counters, GpuError, GpuMemory, ThreadGroup};
@@ -66,6 +69,11 @@ impl Default for LaunchEnv {
 
 /// Instructions a thread runs before the next thread of the group gets a turn.
 const QUANTUM: u32 = 64;
+
+/// Instructions a lane of a group over several host threads (`eu::lanes`) issues between
+/// adding them to the group's count: the group's budget may be passed by this much a lane
+/// before it is seen (the budget is billions).
+const ISSUED_BATCH: u64 = 1 << 16;
 
 /// Run one thread group to completion (every thread ended), its kernel decoded afresh
 /// (tests; the command streamer keeps decoded kernels in the device's `ProgramCache`).
@@ -124,14 +132,83 @@ pub fn run_program(
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
-    dispatch(tg, &mut spare.threads);
-    let r = run_group(prog, mem, tg, env, counters, &mut spare);
+    dispatch(tg, &mut spare.threads, 0, 1);
+    let r = run_group(prog, mem, tg, env, counters, &mut spare, None);
+    keep(spare);
+    r
+}
+
+/// Run lane `lane`'s threads of `tg` (`eu::lanes`): its share of the group's timing goes
+/// to the group's shared state, and a failure stops the other lanes.
+fn run_lane(
+    prog: &mut Program,
+    mem: &dyn GpuMemory,
+    tg: &ThreadGroup,
+    env: &LaunchEnv,
+    counters: &mut Counters,
+    lane: Lane,
+) -> Result<(), GpuError> {
+    let mut spare = SPARE.with_borrow_mut(std::mem::take);
+    dispatch(tg, &mut spare.threads, lane.index, lane.lanes());
+    let r = run_group(prog, mem, tg, env, counters, &mut spare, Some(lane));
+    if r.is_err() {
+        lane.share.stop();
+    }
+    keep(spare);
+    r
+}
+
+/// What one lane of a spread group gives back: its counters and its result.
+pub type LaneOutcome = (Counters, Result<(), GpuError>);
+
+/// Calls the function it is given with lane i's program.
+pub type WithProgram<'a> = dyn Fn(usize, &mut dyn FnMut(&mut Program)) + Sync + 'a;
+
+/// Run `tg`'s threads over `lanes` lanes (`eu::lanes`): `side_by_side(lanes, f)` runs
+/// `f(i)` for every lane at once, each on a host thread of its own, and `with_program(i, g)`
+/// calls `g` with lane i's program. The lanes' counters are added to `counters` with the
+/// group's modelled cycles; the result is the first failing lane's.
+pub fn run_spread(
+    mem: &dyn GpuMemory,
+    tg: &ThreadGroup,
+    env: &LaunchEnv,
+    counters: &mut Counters,
+    lanes: usize,
+    side_by_side: impl FnOnce(usize, &(dyn Fn(usize) -> LaneOutcome + Sync)) -> Vec<LaneOutcome>,
+    with_program: &WithProgram<'_>,
+) -> Result<(), GpuError> {
+    let share = lanes::GroupShare::new(tg, lanes);
+    let outcomes = side_by_side(lanes, &|index| {
+        // A lane that panics (a fault of the model) stops the others, which would
+        // otherwise wait for its threads at the next barrier until the watchdog.
+        let _stop = lanes::StopOnPanic(&share);
+        let mut c = Counters::default();
+        let mut r = Ok(());
+        let lane = Lane {
+            share: &share,
+            index,
+        };
+        with_program(index, &mut |p| r = run_lane(p, mem, tg, env, &mut c, lane));
+        (c, r)
+    });
+    let mut result = Ok(());
+    for (c, r) in outcomes {
+        counters.add(&c);
+        if result.is_ok() {
+            result = r;
+        }
+    }
+    counters.modelled_cycles += share.cycles();
+    result
+}
+
+/// `spare` kept for the host thread's next group, trimmed.
+fn keep(mut spare: Spare) {
     spare.threads.truncate(SPARE_THREADS);
     if spare.slm.capacity() > SPARE_SLM {
         spare.slm = Vec::new();
     }
     SPARE.with_borrow_mut(|s| *s = spare);
-    r
 }
 
 /// Run `tg` and hand back the threads' final state (tests inspect registers).
@@ -144,24 +221,38 @@ pub(crate) fn run_threads(
     counters: &mut Counters,
 ) -> Result<Vec<Thread>, GpuError> {
     let mut spare = Spare::default();
-    dispatch(tg, &mut spare.threads);
-    run_group(prog, mem, tg, env, counters, &mut spare)?;
+    dispatch(tg, &mut spare.threads, 0, 1);
+    run_group(prog, mem, tg, env, counters, &mut spare, None)?;
     Ok(spare.threads)
 }
 
-/// The group's threads at dispatch, in the first of `threads` (those there dispatched
-/// again, more made as needed).
-fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>) {
-    for (k, p) in tg.threads.iter().enumerate() {
-        match threads.get_mut(k) {
+/// Lane `lane` of `lanes`' threads of the group at dispatch (group threads `lane`,
+/// `lane + lanes`, ...), in the first of `threads` (those there dispatched again, more
+/// made as needed).
+fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>, lane: usize, lanes: usize) {
+    for (j, (k, p)) in tg
+        .threads
+        .iter()
+        .enumerate()
+        .skip(lane)
+        .step_by(lanes)
+        .enumerate()
+    {
+        match threads.get_mut(j) {
             Some(t) => t.dispatch_again(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr),
             None => threads.push(Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr)),
         }
     }
 }
 
+/// How many of `tg`'s threads lane `lane` of `lanes` runs.
+fn lane_threads(tg: &ThreadGroup, lane: usize, lanes: usize) -> usize {
+    (tg.threads.len() + lanes - 1 - lane) / lanes
+}
+
 /// Run the threads of `tg` (dispatched into `spare.threads`) to their ends, `spare.port`
-/// carrying their messages.
+/// carrying their messages: all of them, or `lane`'s share beside the group's other
+/// lanes (`eu::lanes`).
 fn run_group(
     prog: &mut Program,
     mem: &dyn GpuMemory,
@@ -169,6 +260,7 @@ fn run_group(
     env: &LaunchEnv,
     counters: &mut Counters,
     spare: &mut Spare,
+    lane: Option<Lane>,
 ) -> Result<(), GpuError> {
     let Spare {
         port,
@@ -176,11 +268,21 @@ fn run_group(
         timing,
         slm,
     } = spare;
-    let threads = &mut threads[..tg.threads.len()];
-    slm.clear();
-    slm.resize(tg.slm_bytes as usize, 0);
-    let mut dp = Dataport::new(mem, tg, env.general_state_base, std::mem::take(slm));
+    let (index, lanes) = lane.map_or((0, 1), |l| (l.index, l.lanes()));
+    let threads = &mut threads[..lane_threads(tg, index, lanes)];
+    let mut dp = match lane {
+        None => {
+            slm.clear();
+            slm.resize(tg.slm_bytes as usize, 0);
+            Dataport::new(mem, tg, env.general_state_base, std::mem::take(slm))
+        }
+        Some(l) => Dataport::sharing(mem, tg, env.general_state_base, &l.share.slm),
+    };
     let mut gateway = Gateway::new(threads.len());
+    // Barriers completed that this lane's threads were notified of.
+    let mut barriers_seen = 0;
+    // Instructions issued that the group's shared count has.
+    let mut issued_shared = 0;
     timing.resize_with(threads.len(), Timing::default);
     let timing = &mut timing[..threads.len()];
     for t in timing.iter_mut() {
@@ -193,8 +295,36 @@ fn run_group(
     loop {
         let mut progress = false;
         let mut live = 0;
+        // The news a lane has seen as its round starts: barriers its threads were notified
+        // of, its sleepers other lanes woke (or that slept too long).
+        let seen = lane.map(|l| {
+            let seen = l.share.epoch();
+            l.share.barrier.catch_up(&mut barriers_seen, threads);
+            // The watch is looked at (under the SLM's lock) only for a lane with a
+            // thread asleep: sleepers are woken into the watch's list, whoever wrote.
+            if threads.iter().any(|t| t.state == RunState::SpinWait) {
+                dp.with_slm(|dp| {
+                    // Sleepers asleep for too long try again (in this lane's rounds).
+                    dp.watch.wake_late(round, |k| l.owns(k));
+                    dp.watch.woken.retain(|&k| {
+                        if !l.owns(k) {
+                            return true;
+                        }
+                        threads[k as usize / lanes].state = RunState::Ready;
+                        false
+                    });
+                });
+                dp.woke = false;
+            }
+            seen
+        });
+        if lane.is_some_and(|l| l.share.stopped()) {
+            // Another lane failed (its error is the group's).
+            break;
+        }
         for k in 0..threads.len() {
-            // Spin-waiters woken (by a write of their dword, or the bounds below) run again.
+            // Spin-waiters woken (by a write of their dword, or the bounds below) run again
+            // (a lane's: as its round starts).
             for w in dp.watch.woken.drain(..) {
                 threads[w as usize].state = RunState::Ready;
             }
@@ -278,7 +408,15 @@ fn run_group(
                 progress = true;
                 match step {
                     Step::Next => {}
-                    Step::Barrier => gateway.barrier(threads),
+                    Step::Barrier => match lane {
+                        None => gateway.barrier(threads),
+                        Some(l) => {
+                            if l.share.barrier.arrive() {
+                                l.share.barrier.catch_up(&mut barriers_seen, threads);
+                                l.share.news();
+                            }
+                        }
+                    },
                     Step::Blocked => break,
                 }
                 if issued > env.max_instructions {
@@ -287,14 +425,25 @@ fn run_group(
                 if switch {
                     // A back-off after a compare-exchange that failed: asleep until the
                     // dword is written.
-                    if backoff && dp.watch.sleeps(k as u32, round, &dp.slm) {
-                        threads[k].state = RunState::SpinWait;
+                    if backoff {
+                        let index = threads[k].index;
+                        if dp.with_slm(|dp| dp.watch.sleeps(index, round, &dp.slm)) {
+                            threads[k].state = RunState::SpinWait;
+                        }
                     }
                     break;
                 }
             }
+            // A lane's SLM message woke a sleeper, maybe another lane's.
+            if let Some(l) = lane.filter(|_| dp.woke) {
+                dp.woke = false;
+                l.share.news();
+            }
         }
         if live == 0 {
+            if let Some(l) = lane {
+                l.share.lane_ended();
+            }
             break;
         }
         // A round of every thread is at most a few thousand instructions: reading the
@@ -302,11 +451,39 @@ fn run_group(
         if env.watchdog.expired() {
             return Err(GpuError::Hang);
         }
-        // Spin-waiters asleep for too long try again, whatever their dword (woken at their
-        // next turn, as a write wakes them).
-        dp.watch.wake_late(round);
+        if let Some(l) = lane {
+            // The group's count, told in batches (a shared counter's line moving between
+            // host cores each round cost more than the round's instructions).
+            if issued - issued_shared >= ISSUED_BATCH {
+                if l.share.issue(issued - issued_shared, env.max_instructions) {
+                    return Err(GpuError::Hang);
+                }
+                issued_shared = issued;
+            }
+        } else {
+            // Spin-waiters asleep for too long try again, whatever their dword (woken at
+            // their next turn, as a write wakes them).
+            dp.watch.wake_late(round, |_| true);
+        }
         round += 1;
         if !progress {
+            if let Some((l, seen)) = lane.zip(seen) {
+                // None of the lane's threads could run: news from the others, or, when
+                // no lane can run one, the group is stalled as below.
+                if l.share.idle(seen) == Idle::Rerun {
+                    continue;
+                }
+                if dp.with_slm(|dp| dp.watch.wake_all()) {
+                    l.share.news();
+                    continue;
+                }
+                tracing::warn!(
+                    kernel = tg.kernel_addr,
+                    waiting = l.share.barrier.waiting(),
+                    "thread group deadlocked on a barrier"
+                );
+                return Err(GpuError::Hang);
+            }
             // No thread could run: spin-waiters try again (the dword may be theirs to take,
             // or their loop may end on something other than it).
             if dp.watch.wake_all() {
@@ -322,12 +499,17 @@ fn run_group(
             return Err(GpuError::Hang);
         }
     }
-    counters.modelled_cycles += group_cycles(timing);
+    match lane {
+        None => counters.modelled_cycles += group_cycles(timing),
+        Some(l) => l.share.add_time(GroupTime::of(timing)),
+    }
     for t in timing.iter() {
         counters.issue_cycles += t.issue;
         counters.latency_cycles += t.latency;
     }
-    *slm = std::mem::take(&mut dp.slm);
+    if lane.is_none() {
+        *slm = std::mem::take(&mut dp.slm);
+    }
     Ok(())
 }
 

@@ -1119,10 +1119,11 @@ fn if_with_no_active_channel_jumps_to_jip() {
     assert_eq!(c.instructions, 4);
 }
 
-fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
+/// r2 = gid = thread*8 + lane (the thread's first in r1.0, its payload; lanes from r120),
+/// r10 = 4 gid.
+fn gid_in_r2_and_4gid_in_r10() -> [Inst; 3] {
     use Opcode::*;
-    let mut v = vec![
-        // gid = thread*8 + lane: thread id in r1.0 (payload), lanes from :uv
+    [
         alu(Mov, 8, dst(2, Type::UD), &[lane_ids()]),
         alu(
             Add,
@@ -1130,13 +1131,20 @@ fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
             dst(2, Type::UD),
             &[r8(2, Type::UD), scalar(1, 0, Type::UD)],
         ),
-        // r10 = gid*4 (SLM address), r11 = gid*3 (data)
         alu(
             Shl,
             8,
             dst(10, Type::UD),
             &[r8(2, Type::UD), imm(Type::UD, 2)],
         ),
+    ]
+}
+
+fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
+    use Opcode::*;
+    // r10 = gid*4 (SLM address), r11 = gid*3 (data)
+    let mut v = gid_in_r2_and_4gid_in_r10().to_vec();
+    v.extend([
         alu(
             Mul,
             8,
@@ -1144,16 +1152,9 @@ fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
             &[r8(2, Type::UD), imm(Type::UD, 3)],
         ),
         send(8, Sfid::Dc1, None, 10, desc(2, 0, 9, 0x2E, 254), false),
-    ];
+    ]);
     if barrier {
-        let mut b = send(8, Sfid::Gateway, None, 0, (1 << 25) | 4, false);
-        b.no_mask = true;
-        v.push(b);
-        let mut w = Inst::new(Wait, 1);
-        w.no_mask = true;
-        w.srcs[0] = Some(arf_scalar(0x90));
-        w.dst = Some(arf_dst(0x90));
-        v.push(w);
+        v.extend(barrier_wait());
     }
     v.extend([
         // read SLM[(31 - gid)]
@@ -1170,7 +1171,26 @@ fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
             &[r8(12, Type::UD), imm(Type::UD, 2)],
         ),
         send(8, Sfid::Dc1, Some(13), 12, desc(1, 1, 1, 0x2E, 254), false),
-        // store to global out[gid] through a bounded surface? use stateless BTI 255 at offset 0x400 + gid*4
+    ]);
+    v.extend(store_r13_at_gid());
+    v
+}
+
+/// A barrier message and the wait for its notification (NoMask, as IGC's and gencl's).
+fn barrier_wait() -> [Inst; 2] {
+    let mut b = send(8, Sfid::Gateway, None, 0, (1 << 25) | 4, false);
+    b.no_mask = true;
+    let mut w = Inst::new(Opcode::Wait, 1);
+    w.no_mask = true;
+    w.srcs[0] = Some(arf_scalar(0x90));
+    w.dst = Some(arf_dst(0x90));
+    [b, w]
+}
+
+/// out[gid] = r13, stateless at 0x400 + 4 gid (r10 holding 4 gid), and end of thread.
+fn store_r13_at_gid() -> [Inst; 4] {
+    use Opcode::*;
+    [
         alu(
             Add,
             8,
@@ -1180,8 +1200,7 @@ fn slm_barrier_program(barrier: bool) -> Vec<Inst> {
         alu(Mov, 8, dst(15, Type::UD), &[r8(13, Type::UD)]),
         send(8, Sfid::Dc1, None, 14, desc(2, 0, 9, 0x2E, 255), false),
         eot(),
-    ]);
-    v
+    ]
 }
 
 /// SLM atomic messages whose lanes share words (a lock's release by every lane, a contended
@@ -1387,16 +1406,10 @@ fn barrier_orders_slm_writes_before_reads() {
     }
 }
 
-#[test]
-fn barrier_not_reached_by_all_threads_is_a_hang() {
+/// A barrier that the thread whose r1.0 is 24 jumps over (`jmpi`), then end of thread.
+fn barrier_skipped_by_24() -> Vec<Inst> {
     use Opcode::*;
-    // Thread 3 skips the barrier (jmpi over it, predicated on thread id == 24).
-    let mut b = send(8, Sfid::Gateway, None, 0, (1 << 25) | 4, false);
-    b.no_mask = true;
-    let mut w = Inst::new(Wait, 1);
-    w.no_mask = true;
-    w.srcs[0] = Some(arf_scalar(0x90));
-    w.dst = Some(arf_dst(0x90));
+    let [b, w] = barrier_wait();
     let mut cmp = with_cmod(
         alu(
             Cmp,
@@ -1410,7 +1423,13 @@ fn barrier_not_reached_by_all_threads_is_a_hang() {
     cmp.no_mask = true;
     let mut j = with_pred(flow(Jmpi, 1, 16, 0), (0, 0), false); // skip 1 instruction past the next
     j.no_mask = true;
-    let insts = vec![cmp, j, b, w, eot()];
+    vec![cmp, j, b, w, eot()]
+}
+
+#[test]
+fn barrier_not_reached_by_all_threads_is_a_hang() {
+    // Thread 3 skips the barrier (jmpi over it, predicated on thread id == 24).
+    let insts = barrier_skipped_by_24();
     let mem = FlatMem::new();
     let tg = group(4, 0xFF, |t, g| put_u32s(g, 1, &[8 * t as u32]));
     let r = run(insts.clone(), &tg, &mem);
@@ -3211,6 +3230,7 @@ pub(crate) mod halfref;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub(crate) mod hostfp;
 pub(crate) mod images;
+pub(crate) mod lanes;
 pub(crate) mod numeric;
 pub(crate) mod translate;
 

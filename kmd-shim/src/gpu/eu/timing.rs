@@ -150,10 +150,43 @@ pub fn grfs_touched(inst: &ExecInst) -> u128 {
 /// instructions through two pipes) and the latency bound (a thread's issue and
 /// its message latencies in sequence, up to 7 threads overlapping: waves).
 pub fn group_cycles(timing: &[Timing]) -> u64 {
-    let total_issue: u64 = timing.iter().map(|t| t.issue).sum();
-    let longest = timing.iter().map(Timing::now).max().unwrap_or(0);
-    let waves = (timing.len() as u64).div_ceil(THREADS_PER_EU);
-    total_issue.div_ceil(ISSUE_PER_CYCLE).max(waves * longest)
+    GroupTime::of(timing).cycles()
+}
+
+/// What `group_cycles` reads of a group's threads, gathered from some of them: the
+/// threads of a group that runs on several host threads (`eu::lanes`) are timed by each
+/// host thread for its own, and their sums and maxima make the group's.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct GroupTime {
+    /// Issue cycles of every thread.
+    issue: u64,
+    /// The latest any thread ended.
+    longest: u64,
+    threads: u64,
+}
+
+impl GroupTime {
+    pub fn of(timing: &[Timing]) -> GroupTime {
+        GroupTime {
+            issue: timing.iter().map(|t| t.issue).sum(),
+            longest: timing.iter().map(Timing::now).max().unwrap_or(0),
+            threads: timing.len() as u64,
+        }
+    }
+
+    /// Both parts' threads.
+    pub fn add(&mut self, other: GroupTime) {
+        self.issue += other.issue;
+        self.longest = self.longest.max(other.longest);
+        self.threads += other.threads;
+    }
+
+    pub fn cycles(&self) -> u64 {
+        let waves = self.threads.div_ceil(THREADS_PER_EU);
+        self.issue
+            .div_ceil(ISSUE_PER_CYCLE)
+            .max(waves * self.longest)
+    }
 }
 
 /// Issue cycles of an ALU instruction on Gen9's 128-bit FPUs ("The Compute Architecture of
