@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p gencl-kmd --example eu_speed [-- SCALE [NAME [MODE]]]`
 //! (NAME: run only the kernels whose name starts with it; MODE: `interpreted`, `translated`
-//! or `threaded` alone, for instruction counts of one mode under valgrind)
+//! `threaded` or `spread` alone, for instruction counts of one mode under valgrind)
 //!
 //! Each kernel runs as thread groups of one dispatch, its program from the device's
 //! decoded-kernel cache (`eu::cache`), as the command streamer runs them; the figures are lane-instructions (the sum of
@@ -17,12 +17,14 @@
 //!   for size_t/long (extensions, qword add/shl/shr/logic/cmp/sel, 32-bit ops
 //!   on the halves of qwords, widening mul), assembled as `mad16`.
 //!
-//! Each kernel runs three times in the same process: interpreted, with hot runs translated
-//! to host code (`eu::translate`), both on one host thread, and translated with its groups
+//! Each kernel runs four times in the same process: interpreted, with hot runs translated
+//! to host code (`eu::translate`), both on one host thread, translated with its groups
 //! over every host thread (`gpu::pool`, GENCL_GPU_THREADS, as the command streamer runs a
-//! dispatch). After each, its speed against the first: lane-instructions per CPU second
-//! (one thread), per wall second for the threaded run. All must agree on every counter and
-//! every output byte (asserted).
+//! dispatch), and translated with its groups one after another, each group's threads
+//! spread over the host threads (`eu::lanes`, as a dispatch of one group runs). After
+//! each, its speed against the first: lane-instructions per CPU second (one thread), per
+//! wall second for the threaded and spread runs. All must agree on every counter and every
+//! output byte (asserted).
 //!
 //! It prints figures; it asserts nothing about timings.
 
@@ -31,8 +33,8 @@ use std::time::Instant;
 use gencl_kmd::gpu::binding::Bindings;
 use gencl_kmd::gpu::eu::cache::ProgramCache;
 use gencl_kmd::gpu::eu::translate::Policy;
-use gencl_kmd::gpu::eu::{run_program, LaunchEnv};
-use gencl_kmd::gpu::pool::{host_threads, GroupGrid, Run};
+use gencl_kmd::gpu::eu::{run_program, run_spread, LaunchEnv};
+use gencl_kmd::gpu::pool::{host_threads, lanes_available, side_by_side, GroupGrid, Run};
 use gencl_kmd::gpu::watchdog::Watchdog;
 use gencl_kmd::gpu::{BufferSurface, Counters, GpuMemory, MemFault, ThreadGroup, ThreadPayload};
 
@@ -242,10 +244,17 @@ fn main() {
             })
             .collect();
         let mut first: Option<(Counters, Vec<u8>, f64)> = None;
-        for (translate, workers) in [(false, 1), (true, 1), (true, host_threads())] {
-            let label = match (translate, workers) {
-                (false, _) => "interpreted",
-                (true, 1) => "translated",
+        let lanes = host_threads().min(lanes_available()).min(THREADS as usize);
+        for (translate, workers, spread) in [
+            (false, 1, false),
+            (true, 1, false),
+            (true, host_threads(), false),
+            (true, lanes, true),
+        ] {
+            let label = match (translate, workers, spread) {
+                (false, _, _) => "interpreted",
+                (true, _, true) => "spread",
+                (true, 1, _) => "translated",
                 _ => "threaded",
             };
             if !mode.is_empty() && mode != label {
@@ -273,11 +282,27 @@ fn main() {
                 watchdog: &watchdog,
                 helpers_after: 0,
             };
-            let (_, r) = pool.run(&mut c, &|id, _, w, _, c| {
-                let tg = &groups[id[0] as usize];
-                dispatch.with(w, &mem, |p| run_program(p, &mem, tg, &env, c))
-            });
-            r.expect("kernel failed");
+            if spread {
+                // One group at a time, its threads over `lanes` host threads.
+                for tg in &groups {
+                    run_spread(
+                        &mem,
+                        tg,
+                        &env,
+                        &mut c,
+                        lanes,
+                        |n, f| side_by_side(n, f),
+                        &|i, f| dispatch.with(i, &mem, |p| f(p)),
+                    )
+                    .expect("kernel failed");
+                }
+            } else {
+                let (_, r) = pool.run(&mut c, &|id, _, w, _, c| {
+                    let tg = &groups[id[0] as usize];
+                    dispatch.with(w, &mem, |p| run_program(p, &mem, tg, &env, c))
+                });
+                r.expect("kernel failed");
+            }
             drop(dispatch);
             let wall = t0.elapsed().as_secs_f64();
             let s = process_cpu_s() - c0;
@@ -313,7 +338,7 @@ fn main() {
                 Some((c0, b0, r0)) => {
                     assert_eq!(&c, c0, "{}: {label} counters differ", k.name);
                     assert!(&bytes == b0, "{}: {label} outputs differ", k.name);
-                    if workers == 1 {
+                    if workers == 1 && !spread {
                         println!(
                             "    {label} / first mode, per CPU second: {:.2}x",
                             rate / r0
@@ -326,7 +351,7 @@ fn main() {
                     }
                 }
             }
-            if translate && workers == 1 {
+            if translate && workers == 1 && !spread {
                 total.0 += c.instructions;
                 total.1 += c.lane_instructions;
                 total.2 += s;

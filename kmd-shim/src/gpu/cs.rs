@@ -115,6 +115,18 @@ pub enum Spread {
     Never,
 }
 
+impl Spread {
+    /// GENCL_SPREAD: `always`, `never`, else (unset too) `Measured`; read once.
+    pub fn from_env() -> Spread {
+        static S: std::sync::OnceLock<Spread> = std::sync::OnceLock::new();
+        *S.get_or_init(|| match std::env::var("GENCL_SPREAD").as_deref() {
+            Ok("always") => Spread::Always,
+            Ok("never") => Spread::Never,
+            _ => Spread::Measured,
+        })
+    }
+}
+
 /// GENCL_HANG_TIMEOUT_MS, if set to a positive number of milliseconds.
 fn hang_timeout_from_env() -> Option<std::time::Duration> {
     std::env::var("GENCL_HANG_TIMEOUT_MS")
@@ -144,7 +156,7 @@ impl Default for Budget {
             max_starved: Some(env.unwrap_or(DEFAULT_MAX_STARVED)),
             host_threads: super::pool::host_threads(),
             translate: super::eu::translate::Policy::default(),
-            spread: Spread::default(),
+            spread: Spread::from_env(),
         }
     }
 }
@@ -1104,11 +1116,11 @@ impl<'m> CommandStreamer<'m> {
 /// EU instructions a group's threads run, on average, between messages to what they
 /// share (SLM, atomics, the barrier) for a group to be spread over host threads
 /// (`eu::lanes`). Each such message takes the group's lock on the host, and a lock that
-/// moves between host cores costs more than a round of instructions: a compare-exchange
-/// loop on one `__local` word (8 instructions a message) ran 2.5 times slower on two host
-/// threads than on one, a kernel with 270 instructions a message (SLM and barriers) 1.1
-/// times faster, with 1,480 1.6 times (docs/gpu-model.md, "One group's threads on several
-/// host threads").
+/// moves between host cores costs more than a round of instructions: on two host threads a
+/// compare-exchange loop on one `__local` word (8 instructions a message) ran 2.6 times
+/// slower than on one, kernels with 70 and 137 instructions a message 1.5 and 1.3 times
+/// slower, with 270 1.2-1.4 times faster and with 1,480 1.8 times (docs/gpu-model.md,
+/// "One group's threads on several host threads").
 const SPREAD_RUN: u64 = 256;
 
 /// Whether the dispatch between counters `before` and `after` ran long runs of
