@@ -15,8 +15,9 @@
 //! - the timing model's figures (`timing::GroupTime`), summed over the lanes.
 //!
 //! A lane none of whose threads can run (all at a barrier or asleep on a spin-wait) waits
-//! for news from the others (a barrier completed, a sleeper woken, a lane ended or failed)
-//! or `IDLE_WAIT`, whichever is first; when every lane is so idle with no news since each
+//! for news from the others (a barrier completed, a sleeper woken, a lane ended or failed),
+//! spinning for `IDLE_SPIN`, then asleep for at most `IDLE_WAIT` before it looks again
+//! (a spin-waiter's bound in rounds goes on); when every lane is so idle with no news since each
 //! looked, the group is stalled exactly when the one-lane loop finds no thread to run, and
 //! the same follows: the spin-waiters are woken, or, with none, the group is hung.
 //!
@@ -133,10 +134,6 @@ impl GroupShare {
             news: Condvar::new(),
             time: Mutex::new(GroupTime::default()),
         }
-    }
-
-    pub fn lanes(&self) -> usize {
-        self.lanes
     }
 
     /// The news so far (a lane reads it as it starts a round).
