@@ -560,3 +560,71 @@ fn a_command_is_fetched_whole_in_place_or_on_the_heap() {
         );
     }
 }
+
+/// A kernel launched as one group of 3 threads, four times: its first launch runs on one
+/// host thread (nothing measured yet); a launch whose group ran long runs of instructions
+/// between shared messages makes the next spread over the host threads (`eu::lanes`: at
+/// most the budget's 2, the pool's and the group's 3); a launch with a shared message
+/// every 8 instructions (a contended `__local` loop) makes the next run on one again.
+/// Fails when the measure is not kept per kernel, or the rule is inverted.
+#[test]
+fn a_single_group_spreads_from_the_launch_after_one_that_showed_it_pays() {
+    let mut l = launch();
+    let w = &mut l.walks[0].walker;
+    w.thread_group_id_starting_x = 0;
+    w.thread_group_id_x_dimension = 1;
+    w.thread_group_id_y_dimension = 1;
+    let one = l.walks[0].clone();
+    l.walks.extend([one.clone(), one.clone(), one]);
+    let m = setup(&l.batch());
+    let budget = Budget {
+        host_threads: 2,
+        spread: Spread::Measured,
+        ..Budget::default()
+    };
+    let lanes = parking_lot::Mutex::new(Vec::new());
+    let mut counters = Counters::default();
+    execute_batch_with(
+        &m,
+        BATCH,
+        &budget,
+        &Engine::default(),
+        &mut counters,
+        &|_, tg, env, _, c| {
+            let mut seen = lanes.lock();
+            seen.push(env.lanes);
+            c.threads += tg.threads.len() as u64;
+            c.instructions += 1_000_000;
+            if seen.len() == 3 {
+                c.sends_slm += 1_000_000 / 8;
+            }
+            Ok(())
+        },
+    )
+    .unwrap();
+    let spread = pool::lanes_available().min(2);
+    assert_eq!(lanes.into_inner(), [1, spread, spread, 1]);
+}
+
+/// The rule itself: at least `SPREAD_RUN` instructions for each SLM message, atomic and
+/// barrier of the dispatch (counted between two readings of the counters).
+#[test]
+fn spreading_takes_long_runs_between_shared_messages() {
+    let before = Counters {
+        instructions: 5_000,
+        sends_slm: 7,
+        sends_atomic: 3,
+        ..Counters::default()
+    };
+    let after = |instructions, slm: u64, atomic: u64, barrier| Counters {
+        instructions: 5_000 + instructions,
+        sends_slm: 7 + slm,
+        sends_atomic: 3 + atomic,
+        sends_barrier: barrier,
+        ..Counters::default()
+    };
+    assert!(spreads(&before, &after(SPREAD_RUN * 4, 1, 1, 1)));
+    assert!(!spreads(&before, &after(SPREAD_RUN * 4 - 1, 1, 1, 1)));
+    assert!(spreads(&before, &after(SPREAD_RUN, 0, 0, 0)));
+    assert!(!spreads(&before, &after(8_000, 1_000, 0, 0)));
+}
