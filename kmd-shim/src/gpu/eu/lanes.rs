@@ -144,16 +144,18 @@ impl GroupShare {
     /// Something that may let another lane's threads run: a barrier completed, a sleeper
     /// woken, a lane failed.
     pub fn news(&self) {
-        let mut e = self.events.lock();
-        e.news();
-        self.epoch.store(e.epoch, Ordering::Release);
-        self.news.notify_all();
+        self.announce(self.events.lock());
     }
 
     /// A lane ran its last thread to its end: idle from now on.
     pub fn lane_ended(&self) {
         let mut e = self.events.lock();
         e.ended += 1;
+        self.announce(e);
+    }
+
+    /// News, told under the events' lock (`e`) to the lanes that wait for it.
+    fn announce(&self, mut e: parking_lot::MutexGuard<'_, Events>) {
         e.news();
         self.epoch.store(e.epoch, Ordering::Release);
         self.news.notify_all();
