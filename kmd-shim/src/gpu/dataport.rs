@@ -59,7 +59,13 @@ pub struct Dataport<'a> {
     /// A message through `shared` left threads woken for the EU to run (some may be another
     /// host thread's to pick up); the EU clears it.
     pub woke: bool,
+    /// The surfaces the group's last messages named, by binding-table index modulo
+    /// `SURFACES` (`space`): a group's kernel reaches a few, each message looked one up.
+    surfaces: [std::cell::Cell<Option<(u32, Space)>>; SURFACES],
 }
+
+/// Slots of `Dataport::surfaces`.
+const SURFACES: usize = 8;
 
 /// The SLM and spin-wait watch of a group whose threads run on several host threads.
 #[derive(Debug, Default)]
@@ -237,6 +243,31 @@ pub struct Request<'a> {
     pub payload: &'a Payload,
 }
 
+/// A message's registers where the sender has them (`Dataport::send_in_place`): its GRF,
+/// the payload's first register `src0` (`mlen` registers) and, for a split send, `src1`
+/// (`ex_mlen`), and the reply's first register `dst`. The EU checked they lie within r127.
+pub struct InPlace<'g> {
+    pub grf: &'g mut [u8],
+    pub src0: usize,
+    pub src1: Option<usize>,
+    pub dst: Option<usize>,
+}
+
+impl InPlace<'_> {
+    /// The GRF byte offset of payload registers `k..k + n`, when they are in one of the
+    /// two payloads.
+    fn payload(&self, m: &Message, k: usize, n: usize) -> Option<usize> {
+        let mlen = m.mlen as usize;
+        if k + n <= mlen {
+            Some(32 * (self.src0 + k))
+        } else if k >= mlen && k + n <= mlen + m.ex_mlen as usize {
+            self.src1.map(|r| 32 * (r + k - mlen))
+        } else {
+            None
+        }
+    }
+}
+
 /// Where the addresses of a message point.
 #[derive(Debug, Clone, Copy)]
 enum Space {
@@ -385,6 +416,7 @@ impl Dataport<'_> {
             watch: SlmWatch::default(),
             shared: None,
             woke: false,
+            surfaces: Default::default(),
         }
     }
 
@@ -404,6 +436,7 @@ impl Dataport<'_> {
             watch: SlmWatch::default(),
             shared: Some(shared),
             woke: false,
+            surfaces: Default::default(),
         }
     }
 
@@ -431,13 +464,24 @@ impl Dataport<'_> {
                 bound: None,
             },
             BTI_BINDLESS => return Err(illegal(addr, "bindless surfaces are not modelled")),
-            b => match self.tg.bindings.surface(self.mem, b, addr)? {
-                Some(s) => Space::Mem {
-                    base: s.base,
-                    bound: Some(s.size),
-                },
-                None => Space::Null,
-            },
+            b => {
+                // A walker's binding table does not change while its groups run
+                // (`binding::Bindings`): what an index named once, it names again.
+                let slot = &self.surfaces[b as usize % SURFACES];
+                if let Some((at, sp)) = slot.get().filter(|&(at, _)| at == b) {
+                    debug_assert_eq!(at, b);
+                    return Ok(sp);
+                }
+                let sp = match self.tg.bindings.surface(self.mem, b, addr)? {
+                    Some(s) => Space::Mem {
+                        base: s.base,
+                        bound: Some(s.size),
+                    },
+                    None => Space::Null,
+                };
+                slot.set(Some((b, sp)));
+                sp
+            }
         })
     }
 
@@ -570,6 +614,115 @@ impl Dataport<'_> {
             return self.with_slm(|dp| dp.message(req, reply));
         }
         self.message(req, reply)
+    }
+
+    /// `send` for an untyped read or write of every lane whose lanes' addresses step by a
+    /// constant within a buffer (the work-items' elements of an array, most of the CTS's
+    /// integer and conversion kernels), taken where its registers are: the payload read
+    /// from the sender's registers and the reply written to its destination registers,
+    /// without the copies into a message and out of a reply (`regs`). What it does is
+    /// `untyped_strided`'s, so memory, the registers and the latency are as `send` leaves
+    /// them; `None` when the message is not of that form (or a register block straddles
+    /// the two payloads), for `send`.
+    pub fn send_in_place(
+        &mut self,
+        addr: u64,
+        m: &Message,
+        emask: u32,
+        regs: InPlace,
+    ) -> Result<Option<SendOutcome>, GpuError> {
+        let write = match m.kind {
+            MsgKind::UntypedRead | MsgKind::A64UntypedRead => false,
+            MsgKind::UntypedWrite | MsgKind::A64UntypedWrite => true,
+            _ => return Ok(None),
+        };
+        let simd = m.simd as usize;
+        let all = (1u32 << simd.min(16)) - 1;
+        let mask = m.channel_mask;
+        if !matches!(simd, 8 | 16)
+            || emask & all != all
+            || mask == 0
+            || mask & (mask + 1) != 0
+            || matches!(m.sfid, Sfid::Null | Sfid::ThreadSpawner | Sfid::Gateway)
+            || m.bti.is_some_and(|b| u32::from(b) == BTI_SLM)
+        {
+            return Ok(None);
+        }
+        let Space::Mem { base, bound } = self.message_space(addr, m)? else {
+            return Ok(None);
+        };
+        let a64 = m.bti.is_none();
+        let (chans, per) = (mask.count_ones() as usize, simd / 8);
+        let areg = usize::from(m.header);
+        let aregs = if a64 { simd / 4 } else { simd / 8 };
+        let Some(ao) = regs.payload(m, areg, aregs) else {
+            return Ok(None);
+        };
+        let flat = &regs.grf[ao..ao + 32 * aregs];
+        let lane = |l: usize| -> u64 {
+            if a64 {
+                u64::from_le_bytes(flat[8 * l..8 * l + 8].try_into().expect("8 bytes"))
+            } else {
+                u64::from(u32::from_le_bytes(
+                    flat[4 * l..4 * l + 4].try_into().expect("4"),
+                ))
+            }
+        };
+        let (a0, a1) = (lane(0), lane(1));
+        let Some(stride) = a1.checked_sub(a0) else {
+            return Ok(None);
+        };
+        let Some(last) = stride
+            .checked_mul(simd as u64 - 1)
+            .and_then(|s| s.checked_add(a0))
+        else {
+            return Ok(None);
+        };
+        let same = match (a64, simd) {
+            (true, 8) => lanes_off::<8, 8>(flat, a0, stride) == 0,
+            (true, _) => lanes_off::<16, 8>(flat, a0, stride) == 0,
+            (false, 8) => lanes_off::<8, 4>(flat, a0, stride) == 0,
+            (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
+        };
+        if !same || (!a64 && last > u64::from(u32::MAX)) || past(bound, last, 4 * chans) {
+            return Ok(None);
+        }
+        let at = base.wrapping_add(a0);
+        let size = 4 * chans;
+        let mut buf = [0u8; 16 * 16];
+        let buf = &mut buf[..simd * size];
+        if write {
+            let Some(d) = regs.payload(m, areg + aregs, chans * per) else {
+                return Ok(None);
+            };
+            let (planes, _) = regs.grf[d..d + 32 * chans * per].as_chunks::<32>();
+            match (chans, simd) {
+                (1, _) => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
+                (2, 8) => interleave::<2, 8>(planes, buf),
+                (2, _) => interleave::<2, 16>(planes, buf),
+                (3, 8) => interleave::<3, 8>(planes, buf),
+                (3, _) => interleave::<3, 16>(planes, buf),
+                (_, 8) => interleave::<4, 8>(planes, buf),
+                (_, _) => interleave::<4, 16>(planes, buf),
+            }
+            self.mem.write_strided(at, stride, size, buf)?;
+        } else {
+            let Some(dst) = regs.dst.filter(|_| m.rlen as usize == chans * per) else {
+                return Ok(None);
+            };
+            self.mem.read_strided(at, stride, size, buf)?;
+            let (planes, _) = regs.grf[32 * dst..32 * (dst + chans * per)].as_chunks_mut::<32>();
+            match (chans, simd) {
+                (1, _) => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
+                (2, 8) => deinterleave::<2, 8>(buf, planes),
+                (2, _) => deinterleave::<2, 16>(buf, planes),
+                (3, 8) => deinterleave::<3, 8>(buf, planes),
+                (3, _) => deinterleave::<3, 16>(buf, planes),
+                (_, 8) => deinterleave::<4, 8>(buf, planes),
+                (_, _) => deinterleave::<4, 16>(buf, planes),
+            }
+        }
+        Ok(Some(latency(Space::Mem { base, bound })))
     }
 
     /// `send` for every message but a fence.

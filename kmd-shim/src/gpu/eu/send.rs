@@ -9,7 +9,7 @@ use gencl_isa::{RegFile, Src};
 use super::program::ExecInst;
 use super::thread::Thread;
 use super::timing::grf_range;
-use crate::gpu::dataport::{Dataport, Payload, Reply, Request, SendOutcome};
+use crate::gpu::dataport::{Dataport, InPlace, Payload, Reply, Request, SendOutcome};
 use crate::gpu::GpuError;
 
 /// A group's message and reply buffers, kept from send to send (only the registers a
@@ -90,6 +90,17 @@ impl Port {
         }
         // A message whose registers the data port neither reads nor writes (a fence) goes
         // without copies.
+        // An untyped message of every lane at strided addresses: read from and written to
+        // the registers where they are.
+        let regs = InPlace {
+            grf: &mut t.grf,
+            src0,
+            src1,
+            dst,
+        };
+        if let Some(out) = dp.send_in_place(inst.addr, m, emask, regs)? {
+            return Ok(out);
+        }
         let moves = Dataport::moves_registers(m);
         if moves {
             let mut gather = |first: usize, count: usize| {

@@ -3230,6 +3230,7 @@ pub(crate) mod halfref;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub(crate) mod hostfp;
 pub(crate) mod images;
+pub(crate) mod in_place;
 pub(crate) mod lanes;
 pub(crate) mod numeric;
 pub(crate) mod translate;
