@@ -22,7 +22,7 @@
 // Lane loops index several parallel lane arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-use gencl_isa::{CondMod, Opcode, Type};
+use gencl_isa::{CondMod, MathFn, Opcode, Type};
 
 use super::alu::{cond_int, write_flags, CR0_FP32_DENORM_KEEP, CR0_FP64_DENORM_KEEP};
 use super::float::{nan_f32, nan_f64, CR0_ROUND_MASK};
@@ -103,6 +103,14 @@ pub enum FOp {
     IAsr,
     ISel(Option<CondMod>),
     ICmp(CondMod),
+    /// Integer division (`math` IQOT, IREM: the quotient or the remainder) of the sources'
+    /// 32 bits, signed unless every operand is unsigned (`ExecInst::all_unsigned`), as
+    /// `alu::int_div`: by zero, the quotient is all ones and the remainder the dividend;
+    /// `i32::MIN / -1` wraps.
+    IDiv {
+        rem: bool,
+        signed: bool,
+    },
     /// 32-bit integer source, F destination (round to nearest even).
     IToF,
     /// A 64-bit integer plan: `Plan::q` says which (one variant here keeps
@@ -366,6 +374,23 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         (Shl, false) => (IShl, 2),
         (Shr, false) => (IShr, 2),
         (Asr, false) => (IAsr, 2),
+        (Opcode::Math, false) => match inst.math {
+            Some(MathFn::IntDivQuotient) => (
+                IDiv {
+                    rem: false,
+                    signed: !inst.all_unsigned,
+                },
+                2,
+            ),
+            Some(MathFn::IntDivRemainder) => (
+                IDiv {
+                    rem: true,
+                    signed: !inst.all_unsigned,
+                },
+                2,
+            ),
+            _ => return None,
+        },
         _ => return None,
     };
     // A null destination is planned too: without a conditional modifier
@@ -1193,12 +1218,31 @@ fn lanes<const N: usize, const S: bool>(
                 _ => zip(&x, &y, |a, b| ((a as i32) >> (b & 31)) as u32),
             };
         }
+        IDiv { rem, signed } => {
+            let x = load_u::<N, S>(g, s0, false);
+            let y = load_u::<N, S>(g, s1, false);
+            out = zip(&x, &y, |a, b| div32(a, b, signed, rem));
+        }
         Wide => unreachable!("64-bit plans run in lanes_q"),
     }
     if let Some(o) = p.dst {
         store::<N, S>(g, o, p.dform, &out, wmask);
     }
     cond
+}
+
+/// The quotient (or with `rem` the remainder) of `a / b`, as `alu::int_div` on the sources'
+/// 32 bits: by zero, all ones (or `a`); `i32::MIN / -1` wraps (remainder 0).
+#[inline(always)]
+pub(super) fn div32(a: u32, b: u32, signed: bool, rem: bool) -> u32 {
+    match (b, signed, rem) {
+        (0, _, false) => u32::MAX,
+        (0, _, true) => a,
+        (_, true, false) => (a as i32).wrapping_div(b as i32) as u32,
+        (_, true, true) => (a as i32).wrapping_rem(b as i32) as u32,
+        (_, false, false) => a / b,
+        (_, false, true) => a % b,
+    }
 }
 
 /// A source of a 64-bit plan as `gather_int` gives it: extended to i64 per its

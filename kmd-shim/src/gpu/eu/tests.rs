@@ -2317,6 +2317,11 @@ fn fast_path_matches_general_path() {
             dst(40, dty)
         };
         let mut inst = alu(op, n, d, &srcs);
+        if !float && arity == 2 && !matches!(op, Cmp | Sel) && r.below(4) == 0 {
+            // Integer division (`math` IQOT, IREM) on the same operands.
+            inst.op = Math;
+            inst.math_fn = Some(r.pick(&[MathFn::IntDivQuotient, MathFn::IntDivRemainder]));
+        }
         inst.chan_offset = off;
         inst.saturate = r.below(4) == 0;
         inst.no_mask = r.below(4) == 0;

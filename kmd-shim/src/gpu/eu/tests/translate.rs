@@ -82,6 +82,11 @@ fn random_inst(r: &mut Rng) -> Inst {
         dst(pool(r), dty)
     };
     let mut inst = alu(op, n, d, &srcs);
+    if !float && arity == 2 && !matches!(op, Cmp | Sel) && r.below(4) == 0 {
+        // Integer division (`math` IQOT, IREM) on the same operands.
+        inst.op = Math;
+        inst.math_fn = Some(r.pick(&[MathFn::IntDivQuotient, MathFn::IntDivRemainder]));
+    }
     inst.chan_offset = off;
     inst.saturate = r.below(5) == 0;
     inst.no_mask = r.below(4) == 0;
@@ -99,6 +104,26 @@ fn random_wide_inst(r: &mut Rng) -> Inst {
         r.pick(&[1u8, 8, 8])
     };
     let pool = |r: &mut Rng| 10 + 4 * r.below(8) as u8;
+    if r.below(5) == 0 {
+        // The conversions between qwords and floats (the JIT's 64-bit division's quotient
+        // digits): an integer of up to 64 bits to F, and F to Q or UQ.
+        let n = r.pick(&[1u8, 8, 8]);
+        let to_float = r.coin();
+        let nr = pool(r);
+        let mut s = wide_src(r, n, nr, true, !to_float);
+        if let (Src::Reg(reg), false) = (&mut s, to_float) {
+            reg.modifier.negate = r.below(4) == 0;
+            reg.modifier.abs = r.below(4) == 0;
+        }
+        let d = if to_float {
+            Type::F
+        } else {
+            r.pick(&[Type::Q, Type::UQ])
+        };
+        let mut inst = alu(Mov, n, dst(pool(r), d), &[s]);
+        inst.no_mask = r.below(4) == 0;
+        return flags(r, inst, Mov);
+    }
     let (op, arity) = if float {
         r.pick(&FLOAT_OPS)
     } else {

@@ -50,11 +50,8 @@ pub fn translatable(inst: &ExecInst) -> bool {
             && matches!(inst.pred, None | Some((PredCtrl::Normal, _)));
     }
     let Some(p) = &inst.fast else { return false };
-    // Doubles run in the interpreter's planned loops (`fast::lanes_d`), and so do the
-    // conversions between qwords and floats.
-    if p.path == Path::Double
-        || p.path == Path::Wide && matches!(p.q, QOp::ToF { .. } | QOp::FromF { .. })
-    {
+    // Doubles run in the interpreter's planned loops (`fast::lanes_d`).
+    if p.path == Path::Double {
         return false;
     }
     if !matches!(inst.n, 1 | 2 | 4 | 8 | 16 | 32) {
@@ -201,8 +198,10 @@ fn int_signed(p: &Plan) -> Option<bool> {
 /// Whether a run of these instructions needs cr0's rounding mode to be round-to-nearest-even
 /// (`Plan::applies`).
 pub fn needs_rtne(inst: &ExecInst) -> bool {
-    inst.fast
-        .is_some_and(|p| matches!(p.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF))
+    inst.fast.is_some_and(|p| {
+        matches!(p.op, FOp::FAdd | FOp::FMul | FOp::FMad | FOp::IToF)
+            || p.path == Path::Wide && matches!(p.q, QOp::ToF { .. })
+    })
 }
 
 /// The run's signature (`code::RunFn`): the GRF bytes, the ARF bytes, the `code::Ctx`, and
@@ -1530,6 +1529,14 @@ impl Cx<'_, '_> {
                     .collect();
                 (out, None)
             }
+            FOp::IDiv { rem, signed } => {
+                let x = self.load_u(s0, false);
+                let y = self.load_u(s1, false);
+                let out = (0..chunks)
+                    .map(|c| self.div(x[c], y[c], signed, rem))
+                    .collect();
+                (out, None)
+            }
             FOp::IShl | FOp::IShr | FOp::IAsr => {
                 let x = self.load_u(s0, false);
                 let y = self.load_u(s1, false);
@@ -1604,10 +1611,26 @@ impl Cx<'_, '_> {
         let mut out = Vec::with_capacity(self.n as usize);
         let mut masks = Vec::new();
         for c in 0..self.n as usize {
+            if let QOp::FromF { u } = p.q {
+                let v = self.lane_from_f(s0, c, u);
+                out.push(v);
+                continue;
+            }
             let x = self.lane_q(s0, c, logic);
             let v = match p.q {
                 QOp::Mov => x,
                 QOp::Not => self.b.ins().bnot(x),
+                // The float's bits in the low dword (`fast::lanes_q`), rounded to nearest
+                // even (a run with one needs cr0 to say so: `needs_rtne`).
+                QOp::ToF { u } => {
+                    let f = if u {
+                        self.b.ins().fcvt_from_uint(types::F32, x)
+                    } else {
+                        self.b.ins().fcvt_from_sint(types::F32, x)
+                    };
+                    let bits = self.bitcast(types::I32, f);
+                    self.b.ins().uextend(types::I64, bits)
+                }
                 _ => {
                     let y = self.lane_q(s1, c, logic);
                     match p.q {
@@ -1652,9 +1675,8 @@ impl Cx<'_, '_> {
                             masks.push(m);
                             self.b.ins().bmask(types::I64, m)
                         }
-                        QOp::Mov | QOp::Not => unreachable!("one source"),
-                        QOp::ToF { .. } | QOp::FromF { .. } => {
-                            unreachable!("conversions are not translated")
+                        QOp::Mov | QOp::Not | QOp::ToF { .. } | QOp::FromF { .. } => {
+                            unreachable!("one source")
                         }
                         QOp::DMov
                         | QOp::DAdd
@@ -1669,6 +1691,31 @@ impl Cx<'_, '_> {
         }
         let cond = (!masks.is_empty()).then(|| self.cond_bits(&masks));
         (out, cond)
+    }
+
+    /// Lane `c` of a float source converted to a qword as `fast::lanes_q` does (`u`: to
+    /// UQ): its bits with abs and negate applied to the sign, truncated toward zero,
+    /// saturating, NaN to 0 (the host's saturating conversions).
+    fn lane_from_f(&mut self, s: &FSrc, c: usize, u: bool) -> Value {
+        let raw = FSrc {
+            abs: false,
+            neg: false,
+            ..*s
+        };
+        let wide = self.lane_q(&raw, c, false);
+        let mut bits = self.b.ins().ireduce(types::I32, wide);
+        if s.abs {
+            bits = self.b.ins().band_imm_u(bits, i64::from(!SIGN));
+        }
+        if s.neg {
+            bits = self.b.ins().bxor_imm_u(bits, i64::from(SIGN));
+        }
+        let f = self.bitcast(types::F32, bits);
+        if u {
+            self.b.ins().fcvt_to_uint_sat(types::I64, f)
+        } else {
+            self.b.ins().fcvt_to_sint_sat(types::I64, f)
+        }
     }
 
     /// Lanes 2c and 2c+1 of a 64-bit plan's source, as an I64X2, extended and modified as
@@ -1831,6 +1878,43 @@ impl Cx<'_, '_> {
             return self.b.ins().iconst(types::I8, 0);
         }
         self.icmp(cm, !unsigned, x, y)
+    }
+
+    /// Integer division of 32-bit lanes as `fast::div32`: the host has no vector division,
+    /// so lane by lane, with the divisor made 1 where it is 0 or where `i32::MIN / -1`
+    /// would trap (the quotient of the latter is then `i32::MIN`, its remainder 0, as the
+    /// wrapping division's), and the quotient by zero all ones, the remainder the dividend.
+    fn div(&mut self, x: Value, y: Value, signed: bool, rem: bool) -> Value {
+        fn one(b: &mut FunctionBuilder<'_>, a: Value, d: Value, signed: bool, rem: bool) -> Value {
+            let zero = b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+            let mut bad = zero;
+            if signed {
+                let min = b.ins().icmp_imm_s(IntCC::Equal, a, i64::from(i32::MIN));
+                let minus1 = b.ins().icmp_imm_s(IntCC::Equal, d, -1);
+                let wraps = b.ins().band(min, minus1);
+                bad = b.ins().bor(zero, wraps);
+            }
+            let one = b.ins().iconst(types::I32, 1);
+            let safe = b.ins().select(bad, one, d);
+            let (q, by_zero) = match (signed, rem) {
+                (true, false) => (b.ins().sdiv(a, safe), b.ins().iconst(types::I32, -1)),
+                (false, false) => (b.ins().udiv(a, safe), b.ins().iconst(types::I32, -1)),
+                (true, true) => (b.ins().srem(a, safe), a),
+                (false, true) => (b.ins().urem(a, safe), a),
+            };
+            b.ins().select(zero, by_zero, q)
+        }
+        if self.scalar() {
+            return one(self.b, x, y, signed, rem);
+        }
+        let mut r = x;
+        for lane in 0..4u8 {
+            let a = self.b.ins().extractlane(x, lane);
+            let d = self.b.ins().extractlane(y, lane);
+            let v = one(self.b, a, d, signed, rem);
+            r = self.b.ins().insertlane(r, v, lane);
+        }
+        r
     }
 
     /// A 32-bit shift, the count masked to 5 bits (Cranelift's shifts mask it likewise).
