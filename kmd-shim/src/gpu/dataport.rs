@@ -304,6 +304,61 @@ fn lanes_off<const N: usize, const B: usize>(flat: &[u8], a0: u64, stride: u64) 
     off
 }
 
+/// Lane 0's address and the step between lanes when the `simd` lane addresses at the start
+/// of `flat` (dwords, or qwords with `a64`) are lane 0's plus `l * stride` for a stride of 0
+/// or more, with no wrap-around (32-bit offsets stay below 4 GiB).
+fn stepping(flat: &[u8], simd: usize, a64: bool) -> Option<(u64, u64)> {
+    let size = if a64 { 8 } else { 4 };
+    let lane = |l: usize| {
+        let mut v = [0u8; 8];
+        v[..size].copy_from_slice(flat.get(size * l..size * (l + 1))?);
+        Some(u64::from_le_bytes(v))
+    };
+    let (a0, a1) = (lane(0)?, lane(1)?);
+    let stride = a1.checked_sub(a0)?;
+    let last = stride
+        .checked_mul(simd as u64 - 1)
+        .and_then(|s| s.checked_add(a0))?;
+    if !a64 && last > u64::from(u32::MAX) {
+        return None;
+    }
+    // Every lane compared, no early exit: a loop of fixed length the compiler unrolls.
+    let same = match (a64, simd) {
+        (true, 8) => lanes_off::<8, 8>(flat, a0, stride) == 0,
+        (true, _) => lanes_off::<16, 8>(flat, a0, stride) == 0,
+        (false, 8) => lanes_off::<8, 4>(flat, a0, stride) == 0,
+        (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
+    };
+    same.then_some((a0, stride))
+}
+
+/// `simd` lanes' `chans` channel planes to lane-major dwords (`interleave`, in its
+/// constant-length form for the shape).
+fn planes_to_lanes(chans: usize, simd: usize, planes: &[[u8; 32]], buf: &mut [u8]) {
+    match (chans, simd) {
+        (1, _) => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
+        (2, 8) => interleave::<2, 8>(planes, buf),
+        (2, _) => interleave::<2, 16>(planes, buf),
+        (3, 8) => interleave::<3, 8>(planes, buf),
+        (3, _) => interleave::<3, 16>(planes, buf),
+        (_, 8) => interleave::<4, 8>(planes, buf),
+        (_, _) => interleave::<4, 16>(planes, buf),
+    }
+}
+
+/// The inverse of `planes_to_lanes`.
+fn lanes_to_planes(chans: usize, simd: usize, buf: &[u8], planes: &mut [[u8; 32]]) {
+    match (chans, simd) {
+        (1, _) => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
+        (2, 8) => deinterleave::<2, 8>(buf, planes),
+        (2, _) => deinterleave::<2, 16>(buf, planes),
+        (3, 8) => deinterleave::<3, 8>(buf, planes),
+        (3, _) => deinterleave::<3, 16>(buf, planes),
+        (_, 8) => deinterleave::<4, 8>(buf, planes),
+        (_, _) => deinterleave::<4, 16>(buf, planes),
+    }
+}
+
 /// Lane-major dwords (lane l's `C` components at `buf[4 C l..]`) of `N` lanes from `C`
 /// channel planes of `N / 8` registers each (channel c of lane l: dword l of plane c).
 /// Lengths are constants, so that the copies are unrolled.
@@ -337,23 +392,7 @@ impl Payload {
         if emask & ((1u32 << simd) - 1) != (1u32 << simd) - 1 {
             return None;
         }
-        let (a0, a1) = (self.lane_addr(reg, 0, a64), self.lane_addr(reg, 1, a64));
-        let stride = a1.checked_sub(a0)?;
-        let last = stride
-            .checked_mul(simd as u64 - 1)
-            .and_then(|s| s.checked_add(a0))?;
-        if !a64 && last > u64::from(u32::MAX) {
-            return None;
-        }
-        let flat = self.regs.get(reg..)?.as_flattened();
-        // Every lane compared, no early exit: a loop of fixed length the compiler unrolls.
-        let same = match (a64, simd) {
-            (true, 8) => lanes_off::<8, 8>(flat, a0, stride) == 0,
-            (true, _) => lanes_off::<16, 8>(flat, a0, stride) == 0,
-            (false, 8) => lanes_off::<8, 4>(flat, a0, stride) == 0,
-            (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
-        };
-        same.then_some((a0, stride))
+        stepping(self.regs.get(reg..)?.as_flattened(), simd, a64)
     }
     /// Dword `lane` (0..7) of payload register `reg`.
     pub(crate) fn u32(&self, reg: usize, lane: usize) -> u32 {
@@ -468,8 +507,7 @@ impl Dataport<'_> {
                 // A walker's binding table does not change while its groups run
                 // (`binding::Bindings`): what an index named once, it names again.
                 let slot = &self.surfaces[b as usize % SURFACES];
-                if let Some((at, sp)) = slot.get().filter(|&(at, _)| at == b) {
-                    debug_assert_eq!(at, b);
+                if let Some((_, sp)) = slot.get().filter(|&(at, _)| at == b) {
                     return Ok(sp);
                 }
                 let sp = match self.tg.bindings.surface(self.mem, b, addr)? {
@@ -658,33 +696,11 @@ impl Dataport<'_> {
         let Some(ao) = regs.payload(m, areg, aregs) else {
             return Ok(None);
         };
-        let flat = &regs.grf[ao..ao + 32 * aregs];
-        let lane = |l: usize| -> u64 {
-            if a64 {
-                u64::from_le_bytes(flat[8 * l..8 * l + 8].try_into().expect("8 bytes"))
-            } else {
-                u64::from(u32::from_le_bytes(
-                    flat[4 * l..4 * l + 4].try_into().expect("4"),
-                ))
-            }
-        };
-        let (a0, a1) = (lane(0), lane(1));
-        let Some(stride) = a1.checked_sub(a0) else {
+        let Some((a0, stride)) = stepping(&regs.grf[ao..ao + 32 * aregs], simd, a64) else {
             return Ok(None);
         };
-        let Some(last) = stride
-            .checked_mul(simd as u64 - 1)
-            .and_then(|s| s.checked_add(a0))
-        else {
-            return Ok(None);
-        };
-        let same = match (a64, simd) {
-            (true, 8) => lanes_off::<8, 8>(flat, a0, stride) == 0,
-            (true, _) => lanes_off::<16, 8>(flat, a0, stride) == 0,
-            (false, 8) => lanes_off::<8, 4>(flat, a0, stride) == 0,
-            (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
-        };
-        if !same || (!a64 && last > u64::from(u32::MAX)) || past(bound, last, 4 * chans) {
+        // The lanes' addresses grow: the last lane's access bounds them all.
+        if past(bound, a0 + (simd as u64 - 1) * stride, 4 * chans) {
             return Ok(None);
         }
         let at = base.wrapping_add(a0);
@@ -696,15 +712,7 @@ impl Dataport<'_> {
                 return Ok(None);
             };
             let (planes, _) = regs.grf[d..d + 32 * chans * per].as_chunks::<32>();
-            match (chans, simd) {
-                (1, _) => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
-                (2, 8) => interleave::<2, 8>(planes, buf),
-                (2, _) => interleave::<2, 16>(planes, buf),
-                (3, 8) => interleave::<3, 8>(planes, buf),
-                (3, _) => interleave::<3, 16>(planes, buf),
-                (_, 8) => interleave::<4, 8>(planes, buf),
-                (_, _) => interleave::<4, 16>(planes, buf),
-            }
+            planes_to_lanes(chans, simd, planes, buf);
             self.mem.write_strided(at, stride, size, buf)?;
         } else {
             let Some(dst) = regs.dst.filter(|_| m.rlen as usize == chans * per) else {
@@ -712,15 +720,7 @@ impl Dataport<'_> {
             };
             self.mem.read_strided(at, stride, size, buf)?;
             let (planes, _) = regs.grf[32 * dst..32 * (dst + chans * per)].as_chunks_mut::<32>();
-            match (chans, simd) {
-                (1, _) => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
-                (2, 8) => deinterleave::<2, 8>(buf, planes),
-                (2, _) => deinterleave::<2, 16>(buf, planes),
-                (3, 8) => deinterleave::<3, 8>(buf, planes),
-                (3, _) => deinterleave::<3, 16>(buf, planes),
-                (_, 8) => deinterleave::<4, 8>(buf, planes),
-                (_, _) => deinterleave::<4, 16>(buf, planes),
-            }
+            lanes_to_planes(chans, simd, buf, planes);
         }
         Ok(Some(latency(Space::Mem { base, bound })))
     }
@@ -1116,29 +1116,11 @@ impl Dataport<'_> {
         let mut buf = [0u8; 16 * 16];
         let buf = &mut buf[..simd * size];
         if matches!(m.kind, MsgKind::UntypedWrite | MsgKind::A64UntypedWrite) {
-            let planes = &msg.regs[dreg..dreg + chans * per];
-            match (chans, simd) {
-                (1, _) => buf.copy_from_slice(&planes.as_flattened()[..simd * 4]),
-                (2, 8) => interleave::<2, 8>(planes, buf),
-                (2, _) => interleave::<2, 16>(planes, buf),
-                (3, 8) => interleave::<3, 8>(planes, buf),
-                (3, _) => interleave::<3, 16>(planes, buf),
-                (_, 8) => interleave::<4, 8>(planes, buf),
-                (_, _) => interleave::<4, 16>(planes, buf),
-            }
+            planes_to_lanes(chans, simd, &msg.regs[dreg..dreg + chans * per], buf);
             self.mem.write_strided(addr, stride, size, buf)?;
         } else {
             self.mem.read_strided(addr, stride, size, buf)?;
-            let planes = &mut resp.regs[..chans * per];
-            match (chans, simd) {
-                (1, _) => planes.as_flattened_mut()[..simd * 4].copy_from_slice(buf),
-                (2, 8) => deinterleave::<2, 8>(buf, planes),
-                (2, _) => deinterleave::<2, 16>(buf, planes),
-                (3, 8) => deinterleave::<3, 8>(buf, planes),
-                (3, _) => deinterleave::<3, 16>(buf, planes),
-                (_, 8) => deinterleave::<4, 8>(buf, planes),
-                (_, _) => deinterleave::<4, 16>(buf, planes),
-            }
+            lanes_to_planes(chans, simd, buf, &mut resp.regs[..chans * per]);
             resp.written = chans * per;
         }
         Ok(())

@@ -9,28 +9,10 @@
 use gencl_isa::gen9::send::{decode_message, Message, MsgKind};
 use gencl_isa::{Opcode, Sfid};
 
-use super::{group, FlatMem, MEM_BASE, MEM_SIZE};
+use super::{group, FlatMem, Rng, MEM_BASE, MEM_SIZE};
 use crate::gpu::binding::Bindings;
 use crate::gpu::dataport::{Dataport, InPlace, Payload, Reply, Request, SendOutcome};
 use crate::gpu::{BufferSurface, GpuError, GpuMemory};
-
-/// xorshift64*: the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len() as u64) as usize]
-    }
-}
 
 /// Where the surface (binding-table index 0) starts and the stateless base.
 const SURFACE: u64 = MEM_BASE + 0x2000;
