@@ -686,7 +686,7 @@ fn int_to_bits(inst: &ExecInst, r: &Lanes<i64>, n: usize) -> Lanes<u64> {
 
 /// Integer division as the math box does it; division by zero gives all ones
 /// (quotient) and the dividend (remainder) — documented as modelled, not measured.
-fn int_div(x: i64, y: i64, unsigned: bool) -> (i64, i64) {
+pub(super) fn int_div(x: i64, y: i64, unsigned: bool) -> (i64, i64) {
     if unsigned {
         let (a, b) = (x as u32, y as u32);
         if b == 0 {

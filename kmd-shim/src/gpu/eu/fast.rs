@@ -375,16 +375,9 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         (Shr, false) => (IShr, 2),
         (Asr, false) => (IAsr, 2),
         (Opcode::Math, false) => match inst.math {
-            Some(MathFn::IntDivQuotient) => (
+            Some(f @ (MathFn::IntDivQuotient | MathFn::IntDivRemainder)) => (
                 IDiv {
-                    rem: false,
-                    signed: !inst.all_unsigned,
-                },
-                2,
-            ),
-            Some(MathFn::IntDivRemainder) => (
-                IDiv {
-                    rem: true,
+                    rem: f == MathFn::IntDivRemainder,
                     signed: !inst.all_unsigned,
                 },
                 2,
@@ -1231,18 +1224,12 @@ fn lanes<const N: usize, const S: bool>(
     cond
 }
 
-/// The quotient (or with `rem` the remainder) of `a / b`, as `alu::int_div` on the sources'
-/// 32 bits: by zero, all ones (or `a`); `i32::MIN / -1` wraps (remainder 0).
+/// The quotient (or with `rem` the remainder) of `a / b` on the sources' 32 bits: the
+/// general path's `alu::int_div` (by zero, all ones or `a`; `i32::MIN / -1` wraps).
 #[inline(always)]
 pub(super) fn div32(a: u32, b: u32, signed: bool, rem: bool) -> u32 {
-    match (b, signed, rem) {
-        (0, _, false) => u32::MAX,
-        (0, _, true) => a,
-        (_, true, false) => (a as i32).wrapping_div(b as i32) as u32,
-        (_, true, true) => (a as i32).wrapping_rem(b as i32) as u32,
-        (_, false, false) => a / b,
-        (_, false, true) => a % b,
-    }
+    let (q, r) = super::alu::int_div(i64::from(a), i64::from(b), !signed);
+    (if rem { r } else { q }) as u32
 }
 
 /// A source of a 64-bit plan as `gather_int` gives it: extended to i64 per its

@@ -88,8 +88,6 @@ impl Port {
         if dst.is_some_and(|r| r + rlen > 128) {
             return Err(illegal(inst, "response past r127"));
         }
-        // A message whose registers the data port neither reads nor writes (a fence) goes
-        // without copies.
         // An untyped message of every lane at strided addresses: read from and written to
         // the registers where they are.
         let regs = InPlace {
@@ -101,6 +99,8 @@ impl Port {
         if let Some(out) = dp.send_in_place(inst.addr, m, emask, regs)? {
             return Ok(out);
         }
+        // A message whose registers the data port neither reads nor writes (a fence) goes
+        // without copies.
         let moves = Dataport::moves_registers(m);
         if moves {
             let mut gather = |first: usize, count: usize| {
