@@ -443,6 +443,56 @@ fn the_real_backend_refuses_other_generations() {
 }
 
 #[test]
+fn a_process_stopped_while_its_kernel_runs_keeps_the_kernel() {
+    // As under a debugger: the process is stopped (SIGSTOP) again and again while its
+    // kernel runs, each time for longer than the hang budget. The model's GPU stops with
+    // it; the budget counts the time the model ran (gpu::watchdog), so the kernel, about a
+    // fifth of the budget's work, ends exact. Embedded only: through gencld the GPU is
+    // the service's and does not stop with the client.
+    use std::io::BufRead;
+    let budget = Duration::from_millis(2000);
+    let exe = build_c("tests/e2e/paused.c", "paused");
+    let mut cmd = Command::new(&exe);
+    cmd.arg("20000000")
+        .env("OCL_ICD_VENDORS", vendors("paused", false))
+        .env("GENCL_HANG_TIMEOUT_MS", budget.as_millis().to_string())
+        .env("XDG_CACHE_HOME", scratch("paused-cache"));
+    mode(&mut cmd, None);
+    let mut child = cmd.stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "running", "the kernel did not start");
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let mut stops = 0;
+    while child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(150));
+        if nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).is_err() {
+            break;
+        }
+        std::thread::sleep(budget + Duration::from_millis(100));
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGCONT).unwrap();
+        stops += 1;
+    }
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{rest} ({status}, {stops} stops)");
+    assert!(rest.contains("clFinish 0, 32 of 32 exact"), "{rest}");
+    // The stops fell in the kernel's run: enqueue to clFinish took longer than the budget.
+    let after: f64 = rest
+        .split("after ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {rest:?}"));
+    assert!(
+        Duration::from_secs_f64(after) > budget,
+        "{after} s, {stops} stops: {rest}"
+    );
+}
+
+#[test]
 fn an_endless_kernel_in_one_client_does_not_stop_another() {
     // gencld with a 1.5 s hang budget; one client spins for ever, another adds vectors.
     let budget = Duration::from_millis(1500);
@@ -479,5 +529,10 @@ fn an_endless_kernel_in_one_client_does_not_stop_another() {
         .unwrap_or_else(|| panic!("no time in {text:?}"));
     let after = Duration::from_secs_f64(after);
     assert!(after >= budget, "{after:?}: {text}");
-    assert!(after < budget + Duration::from_secs(2), "{after:?}: {text}");
+    // The budget is the model's running time (gpu::watchdog): the tests beside this one
+    // and the other client may take up to half of the spinning batch's host core.
+    assert!(
+        after < 2 * budget + Duration::from_secs(2),
+        "{after:?}: {text}"
+    );
 }

@@ -174,9 +174,12 @@ impl Run<'_> {
                             s.spawn(move |_| {
                                 // Between groups a helper runs any other dispatch's
                                 // waiting lane first, so that a long dispatch does not
-                                // hold a short one's end.
+                                // hold a short one's end (whose time is not this batch's).
                                 let o = self.worker(w, shared, group, |_| {
-                                    let _ = rayon_core::yield_now();
+                                    if rayon_core::yield_now() == Some(rayon_core::Yield::Executed)
+                                    {
+                                        Watchdog::lent();
+                                    }
                                 });
                                 joined.lock().push(o);
                             });
