@@ -64,6 +64,11 @@ pub enum DForm {
     Vec2,
     /// Consecutive qwords (64-bit plans only).
     QVec,
+    /// Consecutive words: the low 16 bits of each lane's result (`plan_words`).
+    Words,
+    /// Words 4 bytes apart (`<2>:uw`, one half of each dword: the JIT's packing of 16-bit
+    /// vector elements), the low 16 bits of each lane's result.
+    Words2,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,6 +333,9 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
     if float && matches!(d.ty, Type::Q | Type::UQ) {
         return plan_from_f(inst, &d);
     }
+    if !float && d.ty.size() == 2 {
+        return plan_words(inst, &d);
+    }
     let qword = |ty: Type| ty.size() == 8;
     if !float && (qword(d.ty) || inst.srcs.iter().flatten().any(|s| qword(s.ty))) {
         return plan_q(inst, &d);
@@ -416,6 +424,74 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         sat: inst.sat,
         path: if plain { Path::Plain } else { Path::Strided },
         selects: matches!(op, FSel(_) | ISel(_)),
+    })
+}
+
+/// Integer operations to a word destination: moves, adds, multiplies and logic, whose low
+/// 16 bits depend on their sources' low 16 bits only. So a word source 4 bytes apart
+/// (`<16;8,2>:uw`, the halves of dwords) reads as the dwords it starts, whatever its
+/// extension; abs, which is not of that kind, stays general, as do saturation and
+/// conditional modifiers.
+fn plan_words(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
+    use FOp::*;
+    use Opcode::{Add, And, Mov, Mul, Not, Or, Xor};
+    let n = inst.n as usize;
+    if inst.sat || inst.cmod.is_some() || d.loc != Loc::Grf {
+        return None;
+    }
+    let dform = if strided(&d.rel[..n], 2) {
+        DForm::Words
+    } else if strided(&d.rel[..n], 4) {
+        DForm::Words2
+    } else {
+        return None;
+    };
+    let (op, arity) = match inst.op {
+        Mov => (IMov, 1),
+        Not => (INot, 1),
+        Add => (IAdd, 2),
+        Mul => (IMul, 2),
+        And => (IAnd, 2),
+        Or => (IOr, 2),
+        Xor => (IXor, 2),
+        _ => return None,
+    };
+    if inst.srcs.iter().filter(|s| s.is_some()).count() != arity {
+        return None;
+    }
+    let mut srcs = [NO_SRC; 3];
+    for k in 0..arity {
+        let s = inst.srcs[k].as_ref()?;
+        if s.abs {
+            return None;
+        }
+        let halves = s.ty.size() == 2
+            && s.loc == Loc::Grf
+            && s.indirect.is_none()
+            && s.vxh == 0
+            && s.base % 4 == 0
+            && strided(&s.rel[..n], 4);
+        srcs[k] = if halves {
+            FSrc {
+                at: At::Vec(s.base),
+                neg: s.neg,
+                abs: false,
+                signed: s.ty.is_signed_int(),
+                hi: 0,
+            }
+        } else {
+            plan_src(s, n, Kind::I32)?
+        };
+    }
+    Some(Plan {
+        op,
+        q: QOp::Mov,
+        srcs,
+        dst: Some(d.base),
+        dform,
+        sat: false,
+        path: Path::Strided,
+        selects: false,
     })
 }
 
@@ -931,8 +1007,25 @@ fn store<const N: usize, const S: bool>(
     if !S || form == DForm::Vec {
         store_at::<N, 4>(g, o, v, mask)
     } else {
-        // (Of a qword destination, the low halves: only `store_q` has one.)
-        store_at::<N, 8>(g, o, v, mask)
+        match form {
+            DForm::Words => store_words::<N, 2>(g, o, v, mask),
+            DForm::Words2 => store_words::<N, 4>(g, o, v, mask),
+            // (Of a qword destination, the low halves: only `store_q` has one.)
+            _ => store_at::<N, 8>(g, o, v, mask),
+        }
+    }
+}
+
+/// Write the low 16 bits of the lanes of `mask` as words `STEP` (2 or 4) bytes apart;
+/// other lanes and the bytes between keep their contents.
+#[inline(always)]
+fn store_words<const N: usize, const STEP: usize>(g: &mut [u8], o: u32, v: &[u32; N], mask: u32) {
+    let o = o as usize;
+    let b = &mut g[o..o + STEP * (N - 1) + 2];
+    for i in 0..N {
+        if (mask >> i) & 1 != 0 {
+            b[STEP * i..STEP * i + 2].copy_from_slice(&(v[i] as u16).to_le_bytes());
+        }
     }
 }
 

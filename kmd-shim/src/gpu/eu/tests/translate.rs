@@ -21,6 +21,12 @@ fn random_inst(r: &mut Rng) -> Inst {
     };
     // Registers from a small pool, so that instructions feed each other.
     let pool = |r: &mut Rng| 10 + 4 * r.below(8) as u8;
+    if r.below(8) == 0 {
+        // Word destinations (16-bit vector elements packed into dwords).
+        let inst = word_dst_inst(r, &pool);
+        let op = inst.op;
+        return flags(r, inst, op);
+    }
     if r.below(12) == 0 {
         // Shapes that stay in the interpreter: a byte region, a math instruction.
         return match r.below(2) {
@@ -164,14 +170,6 @@ fn flags(r: &mut Rng, mut inst: Inst, op: Opcode) -> Inst {
         inst = with_pred(inst, flag, r.coin());
     }
     inst
-}
-
-fn rg(v: u8, w: u8, h: u8) -> Region {
-    Region {
-        vstride: v,
-        width: w,
-        hstride: h,
-    }
 }
 
 /// Flags and cr0 set by the program itself (random, per program), then `body`, then EOT.

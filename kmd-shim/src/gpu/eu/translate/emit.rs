@@ -89,6 +89,8 @@ pub fn translatable(inst: &ExecInst) -> bool {
             DForm::Vec => o + 4 * n,
             DForm::Vec2 => o + 8 * (n - 1) + 4,
             DForm::QVec => o + 8 * n,
+            DForm::Words => o + 2 * n,
+            DForm::Words2 => o + 4 * (n - 1) + 2,
         };
         if end > GRF_BYTES as u32 {
             return false;
@@ -1247,6 +1249,15 @@ impl Cx<'_, '_> {
                 DForm::Vec => (self.low_dwords(out), 4),
                 DForm::Vec2 => (self.low_dwords(out), 8),
                 DForm::QVec => (out, 8),
+                // Per lane (a strided plan): the low 16 bits of each lane.
+                DForm::Words | DForm::Words2 => {
+                    let low = self.low_dwords(out);
+                    let words = low
+                        .into_iter()
+                        .map(|v| self.b.ins().ireduce(types::I16, v))
+                        .collect();
+                    (words, if p.dform == DForm::Words { 2 } else { 4 })
+                }
             };
             let whole = if wmask != enabled {
                 Whole::Ask
