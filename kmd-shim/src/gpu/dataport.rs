@@ -669,9 +669,11 @@ impl Dataport<'_> {
         emask: u32,
         regs: InPlace,
     ) -> Result<Option<SendOutcome>, GpuError> {
-        let write = match m.kind {
-            MsgKind::UntypedRead | MsgKind::A64UntypedRead => false,
-            MsgKind::UntypedWrite | MsgKind::A64UntypedWrite => true,
+        let (write, scattered) = match m.kind {
+            MsgKind::UntypedRead | MsgKind::A64UntypedRead => (false, false),
+            MsgKind::UntypedWrite | MsgKind::A64UntypedWrite => (true, false),
+            MsgKind::ByteScatteredRead | MsgKind::DwordScatteredRead => (false, true),
+            MsgKind::ByteScatteredWrite | MsgKind::DwordScatteredWrite => (true, true),
             _ => return Ok(None),
         };
         let simd = m.simd as usize;
@@ -679,8 +681,7 @@ impl Dataport<'_> {
         let mask = m.channel_mask;
         if !matches!(simd, 8 | 16)
             || emask & all != all
-            || mask == 0
-            || mask & (mask + 1) != 0
+            || !scattered && (mask == 0 || mask & (mask + 1) != 0)
             || matches!(m.sfid, Sfid::Null | Sfid::ThreadSpawner | Sfid::Gateway)
             || m.bti.is_some_and(|b| u32::from(b) == BTI_SLM)
         {
@@ -689,6 +690,9 @@ impl Dataport<'_> {
         let Space::Mem { base, bound } = self.message_space(addr, m)? else {
             return Ok(None);
         };
+        if scattered {
+            return self.scattered_in_place(m, write, base, bound, regs);
+        }
         let a64 = m.bti.is_none();
         let (chans, per) = (mask.count_ones() as usize, simd / 8);
         let areg = usize::from(m.header);
@@ -721,6 +725,59 @@ impl Dataport<'_> {
             self.mem.read_strided(at, stride, size, buf)?;
             let (planes, _) = regs.grf[32 * dst..32 * (dst + chans * per)].as_chunks_mut::<32>();
             lanes_to_planes(chans, simd, buf, planes);
+        }
+        Ok(Some(latency(Space::Mem { base, bound })))
+    }
+
+    /// `send_in_place` for a byte or dword scattered read or write (`scattered`'s, for every
+    /// lane, at strided offsets in the bound): each lane's `data_size` bytes from or to the
+    /// low bytes of its dword, a read's zero-extended.
+    fn scattered_in_place(
+        &mut self,
+        m: &Message,
+        write: bool,
+        base: u64,
+        bound: Option<u64>,
+        regs: InPlace,
+    ) -> Result<Option<SendOutcome>, GpuError> {
+        let (simd, es) = (m.simd as usize, m.data_size as usize);
+        let per = simd / 8;
+        let areg = usize::from(m.header);
+        if !matches!(es, 1 | 2 | 4) {
+            return Ok(None);
+        }
+        let Some(ao) = regs.payload(m, areg, per) else {
+            return Ok(None);
+        };
+        let Some((a0, stride)) = stepping(&regs.grf[ao..ao + 32 * per], simd, false) else {
+            return Ok(None);
+        };
+        if past(bound, a0 + (simd as u64 - 1) * stride, es) {
+            return Ok(None);
+        }
+        let at = base.wrapping_add(a0);
+        let mut buf = [0u8; 16 * 4];
+        let buf = &mut buf[..simd * es];
+        if write {
+            let Some(d) = regs.payload(m, areg + per, per) else {
+                return Ok(None);
+            };
+            let data = &regs.grf[d..d + 32 * per];
+            for (l, b) in buf.chunks_exact_mut(es).enumerate() {
+                b.copy_from_slice(&data[4 * l..4 * l + es]);
+            }
+            self.mem.write_strided(at, stride, es, buf)?;
+        } else {
+            let Some(dst) = regs.dst.filter(|_| m.rlen as usize == per) else {
+                return Ok(None);
+            };
+            self.mem.read_strided(at, stride, es, buf)?;
+            let out = &mut regs.grf[32 * dst..32 * (dst + per)];
+            for (l, b) in buf.chunks_exact(es).enumerate() {
+                let mut v = [0u8; 4];
+                v[..es].copy_from_slice(b);
+                out[4 * l..4 * l + 4].copy_from_slice(&v);
+            }
         }
         Ok(Some(latency(Space::Mem { base, bound })))
     }

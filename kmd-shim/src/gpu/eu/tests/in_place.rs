@@ -1,5 +1,6 @@
-//! `Dataport::send_in_place` (an untyped message of every lane at strided addresses, read
-//! from and written to the sender's registers where they are) against the message path it
+//! `Dataport::send_in_place` (an untyped, byte scattered or dword scattered message of
+//! every lane at strided addresses, read from and written to the sender's registers where
+//! they are) against the message path it
 //! stands in for (`Dataport::send` on a payload gathered from the registers, the reply
 //! written back): over random messages, the same memory, registers, latency and errors;
 //! and the messages it must leave to that path (lanes off, addresses that do not step by a
@@ -69,15 +70,27 @@ fn by_message(
 #[test]
 fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let (mut in_place, mut declined, mut faults) = (0, 0, 0);
+    let (mut in_place, mut declined, mut faults, mut scattered_in_place) = (0, 0, 0, 0);
     for case in 0..6000 {
         let simd = rng.pick(&[8usize, 16]);
         let per = simd / 8;
-        let a64 = rng.below(3) == 0;
+        // A third of the cases: a byte or dword scattered message (DC0), one element of
+        // `es` bytes a lane in the low bytes of its dword.
+        let scattered = rng.below(3) == 0;
+        let dword = scattered && rng.below(3) == 0;
+        let es = match (scattered, dword) {
+            (false, _) | (true, true) => 4,
+            _ => rng.pick(&[1usize, 2, 4]),
+        };
+        let a64 = !scattered && rng.below(3) == 0;
         let stateless = !a64 && rng.below(2) == 0;
         let write = rng.below(2) == 0;
         // Mostly x, xy, xyz, xyzw (which it takes); xz and yw it must not.
-        let cmask: u32 = rng.pick(&[1, 3, 7, 15, 1, 3, 7, 15, 5, 0xA]);
+        let cmask: u32 = if scattered {
+            1
+        } else {
+            rng.pick(&[1, 3, 7, 15, 1, 3, 7, 15, 5, 0xA])
+        };
         let chans = cmask.count_ones() as usize;
         let header = rng.below(4) == 0;
         let aregs = if a64 { simd / 4 } else { simd / 8 };
@@ -106,29 +119,58 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
             (false, true) => 255,
             (false, false) => 0,
         };
+        // DC0's scattered messages: type 3/0xB (dword; control 3 SIMD16, 2 SIMD8) and
+        // 4/0xC (byte; control bit 0 SIMD16, bits 3:2 the size's log2).
+        let (msg_type, ctl, sfid) = match (scattered, dword) {
+            (false, _) => (msg_type, simd_mode << 4 | (!cmask & 0xF), Sfid::Dc1),
+            (true, true) => (
+                if write { 0xB } else { 0x3 },
+                if simd == 16 { 3 } else { 2 },
+                Sfid::Dc0,
+            ),
+            (true, false) => (
+                if write { 0xC } else { 0x4 },
+                u32::from(simd == 16) | (es.trailing_zeros() << 2),
+                Sfid::Dc0,
+            ),
+        };
         let desc = ((mlen as u32) << 25)
             | ((rlen as u32) << 20)
             | (u32::from(header) << 19)
             | (msg_type << 14)
-            | ((simd_mode << 4 | (!cmask & 0xF)) << 8)
+            | (ctl << 8)
             | bti;
         let op = if split { Opcode::Sends } else { Opcode::Send };
-        let m = decode_message(op, simd as u8, Sfid::Dc1, desc, (ex_mlen as u32) << 6);
-        let kind = match (a64, write) {
-            (false, false) => MsgKind::UntypedRead,
-            (false, true) => MsgKind::UntypedWrite,
-            (true, false) => MsgKind::A64UntypedRead,
-            (true, true) => MsgKind::A64UntypedWrite,
+        let m = decode_message(op, simd as u8, sfid, desc, (ex_mlen as u32) << 6);
+        let kind = match (scattered, dword, a64, write) {
+            (true, true, _, false) => MsgKind::DwordScatteredRead,
+            (true, true, _, true) => MsgKind::DwordScatteredWrite,
+            (true, false, _, false) => MsgKind::ByteScatteredRead,
+            (true, false, _, true) => MsgKind::ByteScatteredWrite,
+            (false, _, false, false) => MsgKind::UntypedRead,
+            (false, _, false, true) => MsgKind::UntypedWrite,
+            (false, _, true, false) => MsgKind::A64UntypedRead,
+            (false, _, true, true) => MsgKind::A64UntypedWrite,
         };
-        assert_eq!(
-            (m.kind, m.simd as usize, m.channel_mask as u32),
-            (kind, simd, cmask)
-        );
+        assert_eq!((m.kind, m.simd as usize), (kind, simd));
+        if scattered {
+            assert_eq!(m.data_size as usize, es);
+        } else {
+            assert_eq!(m.channel_mask as u32, cmask);
+        }
         // The surface's bound: sometimes within the lanes' reach.
         let bound = rng.pick(&[0x4000u64, 0x4000, 0x200, 0x84, 0x1000]);
         // Addresses: lane 0's (relative to where the space starts), then a step.
-        let a0 = 4 * rng.below(0x600);
-        let stride = rng.pick(&[0i64, 4, 8, 12, 16, 20, 64, 256, 1024, -4]);
+        let a0 = if scattered && rng.coin() {
+            rng.below(0x1800)
+        } else {
+            4 * rng.below(0x600)
+        };
+        let stride = if scattered && rng.coin() {
+            rng.pick(&[1i64, 2, 2, 3, 4, -2])
+        } else {
+            rng.pick(&[0i64, 4, 8, 12, 16, 20, 64, 256, 1024, -4])
+        };
         let pattern = rng.below(8);
         let base = if a64 {
             MEM_BASE + 0x3000
@@ -216,7 +258,7 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
         let ((mem_a, grf_a, out_a), took) = run(true);
         let ((mem_b, grf_b, out_b), _) = run(false);
         let what = format!(
-            "case {case}: SIMD{simd} {kind:?} a64 {a64} stateless {stateless} cmask {cmask:#x} \
+            "case {case}: SIMD{simd} {kind:?} es {es} a64 {a64} stateless {stateless} cmask {cmask:#x} \
              header {header} split {split} straddle {straddle} emask {emask:#x} a0 {a0:#x} \
              stride {stride} pattern {pattern} bound {bound:#x}"
         );
@@ -230,7 +272,10 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
             assert!(!took || out_a.is_err(), "taken in place: {what}");
         }
         match (took, &out_a) {
-            (true, Ok(_)) => in_place += 1,
+            (true, Ok(_)) => {
+                in_place += 1;
+                scattered_in_place += usize::from(scattered);
+            }
             (true, Err(_)) => faults += 1,
             (false, _) => declined += 1,
         }
@@ -238,6 +283,10 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
     // The cases reach each side: messages taken in place, faults raised there, and
     // messages left to the message path.
     assert!(in_place > 1000, "{in_place} taken in place");
+    assert!(
+        scattered_in_place > 300,
+        "{scattered_in_place} scattered messages taken in place"
+    );
     assert!(faults > 20, "{faults} faults in place");
     assert!(declined > 1000, "{declined} left to the message path");
 }
