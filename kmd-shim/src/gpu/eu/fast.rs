@@ -333,7 +333,8 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
     if float && matches!(d.ty, Type::Q | Type::UQ) {
         return plan_from_f(inst, &d);
     }
-    if !float && d.ty.size() == 2 {
+    // (Half floats are words too, of the general path's domain: not these.)
+    if !float && matches!(d.ty, Type::W | Type::UW) {
         return plan_words(inst, &d);
     }
     let qword = |ty: Type| ty.size() == 8;
@@ -465,7 +466,7 @@ fn plan_words(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
         if s.abs {
             return None;
         }
-        let halves = s.ty.size() == 2
+        let halves = matches!(s.ty, Type::W | Type::UW)
             && s.loc == Loc::Grf
             && s.indirect.is_none()
             && s.vxh == 0

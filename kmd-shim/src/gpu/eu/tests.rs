@@ -2420,13 +2420,15 @@ fn fast_path_matches_general_path() {
 /// An integer instruction to a word destination, as the JIT packs 16-bit vector elements
 /// (`mov (16) r43.1<2>:uw r39.0<16;8,2>:uw`): contiguous or hstride-2 words at either half
 /// of a dword, from word halves of dwords (at either half: the odd half is not planned),
+/// half floats among them,
 /// contiguous words, dwords, scalars and immediates, with modifiers, saturation and
 /// conditions now and then (which stay general), among the operations `plan_words` takes
 /// and some it does not. `pool` gives the registers.
 fn word_dst_inst(r: &mut Rng, pool: &dyn Fn(&mut Rng) -> u8) -> Inst {
     let n = r.pick(&[1u8, 8, 8, 16, 16]);
     let (op, arity) = r.pick(&INT_OPS);
-    let words = |r: &mut Rng| r.pick(&[Type::W, Type::UW]);
+    // Now and then a half float: a word too, which is not an integer's (IGC's half code).
+    let words = |r: &mut Rng| r.pick(&[Type::W, Type::UW, Type::W, Type::UW, Type::HF]);
     let srcs: Vec<Src> = (0..arity)
         .map(|_| {
             let mut s = match r.below(6) {
