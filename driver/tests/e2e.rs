@@ -442,6 +442,17 @@ fn the_real_backend_refuses_other_generations() {
     );
 }
 
+/// The time a test client printed as "after S s" (tests/e2e/spin.c, paused.c).
+fn seconds_after(text: &str) -> Duration {
+    let s: f64 = text
+        .split("after ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {text:?}"));
+    Duration::from_secs_f64(s)
+}
+
 #[test]
 fn a_process_stopped_while_its_kernel_runs_keeps_the_kernel() {
     // As under a debugger: the process is stopped (SIGSTOP) again and again while its
@@ -480,16 +491,8 @@ fn a_process_stopped_while_its_kernel_runs_keeps_the_kernel() {
     assert!(status.success(), "{rest} ({status}, {stops} stops)");
     assert!(rest.contains("clFinish 0, 32 of 32 exact"), "{rest}");
     // The stops fell in the kernel's run: enqueue to clFinish took longer than the budget.
-    let after: f64 = rest
-        .split("after ")
-        .nth(1)
-        .and_then(|t| t.split(' ').next())
-        .and_then(|t| t.parse().ok())
-        .unwrap_or_else(|| panic!("no time in {rest:?}"));
-    assert!(
-        Duration::from_secs_f64(after) > budget,
-        "{after} s, {stops} stops: {rest}"
-    );
+    let after = seconds_after(&rest);
+    assert!(after > budget, "{after:?}, {stops} stops: {rest}");
 }
 
 #[test]
@@ -521,13 +524,7 @@ fn an_endless_kernel_in_one_client_does_not_stop_another() {
     assert!(text.contains("status -5, clFinish -5"), "{text}");
     // From the spinning kernel's enqueue to clFinish's answer, as the client measured it
     // (its build and start-up left out: the machine may be busy with other tests).
-    let after: f64 = text
-        .split("after ")
-        .nth(1)
-        .and_then(|t| t.split(' ').next())
-        .and_then(|t| t.parse().ok())
-        .unwrap_or_else(|| panic!("no time in {text:?}"));
-    let after = Duration::from_secs_f64(after);
+    let after = seconds_after(&text);
     assert!(after >= budget, "{after:?}: {text}");
     // The budget is the model's running time (gpu::watchdog): the tests beside this one
     // and the other client may take up to half of the spinning batch's host core.

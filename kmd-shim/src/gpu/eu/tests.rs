@@ -2474,19 +2474,11 @@ fn word_destinations_match_the_general_path() {
         let at = KBASE + 16 * prog.len() as u64;
         prog.push(inst.clone());
         prog.push(eot());
-        let mask = match r.below(3) {
-            0 => u32::MAX,
-            _ => r.next() as u32,
-        };
-        let mut regs = vec![[0u8; 32]; 128];
-        for g in regs.iter_mut().take(60).skip(1) {
+        let tg = random_simd32_thread(r, |r, g| {
             for w in 0..8 {
                 g[w * 4..w * 4 + 4].copy_from_slice(&corner_u32(r).to_le_bytes());
             }
-        }
-        let mut tg = group(1, mask, |_, _| {});
-        tg.simd = 32;
-        tg.threads[0].grfs = regs;
+        });
         let what = format!("case {case}: {inst:?}");
         planned += usize::from(fast_matches_general(prog, at, &tg, &what).is_some());
     }
@@ -2595,6 +2587,23 @@ fn with_random_flags(r: &mut Rng, mut inst: Inst, op: Opcode) -> Inst {
         inst = with_pred(inst, flag, r.coin());
     }
     inst
+}
+
+/// One SIMD32 thread with a random lane mask (all lanes a third of the time) and r1-r59
+/// filled by `fill` (r0 and r60 up zero).
+fn random_simd32_thread(r: &mut Rng, fill: impl Fn(&mut Rng, &mut [u8; 32])) -> ThreadGroup {
+    let mask = match r.below(3) {
+        0 => u32::MAX,
+        _ => r.next() as u32,
+    };
+    let mut regs = vec![[0u8; 32]; 128];
+    for g in regs.iter_mut().take(60).skip(1) {
+        fill(r, g);
+    }
+    let mut tg = group(1, mask, |_, _| {});
+    tg.simd = 32;
+    tg.threads[0].grfs = regs;
+    tg
 }
 
 /// Moves that give both flag registers random bits.
@@ -3006,19 +3015,11 @@ fn fast_path_matches_general_path_double() {
         let at = KBASE + 16 * prog.len() as u64;
         prog.push(inst.clone());
         prog.push(eot());
-        let mask = match r.below(3) {
-            0 => u32::MAX,
-            _ => r.next() as u32,
-        };
-        let mut regs = vec![[0u8; 32]; 128];
-        for g in regs.iter_mut().take(60).skip(1) {
+        let tg = random_simd32_thread(r, |r, g| {
             for k in 0..4 {
                 g[k * 8..k * 8 + 8].copy_from_slice(&corner(r).to_le_bytes());
             }
-        }
-        let mut tg = group(1, mask, |_, _| {});
-        tg.simd = 32;
-        tg.threads[0].grfs = regs;
+        });
         let what = format!("case {case} (cr0 {cr0:#x}): {inst:?}");
         if let Some(p) = fast_matches_general(prog, at, &tg, &what) {
             if p.path == super::fast::Path::Double {
