@@ -11,7 +11,7 @@
 use gencl_isa::gen9::send::{self, AtomicOp, Message, MsgKind};
 use gencl_isa::Sfid;
 
-use crate::gpu::{copy_lane, GpuError, GpuMemory, MemFault, ThreadGroup};
+use crate::gpu::{copy_lane, lane_zext, GpuError, GpuMemory, MemFault, ThreadGroup};
 
 /// Binding-table indices with a fixed meaning on Gen9: the ISA crate's, widened to the
 /// descriptor field they are compared with.
@@ -335,6 +335,30 @@ fn stepping(flat: &[u8], simd: usize, a64: bool) -> Option<(u64, u64)> {
         (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
     };
     same.then_some((a0, stride))
+}
+
+/// The low `es` (1, 2 or 4) bytes of each lane's dword of `dwords`, packed into `buf`: a
+/// loop per element size, so that each lane's copy is a move of its size (a variable-length
+/// copy is a call to memcpy).
+fn narrow_lanes(es: usize, dwords: &[u8], buf: &mut [u8]) {
+    let n = buf.len() / es;
+    match es {
+        1 => (0..n).for_each(|l| buf[l] = dwords[4 * l]),
+        2 => (0..n).for_each(|l| buf[2 * l..2 * l + 2].copy_from_slice(&dwords[4 * l..4 * l + 2])),
+        _ => buf.copy_from_slice(&dwords[..buf.len()]),
+    }
+}
+
+/// The inverse of `narrow_lanes`: each lane's `es` bytes of `buf` zero-extended into its
+/// dword of `dwords`.
+fn widen_lanes(es: usize, buf: &[u8], dwords: &mut [u8]) {
+    let n = buf.len() / es;
+    let mut put = |l: usize, v: u32| dwords[4 * l..4 * l + 4].copy_from_slice(&v.to_le_bytes());
+    match es {
+        1 => (0..n).for_each(|l| put(l, u32::from(buf[l]))),
+        2 => (0..n).for_each(|l| put(l, lane_zext(&buf[2 * l..2 * l + 2]))),
+        _ => dwords[..buf.len()].copy_from_slice(buf),
+    }
 }
 
 /// `simd` lanes' `chans` channel planes to lane-major dwords (`interleave`, in its
@@ -768,9 +792,7 @@ impl Dataport<'_> {
                 return Ok(None);
             };
             let data = &regs.grf[d..d + 32 * per];
-            for (l, b) in buf.chunks_exact_mut(es).enumerate() {
-                b.copy_from_slice(&data[4 * l..4 * l + es]);
-            }
+            narrow_lanes(es, data, buf);
             self.mem.write_strided(at, stride, es, buf)?;
         } else {
             let Some(dst) = regs.dst.filter(|_| m.rlen as usize == per) else {
@@ -778,11 +800,7 @@ impl Dataport<'_> {
             };
             self.mem.read_strided(at, stride, es, buf)?;
             let out = &mut regs.grf[32 * dst..32 * (dst + per)];
-            for (l, b) in buf.chunks_exact(es).enumerate() {
-                let mut v = [0u8; 4];
-                v[..es].copy_from_slice(b);
-                out[4 * l..4 * l + 4].copy_from_slice(&v);
-            }
+            widen_lanes(es, buf, out);
         }
         Ok(Some(latency(Space::Mem { base, bound })))
     }
@@ -955,10 +973,8 @@ impl Dataport<'_> {
             self.write_each(sp, offs, es, buf)?;
         } else {
             self.read_each(sp, offs, es, buf)?;
-            for (k, &lane) in slots.iter().enumerate() {
-                let mut v = [0u8; 4];
-                copy_lane(&mut v[..es], &buf[k * es..(k + 1) * es]);
-                resp.set_lane_u32(0, usize::from(lane), u32::from_le_bytes(v));
+            for (b, &lane) in buf.chunks_exact(es).zip(slots) {
+                resp.set_lane_u32(0, usize::from(lane), lane_zext(b));
             }
             resp.written = simd / 8;
         }

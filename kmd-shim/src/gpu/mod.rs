@@ -142,6 +142,18 @@ pub fn update_one<M: GpuMemory + ?Sized>(
     Ok(())
 }
 
+/// A lane's element of 1, 2 or 4 little-endian bytes, zero-extended: a load of its size.
+/// (Copied into a dword first, a variable-length copy was a call to memcpy and the dword
+/// read back at once a store-forwarding stall: a third of a byte-scattered kernel's time.)
+#[inline(always)]
+pub fn lane_zext(b: &[u8]) -> u32 {
+    match *b {
+        [x] => u32::from(x),
+        [x, y] => u32::from(u16::from_le_bytes([x, y])),
+        _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+    }
+}
+
 /// Copies a lane's bytes: an element of 1, 2, 4, 8 or 16 bytes as a move of its size, not a
 /// call to memmove (a run of lanes, longer, as memmove).
 #[inline(always)]

@@ -97,6 +97,8 @@ impl GemObject {
         // mapping, another host thread of the model) only decides which bytes are read.
         unsafe {
             match out.len() {
+                1 => out[0] = p.read(),
+                2 => out[..2].copy_from_slice(&p.cast::<[u8; 2]>().read_unaligned()),
                 4 => out[..4].copy_from_slice(&p.cast::<[u8; 4]>().read_unaligned()),
                 8 => out[..8].copy_from_slice(&p.cast::<[u8; 8]>().read_unaligned()),
                 16 => out[..16].copy_from_slice(&p.cast::<[u8; 16]>().read_unaligned()),
@@ -113,6 +115,10 @@ impl GemObject {
         // `data` is a distinct buffer, and the bytes are stored by copies only.
         unsafe {
             match data.len() {
+                1 => p.write(data[0]),
+                2 => p
+                    .cast::<[u8; 2]>()
+                    .write_unaligned(data[..2].try_into().expect("2")),
                 4 => p
                     .cast::<[u8; 4]>()
                     .write_unaligned(data[..4].try_into().expect("4")),
