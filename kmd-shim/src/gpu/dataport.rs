@@ -243,28 +243,92 @@ pub struct Request<'a> {
     pub payload: &'a Payload,
 }
 
-/// A message's registers where the sender has them (`Dataport::send_in_place`): its GRF,
-/// the payload's first register `src0` (`mlen` registers) and, for a split send, `src1`
-/// (`ex_mlen`), and the reply's first register `dst`. The EU checked they lie within r127.
-pub struct InPlace<'g> {
-    pub grf: &'g mut [u8],
-    pub src0: usize,
-    pub src1: Option<usize>,
-    pub dst: Option<usize>,
+/// What taking a message in place (`Dataport::send_form`) needs of it besides its lanes'
+/// addresses and enabled lanes, from its descriptor and register numbers alone: an untyped
+/// read or write (channels x, xy, xyz or xyzw), or a byte or dword scattered one, of SIMD8
+/// or SIMD16, to memory (not shared local memory), its register blocks each within one of
+/// the two payloads and within r127. Found once when a send with an immediate descriptor
+/// is decoded (`eu::program`), else at each send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InPlaceForm {
+    write: bool,
+    scattered: bool,
+    a64: bool,
+    simd: u8,
+    /// Untyped: its channels; scattered: bytes per element (1, 2 or 4).
+    width: u8,
+    bti: Option<u8>,
+    /// GRF byte offsets of the lanes' addresses and of a write's data or a read's reply.
+    addrs: u16,
+    data: u16,
 }
 
-impl InPlace<'_> {
-    /// The GRF byte offset of payload registers `k..k + n`, when they are in one of the
-    /// two payloads.
-    fn payload(&self, m: &Message, k: usize, n: usize) -> Option<usize> {
-        let mlen = m.mlen as usize;
-        if k + n <= mlen {
-            Some(32 * (self.src0 + k))
-        } else if k >= mlen && k + n <= mlen + m.ex_mlen as usize {
-            self.src1.map(|r| 32 * (r + k - mlen))
-        } else {
-            None
+impl InPlaceForm {
+    /// The form of message `m` whose payload starts at `src0` (`mlen` registers) and, for
+    /// a split send, `src1` (`ex_mlen`), and whose reply goes to `dst`; `None` when it has
+    /// none (the message path takes it, and raises what is wrong with it).
+    pub fn of(m: &Message, src0: usize, src1: Option<usize>, dst: Option<usize>) -> Option<Self> {
+        let (write, scattered) = match m.kind {
+            MsgKind::UntypedRead | MsgKind::A64UntypedRead => (false, false),
+            MsgKind::UntypedWrite | MsgKind::A64UntypedWrite => (true, false),
+            MsgKind::ByteScatteredRead | MsgKind::DwordScatteredRead => (false, true),
+            MsgKind::ByteScatteredWrite | MsgKind::DwordScatteredWrite => (true, true),
+            _ => return None,
+        };
+        let (mlen, ex_mlen, rlen) = (m.mlen as usize, m.ex_mlen as usize, m.rlen as usize);
+        let simd = m.simd as usize;
+        if !matches!(simd, 8 | 16)
+            || matches!(m.sfid, Sfid::Null | Sfid::ThreadSpawner | Sfid::Gateway)
+            || m.bti.is_some_and(|b| u32::from(b) == BTI_SLM)
+            || src0 + mlen > 128
+            || src1.is_some_and(|r| r + ex_mlen > 128)
+            || dst.is_some_and(|r| r + rlen > 128)
+        {
+            return None;
         }
+        // GRF byte offset of payload registers `k..k + n`, in one of the two payloads.
+        let payload = |k: usize, n: usize| -> Option<usize> {
+            if k + n <= mlen {
+                Some(32 * (src0 + k))
+            } else if k >= mlen && k + n <= mlen + ex_mlen {
+                src1.map(|r| 32 * (r + k - mlen))
+            } else {
+                None
+            }
+        };
+        let per = simd / 8;
+        let areg = usize::from(m.header);
+        let a64 = !scattered && m.bti.is_none();
+        let (width, aregs, dregs) = if scattered {
+            let es = m.data_size as usize;
+            if !matches!(es, 1 | 2 | 4) {
+                return None;
+            }
+            (es, per, per)
+        } else {
+            let mask = m.channel_mask;
+            if mask == 0 || mask & (mask + 1) != 0 {
+                return None;
+            }
+            let chans = mask.count_ones() as usize;
+            (chans, if a64 { simd / 4 } else { per }, chans * per)
+        };
+        let addrs = payload(areg, aregs)?;
+        let data = if write {
+            payload(areg + aregs, dregs)?
+        } else {
+            32 * dst.filter(|_| rlen == dregs)?
+        };
+        Some(InPlaceForm {
+            write,
+            scattered,
+            a64,
+            simd: simd as u8,
+            width: width as u8,
+            bti: m.bti,
+            addrs: addrs as u16,
+            data: data as u16,
+        })
     }
 }
 
@@ -304,10 +368,11 @@ fn lanes_off<const N: usize, const B: usize>(flat: &[u8], a0: u64, stride: u64) 
     off
 }
 
-/// Lane 0's address and the step between lanes when the `simd` lane addresses at the start
-/// of `flat` (dwords, or qwords with `a64`) are lane 0's plus `l * stride` for a stride of 0
-/// or more, with no wrap-around (32-bit offsets stay below 4 GiB).
-fn stepping(flat: &[u8], simd: usize, a64: bool) -> Option<(u64, u64)> {
+/// Lane 0's address and the step between lanes when the first `n` of the `simd` lane
+/// addresses at the start of `flat` (dwords, or qwords with `a64`) are lane 0's plus
+/// `l * stride` for a stride of 0 or more, with no wrap-around (32-bit offsets stay below
+/// 4 GiB). One lane steps by anything: its stride is 0.
+fn stepping(flat: &[u8], simd: usize, a64: bool, n: usize) -> Option<(u64, u64)> {
     // Of a fixed size each way: a copy of a variable length was a call to memcpy, and its
     // bytes read back at once a store-forwarding stall (7 % of a 64-bit CTS run's time).
     let lane = |l: usize| -> Option<u64> {
@@ -319,20 +384,25 @@ fn stepping(flat: &[u8], simd: usize, a64: bool) -> Option<(u64, u64)> {
             ))
         })
     };
-    let (a0, a1) = (lane(0)?, lane(1)?);
-    let stride = a1.checked_sub(a0)?;
+    let a0 = lane(0)?;
+    if n == 1 {
+        return Some((a0, 0));
+    }
+    let stride = lane(1)?.checked_sub(a0)?;
     let last = stride
-        .checked_mul(simd as u64 - 1)
+        .checked_mul(n as u64 - 1)
         .and_then(|s| s.checked_add(a0))?;
     if !a64 && last > u64::from(u32::MAX) {
         return None;
     }
     // Every lane compared, no early exit: a loop of fixed length the compiler unrolls.
-    let same = match (a64, simd) {
-        (true, 8) => lanes_off::<8, 8>(flat, a0, stride) == 0,
-        (true, _) => lanes_off::<16, 8>(flat, a0, stride) == 0,
-        (false, 8) => lanes_off::<8, 4>(flat, a0, stride) == 0,
-        (false, _) => lanes_off::<16, 4>(flat, a0, stride) == 0,
+    let same = match (a64, simd, n == simd) {
+        (true, 8, true) => lanes_off::<8, 8>(flat, a0, stride) == 0,
+        (true, _, true) => lanes_off::<16, 8>(flat, a0, stride) == 0,
+        (false, 8, true) => lanes_off::<8, 4>(flat, a0, stride) == 0,
+        (false, _, true) => lanes_off::<16, 4>(flat, a0, stride) == 0,
+        // A partial thread's first lanes (rarer): one lane at a time.
+        _ => (2..n).all(|l| lane(l) == Some(a0.wrapping_add(l as u64 * stride))),
     };
     same.then_some((a0, stride))
 }
@@ -421,7 +491,7 @@ impl Payload {
         if emask & ((1u32 << simd) - 1) != (1u32 << simd) - 1 {
             return None;
         }
-        stepping(self.regs.get(reg..)?.as_flattened(), simd, a64)
+        stepping(self.regs.get(reg..)?.as_flattened(), simd, a64, simd)
     }
     /// Dword `lane` (0..7) of payload register `reg`.
     pub(crate) fn u32(&self, reg: usize, lane: usize) -> u32 {
@@ -683,124 +753,75 @@ impl Dataport<'_> {
         self.message(req, reply)
     }
 
-    /// `send` for an untyped read or write of every lane whose lanes' addresses step by a
-    /// constant within a buffer (the work-items' elements of an array, most of the CTS's
-    /// integer and conversion kernels), taken where its registers are: the payload read
-    /// from the sender's registers and the reply written to its destination registers,
-    /// without the copies into a message and out of a reply (`regs`). What it does is
-    /// `untyped_strided`'s, so memory, the registers and the latency are as `send` leaves
-    /// them; `None` when the message is not of that form (or a register block straddles
-    /// the two payloads), for `send`.
-    pub fn send_in_place(
+    /// `send` for a message of an `InPlaceForm` whose enabled lanes are its first ones
+    /// (all of them, or those of a work-group's last, partial thread) and whose lanes'
+    /// addresses step by a constant within a buffer (the work-items' elements of an
+    /// array, most of the CTS's integer and conversion kernels), taken where its
+    /// registers are: the payload read from the sender's registers `grf` and the reply
+    /// written to its destination registers (its disabled lanes' dwords left as they
+    /// were), without the copies into a message and out of a reply. What it does is
+    /// `untyped`'s or `scattered`'s, so memory, the registers and the latency are as `send`
+    /// leaves them; `None` when the message's lanes are not of that form, for `send`.
+    pub fn send_form(
         &mut self,
         addr: u64,
-        m: &Message,
+        f: &InPlaceForm,
+        grf: &mut [u8],
         emask: u32,
-        regs: InPlace,
     ) -> Result<Option<SendOutcome>, GpuError> {
-        let (write, scattered) = match m.kind {
-            MsgKind::UntypedRead | MsgKind::A64UntypedRead => (false, false),
-            MsgKind::UntypedWrite | MsgKind::A64UntypedWrite => (true, false),
-            MsgKind::ByteScatteredRead | MsgKind::DwordScatteredRead => (false, true),
-            MsgKind::ByteScatteredWrite | MsgKind::DwordScatteredWrite => (true, true),
-            _ => return Ok(None),
-        };
-        let simd = m.simd as usize;
-        let all = (1u32 << simd.min(16)) - 1;
-        let mask = m.channel_mask;
-        if !matches!(simd, 8 | 16)
-            || emask & all != all
-            || !scattered && (mask == 0 || mask & (mask + 1) != 0)
-            || matches!(m.sfid, Sfid::Null | Sfid::ThreadSpawner | Sfid::Gateway)
-            || m.bti.is_some_and(|b| u32::from(b) == BTI_SLM)
-        {
+        let simd = usize::from(f.simd);
+        let on = emask & ((1u32 << simd) - 1);
+        if on == 0 || on & (on + 1) != 0 {
             return Ok(None);
         }
-        let Space::Mem { base, bound } = self.message_space(addr, m)? else {
+        let n = on.count_ones() as usize;
+        let Space::Mem { base, bound } = self.bti_space(addr, f.bti)? else {
             return Ok(None);
         };
-        if scattered {
-            return self.scattered_in_place(m, write, base, bound, regs);
-        }
-        let a64 = m.bti.is_none();
-        let (chans, per) = (mask.count_ones() as usize, simd / 8);
-        let areg = usize::from(m.header);
-        let aregs = if a64 { simd / 4 } else { simd / 8 };
-        let Some(ao) = regs.payload(m, areg, aregs) else {
-            return Ok(None);
-        };
-        let Some((a0, stride)) = stepping(&regs.grf[ao..ao + 32 * aregs], simd, a64) else {
+        let ao = usize::from(f.addrs);
+        let Some((a0, stride)) = stepping(&grf[ao..], simd, f.a64, n) else {
             return Ok(None);
         };
         // The lanes' addresses grow: the last lane's access bounds them all.
-        if past(bound, a0 + (simd as u64 - 1) * stride, 4 * chans) {
+        let size = if f.scattered {
+            usize::from(f.width)
+        } else {
+            4 * usize::from(f.width)
+        };
+        if past(bound, a0 + (n as u64 - 1) * stride, size) {
             return Ok(None);
         }
         let at = base.wrapping_add(a0);
-        let size = 4 * chans;
-        let mut buf = [0u8; 16 * 16];
-        let buf = &mut buf[..simd * size];
-        if write {
-            let Some(d) = regs.payload(m, areg + aregs, chans * per) else {
-                return Ok(None);
-            };
-            let (planes, _) = regs.grf[d..d + 32 * chans * per].as_chunks::<32>();
-            planes_to_lanes(chans, simd, planes, buf);
-            self.mem.write_strided(at, stride, size, buf)?;
+        let d = usize::from(f.data);
+        if f.scattered {
+            let es = size;
+            let mut buf = [0u8; 16 * 4];
+            let buf = &mut buf[..n * es];
+            let dwords = &mut grf[d..d + 4 * simd];
+            if f.write {
+                narrow_lanes(es, dwords, buf);
+                self.mem.write_strided(at, stride, es, buf)?;
+            } else {
+                self.mem.read_strided(at, stride, es, buf)?;
+                widen_lanes(es, buf, dwords);
+            }
         } else {
-            let Some(dst) = regs.dst.filter(|_| m.rlen as usize == chans * per) else {
-                return Ok(None);
-            };
-            self.mem.read_strided(at, stride, size, buf)?;
-            let (planes, _) = regs.grf[32 * dst..32 * (dst + chans * per)].as_chunks_mut::<32>();
-            lanes_to_planes(chans, simd, buf, planes);
-        }
-        Ok(Some(latency(Space::Mem { base, bound })))
-    }
-
-    /// `send_in_place` for a byte or dword scattered read or write (`scattered`'s, for every
-    /// lane, at strided offsets in the bound): each lane's `data_size` bytes from or to the
-    /// low bytes of its dword, a read's zero-extended.
-    fn scattered_in_place(
-        &mut self,
-        m: &Message,
-        write: bool,
-        base: u64,
-        bound: Option<u64>,
-        regs: InPlace,
-    ) -> Result<Option<SendOutcome>, GpuError> {
-        let (simd, es) = (m.simd as usize, m.data_size as usize);
-        let per = simd / 8;
-        let areg = usize::from(m.header);
-        if !matches!(es, 1 | 2 | 4) {
-            return Ok(None);
-        }
-        let Some(ao) = regs.payload(m, areg, per) else {
-            return Ok(None);
-        };
-        let Some((a0, stride)) = stepping(&regs.grf[ao..ao + 32 * per], simd, false) else {
-            return Ok(None);
-        };
-        if past(bound, a0 + (simd as u64 - 1) * stride, es) {
-            return Ok(None);
-        }
-        let at = base.wrapping_add(a0);
-        let mut buf = [0u8; 16 * 4];
-        let buf = &mut buf[..simd * es];
-        if write {
-            let Some(d) = regs.payload(m, areg + per, per) else {
-                return Ok(None);
-            };
-            let data = &regs.grf[d..d + 32 * per];
-            narrow_lanes(es, data, buf);
-            self.mem.write_strided(at, stride, es, buf)?;
-        } else {
-            let Some(dst) = regs.dst.filter(|_| m.rlen as usize == per) else {
-                return Ok(None);
-            };
-            self.mem.read_strided(at, stride, es, buf)?;
-            let out = &mut regs.grf[32 * dst..32 * (dst + per)];
-            widen_lanes(es, buf, out);
+            let chans = usize::from(f.width);
+            let mut buf = [0u8; 16 * 16];
+            let buf = &mut buf[..simd * size];
+            let (planes, _) = grf[d..d + 4 * simd * chans].as_chunks_mut::<32>();
+            if f.write {
+                planes_to_lanes(chans, simd, planes, buf);
+                self.mem.write_strided(at, stride, size, &buf[..n * size])?;
+            } else {
+                if n < simd {
+                    // The disabled lanes' channels keep what the registers held.
+                    planes_to_lanes(chans, simd, planes, buf);
+                }
+                self.mem
+                    .read_strided(at, stride, size, &mut buf[..n * size])?;
+                lanes_to_planes(chans, simd, buf, planes);
+            }
         }
         Ok(Some(latency(Space::Mem { base, bound })))
     }
@@ -873,7 +894,12 @@ impl Dataport<'_> {
     /// The space a message's addresses are in: its binding-table index, or
     /// flat 64-bit addresses (A64 messages).
     fn message_space(&self, addr: u64, m: &Message) -> Result<Space, GpuError> {
-        match m.bti {
+        self.bti_space(addr, m.bti)
+    }
+
+    /// Where a message with binding-table index `bti` (none: stateless A64) points.
+    fn bti_space(&self, addr: u64, bti: Option<u8>) -> Result<Space, GpuError> {
+        match bti {
             Some(b) => self.space(addr, u32::from(b)),
             None => Ok(Space::Mem {
                 base: 0,

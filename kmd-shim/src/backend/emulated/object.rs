@@ -133,6 +133,61 @@ impl GemObject {
         }
     }
 
+    /// `out.len() / size` elements of `size` bytes, `stride` bytes apart from `offset`
+    /// (a lane's element each): the span checked once, each element then a move of its
+    /// size (per element, the check and a size match cost more than the copy).
+    pub fn read_strided_at(&self, offset: u64, stride: u64, size: usize, out: &mut [u8]) {
+        let n = out.len() / size;
+        let Some(span) = span(n, stride, size) else {
+            return;
+        };
+        let p = self.at(offset, span);
+        let stride = stride as usize;
+        // SAFETY: as in `read_at`: element i's bytes, at `p + i * stride`, lie within the
+        // `span` bytes of the live mapping that `at` checked; `out` is a distinct buffer.
+        unsafe {
+            match size {
+                1 => gather::<1>(p, stride, out),
+                2 => gather::<2>(p, stride, out),
+                4 => gather::<4>(p, stride, out),
+                8 => gather::<8>(p, stride, out),
+                16 => gather::<16>(p, stride, out),
+                _ => {
+                    for (i, o) in out.chunks_exact_mut(size).enumerate() {
+                        std::ptr::copy_nonoverlapping(p.add(i * stride), o.as_mut_ptr(), size);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `data`'s elements of `size` bytes into the object `stride` bytes apart from
+    /// `offset`, as `read_strided_at` reads.
+    pub fn write_strided_at(&self, offset: u64, stride: u64, size: usize, data: &[u8]) {
+        let n = data.len() / size;
+        let Some(span) = span(n, stride, size) else {
+            return;
+        };
+        let p = self.at(offset, span);
+        let stride = stride as usize;
+        // SAFETY: as in `read_strided_at`, the elements' bytes lie within the checked span
+        // of the live mapping; they are stored by copies only.
+        unsafe {
+            match size {
+                1 => scatter::<1>(p, stride, data),
+                2 => scatter::<2>(p, stride, data),
+                4 => scatter::<4>(p, stride, data),
+                8 => scatter::<8>(p, stride, data),
+                16 => scatter::<16>(p, stride, data),
+                _ => {
+                    for (i, d) in data.chunks_exact(size).enumerate() {
+                        std::ptr::copy_nonoverlapping(d.as_ptr(), p.add(i * stride), size);
+                    }
+                }
+            }
+        }
+    }
+
     pub fn mark_used(&self, seqno: u64, write: bool) {
         if write {
             self.last_write.fetch_max(seqno, Ordering::Relaxed);
@@ -148,3 +203,36 @@ impl GemObject {
 unsafe impl Send for GemObject {}
 // SAFETY: as for `Send`: every access through `&GemObject` is a bounds-checked copy.
 unsafe impl Sync for GemObject {}
+
+/// Bytes from the first of `n` elements of `size` bytes `stride` apart to the end of the
+/// last (`None`: no elements, or past the address space).
+fn span(n: usize, stride: u64, size: usize) -> Option<usize> {
+    let last = u64::try_from(n.checked_sub(1)?).ok()?.checked_mul(stride)?;
+    usize::try_from(last.checked_add(size as u64)?).ok()
+}
+
+/// `out`'s elements of `S` bytes from `p`, `stride` bytes apart.
+///
+/// # Safety
+/// `p + i * stride .. + S` must be readable for each element i of `out`.
+#[inline(always)]
+unsafe fn gather<const S: usize>(p: *const u8, stride: usize, out: &mut [u8]) {
+    for (i, o) in out.chunks_exact_mut(S).enumerate() {
+        // SAFETY: the caller's span covers element i.
+        let v = unsafe { p.add(i * stride).cast::<[u8; S]>().read_unaligned() };
+        o.copy_from_slice(&v);
+    }
+}
+
+/// `data`'s elements of `S` bytes to `p`, `stride` bytes apart.
+///
+/// # Safety
+/// `p + i * stride .. + S` must be writable for each element i of `data`.
+#[inline(always)]
+unsafe fn scatter<const S: usize>(p: *mut u8, stride: usize, data: &[u8]) {
+    for (i, d) in data.chunks_exact(S).enumerate() {
+        let v: [u8; S] = d.try_into().expect("an element");
+        // SAFETY: the caller's span covers element i.
+        unsafe { p.add(i * stride).cast::<[u8; S]>().write_unaligned(v) };
+    }
+}

@@ -274,11 +274,7 @@ impl GpuMemory for VmView {
         const KIND: &str = "read of an unmapped page";
         match self.one_page(addr, stride, size, out.len() / size, KIND)? {
             Some((obj, off)) if stride == size as u64 => obj.read_at(off, out),
-            Some((obj, off)) => {
-                for (i, o) in out.chunks_exact_mut(size).enumerate() {
-                    obj.read_at(off + i as u64 * stride, o);
-                }
-            }
+            Some((obj, off)) => obj.read_strided_at(off, stride, size, out),
             None => crate::gpu::strided_reads(self, addr, stride, size, out)?,
         }
         Ok(())
@@ -293,11 +289,7 @@ impl GpuMemory for VmView {
         const KIND: &str = "write to an unmapped page";
         match self.one_page(addr, stride, size, data.len() / size, KIND)? {
             Some((obj, off)) if stride == size as u64 => obj.write_at(off, data),
-            Some((obj, off)) => {
-                for (i, d) in data.chunks_exact(size).enumerate() {
-                    obj.write_at(off + i as u64 * stride, d);
-                }
-            }
+            Some((obj, off)) => obj.write_strided_at(off, stride, size, data),
             None => crate::gpu::strided_writes(self, addr, stride, size, data)?,
         }
         Ok(())

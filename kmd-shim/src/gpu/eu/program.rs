@@ -136,6 +136,9 @@ pub struct ExecInst {
     /// A send with an immediate descriptor: the GRFs of its payloads and of its reply
     /// (`send::registers`), for the scoreboard at each issue (None: known at issue).
     pub send_regs: Option<(u128, u128)>,
+    /// A send with an immediate descriptor: its message's form for the data port to take
+    /// it where its registers are (`send::in_place_form`), if it has one.
+    pub in_place: Option<crate::gpu::dataport::InPlaceForm>,
     /// IEEE macro operands' mme registers: dst, src0..src2 (0..7; 8 = nomme).
     pub mme: [u8; 4],
 }
@@ -564,12 +567,14 @@ pub fn resolve(addr: u64, len: u8, inst: Inst) -> Result<ExecInst, GpuError> {
         issue: 0,
         touch: 0,
         send_regs: None,
+        in_place: None,
         mme,
     };
     e.fast = super::fast::plan(&e);
     e.issue = super::timing::issue_cycles(&e) as u8;
     e.touch = super::timing::grfs_touched(&e);
     e.send_regs = e.message.map(|m| super::send::registers(&e, &m));
+    e.in_place = e.message.and_then(|m| super::send::in_place_form(&e, &m));
     Ok(e)
 }
 

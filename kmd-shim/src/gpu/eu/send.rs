@@ -9,7 +9,7 @@ use gencl_isa::{RegFile, Src};
 use super::program::ExecInst;
 use super::thread::Thread;
 use super::timing::grf_range;
-use crate::gpu::dataport::{Dataport, InPlace, Payload, Reply, Request, SendOutcome};
+use crate::gpu::dataport::{Dataport, InPlaceForm, Payload, Reply, Request, SendOutcome};
 use crate::gpu::GpuError;
 
 /// A group's message and reply buffers, kept from send to send (only the registers a
@@ -37,17 +37,31 @@ fn reg_nr(inst: &ExecInst, k: usize) -> Result<Option<usize>, GpuError> {
     }
 }
 
+/// The GRF a send's reply goes to (`None`: the null register, or another file).
+fn dst_nr(inst: &ExecInst) -> Option<usize> {
+    match inst.inst.dst {
+        Some(d) if d.file == RegFile::Grf => Some(d.nr as usize),
+        _ => None,
+    }
+}
+
+/// The form in which the data port takes message `m` of `inst` where its registers are
+/// (`Dataport::send_form`), if it has one.
+pub fn in_place_form(inst: &ExecInst, m: &Message) -> Option<InPlaceForm> {
+    let src1 = match m.ex_mlen {
+        0 => None,
+        _ => Some(reg_nr(inst, 1).ok()??),
+    };
+    InPlaceForm::of(m, reg_nr(inst, 0).ok()??, src1, dst_nr(inst))
+}
+
 /// The GRFs (bit n: rn) of message `m`'s payloads and of its reply, for the scoreboard.
 pub fn registers(inst: &ExecInst, m: &Message) -> (u128, u128) {
     let grfs = |nr: Option<usize>, len: u32| nr.map_or(0, |r| grf_range(r as u32, len));
     let src = |k| reg_nr(inst, k).ok().flatten();
-    let dst = match inst.inst.dst {
-        Some(d) if d.file == RegFile::Grf => Some(d.nr as usize),
-        _ => None,
-    };
     (
         grfs(src(0), m.mlen) | grfs(src(1), m.ex_mlen),
-        grfs(dst, m.rlen),
+        grfs(dst_nr(inst), m.rlen),
     )
 }
 
@@ -63,6 +77,17 @@ impl Port {
         desc: u32,
         m: &Message,
     ) -> Result<SendOutcome, GpuError> {
+        // The usual message: taken where its registers are (its form known since the
+        // send was decoded, when its descriptor is an immediate).
+        let form = match inst.message {
+            Some(_) => inst.in_place,
+            None => in_place_form(inst, m),
+        };
+        if let Some(f) = form {
+            if let Some(out) = dp.send_form(inst.addr, &f, &mut t.grf, emask)? {
+                return Ok(out);
+            }
+        }
         let payload = &mut *self.payload;
         payload.len = 0;
         let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;
@@ -73,10 +98,7 @@ impl Port {
                     .ok_or_else(|| illegal(inst, "split send without a second payload"))?,
             ),
         };
-        let dst = match inst.inst.dst {
-            Some(d) if d.file == RegFile::Grf => Some(d.nr as usize),
-            _ => None,
-        };
+        let dst = dst_nr(inst);
         let rlen = m.rlen as usize;
         // Every message's registers are checked, also those the data port leaves alone.
         if src0 + m.mlen as usize > 128 {
@@ -87,17 +109,6 @@ impl Port {
         }
         if dst.is_some_and(|r| r + rlen > 128) {
             return Err(illegal(inst, "response past r127"));
-        }
-        // An untyped message of every lane at strided addresses: read from and written to
-        // the registers where they are.
-        let regs = InPlace {
-            grf: &mut t.grf,
-            src0,
-            src1,
-            dst,
-        };
-        if let Some(out) = dp.send_in_place(inst.addr, m, emask, regs)? {
-            return Ok(out);
         }
         // A message whose registers the data port neither reads nor writes (a fence) goes
         // without copies.

@@ -12,7 +12,7 @@ use gencl_isa::{Opcode, Sfid};
 
 use super::{group, FlatMem, Rng, MEM_BASE, MEM_SIZE};
 use crate::gpu::binding::Bindings;
-use crate::gpu::dataport::{Dataport, InPlace, Payload, Reply, Request, SendOutcome};
+use crate::gpu::dataport::{Dataport, InPlaceForm, Payload, Reply, Request, SendOutcome};
 use crate::gpu::{BufferSurface, GpuError, GpuMemory};
 
 /// Where the surface (binding-table index 0) starts and the stateless base.
@@ -71,6 +71,7 @@ fn by_message(
 fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut in_place, mut declined, mut faults, mut scattered_in_place) = (0, 0, 0, 0);
+    let mut partial_in_place = 0;
     for case in 0..6000 {
         let simd = rng.pick(&[8usize, 16]);
         let per = simd / 8;
@@ -190,10 +191,11 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
             };
             base.wrapping_add(a)
         };
-        let emask = if rng.below(4) == 0 {
-            rng.next() as u32 & ((1 << simd) - 1)
-        } else {
-            (1u32 << simd) - 1
+        // Every lane; a work-group's last thread's first lanes; any lanes.
+        let emask = match rng.below(8) {
+            0 | 1 => rng.next() as u32 & ((1 << simd) - 1),
+            2 | 3 => (1u32 << (1 + rng.below(simd as u64 - 1))) - 1,
+            _ => (1u32 << simd) - 1,
         };
 
         let mut grf = vec![0u8; 128 * 32];
@@ -237,16 +239,16 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
             let mut g = grf.clone();
             let mut dp = Dataport::new(&mem, &tg, GENERAL_STATE_BASE, vec![0; 1024]);
             let (out, took) = if direct {
-                let regs = InPlace {
-                    grf: &mut g,
-                    src0: SRC0,
-                    src1: split.then_some(SRC1),
-                    dst: (!write).then_some(DST),
+                let form =
+                    InPlaceForm::of(&m, SRC0, split.then_some(SRC1), (!write).then_some(DST));
+                let taken = match form {
+                    Some(f) => dp.send_form(0x40, &f, &mut g, emask).transpose(),
+                    None => None,
                 };
-                match dp.send_in_place(0x40, &m, emask, regs) {
-                    Ok(Some(out)) => (Ok(out), true),
-                    Ok(None) => (by_message(&mut dp, &mut g, &m, emask, split), false),
-                    Err(e) => (Err(e), true),
+                match taken {
+                    Some(Ok(out)) => (Ok(out), true),
+                    None => (by_message(&mut dp, &mut g, &m, emask, split), false),
+                    Some(Err(e)) => (Err(e), true),
                 }
             } else {
                 (by_message(&mut dp, &mut g, &m, emask, split), false)
@@ -266,15 +268,21 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
         assert!(mem_a == mem_b, "memory differs: {what}");
         assert!(grf_a == grf_b, "registers differ: {what}");
         // What it must leave to the message path, it leaves.
-        let full = emask == (1 << simd) - 1;
-        let off_step = pattern == 0 || pattern == 2 || stride < 0;
-        if !full || cmask == 5 || cmask == 0xA || straddle || off_step {
+        let first_lanes = emask != 0 && emask & (emask + 1) == 0;
+        // (Of one lane, any address steps; of two, any that grow.)
+        let n = emask.count_ones();
+        let off_step = n > 1
+            && ((stride < 0 && pattern != 2)
+                || (pattern == 2 && n > 2)
+                || (pattern == 0 && emask >> (simd - 1) != 0));
+        if !first_lanes || cmask == 5 || cmask == 0xA || straddle || off_step {
             assert!(!took || out_a.is_err(), "taken in place: {what}");
         }
         match (took, &out_a) {
             (true, Ok(_)) => {
                 in_place += 1;
                 scattered_in_place += usize::from(scattered);
+                partial_in_place += usize::from(emask != (1 << simd) - 1);
             }
             (true, Err(_)) => faults += 1,
             (false, _) => declined += 1,
@@ -286,6 +294,10 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
     assert!(
         scattered_in_place > 300,
         "{scattered_in_place} scattered messages taken in place"
+    );
+    assert!(
+        partial_in_place > 200,
+        "{partial_in_place} messages of a partial thread taken in place"
     );
     assert!(faults > 20, "{faults} faults in place");
     assert!(declined > 1000, "{declined} left to the message path");
