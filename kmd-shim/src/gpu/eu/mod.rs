@@ -525,7 +525,6 @@ fn send_message(
     timing: &mut Timing,
 ) -> Result<SendOutcome, GpuError> {
     let emask = t.enabled(inst) & t.pred_mask(inst);
-    counters.sends += 1;
     let info = inst.send.ok_or_else(|| GpuError::IllegalInstruction {
         addr: inst.addr,
         why: "send without message information".into(),
@@ -543,13 +542,8 @@ fn send_message(
             info.ex_desc,
         )
     });
-    timing::count_send(counters, &info, desc);
-    counters.lane_instructions += u64::from(emask.count_ones());
-    // The scoreboard: the payloads are read and the reply written where no reply
-    // still on its way lands.
     let (payload, reply) = inst.send_regs.unwrap_or_else(|| send::registers(inst, &m));
-    timing.touch(payload | reply);
-    timing.issue += 1;
+    issue_send(&info, desc, emask, payload | reply, counters, timing);
     // Each shared function is its own unit: the message gateway (barriers), the
     // thread spawner (end of thread), and the data ports for everything else.
     let out = match info.sfid {
@@ -574,6 +568,24 @@ fn send_message(
         timing.reply(reply, u64::from(latency));
     }
     Ok(out)
+}
+
+/// The EU's count of a send it issues (the send, its kind, its lanes `emask`) and its
+/// place on the scoreboard: its payloads are read and its reply written (registers
+/// `grfs`) where no reply still on its way lands.
+fn issue_send(
+    info: &gencl_isa::SendInfo,
+    desc: u32,
+    emask: u32,
+    grfs: u128,
+    counters: &mut Counters,
+    timing: &mut Timing,
+) {
+    counters.sends += 1;
+    timing::count_send(counters, info, desc);
+    counters.lane_instructions += u64::from(emask.count_ones());
+    timing.touch(grfs);
+    timing.issue += 1;
 }
 
 /// What a translated run's sends and scoreboard waits reach (`translate::Host`): the
@@ -610,6 +622,30 @@ impl<'a> EuHost<'a, '_> {
 impl translate::Host for EuHost<'_, '_> {
     fn send(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError> {
         let inst = self.take(addr, issue, "send")?;
+        // The usual message (an immediate descriptor, a form the data port takes where
+        // the registers are): straight there, and counted as `send_message` counts it.
+        if let (Some(f), Some(info), Some((payload, reply))) = (
+            &inst.in_place,
+            &inst.send,
+            inst.send_regs.filter(|_| inst.send.is_some_and(|i| !i.eot)),
+        ) {
+            let emask = t.enabled(inst) & t.pred_mask(inst);
+            if let Some(out) = self.dp.send_form(inst.addr, f, &mut t.grf, emask)? {
+                let desc = info.desc.unwrap_or_default();
+                issue_send(
+                    info,
+                    desc,
+                    emask,
+                    payload | reply,
+                    self.counters,
+                    self.timing,
+                );
+                if let SendOutcome::Continue { latency } = out {
+                    self.timing.reply(reply, u64::from(latency));
+                }
+                return Ok(());
+            }
+        }
         match send_message(t, inst, self.dp, self.port, self.counters, self.timing)? {
             SendOutcome::Continue { .. } => Ok(()),
             // `translate::translatable` takes data-port messages without end of thread.
