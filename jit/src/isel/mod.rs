@@ -313,6 +313,10 @@ struct Sel<'a> {
     /// SIMD32 message operands of several planes, laid out as their messages want them
     /// (`memory.rs` `in_halves`, `width::to_half_major`): the register and its planes.
     half_major: Vec<(VReg, u32)>,
+    /// The immediates of this block put in registers (`reg_opnd`), by value and type: one
+    /// `mov` each, however many instructions read it (a block is straight-line code, and
+    /// the `mov` ignores the execution mask).
+    consts: HashMap<(Src, Type), VReg>,
 }
 
 /// The values that some instruction reads and that only `read` reads: `read(op)` is the
@@ -485,6 +489,7 @@ pub fn select(
         logic_nots: HashMap::default(),
         store_bits: HashMap::default(),
         half_major: Vec::new(),
+        consts: HashMap::default(),
     };
     s.halves_only = halves_only(f, &s.uses);
     s.low_words = low_words(f, &s.uses);
@@ -850,6 +855,7 @@ impl Sel<'_> {
     fn block_body(&mut self, b: Block) -> Result<(), IselError> {
         self.texels.clear();
         self.wide64.clear();
+        self.consts.clear();
         self.coalesced = coalesce::plan(self.f, b, &self.uni, &self.uses, &self.surf);
         self.store_bits = self.store_bits();
         self.flag_cmps = self.flag_compares(b)?;
@@ -1494,12 +1500,19 @@ impl Sel<'_> {
     fn reg_opnd(&mut self, v: Value, t: Type) -> Result<Opnd, IselError> {
         let o = self.opnd(v, t)?;
         if let Src::Imm(_) = o.src {
-            let r = self.m.new_vreg(t.size().max(4));
-            let mut i = Inst::new(Opcode::Mov, 1);
-            i.no_mask = true;
-            i.dst = Some(grf_dst(0, 0, t));
-            i.srcs[0] = Some(o.src);
-            self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+            let r = match self.consts.get(&(o.src, t)) {
+                Some(&r) => r,
+                None => {
+                    let r = self.m.new_vreg(t.size().max(4));
+                    let mut i = Inst::new(Opcode::Mov, 1);
+                    i.no_mask = true;
+                    i.dst = Some(grf_dst(0, 0, t));
+                    i.srcs[0] = Some(o.src);
+                    self.push(i, Some(VRef { v: r, off: 0 }), [None; 3]);
+                    self.consts.insert((o.src, t), r);
+                    r
+                }
+            };
             return Ok(Opnd {
                 src: reg_src(0, 0, Region::SCALAR, t),
                 vref: Some(VRef { v: r, off: 0 }),
