@@ -132,8 +132,11 @@ pub fn run_program(
     counters: &mut Counters,
 ) -> Result<(), GpuError> {
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
-    dispatch(tg, &mut spare.threads, 0, 1);
+    let n = dispatch(tg, &mut spare.threads, 0, 1);
     let r = run_group(prog, mem, tg, env, counters, &mut spare, None);
+    if r.is_ok() {
+        ran(&mut spare.threads, n, prog);
+    }
     keep(spare);
     r
 }
@@ -149,10 +152,12 @@ fn run_lane(
     lane: Lane,
 ) -> Result<(), GpuError> {
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
-    dispatch(tg, &mut spare.threads, lane.index, lane.lanes());
+    let n = dispatch(tg, &mut spare.threads, lane.index, lane.lanes());
     let r = run_group(prog, mem, tg, env, counters, &mut spare, Some(lane));
     if r.is_err() {
         lane.share.stop();
+    } else {
+        ran(&mut spare.threads, n, prog);
     }
     keep(spare);
     r
@@ -229,7 +234,8 @@ pub(crate) fn run_threads(
 /// Lane `lane` of `lanes`' threads of the group at dispatch (group threads `lane`,
 /// `lane + lanes`, ...), in the first of `threads` (those there dispatched again, more
 /// made as needed).
-fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>, lane: usize, lanes: usize) {
+fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>, lane: usize, lanes: usize) -> usize {
+    let mut n = 0;
     for (j, (k, p)) in tg
         .threads
         .iter()
@@ -242,7 +248,15 @@ fn dispatch(tg: &ThreadGroup, threads: &mut Vec<Thread>, lane: usize, lanes: usi
             Some(t) => t.dispatch_again(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr),
             None => threads.push(Thread::new(k as u32, &p.grfs, p.exec_mask, tg.kernel_addr)),
         }
+        n = j + 1;
     }
+    n
+}
+
+/// The first `n` of `threads` ran `prog` to their ends (`Thread::ran`).
+fn ran(threads: &mut [Thread], n: usize, prog: &Program) {
+    let writes = prog.grf_writes();
+    threads[..n].iter_mut().for_each(|t| t.ran(writes));
 }
 
 /// How many of `tg`'s threads lane `lane` of `lanes` runs.

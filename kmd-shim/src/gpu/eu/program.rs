@@ -617,6 +617,8 @@ pub struct Program {
     end: u64,
     /// Hot runs translated to host code, and how often each instruction was reached.
     runs: super::translate::Runs,
+    /// The registers the decoded instructions may write (bit n: rn; `grf_writes`).
+    writes: u128,
 }
 
 /// Largest kernel the cache indexes: 16 MiB of instructions.
@@ -879,7 +881,22 @@ impl Program {
         Some((off / 8) as usize)
     }
 
+    /// The registers (bit n: rn) that the program's instructions decoded so far may write:
+    /// a thread that ran only those left every other register as it was (`Thread::ran`).
+    /// An instruction runs only once decoded.
+    pub fn grf_writes(&self) -> u128 {
+        self.writes
+    }
+
+    /// `slot`'s instruction's registers added to `writes`.
+    fn reaches(&mut self, slot: &Slot) {
+        if let Ok(inst) = &slot.inst {
+            self.writes |= super::timing::grfs_written(inst);
+        }
+    }
+
     fn insert(&mut self, addr: u64, slot: Slot) -> Result<usize, GpuError> {
+        self.reaches(&slot);
         let u = self
             .unit(addr)
             .ok_or_else(|| illegal(addr, "instruction address outside the kernel"))?;
@@ -945,6 +962,7 @@ impl Program {
                             Some(k) => {
                                 // Rewritten in memory: no run may hold the old instruction.
                                 self.runs.clear();
+                                self.reaches(&slot);
                                 self.slots[k as usize] = slot;
                                 k as usize
                             }

@@ -3372,3 +3372,69 @@ fn igc_simd32_qword_blocks() {
     let want: Vec<i64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
     assert_eq!(got, want);
 }
+
+/// A thread object dispatched again clears only where its last program could write
+/// (`Thread::ran`, `Program::grf_writes`): what a first program wrote (a move to r100, an
+/// integer division's remainder in the register after its quotient's) reads zero in the
+/// next one's thread, and after a run that failed, every register does.
+#[test]
+fn a_thread_dispatched_again_reads_zero_where_the_last_program_wrote() {
+    // A payload of r0-r2, as a dispatch's is (`group`'s is the whole file).
+    let tg = group(1, 0xFF, |_, g| {
+        put_u32s(g, 1, &[7; 8]);
+        put_u32s(g, 2, &[2; 8]);
+        g.truncate(3);
+    });
+    let mem = FlatMem::new();
+    let env = LaunchEnv {
+        general_state_base: MEM_BASE,
+        max_instructions: 100_000,
+        watchdog: crate::gpu::watchdog::Watchdog::none(),
+    };
+    let mut c = Counters::default();
+    let mut spare = super::Spare::default();
+    let mut go = |prog: &mut Program, spare: &mut super::Spare| {
+        let n = super::dispatch(&tg, &mut spare.threads, 0, 1);
+        let r = super::run_group(prog, &mem, &tg, &env, &mut c, spare, None);
+        if r.is_ok() {
+            super::ran(&mut spare.threads, n, prog);
+        }
+        r
+    };
+    let mut first = program(vec![
+        alu(Opcode::Mov, 8, dst(100, Type::UD), &[imm(Type::UD, 0x1234)]),
+        math(
+            MathFn::IntDivBoth,
+            dst(110, Type::UD),
+            &[r8(1, Type::UD), r8(2, Type::UD)],
+        ),
+        eot(),
+    ]);
+    go(&mut first, &mut spare).unwrap();
+    let t = &spare.threads[0];
+    assert_eq!(
+        (t.grf_u32(100, 3), t.grf_u32(110, 0), t.grf_u32(111, 0)),
+        (0x1234, 3, 1)
+    );
+    let mut second = program(vec![eot()]);
+    go(&mut second, &mut spare).unwrap();
+    let t = &spare.threads[0];
+    assert!(
+        t.grf[3 * 32..].iter().all(|&b| b == 0),
+        "registers left set"
+    );
+    // A run that fails (an illegal instruction after the move) leaves its thread's
+    // registers unknown: all are cleared at the next dispatch.
+    let mut bad = program(vec![
+        alu(Opcode::Mov, 8, dst(120, Type::UD), &[imm(Type::UD, 5)]),
+        alu(Opcode::Illegal, 8, dst(1, Type::UD), &[r8(1, Type::UD)]),
+        eot(),
+    ]);
+    assert!(go(&mut bad, &mut spare).is_err());
+    assert_eq!(spare.threads[0].grf_u32(120, 0), 5);
+    go(&mut second, &mut spare).unwrap();
+    assert!(
+        spare.threads[0].grf[3 * 32..].iter().all(|&b| b == 0),
+        "after a failed run"
+    );
+}

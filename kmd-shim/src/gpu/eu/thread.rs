@@ -10,6 +10,7 @@ use gencl_isa::{PredCtrl, Type};
 
 use super::float::{f16_to_f32, f32_to_f16, flush_f32, flush_f64};
 use super::program::{arf, DstOp, ExecInst, Loc, SrcOp, GRF_BYTES};
+use super::timing::grf_range;
 use crate::gpu::GpuError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,12 @@ pub struct Thread {
     pub index: u32,
     /// The IEEE macros' extended accumulators (mme0..7).
     pub mme: super::mathmacro::MmeFile,
+    /// The registers that may not be zero (bit n: rn), which dispatching the thread again
+    /// clears past its payload: all of them while it runs; after, its payload's and those
+    /// its program may write (`ran`).
+    dirty: u128,
+    /// Registers of its dispatch payload.
+    payload: usize,
 }
 
 pub type Lanes<T> = [T; 32];
@@ -74,6 +81,8 @@ impl Thread {
             state: RunState::Ready,
             index,
             mme: Default::default(),
+            dirty: 0,
+            payload: 0,
         };
         t.dispatch_again(index, grfs, exec_mask, ip);
         t
@@ -97,11 +106,24 @@ impl Thread {
             state,
             index: t_index,
             mme,
+            dirty,
+            payload: t_payload,
         } = self;
         grf.resize(GRF_BYTES, 0);
         let payload = grfs.len().min(128);
         grf[..payload * 32].copy_from_slice(grfs[..payload].as_flattened());
-        grf[payload * 32..].fill(0);
+        // Zeros after the payload: only where the last run may have written, a fill for
+        // each run of registers (4 KiB a thread cleared whole was a tenth of a scalar
+        // kernel's host instructions).
+        let mut left = *dirty & !grf_range(0, payload as u32);
+        while left != 0 {
+            let first = left.trailing_zeros();
+            let count = (left >> first).trailing_ones();
+            grf[first as usize * 32..(first + count) as usize * 32].fill(0);
+            left &= !grf_range(first, count);
+        }
+        // Until the run ends, any register may be written.
+        (*dirty, *t_payload) = (u128::MAX, payload);
         arf.fill(0);
         acc.fill(0);
         (*dispatch, *active, *waiting) = (exec_mask, exec_mask, 0);
@@ -115,6 +137,12 @@ impl Thread {
         // sr0.2: dispatch mask; sr0.3: the IP-relative vmask (same here).
         self.set_arf_u32(arf::SR0, 2, exec_mask);
         self.set_arf_u32(arf::SR0, 3, exec_mask);
+    }
+
+    /// The thread ran to its end on a program whose instructions write registers `writes`
+    /// only (`Program::grf_writes`): the others past its payload are still zero.
+    pub fn ran(&mut self, writes: u128) {
+        self.dirty = grf_range(0, self.payload as u32) | writes;
     }
 
     pub fn arf_u32(&self, reg: usize, dword: usize) -> u32 {

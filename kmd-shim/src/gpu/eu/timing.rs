@@ -121,6 +121,35 @@ pub fn grf_range(first: u32, count: u32) -> u128 {
     ones << first
 }
 
+/// The GRFs an instruction may write (bit n: rn): an ALU instruction's destination region
+/// (any register through an indirect one; integer division's remainder in the registers
+/// after the quotient's), a send's reply (any register when its descriptor is not known
+/// before it issues).
+pub fn grfs_written(inst: &ExecInst) -> u128 {
+    if inst.send.is_some() {
+        return inst.send_regs.map_or(u128::MAX, |(_, reply)| reply);
+    }
+    let Some(d) = inst.dst.as_ref() else {
+        return 0;
+    };
+    let n = usize::from(inst.n).clamp(1, 32);
+    let w = match d.loc {
+        Loc::Grf if d.indirect.is_some() => u128::MAX,
+        Loc::Grf => {
+            let lo = d.rel[..n].iter().copied().min().unwrap_or(0) as u32;
+            let hi = d.rel[..n].iter().copied().max().unwrap_or(0) as u32 + d.ty.size();
+            let (first, last) = ((d.base + lo) / 32, (d.base + hi - 1) / 32);
+            grf_range(first, last + 1 - first)
+        }
+        _ => 0,
+    };
+    if inst.math == Some(gencl_isa::MathFn::IntDivBoth) {
+        w | w << 1 | w << 2
+    } else {
+        w
+    }
+}
+
 /// The GRFs an ALU or flow instruction reads or writes: its direct GRF operands' regions;
 /// an indirect operand may name any register.
 pub fn grfs_touched(inst: &ExecInst) -> u128 {
