@@ -245,8 +245,8 @@ pub struct Request<'a> {
 
 /// What taking a message in place (`Dataport::send_form`) needs of it besides its lanes'
 /// addresses and enabled lanes, from its descriptor and register numbers alone: an untyped
-/// read or write (channels x, xy, xyz or xyzw), or a byte or dword scattered one, of SIMD8
-/// or SIMD16, to memory (not shared local memory), its register blocks each within one of
+/// read or write (channels x, xy, xyz or xyzw), or a byte or dword scattered one (DC0's, or
+/// A64's of one element a lane), of SIMD8 or SIMD16, to memory (not shared local memory), its register blocks each within one of
 /// the two payloads and within r127. Found once when a send with an immediate descriptor
 /// is decoded (`eu::program`), else at each send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,6 +273,9 @@ impl InPlaceForm {
             MsgKind::UntypedWrite | MsgKind::A64UntypedWrite => (true, false),
             MsgKind::ByteScatteredRead | MsgKind::DwordScatteredRead => (false, true),
             MsgKind::ByteScatteredWrite | MsgKind::DwordScatteredWrite => (true, true),
+            // One element a lane (a byte subtype's 1, 2 or 4 bytes, or one dword).
+            MsgKind::A64ScatteredRead if m.elements == 1 => (false, true),
+            MsgKind::A64ScatteredWrite if m.elements == 1 => (true, true),
             _ => return None,
         };
         let (mlen, ex_mlen, rlen) = (m.mlen as usize, m.ex_mlen as usize, m.rlen as usize);
@@ -298,13 +301,13 @@ impl InPlaceForm {
         };
         let per = simd / 8;
         let areg = usize::from(m.header);
-        let a64 = !scattered && m.bti.is_none();
+        let a64 = m.bti.is_none();
         let (width, aregs, dregs) = if scattered {
             let es = m.data_size as usize;
             if !matches!(es, 1 | 2 | 4) {
                 return None;
             }
-            (es, per, per)
+            (es, if a64 { simd / 4 } else { per }, per)
         } else {
             let mask = m.channel_mask;
             if mask == 0 || mask & (mask + 1) != 0 {

@@ -71,7 +71,7 @@ fn by_message(
 fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut in_place, mut declined, mut faults, mut scattered_in_place) = (0, 0, 0, 0);
-    let mut partial_in_place = 0;
+    let (mut partial_in_place, mut a64_scattered_in_place) = (0, 0);
     for case in 0..6000 {
         let simd = rng.pick(&[8usize, 16]);
         let per = simd / 8;
@@ -83,7 +83,7 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
             (false, _) | (true, true) => 4,
             _ => rng.pick(&[1usize, 2, 4]),
         };
-        let a64 = !scattered && rng.below(3) == 0;
+        let a64 = rng.below(3) == 0;
         let stateless = !a64 && rng.below(2) == 0;
         let write = rng.below(2) == 0;
         // Mostly x, xy, xyz, xyzw (which it takes); xz and yw it must not.
@@ -122,8 +122,15 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
         };
         // DC0's scattered messages: type 3/0xB (dword; control 3 SIMD16, 2 SIMD8) and
         // 4/0xC (byte; control bit 0 SIMD16, bits 3:2 the size's log2).
+        // DC1's A64 scattered: type 0x10/0x1A (control bits 1:0 the subtype, byte 0 or
+        // dword 1; 3:2 a byte element's size's log2, or the dwords' count's; 4 SIMD16).
         let (msg_type, ctl, sfid) = match (scattered, dword) {
             (false, _) => (msg_type, simd_mode << 4 | (!cmask & 0xF), Sfid::Dc1),
+            (true, _) if a64 => (
+                if write { 0x1A } else { 0x10 },
+                u32::from(simd == 16) << 4 | if dword { 1 } else { es.trailing_zeros() << 2 },
+                Sfid::Dc1,
+            ),
             (true, true) => (
                 if write { 0xB } else { 0x3 },
                 if simd == 16 { 3 } else { 2 },
@@ -144,6 +151,8 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
         let op = if split { Opcode::Sends } else { Opcode::Send };
         let m = decode_message(op, simd as u8, sfid, desc, (ex_mlen as u32) << 6);
         let kind = match (scattered, dword, a64, write) {
+            (true, _, true, false) => MsgKind::A64ScatteredRead,
+            (true, _, true, true) => MsgKind::A64ScatteredWrite,
             (true, true, _, false) => MsgKind::DwordScatteredRead,
             (true, true, _, true) => MsgKind::DwordScatteredWrite,
             (true, false, _, false) => MsgKind::ByteScatteredRead,
@@ -283,6 +292,7 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
                 in_place += 1;
                 scattered_in_place += usize::from(scattered);
                 partial_in_place += usize::from(emask != (1 << simd) - 1);
+                a64_scattered_in_place += usize::from(scattered && a64);
             }
             (true, Err(_)) => faults += 1,
             (false, _) => declined += 1,
@@ -298,6 +308,10 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
     assert!(
         partial_in_place > 200,
         "{partial_in_place} messages of a partial thread taken in place"
+    );
+    assert!(
+        a64_scattered_in_place > 100,
+        "{a64_scattered_in_place} A64 scattered messages taken in place"
     );
     assert!(faults > 20, "{faults} faults in place");
     assert!(declined > 1000, "{declined} left to the message path");
