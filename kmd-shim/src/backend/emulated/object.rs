@@ -11,6 +11,21 @@ use memmap2::MmapMut;
 use nix::errno::Errno;
 use nix::sys::memfd::{memfd_create, MFdFlags};
 
+/// `$f::<S>(args)` for an element of S = 1, 2, 4, 8 or 16 bytes (one move of its size),
+/// else `$other`.
+macro_rules! by_size {
+    ($size:expr, $f:ident($($arg:expr),*), $other:expr) => {
+        match $size {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            16 => $f::<16>($($arg),*),
+            _ => $other,
+        }
+    };
+}
+
 /// The pages are memory the GPU shares with every mapping of the object: the driver's in
 /// the client process, an importer's, and the GPU model's host threads, all at once, as on
 /// the hardware, where CPU and EUs reach the same pages with no lock between them. So the
@@ -133,58 +148,46 @@ impl GemObject {
         }
     }
 
+    /// Where the `len / size` elements of `size` bytes `stride` apart from `offset` start
+    /// (`None`: no elements), their whole span checked once: per element, the check and a
+    /// size match cost more than the copy.
+    fn strided(&self, offset: u64, stride: u64, size: usize, len: usize) -> Option<*mut u8> {
+        Some(self.at(offset, span(len / size, stride, size)?))
+    }
+
     /// `out.len() / size` elements of `size` bytes, `stride` bytes apart from `offset`
-    /// (a lane's element each): the span checked once, each element then a move of its
-    /// size (per element, the check and a size match cost more than the copy).
+    /// (a lane's element each), each a move of its size.
     pub fn read_strided_at(&self, offset: u64, stride: u64, size: usize, out: &mut [u8]) {
-        let n = out.len() / size;
-        let Some(span) = span(n, stride, size) else {
+        let Some(p) = self.strided(offset, stride, size, out.len()) else {
             return;
         };
-        let p = self.at(offset, span);
         let stride = stride as usize;
         // SAFETY: as in `read_at`: element i's bytes, at `p + i * stride`, lie within the
-        // `span` bytes of the live mapping that `at` checked; `out` is a distinct buffer.
+        // span of the live mapping that `strided` checked; `out` is a distinct buffer.
         unsafe {
-            match size {
-                1 => gather::<1>(p, stride, out),
-                2 => gather::<2>(p, stride, out),
-                4 => gather::<4>(p, stride, out),
-                8 => gather::<8>(p, stride, out),
-                16 => gather::<16>(p, stride, out),
-                _ => {
-                    for (i, o) in out.chunks_exact_mut(size).enumerate() {
-                        std::ptr::copy_nonoverlapping(p.add(i * stride), o.as_mut_ptr(), size);
-                    }
+            by_size!(size, gather(p, stride, out), {
+                for (i, o) in out.chunks_exact_mut(size).enumerate() {
+                    std::ptr::copy_nonoverlapping(p.add(i * stride), o.as_mut_ptr(), size);
                 }
-            }
+            })
         }
     }
 
     /// `data`'s elements of `size` bytes into the object `stride` bytes apart from
     /// `offset`, as `read_strided_at` reads.
     pub fn write_strided_at(&self, offset: u64, stride: u64, size: usize, data: &[u8]) {
-        let n = data.len() / size;
-        let Some(span) = span(n, stride, size) else {
+        let Some(p) = self.strided(offset, stride, size, data.len()) else {
             return;
         };
-        let p = self.at(offset, span);
         let stride = stride as usize;
         // SAFETY: as in `read_strided_at`, the elements' bytes lie within the checked span
         // of the live mapping; they are stored by copies only.
         unsafe {
-            match size {
-                1 => scatter::<1>(p, stride, data),
-                2 => scatter::<2>(p, stride, data),
-                4 => scatter::<4>(p, stride, data),
-                8 => scatter::<8>(p, stride, data),
-                16 => scatter::<16>(p, stride, data),
-                _ => {
-                    for (i, d) in data.chunks_exact(size).enumerate() {
-                        std::ptr::copy_nonoverlapping(d.as_ptr(), p.add(i * stride), size);
-                    }
+            by_size!(size, scatter(p, stride, data), {
+                for (i, d) in data.chunks_exact(size).enumerate() {
+                    std::ptr::copy_nonoverlapping(d.as_ptr(), p.add(i * stride), size);
                 }
-            }
+            })
         }
     }
 
