@@ -246,9 +246,9 @@ pub struct Request<'a> {
 /// What taking a message in place (`Dataport::send_form`) needs of it besides its lanes'
 /// addresses and enabled lanes, from its descriptor and register numbers alone: an untyped
 /// read or write (channels x, xy, xyz or xyzw), or a byte or dword scattered one (DC0's, or
-/// A64's of one element a lane), of SIMD8 or SIMD16, to memory (not shared local memory), its register blocks each within one of
-/// the two payloads and within r127. Found once when a send with an immediate descriptor
-/// is decoded (`eu::program`), else at each send.
+/// A64's of one element a lane), of SIMD8 or SIMD16, to memory (not shared local memory),
+/// its register blocks each within one of the two payloads and within r127. Found once
+/// when a send with an immediate descriptor is decoded (`eu::program`), else at each send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InPlaceForm {
     write: bool,
