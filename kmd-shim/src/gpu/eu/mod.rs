@@ -547,29 +547,47 @@ fn send_message(
     // resolved once for the counters and whichever shared function takes it; the ISA's
     // own decoder reads it (at decode time already for an immediate descriptor).
     let desc = info.desc.unwrap_or_else(|| t.arf_u32(program::arf::A0, 0));
-    let m = inst.message.unwrap_or_else(|| {
-        gencl_isa::gen9::send::decode_message(
-            inst.op,
-            inst.inst.exec_size,
-            info.sfid,
-            desc,
-            info.ex_desc,
-        )
-    });
-    let (payload, reply) = inst.send_regs.unwrap_or_else(|| send::registers(inst, &m));
+    let decoded;
+    let (m, (payload, reply)) = match (&inst.message, inst.send_regs) {
+        (Some(m), Some(regs)) => (m, regs),
+        _ => {
+            decoded = gencl_isa::gen9::send::decode_message(
+                inst.op,
+                inst.inst.exec_size,
+                info.sfid,
+                desc,
+                info.ex_desc,
+            );
+            (&decoded, send::registers(inst, &decoded))
+        }
+    };
     issue_send(&info, desc, emask, payload | reply, counters, timing);
     // Each shared function is its own unit: the message gateway (barriers), the
     // thread spawner (end of thread), and the data ports for everything else.
     let out = match info.sfid {
         gencl_isa::Sfid::Gateway => {
-            Gateway::message(&m, desc).map_err(|why| GpuError::IllegalInstruction {
+            Gateway::message(m, desc).map_err(|why| GpuError::IllegalInstruction {
                 addr: inst.addr,
                 why,
             })?
         }
         gencl_isa::Sfid::ThreadSpawner => SendOutcome::Eot,
         _ => {
-            let out = port.exchange(dp, t, inst, emask, desc, &m)?;
+            // The usual message, taken where its registers are (its form known since the
+            // send was decoded, when its descriptor is an immediate), else the exchange
+            // of a message and a reply.
+            let form = match inst.message {
+                Some(_) => inst.in_place,
+                None => send::in_place_form(inst, m),
+            };
+            let taken = match form {
+                Some(f) => dp.send_form(inst.addr, &f, &mut t.grf, emask)?,
+                None => None,
+            };
+            let out = match taken {
+                Some(out) => out,
+                None => port.exchange(dp, t, inst, emask, desc, m)?,
+            };
             // End of thread rides on a data-port message too (its reply written).
             if info.eot {
                 SendOutcome::Eot
@@ -636,30 +654,6 @@ impl<'a> EuHost<'a, '_> {
 impl translate::Host for EuHost<'_, '_> {
     fn send(&mut self, t: &mut Thread, addr: u64, issue: u64) -> Result<(), GpuError> {
         let inst = self.take(addr, issue, "send")?;
-        // The usual message (an immediate descriptor, a form the data port takes where
-        // the registers are): straight there, and counted as `send_message` counts it.
-        if let (Some(f), Some(info), Some((payload, reply))) = (
-            &inst.in_place,
-            &inst.send,
-            inst.send_regs.filter(|_| inst.send.is_some_and(|i| !i.eot)),
-        ) {
-            let emask = t.enabled(inst) & t.pred_mask(inst);
-            if let Some(out) = self.dp.send_form(inst.addr, f, &mut t.grf, emask)? {
-                let desc = info.desc.unwrap_or_default();
-                issue_send(
-                    info,
-                    desc,
-                    emask,
-                    payload | reply,
-                    self.counters,
-                    self.timing,
-                );
-                if let SendOutcome::Continue { latency } = out {
-                    self.timing.reply(reply, u64::from(latency));
-                }
-                return Ok(());
-            }
-        }
         match send_message(t, inst, self.dp, self.port, self.counters, self.timing)? {
             SendOutcome::Continue { .. } => Ok(()),
             // `translate::translatable` takes data-port messages without end of thread.

@@ -77,17 +77,6 @@ impl Port {
         desc: u32,
         m: &Message,
     ) -> Result<SendOutcome, GpuError> {
-        // The usual message: taken where its registers are (its form known since the
-        // send was decoded, when its descriptor is an immediate).
-        let form = match inst.message {
-            Some(_) => inst.in_place,
-            None => in_place_form(inst, m),
-        };
-        if let Some(f) = form {
-            if let Some(out) = dp.send_form(inst.addr, &f, &mut t.grf, emask)? {
-                return Ok(out);
-            }
-        }
         let payload = &mut *self.payload;
         payload.len = 0;
         let src0 = reg_nr(inst, 0)?.ok_or_else(|| illegal(inst, "send payload is not a GRF"))?;

@@ -121,6 +121,29 @@ pub fn grf_range(first: u32, count: u32) -> u128 {
     ones << first
 }
 
+/// The GRFs (bit n: rn) of an operand's region over `n` lanes: its direct GRF region; an
+/// indirect one may name any register.
+fn region_grfs(n: usize, loc: Loc, indirect: bool, base: u32, rel: &[u16; 32], size: u32) -> u128 {
+    match loc {
+        Loc::Grf if indirect => u128::MAX,
+        Loc::Grf => {
+            let lo = rel[..n].iter().copied().min().unwrap_or(0) as u32;
+            let hi = rel[..n].iter().copied().max().unwrap_or(0) as u32 + size;
+            let (first, last) = ((base + lo) / 32, (base + hi - 1) / 32);
+            grf_range(first, last + 1 - first)
+        }
+        _ => 0,
+    }
+}
+
+/// The GRFs of `inst`'s destination region (none: 0).
+fn dst_grfs(inst: &ExecInst) -> u128 {
+    let n = usize::from(inst.n).clamp(1, 32);
+    inst.dst.as_ref().map_or(0, |d| {
+        region_grfs(n, d.loc, d.indirect.is_some(), d.base, &d.rel, d.ty.size())
+    })
+}
+
 /// The GRFs an instruction may write (bit n: rn): an ALU instruction's destination region
 /// (any register through an indirect one; integer division's remainder in the registers
 /// after the quotient's), a send's reply (any register when its descriptor is not known
@@ -129,20 +152,7 @@ pub fn grfs_written(inst: &ExecInst) -> u128 {
     if inst.send.is_some() {
         return inst.send_regs.map_or(u128::MAX, |(_, reply)| reply);
     }
-    let Some(d) = inst.dst.as_ref() else {
-        return 0;
-    };
-    let n = usize::from(inst.n).clamp(1, 32);
-    let w = match d.loc {
-        Loc::Grf if d.indirect.is_some() => u128::MAX,
-        Loc::Grf => {
-            let lo = d.rel[..n].iter().copied().min().unwrap_or(0) as u32;
-            let hi = d.rel[..n].iter().copied().max().unwrap_or(0) as u32 + d.ty.size();
-            let (first, last) = ((d.base + lo) / 32, (d.base + hi - 1) / 32);
-            grf_range(first, last + 1 - first)
-        }
-        _ => 0,
-    };
+    let w = dst_grfs(inst);
     if inst.math == Some(gencl_isa::MathFn::IntDivBoth) {
         w | w << 1 | w << 2
     } else {
@@ -154,25 +164,9 @@ pub fn grfs_written(inst: &ExecInst) -> u128 {
 /// an indirect operand may name any register.
 pub fn grfs_touched(inst: &ExecInst) -> u128 {
     let n = usize::from(inst.n).clamp(1, 32);
-    let span = |loc: Loc, indirect: bool, base: u32, rel: &[u16; 32], size: u32| -> u128 {
-        match loc {
-            Loc::Grf if indirect => u128::MAX,
-            Loc::Grf => {
-                let lo = rel[..n].iter().copied().min().unwrap_or(0) as u32;
-                let hi = rel[..n].iter().copied().max().unwrap_or(0) as u32 + size;
-                let (first, last) = ((base + lo) / 32, (base + hi - 1) / 32);
-                grf_range(first, last + 1 - first)
-            }
-            _ => 0,
-        }
-    };
-    let mut m = inst.dst.as_ref().map_or(0, |d| {
-        span(d.loc, d.indirect.is_some(), d.base, &d.rel, d.ty.size())
-    });
-    for s in inst.srcs.iter().flatten() {
-        m |= span(s.loc, s.indirect.is_some(), s.base, &s.rel, s.ty.size());
-    }
-    m
+    inst.srcs.iter().flatten().fold(dst_grfs(inst), |m, s| {
+        m | region_grfs(n, s.loc, s.indirect.is_some(), s.base, &s.rel, s.ty.size())
+    })
 }
 
 /// Modelled cycles of a group on one EU: the larger of the issue bound (all
