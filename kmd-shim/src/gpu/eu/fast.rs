@@ -89,6 +89,10 @@ pub enum FOp {
     FAdd,
     FMul,
     FMad,
+    /// `math` FDIV and INV: divided on the host as `alu`'s general path does (no NaN
+    /// made canonical, no rounding mode: the extended math unit's own).
+    FDiv,
+    FInv,
     FSel(Option<CondMod>),
     FCmp(CondMod),
     /// f32 source, D/UD destination (round toward zero, saturating, NaN → 0).
@@ -371,6 +375,11 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         (Add, true) if dst_f => (FAdd, 2),
         (Mul, true) if dst_f => (FMul, 2),
         (Mad, true) if dst_f => (FMad, 3),
+        (Opcode::Math, true) if dst_f => match inst.math {
+            Some(MathFn::Fdiv) => (FDiv, 2),
+            Some(MathFn::Inv) => (FInv, 1),
+            _ => return None,
+        },
         (Mov, false) if dst_f => (IToF, 1),
         (_, false) if !dst_i || inst.sat => return None,
         (Mov, false) => (IMov, 1),
@@ -1215,6 +1224,26 @@ fn lanes<const N: usize, const S: bool>(
                 }
             }
             fin(rf, &mut out);
+        }
+        FDiv | FInv => {
+            let x = load_f::<N, S>(g, s0, ftz);
+            let mut r = [0f32; N];
+            if p.op == FDiv {
+                let y = load_f::<N, S>(g, s1, ftz);
+                for i in 0..N {
+                    r[i] = x[i] / y[i];
+                }
+            } else {
+                for i in 0..N {
+                    r[i] = 1.0 / x[i];
+                }
+            }
+            if ftz {
+                for v in r.iter_mut() {
+                    *v = f32::from_bits(flush(v.to_bits()));
+                }
+            }
+            fin(r, &mut out);
         }
         FSel(cm) => {
             let x = load_f::<N, S>(g, s0, false);

@@ -2329,6 +2329,15 @@ fn fast_path_matches_general_path() {
             inst.op = Math;
             inst.math_fn = Some(r.pick(&[MathFn::IntDivQuotient, MathFn::IntDivRemainder]));
         }
+        if float && dty == Type::F && matches!(op, Mov | Add | Mul) && r.below(4) == 0 {
+            // Float division (`math` FDIV) and reciprocal (INV) of the same operands.
+            inst.op = Math;
+            inst.math_fn = Some(if arity == 2 {
+                MathFn::Fdiv
+            } else {
+                MathFn::Inv
+            });
+        }
         inst.chan_offset = off;
         inst.saturate = r.below(4) == 0;
         inst.no_mask = r.below(4) == 0;

@@ -28,7 +28,7 @@ fn random_inst(r: &mut Rng) -> Inst {
         return flags(r, inst, op);
     }
     if r.below(12) == 0 {
-        // Shapes that stay in the interpreter: a byte region, a math instruction.
+        // Shapes that stay in the interpreter: a byte region, a math instruction (SQRT).
         return match r.below(2) {
             0 => alu(
                 Mov,
@@ -36,7 +36,7 @@ fn random_inst(r: &mut Rng) -> Inst {
                 dst(pool(r), Type::D),
                 &[reg(pool(r), 0, Type::B, rg(8, 8, 1))],
             ),
-            _ => math(MathFn::Inv, dst(pool(r), Type::F), &[r8(pool(r), Type::F)]),
+            _ => math(MathFn::Sqrt, dst(pool(r), Type::F), &[r8(pool(r), Type::F)]),
         };
     }
     let (op, arity) = if float {
@@ -92,6 +92,15 @@ fn random_inst(r: &mut Rng) -> Inst {
         // Integer division (`math` IQOT, IREM) on the same operands.
         inst.op = Math;
         inst.math_fn = Some(r.pick(&[MathFn::IntDivQuotient, MathFn::IntDivRemainder]));
+    }
+    if float && dty == Type::F && matches!(op, Mov | Add | Mul) && r.below(4) == 0 {
+        // Float division (`math` FDIV) and reciprocal (INV) of the same operands.
+        inst.op = Math;
+        inst.math_fn = Some(if arity == 2 {
+            MathFn::Fdiv
+        } else {
+            MathFn::Inv
+        });
     }
     inst.chan_offset = off;
     inst.saturate = r.below(5) == 0;

@@ -159,7 +159,7 @@ fn qarity(op: QOp) -> usize {
 /// Sources an operation reads.
 fn arity(op: FOp) -> usize {
     match op {
-        FOp::FMov | FOp::FToI { .. } | FOp::IToF | FOp::IMov | FOp::INot => 1,
+        FOp::FMov | FOp::FInv | FOp::FToI { .. } | FOp::IToF | FOp::IMov | FOp::INot => 1,
         FOp::FMad => 3,
         _ => 2,
     }
@@ -1431,6 +1431,26 @@ impl Cx<'_, '_> {
                 }
                 let r = r.into_iter().map(|v| self.as_int(v)).collect();
                 (self.fin(r, p.sat), None)
+            }
+            FOp::FDiv | FOp::FInv => {
+                // The host's division, as the general path's; a tiny quotient flushed
+                // under ftz (after its rounding, as `alu` flushes).
+                let mut out = Vec::with_capacity(chunks);
+                for c in 0..chunks {
+                    let q = if p.op == FOp::FDiv {
+                        let xf = self.chunk_float(s0, ftz, c);
+                        let yf = self.chunk_float(s1, ftz, c);
+                        self.b.ins().fdiv(xf, yf)
+                    } else {
+                        let one = self.konst(1f32.to_bits());
+                        let one = self.as_float(one);
+                        let xf = self.chunk_float(s0, ftz, c);
+                        self.b.ins().fdiv(one, xf)
+                    };
+                    let v = self.as_int(q);
+                    out.push(if ftz { self.flush(v) } else { v });
+                }
+                (self.fin(out, p.sat), None)
             }
             FOp::FSel(cm) => {
                 let x = self.load_f(s0, false);
