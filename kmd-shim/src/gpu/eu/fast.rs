@@ -122,6 +122,15 @@ pub enum FOp {
     },
     /// 32-bit integer source, F destination (round to nearest even).
     IToF,
+    /// A flag register, a word or both, set to an immediate on no mask: `(W) mov (1)
+    /// f0.0:uw 0x0:uw`, which the JIT's and IGC's unconditional `goto` reads (every
+    /// channel jumps on an all-false predicate). `at` is the byte in the ARF, `bytes` 2
+    /// or 4; `exec` writes it, so no GRF is written.
+    FlagImm {
+        at: u16,
+        bytes: u8,
+        value: u32,
+    },
     /// A 64-bit integer plan: `Plan::q` says which (one variant here keeps
     /// the 32-bit `match` as small as it was, which the int16 kernel notices).
     Wide,
@@ -334,6 +343,9 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
     if d.indirect.is_some() || d.wmask_off != 0 {
         return None;
     }
+    if d.loc == Loc::Arf {
+        return plan_flag_imm(inst, &d);
+    }
     if float && matches!(d.ty, Type::Q | Type::UQ) {
         return plan_from_f(inst, &d);
     }
@@ -434,6 +446,51 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         sat: inst.sat,
         path: if plain { Path::Plain } else { Path::Strided },
         selects: matches!(op, FSel(_) | ISel(_)),
+    })
+}
+
+/// `FOp::FlagImm`: an integer immediate moved to f0 or f1 (a word or the dword) on no mask
+/// and no predicate; the value the general path writes, the immediate extended as its type
+/// says and cut to the destination's size.
+fn plan_flag_imm(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
+    use super::program::arf;
+    let bytes = d.ty.size();
+    if inst.op != Opcode::Mov
+        || inst.dom != Dom::Int
+        || inst.n != 1
+        || !inst.no_mask
+        || inst.pred.is_some()
+        || inst.cmod.is_some()
+        || inst.sat
+        || !matches!(d.ty, Type::W | Type::UW | Type::D | Type::UD)
+    {
+        return None;
+    }
+    let at = d.base as usize + usize::from(d.rel[0]);
+    if !matches!(at / 32, arf::F0 | arf::F1) || at % 32 + bytes as usize > 4 {
+        return None;
+    }
+    let s = inst.srcs[0].as_ref()?;
+    if s.loc != Loc::Imm || s.ty.size() > 4 || inst.srcs[1].is_some() {
+        return None;
+    }
+    let At::Imm(v) = plan_src(s, 1, Kind::I32)?.at else {
+        return None;
+    };
+    let value = if bytes == 2 { v & 0xFFFF } else { v };
+    Some(Plan {
+        op: FOp::FlagImm {
+            at: at as u16,
+            bytes: bytes as u8,
+            value,
+        },
+        q: QOp::Mov,
+        srcs: [NO_SRC; 3],
+        dst: None,
+        dform: DForm::Vec,
+        sat: false,
+        path: Path::Plain,
+        selects: false,
     })
 }
 
@@ -695,6 +752,11 @@ pub fn exec(t: &mut Thread, inst: &ExecInst, p: &Plan) -> u32 {
     };
     // sel uses the predicate as its selector, not as a write mask.
     let wmask = if p.selects { enabled } else { enabled & pred };
+    if let FOp::FlagImm { at, bytes, value } = p.op {
+        let (at, bytes) = (usize::from(at), usize::from(bytes));
+        t.arf[at..at + bytes].copy_from_slice(&value.to_le_bytes()[..bytes]);
+        return wmask;
+    }
     let ftz = t.cr0() & CR0_FP32_DENORM_KEEP == 0;
     let cond = run(&mut t.grf, p, inst.n, wmask, pred, ftz);
     if let Some(m) = cond {
@@ -1340,6 +1402,7 @@ fn lanes<const N: usize, const S: bool>(
             out = zip(&x, &y, |a, b| div32(a, b, signed, rem));
         }
         Wide => unreachable!("64-bit plans run in lanes_q"),
+        FlagImm { .. } => unreachable!("`exec` writes the flag itself"),
     }
     if let Some(o) = p.dst {
         store::<N, S>(g, o, p.dform, &out, wmask);

@@ -2628,6 +2628,15 @@ fn random_flag_registers(r: &mut Rng) -> Vec<Inst> {
         m.no_mask = true;
         prog.push(m);
     }
+    if r.coin() {
+        // A word of one (`(W) mov (1) f0.1:uw`, as the JIT's unconditional goto sets f0.0).
+        let mut d = arf_dst(r.pick(&[0x30u8, 0x31]));
+        d.ty = Type::UW;
+        d.subreg = 2 * r.below(2) as u8;
+        let mut m = alu(Opcode::Mov, 1, d, &[imm(Type::UW, r.next() & 0xFFFF)]);
+        m.no_mask = true;
+        prog.push(m);
+    }
     prog
 }
 

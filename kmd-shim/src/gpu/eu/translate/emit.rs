@@ -159,6 +159,7 @@ fn qarity(op: QOp) -> usize {
 /// Sources an operation reads.
 fn arity(op: FOp) -> usize {
     match op {
+        FOp::FlagImm { .. } => 0,
         FOp::FMov | FOp::FInv | FOp::FToI { .. } | FOp::IToF | FOp::IMov | FOp::INot => 1,
         FOp::FMad => 3,
         _ => 2,
@@ -1226,6 +1227,18 @@ impl Cx<'_, '_> {
                 .expect("every shape's enable is computed at entry");
             (e, c)
         };
+        if let FOp::FlagImm { at, bytes, value } = p.op {
+            // On no mask and no predicate (`fast::plan_flag_imm`): every lane of one.
+            let v = if bytes == 2 {
+                self.b
+                    .ins()
+                    .iconst(types::I16, i64::from(value as u16 as i16))
+            } else {
+                self.i32(value)
+            };
+            self.b.ins().store(Self::mem(), v, self.arf, i32::from(at));
+            return count;
+        }
         let pred = self.pred_bits(inst);
         let wmask = if lanes_are_enabled(inst, p) {
             enabled
@@ -1576,7 +1589,8 @@ impl Cx<'_, '_> {
                     .collect();
                 (out, None)
             }
-            FOp::Wide => unreachable!("`translatable` refuses 64-bit plans"),
+            FOp::Wide => unreachable!("64-bit plans are `op_wide`'s"),
+            FOp::FlagImm { .. } => unreachable!("`inst` writes the flag itself"),
         }
     }
 
