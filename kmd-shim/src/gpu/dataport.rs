@@ -356,17 +356,31 @@ pub struct Payload {
     pub len: usize,
 }
 
-/// The bits in which `N` lane addresses of `B` bytes each (little-endian, from `flat`) differ
-/// from `a0 + l * stride`: zero when the lanes step by `stride`.
-fn lanes_off<const N: usize, const B: usize>(flat: &[u8], a0: u64, stride: u64) -> u64 {
-    let Some(flat) = flat.get(..N * B) else {
+/// The bits in which `N` dword lane addresses (little-endian, from `flat`) differ from
+/// `a0 + l * stride`: zero when the lanes step by `stride`. In 32 bits, lane by lane with
+/// no early exit, so that the loop is a few vector instructions (`stepping` has checked
+/// that the last lane's address fits, so that no lane's wraps).
+fn lanes_off32<const N: usize>(flat: &[u8], a0: u32, stride: u32) -> u32 {
+    let Some(flat) = flat.get(..N * 4) else {
+        return u32::MAX;
+    };
+    let (lanes, _) = flat.as_chunks::<4>();
+    let mut off = 0;
+    for (l, b) in lanes.iter().enumerate() {
+        off |= u32::from_le_bytes(*b) ^ a0.wrapping_add((l as u32).wrapping_mul(stride));
+    }
+    off
+}
+
+/// `lanes_off32` for qword (A64) lane addresses.
+fn lanes_off64<const N: usize>(flat: &[u8], a0: u64, stride: u64) -> u64 {
+    let Some(flat) = flat.get(..N * 8) else {
         return u64::MAX;
     };
+    let (lanes, _) = flat.as_chunks::<8>();
     let mut off = 0;
-    for (l, b) in flat.chunks_exact(B).enumerate() {
-        let mut v = [0u8; 8];
-        v[..B].copy_from_slice(b);
-        off |= u64::from_le_bytes(v) ^ a0.wrapping_add(l as u64 * stride);
+    for (l, b) in lanes.iter().enumerate() {
+        off |= u64::from_le_bytes(*b) ^ a0.wrapping_add((l as u64).wrapping_mul(stride));
     }
     off
 }
@@ -400,10 +414,11 @@ fn stepping(flat: &[u8], simd: usize, a64: bool, n: usize) -> Option<(u64, u64)>
     }
     // Every lane compared, no early exit: a loop of fixed length the compiler unrolls.
     let same = match (a64, simd, n == simd) {
-        (true, 8, true) => lanes_off::<8, 8>(flat, a0, stride) == 0,
-        (true, _, true) => lanes_off::<16, 8>(flat, a0, stride) == 0,
-        (false, 8, true) => lanes_off::<8, 4>(flat, a0, stride) == 0,
-        (false, _, true) => lanes_off::<16, 4>(flat, a0, stride) == 0,
+        (true, 8, true) => lanes_off64::<8>(flat, a0, stride) == 0,
+        (true, _, true) => lanes_off64::<16>(flat, a0, stride) == 0,
+        // (a0 and stride fit in 32 bits: the last lane's address does.)
+        (false, 8, true) => lanes_off32::<8>(flat, a0 as u32, stride as u32) == 0,
+        (false, _, true) => lanes_off32::<16>(flat, a0 as u32, stride as u32) == 0,
         // A partial thread's first lanes (rarer): one lane at a time.
         _ => (2..n).all(|l| lane(l) == Some(a0.wrapping_add(l as u64 * stride))),
     };
@@ -414,10 +429,17 @@ fn stepping(flat: &[u8], simd: usize, a64: bool, n: usize) -> Option<(u64, u64)>
 /// loop per element size, so that each lane's copy is a move of its size (a variable-length
 /// copy is a call to memcpy).
 fn narrow_lanes(es: usize, dwords: &[u8], buf: &mut [u8]) {
-    let n = buf.len() / es;
+    // Lanes zipped, not indexed: no bounds check a lane, and loops that vectorise.
+    let (lanes, _) = dwords.as_chunks::<4>();
     match es {
-        1 => (0..n).for_each(|l| buf[l] = dwords[4 * l]),
-        2 => (0..n).for_each(|l| buf[2 * l..2 * l + 2].copy_from_slice(&dwords[4 * l..4 * l + 2])),
+        1 => buf.iter_mut().zip(lanes).for_each(|(b, d)| *b = d[0]),
+        2 => {
+            let (words, _) = buf.as_chunks_mut::<2>();
+            words
+                .iter_mut()
+                .zip(lanes)
+                .for_each(|(w, d)| *w = [d[0], d[1]]);
+        }
         _ => buf.copy_from_slice(&dwords[..buf.len()]),
     }
 }
@@ -425,11 +447,19 @@ fn narrow_lanes(es: usize, dwords: &[u8], buf: &mut [u8]) {
 /// The inverse of `narrow_lanes`: each lane's `es` bytes of `buf` zero-extended into its
 /// dword of `dwords`.
 fn widen_lanes(es: usize, buf: &[u8], dwords: &mut [u8]) {
-    let n = buf.len() / es;
-    let mut put = |l: usize, v: u32| dwords[4 * l..4 * l + 4].copy_from_slice(&v.to_le_bytes());
+    let (lanes, _) = dwords.as_chunks_mut::<4>();
     match es {
-        1 => (0..n).for_each(|l| put(l, u32::from(buf[l]))),
-        2 => (0..n).for_each(|l| put(l, lane_zext(&buf[2 * l..2 * l + 2]))),
+        1 => lanes
+            .iter_mut()
+            .zip(buf)
+            .for_each(|(d, &b)| *d = u32::from(b).to_le_bytes()),
+        2 => {
+            let (words, _) = buf.as_chunks::<2>();
+            lanes
+                .iter_mut()
+                .zip(words)
+                .for_each(|(d, w)| *d = u32::from(u16::from_le_bytes(*w)).to_le_bytes());
+        }
         _ => dwords[..buf.len()].copy_from_slice(buf),
     }
 }

@@ -191,8 +191,8 @@ fn a_message_taken_in_place_leaves_what_the_message_path_leaves() {
         };
         let lane_addr = |l: usize, rng: &mut Rng| -> u64 {
             let a = match pattern {
-                // One lane off the step.
-                0 if l == simd - 1 => a0 + 4,
+                // One lane off the step (by a low bit, a dword, a high bit).
+                0 if l == simd - 1 => a0 + [4, 1, 0x100][a0 as usize % 3],
                 // Past the mapped window (a fault), for every lane.
                 1 if a64 => MEM_BASE + MEM_SIZE as u64 - 8 + a0,
                 2 => 4 * rng.below(0x800),
