@@ -131,6 +131,14 @@ pub enum FOp {
         bytes: u8,
         value: u32,
     },
+    /// cr0.0 or'ed (`or`) or and'ed with an immediate on no mask: `(W) or (1) cr0.0 cr0.0
+    /// 0x4C0:uw {Switch}`, with which every kernel of the JIT's and IGC's starts (the float
+    /// modes), and the JIT's rounding-mode brackets. `exec` writes it; never translated (a
+    /// run is compiled for one float mode, `translate::translatable`).
+    Cr0Imm {
+        or: bool,
+        value: u32,
+    },
     /// A 64-bit integer plan: `Plan::q` says which (one variant here keeps
     /// the 32-bit `match` as small as it was, which the int16 kernel notices).
     Wide,
@@ -344,7 +352,7 @@ pub fn plan(inst: &ExecInst) -> Option<Plan> {
         return None;
     }
     if d.loc == Loc::Arf {
-        return plan_flag_imm(inst, &d);
+        return plan_flag_imm(inst, &d).or_else(|| plan_cr0(inst, &d));
     }
     if float && matches!(d.ty, Type::Q | Type::UQ) {
         return plan_from_f(inst, &d);
@@ -482,6 +490,56 @@ fn plan_flag_imm(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
         op: FOp::FlagImm {
             at: at as u16,
             bytes: bytes as u8,
+            value,
+        },
+        q: QOp::Mov,
+        srcs: [NO_SRC; 3],
+        dst: None,
+        dform: DForm::Vec,
+        sat: false,
+        path: Path::Plain,
+        selects: false,
+    })
+}
+
+/// `FOp::Cr0Imm`: cr0.0 or'ed or and'ed with an integer immediate into itself, on no mask
+/// and no predicate, as the general path computes it.
+fn plan_cr0(inst: &ExecInst, d: &DstOp) -> Option<Plan> {
+    use super::program::arf;
+    if !matches!(inst.op, Opcode::Or | Opcode::And)
+        || inst.dom != Dom::Int
+        || inst.n != 1
+        || !inst.no_mask
+        || inst.pred.is_some()
+        || inst.cmod.is_some()
+        || inst.sat
+        || !matches!(d.ty, Type::D | Type::UD)
+    {
+        return None;
+    }
+    let at = d.base + u32::from(d.rel[0]);
+    if at != (arf::CR0 * 32) as u32 {
+        return None;
+    }
+    let (s0, s1) = (inst.srcs[0].as_ref()?, inst.srcs[1].as_ref()?);
+    // The register itself, unmodified (a modifier of a logic operation is a not).
+    if s0.loc != Loc::Arf
+        || s0.indirect.is_some()
+        || s0.base + u32::from(s0.rel[0]) != at
+        || s0.ty.size() != 4
+        || s0.neg
+        || s0.abs
+        || s1.loc != Loc::Imm
+        || s1.ty.size() > 4
+    {
+        return None;
+    }
+    let At::Imm(value) = plan_src(s1, 1, Kind::I32)?.at else {
+        return None;
+    };
+    Some(Plan {
+        op: FOp::Cr0Imm {
+            or: inst.op == Opcode::Or,
             value,
         },
         q: QOp::Mov,
@@ -752,10 +810,19 @@ pub fn exec(t: &mut Thread, inst: &ExecInst, p: &Plan) -> u32 {
     };
     // sel uses the predicate as its selector, not as a write mask.
     let wmask = if p.selects { enabled } else { enabled & pred };
-    if let FOp::FlagImm { at, bytes, value } = p.op {
-        let (at, bytes) = (usize::from(at), usize::from(bytes));
-        t.arf[at..at + bytes].copy_from_slice(&value.to_le_bytes()[..bytes]);
-        return wmask;
+    match p.op {
+        FOp::FlagImm { at, bytes, value } => {
+            let (at, bytes) = (usize::from(at), usize::from(bytes));
+            t.arf[at..at + bytes].copy_from_slice(&value.to_le_bytes()[..bytes]);
+            return wmask;
+        }
+        FOp::Cr0Imm { or, value } => {
+            let c = t.cr0();
+            let c = if or { c | value } else { c & value };
+            t.set_arf_u32(super::program::arf::CR0, 0, c);
+            return wmask;
+        }
+        _ => {}
     }
     let ftz = t.cr0() & CR0_FP32_DENORM_KEEP == 0;
     let cond = run(&mut t.grf, p, inst.n, wmask, pred, ftz);
@@ -1402,7 +1469,7 @@ fn lanes<const N: usize, const S: bool>(
             out = zip(&x, &y, |a, b| div32(a, b, signed, rem));
         }
         Wide => unreachable!("64-bit plans run in lanes_q"),
-        FlagImm { .. } => unreachable!("`exec` writes the flag itself"),
+        FlagImm { .. } | Cr0Imm { .. } => unreachable!("`exec` writes the ARF itself"),
     }
     if let Some(o) = p.dst {
         store::<N, S>(g, o, p.dform, &out, wmask);

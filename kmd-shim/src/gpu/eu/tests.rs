@@ -886,6 +886,14 @@ pub(super) fn or_cr0(bits: u64) -> Inst {
     k
 }
 
+/// `(W) and (1) cr0 cr0 bits`: clear cr0 mode bits.
+pub(super) fn and_cr0(bits: u64) -> Inst {
+    let mut k = or_cr0(bits);
+    k.op = Opcode::And;
+    k.srcs[1] = Some(imm(Type::UD, bits));
+    k
+}
+
 fn arf_scalar(nr: u8) -> Src {
     Src::Reg(SrcReg {
         file: RegFile::Arf,
@@ -2367,6 +2375,10 @@ fn fast_path_matches_general_path() {
             if r.coin() { 0x4C0 } else { 0 } | if r.below(4) == 0 { r.below(4) << 4 } else { 0 };
         if cr0 != 0 {
             prog.push(or_cr0(cr0));
+        }
+        if r.below(8) == 0 {
+            // A mode taken back (the JIT's rounding-mode brackets end with an `and`).
+            prog.push(and_cr0(r.pick(&[!0x30u32, !0xC0, !0x4F0]).into()));
         }
         prog.push(inst.clone());
         prog.push(eot());

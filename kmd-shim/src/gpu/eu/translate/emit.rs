@@ -102,6 +102,8 @@ pub fn translatable(inst: &ExecInst) -> bool {
         FOp::IToF => !p.srcs[0].neg && !p.srcs[0].abs,
         FOp::ISel(cm) => !matches!(cm, Some(CondMod::O | CondMod::U)) && int_signed(p).is_some(),
         FOp::ICmp(cm) => !matches!(cm, CondMod::O | CondMod::U) && int_signed(p).is_some(),
+        // A run is compiled for one float mode, which a write of cr0 may change.
+        FOp::Cr0Imm { .. } => false,
         _ => true,
     }
 }
@@ -159,7 +161,7 @@ fn qarity(op: QOp) -> usize {
 /// Sources an operation reads.
 fn arity(op: FOp) -> usize {
     match op {
-        FOp::FlagImm { .. } => 0,
+        FOp::FlagImm { .. } | FOp::Cr0Imm { .. } => 0,
         FOp::FMov | FOp::FInv | FOp::FToI { .. } | FOp::IToF | FOp::IMov | FOp::INot => 1,
         FOp::FMad => 3,
         _ => 2,
@@ -1591,6 +1593,7 @@ impl Cx<'_, '_> {
             }
             FOp::Wide => unreachable!("64-bit plans are `op_wide`'s"),
             FOp::FlagImm { .. } => unreachable!("`inst` writes the flag itself"),
+            FOp::Cr0Imm { .. } => unreachable!("`translatable` refuses cr0's writes"),
         }
     }
 
