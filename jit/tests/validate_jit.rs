@@ -1122,3 +1122,42 @@ fn a_loop_carried_value_dead_after_the_loop_is_computed_in_place() {
         assert!(copies.is_empty(), "{name}: {copies:#?}\n{text}");
     }
 }
+
+/// A byte or word load that only left shifts past its bits read (the first half of a
+/// `char`'s sign extension) takes the data port's reply dword as it is (isel
+/// `shifted_loads`): no mask. A `uchar`, read as it is, keeps the mask, and so does a `char`
+/// that a shift by fewer bits also reads.
+#[test]
+fn a_byte_load_only_shifted_out_is_not_masked() {
+    let src = "kernel void lt(global const char *a, global const char *b, global int *o) {
+            size_t i = get_global_id(0);
+            o[i] = a[i] < b[i];
+        }
+        kernel void ult(global const uchar *a, global const uchar *b, global int *o) {
+            size_t i = get_global_id(0);
+            o[i] = a[i] < b[i];
+        }
+        kernel void both(global const char *a, global int *o) {
+            size_t i = get_global_id(0);
+            char c = a[i];
+            o[i] = c + (((int)(uchar)c) << 4);
+        }";
+    let ks = compile_each(CompileInput::OpenClC(src), "").unwrap();
+    for (name, k) in &ks {
+        let k = k.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = legal_text(name, &k.isa);
+        let masks = text
+            .lines()
+            .filter(|l| {
+                let op = l.split_whitespace().find(|w| !w.starts_with('('));
+                op == Some("and") && (l.contains("0xFF:ud") || l.contains("0xFF:d"))
+            })
+            .count();
+        let want = match name.as_str() {
+            "lt" => 0,
+            "ult" => 2,
+            _ => 1,
+        };
+        assert_eq!(masks, want * per_access(k), "{name}: {text}");
+    }
+}

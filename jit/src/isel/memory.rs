@@ -257,7 +257,8 @@ impl Sel<'_> {
     }
 
     /// A byte or word per lane with the A64 byte scattered read; the data port leaves
-    /// it in the low bytes of a dword, which is masked to keep the value zero-extended.
+    /// it in the low bytes of a dword, which is masked to keep the value zero-extended
+    /// (unless every reader shifts the high bytes out: `shifted_loads`).
     pub(super) fn load_narrow(
         &mut self,
         v: Value,
@@ -266,7 +267,12 @@ impl Sel<'_> {
     ) -> Result<(), IselError> {
         let port = self.port(addr)?;
         let payload = self.payload(port, addr)?;
-        let resp = self.m.new_vreg(4 * self.simd as u32);
+        let raw = self.shifted_loads.contains(&v);
+        let resp = if raw {
+            self.def_varying(v).0
+        } else {
+            self.m.new_vreg(4 * self.simd as u32)
+        };
         self.lane_message(
             |w| {
                 let parts = match port {
@@ -281,6 +287,9 @@ impl Sel<'_> {
             [Some(payload), None],
             [4, port.address_bytes(), 0],
         );
+        if raw {
+            return Ok(());
+        }
         let o = Opnd {
             src: reg_src(0, 0, region_for(false, Type::UD), Type::UD),
             vref: Some(VRef { v: resp, off: 0 }),

@@ -297,6 +297,9 @@ struct Sel<'a> {
     low_words: rustc_hash::FxHashSet<Value>,
     /// Values only whose last lane is read (`last_lane_only`): lane scans selected as trees.
     last_lane_only: rustc_hash::FxHashSet<Value>,
+    /// Narrow loads that only left shifts past their bits read (`shifted_loads`): the data
+    /// port's reply dword taken as it is, unmasked.
+    shifted_loads: rustc_hash::FxHashSet<Value>,
     /// Bytes of a dword that only logic operations read (`byte_fields`): not selected, read
     /// where the dword is, by the dword and the byte.
     byte_fields: HashMap<Value, (Value, u32)>,
@@ -367,6 +370,30 @@ fn last_lane_only(f: &Function, uses: &[u32], simd: u8) -> rustc_hash::FxHashSet
         Op::ReadLane(a, l) if *l == simd - 1 => Some(*a),
         _ => None,
     })
+}
+
+/// Narrow loads (a byte or a word a lane) that only left shifts by at least the bits above
+/// them read (`shl x, 24` of a byte: the first half of a sign extension, as OpenCL C's
+/// `char` arithmetic has everywhere): every reader shifts the high bytes of the data port's
+/// reply dword out, so `load_narrow` takes that dword as the value without its mask.
+fn shifted_loads(f: &Function, uses: &[u32]) -> rustc_hash::FxHashSet<Value> {
+    let narrow = |v: Value| match f.inst(v).op {
+        Op::Load { bytes, .. } if bytes < 4 && f.ty(v) == Ty::I32 => Some(bytes),
+        _ => None,
+    };
+    let mut out = read_only_by(f, uses, |op| match op {
+        Op::Bin(BinOp::Shl, a, c) if a != c => {
+            let bytes = narrow(*a)?;
+            let Op::Const(k) = f.inst(*c).op else {
+                return None;
+            };
+            let k = k & 0xffff_ffff;
+            (k < 32 && k >= u64::from(32 - 8 * bytes)).then_some(*a)
+        }
+        _ => None,
+    });
+    out.retain(|v| narrow(*v).is_some());
+    out
 }
 
 /// Bytes of a per-lane dword, `(w >> 8k) & 0xff` (`w & 0xff`, `w >> 24`), that only
@@ -484,6 +511,7 @@ pub fn select(
         halves_only: Default::default(),
         low_words: Default::default(),
         last_lane_only: Default::default(),
+        shifted_loads: Default::default(),
         byte_fields: HashMap::default(),
         byte_shifts: Default::default(),
         logic_nots: HashMap::default(),
@@ -494,6 +522,7 @@ pub fn select(
     s.halves_only = halves_only(f, &s.uses);
     s.low_words = low_words(f, &s.uses);
     s.last_lane_only = last_lane_only(f, &s.uses, layout.simd);
+    s.shifted_loads = shifted_loads(f, &s.uses);
     s.byte_fields = byte_fields(f, &s.uses, &s.uni);
     s.logic_nots = logic_nots(f, &s.uses);
     // The shifts every reader of which is a byte's mask (one count over the bytes).
