@@ -450,11 +450,13 @@ impl Client {
             return Err(refusal(ErrorCode::LaunchFailed, "no submitter"));
         };
         let took = program.took[l.kernel as usize].clone();
-        // A launch that will be held is waited for by the thread that holds it, which runs
-        // it on the emulated device: no need to wake the engine for it.
-        let then_wait = wait && retirer.would_hold();
+        // Every launch is waited for next by a thread of this client, which runs it on the
+        // emulated device when the engine is idle: the thread that holds it, or the client's
+        // retiring thread, which waits for each launch in the order they were queued. No
+        // need to wake the engine thread for it (docs/runtime.md, "Launches run by their
+        // waiters").
         let submitted = submitter.submit(
-            &self.gpu, l.context, kernel, &args, &nd, &buffers, globals, then_wait,
+            &self.gpu, l.context, kernel, &args, &nd, &buffers, globals, true,
         );
         match submitted {
             Ok(submitted) => {

@@ -146,13 +146,6 @@ impl Retirer {
         })
     }
 
-    /// Whether `hold` would hold a launch now: nothing of the client is queued to the
-    /// retiring thread, in its hands or held. (Only this client's launches change that, and
-    /// they are queued under the client's lock, which the caller holds.)
-    pub fn would_hold(&self) -> bool {
-        self.shared.jobs.lock().idle()
-    }
-
     /// `launch`, for the caller to retire (`Held::retire`) when nothing of the client is
     /// queued here or being retired; else it is queued as `push` queues it (`None`).
     pub fn hold(&self, tag: u64, queue: u64, launch: Submitted, took: Took) -> Option<Held> {

@@ -293,7 +293,8 @@ impl Submitter {
     /// The steps: the heaps every launch shares (instruction heap, scratch), then in the
     /// launch's own slot its surface state (`surfaces`), its dynamic state with the CURBEs
     /// (`dynamic`), its batch (`gencl_kmd::genx::launch`), and execbuffer2 (`execute`).
-    /// `then_wait`: this thread retires it next (`Device::exec_then_wait`).
+    /// `then_wait`: a thread of the client waits for it next, the caller or the client's
+    /// retiring thread (`Device::exec_then_wait`).
     #[allow(clippy::too_many_arguments)] // the launch's parts, each its own
     pub fn submit(
         &mut self,

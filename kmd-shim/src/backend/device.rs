@@ -286,7 +286,7 @@ impl Device {
         self.exec_as(ctx, objects, batch_handle, batch_len, false)
     }
 
-    /// `exec` of a batch this thread waits for next, without a timeout
+    /// `exec` of a batch that a thread of the caller's waits for next, without a timeout
     /// (`I915::execbuffer2_then_wait`).
     pub fn exec_then_wait(
         &self,

@@ -67,11 +67,12 @@ pub trait I915: Send + Sync {
     fn context_create_ext(&self, c: &mut drm_i915_gem_context_create_ext) -> Result<(), KmdError>;
     fn context_destroy(&self, c: &drm_i915_gem_context_destroy) -> Result<(), KmdError>;
     fn execbuffer2(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError>;
-    /// execbuffer2 of a batch the caller waits for next, without a timeout (a launch whose
-    /// application thread is blocked on it); the caller must wait for it. i915 has no such
-    /// call: the default is execbuffer2. The emulated device does not wake its engine
-    /// thread for it, since the waiter runs it (`gem_wait`'s help): one thread wake-up
-    /// fewer on a blocking launch.
+    /// execbuffer2 of a batch that a thread of the caller's waits for next, without a
+    /// timeout (a launch whose application thread is blocked on it, or the client's
+    /// retiring thread, which waits for each launch in turn); the caller must see that it
+    /// is waited for. i915 has no such call: the default is execbuffer2. The emulated
+    /// device does not wake its engine thread for it, since the waiter runs it (`gem_wait`'s
+    /// help): one thread wake-up fewer a launch.
     fn execbuffer2_then_wait(&self, e: &mut drm_i915_gem_execbuffer2) -> Result<(), KmdError> {
         self.execbuffer2(e)
     }

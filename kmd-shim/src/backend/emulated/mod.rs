@@ -87,6 +87,9 @@ struct Job {
     in_fence: Option<OwnedFd>,
     /// I915_EXEC_FENCE_OUT: signalled (an eventfd made readable) when the batch retires.
     out_fence: Option<OwnedFd>,
+    /// Queued by execbuffer2, which wakes the engine thread for it; a batch queued by
+    /// `execbuffer2_then_wait` is left to its waiter (`help`) unless the engine is awake.
+    doorbell: bool,
 }
 
 /// How long a batch waits for its in-fence, as i915's fence timeout (10 s by default)
@@ -489,8 +492,8 @@ impl Shared {
             };
             #[cfg(test)]
             self.engine_ran.fetch_add(1, Ordering::SeqCst);
-            self.execute(&job);
-            self.queue.lock().running = None;
+            // The batches behind it that rang are this thread's next look's.
+            let _rung = self.execute(&job);
         }
     }
 
@@ -515,8 +518,9 @@ impl Shared {
         Some(j)
     }
 
-    /// Runs a batch taken by `start` and retires it.
-    fn execute(&self, job: &Job) {
+    /// Runs a batch taken by `start` and retires it; whether a batch queued behind it rang
+    /// for the engine thread (or the device shuts down).
+    fn execute(&self, job: &Job) -> bool {
         let cancelled = job
             .in_fence
             .as_ref()
@@ -529,40 +533,36 @@ impl Shared {
         } else {
             self.run(job);
         }
-        *self.retired.lock() = job.seqno;
+        // The engine is idle again under `retired`, the lock a waiter holds from its look
+        // at the engine to its sleep (`wait_retired`): a waiter that found it busy is asleep
+        // by now and woken below, and runs its batch itself if nobody else does.
+        let mut retired = self.retired.lock();
+        *retired = job.seqno;
+        let rung = {
+            let mut q = self.queue.lock();
+            q.running = None;
+            q.shutdown || q.jobs.iter().any(|j| j.doorbell)
+        };
         if let Some(f) = &job.out_fence {
             signal_fence(f);
         }
         self.done.notify_all();
+        drop(retired);
+        rung
     }
 
     /// A waiter for batch `seqno` runs the next queued batch on its own thread when the
     /// engine is idle and that batch comes no later than `seqno`: the engine thread would
     /// run it anyway, in the same order, and the waiter would sleep until then. Two thread
     /// wake-ups fewer (the engine's, then the waiter's) on a blocking launch's round trip.
-    /// Whether it ran one.
-    fn help(&self, seqno: u64) -> bool {
-        let job = {
-            let mut q = self.queue.lock();
-            if q.running.is_some() || q.shutdown || q.jobs.front().is_none_or(|j| j.seqno > seqno) {
-                return false;
-            }
-            match self.start(&mut q) {
-                Some(j) => j,
-                None => return false,
-            }
-        };
-        self.execute(&job);
+    /// The caller holds `retired` (the engine cannot turn idle between this look and its
+    /// sleep); the batch taken, if any, now running.
+    fn help(&self, seqno: u64) -> Option<Job> {
         let mut q = self.queue.lock();
-        q.running = None;
-        // The batches queued behind it are the engine thread's again (woken only when there
-        // are some: a wake-up costs this thread a system call).
-        let more = !q.jobs.is_empty() || q.shutdown;
-        drop(q);
-        if more {
-            self.work.notify_one();
+        if q.running.is_some() || q.shutdown || q.jobs.front().is_none_or(|j| j.seqno > seqno) {
+            return None;
         }
-        true
+        self.start(&mut q)
     }
 
     fn run(&self, job: &Job) {
@@ -631,12 +631,19 @@ impl Shared {
     fn wait_retired(&self, seqno: u64, timeout: Option<std::time::Duration>) -> bool {
         let deadline = timeout.map(|t| std::time::Instant::now() + t);
         loop {
-            if deadline.is_none() && self.help(seqno) {
-                continue;
-            }
             let mut retired = self.retired.lock();
             if *retired >= seqno {
                 return true;
+            }
+            if let Some(job) = deadline.is_none().then(|| self.help(seqno)).flatten() {
+                drop(retired);
+                // The batches behind it that rang are the engine thread's again (woken only
+                // when there are some: a wake-up costs this thread a system call); those
+                // queued for their waiters are left to them.
+                if self.execute(&job) {
+                    self.work.notify_one();
+                }
+                continue;
             }
             match deadline {
                 None => self.done.wait(&mut retired),
@@ -880,6 +887,7 @@ impl EmulatedI915 {
                 seqno,
                 in_fence,
                 out_fence,
+                doorbell,
             });
             if q.others_wait() {
                 self.starvation.waiting();

@@ -410,6 +410,50 @@ fn a_batch_queued_for_its_waiter_runs_on_the_waiter_or_soon_without_it() {
     assert_eq!(emu.shared.engine_ran.load(Ordering::SeqCst), before + 2);
 }
 
+/// Batches queued for their waiters, with no engine thread to fall back on (paused): two
+/// threads wait for two such batches at once, again and again. The waiter of the second
+/// finds the first running on the other thread and sleeps; it must be woken when the
+/// engine turns idle, to run its own. (Before the engine's idle state was kept under the
+/// lock a waiter sleeps under, it could look at the busy engine, then sleep past the
+/// moment it went idle: 20,000 rounds hung within a few thousand here.)
+#[test]
+fn two_waiters_of_batches_left_to_them_never_sleep_past_an_idle_engine() {
+    let (emu, s) = setup_with_device();
+    write_batch(&s, &stores(DATA_VA));
+    const TAG_VA: u64 = 0x20_0000;
+    let tags = [s.d.create_bo(4096).unwrap(), s.d.create_bo(4096).unwrap()];
+    emu.pause_engine(true);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for round in 0..20_000u32 {
+            for t in tags {
+                let objs = [
+                    (s.data, DATA_VA, true),
+                    (s.batch, BATCH_VA, false),
+                    (t, TAG_VA, false),
+                ];
+                s.d.exec_then_wait(s.ctx, &objs, s.batch, 0).unwrap();
+            }
+            std::thread::scope(|sc| {
+                for t in tags {
+                    let d = &s.d;
+                    sc.spawn(move || assert!(d.wait(t, -1).unwrap()));
+                }
+            });
+            let _ = tx.send(round);
+        }
+    });
+    let mut last = None;
+    while last != Some(19_999) {
+        match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(r) => last = Some(r),
+            Err(e) => {
+                panic!("a waiter slept past the engine's idle time after round {last:?}: {e}")
+            }
+        }
+    }
+}
+
 #[test]
 fn a_batch_past_its_budget_hangs() {
     let s = setup(Budget {
