@@ -1268,3 +1268,45 @@ fn a_long_waited_launch_does_not_hold_up_its_clients_other_requests() {
         other => panic!("{other:?}"),
     }
 }
+
+/// 2,000 short launches posted at once, each adding its own number: every one is reported,
+/// in the order it was queued (the retiring thread sends the completions of a run of short
+/// launches together, `service::retire`), and the buffer holds their exact sum.
+fn posted_launches_are_reported_in_order(c: &Connection) {
+    const LAUNCHES: i32 = 2000;
+    const N: u64 = 32;
+    let prog = build(c);
+    let buf = c.create_buffer(N * 4).expect("buffer");
+    let order = std::sync::Arc::new(parking_lot::Mutex::new(Vec::new()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    for b in 1..=LAUNCHES {
+        let (order, tx) = (order.clone(), tx.clone());
+        c.launch(add(prog, buf.id, N, b), move |r| {
+            order.lock().push(b);
+            let _ = tx.send(r.is_ok());
+        })
+        .expect("queued");
+    }
+    let ok = rx.iter().take(LAUNCHES as usize).filter(|&ok| ok).count();
+    assert_eq!(ok, LAUNCHES as usize, "launches failed");
+    assert_eq!(*order.lock(), (1..=LAUNCHES).collect::<Vec<_>>());
+    let got: Vec<i32> = buf
+        .map
+        .lock()
+        .chunks(4)
+        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, vec![LAUNCHES * (LAUNCHES + 1) / 2; N as usize]);
+}
+
+#[test]
+fn posted_launches_are_reported_in_order_through_gencld() {
+    let (mut d, sock) = start_gencld("order");
+    posted_launches_are_reported_in_order(&Connection::connect_to(&sock).expect("connect"));
+    alive(&mut d, &sock);
+}
+
+#[test]
+fn posted_launches_are_reported_in_order_embedded() {
+    posted_launches_are_reported_in_order(&Connection::embedded().expect("embedded"));
+}

@@ -160,9 +160,13 @@ impl Pending {
     /// Handles `Completed`; gives back any other response.
     fn sink(self: &Arc<Self>) -> Sink {
         let pending = self.clone();
-        Arc::new(move |r| match r {
-            Response::Completed { tag, result } => pending.complete(tag, result),
-            other => tracing::warn!("unexpected message from the service: {other:?}"),
+        Arc::new(move |rs: Vec<Response>| {
+            for r in rs {
+                match r {
+                    Response::Completed { tag, result } => pending.complete(tag, result),
+                    other => tracing::warn!("unexpected message from the service: {other:?}"),
+                }
+            }
         })
     }
 }

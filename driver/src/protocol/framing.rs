@@ -40,13 +40,30 @@ pub fn send_message<T: Serialize>(
     msg: &T,
     fds: &[BorrowedFd<'_>],
 ) -> Result<(), FrameError> {
-    let body = postcard::to_stdvec(msg).map_err(FrameError::Encode)?;
-    if body.len() as u64 > MAX_MESSAGE_BYTES as u64 {
-        return Err(FrameError::TooLarge(body.len() as u64));
+    send_frames(sock, std::slice::from_ref(msg), fds)
+}
+
+/// `msgs` as one frame each, written together (one `sendmsg` where the socket takes them
+/// all: the reader gets them in one read, with one wake-up); `fds` go with the first.
+pub fn send_messages<T: Serialize>(sock: &UnixStream, msgs: &[T]) -> Result<(), FrameError> {
+    send_frames(sock, msgs, &[])
+}
+
+fn send_frames<T: Serialize>(
+    sock: &UnixStream,
+    msgs: &[T],
+    fds: &[BorrowedFd<'_>],
+) -> Result<(), FrameError> {
+    let mut frame = Vec::new();
+    for msg in msgs {
+        let body = postcard::to_stdvec(msg).map_err(FrameError::Encode)?;
+        if body.len() as u64 > MAX_MESSAGE_BYTES as u64 {
+            return Err(FrameError::TooLarge(body.len() as u64));
+        }
+        frame.reserve(4 + body.len());
+        frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        frame.extend_from_slice(&body);
     }
-    let mut frame = Vec::with_capacity(4 + body.len());
-    frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    frame.extend_from_slice(&body);
     let raw: Vec<RawFd> = fds.iter().map(|f| f.as_raw_fd()).collect();
     let mut sent = 0;
     while sent < frame.len() {
@@ -319,6 +336,26 @@ mod tests {
             FrameReader::default().next(&b),
             Err(FrameError::TooLarge(_))
         ));
+    }
+
+    /// Several messages written together are read back one frame each, in order, and all
+    /// of them are there at once (one write: the reader's first read takes them all).
+    #[test]
+    fn messages_sent_together_are_separate_frames_read_at_once() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let msgs: Vec<u64> = vec![7, 1 << 40, 0, 12_345];
+        send_messages(&a, &msgs).unwrap();
+        let mut r = FrameReader::default();
+        for want in &msgs {
+            let body = r.next_now(&b).unwrap();
+            let Next::Frame(body) = body else {
+                panic!("frame {want} not there at once: {body:?}");
+            };
+            assert_eq!(postcard::from_bytes::<u64>(&body).unwrap(), *want);
+        }
+        assert_eq!(r.next_now(&b).unwrap(), Next::Later);
+        send_messages::<u64>(&a, &[]).unwrap();
+        assert_eq!(r.next_now(&b).unwrap(), Next::Later);
     }
 
     #[test]

@@ -8,6 +8,6 @@ pub mod framing;
 pub mod messages;
 pub mod poll;
 
-pub use framing::{send_message, FrameError, FrameReader, Next, MAX_MESSAGE_BYTES};
+pub use framing::{send_message, send_messages, FrameError, FrameReader, Next, MAX_MESSAGE_BYTES};
 pub use messages::*;
 pub use poll::Polling;

@@ -21,8 +21,18 @@ use super::stats::ClientCounters;
 use crate::protocol::{ErrorCode, Launched, Response};
 use crate::submit::Submitted;
 
-/// Where a client's `Completed` messages go: its socket, or the embedded ICD's dispatcher.
-pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
+/// Where a client's `Completed` messages go, several at a time in the order of their
+/// launches: its socket (one write), or the embedded ICD's dispatcher.
+pub type Sink = Arc<dyn Fn(Vec<Response>) + Send + Sync>;
+
+/// Completions held back while the client's next launch is already queued here, sent
+/// together (`run`): one write, and one wake-up of the client's reader and of its queue's
+/// worker, for a batch of short launches instead of one each. None is held longer than
+/// `GATHER_FOR` past its launch's end, nor more than `GATHER_AT_MOST` of them, nor behind
+/// a kernel that itself takes `GATHER_FOR` or more (its last launch's time); the last of a
+/// run of launches is sent as soon as it retires.
+const GATHER_FOR: Duration = Duration::from_micros(50);
+const GATHER_AT_MOST: usize = 32;
 
 /// The longest a kernel's last launch may have taken to retire for gencld's connection thread
 /// to retire the next one itself (`Request::PostWaited`): the client's other requests wait
@@ -197,30 +207,53 @@ impl Drop for Retirer {
 fn run(
     shared: &Shared,
     gpu: &ClientGpu,
-    sink: &(dyn Fn(Response) + Send + Sync),
+    sink: &(dyn Fn(Vec<Response>) + Send + Sync),
     counters: &ClientCounters,
 ) {
+    // Completions retired and not sent yet, and when the first of them was.
+    let mut gathered: Vec<Response> = Vec::new();
+    let mut since = Instant::now();
     loop {
         let (tag, queue, launch, took) = {
             let mut j = shared.jobs.lock();
             loop {
-                // Nothing after a held launch before it (the order of `Completed`).
+                // Nothing after a held launch before it (the order of `Completed`); none is
+                // held while this thread is busy, and it stays busy while it holds back
+                // completions.
                 if !j.held {
                     if let Some(job) = j.queue.pop_front() {
                         j.busy = true;
                         break job;
                     }
-                    if j.closed {
+                    if j.closed && gathered.is_empty() {
                         return;
                     }
+                }
+                if !gathered.is_empty() {
+                    drop(j);
+                    sink(std::mem::take(&mut gathered));
+                    j = shared.jobs.lock();
+                    j.busy = false;
+                    continue;
                 }
                 shared.queued.wait(&mut j);
             }
         };
         let result = retire_one(tag, launch, gpu, &took);
         counters.finished(queue, result.is_ok());
-        sink(Response::Completed { tag, result });
-        shared.jobs.lock().busy = false;
+        if gathered.is_empty() {
+            since = Instant::now();
+        }
+        gathered.push(Response::Completed { tag, result });
+        let next_queued = !shared.jobs.lock().queue.is_empty();
+        let hold = next_queued
+            && gathered.len() < GATHER_AT_MOST
+            && since.elapsed() < GATHER_FOR
+            && took.below(GATHER_FOR);
+        if !hold {
+            sink(std::mem::take(&mut gathered));
+            shared.jobs.lock().busy = false;
+        }
     }
 }
 

@@ -15,8 +15,8 @@ use super::handler::{Step, Work};
 use super::retire::Sink;
 use super::{Client, Service, ServiceError};
 use crate::protocol::{
-    decode_call, send_message, ErrorCode, FrameError, FrameReader, Next, Polling, Reply, Request,
-    Response, NO_CALL,
+    decode_call, send_message, send_messages, ErrorCode, FrameError, FrameReader, Next, Polling,
+    Reply, Request, Response, NO_CALL,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -124,6 +124,18 @@ impl Out {
         };
         send_message(&self.stream.lock(), &reply, &fds)
     }
+
+    /// Messages of no call (`Completed`s), in one write.
+    fn send_many(&self, rs: Vec<Response>) -> Result<(), FrameError> {
+        let replies: Vec<Reply> = rs
+            .into_iter()
+            .map(|response| Reply {
+                id: NO_CALL,
+                response,
+            })
+            .collect();
+        send_messages(&self.stream.lock(), &replies)
+    }
 }
 
 /// Run one connection to its end. Requests are taken in order on this thread; a build's
@@ -145,8 +157,8 @@ pub fn serve_client(stream: UnixStream, svc: Arc<Service>) {
     };
     let sink: Sink = {
         let out = out.clone();
-        Arc::new(move |r: Response| {
-            if let Err(e) = out.send(NO_CALL, r.into()) {
+        Arc::new(move |rs: Vec<Response>| {
+            if let Err(e) = out.send_many(rs) {
                 tracing::debug!(?peer, "completion not delivered: {e}");
             }
         })
