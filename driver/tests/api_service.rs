@@ -63,6 +63,15 @@ fn launch(c: &Connection, program: u64, buffer: u64, n: u64) -> Result<Launched,
     c.launch_and_wait(add(program, buffer, n, 7))
 }
 
+/// A buffer's contents as the ints a kernel wrote there.
+fn ints(buf: &gencl::client::SharedBuffer) -> Vec<i32> {
+    buf.map
+        .lock()
+        .chunks(4)
+        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
+        .collect()
+}
+
 fn unknown(r: Result<impl std::fmt::Debug, ClientError>) {
     match r {
         Err(ClientError::Service {
@@ -98,12 +107,7 @@ fn two_clients_share_memory_with_the_service_but_not_with_each_other() {
     // proves the memory is shared (nothing is copied back over the socket).
     let r = launch(&a, prog_a, buf_a.id, 64).expect("A's launch");
     assert!(r.end_ns >= r.start_ns, "{r:?}");
-    let got: Vec<i32> = buf_a
-        .map
-        .lock()
-        .chunks(4)
-        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
-        .collect();
+    let got = ints(&buf_a);
     assert_eq!(got, (0..64).map(|i| i + 7).collect::<Vec<_>>());
 
     // B cannot name A's objects: not A's program, not A's buffer, not to free them either.
@@ -461,12 +465,7 @@ fn thirty_two_clients_of_a_thousand_launches_each_all_finish_exactly() {
                         assert_eq!(ok as u64, LAUNCHES, "client {client}: launches failed");
                     }
                     let sum = (LAUNCHES * (LAUNCHES + 1) / 2) as i32;
-                    let got: Vec<i32> = buf
-                        .map
-                        .lock()
-                        .chunks(4)
-                        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
-                        .collect();
+                    let got = ints(&buf);
                     assert_eq!(got, vec![sum; N as usize], "client {client}");
                     (client, latencies)
                 })
@@ -1290,12 +1289,7 @@ fn posted_launches_are_reported_in_order(c: &Connection) {
     let ok = rx.iter().take(LAUNCHES as usize).filter(|&ok| ok).count();
     assert_eq!(ok, LAUNCHES as usize, "launches failed");
     assert_eq!(*order.lock(), (1..=LAUNCHES).collect::<Vec<_>>());
-    let got: Vec<i32> = buf
-        .map
-        .lock()
-        .chunks(4)
-        .map(|w| i32::from_ne_bytes(w.try_into().unwrap()))
-        .collect();
+    let got = ints(&buf);
     assert_eq!(got, vec![LAUNCHES * (LAUNCHES + 1) / 2; N as usize]);
 }
 
