@@ -14,6 +14,13 @@ use crate::service::gpu::{Bo, ClientGpu};
 /// Launches of one client in flight at once.
 pub const MAX_IN_FLIGHT: usize = 8;
 
+/// Free slots a launch that waited for one waits for: the thread that retires launches gives
+/// a slot back with each, and waking the submitting thread for each cost the retiring thread
+/// (gencld's busiest, which runs the launches on the emulated device) a wake-up a launch;
+/// at two, one every two launches, and the retiring thread still has six launches queued
+/// when the submitter wakes (docs/runtime.md, "Launch slots back by two").
+const REFILL: usize = 2;
+
 /// One launch's own memory.
 pub struct Slot {
     /// The batch, then surface state, then dynamic state (`super`'s layout).
@@ -41,9 +48,12 @@ impl Slots {
     /// else wait for a launch to retire.
     pub fn take(&self, gpu: &ClientGpu) -> Result<Slot, SubmitError> {
         let mut p = self.pool.lock();
+        let mut waited = false;
         loop {
-            if let Some(s) = p.free.pop() {
-                return Ok(s);
+            if !waited || p.free.len() >= REFILL {
+                if let Some(s) = p.free.pop() {
+                    return Ok(s);
+                }
             }
             if p.made < MAX_IN_FLIGHT {
                 p.made += 1;
@@ -59,14 +69,20 @@ impl Slots {
                     }
                 };
             }
+            waited = true;
             self.returned.wait(&mut p);
         }
     }
 
     /// A slot whose launch has retired (or was never submitted).
     pub fn give_back(&self, s: Slot) {
-        self.pool.lock().free.push(s);
-        self.returned.notify_all();
+        let mut p = self.pool.lock();
+        p.free.push(s);
+        let wake = p.free.len() >= REFILL || p.free.len() == p.made;
+        drop(p);
+        if wake {
+            self.returned.notify_all();
+        }
     }
 
     /// Wait until no launch is in flight (before memory that every launch shares, the
@@ -134,5 +150,43 @@ impl Drop for Taken {
         if let Some(s) = self.slot.take() {
             self.slots.give_back(s);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gencl_kmd::backend::{open_emulated, Device};
+    use std::sync::Arc;
+
+    /// A launch that found every slot in flight takes one only when `REFILL` are back; one
+    /// that did not wait takes any free one.
+    #[test]
+    fn a_launch_that_waited_for_a_slot_goes_on_when_two_are_back() {
+        let dev = Arc::new(Device::new(open_emulated().unwrap()));
+        let gpu = ClientGpu::new(dev).unwrap();
+        let slots = Slots::default();
+        let mut taken: Vec<Slot> = (0..MAX_IN_FLIGHT)
+            .map(|_| slots.take(&gpu).unwrap())
+            .collect();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| slots.take(&gpu).unwrap());
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            slots.give_back(taken.pop().unwrap());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(!waiter.is_finished(), "one slot back is not enough");
+            slots.give_back(taken.pop().unwrap());
+            let got = waiter.join().unwrap();
+            assert_eq!(slots.in_flight(), MAX_IN_FLIGHT - 1);
+            taken.push(got);
+        });
+        // One free, and one more back: a launch that did not wait takes one at once.
+        slots.give_back(taken.pop().unwrap());
+        taken.push(slots.take(&gpu).unwrap());
+        for t in taken {
+            slots.give_back(t);
+        }
+        assert_eq!(slots.in_flight(), 0);
+        slots.destroy(&gpu);
     }
 }
