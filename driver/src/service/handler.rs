@@ -450,14 +450,12 @@ impl Client {
             return Err(refusal(ErrorCode::LaunchFailed, "no submitter"));
         };
         let took = program.took[l.kernel as usize].clone();
-        // Every launch is waited for next by a thread of this client, which runs it on the
+        // Every launch is retired next by a thread of this client, which runs it on the
         // emulated device when the engine is idle: the thread that holds it, or the client's
-        // retiring thread, which waits for each launch in the order they were queued. No
-        // need to wake the engine thread for it (docs/runtime.md, "Launches run by their
-        // waiters").
-        let submitted = submitter.submit(
-            &self.gpu, l.context, kernel, &args, &nd, &buffers, globals, true,
-        );
+        // retiring thread, which retires each launch in the order they were queued
+        // (docs/runtime.md, "Launches run by their waiters").
+        let submitted =
+            submitter.submit(&self.gpu, l.context, kernel, &args, &nd, &buffers, globals);
         match submitted {
             Ok(submitted) => {
                 self.counters.launched(l.queue);

@@ -278,7 +278,7 @@ impl Submitter {
         buffers: &[(u32, u64, bool)],
         globals: Option<u64>,
     ) -> Result<LaunchStats, SubmitError> {
-        let submitted = self.submit(gpu, 0, kernel, args, nd, buffers, globals, true)?;
+        let submitted = self.submit(gpu, 0, kernel, args, nd, buffers, globals)?;
         let ctx = submitted.ctx;
         let mut stats = submitted.retire(gpu)?;
         stats.counters = gpu.dev.batch_counters(ctx).unwrap_or_default();
@@ -293,8 +293,8 @@ impl Submitter {
     /// The steps: the heaps every launch shares (instruction heap, scratch), then in the
     /// launch's own slot its surface state (`surfaces`), its dynamic state with the CURBEs
     /// (`dynamic`), its batch (`gencl_kmd::genx::launch`), and execbuffer2 (`execute`).
-    /// `then_wait`: a thread of the client waits for it next, the caller or the client's
-    /// retiring thread (`Device::exec_then_wait`).
+    /// The caller must `retire` it next: the batch is queued for that wait
+    /// (`Device::exec_then_wait`), which runs it on the emulated device.
     #[allow(clippy::too_many_arguments)] // the launch's parts, each its own
     pub fn submit(
         &mut self,
@@ -305,7 +305,6 @@ impl Submitter {
         nd: &NdRange,
         buffers: &[(u32, u64, bool)],
         globals: Option<u64>,
-        then_wait: bool,
     ) -> Result<Submitted, SubmitError> {
         let globals_at = match (kernel.globals_offset, globals) {
             (None, _) => None,
@@ -425,7 +424,6 @@ impl Submitter {
             &objects,
             state_handle,
             (batch.len() * 4) as u32,
-            then_wait,
         )?;
         Ok(Submitted {
             slot,
@@ -476,7 +474,7 @@ fn printf_buffer(
 }
 
 /// execbuffer2 of the batch at the start of `state`, with the launch's objects, on the
-/// client's context: the context used and its reset statistics (batches active, pending)
+/// client's context, queued for the caller's wait (`Submitted::retire`): the context used and its reset statistics (batches active, pending)
 /// before. A context banned for an earlier launch's hang or fault, which the retiring side
 /// has not replaced yet, is replaced here and the batch submitted once more (i915 answers
 /// EIO).
@@ -486,7 +484,6 @@ fn execute(
     objects: &[(u32, u64, bool)],
     state: u32,
     batch_len: u32,
-    then_wait: bool,
 ) -> Result<(u32, (u32, u32)), SubmitError> {
     let exec_err = |e: gencl_kmd::backend::KmdError| SubmitError::Exec(e.to_string());
     let ctx_err = |e: crate::service::ServiceError| SubmitError::Exec(e.to_string());
@@ -494,11 +491,7 @@ fn execute(
     let mut retried = false;
     loop {
         let before = gpu.dev.reset_stats(ctx).map_err(exec_err)?;
-        let queued = if then_wait {
-            gpu.dev.exec_then_wait(ctx, objects, state, batch_len)
-        } else {
-            gpu.dev.exec(ctx, objects, state, batch_len)
-        };
+        let queued = gpu.dev.exec_then_wait(ctx, objects, state, batch_len);
         match queued {
             Ok(()) => return Ok((ctx, (before.batch_active, before.batch_pending))),
             Err(gencl_kmd::backend::KmdError::Errno {
